@@ -1,0 +1,95 @@
+// Cross-field rules: which parallel layouts can run a model at all. The sliders,
+// the search and the document validator all ask these same functions.
+
+import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
+
+export interface Issues {
+  readonly errors: string[];
+  readonly warnings: string[];
+}
+
+/** Why a tensor-parallel degree cannot split this model's attention, or null when it can. */
+export function tpProblem(model: ModelConfig, tp: number): string | null {
+  if (model.heads % tp !== 0) return `${tp} does not divide model.heads=${model.heads}`;
+  if (!model.mla && model.kvHeads % tp !== 0) return `${tp} does not divide model.kvHeads=${model.kvHeads}`;
+  return null;
+}
+
+/**
+ * Why pp × vpp stages cannot hold this model's layers, or null. Uneven splits are
+ * allowed: Megatron-Core can count the embedding and the loss as one pipeline
+ * "layer" each (account_for_embedding/loss_in_pipeline_split), so up to
+ * layers + 2 chunks are valid; the busiest chunk gets ceil(layers / chunks) layers.
+ */
+export function ppProblem(model: ModelConfig, pp: number, vpp: number): string | null {
+  if (pp * vpp > model.layers + 2) return `pp × vpp = ${pp}×${vpp} is more than model.layers + 2 = ${model.layers + 2} pipeline chunks`;
+  return null;
+}
+
+export function epProblem(model: ModelConfig, p: Pick<ParallelConfig, 'ep' | 'tp' | 'dp' | 'cp'>): string | null {
+  if (p.ep === 1) return null;
+  if (!model.moe) return `${p.ep} needs a mixture-of-experts model (model.moe is null)`;
+  if (model.moe.experts % p.ep !== 0) return `${p.ep} does not divide model.moe.experts=${model.moe.experts}`;
+  const ranks = p.tp * p.dp * p.cp;
+  // Megatron-Core forms expert-parallel groups from the tp × dp × cp ranks of a stage.
+  if (ranks % p.ep !== 0) return `${p.ep} does not divide tp × dp × cp = ${ranks}`;
+  return null;
+}
+
+export function batchProblem(training: TrainingConfig, dp: number): string | null {
+  const perStep = training.microBatch * dp;
+  if (training.globalBatch % perStep !== 0) {
+    return `${training.globalBatch} is not a multiple of training.microBatch × parallel.dp = ${training.microBatch}×${dp}`;
+  }
+  return null;
+}
+
+export function cpProblem(training: TrainingConfig, cp: number): string | null {
+  // Load-balanced causal context parallelism cuts the sequence into 2·cp chunks (Megatron-Core).
+  if (cp > 1 && training.seqLen % (2 * cp) !== 0) return `${cp} needs training.seqLen divisible by 2×cp = ${2 * cp}`;
+  return null;
+}
+
+export function scheduleProblem(p: Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'>): string | null {
+  if (p.schedule === 'interleaved-1f1b' && p.vpp < 2) return 'interleaved-1f1b needs parallel.vpp of 2 or more';
+  if (p.schedule !== 'interleaved-1f1b' && p.vpp > 1) return `vpp=${p.vpp} needs schedule "interleaved-1f1b"`;
+  if (p.schedule === 'dualpipe' && p.pp % 2 !== 0) return `dualpipe needs an even parallel.pp, got ${p.pp}`;
+  return null;
+}
+
+/** Every rule, field-named, for a complete configuration. */
+export function checkConsistency(c: RunConfig): Issues {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const { model, training, parallel: p } = c;
+  const add = (field: string, problem: string | null) => {
+    if (problem) errors.push(`${field}: ${problem}`);
+  };
+  if (model.kvHeads > model.heads || model.heads % model.kvHeads !== 0) {
+    errors.push(`model.kvHeads: ${model.kvHeads} must divide model.heads=${model.heads}`);
+  }
+  if (model.moe) {
+    if (model.moe.topK > model.moe.experts) errors.push(`model.moe.topK: ${model.moe.topK} is more than model.moe.experts=${model.moe.experts}`);
+    if (model.moe.denseLayers > model.layers) errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
+  }
+  add('parallel.tp', tpProblem(model, p.tp));
+  add('parallel.pp', ppProblem(model, p.pp, p.vpp));
+  add('parallel.ep', epProblem(model, p));
+  add('training.globalBatch', batchProblem(training, p.dp));
+  add('parallel.cp', cpProblem(training, p.cp));
+  add('parallel.schedule', scheduleProblem(p));
+  if (training.offload.parameters && p.zero !== 3) {
+    errors.push('training.offload.parameters: parameter offload needs parallel.zero=3 (ZeRO-Infinity)');
+  }
+  if (model.layers % (p.pp * p.vpp) !== 0 && errors.length === 0) {
+    warnings.push(`parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`);
+  }
+  if (training.precision === 'fp8' && c.cluster.gpu.fp8Tflops <= 0) {
+    warnings.push(`training.precision: ${c.cluster.gpu.name} has no FP8 tensor cores; matrix multiplies run at the bf16 rate`);
+  }
+  if (training.precision === 'fp4' && c.cluster.gpu.fp4Tflops <= 0) {
+    warnings.push(`training.precision: ${c.cluster.gpu.name} has no FP4 tensor cores; matrix multiplies run at the fastest rate it has`);
+  }
+  if (p.sequenceParallel && p.tp === 1) warnings.push('parallel.sequenceParallel: has no effect with tp=1');
+  return { errors, warnings };
+}

@@ -1,0 +1,180 @@
+// The interchange document (../shared/spec/interchange.md, version 1) after
+// validation and defaults: every field present, every number finite. The engine
+// only ever sees these types; raw JSON is parsed once, in document.ts.
+
+export type Precision = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'fp4';
+export type OptimizerKind = 'adam' | 'adam8bit' | 'sgd';
+export type GradDtype = 'fp32' | 'bf16';
+export type Recompute = 'none' | 'selective' | 'full';
+export type FfnType = 'gelu' | 'swiglu';
+export type ScheduleKind = 'gpipe' | '1f1b' | 'interleaved-1f1b' | 'zero-bubble' | 'dualpipe';
+export type ZeroStage = 0 | 1 | 2 | 3;
+
+export const PRECISIONS: readonly Precision[] = ['fp32', 'fp16', 'bf16', 'fp8', 'fp4'];
+export const OPTIMIZERS: readonly OptimizerKind[] = ['adam', 'adam8bit', 'sgd'];
+export const GRAD_DTYPES: readonly GradDtype[] = ['fp32', 'bf16'];
+export const RECOMPUTES: readonly Recompute[] = ['none', 'selective', 'full'];
+export const FFN_TYPES: readonly FfnType[] = ['gelu', 'swiglu'];
+export const SCHEDULES: readonly ScheduleKind[] = ['gpipe', '1f1b', 'interleaved-1f1b', 'zero-bubble', 'dualpipe'];
+export const ZERO_STAGES: readonly ZeroStage[] = [0, 1, 2, 3];
+
+export interface MoeConfig {
+  readonly experts: number;
+  readonly topK: number;
+  readonly expertFfnHidden: number;
+  readonly sharedExperts: number;
+  /** Leading layers with a dense FFN instead of experts (DeepSeek-V3: 3). */
+  readonly denseLayers: number;
+}
+
+/** Multi-head latent attention (DeepSeek-V2/V3, arXiv 2405.04434 section 2.1). */
+export interface MlaConfig {
+  /** 0 = queries are not compressed. */
+  readonly qLoraRank: number;
+  readonly kvLoraRank: number;
+  readonly qkNopeHeadDim: number;
+  readonly qkRopeHeadDim: number;
+  readonly vHeadDim: number;
+}
+
+export interface ModelConfig {
+  readonly name: string;
+  readonly layers: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly kvHeads: number;
+  readonly headDim: number;
+  readonly ffnHidden: number;
+  readonly ffnType: FfnType;
+  readonly vocab: number;
+  readonly tiedEmbeddings: boolean;
+  readonly moe: MoeConfig | null;
+  readonly mla: MlaConfig | null;
+  readonly mtpLayers: number;
+}
+
+export interface OffloadConfig {
+  readonly optimizer: boolean;
+  readonly parameters: boolean;
+}
+
+export interface TrainingConfig {
+  readonly seqLen: number;
+  /** Sequences per optimizer step. */
+  readonly globalBatch: number;
+  /** Sequences per micro-batch per pipeline. */
+  readonly microBatch: number;
+  /** Token budget for time and cost. */
+  readonly tokens: number;
+  readonly precision: Precision;
+  readonly optimizer: OptimizerKind;
+  readonly masterWeights: boolean;
+  readonly gradDtype: GradDtype;
+  readonly recompute: Recompute;
+  readonly flashAttention: boolean;
+  readonly offload: OffloadConfig;
+}
+
+export interface ParallelConfig {
+  readonly tp: number;
+  readonly pp: number;
+  readonly dp: number;
+  readonly cp: number;
+  readonly ep: number;
+  /** Virtual pipeline stages per device (interleaving). */
+  readonly vpp: number;
+  readonly sequenceParallel: boolean;
+  readonly zero: ZeroStage;
+  readonly schedule: ScheduleKind;
+}
+
+/** A GPU as the interchange spec describes a custom one. Bandwidths are per GPU, one direction, GB/s = 1e9 B/s. */
+export interface GpuSpec {
+  readonly name: string;
+  readonly memoryGiB: number;
+  readonly bf16Tflops: number;
+  readonly fp8Tflops: number;
+  readonly fp32Tflops: number;
+  /** Dense FP4 peak; 0 where the GPU has no FP4 tensor cores (then fp4 runs at the fp8 rate). */
+  readonly fp4Tflops: number;
+  readonly hbmGBps: number;
+  readonly intraNodeGBps: number;
+  readonly interNodeGBps: number;
+  readonly tdpWatts: number;
+  readonly usdPerHour: number;
+}
+
+export interface ClusterConfig {
+  /** The preset id the document named, or null for a custom GPU object. */
+  readonly gpuId: string | null;
+  readonly gpu: GpuSpec;
+  readonly gpusPerNode: number;
+  readonly gpus: number;
+}
+
+export interface CostConfig {
+  readonly usdPerGpuHour: number;
+  readonly pue: number;
+  readonly gridKgCo2PerKwh: number;
+  /** Mean time between failures of one GPU's share of the cluster (GPU, host, network). */
+  readonly gpuMtbfHours: number;
+  /** Aggregate storage bandwidth for checkpoints. */
+  readonly checkpointWriteGBps: number;
+}
+
+/**
+ * Multipliers on the calibrated constants, fitted from the user's own measured run
+ * (issue "calibrate from your run"). 1 = the published-runs calibration.
+ */
+export interface CalibrationOverride {
+  readonly computeEfficiencyScale: number;
+  readonly memoryOverheadScale: number;
+}
+
+export interface RunConfig {
+  readonly version: 1;
+  readonly model: ModelConfig;
+  readonly training: TrainingConfig;
+  readonly parallel: ParallelConfig;
+  readonly cluster: ClusterConfig;
+  readonly cost: CostConfig;
+  readonly calibration: CalibrationOverride;
+}
+
+/** Keys of the per-GPU memory breakdown; the chart legend uses the same union. */
+export type MemoryPart = 'parameters' | 'gradients' | 'optimizer' | 'activations' | 'other';
+export const MEMORY_PARTS: readonly MemoryPart[] = ['parameters', 'gradients', 'optimizer', 'activations', 'other'];
+
+export type MemoryBreakdown = Readonly<Record<MemoryPart, number>> & { readonly total: number };
+
+/** Keys of the step-time breakdown (seconds per step). */
+export type TimePart = 'compute' | 'recompute' | 'tp' | 'cp' | 'ep' | 'pp' | 'dp' | 'bubble' | 'optimizer';
+export const TIME_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp', 'dp', 'bubble', 'optimizer'];
+
+export interface EstimateOutput {
+  readonly memory: {
+    readonly perGpu: MemoryBreakdown;
+    readonly stages: readonly MemoryBreakdown[];
+    readonly capacity: number;
+    readonly fits: boolean;
+  };
+  readonly flops: { readonly modelPerStep: number; readonly hardwarePerStep: number };
+  readonly throughput: {
+    readonly stepSeconds: number;
+    readonly tokensPerSecond: number;
+    readonly tflopsPerGpu: number;
+    readonly mfu: number;
+    readonly hfu: number;
+    readonly bubbleFraction: number;
+    readonly breakdown: Readonly<Record<TimePart, number>>;
+  } | null;
+  readonly time: { readonly days: number; readonly gpuHours: number } | null;
+  readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number } | null;
+  readonly reliability: {
+    readonly expectedFailures: number;
+    readonly checkpointIntervalMinutes: number;
+    readonly goodput: number;
+  } | null;
+  readonly warnings: readonly string[];
+  readonly errors: readonly string[];
+}
