@@ -178,3 +178,23 @@ export interface EstimateOutput {
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
 }
+
+/** One block of work in the simulated pipeline schedule. F forward, B backward (input gradients, or all of backward), W weight gradients (zero-bubble). */
+export type BlockKind = 'F' | 'B' | 'W';
+export interface ScheduleBlock {
+  readonly stage: number;
+  readonly microBatch: number;
+  /** Virtual-stage chunk on this device (interleaving), 0 otherwise; DualPipe: 0 = forward direction, 1 = reverse. */
+  readonly chunk: number;
+  readonly kind: BlockKind;
+  readonly startSeconds: number;
+  readonly endSeconds: number;
+}
+export interface Timeline {
+  readonly stages: number;
+  readonly microBatches: number;
+  readonly blocks: readonly ScheduleBlock[];
+  readonly makespanSeconds: number;
+  /** Idle share of stage-time: 1 − busy / (stages × makespan). */
+  readonly bubbleFraction: number;
+}
