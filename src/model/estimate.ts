@@ -13,7 +13,7 @@ export function invalidOutput(errors: readonly string[], warnings: readonly stri
   return {
     memory: { perGpu: EMPTY_BREAKDOWN, stages: [], capacity: 0, fits: false },
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
-    throughput: null, time: null, cost: null, reliability: null,
+    throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings, errors,
   };
 }
@@ -31,7 +31,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   return {
     memory: { perGpu, stages, capacity, fits: perGpu.total <= capacity },
     flops: stepFlops(config),
-    throughput: null, time: null, cost: null, reliability: null,
+    throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings: [...warnings, 'throughput, time, cost and reliability are not computed yet (time-model issue)'],
     errors: [],
   };

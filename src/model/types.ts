@@ -175,6 +175,8 @@ export interface EstimateOutput {
     readonly checkpointIntervalMinutes: number;
     readonly goodput: number;
   } | null;
+  /** Project addition: the simulated pipeline schedule the timeline chart draws (null until computed, or when too large to draw). */
+  readonly timeline: Timeline | null;
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
 }
