@@ -1,0 +1,106 @@
+import type { ModelJson } from '../model/hf-config.ts';
+
+// Model presets, as data: each `model` is the interchange document's `model` object
+// (../shared/spec/interchange.md), so a preset drops into a document unchanged.
+// `seqLen` is the sequence length the model was (pre-)trained at, a suggestion for
+// `training.seqLen`. `source` names where every number comes from.
+
+export interface ModelPreset {
+  readonly id: string;
+  readonly model: ModelJson;
+  readonly seqLen: number;
+  readonly source: string;
+}
+
+const LLAMA2_SOURCE = 'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1 (4k context, GQA for 70B only); shapes from meta-llama/Llama-2-*-hf config.json';
+const LLAMA3_SOURCE = 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv 2407.21783), Table 3; shapes from meta-llama/Meta-Llama-3*-hf config.json';
+
+function dense(name: string, layers: number, hidden: number, heads: number, kvHeads: number, ffnHidden: number, vocab: number): ModelJson {
+  return { name, layers, hidden, heads, kvHeads, ffnHidden, ffnType: 'swiglu', vocab, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0 };
+}
+
+const llama3 = (size: '8B' | '70B' | '405B', version: '3' | '3.1'): ModelJson => {
+  const name = `Llama ${version} ${size}`;
+  if (size === '8B') return dense(name, 32, 4096, 32, 8, 14336, 128256);
+  if (size === '70B') return dense(name, 80, 8192, 64, 8, 28672, 128256);
+  return dense(name, 126, 16384, 128, 8, 53248, 128256);
+};
+
+export const MODEL_PRESETS: readonly ModelPreset[] = [
+  {
+    id: 'gpt3-175b',
+    model: {
+      name: 'GPT-3 175B', layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffnHidden: 49152, ffnType: 'gelu',
+      vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,
+    },
+    seqLen: 2048,
+    source: 'Brown et al. 2020 (arXiv 2005.14165), Table 2.1: 96 layers, d_model 12288, 96 heads of 128, context 2048. '
+      + 'Vocabulary: Megatron-LM\'s padded 51,200 (the 50,257 GPT-2 BPE tokens padded to a multiple of 128 × t, as Narayanan 2021 '
+      + 'and Korthikanti 2022 use), not the paper\'s 50,257; input and output embeddings tied as in GPT-2.',
+  },
+  { id: 'llama2-7b', model: dense('Llama 2 7B', 32, 4096, 32, 32, 11008, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
+  { id: 'llama2-13b', model: dense('Llama 2 13B', 40, 5120, 40, 40, 13824, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
+  { id: 'llama2-70b', model: dense('Llama 2 70B', 80, 8192, 64, 8, 28672, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
+  { id: 'llama3-8b', model: llama3('8B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-70b', model: llama3('70B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-405b', model: llama3('405B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; 405B initial pre-training at 8K context (section 3.4.1)` },
+  { id: 'llama3.1-8b', model: llama3('8B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (long-context pre-training, section 3.4.2)` },
+  { id: 'llama3.1-70b', model: llama3('70B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  { id: 'llama3.1-405b', model: llama3('405B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  {
+    id: 'mixtral-8x7b',
+    model: {
+      name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
+      tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
+    },
+    seqLen: 32768,
+    source: 'Jiang et al. 2024, Mixtral of Experts (arXiv 2401.04088), Table 1: 32 layers, dim 4096, hidden 14336, 32 heads, 8 KV heads, '
+      + 'vocab 32000, 8 experts, top-2, 32K context; Mistral AI\'s announcement: 46.7B total, 12.9B active',
+  },
+  {
+    id: 'mixtral-8x22b',
+    model: {
+      name: 'Mixtral 8x22B', layers: 56, hidden: 6144, heads: 48, kvHeads: 8, ffnHidden: 16384, ffnType: 'swiglu', vocab: 32000,
+      tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 16384, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
+    },
+    seqLen: 65536,
+    source: 'mistral-community/Mixtral-8x22B-v0.1 config.json (56 layers, 6144, 48 heads, 8 KV heads, intermediate 16384, vocab 32000; '
+      + 'the Instruct model\'s v3 tokenizer has 32768); Mistral AI, "Cheaper, Better, Faster, Stronger" (2024): 141B total, 39B active, 64K context',
+  },
+  {
+    id: 'deepseek-v3',
+    model: {
+      name: 'DeepSeek-V3 671B', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
+      tiedEmbeddings: false,
+      moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
+      mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
+      mtpLayers: 1,
+    },
+    seqLen: 4096,
+    source: 'deepseek-ai/DeepSeek-V3 inference/configs/config_671B.json (dim 7168, inter_dim 18432, moe_inter_dim 2048, 61 layers, '
+      + '3 dense, 128 heads, 256 routed + 1 shared experts, 8 activated, q_lora_rank 1536, kv_lora_rank 512, qk dims 128 + 64, v 128, '
+      + 'vocab 129280); DeepSeek-V3 technical report (arXiv 2412.19437): 671B total, 1 MTP module (section 2.2), 4K pre-training length (section 4.2)',
+  },
+  {
+    id: 'qwen2.5-72b',
+    model: dense('Qwen2.5 72B', 80, 8192, 64, 8, 29568, 152064),
+    seqLen: 4096,
+    source: 'Qwen/Qwen2.5-72B config.json (80 layers, 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, untied; QKV biases not counted); '
+      + 'Qwen2.5 technical report (arXiv 2412.15115): pre-trained at 4,096 tokens, then extended to 32,768; model card: 72.7B parameters',
+  },
+  {
+    id: 'megatron-1t',
+    model: {
+      name: 'Megatron GPT 1T', layers: 128, hidden: 25600, heads: 160, kvHeads: 160, ffnHidden: 102400, ffnType: 'gelu',
+      vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,
+    },
+    seqLen: 2048,
+    source: 'Narayanan et al. 2021 (arXiv 2104.04473), Table 1, last row: 1008B parameters, 160 heads, hidden 25600, 128 layers '
+      + '(trained with t = 8, p = 64, batch 3072 on 3072 GPUs); V = 51200 and s = 2048 from section 5.1',
+  },
+];
+
+/** The preset with this id, or undefined. */
+export function findModelPreset(id: string): ModelPreset | undefined {
+  return MODEL_PRESETS.find((preset) => preset.id === id);
+}
