@@ -1,0 +1,30 @@
+// npm run validate: the engine against every case of validation/published-runs.json
+// (the project's copy of ../shared/validation/published-runs.json). Prints one row per
+// published figure and the summary: median and 90th-percentile |error|.
+import { readFileSync } from 'node:fs';
+import { readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validate.ts';
+
+const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
+const rows = readValidationCases(file).flatMap((c) => validateCase(c));
+const pct = (x: number | null) => (x === null ? '   —   ' : `${(x * 100).toFixed(1).padStart(6)}%`);
+const num = (x: number | null, figure: Figure) => {
+  if (x === null) return '—';
+  if (figure === 'memoryBytesPerGpu') return `${(x / 2 ** 30).toFixed(1)} GiB`;
+  if (figure === 'mfu') return `${(x * 100).toFixed(1)} % MFU`;
+  return `${x.toFixed(0)} tok/s`;
+};
+const quiet = process.argv.includes('--summary');
+if (!quiet) {
+  console.log(`${'id'.padEnd(86)} ${'published'.padStart(16)} ${'predicted'.padStart(16)}   error`);
+  for (const r of rows) {
+    const note = r.predicted === null ? `  invalid: ${r.errors[0] ?? 'no throughput'}` : '';
+    console.log(`${r.id.slice(0, 86).padEnd(86)} ${num(r.published, r.figure).padStart(16)} ${num(r.predicted, r.figure).padStart(16)} ${pct(r.error)}${note}`);
+  }
+}
+const line = (label: string, subset: ValidationRow[]) => {
+  const s = summarize(subset);
+  console.log(`${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnderPrediction)}`);
+};
+console.log('\nSummary');
+line('throughput (tokens/s/GPU or MFU)', rows.filter((r) => r.figure !== 'memoryBytesPerGpu'));
+line('memory', rows.filter((r) => r.figure === 'memoryBytesPerGpu'));
