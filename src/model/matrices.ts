@@ -56,8 +56,29 @@ export function isMoeLayer(m: ModelConfig, layerIndex: number): boolean {
   return m.moe !== null && layerIndex >= m.moe.denseLayers;
 }
 
+/**
+ * Every layer is either dense or MoE, so a model has at most two distinct inventories:
+ * built once per (frozen) model object and shared, since callers sum over every layer.
+ */
+const inventoryCache = new WeakMap<ModelConfig, { dense?: readonly WeightMatrix[]; moe?: readonly WeightMatrix[] }>();
+
 /** Every weight matrix of layer `layerIndex` (0-based). */
-export function layerMatrices(m: ModelConfig, layerIndex: number): WeightMatrix[] {
+export function layerMatrices(m: ModelConfig, layerIndex: number): readonly WeightMatrix[] {
+  const moe = isMoeLayer(m, layerIndex);
+  let entry = inventoryCache.get(m);
+  if (!entry) {
+    entry = {};
+    inventoryCache.set(m, entry);
+  }
+  const cached = moe ? entry.moe : entry.dense;
+  if (cached) return cached;
+  const built = buildLayerMatrices(m, layerIndex);
+  if (moe) entry.moe = built;
+  else entry.dense = built;
+  return built;
+}
+
+function buildLayerMatrices(m: ModelConfig, layerIndex: number): readonly WeightMatrix[] {
   const attention = m.mla ? latentAttention(m) : standardAttention(m);
   if (!m.moe || !isMoeLayer(m, layerIndex)) {
     return [...attention, ...ffnMatrices(m.hidden, m.ffnHidden, m.ffnType, 'mlp', 1, 1)];
