@@ -4,8 +4,199 @@
 // fitted ones and prints the fit error.
 
 // ---- Memory: the "other" terms (bytes per GPU) --------------------------------
-// (values set in the memory work; see memory.ts for how each is used)
+// Used by memory.ts (otherMemoryTerms) and activations.ts (the loss). FITTED values
+// come from the 26 memory rows of validation/published-runs.json; the fit and its
+// residuals are printed by `npx tsx scripts/memory-table.ts`.
+
+/**
+ * Memory outside PyTorch's caching allocator, so in no "peak allocated/reserved"
+ * figure: the CUDA context with its loaded kernels (cuBLAS, cuDNN, NCCL, Transformer
+ * Engine modules) and NCCL's own channel buffers. NOT FITTED (no published row
+ * measures it): the CUDA context alone is ~0.5 GiB on Hopper with lazy loading;
+ * NCCL allocates 2 × NCCL_BUFFSIZE (4 MiB) per channel and peer, a few hundred MiB
+ * for the TP/DP/PP communicators of a large run.
+ */
+export const RUNTIME_BYTES = 1.5 * 2 ** 30;
+
+/**
+ * ZeRO-3 / FSDP: layers whose full weights are gathered at once, the one computing
+ * and the one prefetched (FSDP2 prefetches one module forward and backward: Zhao et al.
+ * 2023, arXiv 2304.11277, section 3.3; DeepSpeed's prefetch bucket is similar).
+ */
+export const ZERO3_GATHERED_LAYERS = 2;
+
+/**
+ * ZeRO-2/3: layers whose full gradients exist before their reduce-scatter (FSDP
+ * reduces one module's unsharded gradient at a time; Megatron's buffers are views and
+ * need none, but it keeps ZeRO-1 here).
+ */
+export const ZERO_UNSHARDED_GRADIENT_LAYERS = 1;
+
+/**
+ * FITTED: the caching allocator's reserve over what is allocated (fragmentation,
+ * cached blocks), as a fraction of allocated bytes; in "peak reserved" / "max across
+ * ranks" figures, not in "peak allocated". Fitted on the torchtitan Table 2 rows
+ * (torchtitan-202412-t2-*: full recompute, so no doubt about what was saved):
+ * 0.10 leaves them at −3 to −4 %. Cross-check: the Moonlight study in the same
+ * file reports ~40 GB reserved against 36.6 GB allocated (+9 %).
+ */
+export const ALLOCATOR_RESERVE_FRACTION = 0.1;
+
+/**
+ * FITTED: fp32 logits-sized tensors that exist, on top of the saved fp32 softmax,
+ * while the loss runs backward. PyTorch's eager cross_entropy (log_softmax + nll_loss)
+ * makes two: the gradient of the log-probabilities and the gradient of the logits;
+ * Megatron's fused vocab-parallel kernel writes the gradient in place (0). 2 is what
+ * the torchtitan-202412-t2-* rows need (their peak is the loss of 32k tokens × 128k
+ * vocabulary: 1 copy leaves them at −24 %, 2 at −4 %); it is conservative for fused
+ * losses (Megatron, llm-foundry), which over-predicts their long-sequence runs.
+ */
+export const LOSS_BACKWARD_FP32_LOGIT_COPIES = 2;
 
 // ---- Time: achievable efficiency and overlap -----------------------------------
-// (values set in the time-model work; see time.ts)
+// Used by compute.ts and time.ts. Values marked FITTED come from `npm run calibrate`
+// (scripts/calibrate.ts) on the throughput rows of validation/published-runs.json.
+export interface TimeCalibration {
+  /** FITTED: best fraction of the dense peak a large GEMM reaches, per precision. */
+  readonly matmulEfficiencyCeiling: Readonly<Record<'fp32' | 'fp16' | 'bf16' | 'fp8' | 'fp4', number>>;
+  /** FITTED: TFLOP/s per watt of TDP at which power capping halves the sustained tensor rate (compute.ts sustainedPeakFlopsPerSecond). */
+  readonly powerKneeTflopsPerWatt: number;
+  /** FITTED: GEMM dimension at which efficiency is half the ceiling (per dimension). */
+  readonly gemmHalfSaturationDim: number;
+  /** FITTED: multiplier on a GEMM's operand and output bytes in the additive roofline (tiles re-read across thread blocks push it above 1). */
+  readonly gemmTrafficFactor: number;
+  /** FITTED: 16-bit passes over each GEMM input to cast and scale it for fp8/fp4 (Transformer Engine: amax, quantize, transpose for backward). */
+  readonly lowPrecisionCastPasses: number;
+  /** Flash-attention efficiency relative to a large bf16 GEMM (FlashAttention-2, Dao 2023: 50–73 % of A100 peak forward vs ~80 % for GEMMs). */
+  readonly attentionEfficiencyRelative: number;
+  /** Without fused attention the s² scores round-trip through HBM; a plain slowdown factor (Dao et al. 2022 report 2–4× end-to-end attention speed-ups). */
+  readonly unfusedAttentionSlowdown: number;
+  /** Causal masking: a query attends on average to half the keys; fused kernels skip masked blocks. */
+  readonly causalAttentionFraction: number;
+  /** FITTED: h-sized 16-bit tensor reads+writes per token per layer in forward (norms, residuals, rotary, dropout). */
+  readonly elementwiseHiddenPasses: number;
+  /** FITTED: FFN-sized 16-bit tensor reads+writes per token per layer in forward (activation function, gating). */
+  readonly elementwiseFfnPasses: number;
+  /** FITTED: h-sized 16-bit passes per routed copy of a token per MoE layer in forward (permute, unpermute, combine, gather). */
+  readonly moeDispatchPassesPerCopy: number;
+  /** FITTED: fixed forward time per layer per micro-batch that does not scale with size (kernel launches, host synchronisation, router bookkeeping). */
+  readonly layerOverheadSeconds: number;
+  /** FlashAttention-2 backward runs five GEMM-like products to forward's two, recomputing the scores (Dao 2023, arXiv 2307.08691, section 3.1.2): 2.5× forward. */
+  readonly attentionBackwardOverForward: number;
+  /**
+   * FITTED: extra fixed forward time per MoE layer per micro-batch: the dropless token
+   * dispatcher synchronises with the host to size its all-to-all and launches many small
+   * kernels (Megatron-Core MoE; visible in the published rows as throughput rising steeply with micro-batch size).
+   */
+  readonly moeLayerOverheadSeconds: number;
+  /** Backward FLOPs over forward FLOPs for matrix multiplies: two GEMMs (input and weight gradients) per forward GEMM (Narayanan et al. 2021, section 5.1). */
+  readonly backwardOverForward: number;
+}
+
+export const TIME_CALIBRATION: TimeCalibration = {
+  matmulEfficiencyCeiling: { fp32: 0.7, fp16: 0.85, bf16: 0.85, fp8: 1, fp4: 1 },
+  powerKneeTflopsPerWatt: 12.3,
+  gemmHalfSaturationDim: 8,
+  gemmTrafficFactor: 0.859,
+  lowPrecisionCastPasses: 0.444,
+  attentionEfficiencyRelative: 0.438,
+  unfusedAttentionSlowdown: 0.4,
+  causalAttentionFraction: 0.5,
+  elementwiseHiddenPasses: 49.3,
+  elementwiseFfnPasses: 6.37,
+  moeDispatchPassesPerCopy: 15.4,
+  layerOverheadSeconds: 1.27e-5,
+  moeLayerOverheadSeconds: 1.16e-3,
+  backwardOverForward: 2,
+  attentionBackwardOverForward: 2.5,
+};
+
+/** How the data-parallel synchronisation of a step hides behind compute (time.ts). */
+export const DP_OVERLAP = {
+  /**
+   * Share of the last micro-batch's forward+backward that the gradient reduce-scatter and
+   * parameter all-gather can run under (Megatron --overlap-grad-reduce/--overlap-param-gather,
+   * PyTorch DDP bucketing, Li et al. 2020, arXiv 2006.15704, section 3.2.3).
+   */
+  overlapEfficiency: 0.8,
+  /** The last gradient bucket is reduced after the last backward finishes: some of the sync is always exposed. */
+  minimumExposedFraction: 0.1,
+} as const;
+
+/**
+ * Optimizer step (optimizer-time.ts): memory-bound, bytes of state read and written per
+ * parameter over HBM bandwidth. Adam with fp32 master weights reads master, m, v and the
+ * gradient (4 bytes each) and writes master, m, v and the 16-bit weight: 30 bytes.
+ */
+export const OPTIMIZER_STEP = {
+  /** Achievable fraction of HBM bandwidth for the fused multi-tensor Adam (Apex/TE FusedAdam). */
+  hbmEfficiency: 0.7,
+  /** Host-side Adam with optimizer offload: parameters per second per GPU's share of the host (ZeRO-Offload, Ren et al. 2021, arXiv 2101.06840, section 5: CPU-Adam about 1e9 params/s on a 2-socket host shared by the GPUs). */
+  offloadedParametersPerSecond: 1.5e8,
+  /** PCIe Gen4/5 x16 one direction, achievable: gradients down and weights up for offloaded states. */
+  offloadPcieBytesPerSecond: 25e9,
+} as const;
 export {};
+
+// ---- Communication, cost and reliability ---------------------------------------
+// Used by comm.ts, cost.ts and reliability.ts. None is fitted yet; each is a
+// calibration knob with the source of its starting value.
+
+/**
+ * Latency α of one ring step over NVLink/NVSwitch: NCCL's own cost model
+ * (NVIDIA/nccl src/graph/tuning.cc, hwLat[NVLINK][Ring][Simple] = 3.4 µs), the
+ * protocol NCCL picks for the large messages of training.
+ */
+export const INTRA_NODE_LATENCY_SECONDS = 3.4e-6;
+
+/** Latency α of one ring step across the network: same table, hwLat[NET][Ring][Simple] = 9.6 µs. */
+export const INTER_NODE_LATENCY_SECONDS = 9.6e-6;
+
+/**
+ * CALIBRATION KNOB: achievable bus bandwidth over NVLink as a fraction of the link's
+ * one-direction rate. NCCL's tuning model caps A100 bus bandwidth at 235 GB/s of the
+ * 300 GB/s link (tuning.cc, compCap80 cap: 0.78); nccl-tests ring all-reduce on
+ * 8×H100 NVLink reports about 360 of 450 GB/s.
+ */
+export const INTRA_NODE_BANDWIDTH_EFFICIENCY = 0.8;
+
+/**
+ * CALIBRATION KNOB: the same for InfiniBand/RoCE between nodes. NCCL's model
+ * discounts its LL128 protocol by 0.92 ("120/128", tuning.cc) and packet headers
+ * take a few per cent more; 0.9 is the starting value.
+ */
+export const INTER_NODE_BANDWIDTH_EFFICIENCY = 0.9;
+
+/**
+ * Share of each communication term left on the critical path after overlap with
+ * compute: starting values for the time model to fit. Keys match CommTerm in comm.ts.
+ */
+export const COMM_EXPOSED_FRACTION: Readonly<Record<'tp' | 'cp' | 'ep' | 'ppPerMessage' | 'dp' | 'zero3Gather', number>> = {
+  /** Tensor-parallel collectives sit between dependent matmuls; only Transformer Engine's --tp-comm-overlap (off by default in Megatron-LM) hides them. */
+  tp: 1,
+  /** Ring attention sends the next K/V block while computing on the current one (Liu et al. 2023, arXiv 2310.01889, section 3); exposed when blocks are short. */
+  cp: 0.2,
+  /** Megatron-Core's default all-to-all dispatcher is exposed; DeepSeek-V3's DualPipe hides nearly all of it (arXiv 2412.19437, section 3.2.1). Halfway to start. */
+  ep: 0.128,
+  /** Stage-to-stage sends are on the 1F1B critical path (Narayanan et al. 2021, section 2.2); --overlap-p2p-comm applies to the interleaved schedule only. */
+  ppPerMessage: 1,
+  /** --overlap-grad-reduce issues bucketed reductions during backward (Li et al. 2020, PyTorch DDP, arXiv 2006.15704, section 3.2.3); the last buckets stay exposed. */
+  dp: 0.2,
+  /** FSDP prefetches the next unit's all-gather during the current unit's compute (Zhao et al. 2023, arXiv 2304.11277, figure 5: overlapping communication and computation). */
+  zero3Gather: 1,
+};
+
+/**
+ * Average GPU power over TDP. 1.0 makes energy an upper bound, the convention of
+ * Meta's published footprints (Llama 2, arXiv 2307.09288, section 2.2.1 and
+ * table 2: peak power per GPU × GPU-hours × PUE).
+ */
+export const GPU_AVERAGE_POWER_FRACTION = 1;
+
+/**
+ * Time to detect a failure, reschedule and reload the last checkpoint. Llama 3
+ * (arXiv 2407.21783, section 3.3.4) kept effective training time above 90 % with 419
+ * interruptions in 54 days: at most 0.1 × 54 × 24 × 60 / 419 ≈ 18.6 min lost per
+ * interruption, restart and re-done work together. 10 min is the restart share.
+ */
+export const RESTART_SECONDS = 600;

@@ -214,11 +214,20 @@ function contextParallel(c: RunConfig, layersOnStage: number, link: Link): Part 
  * 3.2.2; Megatron-Core MoEAlltoAllTokenDispatcher). Megatron requires sequence
  * parallelism for MoE with tp > 1, so each rank dispatches its s/(cp·tp) tokens.
  */
+/** Bytes of one token element dispatched in fp8 (plus per-block scales, under 1 %). */
+const FP8_DISPATCH_BYTES = 1;
+
 function expertParallel(c: RunConfig, moeLayers: number, link: Link): Part {
   if (!c.model.moe || moeLayers <= 0) return NONE;
   const tokens = tokensPerRank(c) / c.parallel.tp;
-  const dispatchBytes = tokens * c.model.moe.topK * c.model.hidden * ACTIVATION_BYTES[c.training.precision];
-  return times(moeLayers * 2 * (forwardPasses(c) + 1), allToAll(dispatchBytes, c.parallel.ep, link));
+  const copyElements = tokens * c.model.moe.topK * c.model.hidden;
+  const sixteenBit = allToAll(copyElements * ACTIVATION_BYTES[c.training.precision], c.parallel.ep, link);
+  // fp8/fp4 recipes dispatch tokens in fp8 and combine in bf16 (DeepSeek-V3 report, arXiv 2412.19437, section 3.3.2; DeepEP).
+  const lowPrecisionDispatch = c.training.precision === 'fp8' || c.training.precision === 'fp4';
+  const dispatch = lowPrecisionDispatch ? allToAll(copyElements * FP8_DISPATCH_BYTES, c.parallel.ep, link) : sixteenBit;
+  // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both, in 16-bit.
+  const forward = plus(dispatch, sixteenBit);
+  return times(moeLayers, plus(times(forwardPasses(c), forward), times(2, sixteenBit)));
 }
 
 /** Pipeline: one activation message per micro-batch per boundary (sharded by tp under sequence parallelism). */

@@ -1,11 +1,16 @@
 // The engine's front door: an untrusted document in, the interchange output out.
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
+import { peakFlopsPerSecond } from './compute.ts';
+import { trainingCost, trainingTime } from './cost.ts';
 import { parseDocument } from './document.ts';
-import { stageMemoryBreakdowns } from './memory.ts';
 import { stepFlops } from './flops.ts';
+import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory.ts';
+import { parameterCounts } from './params.ts';
+import { expectedFailures, reliabilityPlan } from './reliability.ts';
+import { stepTime } from './time.ts';
 import type { EstimateOutput, MemoryBreakdown, RunConfig } from './types.ts';
-import { GiB } from './units.ts';
+import { GiB, WEIGHT_BYTES } from './units.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 
@@ -24,15 +29,60 @@ export function estimate(raw: unknown): EstimateOutput {
   return estimateConfig(parsed.config, parsed.warnings);
 }
 
+/** Every number the output carries must be finite: anything else becomes an error naming the figure, never NaN in a chart. */
+function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    if (path !== 'timeline.blocks') value.forEach((v, i) => nonFiniteFigures(v, `${path}[${i}]`, found));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nonFiniteFigures(v, path ? `${path}.${k}` : k, found);
+  }
+}
+
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = []): EstimateOutput {
   const stages = stageMemoryBreakdowns(config);
   const perGpu = stages.reduce((worst, s) => (s.total > worst.total ? s : worst), EMPTY_BREAKDOWN);
   const capacity = config.cluster.gpu.memoryGiB * GiB;
-  return {
+  const flops = stepFlops(config);
+  const { gpus } = config.cluster;
+  const step = stepTime(config);
+  const peak = peakFlopsPerSecond(config.cluster.gpu, config.training.precision);
+  const tokensPerStep = config.training.globalBatch * config.training.seqLen;
+  const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training);
+  const plan = reliabilityPlan(config.cost, gpus, parameterCounts(config.model).total * checkpointBytesPerParameter);
+  const tokensPerSecond = tokensPerStep / step.stepSeconds;
+  const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
+  const extraWarnings: string[] = [];
+  if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
+  if (perGpu.total > capacity) {
+    extraWarnings.push(`memory: needs ${(perGpu.total / GiB).toFixed(1)} GiB per GPU, the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
+  }
+  const output: EstimateOutput = {
     memory: { perGpu, stages, capacity, fits: perGpu.total <= capacity },
-    flops: stepFlops(config),
-    throughput: null, time: null, cost: null, reliability: null, timeline: null,
-    warnings: [...warnings, 'throughput, time, cost and reliability are not computed yet (time-model issue)'],
+    flops,
+    throughput: {
+      stepSeconds: step.stepSeconds,
+      tokensPerSecond,
+      tflopsPerGpu: flops.modelPerStep / step.stepSeconds / gpus / 1e12,
+      mfu: flops.modelPerStep / (step.stepSeconds * gpus * peak),
+      hfu: flops.hardwarePerStep / (step.stepSeconds * gpus * peak),
+      bubbleFraction: step.bubbleFraction,
+      breakdown: step.breakdown,
+    },
+    time: { days: time.days, gpuHours: time.gpuHours },
+    cost: trainingCost(config.cost, config.cluster.gpu, time.gpuHours),
+    reliability: {
+      expectedFailures: expectedFailures(time.gpuHours, config.cost.gpuMtbfHours),
+      checkpointIntervalMinutes: plan.checkpointIntervalSeconds / 60,
+      goodput: plan.goodput,
+    },
+    timeline: step.timeline,
+    warnings: [...warnings, ...extraWarnings],
     errors: [],
   };
+  const bad: string[] = [];
+  nonFiniteFigures({ ...output, timeline: null }, '', bad);
+  if (bad.length > 0) return invalidOutput([`the figures ${bad.slice(0, 5).join(', ')} cannot be computed for this configuration (not finite)`], output.warnings);
+  return output;
 }

@@ -4,7 +4,8 @@
 
 import { estimate } from './estimate.ts';
 import { isObject, own } from './fields.ts';
-import { memoryForMetric } from './memory-metric.ts';
+import { parseDocument } from './document.ts';
+import { stageMemoryDetails, stageMemoryForMetric } from './memory.ts';
 import type { EstimateOutput } from './types.ts';
 
 export interface ValidationCase {
@@ -77,10 +78,19 @@ export function validateCase(c: ValidationCase, output: EstimateOutput = estimat
     rows.push(row('mfu', c.expected.mfu, t ? t.mfu : null));
   }
   if (c.expected.memoryBytesPerGpu !== null && c.expected.memoryBytesPerGpu > 0) {
-    const predicted = output.errors.length === 0 ? memoryForMetric(output, c.expected.memoryMetric) : null;
+    const predicted = output.errors.length === 0 ? predictedMemoryForMetric(c.input, c.expected.memoryMetric) : null;
     rows.push(row('memoryBytesPerGpu', c.expected.memoryBytesPerGpu, predicted));
   }
   return rows;
+}
+
+/** The part of the most loaded stage's memory that a published figure measured (memory.ts, stageMemoryForMetric). */
+export function predictedMemoryForMetric(input: unknown, metric: string | null): number | null {
+  const parsed = parseDocument(input);
+  if (!parsed.ok) return null;
+  const stages = stageMemoryDetails(parsed.config);
+  const worst = stages.reduce((a, b) => (b.breakdown.total > a.breakdown.total ? b : a));
+  return stageMemoryForMetric(worst, metric);
 }
 
 export function quantile(sorted: readonly number[], q: number): number {
