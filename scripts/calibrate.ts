@@ -82,27 +82,46 @@ function report(label: string): void {
 }
 
 const rounds = Number(process.argv[2] ?? 4);
+const restarts = Number(process.argv[3] ?? 0);
 report('before');
-let best = loss();
-for (let round = 0; round < rounds; round++) {
-  const step = 1.5 / (round + 1);
-  for (const k of KNOBS) {
-    for (const direction of [1, -1]) {
-      for (;;) {
-        const old = k.get();
-        const next = Math.min(k.max, Math.max(k.min, old * Math.exp(direction * step * 0.3)));
-        if (next === old) break;
-        k.set(next);
-        const l = loss();
-        if (l < best - 1e-6) best = l;
-        else {
-          k.set(old);
-          break;
+
+function descend(startLoss: number): number {
+  let best = startLoss;
+  for (let round = 0; round < rounds; round++) {
+    const step = 0.45 / (round + 1);
+    for (const k of KNOBS) {
+      for (const direction of [1, -1]) {
+        for (;;) {
+          const old = k.get();
+          const next = Math.min(k.max, Math.max(k.min, old * Math.exp(direction * step)));
+          if (next === old) break;
+          k.set(next);
+          const l = loss();
+          if (l < best - 1e-6) best = l;
+          else {
+            k.set(old);
+            break;
+          }
         }
       }
     }
+    console.log(`  round ${round + 1}: loss ${best.toFixed(4)}`);
   }
-  console.log(`round ${round + 1}: loss ${best.toFixed(4)}`);
+  return best;
+}
+
+// Coordinate descent, then restarts from random perturbations of the best point
+// (a deterministic generator, so anyone rerunning gets the same fit).
+let seed = 12345;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+let best = descend(loss());
+for (let r = 0; r < restarts; r++) {
+  const saved = KNOBS.map((k) => k.get());
+  for (const k of KNOBS) k.set(Math.min(k.max, Math.max(k.min, k.get() * Math.exp((random() - 0.5) * 0.8))));
+  const l = descend(loss());
+  console.log(`restart ${r + 1}: loss ${l.toFixed(4)} (best ${best.toFixed(4)})`);
+  if (l < best) best = l;
+  else KNOBS.forEach((k, i) => k.set(saved[i] ?? k.get()));
 }
 report('after');
 for (const k of KNOBS) console.log(`  ${k.name} = ${Number(k.get().toPrecision(3))}`);

@@ -94,19 +94,19 @@ export interface TimeCalibration {
 }
 
 export const TIME_CALIBRATION: TimeCalibration = {
-  matmulEfficiencyCeiling: { fp32: 0.7, fp16: 0.85, bf16: 0.85, fp8: 1, fp4: 1 },
-  powerKneeTflopsPerWatt: 12.3,
-  gemmHalfSaturationDim: 8,
-  gemmTrafficFactor: 0.859,
-  lowPrecisionCastPasses: 0.444,
-  attentionEfficiencyRelative: 0.438,
+  matmulEfficiencyCeiling: { fp32: 0.7, fp16: 1, bf16: 1, fp8: 1, fp4: 1 },
+  powerKneeTflopsPerWatt: 7.28,
+  gemmHalfSaturationDim: 24,
+  gemmTrafficFactor: 1.26,
+  lowPrecisionCastPasses: 0.134,
+  attentionEfficiencyRelative: 0.514,
   unfusedAttentionSlowdown: 0.4,
   causalAttentionFraction: 0.5,
-  elementwiseHiddenPasses: 49.3,
-  elementwiseFfnPasses: 6.37,
-  moeDispatchPassesPerCopy: 15.4,
-  layerOverheadSeconds: 1.27e-5,
-  moeLayerOverheadSeconds: 1.16e-3,
+  elementwiseHiddenPasses: 45,
+  elementwiseFfnPasses: 11.7,
+  moeDispatchPassesPerCopy: 3.94,
+  layerOverheadSeconds: 4.81e-6,
+  moeLayerOverheadSeconds: 5.96e-4,
   backwardOverForward: 2,
   attentionBackwardOverForward: 2.5,
 };
@@ -177,7 +177,7 @@ export const COMM_EXPOSED_FRACTION: Readonly<Record<'tp' | 'cp' | 'ep' | 'ppPerM
   /** Ring attention sends the next K/V block while computing on the current one (Liu et al. 2023, arXiv 2310.01889, section 3); exposed when blocks are short. */
   cp: 0.2,
   /** Megatron-Core's default all-to-all dispatcher is exposed; DeepSeek-V3's DualPipe hides nearly all of it (arXiv 2412.19437, section 3.2.1). Halfway to start. */
-  ep: 0.128,
+  ep: 0.275,
   /** Stage-to-stage sends are on the 1F1B critical path (Narayanan et al. 2021, section 2.2); --overlap-p2p-comm applies to the interleaved schedule only. */
   ppPerMessage: 1,
   /** --overlap-grad-reduce issues bucketed reductions during backward (Li et al. 2020, PyTorch DDP, arXiv 2006.15704, section 3.2.3); the last buckets stay exposed. */

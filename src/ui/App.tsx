@@ -1,8 +1,45 @@
-export function App() {
+// The page: the full planner, or the compact embed view for `?embed=1`.
+
+import { usePlanner } from '../state/react.ts';
+import { CostSection } from './controls/CostSection.tsx';
+import { HardwareSection } from './controls/HardwareSection.tsx';
+import { ModelSection } from './controls/ModelSection.tsx';
+import { ParallelSection } from './controls/ParallelSection.tsx';
+import { TrainingSection } from './controls/TrainingSection.tsx';
+import { EmbedView } from './EmbedView.tsx';
+import { Notices } from './Notices.tsx';
+import { Results } from './Results.tsx';
+import { ShareBar } from './ShareBar.tsx';
+
+function FullPage() {
   return (
-    <main className="p-6">
-      <h1 className="text-2xl font-semibold">LLM training planner</h1>
-      <p>Will this training run fit, how fast will it go, what will it cost?</p>
-    </main>
+    <div className="mx-auto flex max-w-[96rem] flex-col gap-4 p-4">
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold text-gray-900 dark:text-gray-50">LLM training planner</h1>
+          <p className="text-sm text-gray-700 dark:text-gray-300">Will this training run fit, how fast will it go, what will it cost?</p>
+        </div>
+        <ShareBar />
+      </header>
+      <Notices />
+      <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(17rem,26rem)_minmax(0,1fr)]">
+        <div className="flex min-w-0 flex-col gap-4">
+          <ParallelSection />
+          <ModelSection />
+          <HardwareSection />
+          <TrainingSection />
+          <CostSection />
+        </div>
+        <Results />
+      </main>
+      <footer className="text-xs text-gray-700 dark:text-gray-300">
+        Every formula names its source under “Formula and source”. Runs entirely in your browser; nothing is sent anywhere.
+      </footer>
+    </div>
   );
+}
+
+export function App() {
+  const embed = usePlanner((s) => s.embed);
+  return embed ? <EmbedView /> : <FullPage />;
 }

@@ -1,0 +1,41 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, openPlanner } from './fixtures.ts';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function expectNoViolations(page: Page): Promise<void> {
+  // The charts load lazily: check them drawn, not their loading text.
+  await expect(page.getByTestId('memory-chart')).toBeVisible();
+  await expect(page.getByTestId('pipeline-chart')).toBeVisible();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(summary).toEqual([]);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no WCAG 2.1 A/AA violations on the full page, errors shown (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPlanner(page);
+    // Open every "Formula and source", and show a field error and an import error, so their text is checked too.
+    await page.locator('details').evaluateAll((nodes) => nodes.forEach((n) => n.setAttribute('open', '')));
+    await page.getByLabel('Layers (L)').fill('abc');
+    await page.getByRole('button', { name: 'Import pasted config' }).click();
+    await expect(page.getByRole('alert')).toHaveCount(2);
+    await expectNoViolations(page);
+  });
+
+  test(`axe finds no WCAG 2.1 A/AA violations on the embed view (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPlanner(page, '/?embed=1');
+    await expectNoViolations(page);
+  });
+}
+
+test('the formula and source open from the keyboard', async ({ page }) => {
+  await openPlanner(page);
+  const summary = page.getByText('Formula and source for Tensor parallel (TP)');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/Shoeybi et al\. 2019/).first()).toBeVisible();
+});

@@ -1,0 +1,264 @@
+// Which values each parallelism slider offers, and why the others are not offered.
+// The rules themselves live in the engine (src/model/consistency.ts); this module
+// only asks them about candidate values, so the page never does model arithmetic.
+// It also keeps tp · pp · dp · cp = cluster.gpus whenever a degree or the GPU count moves.
+
+import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/consistency.ts';
+import { parseDocument } from '../model/document.ts';
+import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/types.ts';
+import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
+
+export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';
+export const DEGREE_KEYS: readonly DegreeKey[] = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'];
+
+export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = {
+  tp: ['parallel', 'tp'], pp: ['parallel', 'pp'], dp: ['parallel', 'dp'], cp: ['parallel', 'cp'],
+  ep: ['parallel', 'ep'], vpp: ['parallel', 'vpp'], microBatch: ['training', 'microBatch'],
+};
+export const GPUS_PATH: FieldPath = ['cluster', 'gpus'];
+export const SCHEDULE_PATH: FieldPath = ['parallel', 'schedule'];
+
+/** The largest cluster the DP slider grows to. */
+export const MAX_GPUS = 1_048_576;
+/** The most virtual stages per device the VPP slider offers. */
+export const MAX_VPP = 32;
+
+export interface Excluded { readonly value: number; readonly reason: string }
+
+export interface DegreeChoices {
+  readonly current: number;
+  /** What the slider offers, ascending; the current value is among them even when it is not valid. */
+  readonly values: readonly number[];
+  /** Why the current value is not valid, or null. */
+  readonly currentProblem: string | null;
+  /** One line: which values are candidates at all. */
+  readonly rule: string;
+  /** Candidates the engine's rules reject, each with its reason. */
+  readonly excluded: readonly Excluded[];
+}
+
+export interface ScheduleChoice { readonly schedule: ScheduleKind; readonly problem: string | null }
+
+interface Layout {
+  readonly tp: number; readonly pp: number; readonly dp: number; readonly cp: number;
+  readonly ep: number; readonly vpp: number; readonly microBatch: number; readonly gpus: number;
+  readonly schedule: ScheduleKind;
+}
+interface Context { readonly model: ModelConfig; readonly training: TrainingConfig; readonly layout: Layout }
+type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
+
+export function divisors(n: number): number[] {
+  if (!Number.isInteger(n) || n < 1) return [];
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    small.push(d);
+    if (d * d !== n) large.unshift(n / d);
+  }
+  return [...small, ...large];
+}
+
+function readLayout(doc: Doc): Layout {
+  const count = (path: FieldPath) => countAt(doc, path) ?? 1;
+  const tp = count(DEGREE_PATHS.tp), pp = count(DEGREE_PATHS.pp), cp = count(DEGREE_PATHS.cp);
+  const dp = countAt(doc, DEGREE_PATHS.dp) ?? Math.max(1, Math.floor((countAt(doc, GPUS_PATH) ?? 1) / (tp * pp * cp)));
+  const vpp = count(DEGREE_PATHS.vpp);
+  const named = SCHEDULES.find((s) => s === stringAt(doc, SCHEDULE_PATH, ''));
+  return {
+    tp, pp, dp, cp, vpp, ep: count(DEGREE_PATHS.ep), microBatch: count(DEGREE_PATHS.microBatch),
+    gpus: countAt(doc, GPUS_PATH) ?? tp * pp * dp * cp,
+    schedule: named ?? (vpp > 1 ? 'interleaved-1f1b' : '1f1b'),
+  };
+}
+
+/** The model and batch as the engine reads them (defaults filled), or why the rules cannot be asked yet. */
+function readContext(doc: Doc): ContextRead {
+  const layout = readLayout(doc);
+  const globalBatch = countAt(doc, ['training', 'globalBatch']);
+  const seqLen = countAt(doc, ['training', 'seqLen']);
+  if (globalBatch === null) return { ok: false, reason: 'fix training.globalBatch first' };
+  if (seqLen === null) return { ok: false, reason: 'fix training.seqLen first' };
+  // A probe with a one-GPU layout, so only the model's own errors can fail it.
+  const probe = parseDocument({ version: 1, model: getAt(doc, ['model']), training: { seqLen: 1, globalBatch: 1 }, cluster: { gpu: 'h100-sxm' } });
+  if (!probe.ok) return { ok: false, reason: 'fix the model first' };
+  const training: TrainingConfig = { ...probe.config.training, seqLen, globalBatch, microBatch: layout.microBatch };
+  return { ok: true, ctx: { model: probe.config.model, training, layout } };
+}
+
+/** Largest value ≤ current, else the smallest; 1 when there is nothing to pick from. */
+function nearest(values: readonly number[], current: number): number {
+  const below = values.filter((v) => v <= current);
+  return below.length > 0 ? Math.max(...below) : (values[0] ?? 1);
+}
+
+/** The current value when it is valid, else the nearest valid one (or the current when none is). */
+function settle(c: DegreeChoices): number {
+  const valid = c.values.filter((v) => v !== c.current);
+  return c.currentProblem && valid.length > 0 ? nearest(valid, c.current) : c.current;
+}
+
+function choices(current: number, candidates: readonly number[], problemOf: (v: number) => string | null, rule: string): DegreeChoices {
+  const excluded: Excluded[] = [];
+  const valid: number[] = [];
+  for (const v of candidates) {
+    const reason = problemOf(v);
+    if (reason) excluded.push({ value: v, reason });
+    else valid.push(v);
+  }
+  const currentProblem = problemOf(current) ?? (candidates.includes(current) ? null : rule);
+  const values = valid.includes(current) ? valid : [...valid, current].sort((a, b) => a - b);
+  return { current, values, currentProblem, rule, excluded };
+}
+
+/** DP when the other three degrees are these, or null when they do not divide the GPU count. */
+function derivedDp(gpus: number, tp: number, pp: number, cp: number): number | null {
+  return gpus % (tp * pp * cp) === 0 ? gpus / (tp * pp * cp) : null;
+}
+
+function batchWithDp(ctx: Context, dp: number | null): string | null {
+  if (dp === null) return 'DP would not be a whole number';
+  const problem = batchProblem(ctx.training, dp);
+  return problem ? `DP would be ${dp}, and globalBatch ${problem}` : null;
+}
+
+function tpChoices(ctx: Context): DegreeChoices {
+  const { model, layout: l } = ctx;
+  const room = l.gpus / (l.pp * l.cp);
+  return choices(l.tp, divisors(room), (t) => tpProblem(model, t) ?? batchWithDp(ctx, derivedDp(l.gpus, t, l.pp, l.cp)),
+    `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+}
+
+function ppChoices(ctx: Context): DegreeChoices {
+  const { model, layout: l } = ctx;
+  const room = l.gpus / (l.tp * l.cp);
+  return choices(l.pp, divisors(room),
+    (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ?? batchWithDp(ctx, derivedDp(l.gpus, l.tp, p, l.cp)),
+    `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+}
+
+function cpChoices(ctx: Context): DegreeChoices {
+  const { training, layout: l } = ctx;
+  const room = l.gpus / (l.tp * l.pp);
+  return choices(l.cp, divisors(room), (c) => cpProblem(training, c) ?? batchWithDp(ctx, derivedDp(l.gpus, l.tp, l.pp, c)),
+    `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+}
+
+function dpChoices(ctx: Context): DegreeChoices {
+  const { model, training, layout: l } = ctx;
+  const perReplica = training.globalBatch / training.microBatch;
+  const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
+  return choices(l.dp, candidates, (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of globalBatch / microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
+}
+
+function epChoices(ctx: Context): DegreeChoices {
+  const { model, layout: l } = ctx;
+  if (!model.moe) return choices(l.ep, [1], () => null, 'only 1: expert parallelism needs a mixture-of-experts model');
+  return choices(l.ep, divisors(model.moe.experts), (e) => epProblem(model, { ep: e, tp: l.tp, dp: l.dp, cp: l.cp }),
+    `divisors of model.moe.experts = ${model.moe.experts} that also divide TP × DP × CP`);
+}
+
+function vppChoices(ctx: Context): DegreeChoices {
+  const { model, layout: l } = ctx;
+  if (l.pp < 2) return choices(l.vpp, [1], () => null, 'only 1: interleaving needs PP of 2 or more');
+  const most = Math.min(MAX_VPP, Math.floor((model.layers + 2) / l.pp));
+  const candidates = Array.from({ length: Math.max(1, most) }, (_, i) => i + 1);
+  return choices(l.vpp, candidates, (v) => ppProblem(model, l.pp, v),
+    `1 to ${most}: PP × VPP chunks of at most model.layers + 2; VPP above 1 uses the interleaved 1F1B schedule`);
+}
+
+function microBatchChoices(ctx: Context): DegreeChoices {
+  const { training, layout: l } = ctx;
+  const perReplica = training.globalBatch / l.dp;
+  return choices(l.microBatch, divisors(perReplica), (b) => batchProblem({ ...training, microBatch: b }, l.dp),
+    `divisors of globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
+}
+
+const CHOOSERS: Readonly<Record<DegreeKey, (ctx: Context) => DegreeChoices>> = {
+  tp: tpChoices, pp: ppChoices, dp: dpChoices, cp: cpChoices, ep: epChoices, vpp: vppChoices, microBatch: microBatchChoices,
+};
+
+/** The slider choices for every degree; when the rules cannot be asked, each offers only its current value, with the reason. */
+export function layoutChoices(doc: Doc): Readonly<Record<DegreeKey, DegreeChoices>> {
+  const read = readContext(doc);
+  const layout = readLayout(doc);
+  const entries = DEGREE_KEYS.map((key) => {
+    if (read.ok) return [key, CHOOSERS[key](read.ctx)] as const;
+    const current = layout[key];
+    return [key, { current, values: [current], currentProblem: null, rule: `unavailable: ${read.reason}`, excluded: [] }] as const;
+  });
+  return Object.fromEntries(entries) as Record<DegreeKey, DegreeChoices>;
+}
+
+export function scheduleChoices(doc: Doc): readonly ScheduleChoice[] {
+  const read = readContext(doc);
+  return SCHEDULES.map((schedule) => {
+    if (!read.ok) return { schedule, problem: null };
+    const { model, layout: l } = read.ctx;
+    if (schedule === 'interleaved-1f1b') {
+      return { schedule, problem: l.pp < 2 ? 'needs PP of 2 or more' : ppProblem(model, l.pp, Math.max(2, l.vpp)) };
+    }
+    return { schedule, problem: scheduleProblem({ pp: l.pp, vpp: 1, schedule }) };
+  });
+}
+
+function withLayout(doc: Doc, l: Layout): Doc {
+  let next = doc;
+  for (const key of DEGREE_KEYS) next = setAt(next, DEGREE_PATHS[key], l[key]);
+  return setAt(setAt(next, GPUS_PATH, l.gpus), SCHEDULE_PATH, l.schedule);
+}
+
+/** Brings EP and the micro-batch back to valid values after the others moved (largest valid ≤ current). */
+function repairDependents(ctx: Context): Layout {
+  const withEp = { ...ctx.layout, ep: settle(epChoices(ctx)) };
+  return { ...withEp, microBatch: settle(microBatchChoices({ ...ctx, layout: withEp })) };
+}
+
+/** The document with one degree set, DP (or, for DP, the GPU count) following so tp · pp · dp · cp = GPUs. */
+export function withDegree(doc: Doc, key: DegreeKey, value: number): Doc {
+  const read = readContext(doc);
+  let l: Layout = { ...readLayout(doc), [key]: value };
+  if (key === 'dp') l = { ...l, gpus: l.tp * l.pp * l.cp * value };
+  if (key === 'tp' || key === 'pp' || key === 'cp') l = { ...l, dp: derivedDp(l.gpus, l.tp, l.pp, l.cp) ?? l.dp };
+  if (key === 'vpp') l = { ...l, schedule: value > 1 ? 'interleaved-1f1b' : l.schedule === 'interleaved-1f1b' ? '1f1b' : l.schedule };
+  if (!read.ok || key === 'ep' || key === 'microBatch') return withLayout(doc, l);
+  return withLayout(doc, repairDependents({ ...read.ctx, layout: l }));
+}
+
+/** The document with another schedule; VPP follows (2 or more for interleaved 1F1B, 1 otherwise). */
+export function withSchedule(doc: Doc, schedule: ScheduleKind): Doc {
+  const l = readLayout(doc);
+  const vpp = schedule === 'interleaved-1f1b' ? Math.max(2, l.vpp) : 1;
+  return withLayout(doc, { ...l, schedule, vpp });
+}
+
+/**
+ * The document on `gpus` GPUs: TP, PP and CP kept where they still fit, else the
+ * largest valid value below them, and DP = GPUs / (TP × PP × CP).
+ */
+export function withGpus(doc: Doc, gpus: number): Doc {
+  const read = readContext(doc);
+  const l0 = readLayout(doc);
+  if (!read.ok || !Number.isInteger(gpus) || gpus < 1) return setAt(doc, GPUS_PATH, gpus);
+  const { model, training } = read.ctx;
+  const tp = nearest(divisors(gpus).filter((t) => !tpProblem(model, t)), l0.tp);
+  const pp = nearest(divisors(gpus / tp).filter((p) => !ppProblem(model, p, l0.vpp) && !scheduleProblem({ ...l0, pp: p })), l0.pp);
+  const cp = nearest(divisors(gpus / (tp * pp)).filter((c) => !cpProblem(training, c)), l0.cp);
+  const layout: Layout = { ...l0, gpus, tp, pp, cp, dp: gpus / (tp * pp * cp) };
+  return withLayout(doc, repairDependents({ ...read.ctx, layout }));
+}
+
+/** The same GPU count, every degree brought back to valid values (after the model changed, say). */
+export function repairLayout(doc: Doc): Doc {
+  return withGpus(doc, readLayout(doc).gpus);
+}
+
+/** Micro-batches per step per pipeline, m = globalBatch / (microBatch × DP), or null when it is not a whole number. */
+export function microBatchesPerStep(doc: Doc): number | null {
+  const l = readLayout(doc);
+  const globalBatch = countAt(doc, ['training', 'globalBatch']);
+  if (globalBatch === null) return null;
+  const m = globalBatch / (l.microBatch * l.dp);
+  return Number.isInteger(m) ? m : null;
+}

@@ -1,0 +1,121 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import {
+  SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash,
+} from './url-codec.ts';
+import { DEFAULT_DOCUMENT } from './defaults.ts';
+
+/**
+ * A share link of format 1 written by hand: deflate-raw's "stored" block (RFC 1951
+ * §3.2.4): header byte 0x01 (BFINAL = 1, BTYPE = 00), LEN and NLEN = ~LEN as 16-bit
+ * little-endian, then the bytes themselves.
+ */
+function storedBlockLink(json: string): string {
+  const data = new TextEncoder().encode(json);
+  const len = data.length;
+  const block = Uint8Array.from([0x01, len & 0xff, len >> 8, ~len & 0xff, (~len >> 8) & 0xff, ...data]);
+  return `#s=1.${bytesToBase64Url(block)}`;
+}
+
+describe('base64url (RFC 4648 §5)', () => {
+  it('uses - and _ for the bytes standard base64 writes as + and /', () => {
+    // 0xfb 0xff 0xbf = 111110 111111 111110 111111 = indices 62, 63, 62, 63.
+    expect(bytesToBase64Url(Uint8Array.from([0xfb, 0xff, 0xbf]))).toBe('-_-_');
+    expect(Array.from(base64UrlToBytes('-_-_') ?? [])).toEqual([0xfb, 0xff, 0xbf]);
+  });
+
+  it('reads with and without padding and writes none', () => {
+    // RFC 4648 §10 test vector: BASE64("fo") = "Zm8=".
+    expect(new TextDecoder().decode(base64UrlToBytes('Zm8=') ?? new Uint8Array())).toBe('fo');
+    expect(new TextDecoder().decode(base64UrlToBytes('Zm8') ?? new Uint8Array())).toBe('fo');
+    expect(bytesToBase64Url(new TextEncoder().encode('fo'))).toBe('Zm8');
+  });
+
+  it('refuses text outside the alphabet or of an impossible length', () => {
+    expect(base64UrlToBytes('ab!c')).toBeNull();
+    expect(base64UrlToBytes('abcde')).toBeNull(); // 5 characters: 4k+1 carries no whole byte
+    expect(base64UrlToBytes('Zm8==')).toBeNull(); // padding to 5, not a multiple of 4
+  });
+
+  it('round-trips any bytes', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+      expect(Array.from(base64UrlToBytes(bytesToBase64Url(bytes)) ?? [-1])).toEqual(Array.from(bytes));
+    }));
+  });
+});
+
+describe('share links (#s=)', () => {
+  it('carry the format prefix', async () => {
+    expect(await encodeShareFragment(DEFAULT_DOCUMENT)).toMatch(new RegExp(`^s=${SHARE_FORMAT}\\.[A-Za-z0-9_-]+$`));
+  });
+
+  it('round-trip the default document exactly', async () => {
+    const read = await readHash(`#${await encodeShareFragment(DEFAULT_DOCUMENT)}`);
+    expect(read).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
+  });
+
+  it('round-trip any JSON object', async () => {
+    await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (doc) => {
+      const read = await readHash(await encodeShareFragment(doc));
+      expect(read.kind).toBe('document');
+      if (read.kind === 'document') expect(JSON.stringify(read.document)).toBe(JSON.stringify(doc));
+    }), { numRuns: 50 });
+  });
+
+  it('open a format-1 link written by hand (so old links keep working whatever the encoder does now)', async () => {
+    const read = await readHash(storedBlockLink('{"version":1,"parallel":{"tp":4}}'));
+    expect(read).toEqual({ kind: 'document', document: { version: 1, parallel: { tp: 4 } }, format: 'share' });
+  });
+
+  it('turn garbage into an error value, never a throw', async () => {
+    for (const hash of ['#s=1.%%%', '#s=1.AAAA', `#s=1.${'_'.repeat(100)}`, '#s=1.', '#s=abc', '#s=', storedBlockLink('[1,2]'), storedBlockLink('{"a":')]) {
+      const read = await readHash(hash);
+      expect(read.kind, hash).toBe('error');
+    }
+  });
+
+  it('say when a link comes from a format this version does not know', async () => {
+    const read = await readHash('#s=7.abc');
+    expect(read.kind === 'error' && read.message).toMatch(/format 7/);
+  });
+});
+
+describe('#config= links (interchange spec, "In the page")', () => {
+  const doc = { version: 1, model: { name: 'tiny 8', layers: 2 } };
+  // base64 of this 50-byte JSON is 68 characters with one "=" of padding (50 = 3·16 + 2).
+  const json = JSON.stringify(doc);
+  const padded = btoa(json).replace(/\+/g, '-').replace(/\//g, '_');
+
+  it('are read with padding', async () => {
+    expect(json.length).toBe(50);
+    expect(padded.length).toBe(68);
+    expect(padded.endsWith('=') && !padded.endsWith('==')).toBe(true);
+    expect(await readHash(`#config=${padded}`)).toEqual({ kind: 'document', document: doc, format: 'config' });
+  });
+
+  it('are read without padding, and percent-encoded padding', async () => {
+    expect(await readHash(`#config=${padded.replace(/=+$/, '')}`)).toEqual({ kind: 'document', document: doc, format: 'config' });
+    expect(await readHash(`#config=${padded.replace(/=/g, '%3D')}`)).toEqual({ kind: 'document', document: doc, format: 'config' });
+  });
+
+  it('are what encodeConfigFragment writes', async () => {
+    expect(encodeConfigFragment(doc)).toBe(`config=${padded.replace(/=+$/, '')}`);
+  });
+
+  it('turn garbage into an error value, never a throw', async () => {
+    const b64 = (text: string) => bytesToBase64Url(new TextEncoder().encode(text));
+    for (const hash of ['#config=!!!', `#config=${b64('[1,2]')}`, `#config=${b64('{bad')}`, `#config=${bytesToBase64Url(Uint8Array.from([0xff, 0xfe]))}`, '#config=']) {
+      const read = await readHash(hash);
+      expect(read.kind, hash).toBe('error');
+      if (read.kind === 'error') expect(read.message).toMatch(/default configuration/);
+    }
+  });
+});
+
+describe('other fragments', () => {
+  it('are no configuration at all', async () => {
+    expect(await readHash('')).toEqual({ kind: 'none' });
+    expect(await readHash('#')).toEqual({ kind: 'none' });
+    expect(await readHash('#results')).toEqual({ kind: 'none' });
+  });
+});

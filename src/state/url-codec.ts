@@ -1,0 +1,170 @@
+// The configuration in the URL's fragment, two ways:
+// - the page's own share links, `#s=<format>.<payload>`: format 1 is the interchange
+//   document as JSON, deflate-raw compressed (RFC 1951), base64url (RFC 4648 §5);
+// - `#config=<base64url of the JSON document>` (interchange spec, "In the page"), so
+//   scripts and docs can write links; padding optional.
+// Pure: no DOM, no location; reading never throws, every failure is a value.
+
+import { isPlainObject, type Doc } from './doc.ts';
+
+/** The format new share links are written in. */
+export const SHARE_FORMAT = '1';
+
+/** Decoded documents larger than this are refused (a link is a few hundred bytes; this stops a deflate bomb). */
+export const MAX_DOCUMENT_BYTES = 256 * 1024;
+
+export type HashRead =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'document'; readonly document: Doc; readonly format: 'share' | 'config' }
+  | { readonly kind: 'error'; readonly message: string };
+
+type Decoded = { readonly ok: true; readonly document: Doc } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Every share format ever written, by its prefix. Links made today must open the same
+ * in every later version: entries are only ever added, never changed or removed. A
+ * new format decodes to the interchange document, whose own `version` the engine
+ * keeps reading forever.
+ */
+const SHARE_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>>> = {
+  '1': async (payload) => {
+    const packed = base64UrlToBytes(payload);
+    if (!packed) return { ok: false, reason: 'the text after "s=1." is not base64url' };
+    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES);
+    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
+    return parseJsonObject(json);
+  },
+};
+
+/** `s=1.<payload>` for the page's share links. */
+export async function encodeShareFragment(document: Doc): Promise<string> {
+  const json = new TextEncoder().encode(JSON.stringify(document));
+  return `s=${SHARE_FORMAT}.${bytesToBase64Url(await deflateRaw(json))}`;
+}
+
+/** `config=<payload>` as the interchange spec describes, uncompressed, without padding. */
+export function encodeConfigFragment(document: Doc): string {
+  return `config=${bytesToBase64Url(new TextEncoder().encode(JSON.stringify(document)))}`;
+}
+
+/** Reads the configuration from a location hash (`#…`, the leading `#` optional). */
+export async function readHash(hash: string): Promise<HashRead> {
+  const parts = hash.replace(/^#/, '').split('&');
+  const share = parts.find((part) => part.startsWith('s='));
+  const config = parts.find((part) => part.startsWith('config='));
+  if (share !== undefined) return readShare(percentDecoded(share.slice(2)));
+  if (config !== undefined) return readConfig(percentDecoded(config.slice('config='.length)));
+  return { kind: 'none' };
+}
+
+async function readShare(value: string): Promise<HashRead> {
+  const dot = value.indexOf('.');
+  const format = dot < 0 ? '' : value.slice(0, dot);
+  const decode = Object.prototype.hasOwnProperty.call(SHARE_FORMATS, format) ? SHARE_FORMATS[format] : undefined;
+  if (!decode) {
+    const what = /^\d{1,6}$/.test(format) ? `format ${format}, which this version of the page does not know (a newer version made it?)` : 'no format number';
+    return { kind: 'error', message: `This link cannot be read: it has ${what}. Showing the default configuration.` };
+  }
+  const decoded = await decode(value.slice(dot + 1)).catch((): Decoded => ({ ok: false, reason: 'it could not be decoded' }));
+  return toRead(decoded, 'share');
+}
+
+async function readConfig(value: string): Promise<HashRead> {
+  const bytes = base64UrlToBytes(value);
+  if (!bytes) return toRead({ ok: false, reason: 'the text after "config=" is not base64url (RFC 4648 §5)' }, 'config');
+  if (bytes.length > MAX_DOCUMENT_BYTES) return toRead({ ok: false, reason: 'the document is too large' }, 'config');
+  const json = utf8(bytes);
+  return toRead(json === null ? { ok: false, reason: 'it is not UTF-8 text' } : parseJsonObject(json), 'config');
+}
+
+function toRead(decoded: Decoded, format: 'share' | 'config'): HashRead {
+  if (decoded.ok) return { kind: 'document', document: decoded.document, format };
+  const which = format === 'share' ? 'share link' : '#config= link';
+  return { kind: 'error', message: `This ${which} cannot be read: ${decoded.reason}. Showing the default configuration.` };
+}
+
+function parseJsonObject(text: string): Decoded {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'it does not hold valid JSON' };
+  }
+  return isPlainObject(value) ? { ok: true, document: value } : { ok: false, reason: 'its JSON is not an object' };
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function utf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+// base64url (RFC 4648 §5): the standard alphabet with - and _ for + and /; padding optional on input, none on output.
+
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The bytes, or null when `text` is not base64url. Standard base64's + and / are read too. */
+export function base64UrlToBytes(text: string): Uint8Array | null {
+  const body = text.replace(/=+$/, '');
+  const padding = text.length - body.length;
+  if (!/^[A-Za-z0-9\-_+/]*$/.test(body) || body.length % 4 === 1 || padding > 2) return null;
+  if (padding > 0 && (body.length + padding) % 4 !== 0) return null;
+  try {
+    const binary = atob(body.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (body.length % 4)) % 4));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
+  const out = await pump(bytes, new CompressionStream('deflate-raw'), Infinity);
+  if (!out) throw new Error('deflate-raw failed');
+  return out;
+}
+
+function inflateRaw(bytes: Uint8Array, limit: number): Promise<string | null> {
+  return pump(bytes, new DecompressionStream('deflate-raw'), limit).then((out) => (out ? utf8(out) : null), () => null);
+}
+
+/** Runs bytes through a (de)compression stream; null when it fails or the output passes `limit` bytes. */
+async function pump(bytes: Uint8Array, transform: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array | null> {
+  const reader = new Blob([bytes.slice()]).stream().pipeThrough(transform).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.length;
+      if (length > limit) {
+        await reader.cancel().catch(() => undefined);
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+// The results column: the configuration's errors (the last valid results stay on
+// screen below them), the key figures, and the charts, loaded lazily so the first
+// script stays small and drawn from a deferred value so the figures update first.
+
+import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
+import type { EstimateOutput } from '../model/types.ts';
+import { usePlanner } from '../state/react.ts';
+import { ExportMenu } from './ExportMenu.tsx';
+import { Figures } from './Figures.tsx';
+
+const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
+const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
+const StepBreakdownChart = memo(lazy(() => import('./charts/StepBreakdownChart.tsx')));
+
+const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
+
+function ChartSlot({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section aria-label={title} className={PANEL}>
+      <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>}>
+        {children}
+      </Suspense>
+    </section>
+  );
+}
+
+export function ConfigErrors() {
+  const errors = usePlanner((s) => s.errors);
+  const hasOutput = usePlanner((s) => s.output !== null);
+  if (errors.length === 0) return null;
+  return (
+    <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+      <p className="font-semibold">This configuration cannot run:</p>
+      <ul className="list-disc pl-5">{errors.map((e, i) => <li key={i}>{e}</li>)}</ul>
+      {hasOutput && <p className="mt-1">The figures below are from the last valid configuration.</p>}
+    </div>
+  );
+}
+
+function Warnings() {
+  const warnings = usePlanner((s) => s.warnings);
+  if (warnings.length === 0) return null;
+  return (
+    <details className="text-sm text-gray-800 dark:text-gray-200">
+      <summary className="cursor-pointer font-medium">Notes from the engine ({warnings.length})</summary>
+      <ul className="mt-1 list-disc pl-5">{warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
+    </details>
+  );
+}
+
+export function Charts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
+  const deferred = useDeferredValue(output);
+  return (
+    <>
+      <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>
+      <ChartSlot title="Pipeline timeline"><PipelineChart output={deferred} /></ChartSlot>
+      {!compact && <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={deferred} /></ChartSlot>}
+    </>
+  );
+}
+
+/** Shown until the first estimate arrives, or while the opening configuration has errors. */
+export function NoResults() {
+  const hasErrors = usePlanner((s) => s.errors.length > 0);
+  return (
+    <p role="status" className={`${PANEL} text-sm text-gray-800 dark:text-gray-200`}>
+      {hasErrors ? 'No results yet: correct the errors above to see memory, time and cost.' : 'Computing the first estimate…'}
+    </p>
+  );
+}
+
+export function Results() {
+  const output = usePlanner((s) => s.output);
+  const document = usePlanner((s) => s.outputDocument);
+  const answers = usePlanner((s) => s.answers);
+  return (
+    // From 1024 px the results stay in view (their own scroll area) while the controls scroll; tabIndex lets keyboards scroll it.
+    <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={answers}
+      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto dark:focus-visible:outline-blue-300">
+      <ConfigErrors />
+      {output ? (
+        <>
+          <Figures output={output} />
+          <Warnings />
+          <Charts output={output} />
+          <ExportMenu document={document} output={output} />
+        </>
+      ) : <NoResults />}
+    </div>
+  );
+}

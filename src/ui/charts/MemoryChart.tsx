@@ -1,0 +1,135 @@
+// Per-GPU memory of every pipeline stage as stacked bars (GiB), with the GPU's
+// capacity as a reference line and the band above it shaded: a bar reaching into
+// the band does not fit. A <details> table repeats the numbers for screen readers.
+
+import { Bar, BarChart, CartesianGrid, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import type { BarShapeProps } from 'recharts';
+import { MEMORY_PARTS } from '../../model/types.ts';
+import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/types.ts';
+import { formatGiB, formatNumber } from '../format.ts';
+import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES } from './chartParts.tsx';
+
+const GIB = 2 ** 30;
+
+/** Okabe–Ito colors: distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
+const MEMORY_COLORS: Readonly<Record<MemoryPart, string>> = {
+  parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
+};
+const MEMORY_LABELS: Readonly<Record<MemoryPart, string>> = {
+  parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
+};
+
+type StageRow = Record<MemoryPart, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
+
+function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageRow[] {
+  return stages.map((s, stage) => ({
+    stage,
+    parameters: s.parameters / GIB, gradients: s.gradients / GIB, optimizer: s.optimizer / GIB,
+    activations: s.activations / GIB, other: s.other / GIB,
+    totalGiB: s.total / GIB,
+    oom: s.total > capacity,
+  }));
+}
+
+/** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above the value: a round axis top. */
+function niceCeiling(value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  const mantissa = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * power >= value) ?? 10;
+  return mantissa * power;
+}
+
+function summary(output: EstimateOutput, oomStages: number): string {
+  const { stages, perGpu, capacity } = output.memory;
+  const fitText = oomStages === 0
+    ? 'every stage fits'
+    : `${oomStages} of ${stages.length} stages exceed it`;
+  return `Memory per GPU for ${stages.length} pipeline stages, stacked by parameters, gradients, optimizer state, ` +
+    `activations and other. Most loaded: ${formatGiB(perGpu.total)} of ${formatGiB(capacity)} capacity; ${fitText}.`;
+}
+
+function MemoryTable({ rows }: { rows: readonly StageRow[] }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Memory per stage as a table (GiB)</summary>
+      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0} role="region" aria-label="Memory per stage (scrollable table)">
+        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
+          <thead>
+            <tr>
+              <th scope="col" className="px-2 text-left">Stage</th>
+              {MEMORY_PARTS.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LABELS[part]}</th>)}
+              <th scope="col" className="px-2">Total</th>
+              <th scope="col" className="px-2 text-left">Fits</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.stage}>
+                <th scope="row" className="px-2 text-left font-normal">{row.stage}</th>
+                {MEMORY_PARTS.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
+                <td className="px-2 font-medium">{formatNumber(row.totalGiB)}</td>
+                <td className="px-2 text-left">{row.oom ? 'no: out of memory' : 'yes'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export default function MemoryChart(props: { output: EstimateOutput }) {
+  const { output } = props;
+  const { stages, capacity } = output.memory;
+  if (stages.length === 0 || output.errors.length > 0) {
+    const why = output.errors.length > 0 ? 'the configuration is invalid' : 'no pipeline stages computed';
+    return <ChartUnavailable>Memory chart not shown: {why}.</ChartUnavailable>;
+  }
+  const rows = stageRows(stages, capacity);
+  const capacityGiB = capacity / GIB;
+  const axisTopGiB = niceCeiling(1.05 * rows.reduce((max, r) => Math.max(max, r.totalGiB), capacityGiB));
+  const oomStages = rows.filter((r) => r.oom).length;
+  const many = rows.length > 32;
+  const tickInterval = Math.max(0, Math.ceil(rows.length / 16) - 1);
+  const outlineOom = (shape: BarShapeProps) => {
+    const oom = !many && (rows[shape.originalDataIndex]?.oom ?? false);
+    return (
+      <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} fill={shape.fill}
+        stroke={oom ? OOM_COLOR : 'none'} strokeWidth={oom ? 1.5 : 0} />
+    );
+  };
+  return (
+    <figure className="flex flex-col">
+      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" role="img"
+        aria-label={summary(output, oomStages)} className="text-gray-700 dark:text-gray-300">
+        <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
+          margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height: 320 }}>
+          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+          <XAxis dataKey="stage" interval={tickInterval} tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor"
+            label={{ value: 'Pipeline stage', position: 'insideBottom', offset: -8, fill: 'currentColor', fontSize: 12 }} />
+          <YAxis domain={[0, axisTopGiB]} tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor"
+            tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: 'GiB', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          {oomStages > 0 && <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />}
+          <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) + ' GiB' : String(v))}
+            labelFormatter={(stage) => `Stage ${String(stage)}`} />
+          {MEMORY_PARTS.map((part) => (
+            <Bar key={part} dataKey={part} name={MEMORY_LABELS[part]} stackId="memory" fill={MEMORY_COLORS[part]}
+              isAnimationActive={false} shape={outlineOom} />
+          ))}
+          <ReferenceLine y={capacityGiB} stroke={OOM_COLOR} strokeDasharray="6 3" strokeWidth={1.5} ifOverflow="extendDomain"
+            label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }} />
+        </BarChart>
+        <ChartLegend items={MEMORY_PARTS.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
+          extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
+      </div>
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        Memory per GPU by pipeline stage. {oomStages > 0
+          ? <strong className="text-red-700 dark:text-red-300">{oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.</strong>
+          : `All stages fit in ${formatGiB(capacity)}.`}
+      </figcaption>
+      <MemoryTable rows={rows} />
+    </figure>
+  );
+}

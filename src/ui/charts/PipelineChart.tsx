@@ -1,0 +1,161 @@
+// The simulated pipeline schedule as a Gantt chart: one row per stage, time to the
+// right, one <rect data-kind> per forward (F), backward (B) or weight-gradient (W) block.
+// Bubbles are the empty stretches of a row. Plain SVG, computed once per timeline:
+// recharts has no Gantt chart, and 20,000 blocks need no per-block components.
+
+import { useMemo } from 'react';
+import type { BlockKind, EstimateOutput, Timeline } from '../../model/types.ts';
+import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
+import { ChartLegend, ChartUnavailable } from './chartParts.tsx';
+import type { LegendItem } from './chartParts.tsx';
+import { chartGeometry, niceTicks, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
+import type { ChartGeometry, StageStats } from './pipelineLayout.ts';
+
+interface Shade { readonly fill: string; readonly text: string; readonly stroke?: string }
+
+/** Even chunks in the Okabe–Ito color, odd chunks (interleaving, DualPipe's reverse direction) lighter and outlined. */
+const SHADES: Readonly<Record<BlockKind, readonly [Shade, Shade]>> = {
+  F: [{ fill: '#0072b2', text: '#ffffff' }, { fill: '#56b4e9', text: '#000000', stroke: '#0072b2' }],
+  B: [{ fill: '#d55e00', text: '#000000' }, { fill: '#f0a35e', text: '#000000', stroke: '#d55e00' }],
+  W: [{ fill: '#009e73', text: '#000000' }, { fill: '#66c2a5', text: '#000000', stroke: '#009e73' }],
+};
+const KIND_LABELS: Readonly<Record<BlockKind, string>> = { F: 'Forward', B: 'Backward', W: 'Weight gradients' };
+const KINDS: readonly BlockKind[] = ['F', 'B', 'W'];
+const LABEL_FONT = 10;
+
+/**
+ * The blocks as SVG markup. A string, not 20,000 React elements: the browser parses
+ * it in a few milliseconds and React reconciles one node. Every value in it is a
+ * number or one of the constants above, so nothing user-typed reaches the markup.
+ */
+function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
+  const rects: string[] = [];
+  const labels: string[] = [];
+  const labelRows = g.rowHeight >= LABEL_FONT + 4;
+  const height = g.rowHeight - g.rowGap;
+  for (const block of timeline.blocks) {
+    const shades = SHADES[block.kind] as readonly [Shade, Shade] | undefined;
+    if (!shades || !Number.isFinite(block.startSeconds) || !Number.isFinite(block.endSeconds)) continue;
+    const shade = shades[Math.trunc(block.chunk) % 2 === 0 ? 0 : 1];
+    const x = g.x(block.startSeconds);
+    const width = Math.max(0.6, g.x(block.endSeconds) - x);
+    const y = g.rowTop(Math.trunc(block.stage)) + g.rowGap / 2;
+    const outline = shade.stroke ? ` stroke="${shade.stroke}" stroke-width="0.75"` : '';
+    rects.push(`<rect data-kind="${block.kind}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${height}" fill="${shade.fill}"${outline}/>`);
+    const text = String(Math.trunc(block.microBatch));
+    if (labelRows && width >= 6 + 6 * text.length) {
+      labels.push(`<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`);
+    }
+  }
+  return rects.join('') + labels.join('');
+}
+
+function Axes({ timeline, g }: { timeline: Timeline; g: ChartGeometry }) {
+  const labelEvery = Math.max(1, Math.ceil(12 / g.rowHeight));
+  const rows = Array.from({ length: timeline.stages }, (_, stage) => stage);
+  const axisY = g.plotBottom;
+  return (
+    <g fill="currentColor" fontSize={11}>
+      {rows.map((stage) => (
+        <rect key={`lane${stage}`} x={g.left} y={g.rowTop(stage)} width={g.plotWidth} height={g.rowHeight}
+          fill="currentColor" fillOpacity={stage % 2 === 0 ? 0.06 : 0.03} />
+      ))}
+      {rows.filter((stage) => stage % labelEvery === 0).map((stage) => (
+        <text key={`s${stage}`} x={g.left - 6} y={g.rowTop(stage) + g.rowHeight / 2} textAnchor="end" dominantBaseline="central">
+          {`S${stage}`}
+        </text>
+      ))}
+      <line x1={g.left} x2={g.left + g.plotWidth} y1={axisY} y2={axisY} stroke="currentColor" />
+      {niceTicks(g.span, 8).map((t) => (
+        <g key={`x${t}`}>
+          <line x1={g.x(t)} x2={g.x(t)} y1={axisY} y2={axisY + 4} stroke="currentColor" />
+          <text x={g.x(t)} y={axisY + 16} textAnchor="middle">{formatSeconds(t)}</text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+function summary(timeline: Timeline, stats: readonly StageStats[]): string {
+  const counts = KINDS.map((k) => [k, stats.reduce((n, s) => n + s.blocks[k], 0)] as const).filter(([, n]) => n > 0);
+  const countText = counts.map(([k, n]) => `${KIND_LABELS[k].toLowerCase()} ${n}`).join(', ');
+  return `Pipeline schedule: ${timeline.stages} stages, ${timeline.microBatches} micro-batches, ` +
+    `${timeline.blocks.length} blocks (${countText}) over ${formatSeconds(timeline.makespanSeconds)}; ` +
+    `bubble fraction ${formatPercent(timeline.bubbleFraction)} of stage time is idle.`;
+}
+
+function StageTable({ stats }: { stats: readonly StageStats[] }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Busy and idle time per stage as a table</summary>
+      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0} role="region" aria-label="Busy and idle time per stage (scrollable table)">
+        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
+          <thead>
+            <tr>
+              <th scope="col" className="px-2 text-left">Stage</th>
+              <th scope="col" className="px-2">Busy</th>
+              <th scope="col" className="px-2">Idle</th>
+              <th scope="col" className="px-2">Idle share</th>
+              {KINDS.map((k) => <th key={k} scope="col" className="px-2">{KIND_LABELS[k]} blocks</th>)}
+            </tr>
+          </thead>
+          <tbody>
+            {stats.map((s) => (
+              <tr key={s.stage}>
+                <th scope="row" className="px-2 text-left font-normal">{s.stage}</th>
+                <td className="px-2">{formatSeconds(s.busySeconds)}</td>
+                <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
+                <td className="px-2">{formatPercent(s.idleFraction)}</td>
+                {KINDS.map((k) => <td key={k} className="px-2">{formatNumber(s.blocks[k])}</td>)}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): LegendItem[] {
+  const present = KINDS.filter((k) => stats.some((s) => s.blocks[k] > 0));
+  const items: LegendItem[] = present.map((k) => ({ key: k, label: `${k}: ${KIND_LABELS[k]}`, color: SHADES[k][0].fill }));
+  if (hasOddChunks) items.push({ key: 'odd', label: 'Lighter: odd chunk or reverse direction', color: SHADES.F[1].fill });
+  return items;
+}
+
+function TimelineChart({ timeline }: { timeline: Timeline }) {
+  const [containerRef, width] = useElementWidth<HTMLDivElement>(960);
+  const span = timelineSpan(timeline);
+  const g = useMemo(() => chartGeometry(timeline.stages, span, width), [timeline.stages, span, width]);
+  const blocks = useMemo(() => ({ __html: blockMarkup(timeline, g) }), [timeline, g]);
+  const stats = useMemo(() => stageStats(timeline, span), [timeline, span]);
+  const hasOddChunks = useMemo(() => timeline.blocks.some((b) => b.chunk % 2 === 1), [timeline]);
+  return (
+    <figure className="flex flex-col">
+      <div ref={containerRef} data-testid="pipeline-chart" data-chart-title="Pipeline schedule (stages × time)" role="img"
+        aria-label={summary(timeline, stats)} className="text-gray-700 dark:text-gray-300">
+        <svg xmlns="http://www.w3.org/2000/svg" width={g.width} height={g.height} viewBox={`0 0 ${g.width} ${g.height}`}
+          className="block max-w-full" fontFamily="system-ui, sans-serif">
+          <Axes timeline={timeline} g={g} />
+          <g dangerouslySetInnerHTML={blocks} />
+        </svg>
+        <ChartLegend items={legendItems(stats, hasOddChunks)} />
+      </div>
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)}): bubble
+        fraction {formatPercent(timeline.bubbleFraction)}. Empty stretches are idle time; numbers are micro-batches.
+      </figcaption>
+      <StageTable stats={stats} />
+    </figure>
+  );
+}
+
+export default function PipelineChart(props: { output: EstimateOutput }) {
+  const { timeline } = props.output;
+  if (!timeline) return <ChartUnavailable>Pipeline timeline not shown: schedule not simulated.</ChartUnavailable>;
+  if (timeline.blocks.length === 0 || !(timelineSpan(timeline) > 0)) {
+    return <ChartUnavailable>Pipeline timeline not shown: the simulated schedule is empty.</ChartUnavailable>;
+  }
+  return <TimelineChart timeline={timeline} />;
+}

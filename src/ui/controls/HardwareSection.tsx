@@ -1,0 +1,66 @@
+// The cluster: GPU preset or custom GPU figures, GPUs per node, cluster size.
+
+import { GPU_PRESETS, findGpuPreset } from '../../state/catalog.ts';
+import { getAt, isPlainObject } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { HELP, type HelpKey } from '../help.ts';
+import { HINT, NumberField, SelectField, TextField } from './fields.tsx';
+import { Section } from './Section.tsx';
+
+const CUSTOM = 'custom';
+const GPU_FIELDS: readonly HelpKey[] = [
+  'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour',
+];
+const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'tdpWatts', 'usdPerHour']);
+
+function GpuPicker() {
+  const store = usePlannerStore();
+  const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
+  const preset = typeof gpu === 'string' ? findGpuPreset(gpu) : undefined;
+  const value = preset?.id ?? CUSTOM;
+  const options = [...GPU_PRESETS.map((g) => ({ value: g.id, label: g.name })), { value: CUSTOM, label: 'Custom GPU (edit the figures)' }];
+  return (
+    <SelectField id="ctl-cluster-gpu" help={HELP.gpuPreset} value={value} options={options} errorPath={['cluster', 'gpu']}
+      onChange={(id) => store.getState().setGpuPreset(id)}
+      extra={preset && (
+        <>
+          <p className={HINT}>
+            {preset.memoryGiB} GiB, {preset.bf16Tflops} BF16 TFLOP/s dense, {preset.hbmGBps.toLocaleString('en-US')} GB/s HBM,
+            {' '}{preset.intraNodeGBps} GB/s intra-node, {preset.interNodeGBps} GB/s inter-node, {preset.tdpWatts} W
+          </p>
+          <details className={HINT}>
+            <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">GPU figures source</summary>
+            <p className="mt-1">{preset.source}</p>
+          </details>
+        </>
+      )} />
+  );
+}
+
+function CustomGpuFields() {
+  return (
+    <>
+      <TextField path={['cluster', 'gpu', 'name']} help={HELP.gpuName} />
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
+        {GPU_FIELDS.map((key) => (
+          <NumberField key={key} path={['cluster', 'gpu', key]} help={HELP[key]} optional={OPTIONAL_GPU_FIELDS.has(key)} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+export function HardwareSection() {
+  const store = usePlannerStore();
+  const custom = usePlanner((s) => isPlainObject(getAt(s.document, ['cluster', 'gpu'])));
+  return (
+    <Section title="Cluster" id="cluster">
+      <GpuPicker />
+      {custom && <CustomGpuFields />}
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
+        <NumberField path={['cluster', 'gpus']} help={HELP.gpus} commitOnBlur onCommit={(v) => store.getState().setGpuCount(v)} />
+        <NumberField path={['cluster', 'gpusPerNode']} help={HELP.gpusPerNode} />
+      </div>
+    </Section>
+  );
+}

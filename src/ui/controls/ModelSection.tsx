@@ -1,0 +1,128 @@
+// The model: a preset, a Hugging Face config.json import, and every dimension.
+
+import { useMemo, type ReactNode } from 'react';
+import { FFN_TYPES } from '../../model/types.ts';
+import { MODEL_PRESETS, matchModelPreset, readModel } from '../../state/catalog.ts';
+import { getAt, isPlainObject, setAt, type FieldPath } from '../../state/doc.ts';
+import { repairLayout } from '../../state/options.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { HELP, type Help } from '../help.ts';
+import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
+import { HfImport } from './HfImport.tsx';
+import { Section } from './Section.tsx';
+
+const CUSTOM = 'custom';
+const MOE_STARTER = { experts: 8, topK: 2, sharedExperts: 0, denseLayers: 0 };
+/** DeepSeek-V3's MLA widths (arXiv 2412.19437, section 4.2), a starting point to edit. */
+const MLA_STARTER = { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 };
+
+const model = (key: string): FieldPath => ['model', key];
+
+function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
+  const store = usePlannerStore();
+  return (path, value) => {
+    const state = store.getState();
+    state.replaceDocument(repairLayout(setAt(state.document, path, value)));
+  };
+}
+
+function PresetPicker() {
+  const store = usePlannerStore();
+  const current = usePlanner((s) => getAt(s.document, ['model']));
+  const preset = useMemo(() => matchModelPreset(current), [current]);
+  const options = MODEL_PRESETS.map((p) => ({ value: p.id, label: p.model.name }));
+  return (
+    <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={preset?.id ?? CUSTOM}
+      options={preset ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
+      onChange={(id) => store.getState().setModelPreset(id)}
+      extra={preset && (
+        <details className={HINT}>
+          <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
+          <p className="mt-1">{preset.source}</p>
+        </details>
+      )} />
+  );
+}
+
+function Grid({ children }: { children: ReactNode }) {
+  return <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">{children}</div>;
+}
+
+function Dimensions() {
+  const current = usePlanner((s) => getAt(s.document, ['model']));
+  const read = useMemo(() => readModel(current), [current]);
+  const dim = (key: string, help: Help, placeholder?: string) => (
+    <NumberField path={model(key)} help={help} optional={placeholder !== undefined} {...(placeholder ? { placeholder } : {})} />
+  );
+  return (
+    <Grid>
+      {dim('layers', HELP.layers)}
+      {dim('hidden', HELP.hidden)}
+      {dim('heads', HELP.heads)}
+      {dim('kvHeads', HELP.kvHeads, read ? `${read.kvHeads} (= a)` : 'a')}
+      {dim('headDim', HELP.headDim, read ? `${read.headDim} (h / a)` : 'h / a')}
+      {dim('ffnHidden', HELP.ffnHidden, read ? `${read.ffnHidden} (4h)` : '4h')}
+      {dim('vocab', HELP.vocab)}
+      {dim('mtpLayers', HELP.mtpLayers, '0')}
+    </Grid>
+  );
+}
+
+function MoeFields() {
+  const moe = usePlanner((s) => getAt(s.document, ['model', 'moe']));
+  const ffnHidden = usePlanner((s) => getAt(s.document, ['model', 'ffnHidden']));
+  const replace = useReplaceRepaired();
+  const on = isPlainObject(moe);
+  const field = (key: string, help: Help) => <NumberField path={['model', 'moe', key]} help={help} />;
+  return (
+    <>
+      <CheckField path={['model', 'moe']} help={HELP.moe} fallback={on}
+        onChange={(checked) => replace(['model', 'moe'], checked ? { ...MOE_STARTER, expertFfnHidden: typeof ffnHidden === 'number' ? ffnHidden : 4096 } : null)} />
+      {on && (
+        <Grid>
+          {field('experts', HELP.experts)}
+          {field('topK', HELP.topK)}
+          {field('expertFfnHidden', HELP.expertFfnHidden)}
+          {field('sharedExperts', HELP.sharedExperts)}
+          {field('denseLayers', HELP.denseLayers)}
+        </Grid>
+      )}
+    </>
+  );
+}
+
+function MlaFields() {
+  const mla = usePlanner((s) => getAt(s.document, ['model', 'mla']));
+  const replace = useReplaceRepaired();
+  const on = isPlainObject(mla);
+  const field = (key: string, help: Help) => <NumberField path={['model', 'mla', key]} help={help} />;
+  return (
+    <>
+      <CheckField path={['model', 'mla']} help={HELP.mla} fallback={on} onChange={(checked) => replace(['model', 'mla'], checked ? MLA_STARTER : null)} />
+      {on && (
+        <Grid>
+          {field('qLoraRank', HELP.qLoraRank)}
+          {field('kvLoraRank', HELP.kvLoraRank)}
+          {field('qkNopeHeadDim', HELP.qkNopeHeadDim)}
+          {field('qkRopeHeadDim', HELP.qkRopeHeadDim)}
+          {field('vHeadDim', HELP.vHeadDim)}
+        </Grid>
+      )}
+    </>
+  );
+}
+
+export function ModelSection() {
+  return (
+    <Section title="Model" id="model">
+      <PresetPicker />
+      <HfImport />
+      <TextField path={model('name')} help={HELP.name} />
+      <Dimensions />
+      <ChoiceField path={model('ffnType')} help={HELP.ffnType} choices={FFN_TYPES} labels={{ gelu: 'GELU (2 matrices)', swiglu: 'SwiGLU (3 matrices)' }} />
+      <CheckField path={model('tiedEmbeddings')} help={HELP.tiedEmbeddings} fallback={false} />
+      <MoeFields />
+      <MlaFields />
+    </Section>
+  );
+}

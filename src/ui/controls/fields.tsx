@@ -1,0 +1,193 @@
+// The building blocks of every control: a visible label, a one-line explanation,
+// the engine's error for the field, and the formula and source behind a
+// keyboard-usable <details>.
+
+import { useState, type ReactNode } from 'react';
+import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import type { Help } from '../help.ts';
+
+export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '
+  + 'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 '
+  + 'aria-invalid:border-red-700 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100 '
+  + 'dark:focus-visible:outline-blue-300 dark:aria-invalid:border-red-400 disabled:opacity-70';
+export const HINT = 'text-xs text-gray-700 dark:text-gray-300';
+export const ERROR_TEXT = 'text-xs font-medium text-red-700 dark:text-red-300';
+
+/** The engine's error for this field (`parallel.tp: …`), or null. */
+export function useFieldError(path: FieldPath | null): string | null {
+  const errors = usePlanner((s) => s.errors);
+  if (!path) return null;
+  const prefix = `${fieldName(path)}:`;
+  return errors.find((e) => e.startsWith(prefix)) ?? null;
+}
+
+export function controlId(path: FieldPath | string): string {
+  return `ctl-${typeof path === 'string' ? path : path.join('-')}`;
+}
+
+export function describedBy(id: string, error: string | null): string {
+  return error ? `${id}-hint ${id}-error` : `${id}-hint`;
+}
+
+export function HelpDetails({ help }: { help: Help }) {
+  if (!help.formula && !help.source) return null;
+  return (
+    <details className="text-xs text-gray-700 dark:text-gray-300">
+      <summary className="w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300">
+        Formula and source<span className="sr-only"> for {help.label}</span>
+      </summary>
+      {help.formula && <p className="mt-1 font-mono">{help.formula}</p>}
+      {help.source && <p className="mt-1">Source: {help.source}</p>}
+    </details>
+  );
+}
+
+/** Label on top, control, explanation, error, formula. `aside` sits right of the label (a slider's value). */
+export function FieldShell(props: { id: string; help: Help; error: string | null; aside?: ReactNode; children: ReactNode; extra?: ReactNode }) {
+  const { id, help, error, aside, children, extra } = props;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-baseline justify-between gap-2">
+        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
+        {aside}
+      </div>
+      {children}
+      <p id={`${id}-hint`} className={HINT}>{help.explain}</p>
+      {extra}
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{error}</p>}
+      <HelpDetails help={help} />
+    </div>
+  );
+}
+
+/** A number as typed; text that is not a number is kept as text so the engine names the field in its error. */
+export function parseNumberText(text: string, optional: boolean): number | string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return optional ? undefined : '';
+  const value = Number(trimmed.replace(/[,_\s]/g, ''));
+  return Number.isFinite(value) ? value : trimmed;
+}
+
+export function showNumber(value: unknown): string {
+  if (typeof value === 'number') return Math.abs(value) >= 1e7 ? value.toExponential().replace('e+', 'e') : String(value);
+  return typeof value === 'string' ? value : '';
+}
+
+/** A number input bound to one field of the document. */
+export function NumberField(props: {
+  path: FieldPath; help: Help; optional?: boolean; placeholder?: string; onCommit?: (value: unknown) => void;
+  /** Commit on Enter or leaving the field, not per keystroke (for a value whose every step rearranges others). */
+  commitOnBlur?: boolean;
+}) {
+  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false } = props;
+  const store = usePlannerStore();
+  const value = usePlanner((s) => getAt(s.document, path));
+  const error = useFieldError(path);
+  const [draft, setDraft] = useState<string | null>(null);
+  const id = controlId(path);
+  const commit = onCommit ?? ((v: unknown) => store.getState().setField(path, v));
+  return (
+    <FieldShell id={id} help={help} error={error}>
+      <input
+        id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className={INPUT}
+        value={draft ?? showNumber(value)} placeholder={placeholder}
+        aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (!commitOnBlur) commit(parseNumberText(e.target.value, optional));
+        }}
+        onKeyDown={(e) => {
+          if (commitOnBlur && e.key === 'Enter' && draft !== null) commit(parseNumberText(draft, optional));
+        }}
+        onBlur={() => {
+          if (commitOnBlur && draft !== null) commit(parseNumberText(draft, optional));
+          setDraft(null);
+        }}
+      />
+    </FieldShell>
+  );
+}
+
+export function TextField(props: { path: FieldPath; help: Help }) {
+  const { path, help } = props;
+  const store = usePlannerStore();
+  const value = usePlanner((s) => getAt(s.document, path));
+  const error = useFieldError(path);
+  const id = controlId(path);
+  return (
+    <FieldShell id={id} help={help} error={error}>
+      <input id={id} type="text" className={INPUT} value={typeof value === 'string' ? value : ''} maxLength={200}
+        aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+        onChange={(e) => store.getState().setField(path, e.target.value)} />
+    </FieldShell>
+  );
+}
+
+export interface SelectOption { readonly value: string; readonly label: string; readonly disabledReason?: string | null }
+
+export function SelectField(props: {
+  id: string; help: Help; value: string; options: readonly SelectOption[]; onChange: (value: string) => void;
+  errorPath?: FieldPath; extra?: ReactNode;
+}) {
+  const { id, help, value, options, onChange, errorPath, extra } = props;
+  const error = useFieldError(errorPath ?? null);
+  const unavailable = options.filter((o) => o.disabledReason);
+  return (
+    <FieldShell id={id} help={help} error={error} extra={
+      <>
+        {unavailable.length > 0 && (
+          <p className={HINT}>Not available now: {unavailable.map((o) => `${o.label} (${o.disabledReason})`).join('; ')}.</p>
+        )}
+        {extra}
+      </>
+    }>
+      <select id={id} className={INPUT} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+        onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value} disabled={Boolean(o.disabledReason) && o.value !== value}>{o.label}</option>
+        ))}
+      </select>
+    </FieldShell>
+  );
+}
+
+/** A select bound to a string (or number) field of the document. */
+export function ChoiceField<T extends string | number>(props: { path: FieldPath; help: Help; choices: readonly T[]; labels?: Partial<Record<string, string>> }) {
+  const { path, help, choices, labels } = props;
+  const store = usePlannerStore();
+  const value = usePlanner((s) => getAt(s.document, path));
+  const current = choices.find((c) => c === value);
+  const options = choices.map((c) => ({ value: String(c), label: labels?.[String(c)] ?? String(c) }));
+  if (current === undefined) options.unshift({ value: '', label: value === undefined ? '(not set)' : `${String(value)} (not valid)` });
+  return (
+    <SelectField id={controlId(path)} help={help} value={current === undefined ? '' : String(current)} options={options} errorPath={path}
+      onChange={(v) => {
+        const picked = choices.find((c) => String(c) === v);
+        if (picked !== undefined) store.getState().setField(path, picked);
+      }} />
+  );
+}
+
+export function CheckField(props: { path: FieldPath; help: Help; fallback: boolean; disabledReason?: string | null; onChange?: (checked: boolean) => void }) {
+  const { path, help, fallback, disabledReason = null, onChange } = props;
+  const store = usePlannerStore();
+  const value = usePlanner((s) => getAt(s.document, path));
+  const error = useFieldError(path);
+  const id = controlId(path);
+  const checked = typeof value === 'boolean' ? value : fallback;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-center gap-2">
+        <input id={id} type="checkbox" className="size-4 accent-blue-700 dark:accent-blue-300" checked={checked}
+          disabled={Boolean(disabledReason) && !checked}
+          aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+          onChange={(e) => (onChange ? onChange(e.target.checked) : store.getState().setField(path, e.target.checked))} />
+        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
+      </div>
+      <p id={`${id}-hint`} className={HINT}>{help.explain}{disabledReason && !checked ? ` Not available now: ${disabledReason}.` : ''}</p>
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{error}</p>}
+      <HelpDetails help={help} />
+    </div>
+  );
+}

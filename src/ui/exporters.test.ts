@@ -1,0 +1,106 @@
+import { describe, it, expect } from 'vitest';
+import { CSV_COLUMNS, fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
+import { partialOutput, sampleOutput } from './testOutputs.ts';
+import { invalidOutput } from '../model/estimate.ts';
+import { MEMORY_PARTS, TIME_PARTS } from '../model/types.ts';
+
+const DOCUMENT = { version: 1, model: { name: 'GPT-3 175B' }, parallel: { tp: 8, pp: 8, dp: 24, zero: 1, schedule: '1f1b' } };
+
+/** A minimal RFC 4180 reader, so the test does not trust the writer's own splitting. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; }
+    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
+    else field += c;
+  }
+  return rows;
+}
+
+describe('toCsv', () => {
+  const rows = parseCsv(toCsv(sampleOutput()));
+  const [header, ...body] = rows;
+
+  it('has the six columns on every row', () => {
+    expect(header).toEqual([...CSV_COLUMNS]);
+    for (const row of body) expect(row).toHaveLength(CSV_COLUMNS.length);
+  });
+
+  it('writes raw finite values in base units', () => {
+    const mfu = body.find((r) => r[0] === 'figure' && r[2] === 'mfu');
+    expect(mfu?.[3]).toBe('0.4132');
+    expect(mfu?.[4]).toBe('fraction');
+    for (const row of body) if (row[3] !== '') expect(Number.isFinite(Number(row[3]))).toBe(true);
+  });
+
+  it('lists every stage × (memory part + total): 8 stages × 6 rows, stage 0 total 92 GiB', () => {
+    const stageRows = body.filter((r) => r[0] === 'stage-memory');
+    expect(stageRows).toHaveLength(8 * (MEMORY_PARTS.length + 1));
+    const stage0Total = stageRows.find((r) => r[1] === '0' && r[2] === 'total');
+    expect(Number(stage0Total?.[3])).toBe(92 * 2 ** 30);
+    expect(body.filter((r) => r[0] === 'step-time')).toHaveLength(TIME_PARTS.length);
+  });
+
+  it('leaves the value empty, not NaN, when a figure is missing, and quotes commas', () => {
+    const partial = parseCsv(toCsv(partialOutput()));
+    const step = partial.find((r) => r[2] === 'step-time');
+    expect(step?.[3]).toBe('');
+    expect(step?.[5]).toBe('— (time model not computed)');
+    const warning = partial.find((r) => r[0] === 'warning');
+    expect(warning?.[5]).toBe('throughput, time, cost and reliability are not computed yet');
+    expect(toCsv(partialOutput())).not.toMatch(/NaN|Infinity/);
+  });
+});
+
+describe('toMarkdown', () => {
+  const markdown = toMarkdown(DOCUMENT, sampleOutput());
+  const lines = markdown.split('\n');
+
+  it('has a table with a header row and an alignment row', () => {
+    const headerIndex = lines.indexOf('| Figure | Value | How it is computed |');
+    expect(headerIndex).toBeGreaterThan(0);
+    expect(lines[headerIndex + 1]).toBe('|:---|---:|:---|');
+    expect(lines[headerIndex + 2]).toMatch(/^\| Memory per GPU \| 92 GiB of 80 GiB — out of memory \|/);
+  });
+
+  it('names the model and the layout, and has a row per stage', () => {
+    expect(lines[0]).toBe('## Training plan: GPT-3 175B');
+    expect(markdown).toContain('Parallel layout: tp 8 · pp 8 · dp 24 · ZeRO 1 · 1f1b');
+    expect(lines.filter((l) => /^\| \d+ \|/.test(l))).toHaveLength(8);
+    expect(markdown).toContain('| MFU | 41.3 % |');
+  });
+
+  it('says why figures are missing and prints no NaN', () => {
+    const partial = toMarkdown({}, partialOutput());
+    expect(partial).toContain('| Step time | — (time model not computed) |');
+    expect(partial).toContain('## Training plan: unnamed model');
+    expect(partial).not.toMatch(/NaN|Infinity/);
+    const invalid = toMarkdown(null, invalidOutput(['parallel.tp: 3 does not divide model.heads=32'], []));
+    expect(invalid).toContain('- parallel.tp: 3 does not divide model.heads=32');
+  });
+});
+
+describe('toJson', () => {
+  it('round-trips input and output, with non-finite numbers as null', () => {
+    const base = sampleOutput();
+    const output = { ...base, flops: { modelPerStep: Number.POSITIVE_INFINITY, hardwarePerStep: 1 } };
+    const parsed = JSON.parse(toJson(DOCUMENT, output)) as { input: unknown; output: { flops: { modelPerStep: unknown } } };
+    expect(parsed.input).toEqual(DOCUMENT);
+    expect(parsed.output.flops.modelPerStep).toBeNull();
+  });
+});
+
+describe('fileBaseName', () => {
+  it('slugs the model name', () => {
+    expect(fileBaseName(DOCUMENT)).toBe('gpt-3-175b-plan');
+    expect(fileBaseName({ model: { name: '  ' } })).toBe('llm-train-plan');
+    expect(fileBaseName(42)).toBe('llm-train-plan');
+  });
+});

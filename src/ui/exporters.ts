@@ -1,0 +1,136 @@
+// Export an estimate as JSON (input and output, for tools), Markdown (a table of the
+// key figures, for docs) or CSV (raw values in base units, for spreadsheets). Pure
+// functions of their arguments; the download itself lives in ExportMenu.
+
+import { MEMORY_PARTS, TIME_PARTS } from '../model/types.ts';
+import type { EstimateOutput } from '../model/types.ts';
+import { NOT_AVAILABLE, formatGiB, formatNumber, formatSeconds } from './format.ts';
+import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
+
+const GIB = 2 ** 30;
+const DEFAULT_FILE_BASE = 'llm-train-plan';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The model's name from an interchange document, when it has one. */
+function modelName(document: unknown): string | null {
+  const model = isRecord(document) ? document.model : undefined;
+  const name = isRecord(model) ? model.name : undefined;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : null;
+}
+
+/** A file name stem from the model name: "GPT-3 175B" → "gpt-3-175b-plan". */
+export function fileBaseName(document: unknown): string {
+  const slug = (modelName(document) ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return slug ? `${slug}-plan` : DEFAULT_FILE_BASE;
+}
+
+/** Non-finite numbers become null: JSON has no NaN or Infinity. */
+function finiteOrNull(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+export function toJson(document: unknown, output: EstimateOutput): string {
+  return JSON.stringify({ generator: 'llm-train-planner', input: document, output }, finiteOrNull, 2) + '\n';
+}
+
+function markdownCell(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
+  const line = (cells: readonly string[]) => `| ${cells.map(markdownCell).join(' | ')} |`;
+  const rule = `|${header.map((_, i) => (rightAligned[i] ? '---:' : ':---')).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)];
+}
+
+function layoutLine(document: unknown): string | null {
+  const parallel = isRecord(document) ? document.parallel : undefined;
+  if (!isRecord(parallel)) return null;
+  const parts = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp']
+    .filter((key) => typeof parallel[key] === 'number')
+    .map((key) => `${key} ${String(parallel[key])}`);
+  if (typeof parallel.zero === 'number') parts.push(`ZeRO ${parallel.zero}`);
+  if (typeof parallel.schedule === 'string') parts.push(parallel.schedule);
+  return parts.length > 0 ? `Parallel layout: ${parts.join(' · ')}` : null;
+}
+
+function figureRows(output: EstimateOutput): string[][] {
+  const capacity = memoryCapacityNote(output);
+  return keyFigures(output).map((figure) => {
+    let value = figure.unavailableReason ? `${NOT_AVAILABLE} (${figure.unavailableReason})` : figure.text;
+    if (figure.id === 'memory-total' && figure.value !== null) {
+      value += ` ${capacity.capacityText}${capacity.oomText ? ' — out of memory' : ''}`;
+    }
+    return [figure.label, value, figure.explanation];
+  });
+}
+
+function stageRows(output: EstimateOutput): string[][] {
+  return output.memory.stages.map((stage, index) => [
+    String(index),
+    ...MEMORY_PARTS.map((part) => formatNumber(stage[part] / GIB)),
+    formatNumber(stage.total / GIB),
+    stage.total > output.memory.capacity ? 'no' : 'yes',
+  ]);
+}
+
+export function toMarkdown(document: unknown, output: EstimateOutput): string {
+  const lines: string[] = [`## Training plan: ${markdownCell(modelName(document) ?? 'unnamed model')}`, ''];
+  const layout = layoutLine(document);
+  if (layout) lines.push(layout, '');
+  lines.push(...markdownTable(['Figure', 'Value', 'How it is computed'], figureRows(output), [false, true, false]), '');
+  if (output.memory.stages.length > 0 && output.errors.length === 0) {
+    lines.push(`### Memory per pipeline stage (GiB, capacity ${formatGiB(output.memory.capacity)})`, '');
+    const header = ['Stage', ...MEMORY_PARTS, 'total', 'fits'];
+    lines.push(...markdownTable(header, stageRows(output), header.map((_, i) => i > 0 && i < header.length - 1)), '');
+  }
+  if (output.throughput) {
+    const { breakdown } = output.throughput;
+    lines.push('### Step-time breakdown', '');
+    lines.push(...markdownTable(['Part', 'Seconds per step'], TIME_PARTS.map((p) => [p, formatSeconds(breakdown[p])]), [false, true]), '');
+  }
+  for (const [title, messages] of [['Errors', output.errors], ['Warnings', output.warnings]] as const) {
+    if (messages.length > 0) lines.push(`### ${title}`, '', ...messages.map((m) => `- ${markdownCell(m)}`), '');
+  }
+  return lines.join('\n');
+}
+
+export const CSV_COLUMNS = ['section', 'stage', 'name', 'value', 'unit', 'text'] as const;
+type CsvRow = readonly [section: string, stage: string, name: string, value: number | null, unit: string, text: string];
+
+function csvField(field: string): string {
+  return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
+}
+
+function csvLine(row: CsvRow): string {
+  const [section, stage, name, value, unit, text] = row;
+  const valueText = value !== null && Number.isFinite(value) ? String(value) : '';
+  return [section, stage, name, valueText, unit, text].map(csvField).join(',');
+}
+
+function csvRows(output: EstimateOutput): CsvRow[] {
+  const rows: CsvRow[] = keyFigures(output).map((f) => ['figure', '', f.id, f.value, f.unit, f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text]);
+  const { capacity, fits, stages } = output.memory;
+  rows.push(['figure', '', 'memory-capacity', capacity, 'bytes', formatGiB(capacity)]);
+  rows.push(['figure', '', 'memory-fits', fits ? 1 : 0, 'boolean', fits ? 'yes' : 'no']);
+  stages.forEach((stage, index) => {
+    for (const part of [...MEMORY_PARTS, 'total' as const]) {
+      rows.push(['stage-memory', String(index), part, stage[part], 'bytes', formatGiB(stage[part])]);
+    }
+  });
+  if (output.throughput) {
+    const { breakdown } = output.throughput;
+    for (const part of TIME_PARTS) rows.push(['step-time', '', part, breakdown[part], 'seconds', formatSeconds(breakdown[part])]);
+  }
+  for (const message of output.errors) rows.push(['error', '', '', null, '', message]);
+  for (const message of output.warnings) rows.push(['warning', '', '', null, '', message]);
+  return rows;
+}
+
+/** RFC 4180 CSV, one row per figure, per stage and memory part, and per step-time part. */
+export function toCsv(output: EstimateOutput): string {
+  return [CSV_COLUMNS.join(','), ...csvRows(output).map(csvLine)].join('\r\n') + '\r\n';
+}

@@ -1,0 +1,178 @@
+// Display formatting at the UI edge: the engine computes in bytes, seconds and
+// FLOPs; these turn them into short, fixed-locale text ("61.3 GiB", "5.21 s").
+// A non-finite input never prints NaN or Infinity: it gives NOT_AVAILABLE.
+
+export const NOT_AVAILABLE = '—';
+
+const LOCALE = 'en-US';
+const GIB_BYTES = 2 ** 30;
+const SECONDS_PER_MINUTE = 60;
+const SECONDS_PER_HOUR = 3600;
+const SECONDS_PER_DAY = 86_400;
+
+const fixedFormatters = new Map<number, Intl.NumberFormat>();
+
+function fractionFormatter(maxFractionDigits: number): Intl.NumberFormat {
+  let formatter = fixedFormatters.get(maxFractionDigits);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: maxFractionDigits, minimumFractionDigits: 0 });
+    fixedFormatters.set(maxFractionDigits, formatter);
+  }
+  return formatter;
+}
+
+/** About three significant digits, never more than two decimals: 5.21, 41.3, 612, 12,345. */
+function fractionDigitsFor(value: number): number {
+  const magnitude = Math.abs(value);
+  if (magnitude >= 100) return 0;
+  if (magnitude >= 10) return 1;
+  return 2;
+}
+
+/** A finite number at display precision, without a "-0". */
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return NOT_AVAILABLE;
+  const digits = fractionDigitsFor(value);
+  const shown = Math.abs(value) < 0.5 * 10 ** -digits ? 0 : value;
+  return fractionFormatter(digits).format(shown);
+}
+
+function withUnit(value: number, unit: string): string {
+  const text = formatNumber(value);
+  return text === NOT_AVAILABLE ? text : `${text} ${unit}`;
+}
+
+interface Scale { readonly factor: number; readonly unit: string }
+
+/** Picks the largest scale the value reaches (scales ascending), else the first. */
+function scaled(value: number, scales: readonly Scale[]): string {
+  if (!Number.isFinite(value)) return NOT_AVAILABLE;
+  let chosen = scales[0];
+  for (const scale of scales) if (Math.abs(value) >= scale.factor) chosen = scale;
+  return chosen ? withUnit(value / chosen.factor, chosen.unit) : formatNumber(value);
+}
+
+/** Bytes in binary gibibytes, always GiB so figures compare at a glance: "61.3 GiB". */
+export function formatGiB(bytes: number): string {
+  return withUnit(bytes / GIB_BYTES, 'GiB');
+}
+
+const BYTE_SCALES: readonly Scale[] = [
+  { factor: 1, unit: 'B' }, { factor: 2 ** 10, unit: 'KiB' }, { factor: 2 ** 20, unit: 'MiB' },
+  { factor: GIB_BYTES, unit: 'GiB' }, { factor: 2 ** 40, unit: 'TiB' },
+];
+
+/** Bytes in the binary unit that fits: "512 MiB", "61.3 GiB". */
+export function formatBytes(bytes: number): string {
+  return scaled(bytes, BYTE_SCALES);
+}
+
+/** Seconds in the unit that fits: µs, ms, s, min, h, days. */
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return NOT_AVAILABLE;
+  const magnitude = Math.abs(seconds);
+  if (magnitude === 0) return '0 s';
+  if (magnitude < 1e-3) return withUnit(seconds * 1e6, 'µs');
+  if (magnitude < 1) return withUnit(seconds * 1e3, 'ms');
+  if (magnitude < SECONDS_PER_MINUTE) return withUnit(seconds, 's');
+  if (magnitude < SECONDS_PER_HOUR) return withUnit(seconds / SECONDS_PER_MINUTE, 'min');
+  if (magnitude < SECONDS_PER_DAY) return withUnit(seconds / SECONDS_PER_HOUR, 'h');
+  return formatDays(seconds / SECONDS_PER_DAY);
+}
+
+export function formatMinutes(minutes: number): string {
+  return formatSeconds(minutes * SECONDS_PER_MINUTE);
+}
+
+export function formatDays(days: number): string {
+  const text = formatNumber(days);
+  if (text === NOT_AVAILABLE) return text;
+  return `${text} ${text === '1' ? 'day' : 'days'}`;
+}
+
+const FLOP_RATE_SCALES: readonly Scale[] = [
+  { factor: 1, unit: 'FLOP/s' }, { factor: 1e9, unit: 'GFLOP/s' }, { factor: 1e12, unit: 'TFLOP/s' },
+  { factor: 1e15, unit: 'PFLOP/s' }, { factor: 1e18, unit: 'EFLOP/s' },
+];
+
+/** FLOP per second with an SI prefix: "412 TFLOP/s", "1.2 EFLOP/s". */
+export function formatFlopRate(flopPerSecond: number): string {
+  return scaled(flopPerSecond, FLOP_RATE_SCALES);
+}
+
+const FLOP_SCALES: readonly Scale[] = [
+  { factor: 1, unit: 'FLOP' }, { factor: 1e9, unit: 'GFLOP' }, { factor: 1e12, unit: 'TFLOP' },
+  { factor: 1e15, unit: 'PFLOP' }, { factor: 1e18, unit: 'EFLOP' }, { factor: 1e21, unit: 'ZFLOP' },
+];
+
+/** A FLOP count with an SI prefix: "3.3 EFLOP". */
+export function formatFlops(flop: number): string {
+  return scaled(flop, FLOP_SCALES);
+}
+
+/** A 0..1 fraction as a percentage: 0.413 → "41.3 %". */
+export function formatPercent(fraction: number): string {
+  return withUnit(fraction * 100, '%');
+}
+
+const usdCents = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD' });
+const usdWhole = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const usdCompact = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', notation: 'compact' });
+
+/** US dollars: "$12.34", "$4,321", compact from ten thousand: "$45K", "$1.2M". */
+export function formatUsd(usd: number): string {
+  if (!Number.isFinite(usd)) return NOT_AVAILABLE;
+  const magnitude = Math.abs(usd);
+  if (magnitude < 100) return usdCents.format(magnitude < 0.005 ? 0 : usd);
+  if (magnitude < 10_000) return usdWhole.format(usd);
+  return usdCompact.format(usd);
+}
+
+const ENERGY_SCALES: readonly Scale[] = [
+  { factor: 1, unit: 'kWh' }, { factor: 1e3, unit: 'MWh' }, { factor: 1e6, unit: 'GWh' }, { factor: 1e9, unit: 'TWh' },
+];
+
+/** Energy given in kWh, shown in kWh, MWh or GWh. */
+export function formatEnergyKwh(kWh: number): string {
+  return scaled(kWh, ENERGY_SCALES);
+}
+
+const KG_PER_TONNE = 1000;
+
+/** CO₂ mass given in kg: tonnes from one tonne up, kg below. */
+export function formatCo2Kg(kg: number): string {
+  if (!Number.isFinite(kg)) return NOT_AVAILABLE;
+  if (Math.abs(kg) < KG_PER_TONNE) return withUnit(kg, 'kg CO₂');
+  return `${formatCompactCount(kg / KG_PER_TONNE)} t CO₂`;
+}
+
+const compactCount = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
+
+/** A count, compact from ten thousand: "1,536", "2.5", "45K", "1.2M". */
+export function formatCompactCount(count: number): string {
+  if (!Number.isFinite(count)) return NOT_AVAILABLE;
+  if (Math.abs(count) < 10_000) return formatNumber(count);
+  return compactCount.format(count);
+}
+
+/** A count with grouping and no compaction: "1,536", "3.25". */
+export function formatCount(count: number): string {
+  return formatNumber(count);
+}
+
+const TOKEN_PREFIXES: readonly Scale[] = [
+  { factor: 1, unit: '' }, { factor: 1e3, unit: 'k' }, { factor: 1e6, unit: 'M' }, { factor: 1e9, unit: 'G' },
+];
+
+/** Tokens per second: "850 tokens/s", "452k tokens/s", "1.23M tokens/s". */
+export function formatTokensPerSecond(tokensPerSecond: number): string {
+  if (!Number.isFinite(tokensPerSecond)) return NOT_AVAILABLE;
+  let prefix: Scale = { factor: 1, unit: '' };
+  for (const scale of TOKEN_PREFIXES) if (Math.abs(tokensPerSecond) >= scale.factor) prefix = scale;
+  return `${formatNumber(tokensPerSecond / prefix.factor)}${prefix.unit} tokens/s`;
+}
+
+export function formatGpuHours(gpuHours: number): string {
+  const text = formatCompactCount(gpuHours);
+  return text === NOT_AVAILABLE ? text : `${text} GPU-hours`;
+}

@@ -1,0 +1,60 @@
+import { describe, it, expect } from 'vitest';
+import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
+import { partialOutput, sampleOutput } from './testOutputs.ts';
+import { invalidOutput } from '../model/estimate.ts';
+
+describe('keyFigures', () => {
+  it('formats the sample run: stage 0 holds 20+20+30+20+2 = 92 GiB on an 80 GiB GPU', () => {
+    const figures = new Map(keyFigures(sampleOutput()).map((f) => [f.id, f]));
+    expect(figures.get('memory-total')?.text).toBe('92 GiB');
+    expect(figures.get('memory-total')?.value).toBe(92 * 2 ** 30);
+    expect(figures.get('mfu')?.text).toBe('41.3 %');
+    expect(figures.get('step-time')?.text).toBe('5.21 s');
+    expect(figures.get('bubble-fraction')?.text).toBe('12.5 %');
+    // tflopsPerGpu 128.9 TFLOP/s is stored in FLOP/s.
+    expect(figures.get('tflops-per-gpu')?.value).toBeCloseTo(128.9e12, 0);
+    expect(figures.get('tflops-per-gpu')?.text).toBe('129 TFLOP/s');
+    expect(memoryCapacityNote(sampleOutput())).toEqual({
+      capacityText: 'of 80 GiB', oomText: 'Out of memory: needs 92 GiB, the GPU has 80 GiB',
+    });
+  });
+
+  it('gives every figure a label and an explanation, and ids unique', () => {
+    const figures = keyFigures(sampleOutput());
+    expect(new Set(figures.map((f) => f.id)).size).toBe(figures.length);
+    for (const f of figures) {
+      expect(f.label.length).toBeGreaterThan(0);
+      expect(f.explanation.length).toBeGreaterThan(10);
+      expect(f.unavailableReason).toBeNull();
+    }
+  });
+
+  it('shows a dash and the reason when the time model has not run', () => {
+    const figures = new Map(keyFigures(partialOutput()).map((f) => [f.id, f]));
+    expect(figures.get('memory-total')?.text).toBe('56 GiB');
+    for (const id of ['mfu', 'step-time', 'bubble-fraction']) {
+      expect(figures.get(id)?.text).toBe('—');
+      expect(figures.get(id)?.unavailableReason).toBe('time model not computed');
+    }
+    expect(figures.get('training-days')?.unavailableReason).toBe('training time not computed');
+    expect(figures.get('goodput')?.unavailableReason).toBe('reliability model not computed');
+  });
+
+  it('shows nothing as meaningful for an invalid document', () => {
+    const figures = keyFigures(invalidOutput(['parallel.tp: 3 does not divide model.heads=32'], []));
+    for (const f of figures) {
+      expect(f.text).toBe('—');
+      expect(f.unavailableReason).toBe('the configuration is invalid');
+    }
+  });
+
+  it('hides a non-finite value behind the dash', () => {
+    const base = sampleOutput();
+    const throughput = base.throughput;
+    if (!throughput) throw new Error('sample has throughput');
+    const output = { ...base, throughput: { ...throughput, mfu: Number.NaN } };
+    const mfu = keyFigures(output).find((f) => f.id === 'mfu');
+    expect(mfu?.text).toBe('—');
+    expect(mfu?.value).toBeNull();
+  });
+});

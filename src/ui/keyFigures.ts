@@ -1,0 +1,138 @@
+// The key figures of one estimate, in display order, each with its label, a
+// one-line explanation with its source, the raw value in base units and the
+// formatted text. The figure cards and the Markdown and CSV exports share it, so
+// a figure reads the same on the page and in a document.
+
+import type { EstimateOutput } from '../model/types.ts';
+import {
+  NOT_AVAILABLE, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
+  formatGpuHours, formatMinutes, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd, formatCo2Kg,
+} from './format.ts';
+
+export type FigureGroup = 'memory' | 'speed' | 'time-cost' | 'reliability' | 'work';
+export const FIGURE_GROUPS: readonly FigureGroup[] = ['memory', 'speed', 'time-cost', 'reliability', 'work'];
+export const FIGURE_GROUP_LABELS: Readonly<Record<FigureGroup, string>> = {
+  memory: 'Memory', speed: 'Speed', 'time-cost': 'Time and cost', reliability: 'Reliability', work: 'Work per step',
+};
+
+/** The unit of a figure's raw value, as the CSV export writes it. */
+export type FigureUnit = 'bytes' | 'fraction' | 'seconds' | 'tokens/s' | 'FLOP/s' | 'days' | 'GPU-hours'
+  | 'USD' | 'kWh' | 'kg CO2' | 'count' | 'minutes' | 'FLOP';
+
+export interface KeyFigure {
+  /** Also the figure's data-testid on the page. */
+  readonly id: string;
+  readonly group: FigureGroup;
+  readonly label: string;
+  readonly explanation: string;
+  /** Raw value in `unit`, or null when it is not available. */
+  readonly value: number | null;
+  readonly unit: FigureUnit;
+  /** Formatted value, or NOT_AVAILABLE. */
+  readonly text: string;
+  /** Why the value is missing; null when it is shown. */
+  readonly unavailableReason: string | null;
+  /** Shown in the compact view too. */
+  readonly headline: boolean;
+}
+
+type FigureDef = Omit<KeyFigure, 'value' | 'text' | 'unavailableReason'> & {
+  readonly format: (value: number) => string;
+};
+
+function figure(def: FigureDef, value: number | null, missingReason: string): KeyFigure {
+  const { format, ...rest } = def;
+  if (value === null) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: missingReason };
+  if (!Number.isFinite(value)) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: 'no finite result' };
+  return { ...rest, value, text: format(value), unavailableReason: null };
+}
+
+const INVALID_REASON = 'the configuration is invalid';
+
+function reasonFor(output: EstimateOutput, part: string): string {
+  return output.errors.length > 0 ? INVALID_REASON : `${part} not computed`;
+}
+
+function memoryFigures(output: EstimateOutput): KeyFigure[] {
+  const valid = output.errors.length === 0;
+  return [figure({
+    id: 'memory-total', group: 'memory', label: 'Memory per GPU', unit: 'bytes', headline: true, format: formatGiB,
+    explanation: 'Most loaded GPU: weights, gradients, optimizer state, activations and buffers (Korthikanti 2022 §4; ZeRO, Rajbhandari 2020)',
+  }, valid ? output.memory.perGpu.total : null, INVALID_REASON)];
+}
+
+function speedFigures(output: EstimateOutput): KeyFigure[] {
+  const t = output.throughput;
+  const reason = reasonFor(output, 'time model');
+  return [
+    figure({ id: 'mfu', group: 'speed', label: 'MFU', unit: 'fraction', headline: true, format: formatPercent,
+      explanation: "Model FLOPs per second ÷ the GPU's dense peak (Korthikanti 2022 §6)" }, t?.mfu ?? null, reason),
+    figure({ id: 'step-time', group: 'speed', label: 'Step time', unit: 'seconds', headline: true, format: formatSeconds,
+      explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update' }, t?.stepSeconds ?? null, reason),
+    figure({ id: 'bubble-fraction', group: 'speed', label: 'Pipeline bubble', unit: 'fraction', headline: true, format: formatPercent,
+      explanation: 'Idle share of the step caused by the pipeline schedule; 1F1B: (p−1)/m (Narayanan 2021 §2.2)' }, t?.bubbleFraction ?? null, reason),
+    figure({ id: 'tokens-per-second', group: 'speed', label: 'Throughput', unit: 'tokens/s', headline: true, format: formatTokensPerSecond,
+      explanation: 'Training tokens per second, whole cluster' }, t?.tokensPerSecond ?? null, reason),
+    figure({ id: 'tflops-per-gpu', group: 'speed', label: 'Achieved per GPU', unit: 'FLOP/s', headline: false, format: formatFlopRate,
+      explanation: 'Model FLOPs per second on one GPU, recomputation not counted' }, t ? t.tflopsPerGpu * 1e12 : null, reason),
+    figure({ id: 'hfu', group: 'speed', label: 'HFU', unit: 'fraction', headline: false, format: formatPercent,
+      explanation: 'Like MFU but counting recomputed FLOPs too (Chowdhery 2022, PaLM app. B)' }, t?.hfu ?? null, reason),
+  ];
+}
+
+function timeCostFigures(output: EstimateOutput): KeyFigure[] {
+  const { time, cost } = output;
+  const timeReason = reasonFor(output, 'training time');
+  const costReason = reasonFor(output, 'cost model');
+  return [
+    figure({ id: 'training-days', group: 'time-cost', label: 'Training time', unit: 'days', headline: true, format: formatDays,
+      explanation: 'Token budget ÷ tokens per second, wall-clock days' }, time?.days ?? null, timeReason),
+    figure({ id: 'gpu-hours', group: 'time-cost', label: 'GPU-hours', unit: 'GPU-hours', headline: false, format: formatGpuHours,
+      explanation: 'Training time × number of GPUs' }, time?.gpuHours ?? null, timeReason),
+    figure({ id: 'cost-usd', group: 'time-cost', label: 'Cost', unit: 'USD', headline: true, format: formatUsd,
+      explanation: 'GPU-hours × price per GPU-hour' }, cost?.usd ?? null, costReason),
+    figure({ id: 'energy', group: 'time-cost', label: 'Energy', unit: 'kWh', headline: false, format: formatEnergyKwh,
+      explanation: 'GPUs × power × hours × data-centre PUE' }, cost?.energyKwh ?? null, costReason),
+    figure({ id: 'co2', group: 'time-cost', label: 'CO₂', unit: 'kg CO2', headline: false, format: formatCo2Kg,
+      explanation: 'Energy × grid carbon intensity' }, cost?.co2Kg ?? null, costReason),
+  ];
+}
+
+function reliabilityFigures(output: EstimateOutput): KeyFigure[] {
+  const r = output.reliability;
+  const reason = reasonFor(output, 'reliability model');
+  return [
+    figure({ id: 'expected-failures', group: 'reliability', label: 'Expected failures', unit: 'count', headline: false, format: formatCompactCount,
+      explanation: 'GPU-hours ÷ per-GPU MTBF; Llama 3 saw 419 in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)' }, r?.expectedFailures ?? null, reason),
+    figure({ id: 'checkpoint-interval', group: 'reliability', label: 'Checkpoint interval', unit: 'minutes', headline: false, format: formatMinutes,
+      explanation: '√(2 × checkpoint write time × cluster MTBF) (Young 1974; Daly 2006)' }, r?.checkpointIntervalMinutes ?? null, reason),
+    figure({ id: 'goodput', group: 'reliability', label: 'Goodput', unit: 'fraction', headline: false, format: formatPercent,
+      explanation: 'Useful training time ÷ wall time, after checkpoints, lost work and restarts' }, r?.goodput ?? null, reason),
+  ];
+}
+
+function workFigures(output: EstimateOutput): KeyFigure[] {
+  const valid = output.errors.length === 0;
+  return [
+    figure({ id: 'model-flops', group: 'work', label: 'Model FLOPs per step', unit: 'FLOP', headline: false, format: formatFlops,
+      explanation: 'Whole cluster, recomputation not counted (Narayanan 2021 §5.1)' }, valid ? output.flops.modelPerStep : null, INVALID_REASON),
+    figure({ id: 'hardware-flops', group: 'work', label: 'Hardware FLOPs per step', unit: 'FLOP', headline: false, format: formatFlops,
+      explanation: 'Whole cluster, counting recomputed work' }, valid ? output.flops.hardwarePerStep : null, INVALID_REASON),
+  ];
+}
+
+/** Every key figure of an estimate, grouped and in display order. */
+export function keyFigures(output: EstimateOutput): readonly KeyFigure[] {
+  return [
+    ...memoryFigures(output), ...speedFigures(output), ...timeCostFigures(output),
+    ...reliabilityFigures(output), ...workFigures(output),
+  ];
+}
+
+/** "of 80 GiB" and, when the most loaded GPU does not fit, the shortfall in Calculon's words. */
+export function memoryCapacityNote(output: EstimateOutput): { readonly capacityText: string; readonly oomText: string | null } {
+  const { perGpu, capacity, fits } = output.memory;
+  const capacityText = `of ${formatGiB(capacity)}`;
+  if (fits || output.errors.length > 0) return { capacityText, oomText: null };
+  return { capacityText, oomText: `Out of memory: needs ${formatGiB(perGpu.total)}, the GPU has ${formatGiB(capacity)}` };
+}

@@ -1,0 +1,74 @@
+// Hand-built estimate outputs for the UI tests (and for looking at the charts
+// before the engine computes everything). Not imported by the page.
+
+import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, Timeline, TimePart } from '../model/types.ts';
+
+const GIB = 2 ** 30;
+
+export function breakdownGiB(parameters: number, gradients: number, optimizer: number, activations: number, other: number): MemoryBreakdown {
+  return {
+    parameters: parameters * GIB, gradients: gradients * GIB, optimizer: optimizer * GIB,
+    activations: activations * GIB, other: other * GIB,
+    total: (parameters + gradients + optimizer + activations + other) * GIB,
+  };
+}
+
+/**
+ * GPipe on p stages and m micro-batches, forward tf and backward tb seconds per
+ * block: forward j on stage s starts at (s + j)·tf; backward j on stage s starts
+ * at (m + p − 1)·tf + (p − 1 − s + j)·tb. Makespan (m + p − 1)(tf + tb), bubble
+ * (p − 1)/(m + p − 1) (Narayanan 2021 §2.2: bubble/ideal = (p − 1)/m).
+ */
+export function gpipeTimeline(stages: number, microBatches: number, forwardSeconds: number, backwardSeconds: number): Timeline {
+  const blocks: ScheduleBlock[] = [];
+  const backwardStart = (microBatches + stages - 1) * forwardSeconds;
+  for (let stage = 0; stage < stages; stage++) {
+    for (let microBatch = 0; microBatch < microBatches; microBatch++) {
+      const f = (stage + microBatch) * forwardSeconds;
+      blocks.push({ stage, microBatch, chunk: 0, kind: 'F', startSeconds: f, endSeconds: f + forwardSeconds });
+      const b = backwardStart + (stages - 1 - stage + microBatch) * backwardSeconds;
+      blocks.push({ stage, microBatch, chunk: 0, kind: 'B', startSeconds: b, endSeconds: b + backwardSeconds });
+    }
+  }
+  const slots = microBatches + stages - 1;
+  return {
+    stages, microBatches, blocks,
+    makespanSeconds: slots * (forwardSeconds + backwardSeconds),
+    bubbleFraction: (stages - 1) / slots,
+  };
+}
+
+const BREAKDOWN: Readonly<Record<TimePart, number>> = {
+  compute: 3.6, recompute: 0.4, tp: 0.5, cp: 0, ep: 0, pp: 0.05, dp: 0.1, bubble: 0.5, optimizer: 0.06,
+};
+
+/** A complete output for an 8-stage run whose first stage does not fit on an 80 GiB GPU. */
+export function sampleOutput(): EstimateOutput {
+  const stages = [breakdownGiB(20, 20, 30, 20, 2), ...Array.from({ length: 7 }, () => breakdownGiB(20, 20, 30, 8, 2))];
+  const perGpu = stages[0] ?? breakdownGiB(0, 0, 0, 0, 0);
+  return {
+    memory: { perGpu, stages, capacity: 80 * GIB, fits: false },
+    flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
+    throughput: {
+      stepSeconds: 5.21, tokensPerSecond: 603_800, tflopsPerGpu: 128.9, mfu: 0.4132, hfu: 0.5364, bubbleFraction: 0.125,
+      breakdown: BREAKDOWN,
+    },
+    time: { days: 5.75, gpuHours: 212_000 },
+    cost: { usd: 424_000, energyKwh: 203_500, co2Kg: 81_400 },
+    reliability: { expectedFailures: 4.24, checkpointIntervalMinutes: 42.5, goodput: 0.962 },
+    timeline: gpipeTimeline(8, 8, 0.1, 0.2),
+    warnings: [],
+    errors: [],
+  };
+}
+
+/** What the engine returns today: memory and FLOPs, no time model, no timeline. */
+export function partialOutput(): EstimateOutput {
+  const stage = breakdownGiB(10, 10, 20, 15, 1);
+  return {
+    memory: { perGpu: stage, stages: [stage, stage], capacity: 80 * GIB, fits: true },
+    flops: { modelPerStep: 1e18, hardwarePerStep: 1.3e18 },
+    throughput: null, time: null, cost: null, reliability: null, timeline: null,
+    warnings: ['throughput, time, cost and reliability are not computed yet'], errors: [],
+  };
+}
