@@ -7,7 +7,7 @@ import { parseDocument } from './document.ts';
 import { stepFlops } from './flops.ts';
 import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory.ts';
 import { parameterCounts } from './params.ts';
-import { expectedFailures, reliabilityPlan } from './reliability.ts';
+import { dataLoaderRate, expectedFailures, reliabilityPlan } from './reliability.ts';
 import { stepTime } from './time.ts';
 import type { EstimateOutput, MemoryBreakdown, RunConfig } from './types.ts';
 import { GiB, WEIGHT_BYTES } from './units.ts';
@@ -50,7 +50,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const peak = peakFlopsPerSecond(config.cluster.gpu, config.training.precision);
   const tokensPerStep = config.training.globalBatch * config.training.seqLen;
   const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training);
-  const plan = reliabilityPlan(config.cost, gpus, parameterCounts(config.model).total * checkpointBytesPerParameter);
+  const checkpointBytes = parameterCounts(config.model).total * checkpointBytesPerParameter;
+  const plan = reliabilityPlan(config.cost, gpus, checkpointBytes);
   const tokensPerSecond = tokensPerStep / step.stepSeconds;
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
   const extraWarnings: string[] = [];
@@ -76,7 +77,11 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       expectedFailures: expectedFailures(time.gpuHours, config.cost.gpuMtbfHours),
       checkpointIntervalMinutes: plan.checkpointIntervalSeconds / 60,
       goodput: plan.goodput,
+      checkpointBytes,
+      checkpointWriteSeconds: plan.checkpointWriteSeconds,
+      clusterMtbfHours: plan.clusterMtbfSeconds / 3600,
     },
+    dataPipeline: dataLoaderRate(tokensPerSecond, config.model.vocab, gpus, config.cluster.gpusPerNode),
     timeline: step.timeline,
     warnings: [...warnings, ...extraWarnings],
     errors: [],

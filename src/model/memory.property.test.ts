@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from './document.ts';
+import { estimate } from './estimate.ts';
 import { stageMemoryBreakdowns } from './memory.ts';
 import type { MemoryBreakdown } from './types.ts';
 
@@ -124,6 +125,26 @@ describe('memory properties over random valid documents', () => {
           expect(Number.isFinite(x)).toBe(true);
           expect(x).toBeGreaterThanOrEqual(0);
         }
+      }
+    }), RUNS);
+  });
+
+  it('every number of the whole output (memory, FLOPs, time, cost, reliability, timeline) is finite and non-negative', () => {
+    const numbers = (value: unknown, path: string, out: Array<[string, number]>) => {
+      if (typeof value === 'number') out.push([path, value]);
+      else if (Array.isArray(value)) value.forEach((v, i) => numbers(v, `${path}[${i}]`, out));
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
+      return out;
+    };
+    fc.assert(fc.property(shape, runSettings, (s, r) => {
+      const layout = layoutFor(s, r);
+      if (!layout) return;
+      const output = estimate(document(s, r, layout));
+      expect(output.errors).toEqual([]);
+      expect(output.throughput).not.toBeNull();
+      for (const [path, x] of numbers(output, 'output', [])) {
+        expect(Number.isFinite(x), path).toBe(true);
+        expect(x, path).toBeGreaterThanOrEqual(0);
       }
     }), RUNS);
   });

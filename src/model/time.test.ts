@@ -46,6 +46,24 @@ describe('identities between the output figures', () => {
     expect(t.tokensPerSecond * t.stepSeconds).toBeCloseTo(64 * 4096, 6);
   });
 
+  it('the input pipeline must deliver the cluster\'s tokens, split over its nodes, 4 bytes per token id above a 65,500 vocabulary', () => {
+    const out = estimate(doc({ parallel: { tp: 2, pp: 2, dp: 4 }, cluster: { gpu: 'h100-sxm', gpusPerNode: 8 } }));
+    const t = throughput(out);
+    // 16 GPUs on 8-GPU nodes = 2 nodes; vocabulary 128,256 needs int32 token ids (Megatron's indexed dataset).
+    expect(out.dataPipeline?.tokensPerSecondPerNode).toBeCloseTo(t.tokensPerSecond / 2, 6);
+    expect(out.dataPipeline?.bytesPerSecondPerNode).toBeCloseTo((4 * t.tokensPerSecond) / 2, 6);
+  });
+
+  it('checkpoint write time is its size over the storage bandwidth, and Young\'s interval is √(2δM)', () => {
+    const out = estimate(doc());
+    const r = out.reliability;
+    if (!r || r.checkpointBytes === undefined || r.checkpointWriteSeconds === undefined || r.clusterMtbfHours === undefined) throw new Error('no reliability');
+    // Default storage bandwidth 50 GB/s; default per-GPU MTBF 50,000 h over 8 GPUs.
+    expect(r.checkpointWriteSeconds).toBeCloseTo(r.checkpointBytes / 50e9, 9);
+    expect(r.clusterMtbfHours).toBeCloseTo(50_000 / 8, 9);
+    expect(r.checkpointIntervalMinutes * 60).toBeCloseTo(Math.sqrt(2 * r.checkpointWriteSeconds * r.clusterMtbfHours * 3600), 6);
+  });
+
   it('the breakdown adds up to the step time', () => {
     const t = throughput(estimate(doc()));
     const sum = Object.values(t.breakdown).reduce((a, b) => a + b, 0);

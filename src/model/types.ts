@@ -174,7 +174,13 @@ export interface EstimateOutput {
     readonly expectedFailures: number;
     readonly checkpointIntervalMinutes: number;
     readonly goodput: number;
+    /** Project additions: one checkpoint's size, its write time, and the cluster's mean time between failures. */
+    readonly checkpointBytes?: number;
+    readonly checkpointWriteSeconds?: number;
+    readonly clusterMtbfHours?: number;
   } | null;
+  /** Project addition: what the input pipeline must sustain (pre-tokenised data). */
+  readonly dataPipeline?: { readonly tokensPerSecondPerNode: number; readonly bytesPerSecondPerNode: number } | null;
   /** Project addition: the simulated pipeline schedule the timeline chart draws (null until computed, or when too large to draw). */
   readonly timeline: Timeline | null;
   readonly warnings: readonly string[];

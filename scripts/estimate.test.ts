@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// The command line of the interchange spec: `estimate FILE` prints the output JSON and
+// exits 0 even for invalid documents; only unreadable or non-JSON input exits non-zero.
+
+const VALID = {
+  version: 1,
+  model: { name: 'm', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+  training: { seqLen: 4096, globalBatch: 64, microBatch: 1 },
+  parallel: { tp: 2, pp: 2, dp: 2 },
+  cluster: { gpu: 'h100-sxm', gpus: 8 },
+};
+
+type Doc = Record<string, Record<string, unknown>>;
+const clone = (): Doc => JSON.parse(JSON.stringify(VALID)) as Doc;
+
+/** One way to break a valid document, and the field its error must name. */
+const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
+  // Wrong types.
+  fc.record({ section: fc.constantFrom('model', 'training', 'parallel'), value: fc.oneof(fc.string(), fc.boolean(), fc.constant(null).map(() => [1])) })
+    .map(({ section, value }) => {
+      const key = { model: 'layers', training: 'seqLen', parallel: 'tp' }[section] as string;
+      const doc = clone();
+      (doc[section] as Record<string, unknown>)[key] = value;
+      return { doc, field: `${section}.${key}` };
+    }),
+  // Zeros and negatives.
+  fc.record({ key: fc.constantFrom('hidden', 'heads', 'vocab', 'layers'), value: fc.integer({ min: -1000, max: 0 }) })
+    .map(({ key, value }) => {
+      const doc = clone();
+      (doc.model as Record<string, unknown>)[key] = value;
+      return { doc, field: `model.${key}` };
+    }),
+  // TP that does not divide the heads.
+  fc.constantFrom(3, 5, 6, 7).map((tp) => {
+    const doc = clone();
+    doc.parallel = { tp, pp: 1, dp: 1 };
+    doc.cluster = { gpu: 'h100-sxm', gpus: tp };
+    return { doc, field: 'parallel.tp' };
+  }),
+  // Product of degrees ≠ gpus.
+  fc.integer({ min: 9, max: 10_000 }).map((gpus) => {
+    const doc = clone();
+    doc.cluster = { gpu: 'h100-sxm', gpus };
+    return { doc, field: 'cluster.gpus' };
+  }),
+  // Unknown enum values and unknown GPU ids.
+  fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !['fp32', 'fp16', 'bf16', 'fp8', 'fp4'].includes(s)).map((precision) => {
+    const doc = clone();
+    doc.training = { ...doc.training, precision };
+    return { doc, field: 'training.precision' };
+  }),
+  fc.string({ minLength: 1, maxLength: 12 }).map((gpu) => {
+    const doc = clone();
+    doc.cluster = { gpu: `x-${gpu}`, gpus: 8 };
+    return { doc, field: 'cluster.gpu' };
+  }),
+];
+
+describe('estimate command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'estimate-'));
+  const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/estimate.ts', ...args], { encoding: 'utf8', input });
+
+  it('answers 200 random invalid documents with field-named errors, exit 0 and no stack trace', () => {
+    const cases = fc.sample(fc.oneof(...breakages), { numRuns: 200, seed: 20261202 });
+    const file = join(dir, 'invalid.json');
+    writeFileSync(file, JSON.stringify(cases.map((c) => c.doc)));
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/estimate.ts', file], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    const outputs = JSON.parse(stdout) as Array<{ errors: string[] }>;
+    expect(outputs).toHaveLength(200);
+    outputs.forEach((output, i) => {
+      const field = cases[i]?.field ?? '';
+      expect(output.errors.length, JSON.stringify(cases[i]?.doc)).toBeGreaterThan(0);
+      expect(output.errors.some((e) => e.startsWith(`${field}:`)), `${field} in ${output.errors.join(' | ')}`).toBe(true);
+    });
+    expect(stdout).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints a valid document\'s output with every figure', () => {
+    const result = run(['-'], JSON.stringify(VALID));
+    expect(result.status).toBe(0);
+    const output = JSON.parse(result.stdout) as { errors: string[]; throughput: { stepSeconds: number } };
+    expect(output.errors).toEqual([]);
+    expect(output.throughput.stepSeconds).toBeGreaterThan(0);
+  });
+
+  it('exits non-zero with one line on stderr when the input is not JSON or cannot be read', () => {
+    const notJson = run(['-'], '{ not json');
+    expect(notJson.status).not.toBe(0);
+    expect(notJson.stderr.trim().split('\n')).toHaveLength(1);
+    const missing = run([join(dir, 'missing.json')]);
+    expect(missing.status).not.toBe(0);
+    expect(missing.stderr).toMatch(/cannot read/);
+  });
+});
