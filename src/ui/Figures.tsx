@@ -52,9 +52,9 @@ function FigureGroupBlock({ group, figures, output, compact }: {
   );
 }
 
-/** The key figures of one estimate; `compact` shows only the headline ones, in one grid. */
-export function Figures(props: { output: EstimateOutput; compact?: boolean }) {
-  const { output, compact = false } = props;
+/** The key figures of one estimate; `compact` shows only the headline ones, in one grid; `groups` picks which groups to show. */
+export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[] }) {
+  const { output, compact = false, groups = FIGURE_GROUPS } = props;
   const figures = keyFigures(output);
   if (compact) {
     return (
@@ -69,7 +69,7 @@ export function Figures(props: { output: EstimateOutput; compact?: boolean }) {
   }
   return (
     <div className="flex flex-col gap-4">
-      {FIGURE_GROUPS.map((group) => (
+      {groups.map((group) => (
         <FigureGroupBlock key={group} group={group} figures={figures.filter((f) => f.group === group)} output={output} compact={false} />
       ))}
     </div>

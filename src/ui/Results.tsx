@@ -7,10 +7,13 @@ import type { EstimateOutput } from '../model/types.ts';
 import { usePlanner } from '../state/react.ts';
 import { ExportMenu } from './ExportMenu.tsx';
 import { Figures } from './Figures.tsx';
+import { FIGURE_GROUPS } from './keyFigures.ts';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
 const StepBreakdownChart = memo(lazy(() => import('./charts/StepBreakdownChart.tsx')));
+
+const REST_OF_FIGURES = FIGURE_GROUPS.filter((g) => g !== 'memory' && g !== 'speed');
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 
@@ -49,10 +52,24 @@ function Warnings() {
 }
 
 export function Charts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
+  return (
+    <>
+      <MemoryCharts output={output} />
+      <SpeedCharts output={output} compact={compact} />
+    </>
+  );
+}
+
+/** The memory chart, drawn from a deferred value so the figures update first. */
+function MemoryCharts({ output }: { output: EstimateOutput }) {
+  const deferred = useDeferredValue(output);
+  return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>;
+}
+
+function SpeedCharts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
   const deferred = useDeferredValue(output);
   return (
     <>
-      <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>
       <ChartSlot title="Pipeline timeline"><PipelineChart output={deferred} /></ChartSlot>
       {!compact && <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={deferred} /></ChartSlot>}
     </>
@@ -80,9 +97,13 @@ export function Results() {
       <ConfigErrors />
       {output ? (
         <>
-          <Figures output={output} />
+          {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
+          <Figures output={output} groups={['memory']} />
+          <MemoryCharts output={output} />
+          <Figures output={output} groups={['speed']} />
+          <SpeedCharts output={output} />
+          <Figures output={output} groups={REST_OF_FIGURES} />
           <Warnings />
-          <Charts output={output} />
           <ExportMenu document={document} output={output} />
         </>
       ) : <NoResults />}
