@@ -8,8 +8,8 @@ import { estimateConfig } from './estimate.ts';
 import { parseDocument } from './document.ts';
 import { FieldReader, isObject, own, type JsonObject } from './fields.ts';
 import { layoutConfig } from './search-pieces.ts';
-import { searchLayouts, type SearchControl } from './search.ts';
-import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions } from './search-types.ts';
+import { searchSteps, type SearchControl } from './search.ts';
+import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions, SearchProgress } from './search-types.ts';
 import { SCHEDULES, ZERO_STAGES, type EstimateOutput, type OffloadConfig, type ParallelConfig, type Recompute, type RunConfig } from './types.ts';
 
 export type SearchDocumentParse =
@@ -68,7 +68,8 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   const warnings = [...r.warnings, ...parsed.warnings];
   const errors = [...r.errors, ...(parsed.ok ? [] : parsed.errors)];
   if (!parsed.ok || errors.length > 0) return { ok: false, errors, warnings };
-  return { ok: true, base: parsed.config, fixed, gpus, warnings };
+  const base: RunConfig = { ...parsed.config, cluster: { ...parsed.config.cluster, gpus } };
+  return { ok: true, base, fixed, gpus, warnings };
 }
 
 /** One result as the interchange spec describes it: the input document's layout parts plus the engine's output for them. */
@@ -118,14 +119,19 @@ function documentResult(base: RunConfig, layout: ScoredLayout): SearchDocumentRe
   };
 }
 
-export function searchDocument(raw: unknown, options: SearchOptions = {}, control: SearchControl = {}): SearchDocumentOutput {
+/**
+ * The search of a document, step by step for a Web Worker: yields progress every
+ * options.progressEvery layouts (await between steps so a cancel message can set the flag
+ * control.shouldStop reads), returns the command line's output (without `seconds`).
+ */
+export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchDocumentOutput, void> {
   const objective = options.objective ?? 'tokensPerSecond';
   const empty = { evaluated: 0, results: [], objective, layouts: 0, memoryOnly: 0, pruned: 0, fitting: 0, pareto: [], stopped: false };
   const gpusGiven = (options.gpuCounts?.length ?? 0) > 0 || options.maxGpus !== undefined;
   const parsed = parseSearchDocument(raw, gpusGiven);
   if (!parsed.ok) return { ...empty, warnings: parsed.warnings, errors: parsed.errors };
   const gpuCounts = gpusGiven ? options.gpuCounts : [parsed.gpus];
-  const result = searchLayouts(parsed.base, {
+  const result = yield* searchSteps(parsed.base, {
     ...options,
     ...(gpuCounts ? { gpuCounts } : {}),
     fixed: { ...parsed.fixed, ...options.fixed },
@@ -154,4 +160,13 @@ export function searchDocument(raw: unknown, options: SearchOptions = {}, contro
     warnings: [...parsed.warnings, ...result.warnings],
     errors: [...result.errors],
   };
+}
+
+/** The whole search of a document (the command line's output, without `seconds`). */
+export function searchDocument(raw: unknown, options: SearchOptions = {}, control: SearchControl = {}): SearchDocumentOutput {
+  const steps = searchDocumentSteps(raw, options, control);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }

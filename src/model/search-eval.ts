@@ -1,7 +1,8 @@
 // The search's hot path: a layout's per-GPU memory and step time from the pieces of
 // search-pieces.ts, without allocating. The combination arithmetic mirrors the engine's,
-// term for term, and search-eval.test.ts checks it against estimateConfig on random
-// layouts so that a change to the engine that this file does not follow fails a test:
+// term for term, and search-eval.test.ts checks it against the engine (stepTime(c, 0),
+// stageMemoryBreakdowns) on random layouts, so that a change to the engine that this
+// file does not follow fails a test. What it mirrors:
 //   time.ts stepTime with the closed-form bubble (stepTime(c, 0)) and stageTimes' F + B;
 //   comm.ts dataParallelSync (gradient and weight synchronisation per ZeRO stage);
 //   activations.ts stageActivationBytes (the min of keeping and recomputing);
@@ -14,10 +15,10 @@ import {
   ALLOCATOR_RESERVE_FRACTION, COMM_EXPOSED_FRACTION, DP_OVERLAP, RUNTIME_BYTES,
   ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
 } from './calibration.ts';
-import { allGatherSeconds, allReduceSeconds, reduceScatterSeconds, type Link } from './comm.ts';
 import { isMoeLayer } from './matrices.ts';
 import { bubbleOverIdeal } from './schedule.ts';
 import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './search-pieces.ts';
+import { affine, minOf, syncPerMicroBatchSeconds, syncStepSeconds } from './search-sync.ts';
 import type { LayoutGroup, PipelineShape } from './search-space.ts';
 import type { RunConfig } from './types.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from './units.ts';
@@ -29,24 +30,16 @@ export interface GroupPieces {
   readonly pipelineMessage: { readonly intercept: number; readonly slope: number };
 }
 
-/** comm.ts dataParallelSync, per step: ZeRO 0 all-reduce; 1 reduce-scatter + all-gather; 2 reduce-scatter per micro-batch + all-gather; 3 reduce-scatter per micro-batch. */
-function syncStepSeconds(zero: number, parameters: number, ranks: number, link: Link, gradBytes: number, weightBytes: number, microBatches: number): number {
-  if (parameters <= 0 || ranks <= 1) return 0;
-  const grads = parameters * gradBytes;
-  if (zero === 0) return allReduceSeconds(grads, ranks, link);
-  const scatter = reduceScatterSeconds(grads, ranks, link);
-  if (zero === 1) return scatter + allGatherSeconds(parameters * weightBytes, ranks, link);
-  if (zero === 2) return microBatches * scatter + allGatherSeconds(parameters * weightBytes, ranks, link);
-  return microBatches * scatter;
-}
-
-/** comm.ts dataParallelSync, per micro-batch: ZeRO-3 gathers the weights for forward and again for backward. */
-function syncPerMicroBatchSeconds(parameters: number, ranks: number, link: Link, weightBytes: number): number {
-  if (parameters <= 0 || ranks <= 1) return 0;
-  return 2 * allGatherSeconds(parameters * weightBytes, ranks, link);
+interface FirstStageTable {
+  readonly denseLayers: Float64Array;
+  readonly moeLayers: Float64Array;
+  readonly edge: Int32Array;
+  readonly inFlight: Float64Array;
+  leastTimeFactor: number;
 }
 
 export class LayoutEvaluator {
+  private readonly firstStageTables = new Map<readonly PipelineShape[], Map<number, FirstStageTable>>();
   private readonly weightBytes: number;
   private readonly gradBytes: number;
   private readonly memoryScale: number;
@@ -57,6 +50,7 @@ export class LayoutEvaluator {
   private pieces: GroupPieces | null = null;
   private microBatches = 1;
   private ppSeconds = 0;
+  private syncReady = false;
   /** Sequences per micro-batch: the activation pieces are per sequence. */
   private sequences = 1;
 
@@ -87,7 +81,7 @@ export class LayoutEvaluator {
     for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
     this.moeLayerCount = moe;
     this.denseLayerCount = m.layers - moe;
-    // A stage holds at most one signature per stage of the deepest pipeline.
+    // At most one candidate per stage, and a pipeline has at most layers + 2 stages (consistency.ts ppProblem).
     this.capacity = m.layers + 2;
     const n = this.capacity;
     this.work = new Float64Array(n);
@@ -108,9 +102,16 @@ export class LayoutEvaluator {
     const message = pieces.pipelineMessage;
     this.ppSeconds = group.pp > 1 ? 2 * (group.pp - 1) * (message.intercept + message.slope * group.microBatch) : 0;
     this.sequences = group.microBatch;
-    // Synchronisation time is affine in the parameters synchronised (alpha-beta model): two probes give slope and intercept.
+    this.syncReady = false;
+  }
+
+  /** Synchronisation time is affine in the parameters synchronised (alpha-beta model): two probes give slope and intercept. */
+  private prepareSync(): void {
+    const pieces = this.pieces;
+    if (!pieces) return;
+    this.syncReady = true;
     const { grid } = pieces;
-    const m = group.microBatches;
+    const m = this.microBatches;
     for (let z = 0; z < 4; z++) {
       affine(this.syncCoefficients, 4 * z, (p) => syncStepSeconds(z, p, grid.denseSyncRanks, grid.denseSyncLink, this.gradBytes, this.weightBytes, m));
       affine(this.syncCoefficients, 4 * z + 2, (p) => syncStepSeconds(z, p, grid.expertSyncRanks, grid.expertSyncLink, this.gradBytes, this.weightBytes, m));
@@ -120,31 +121,65 @@ export class LayoutEvaluator {
   }
 
   /**
-   * Lower bound on the step time of every layout of the group: each stage's work per
-   * micro-batch is at least the model's over pp (a DualPipe device holds two chunks),
-   * and the bubble, data-parallel exposure, optimizer and ZeRO-3 gathers add, never subtract.
+   * Lower bounds on the step time and on the most loaded GPU's memory over every layout of
+   * the group (all its pipeline shapes and ZeRO/offload combos).
+   * Time: the busiest device's work per micro-batch is at least the model's over pp (twice
+   * that for DualPipe, whose devices hold two chunks each), times the smallest bubble factor
+   * of the shapes; data-parallel exposure, optimizer and ZeRO-3 gathers only add.
+   * Memory: the larger of the mean over stages (every layer's weights and saved activations
+   * sit on some stage, with at least one micro-batch in flight) and the first stage of the
+   * shape where that stage is lightest; both with model states at the fullest sharding the
+   * group's combos allow and "other" at least runtime and allocator reserve.
    */
-  groupStepLowerBound(): number {
-    if (!this.group || !this.pieces) return 0;
-    const { time } = this.pieces;
+  groupLowerBounds(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates): { readonly step: number; readonly memory: number } {
+    const group = this.group;
+    const pieces = this.pieces;
+    if (!group || !pieces) return { step: 0, memory: 0 };
+    const { time, grid, activation: a } = pieces;
+    const m = this.microBatches;
+    const b = this.sequences;
+    const perDense = minOf(grid.stateBytesPerDense);
+    const perExpert = minOf(grid.stateBytesPerExpert);
+    const table = this.firstStageTable(shapes, stagesOf, m);
+    let firstStage = Infinity;
+    for (let i = 0; i < shapes.length; i++) {
+      const nd = table.denseLayers[i] ?? 0;
+      const nm = table.moeLayers[i] ?? 0;
+      const edge = table.edge[i] ?? 0;
+      const kept = (table.inFlight[i] ?? 1) * b * (nd * a.keptDense + nm * a.keptMoe + (a.edges.edgeBytes[edge] ?? 0));
+      const d = nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0);
+      const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
+      firstStage = Math.min(firstStage, perDense * d + perExpert * e + kept);
+    }
     const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * time.moe + time.output;
-    return (this.microBatches * modelWork) / this.group.pp + this.ppSeconds;
+    const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
+    const states = perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense)
+      + perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
+    const mean = (states + b * (this.denseLayerCount * a.keptDense + this.moeLayerCount * a.keptMoe)) / group.pp;
+    return { step, memory: this.allocatedToTotalLowerBound(Math.max(mean, firstStage === Infinity ? 0 : firstStage)) };
   }
 
-  /**
-   * Lower bound on the most loaded GPU's memory over the group: at least the mean over
-   * stages, where every layer's weights and saved activations (one micro-batch in flight
-   * at least) sit on some stage, ZeRO/offload shard as far as the group allows, and the
-   * "other" terms are at least the runtime and the allocator's reserve.
-   */
-  groupMemoryLowerBound(): number {
-    if (!this.group || !this.pieces) return 0;
-    const { grid, activation } = this.pieces;
-    const group = this.group;
-    const states = minOf(grid.stateBytesPerDense) * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense)
-      + minOf(grid.stateBytesPerExpert) * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
-    const kept = this.sequences * (this.denseLayerCount * activation.keptDense + this.moeLayerCount * activation.keptMoe);
-    return this.allocatedToTotalLowerBound((states + kept) / group.pp);
+  /** Per shape of a list, for m micro-batches: the first stage's layers, edges and micro-batches in flight; the least bubble factor. */
+  private firstStageTable(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates, m: number): FirstStageTable {
+    let byCount = this.firstStageTables.get(shapes);
+    if (!byCount) this.firstStageTables.set(shapes, (byCount = new Map()));
+    let table = byCount.get(m);
+    if (table) return table;
+    const n = shapes.length;
+    table = { denseLayers: new Float64Array(n), moeLayers: new Float64Array(n), edge: new Int32Array(n), inFlight: new Float64Array(n), leastTimeFactor: n > 0 ? Infinity : 1 };
+    for (let i = 0; i < n; i++) {
+      const shape = shapes[i] as PipelineShape;
+      const stages = stagesOf(shape);
+      table.denseLayers[i] = stages.denseLayers[0] ?? 0;
+      table.moeLayers[i] = stages.moeLayers[0] ?? 0;
+      table.edge[i] = stages.edge[0] ?? 0;
+      table.inFlight[i] = microBatchesInFlight(shape, stages.stageIndex[0] ?? 0, m);
+      const dual = shape.schedule === 'dualpipe';
+      const factor = (dual ? 2 : 1) * (dual ? 0.5 : 1) * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
+      table.leastTimeFactor = Math.min(table.leastTimeFactor, factor);
+    }
+    byCount.set(m, table);
+    return table;
   }
 
   private allocatedToTotalLowerBound(allocated: number): number {
@@ -156,11 +191,12 @@ export class LayoutEvaluator {
     const group = this.group;
     const pieces = this.pieces;
     if (!group || !pieces) return;
+    if (!this.syncReady) this.prepareSync();
     const { time, activation: a, grid } = pieces;
     const m = this.microBatches;
     this.count = stages.count;
     const share = shape.schedule === 'dualpipe' ? 0.5 : 1;
-    this.timeFactor = Math.max(1, share * (1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp)));
+    this.timeFactor = share * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
     const denseBig = grid.layerDense.dense + grid.layerDense.expert;
     const moeBig = grid.layerMoe.dense + grid.layerMoe.expert;
     const denseShare = 1 - 1 / grid.denseShards;
@@ -270,22 +306,4 @@ export class LayoutEvaluator {
     const busy = this.microBatches * critical;
     return busy * this.timeFactor + this.ppSeconds + dpExposed + optimizer;
   }
-}
-
-/** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
-const PROBE_PARAMETERS = [1e9, 2e9] as const;
-
-/** Writes slope and intercept of f(p) = slope·p + intercept (for p > 0) at out[at], out[at + 1]. */
-function affine(out: Float64Array, at: number, f: (parameters: number) => number): void {
-  const [p1, p2] = PROBE_PARAMETERS;
-  const f1 = f(p1);
-  const slope = (f(p2) - f1) / (p2 - p1);
-  out[at] = slope;
-  out[at + 1] = f1 - slope * p1;
-}
-
-function minOf(values: Float64Array): number {
-  let least = Infinity;
-  for (const v of values) if (v < least) least = v;
-  return least === Infinity ? 0 : least;
 }

@@ -18,39 +18,54 @@ import { SECONDS_PER_DAY, SECONDS_PER_HOUR, WEIGHT_BYTES } from './units.ts';
 
 /** Pieces shared by the groups of one search, keyed by the few degrees each depends on. */
 export class PieceCache {
-  private readonly times = new Map<string, LayerTimePieces>();
-  private readonly activations = new Map<string, ActivationPieces>();
-  private readonly edges = new Map<string, ActivationEdgePieces>();
-  private readonly grids = new Map<string, GridPieces>();
+  private readonly times: (LayerTimePieces | undefined)[];
+  private readonly activations: (ActivationPieces | undefined)[];
+  /** By activation slot / 3: the edges depend on (tp, cp, sequenceParallel), not on recompute. */
+  private readonly edges: (ActivationEdgePieces | undefined)[];
+  private readonly grids: (GridPieces | undefined)[];
+  /** By grid slot × 2 + sequenceParallel. */
+  private readonly messages: (GroupPieces['pipelineMessage'] | undefined)[];
   private readonly parameters = new Map<string, ParameterPieces>();
-  private readonly messages = new Map<string, GroupPieces['pipelineMessage']>();
   private readonly stages: (StageCandidates | undefined)[] = [];
-  constructor(private readonly base: RunConfig) {}
+
+  /** `groups` sizes the slot tables (packed arrays, filled as groups are met in any order). */
+  constructor(private readonly base: RunConfig, groups: readonly LayoutGroup[] = []) {
+    let time = 0;
+    let activation = 0;
+    let grid = 0;
+    for (const g of groups) {
+      time = Math.max(time, g.timeSlot + 1);
+      activation = Math.max(activation, g.activationSlot + 1);
+      grid = Math.max(grid, g.gridSlot + 1);
+    }
+    const slots = <T>(n: number): (T | undefined)[] => new Array<T | undefined>(n).fill(undefined);
+    this.times = slots(time);
+    this.activations = slots(activation);
+    this.edges = slots(Math.ceil(activation / 3));
+    this.grids = slots(grid);
+    this.messages = slots(2 * grid);
+  }
 
   group(g: LayoutGroup): GroupPieces {
-    const sp = g.sequenceParallel ? 1 : 0;
-    const edgeKey = `${g.tp},${g.cp},${sp}`;
-    const activationKey = `${edgeKey},${g.recomputeIndex}`;
-    const timeKey = `${activationKey},${g.microBatch},${g.gpus},${g.ep}`;
-    const gridKey = `${g.gpus},${g.tp},${g.cp},${g.dp},${g.ep}`;
-    const messageKey = `${gridKey},${sp}`;
-    let time = this.times.get(timeKey);
-    if (!time) this.times.set(timeKey, (time = layerTimePieces(this.base, g)));
-    let activation = this.activations.get(activationKey);
+    let time = this.times[g.timeSlot];
+    if (!time) this.times[g.timeSlot] = time = layerTimePieces(this.base, g);
+    let activation = this.activations[g.activationSlot];
     if (!activation) {
-      let edges = this.edges.get(edgeKey);
-      if (!edges) this.edges.set(edgeKey, (edges = activationEdgePieces(this.base, g)));
-      this.activations.set(activationKey, (activation = activationPieces(this.base, g, edges)));
+      const edgeSlot = Math.floor(g.activationSlot / 3);
+      let edges = this.edges[edgeSlot];
+      if (!edges) this.edges[edgeSlot] = edges = activationEdgePieces(this.base, g);
+      this.activations[g.activationSlot] = activation = activationPieces(this.base, g, edges);
     }
-    let grid = this.grids.get(gridKey);
+    let grid = this.grids[g.gridSlot];
     if (!grid) {
       const key = parameterKey(g);
       let parameters = this.parameters.get(key);
       if (!parameters) this.parameters.set(key, (parameters = parameterPieces(this.base, g)));
-      this.grids.set(gridKey, (grid = gridPieces(this.base, g, parameters)));
+      this.grids[g.gridSlot] = grid = gridPieces(this.base, g, parameters);
     }
-    let pipelineMessage = this.messages.get(messageKey);
-    if (!pipelineMessage) this.messages.set(messageKey, (pipelineMessage = pipelineMessagePieces(this.base, g)));
+    const messageSlot = 2 * g.gridSlot + (g.sequenceParallel ? 1 : 0);
+    let pipelineMessage = this.messages[messageSlot];
+    if (!pipelineMessage) this.messages[messageSlot] = pipelineMessage = pipelineMessagePieces(this.base, g);
     return { time, activation, grid, pipelineMessage };
   }
 
@@ -137,10 +152,10 @@ export class SearchRun {
   private readonly evaluator: LayoutEvaluator;
   private readonly pieces: PieceCache;
 
-  constructor(base: RunConfig, readonly scoring: Scoring, readonly settings: RunSettings) {
+  constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings) {
     this.top = new TopK(settings.topK);
     this.evaluator = new LayoutEvaluator(base);
-    this.pieces = new PieceCache(base);
+    this.pieces = new PieceCache(base, groups);
   }
 
   snapshot(layouts: number): SearchCounts {
@@ -150,7 +165,7 @@ export class SearchRun {
   /** Group lower bounds on step time and memory, for ordering and pruning. */
   groupBounds(g: LayoutGroup): { step: number; memory: number } {
     this.evaluator.setGroup(g, this.pieces.group(g));
-    return { step: this.evaluator.groupStepLowerBound(), memory: this.evaluator.groupMemoryLowerBound() };
+    return this.evaluator.groupLowerBounds(g.shapes, (shape) => this.pieces.stagesOf(shape));
   }
 
   /** True when no layout with step time ≥ stepLower and memory ≥ memoryLower on `gpus` GPUs can fit, meet the budget, enter the top K or reach the front. */
@@ -218,6 +233,7 @@ export function fastEvaluate(base: RunConfig, choice: LayoutChoice): { readonly 
     microBatch: choice.microBatch, microBatches: base.training.globalBatch / (choice.microBatch * p.dp),
     sequenceParallel: p.sequenceParallel, recompute: choice.recompute, recomputeIndex,
     shapes: [shape], combos: [{ zero: p.zero, offload: choice.offload }],
+    timeSlot: 0, activationSlot: 0, gridSlot: 0,
   };
   const evaluator = new LayoutEvaluator(base);
   const pieces = new PieceCache(base);

@@ -53,6 +53,15 @@ export interface LayoutGroup {
   readonly recomputeIndex: number;
   readonly shapes: readonly PipelineShape[];
   readonly combos: readonly StateCombo[];
+  /**
+   * Slots of the engine-computed pieces this group shares with others (search-run.ts
+   * PieceCache), numbered while enumerating: per-layer time (gpus, tp, cp, ep,
+   * microBatch, sequenceParallel, recompute), activations (tp, cp, sequenceParallel,
+   * recompute; gpus too, harmlessly), the grid (gpus, tp, cp, pp, ep).
+   */
+  readonly timeSlot: number;
+  readonly activationSlot: number;
+  readonly gridSlot: number;
 }
 
 /** Whole-number divisors of n, ascending. */
@@ -132,6 +141,7 @@ interface SpaceContext {
   readonly trainingByMicroBatch: Map<number, TrainingConfig>;
   readonly shapesByPp: Map<number, PipelineShape[]>;
   shapeCount: number;
+  slots: { time: number; activation: number; grid: number };
   readonly combos: { readonly full: StateCombo[]; readonly trivial: StateCombo[] };
 }
 
@@ -161,29 +171,50 @@ function zeroIsTrivial(model: ModelConfig, p: { tp: number; dp: number; cp: numb
   return expertDataParallel(p) === 1 && (p.tp * p.cp * p.dp) / p.ep === 1;
 }
 
-function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; cp: number; pp: number; dp: number }, out: LayoutGroup[]): void {
+/** Slots shared by the grids of one (gpus, tp, cp): activations by (sequenceParallel, recompute), time by (ep, microBatch) then those. */
+interface TpCpSlots {
+  readonly activation: number;
+  readonly time: Map<number, number>;
+}
+
+/** Slot of a (sequenceParallel, recompute) pair within a block of six. */
+const pairSlot = (sequenceParallel: boolean, recomputeIndex: number) => (sequenceParallel ? 3 : 0) + recomputeIndex;
+
+function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; cp: number; pp: number; dp: number }, slots: TpCpSlots, out: LayoutGroup[]): void {
   const { model, training } = ctx.base;
   const { fixed } = ctx;
   const { tp, cp, pp, dp } = grid;
   const shapes = shapesFor(ctx, pp);
   if (shapes.length === 0) return;
   const experts = model.moe ? model.moe.experts : 1;
-  for (const ep of divisors(experts)) {
-    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) continue;
+  divisors(experts).forEach((ep, epIndex) => {
+    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) return;
     const combos = zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full;
-    if (combos.length === 0) continue;
+    if (combos.length === 0) return;
+    const gridSlot = ctx.slots.grid++;
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
       const microBatches = training.globalBatch / (microBatch * dp);
+      const timeKey = epIndex * (training.globalBatch + 1) + microBatch;
+      let timeBlock = slots.time.get(timeKey);
+      if (timeBlock === undefined) {
+        timeBlock = ctx.slots.time;
+        ctx.slots.time += 6;
+        slots.time.set(timeKey, timeBlock);
+      }
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
         RECOMPUTES.forEach((recompute, recomputeIndex) => {
           if (!allowed(fixed.recompute, recompute)) return;
-          out.push({ gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes, combos });
+          const pair = pairSlot(sequenceParallel, recomputeIndex);
+          out.push({
+            gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes, combos,
+            timeSlot: (timeBlock ?? 0) + pair, activationSlot: slots.activation + pair, gridSlot,
+          });
         });
       }
     }
-  }
+  });
 }
 
 /** Every group of the space, in the canonical order (gpus, tp, cp, pp, ep, microBatch, sequenceParallel, recompute). */
@@ -195,6 +226,7 @@ export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGro
     trainingByMicroBatch: new Map(),
     shapesByPp: new Map(),
     shapeCount: 0,
+    slots: { time: 0, activation: 0, grid: 0 },
     combos: {
       full: stateCombos(base.training, fixed, searchOffload, false),
       trivial: stateCombos(base.training, fixed, searchOffload, true),
@@ -208,11 +240,13 @@ export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGro
       if (options.tpWithinNode && tp > cluster.gpusPerNode) continue;
       for (const cp of divisors(gpus / tp)) {
         if (!allowed(fixed.cp, cp) || cpProblem(training, cp) !== null) continue;
+        const slots: TpCpSlots = { activation: ctx.slots.activation, time: new Map() };
+        ctx.slots.activation += 6;
         for (const pp of divisors(gpus / (tp * cp))) {
           if (!allowed(fixed.pp, pp) || ppProblem(model, pp, 1) !== null) continue;
           const dp = gpus / (tp * cp * pp);
           if (!allowed(fixed.dp, dp) || training.globalBatch % dp !== 0) continue;
-          addGroupsForGrid(ctx, { gpus, tp, cp, pp, dp }, groups);
+          addGroupsForGrid(ctx, { gpus, tp, cp, pp, dp }, slots, groups);
         }
       }
     }

@@ -51,7 +51,7 @@ export function* searchSteps(base: RunConfig, options: SearchOptions = {}, contr
   const groups = layoutGroups(base, options);
   const layouts = groups.reduce((n, g) => n + groupLayoutCount(g), 0);
   const scoring = new Scoring(base, o.objective, o.capacityBytes, o.maxUsd, o.maxDays);
-  const run = new SearchRun(base, scoring, o);
+  const run = new SearchRun(base, groups, scoring, o);
   const progress = (): SearchProgress => {
     const c = run.snapshot(layouts);
     return { ...c, fraction: layouts > 0 ? (c.evaluated + c.memoryOnly + c.pruned) / layouts : 1, best: run.top.best() };

@@ -64,6 +64,14 @@ describe('identities between the output figures', () => {
     expect(r.checkpointIntervalMinutes * 60).toBeCloseTo(Math.sqrt(2 * r.checkpointWriteSeconds * r.clusterMtbfHours * 3600), 6);
   });
 
+  it('DualPipe does each micro-batch\'s work once: its step is about 1F1B\'s less some bubble, not twice it', () => {
+    // Each device holds two chunks (one per direction) but a micro-batch passes one of them (arXiv 2412.19437, 3.2.1).
+    const step = (schedule: string) => throughput(estimate(doc({ model: { layers: 16 }, parallel: { tp: 1, pp: 4, dp: 2, schedule }, training: { globalBatch: 32 } }))).stepSeconds;
+    const ratio = step('dualpipe') / step('1f1b');
+    expect(ratio).toBeLessThan(1.05);
+    expect(ratio).toBeGreaterThan(0.7);
+  });
+
   it('the breakdown adds up to the step time', () => {
     const t = throughput(estimate(doc()));
     const sum = Object.values(t.breakdown).reduce((a, b) => a + b, 0);

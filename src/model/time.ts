@@ -161,11 +161,13 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   const dpExposed = Math.max(...times.map((x) => Math.max(x.dpSeconds * DP_OVERLAP.minimumExposedFraction, x.dpSeconds - dpWindow * DP_OVERLAP.overlapEfficiency)));
   const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
 
-  const compute = m * (t.forwardComputeSeconds + t.backwardComputeSeconds);
-  const recompute = m * t.recomputeSeconds;
-  const tp = m * t.exposed.tp;
-  const cp = m * t.exposed.cp;
-  const ep = m * t.exposed.ep + m * t.exposed.zero3;
+  // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.
+  const passes = m * (c.parallel.schedule === 'dualpipe' ? 0.5 : 1);
+  const compute = passes * (t.forwardComputeSeconds + t.backwardComputeSeconds);
+  const recompute = passes * t.recomputeSeconds;
+  const tp = passes * t.exposed.tp;
+  const cp = passes * t.exposed.cp;
+  const ep = passes * (t.exposed.ep + t.exposed.zero3);
   const pp = c.parallel.pp > 1 ? 2 * (c.parallel.pp - 1) * input.p2pSeconds : 0;
   const bubble = Math.max(0, pipeline.makespan - compute - recompute - tp - cp - ep - pp);
   const stepSeconds = compute + recompute + tp + cp + ep + pp + bubble + dpExposed + optimizer;

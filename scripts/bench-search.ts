@@ -1,0 +1,87 @@
+// npm run bench:search [-- --runs N] [-- --json]
+// Layouts evaluated per CPU-second by the exhaustive search (every layout's memory and
+// step time computed, no pruning), on the three spaces of issue 5, and the wall time of
+// the exhaustive and of the pruned search. One untimed warm-up run per space first (the
+// JIT's first pass over the engine), then N timed runs: median with min–max spread.
+// CPU time is process.cpuUsage() (user + system, every thread of the process: the JIT's
+// and the garbage collector's background threads included).
+import { searchLayouts } from '../src/model/search.ts';
+import { BENCHMARK_SPACES, searchBase } from '../src/model/search-fixtures.ts';
+import type { SearchResult } from '../src/model/search-types.ts';
+
+const TARGET_LAYOUTS_PER_CPU_SECOND = 1e6;
+const TARGET_GPT3_EXHAUSTIVE_SECONDS = 10;
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1]) || 5) : 5;
+const json = args.includes('--json');
+
+interface Timed { readonly result: SearchResult; readonly cpuSeconds: number; readonly wallSeconds: number }
+
+function timed(f: () => SearchResult): Timed {
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  const result = f();
+  const used = process.cpuUsage(cpu);
+  return { result, cpuSeconds: (used.user + used.system) / 1e6, wallSeconds: (performance.now() - wall) / 1000 };
+}
+
+function spread(values: readonly number[]): { median: number; min: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+  return { median, min: sorted[0] ?? 0, max: sorted[sorted.length - 1] ?? 0 };
+}
+
+const fmt = (s: { median: number; min: number; max: number }, digits: number, scale = 1) =>
+  `${(s.median / scale).toFixed(digits)} (${(s.min / scale).toFixed(digits)}–${(s.max / scale).toFixed(digits)})`;
+
+const report = BENCHMARK_SPACES.map((space) => {
+  const base = searchBase(space);
+  const cold = timed(() => searchLayouts(base, { exhaustive: true }));
+  const exhaustive = Array.from({ length: runs }, () => timed(() => searchLayouts(base, { exhaustive: true })));
+  const pruned = Array.from({ length: runs }, () => timed(() => searchLayouts(base)));
+  const layouts = cold.result.counts.layouts;
+  const rate = spread(exhaustive.map((r) => r.result.counts.evaluated / r.cpuSeconds));
+  const best = cold.result.top[0];
+  return {
+    space: space.label,
+    layouts,
+    runs,
+    exhaustive: {
+      evaluatedPerCpuSecond: rate,
+      coldRunEvaluatedPerCpuSecond: cold.result.counts.evaluated / cold.cpuSeconds,
+      wallSeconds: spread(exhaustive.map((r) => r.wallSeconds)),
+      cpuSeconds: spread(exhaustive.map((r) => r.cpuSeconds)),
+    },
+    pruned: {
+      wallSeconds: spread(pruned.map((r) => r.wallSeconds)),
+      evaluated: pruned[0]?.result.counts.evaluated ?? 0,
+      memoryOnly: pruned[0]?.result.counts.memoryOnly ?? 0,
+      pruned: pruned[0]?.result.counts.pruned ?? 0,
+    },
+    best: best ? { parallel: best.parallel, microBatch: best.microBatch, recompute: best.recompute, tokensPerSecond: best.tokensPerSecond } : null,
+    meetsRate: rate.median >= TARGET_LAYOUTS_PER_CPU_SECOND,
+  };
+});
+
+if (json) {
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+} else {
+  process.stdout.write(`Exhaustive layout search, ${runs} timed runs after one warm-up; median (min–max)\n\n`);
+  for (const r of report) {
+    process.stdout.write(`${r.space}\n`);
+    process.stdout.write(`  layouts                      ${r.layouts.toLocaleString('en-US')}\n`);
+    process.stdout.write(`  exhaustive: M layouts/CPU-s  ${fmt(r.exhaustive.evaluatedPerCpuSecond, 2, 1e6)}   (cold first run ${(r.exhaustive.coldRunEvaluatedPerCpuSecond / 1e6).toFixed(2)})\n`);
+    process.stdout.write(`  exhaustive: wall s           ${fmt(r.exhaustive.wallSeconds, 2)}   CPU s ${fmt(r.exhaustive.cpuSeconds, 2)}\n`);
+    process.stdout.write(`  pruned:     wall s           ${fmt(r.pruned.wallSeconds, 2)}   evaluated ${r.pruned.evaluated.toLocaleString('en-US')}, memory only ${r.pruned.memoryOnly.toLocaleString('en-US')}, pruned ${r.pruned.pruned.toLocaleString('en-US')}\n`);
+    if (r.best) process.stdout.write(`  best: ${JSON.stringify(r.best.parallel)} micro-batch ${r.best.microBatch}, recompute ${r.best.recompute}, ${Math.round(r.best.tokensPerSecond).toLocaleString('en-US')} tokens/s\n`);
+    process.stdout.write('\n');
+  }
+  const gpt3 = report[0];
+  const rateOk = report.every((r) => r.meetsRate);
+  const gpt3Ok = gpt3 !== undefined && gpt3.exhaustive.wallSeconds.median < TARGET_GPT3_EXHAUSTIVE_SECONDS;
+  process.stdout.write(`≥ 1,000,000 layouts per CPU-second (median) on every space: ${rateOk ? 'yes' : 'NO'}\n`);
+  process.stdout.write(`exhaustive GPT-3 space under ${TARGET_GPT3_EXHAUSTIVE_SECONDS} s: ${gpt3Ok ? 'yes' : 'NO'}\n`);
+}
