@@ -39,3 +39,28 @@ test('the formula and source open from the keyboard', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByText(/Shoeybi et al\. 2019/).first()).toBeVisible();
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no WCAG 2.1 A/AA violations with the comparison view, a calibration and the launch arguments shown (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPlanner(page);
+    const step = Number(await page.getByTestId('results').getByTestId('step-time').getAttribute('data-value'));
+    await page.getByRole('button', { name: 'Pin for comparison' }).click();
+    await page.getByRole('slider', { name: /\(TP\)/ }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByLabel('Measured step time (s)').fill(String(1.1 * step));
+    await page.getByRole('button', { name: 'Fit to my run' }).click();
+    await expect(page.getByRole('button', { name: 'Clear calibration' })).toBeVisible();
+    await page.locator('details').evaluateAll((nodes) => nodes.forEach((n) => n.setAttribute('open', '')));
+    await expect(page.getByTestId('launch-torchtitan')).toBeVisible();
+    const view = page.getByTestId('compare-view');
+    await expect(view.getByTestId('compare-differences')).toContainText('Tensor parallel (TP)');
+    for (const column of ['compare-pinned', 'compare-current']) {
+      await expect(view.getByTestId(column).getByTestId('memory-chart')).toBeVisible();
+      await expect(view.getByTestId(column).getByTestId('pipeline-chart')).toBeVisible();
+    }
+    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    expect(summary).toEqual([]);
+  });
+}

@@ -1,7 +1,7 @@
 // Not a check: writes the README's screenshots to docs/ when SCREENSHOTS=1
 // (`SCREENSHOTS=1 CI=1 npx playwright test e2e/screenshots.spec.ts`); skipped otherwise.
 
-import { test, expect, openPlanner } from './fixtures.ts';
+import { test, expect, openPlanner, setSlider } from './fixtures.ts';
 
 const views = [
   { name: 'full', path: '/', viewport: { width: 1440, height: 1000 } },
@@ -22,3 +22,18 @@ for (const view of views) {
     });
   }
 }
+
+test('screenshot: comparison view (pinned TP 8 × PP 4 against TP 4 × PP 4)', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 1900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openPlanner(page);
+  await page.getByRole('button', { name: 'Pin for comparison' }).click();
+  await setSlider(page, /\(TP\)/, 4);
+  const view = page.getByTestId('compare-view');
+  await expect(view.getByTestId('compare-differences')).toContainText('Tensor parallel (TP): 8 → 4');
+  await expect(view.getByTestId('compare-current').getByTestId('pipeline-chart')).toBeVisible();
+  await expect(view.getByTestId('compare-pinned').getByTestId('pipeline-chart')).toBeVisible();
+  await page.getByTestId('results').evaluate((node) => node.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: 'docs/screenshot-compare.png' });
+});

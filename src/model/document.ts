@@ -3,7 +3,7 @@
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
 import { findGpuPreset } from '../presets/gpus.ts';
-import { FieldReader, isObject, own, type JsonObject } from './fields.ts';
+import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import {
   FFN_TYPES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
@@ -75,7 +75,7 @@ function readModel(r: FieldReader, m: JsonObject): ModelConfig {
   }
   return {
     name: r.text(m, 'name', 'model', 'Custom model'),
-    layers: r.integer(m, 'layers', 'model', undefined),
+    layers: r.integer(m, 'layers', 'model', undefined, 1, MAX_LAYERS),
     hidden,
     heads,
     kvHeads: r.integer(m, 'kvHeads', 'model', heads),

@@ -7,6 +7,13 @@ export type JsonObject = { readonly [key: string]: unknown };
 /** The largest integer any dimension or degree may take: keeps products of several finite. */
 export const MAX_INTEGER_FIELD = 1e9;
 
+/**
+ * The most transformer layers a model may have: far above any real model (Llama 3
+ * 405B: 126), and it keeps the engine's per-layer scans within the page worker's
+ * timeout (10^6 layers took over 10 s; 10^5 well under one).
+ */
+export const MAX_LAYERS = 100_000;
+
 export class FieldReader {
   readonly errors: string[] = [];
   readonly warnings: string[] = [];

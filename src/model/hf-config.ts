@@ -3,7 +3,7 @@
 // only, every number checked, never throws; unknown keys are ignored silently
 // because real configs carry dozens of generation and tokenizer settings.
 
-import { MAX_INTEGER_FIELD, describe, isObject, own, type JsonObject } from './fields.ts';
+import { MAX_INTEGER_FIELD, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import type { FfnType, MlaConfig, MoeConfig } from './types.ts';
 
 /** The interchange `model` object, as JSON (headDim absent = hidden / heads). */
@@ -60,8 +60,6 @@ const BY_MODEL_TYPE: ReadonlyMap<string, string> = new Map([...ARCHITECTURES].ma
 /** Activations whose gated MLP is SwiGLU proper; other gated ones (GeGLU) have the same three matrices. */
 const SWIGLU_ACTIVATIONS = ['silu', 'swish'];
 const MAX_MTP_LAYERS = 64;
-/** Far above any real model (Llama 3 405B: 126), and keeps the per-layer scans below short. */
-const MAX_LAYERS = 100_000;
 const MAX_NAME_LENGTH = 200;
 
 /** Field-named readers over one config object; errors read `config.json hidden_size: is required`. */

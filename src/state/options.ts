@@ -5,6 +5,7 @@
 
 import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/consistency.ts';
 import { parseDocument } from '../model/document.ts';
+import { MAX_INTEGER_FIELD } from '../model/fields.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/types.ts';
 import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 
@@ -47,8 +48,9 @@ interface Layout {
 interface Context { readonly model: ModelConfig; readonly training: TrainingConfig; readonly layout: Layout }
 type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
 
+/** Divisors of n, ascending; none above the engine's largest field value (a link with 10^18 would loop 10^9 times on the main thread). */
 export function divisors(n: number): number[] {
-  if (!Number.isInteger(n) || n < 1) return [];
+  if (!Number.isInteger(n) || n < 1 || n > MAX_INTEGER_FIELD) return [];
   const small: number[] = [];
   const large: number[] = [];
   for (let d = 1; d * d <= n; d++) {

@@ -5,6 +5,7 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { EstimateOutput, ScheduleKind } from '../model/types.ts';
 import { findGpuPreset, findModelPreset } from './catalog.ts';
+import { compareSlice, type CompareSlice } from './compare.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, isPlainObject, setAt, type Doc, type FieldPath } from './doc.ts';
 import { importHfText } from './hf-import.ts';
@@ -56,7 +57,7 @@ export interface ViewSlice {
   clearImportStatus(): void;
 }
 
-export type PlannerState = ConfigSlice & ResultsSlice & ViewSlice;
+export type PlannerState = ConfigSlice & ResultsSlice & ViewSlice & CompareSlice;
 type Slice<T> = StateCreator<PlannerState, [], [], T>;
 
 const configSlice = (initial: Doc): Slice<ConfigSlice> => (set, get) => ({
@@ -146,5 +147,6 @@ export function createPlannerStore(initial: Doc = DEFAULT_DOCUMENT, embed = fals
     ...configSlice(initial)(...a),
     ...resultsSlice(...a),
     ...viewSlice(embed)(...a),
+    ...compareSlice(...a),
   }));
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash,
+  PIN_FORMAT, SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash, readPinnedHash,
 } from './url-codec.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 
@@ -117,5 +117,55 @@ describe('other fragments', () => {
     expect(await readHash('')).toEqual({ kind: 'none' });
     expect(await readHash('#')).toEqual({ kind: 'none' });
     expect(await readHash('#results')).toEqual({ kind: 'none' });
+  });
+});
+
+describe('comparison links (#s=…&pin=…)', () => {
+  const pinned = { version: 1, parallel: { tp: 4, pp: 2 } };
+
+  it('without a pin are exactly the share link as before', async () => {
+    expect(await encodeShareFragment(DEFAULT_DOCUMENT, null)).toBe(await encodeShareFragment(DEFAULT_DOCUMENT));
+  });
+
+  it('carry the pin as its own versioned field after the unchanged share field', async () => {
+    const both = await encodeShareFragment(DEFAULT_DOCUMENT, pinned);
+    expect(PIN_FORMAT).toBe('1');
+    expect(both).toMatch(/^s=1\.[A-Za-z0-9_-]+&pin=1\.[A-Za-z0-9_-]+$/);
+    expect(both.split('&')[0]).toBe(await encodeShareFragment(DEFAULT_DOCUMENT));
+  });
+
+  it('round-trip both documents: readHash reads the current one as before, readPinnedHash the pinned one', async () => {
+    const hash = `#${await encodeShareFragment(DEFAULT_DOCUMENT, pinned)}`;
+    expect(await readHash(hash)).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
+    expect(await readPinnedHash(hash)).toEqual({ kind: 'document', document: pinned });
+  });
+
+  it('round-trip any pair of JSON objects', async () => {
+    await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), fc.dictionary(fc.string(), fc.jsonValue()), async (doc, pin) => {
+      const hash = await encodeShareFragment(doc, pin);
+      const read = await readHash(hash);
+      const readPin = await readPinnedHash(hash);
+      expect(read.kind === 'document' && JSON.stringify(read.document)).toBe(JSON.stringify(doc));
+      expect(readPin.kind === 'document' && JSON.stringify(readPin.document)).toBe(JSON.stringify(pin));
+    }), { numRuns: 30 });
+  });
+
+  it('open a pin written by hand as a deflate stored block, next to a #config= link too', async () => {
+    const pinPart = storedBlockLink('{"version":1,"parallel":{"tp":2}}').replace('#s=1.', 'pin=1.');
+    expect(await readPinnedHash(`${storedBlockLink('{"version":1}')}&${pinPart}`)).toEqual({ kind: 'document', document: { version: 1, parallel: { tp: 2 } } });
+    expect(await readPinnedHash(`#${encodeConfigFragment({ version: 1 })}&${pinPart}`)).toEqual({ kind: 'document', document: { version: 1, parallel: { tp: 2 } } });
+  });
+
+  it('are none without a pin, and an error value (never a throw) for a damaged or unknown one, the current configuration still read', async () => {
+    const share = await encodeShareFragment(DEFAULT_DOCUMENT);
+    expect(await readPinnedHash(`#${share}`)).toEqual({ kind: 'none' });
+    for (const pin of ['pin=1.%%%', 'pin=1.AAAA', 'pin=', 'pin=abc', `pin=1.${'_'.repeat(50)}`]) {
+      const hash = `#${share}&${pin}`;
+      const read = await readPinnedHash(hash);
+      expect(read.kind, pin).toBe('error');
+      expect(await readHash(hash)).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
+    }
+    const future = await readPinnedHash(`#${share}&pin=9.abc`);
+    expect(future.kind === 'error' && future.message).toMatch(/format 9/);
   });
 });

@@ -2,7 +2,9 @@
 // - the page's own share links, `#s=<format>.<payload>`: format 1 is the interchange
 //   document as JSON, deflate-raw compressed (RFC 1951), base64url (RFC 4648 §5);
 // - `#config=<base64url of the JSON document>` (interchange spec, "In the page"), so
-//   scripts and docs can write links; padding optional.
+//   scripts and docs can write links; padding optional;
+// - optionally, after either, `&pin=<format>.<payload>`: the configuration pinned for
+//   a side-by-side comparison, its own versioned field (format 1 = share format 1).
 // Pure: no DOM, no location; reading never throws, every failure is a value.
 
 import { isPlainObject, type Doc } from './doc.ts';
@@ -36,10 +38,51 @@ const SHARE_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decode
   },
 };
 
-/** `s=1.<payload>` for the page's share links. */
-export async function encodeShareFragment(document: Doc): Promise<string> {
-  const json = new TextEncoder().encode(JSON.stringify(document));
-  return `s=${SHARE_FORMAT}.${bytesToBase64Url(await deflateRaw(json))}`;
+/** `s=1.<payload>` for the page's share links; with a pinned configuration, `&pin=1.<payload>` after it. */
+export async function encodeShareFragment(document: Doc, pinned: Doc | null = null): Promise<string> {
+  const share = `s=${SHARE_FORMAT}.${await compressedPayload(document)}`;
+  return pinned ? `${share}&pin=${PIN_FORMAT}.${await compressedPayload(pinned)}` : share;
+}
+
+async function compressedPayload(document: Doc): Promise<string> {
+  return bytesToBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify(document))));
+}
+
+/** The format pinned configurations are written in. */
+export const PIN_FORMAT = '1';
+
+/**
+ * Every pin format ever written. Like SHARE_FORMATS, entries are only ever added; the
+ * pin has its own table so the two fields can gain formats independently.
+ */
+const PIN_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>>> = {
+  '1': async (payload) => {
+    const packed = base64UrlToBytes(payload);
+    if (!packed) return { ok: false, reason: 'the text after "pin=1." is not base64url' };
+    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES);
+    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
+    return parseJsonObject(json);
+  },
+};
+
+export type PinRead =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'document'; readonly document: Doc }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** The pinned configuration of a comparison link (`&pin=…`), if the hash has one. Never throws. */
+export async function readPinnedHash(hash: string): Promise<PinRead> {
+  const part = hash.replace(/^#/, '').split('&').find((p) => p.startsWith('pin='));
+  if (part === undefined) return { kind: 'none' };
+  const value = percentDecoded(part.slice('pin='.length));
+  const dot = value.indexOf('.');
+  const format = dot < 0 ? '' : value.slice(0, dot);
+  const decode = Object.prototype.hasOwnProperty.call(PIN_FORMATS, format) ? PIN_FORMATS[format] : undefined;
+  const decoded: Decoded = decode
+    ? await decode(value.slice(dot + 1)).catch((): Decoded => ({ ok: false, reason: 'it could not be decoded' }))
+    : { ok: false, reason: /^\d{1,6}$/.test(format) ? `it has format ${format}, which this version of the page does not know` : 'it has no format number' };
+  if (decoded.ok) return { kind: 'document', document: decoded.document };
+  return { kind: 'error', message: `The pinned configuration in this link cannot be read: ${decoded.reason}. Showing the configuration without a comparison.` };
 }
 
 /** `config=<payload>` as the interchange spec describes, uncompressed, without padding. */

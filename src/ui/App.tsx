@@ -1,6 +1,7 @@
 // The page: the full planner, or the compact embed view for `?embed=1`.
 
 import { usePlanner } from '../state/react.ts';
+import { CalibrateSection } from './calibrate/CalibrateSection.tsx';
 import { CostSection } from './controls/CostSection.tsx';
 import { HardwareSection } from './controls/HardwareSection.tsx';
 import { ModelSection } from './controls/ModelSection.tsx';
@@ -8,10 +9,14 @@ import { ParallelSection } from './controls/ParallelSection.tsx';
 import { TrainingSection } from './controls/TrainingSection.tsx';
 import { EmbedView } from './EmbedView.tsx';
 import { Notices } from './Notices.tsx';
+import { PageTabs } from './PageTabs.tsx';
 import { Results } from './Results.tsx';
+import { useRoute } from './route.ts';
 import { ShareBar } from './ShareBar.tsx';
+import { ValidationRoute } from './validation/ValidationRoute.tsx';
 
 function FullPage() {
+  const route = useRoute();
   return (
     <div className="mx-auto flex max-w-[96rem] flex-col gap-4 p-4">
       <header className="flex flex-wrap items-start justify-between gap-3">
@@ -19,23 +24,33 @@ function FullPage() {
           <h1 className="text-2xl font-semibold text-gray-900 dark:text-gray-50">LLM training planner</h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">Will this training run fit, how fast will it go, what will it cost?</p>
         </div>
-        <ShareBar />
+        {route === 'planner' && <ShareBar />}
       </header>
+      <PageTabs route={route} />
+      {route === 'validation' ? <ValidationRoute /> : <PlannerBody />}
+      <footer className="text-xs text-gray-700 dark:text-gray-300">
+        Every formula names its source under “Formula and source”. Runs entirely in your browser; nothing is sent anywhere.
+      </footer>
+    </div>
+  );
+}
+
+function PlannerBody() {
+  return (
+    <>
       <Notices />
-      <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(17rem,26rem)_minmax(0,1fr)]">
+      <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(15rem,2fr)_minmax(0,3fr)] xl:grid-cols-[26rem_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
           <ParallelSection />
           <ModelSection />
           <HardwareSection />
           <TrainingSection />
           <CostSection />
+          <CalibrateSection />
         </div>
         <Results />
       </main>
-      <footer className="text-xs text-gray-700 dark:text-gray-300">
-        Every formula names its source under “Formula and source”. Runs entirely in your browser; nothing is sent anywhere.
-      </footer>
-    </div>
+    </>
   );
 }
 

@@ -6,6 +6,8 @@ import { useId } from 'react';
 import type { EstimateOutput } from '../model/types.ts';
 import { FIGURE_GROUPS, FIGURE_GROUP_LABELS, keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import type { FigureGroup, KeyFigure } from './keyFigures.ts';
+import { ExplainButton } from './explain/ExplainButton.tsx';
+import { FigureBand, OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
 
 const CARD = 'flex flex-col gap-0.5 rounded-lg border bg-white p-3 dark:bg-gray-900';
 const CARD_BORDER = 'border-gray-200 dark:border-gray-700';
@@ -26,10 +28,14 @@ function FigureCard({ figure, output, compact }: { figure: KeyFigure; output: Es
         data-value={figure.value ?? ''}
         className={`${VALUE} ${compact ? 'text-lg' : 'text-2xl'}`}
       >
-        {figure.text}
-        {memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
+        <ExplainButton figureId={figure.value === null ? '' : figure.id} label={figure.label} output={output}>
+          {figure.text}
+          {memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
+        </ExplainButton>
       </dd>
+      <FigureBand figureId={figure.id} output={output} />
       {oom && <dd data-testid="oom-warning" className={OOM_TEXT}><span aria-hidden="true">⚠ </span>{oom}</dd>}
+      {memory && <OomVerdictLine output={output} />}
       <dd className={NOTE}>{figure.explanation}</dd>
       {figure.unavailableReason && <dd className={`${NOTE} italic`}>Not available: {figure.unavailableReason}</dd>}
     </div>
@@ -45,6 +51,7 @@ function FigureGroupBlock({ group, figures, output, compact }: {
       <p id={headingId} className="text-xs font-semibold uppercase tracking-wide text-gray-700 dark:text-gray-300">
         {FIGURE_GROUP_LABELS[group]}
       </p>
+      {group === 'memory' && <p className={NOTE}>Select an underlined figure to see its formula with this run's numbers and its source.</p>}
       <dl className="grid grid-cols-[repeat(auto-fill,minmax(13rem,1fr))] gap-2">
         {figures.map((figure) => <FigureCard key={figure.id} figure={figure} output={output} compact={compact} />)}
       </dl>

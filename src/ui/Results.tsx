@@ -5,9 +5,13 @@
 import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
 import type { EstimateOutput } from '../model/types.ts';
 import { usePlanner } from '../state/react.ts';
+import { CompareBar } from './compare/CompareBar.tsx';
+import { CompareView } from './compare/CompareView.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { Figures } from './Figures.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
+import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
+import { SearchPanel } from './search/SearchPanel.tsx';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
@@ -90,23 +94,29 @@ export function Results() {
   const output = usePlanner((s) => s.output);
   const document = usePlanner((s) => s.outputDocument);
   const answers = usePlanner((s) => s.answers);
+  const comparing = usePlanner((s) => s.pinned !== null);
   return (
     // From 1024 px the results stay in view (their own scroll area) while the controls scroll; tabIndex lets keyboards scroll it.
     <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={answers}
       className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto dark:focus-visible:outline-blue-300">
       <ConfigErrors />
+      <CompareBar />
       {output ? (
         <>
-          {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
-          <Figures output={output} groups={['memory']} />
-          <MemoryCharts output={output} />
-          <Figures output={output} groups={['speed']} />
-          <SpeedCharts output={output} />
-          <Figures output={output} groups={REST_OF_FIGURES} />
+          {comparing ? <CompareView current={output} /> : (<>
+            {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
+            <Figures output={output} groups={['memory']} />
+            <MemoryCharts output={output} />
+            <Figures output={output} groups={['speed']} />
+            <SpeedCharts output={output} />
+            <Figures output={output} groups={REST_OF_FIGURES} />
+          </>)}
           <Warnings />
           <ExportMenu document={document} output={output} />
+          <LaunchArgsPanel document={document} />
         </>
       ) : <NoResults />}
+      <SearchPanel />
     </div>
   );
 }

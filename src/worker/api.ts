@@ -3,7 +3,16 @@
 // bundled into the worker and never into the page's first script.
 
 import { estimate, invalidOutput } from '../model/estimate.ts';
+import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/fit-run.ts';
 import type { EstimateOutput } from '../model/types.ts';
+import { caseResult, type CaseResult } from '../model/validation-report.ts';
+import { loadPublishedRuns } from './published-runs.ts';
+
+/** One batch of validated published runs, and how many there are in all. */
+export interface ValidationBatch {
+  readonly total: number;
+  readonly cases: readonly CaseResult[];
+}
 
 export const engineApi = {
   /** The engine's estimate for an untrusted interchange document; errors come back as field-named values, never as exceptions. */
@@ -14,6 +23,22 @@ export const engineApi = {
       // The engine promises not to throw; if it ever does, the page still gets a value it can show.
       const message = error instanceof Error ? error.message : String(error);
       return invalidOutput([`engine: failed on this configuration (${message.slice(0, 200)})`], []);
+    }
+  },
+
+  /** Cases start … start + count − 1 of validation/published-runs.json with the engine's predictions (validate.ts); batches let the page show progress. */
+  async validate(start: number, count: number): Promise<ValidationBatch> {
+    const cases = await loadPublishedRuns();
+    return { total: cases.length, cases: cases.slice(start, start + count).map(caseResult) };
+  },
+
+  /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */
+  fitRun(document: unknown, measurement: RunMeasurement): RunFitResult {
+    try {
+      return fitRunDocument(document, measurement);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, errors: [`engine: the fit failed on this configuration (${message.slice(0, 200)})`] };
     }
   },
 };

@@ -1,0 +1,134 @@
+// "Calibrate from your run": the user enters the step time and/or peak memory they
+// measured for the current configuration; a worker fits the two calibration
+// multipliers (model/fit-run.ts) and they are written into the document's
+// `calibration` field, so every other layout, the search and the share link use them.
+// Clearing removes the field: back to the published-runs calibration.
+
+import { useId, useState } from 'react';
+import type { RunMeasurement, ScaleFit } from '../../model/fit-run.ts';
+import { getAt } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { createEngineWorker } from '../../worker/create-worker.ts';
+import { runFit } from '../../worker/fit-client.ts';
+import { BUTTON } from '../buttons.ts';
+import { HINT, INPUT } from '../controls/fields.tsx';
+import { Section } from '../controls/Section.tsx';
+import { formatGiB, formatSeconds } from '../format.ts';
+
+const GIB = 2 ** 30;
+
+interface FitStatus { readonly busy: boolean; readonly lines: readonly string[]; readonly failed: boolean }
+
+/** A positive number typed by the user, or undefined when the box is empty; NaN when it is not a number. */
+function measured(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  const value = Number(trimmed.replace(/[,_\s]/g, ''));
+  return Number.isFinite(value) && value > 0 ? value : NaN;
+}
+
+function scaleText(value: unknown): string {
+  return typeof value === 'number' ? `×${Number(value.toPrecision(4))}` : '×1';
+}
+
+function fitLine(what: string, fit: ScaleFit | null, format: (v: number) => string): string | null {
+  if (!fit) return null;
+  if (!fit.ok) return `${what}: not fitted: ${fit.reason}.`;
+  return `${what} ${scaleText(fit.scale)}: the prediction moves from ${format(fit.predictedBefore)} to ${format(fit.predictedAfter)}.`;
+}
+
+function CurrentCalibration() {
+  const store = usePlannerStore();
+  const compute = usePlanner((s) => getAt(s.document, ['calibration', 'computeEfficiencyScale']));
+  const memory = usePlanner((s) => getAt(s.document, ['calibration', 'memoryOverheadScale']));
+  const calibrated = compute !== undefined || memory !== undefined;
+  return (
+    <div className="flex flex-col gap-2 text-sm text-gray-900 dark:text-gray-100">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        <dt>Compute efficiency</dt>
+        <dd data-testid="calibration-compute-scale" data-value={typeof compute === 'number' ? compute : 1} className="font-semibold tabular-nums">
+          {scaleText(compute)} {compute === undefined ? '(published runs)' : '(fitted to your run)'}
+        </dd>
+        <dt>Memory overhead</dt>
+        <dd data-testid="calibration-memory-scale" data-value={typeof memory === 'number' ? memory : 1} className="font-semibold tabular-nums">
+          {scaleText(memory)} {memory === undefined ? '(published runs)' : '(fitted to your run)'}
+        </dd>
+      </dl>
+      {calibrated && (
+        <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['calibration'], undefined)}>
+          Clear calibration
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function CalibrateSection() {
+  const store = usePlannerStore();
+  const id = useId();
+  const output = usePlanner((s) => s.output);
+  const [stepText, setStepText] = useState('');
+  const [memoryText, setMemoryText] = useState('');
+  const [status, setStatus] = useState<FitStatus | null>(null);
+
+  const fit = async () => {
+    const stepSeconds = measured(stepText);
+    const peakGiB = measured(memoryText);
+    if (Number.isNaN(stepSeconds) || Number.isNaN(peakGiB) || (stepSeconds === undefined && peakGiB === undefined)) {
+      setStatus({ busy: false, failed: true, lines: ['Enter a measured step time in seconds, a peak memory in GiB, or both, as positive numbers.'] });
+      return;
+    }
+    const measurement: RunMeasurement = {
+      ...(stepSeconds === undefined ? {} : { stepSeconds }),
+      ...(peakGiB === undefined ? {} : { peakMemoryBytes: peakGiB * GIB }),
+    };
+    const document = store.getState().document;
+    setStatus({ busy: true, failed: false, lines: ['Fitting to your run…'] });
+    const result = await runFit(createEngineWorker, document, measurement);
+    if (!result.ok) {
+      setStatus({ busy: false, failed: true, lines: result.errors });
+      return;
+    }
+    if (store.getState().document !== document) {
+      setStatus({ busy: false, failed: true, lines: ['The configuration changed while fitting: fit again for the configuration you measured.'] });
+      return;
+    }
+    const { computeEfficiencyScale: compute, memoryOverheadScale: memory } = result.fit;
+    if (compute?.ok) store.getState().setField(['calibration', 'computeEfficiencyScale'], compute.scale);
+    if (memory?.ok) store.getState().setField(['calibration', 'memoryOverheadScale'], memory.scale);
+    const lines = [fitLine('Compute efficiency', compute, formatSeconds), fitLine('Memory overhead', memory, formatGiB)].filter((l): l is string => l !== null);
+    setStatus({ busy: false, failed: !(compute?.ok ?? true) || !(memory?.ok ?? true), lines });
+  };
+
+  const predicted = output?.throughput
+    ? `The planner predicts ${formatSeconds(output.throughput.stepSeconds)} per step and ${formatGiB(output.memory.perGpu.total)} on the most loaded GPU.`
+    : '';
+  return (
+    <Section title="Calibrate from your run" id="calibrate">
+      <p className={HINT}>
+        Ran this configuration? Enter what you measured: the planner fits its compute efficiency and memory overhead to your run
+        and applies them to every layout you try, in the share link too. {predicted}
+      </p>
+      <form className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] items-end gap-3" onSubmit={(e) => { e.preventDefault(); void fit(); }}>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-step`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Measured step time (s)</label>
+          <input id={`${id}-step`} inputMode="decimal" className={INPUT} value={stepText} onChange={(e) => setStepText(e.target.value)}
+            aria-describedby={`${id}-step-hint`} />
+          <p id={`${id}-step-hint`} className={HINT}>Seconds per optimizer step, steady state</p>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-memory`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Measured peak memory (GiB)</label>
+          <input id={`${id}-memory`} inputMode="decimal" className={INPUT} value={memoryText} onChange={(e) => setMemoryText(e.target.value)}
+            aria-describedby={`${id}-memory-hint`} />
+          <p id={`${id}-memory-hint`} className={HINT}>Most loaded GPU, as nvidia-smi shows it (MiB ÷ 1024)</p>
+        </div>
+        <button type="submit" className={`${BUTTON} w-fit`} disabled={status?.busy ?? false}>Fit to my run</button>
+      </form>
+      <div role="status" data-testid="calibration-status"
+        className={`text-sm ${status?.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>
+        {status?.lines.map((line, i) => <p key={i}>{line}</p>)}
+      </div>
+      <CurrentCalibration />
+    </Section>
+  );
+}

@@ -1,0 +1,49 @@
+// What differs between the pinned and the current configuration, field by field:
+// every leaf of the two interchange documents whose values are not equal.
+
+import { isPlainObject, type Doc } from '../../state/doc.ts';
+
+export interface FieldDifference {
+  /** Dotted field name, as the engine's errors write it ("parallel.tp"). */
+  readonly field: string;
+  /** The name people know the field by. */
+  readonly label: string;
+  readonly pinnedText: string;
+  readonly currentText: string;
+}
+
+const LABELS: Readonly<Record<string, string>> = {
+  'parallel.tp': 'Tensor parallel (TP)', 'parallel.pp': 'Pipeline parallel (PP)', 'parallel.dp': 'Data parallel (DP)',
+  'parallel.cp': 'Context parallel (CP)', 'parallel.ep': 'Expert parallel (EP)', 'parallel.vpp': 'Virtual stages (VPP)',
+  'parallel.zero': 'ZeRO stage', 'parallel.schedule': 'Pipeline schedule', 'parallel.sequenceParallel': 'Sequence parallel',
+  'training.microBatch': 'Micro-batch (MBS)', 'training.globalBatch': 'Global batch', 'training.seqLen': 'Sequence length',
+  'training.precision': 'Precision', 'training.recompute': 'Recomputation', 'training.optimizer': 'Optimizer',
+  'training.offload.optimizer': 'Offload optimizer', 'training.offload.parameters': 'Offload parameters',
+  'cluster.gpu': 'GPU', 'cluster.gpus': 'Cluster size (GPUs)', 'cluster.gpusPerNode': 'GPUs per node', 'model.name': 'Model',
+  'calibration.computeEfficiencyScale': 'Compute efficiency scale', 'calibration.memoryOverheadScale': 'Memory overhead scale',
+};
+
+function leaves(value: unknown, path: string, out: Map<string, unknown>): void {
+  if (isPlainObject(value)) {
+    for (const [key, child] of Object.entries(value)) leaves(child, path ? `${path}.${key}` : key, out);
+    return;
+  }
+  out.set(path, value);
+}
+
+function text(value: unknown): string {
+  if (value === undefined) return '(default)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Fields whose values differ, in the current document's order, then fields only the pinned one has. */
+export function configDifferences(pinned: Doc, current: Doc): readonly FieldDifference[] {
+  const a = new Map<string, unknown>();
+  const b = new Map<string, unknown>();
+  leaves(pinned, '', a);
+  leaves(current, '', b);
+  const fields = [...b.keys(), ...[...a.keys()].filter((k) => !b.has(k))];
+  return fields
+    .filter((field) => JSON.stringify(a.get(field)) !== JSON.stringify(b.get(field)))
+    .map((field) => ({ field, label: LABELS[field] ?? field, pinnedText: text(a.get(field)), currentText: text(b.get(field)) }));
+}

@@ -1,0 +1,78 @@
+// The Pareto front the search found: throughput against the most loaded GPU's memory
+// (closed-form step time, as the search ranked), each point a layout no other beats on
+// both. Loaded lazily with recharts; a summary and a table repeat it for screen readers.
+
+import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SearchDocumentOutput } from '../../model/search-document.ts';
+import { ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
+import { layoutText } from './searchTable.ts';
+
+const GIB = 2 ** 30;
+/** Okabe–Ito blue: ≥ 3:1 against white and gray-900. */
+const FRONT_COLOR = '#0072b2';
+
+type FrontPoint = SearchDocumentOutput['pareto'][number];
+
+function summary(front: readonly FrontPoint[]): string {
+  const first = front[0];
+  const last = front[front.length - 1];
+  if (!first || !last) return 'No layout on the front.';
+  return `Pareto front of ${front.length} layouts, throughput against memory per GPU: from ${formatTokensPerSecond(first.tokensPerSecond)} `
+    + `at ${formatGiB(first.memoryBytes)} to ${formatTokensPerSecond(last.tokensPerSecond)} at ${formatGiB(last.memoryBytes)}.`;
+}
+
+function FrontTable({ front }: { front: readonly FrontPoint[] }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">The front as a table</summary>
+      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0} role="region" aria-label="Pareto front (scrollable table)">
+        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
+          <thead>
+            <tr>
+              <th scope="col" className="px-2">Memory per GPU</th>
+              <th scope="col" className="px-2">Tokens/s</th>
+              <th scope="col" className="px-2 text-left">Layout</th>
+            </tr>
+          </thead>
+          <tbody>
+            {front.map((p, i) => (
+              <tr key={i}>
+                <td className="px-2">{formatGiB(p.memoryBytes)}</td>
+                <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
+                <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export default function ParetoChart({ front }: { front: readonly FrontPoint[] }) {
+  if (front.length === 0) return <ChartUnavailable>No Pareto front: no layout fitted.</ChartUnavailable>;
+  const points = front.map((p) => ({ memoryGiB: p.memoryBytes / GIB, tokensPerSecond: p.tokensPerSecond }));
+  return (
+    <figure className="flex flex-col">
+      <div data-testid="pareto-chart" role="img" aria-label={summary(front)} className="text-gray-700 dark:text-gray-300">
+        <ScatterChart responsive accessibilityLayer={false} margin={{ top: 16, right: 24, bottom: 24, left: 16 }} style={{ width: '100%', height: 280 }}>
+          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
+          <XAxis type="number" dataKey="memoryGiB" name="Memory per GPU" unit=" GiB" domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: 'Memory per GPU (GiB)', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }} />
+          <YAxis type="number" dataKey="tokensPerSecond" name="Tokens/s" domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v / 1000) + 'k'}
+            label={{ value: 'Tokens/s', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
+          <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
+        </ScatterChart>
+      </div>
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        Throughput against memory per GPU: each point is a layout that no other is both faster and smaller than.
+      </figcaption>
+      <FrontTable front={front} />
+    </figure>
+  );
+}

@@ -1,0 +1,143 @@
+// "Find the best layout": the parallel-layout search (model/search.ts) on the current
+// configuration, in a worker of its own started only when Search is pressed. A progress
+// bar follows it, Cancel stops it with the part searched, the results table sorts by any
+// figure and "Apply" loads a layout into the sliders; the Pareto front is drawn lazily.
+
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import type { SearchDocumentOutput } from '../../model/search-document.ts';
+import type { SearchProgress } from '../../model/search-types.ts';
+import { countAt } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { createSearchWorker } from '../../worker/create-search-worker.ts';
+import { startSearch, type SearchJob } from '../../worker/search-client.ts';
+import { BUTTON } from '../buttons.ts';
+import { formatCount, formatPercent } from '../format.ts';
+import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
+import { SearchResultsTable } from './SearchResultsTable.tsx';
+import { searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
+import { searchRows, layoutText, type SearchRow } from './searchTable.ts';
+
+const ParetoChart = lazy(() => import('./ParetoChart.tsx'));
+
+type Phase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly progress: SearchProgress | null; readonly cancelling: boolean }
+  | { readonly kind: 'finished'; readonly output: SearchDocumentOutput | null; readonly cancelled: boolean }
+  | { readonly kind: 'failed'; readonly lines: readonly string[] };
+
+const INITIAL_FORM: FormText = { objective: 'tokensPerSecond', topK: '10', tpWithinNode: true, fixed: [], maxGpus: '', maxUsd: '' };
+
+/** The form read as search settings, or the reasons it cannot be. */
+function readForm(form: FormText): { form: SearchForm } | { errors: string[] } {
+  const errors: string[] = [];
+  const topK = Number(form.topK);
+  if (!Number.isInteger(topK) || topK < 1 || topK > 50) errors.push('Layouts to list: a whole number from 1 to 50.');
+  const maxGpus = form.maxGpus.trim() === '' ? null : Number(form.maxGpus.replace(/[,_\s]/g, ''));
+  if (maxGpus !== null && (!Number.isInteger(maxGpus) || maxGpus < 1)) errors.push('Max GPUs: a whole number of at least 1, or empty.');
+  const maxUsd = form.maxUsd.trim() === '' ? null : Number(form.maxUsd.replace(/[$,_\s]/g, ''));
+  if (maxUsd !== null && !(Number.isFinite(maxUsd) && maxUsd > 0)) errors.push('Budget: a positive number of dollars, or empty.');
+  if (errors.length > 0) return { errors };
+  return { form: { objective: form.objective, topK, tpWithinNode: form.tpWithinNode, fixed: form.fixed, maxGpus, maxUsd } };
+}
+
+function progressText(progress: SearchProgress | null, cancelling: boolean): string {
+  if (cancelling) return 'Cancelling…';
+  if (!progress) return 'Starting the search…';
+  return `Searching… ${formatPercent(progress.fraction)} of ${formatCount(progress.layouts)} layouts; ${formatCount(progress.fitting)} fit so far.`;
+}
+
+function finishedText(output: SearchDocumentOutput | null, cancelled: boolean): string {
+  if (!output) return 'Search cancelled before it returned any layout.';
+  const done = output.evaluated + output.memoryOnly + output.pruned;
+  const counts = `${formatCount(output.evaluated)} evaluated, ${formatCount(output.memoryOnly)} over memory, ${formatCount(output.pruned)} ruled out by bounds`;
+  if (cancelled) return `Search cancelled after ${formatCount(done)} of ${formatCount(output.layouts)} layouts (${counts}): the results cover the part searched.`;
+  return `Searched ${formatCount(output.layouts)} layouts (${counts}); ${formatCount(output.fitting)} fit.`;
+}
+
+function StatusLine({ phase }: { phase: Phase }) {
+  let lines: readonly string[] = [];
+  if (phase.kind === 'running') lines = [progressText(phase.progress, phase.cancelling)];
+  else if (phase.kind === 'finished') lines = [finishedText(phase.output, phase.cancelled), ...(phase.output?.errors ?? []), ...(phase.output?.warnings ?? [])];
+  else if (phase.kind === 'failed') lines = phase.lines;
+  return (
+    <div role="status" data-testid="search-status" className={`text-sm ${phase.kind === 'failed' ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>
+      {lines.map((line, i) => <p key={i}>{line}</p>)}
+    </div>
+  );
+}
+
+export function SearchPanel() {
+  const store = usePlannerStore();
+  const document = usePlanner((s) => s.document);
+  const clusterGpus = countAt(document, ['cluster', 'gpus']);
+  const [form, setForm] = useState<FormText>(INITIAL_FORM);
+  const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
+  const [applied, setApplied] = useState<string | null>(null);
+  const job = useRef<SearchJob | null>(null);
+
+  // Leaving the page (or the panel) stops the search and its worker.
+  useEffect(() => () => job.current?.cancel(), []);
+
+  const run = async () => {
+    const read = readForm(form);
+    if ('errors' in read) {
+      setPhase({ kind: 'failed', lines: read.errors });
+      return;
+    }
+    const current = store.getState().document;
+    setApplied(null);
+    setPhase({ kind: 'running', progress: null, cancelling: false });
+    const started = startSearch(createSearchWorker, searchDocumentOf(current), searchOptionsOf(current, read.form),
+      (progress) => setPhase((p) => (p.kind === 'running' ? { ...p, progress } : p)));
+    job.current = started;
+    const outcome = await started.outcome;
+    if (job.current !== started) return;
+    job.current = null;
+    if (outcome.kind === 'failed') setPhase({ kind: 'failed', lines: [`The search failed: ${outcome.error}.`] });
+    else setPhase({ kind: 'finished', output: outcome.output, cancelled: outcome.kind === 'cancelled' });
+  };
+
+  const cancel = () => {
+    job.current?.cancel();
+    setPhase((p) => (p.kind === 'running' ? { ...p, cancelling: true } : p));
+  };
+
+  const apply = (row: SearchRow) => {
+    store.getState().replaceDocument(withLayout(store.getState().document, row.result));
+    setApplied(`Applied layout ${row.rank}: ${layoutText(row.result)}.`);
+  };
+
+  const running = phase.kind === 'running';
+  const output = phase.kind === 'finished' ? phase.output : null;
+  const fraction = running ? (phase.progress?.fraction ?? 0) : output ? 1 : 0;
+  return (
+    <details data-testid="search-panel" className="rounded-lg border border-gray-300 p-4 dark:border-gray-700">
+      <summary className="cursor-pointer text-base font-semibold text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-gray-100 dark:focus-visible:outline-blue-300">
+        Find the best layout
+      </summary>
+      <div className="mt-3 flex flex-col gap-3">
+        <p className="text-xs text-gray-700 dark:text-gray-300">
+          Searches every valid combination of parallel degrees, micro-batch and recomputation for this model, cluster and batch,
+          keeps those that fit in memory, and ranks them (branch and bound: the answer is the exhaustive search’s).
+        </p>
+        <SearchFormFields form={form} document={document} clusterGpus={clusterGpus} disabled={running} onChange={setForm} />
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="button" className={BUTTON} disabled={running} onClick={() => void run()}>Search</button>
+          <button type="button" className={BUTTON} disabled={!running || phase.cancelling} onClick={cancel}>Cancel</button>
+          <progress className="h-2 min-w-32 flex-1" max={1} value={fraction} aria-label="Search progress"
+            data-testid="search-progress" />
+        </div>
+        <StatusLine phase={phase} />
+        {output && output.results.length > 0 && (
+          <>
+            <SearchResultsTable rows={searchRows(output.results)} onApply={apply} />
+            <p role="status" className="text-sm text-gray-800 dark:text-gray-200">{applied}</p>
+            <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the Pareto chart…</p>}>
+              <ParetoChart front={output.pareto} />
+            </Suspense>
+          </>
+        )}
+      </div>
+    </details>
+  );
+}

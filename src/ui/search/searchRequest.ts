@@ -1,0 +1,87 @@
+// What the "Find the best layout" panel sends the search worker: the current document
+// without its layout (the search holds a document's `parallel` fields fixed, so only
+// the degrees the user pins are sent, as options.fixed), and the options the form
+// sets. And the way back: a found layout written into the document ("Apply").
+
+import type { SearchDocumentResult } from '../../model/search-document.ts';
+import type { FixedDegrees, SearchObjective, SearchOptions } from '../../model/search-types.ts';
+import { SCHEDULES, ZERO_STAGES } from '../../model/types.ts';
+import { countAt, getAt, setAt, type Doc } from '../../state/doc.ts';
+
+export type FixableKey = 'tp' | 'pp' | 'cp' | 'ep' | 'vpp' | 'zero' | 'schedule';
+
+export const FIXABLE: readonly { readonly key: FixableKey; readonly label: string }[] = [
+  { key: 'tp', label: 'TP' },
+  { key: 'pp', label: 'PP' },
+  { key: 'cp', label: 'CP' },
+  { key: 'ep', label: 'EP' },
+  { key: 'vpp', label: 'VPP' },
+  { key: 'zero', label: 'ZeRO stage' },
+  { key: 'schedule', label: 'Schedule' },
+];
+
+export const OBJECTIVE_LABELS: Readonly<Record<SearchObjective, string>> = {
+  tokensPerSecond: 'Highest throughput (tokens/s)',
+  days: 'Fewest days to train',
+  usd: 'Lowest cost ($)',
+  memoryHeadroom: 'Most memory headroom',
+};
+
+export interface SearchForm {
+  readonly objective: SearchObjective;
+  readonly topK: number;
+  readonly tpWithinNode: boolean;
+  /** The degrees held at the current document's values; the rest are searched. */
+  readonly fixed: readonly FixableKey[];
+  /** Largest cluster searched (gpus per node × 2^k up to it, and it); null: the document's cluster size only. */
+  readonly maxGpus: number | null;
+  readonly maxUsd: number | null;
+}
+
+/** Progress every this many layouts: a few milliseconds of work, so the bar moves and Cancel answers at once. */
+export const PROGRESS_EVERY = 8192;
+
+/** The current value of a pinnable degree, or undefined when the document does not hold a valid one. */
+export function currentDegree(doc: Doc, key: FixableKey): number | string | undefined {
+  const value = getAt(doc, ['parallel', key]);
+  if (key === 'zero') return ZERO_STAGES.find((z) => z === value);
+  if (key === 'schedule') return SCHEDULES.find((s) => s === value);
+  return countAt(doc, ['parallel', key]) ?? undefined;
+}
+
+export function fixedDegreesOf(doc: Doc, keys: readonly FixableKey[]): FixedDegrees {
+  const fixed: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = currentDegree(doc, key);
+    if (value !== undefined) fixed[key] = value;
+  }
+  return fixed as FixedDegrees;
+}
+
+/** The document without its layout: no `parallel`, and the searched micro-batch and recomputation left out. */
+export function searchDocumentOf(doc: Doc): Doc {
+  let next = setAt(doc, ['parallel'], undefined);
+  next = setAt(next, ['training', 'microBatch'], undefined);
+  return setAt(next, ['training', 'recompute'], undefined);
+}
+
+export function searchOptionsOf(doc: Doc, form: SearchForm): SearchOptions {
+  return {
+    objective: form.objective,
+    topK: form.topK,
+    tpWithinNode: form.tpWithinNode,
+    fixed: fixedDegreesOf(doc, form.fixed),
+    ...(form.maxGpus !== null ? { maxGpus: form.maxGpus } : {}),
+    ...(form.maxUsd !== null ? { maxUsd: form.maxUsd } : {}),
+    progressEvery: PROGRESS_EVERY,
+  };
+}
+
+/** The document with a found layout in place of its own: degrees, micro-batch, recomputation, offload and cluster size. */
+export function withLayout(doc: Doc, result: Pick<SearchDocumentResult, 'parallel' | 'training' | 'cluster'>): Doc {
+  let next = setAt(doc, ['parallel'], { ...result.parallel });
+  next = setAt(next, ['training', 'microBatch'], result.training.microBatch);
+  next = setAt(next, ['training', 'recompute'], result.training.recompute);
+  next = setAt(next, ['training', 'offload'], { ...result.training.offload });
+  return setAt(next, ['cluster', 'gpus'], result.cluster.gpus);
+}

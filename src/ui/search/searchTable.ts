@@ -1,0 +1,66 @@
+// The results table's rows and their sorting: one row per layout found, with the
+// engine's figures for it (estimateConfig's output, simulated schedule included).
+
+import type { SearchDocumentResult } from '../../model/search-document.ts';
+
+export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
+export type SortDirection = 'ascending' | 'descending';
+export interface SortOrder { readonly key: SortKey; readonly direction: SortDirection }
+
+export interface SearchRow {
+  /** 1 = best by the objective. */
+  readonly rank: number;
+  readonly result: SearchDocumentResult;
+  readonly memoryBytes: number;
+  readonly tokensPerSecond: number;
+  readonly mfu: number;
+  readonly days: number;
+  readonly usd: number;
+}
+
+export function searchRows(results: readonly SearchDocumentResult[]): SearchRow[] {
+  return results.map((result, i) => ({
+    rank: i + 1,
+    result,
+    memoryBytes: result.output.memory.perGpu.total,
+    tokensPerSecond: result.output.throughput?.tokensPerSecond ?? NaN,
+    mfu: result.output.throughput?.mfu ?? NaN,
+    days: result.output.time?.days ?? NaN,
+    usd: result.output.cost?.usd ?? NaN,
+  }));
+}
+
+/** A copy sorted by one column; figures the engine could not give (NaN) go last either way, ties keep the rank order. */
+export function sortRows(rows: readonly SearchRow[], order: SortOrder): SearchRow[] {
+  const sign = order.direction === 'ascending' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = a[order.key];
+    const y = b[order.key];
+    if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
+    return (Number.isNaN(x) ? 0 : sign * (x - y)) || a.rank - b.rank;
+  });
+}
+
+/** A column's first click: bigger is better for throughput and MFU, smaller for the rest. */
+export function firstDirection(key: SortKey): SortDirection {
+  return key === 'tokensPerSecond' || key === 'mfu' ? 'descending' : 'ascending';
+}
+
+export function nextOrder(current: SortOrder, key: SortKey): SortOrder {
+  if (current.key !== key) return { key, direction: firstDirection(key) };
+  return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
+}
+
+/** "TP 2 · PP 8 · DP 2 · CP 2", then what else differs from the plain layout. */
+export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'training' | 'cluster'>): string {
+  const p = result.parallel;
+  const degrees = [`TP ${p.tp}`, `PP ${p.pp}`, `DP ${p.dp}`];
+  if (p.cp > 1) degrees.push(`CP ${p.cp}`);
+  if (p.ep > 1) degrees.push(`EP ${p.ep}`);
+  if (p.vpp > 1) degrees.push(`VPP ${p.vpp}`);
+  const details = [`${result.cluster.gpus} GPUs`, `ZeRO-${p.zero}`, p.schedule, `MBS ${result.training.microBatch}`, `${result.training.recompute} recompute`];
+  if (p.sequenceParallel) details.push('SP');
+  if (result.training.offload.optimizer) details.push('optimizer offload');
+  if (result.training.offload.parameters) details.push('parameter offload');
+  return `${degrees.join(' · ')} (${details.join(', ')})`;
+}

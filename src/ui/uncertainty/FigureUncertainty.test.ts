@@ -1,0 +1,49 @@
+import { describe, it, expect } from 'vitest';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { FigureBand, OomVerdictLine } from './FigureUncertainty.tsx';
+import { sampleOutput } from '../testOutputs.ts';
+import { UNCERTAINTY_TABLE } from '../../model/uncertainty-table.ts';
+import type { EstimateOutput } from '../../model/types.ts';
+
+const GIB = 2 ** 30;
+
+/** The sample output with its most loaded GPU at `share` of an 80 GiB capacity. */
+function atShare(share: number): EstimateOutput {
+  const output = sampleOutput();
+  const total = share * 80 * GIB;
+  return { ...output, memory: { ...output.memory, perGpu: { ...output.memory.perGpu, total }, fits: total <= output.memory.capacity } };
+}
+
+const verdictOf = (output: EstimateOutput) => /data-verdict="([^"]+)"/.exec(renderToStaticMarkup(createElement(OomVerdictLine, { output })))?.[1];
+
+describe('OomVerdictLine', () => {
+  it('says safe well below capacity, tight at 95 %, will not fit above it', () => {
+    // The committed memory band's lower error is −15.7 %: tight from 84.3 % of capacity.
+    expect(UNCERTAINTY_TABLE.memory.lowerError).toBeLessThan(-0.05);
+    expect(verdictOf(atShare(0.5))).toBe('safe');
+    expect(verdictOf(atShare(0.95))).toBe('tight');
+    expect(verdictOf(atShare(1.15))).toBe('will-not-fit');
+  });
+
+  it('states the rule with its threshold', () => {
+    const html = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.95) }));
+    const threshold = ((1 + UNCERTAINTY_TABLE.memory.lowerError) * 100).toFixed(1);
+    expect(html).toContain(`above ${threshold} % of capacity`);
+  });
+});
+
+describe('FigureBand', () => {
+  it('brackets step time by the throughput band: 5.21 s × (1 + lower) to × (1 + upper)', () => {
+    const html = renderToStaticMarkup(createElement(FigureBand, { figureId: 'step-time', output: sampleOutput() }));
+    const low = Number(/data-low="([^"]+)"/.exec(html)?.[1]);
+    const high = Number(/data-high="([^"]+)"/.exec(html)?.[1]);
+    const step = sampleOutput().throughput?.stepSeconds ?? NaN;
+    expect(low).toBeCloseTo(step * (1 + UNCERTAINTY_TABLE.throughput.lowerError), 12);
+    expect(high).toBeCloseTo(step * (1 + UNCERTAINTY_TABLE.throughput.upperError), 12);
+  });
+
+  it('shows nothing for a figure without a band', () => {
+    expect(renderToStaticMarkup(createElement(FigureBand, { figureId: 'hfu', output: sampleOutput() }))).toBe('');
+  });
+});

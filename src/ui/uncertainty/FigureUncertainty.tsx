@@ -1,0 +1,68 @@
+// Under a headline figure: the range nine in ten published runs measured around such
+// a prediction (model/uncertainty.ts, from the validation set), and under memory the
+// OOM-risk verdict with its rule.
+
+import type { EstimateOutput } from '../../model/types.ts';
+import { headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/uncertainty.ts';
+import { UNCERTAINTY_TABLE } from '../../model/uncertainty-table.ts';
+import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
+
+/** Figure id → the output field its band is for, and the figure's own formatter. */
+const BANDED: Readonly<Record<string, { readonly key: BandedFigure; readonly format: (value: number) => string }>> = {
+  'memory-total': { key: 'memoryTotal', format: formatGiB },
+  'step-time': { key: 'stepSeconds', format: formatSeconds },
+  'tokens-per-second': { key: 'tokensPerSecond', format: formatTokensPerSecond },
+  mfu: { key: 'mfu', format: formatPercent },
+  'training-days': { key: 'days', format: formatDays },
+  'cost-usd': { key: 'usd', format: formatUsd },
+};
+
+const NOTE = 'text-xs text-gray-700 dark:text-gray-300';
+const ONE_IN = `1 in ${Math.round(1 / UNCERTAINTY_TABLE.lowerQuantile)}`;
+const BAND_PERCENT = `${Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100)} %`;
+
+export function FigureBand({ figureId, output }: { figureId: string; output: EstimateOutput }) {
+  const spec = BANDED[figureId];
+  const band = spec ? headlineBands(output, UNCERTAINTY_TABLE)[spec.key] : undefined;
+  if (!spec || !band) return null;
+  return (
+    <dd data-testid={`band-${figureId}`} data-low={band.low} data-high={band.high} className={NOTE}>
+      {BAND_PERCENT} range from published runs: <span className="whitespace-nowrap">{spec.format(band.low)}</span>
+      {' – '}<span className="whitespace-nowrap">{spec.format(band.high)}</span>
+    </dd>
+  );
+}
+
+const VERDICT_STYLE: Readonly<Record<OomVerdict, string>> = {
+  safe: 'text-green-800 dark:text-green-300',
+  tight: 'text-amber-800 dark:text-amber-300',
+  'will-not-fit': 'text-red-700 dark:text-red-300',
+};
+const VERDICT_LABEL: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };
+const VERDICT_ICON: Readonly<Record<OomVerdict, string>> = { safe: '✓', tight: '⚠', 'will-not-fit': '✕' };
+
+export function OomVerdictLine({ output }: { output: EstimateOutput }) {
+  if (output.errors.length > 0) return null;
+  const { perGpu, capacity } = output.memory;
+  const a = oomAssessment(perGpu.total, capacity, UNCERTAINTY_TABLE.memory);
+  const share = formatPercent(a.tightFromShare);
+  const margin = formatPercent(a.underPredictionMargin);
+  const headline: Record<OomVerdict, string> = {
+    safe: `below ${share} of capacity`,
+    tight: `above ${share} of capacity`,
+    'will-not-fit': `above the GPU's ${formatGiB(capacity)}`,
+  };
+  const rule: Record<OomVerdict, string> = {
+    safe: `Tight from ${share}: ${ONE_IN} published runs needed ${margin} or more above the estimate.`,
+    tight: `${ONE_IN} published runs needed ${margin} or more above the estimate: ${formatGiB(a.upperBytes)} here, more than the GPU's ${formatGiB(capacity)}.`,
+    'will-not-fit': `Safe below ${share} of capacity, tight up to 100 %, and above it the run will not fit.`,
+  };
+  return (
+    <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
+      <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
+        <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline[a.verdict]}
+      </span>
+      <span className={NOTE}>{rule[a.verdict]}</span>
+    </dd>
+  );
+}

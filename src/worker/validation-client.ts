@@ -1,0 +1,49 @@
+// The page's side of the Validation page's computation: a second worker, started
+// only when the page is opened, so the 400 cases never queue behind (or time out)
+// the estimator's requests. It validates in batches so the page can show progress,
+// and is terminated when done or abandoned.
+
+import { wrap } from 'comlink';
+import type { CaseResult } from '../model/validation-report.ts';
+import type { EngineApi } from './api.ts';
+import type { WorkerLike } from './client.ts';
+
+export interface ValidationProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** Cases per request: small enough for steady progress, large enough that messaging costs nothing. */
+export const VALIDATION_BATCH = 20;
+
+export async function runValidation(
+  createWorker: () => WorkerLike,
+  onProgress: (progress: ValidationProgress) => void,
+  signal?: AbortSignal,
+): Promise<CaseResult[]> {
+  const worker = createWorker();
+  const remote = wrap<EngineApi>(worker);
+  let fail: (reason: Error) => void = () => {};
+  const failed = new Promise<never>((_, reject) => { fail = reject; });
+  const onError = () => fail(new Error('the validation worker stopped unexpectedly'));
+  const onAbort = () => fail(new Error('validation abandoned'));
+  worker.addEventListener('error', onError);
+  worker.addEventListener('messageerror', onError);
+  signal?.addEventListener('abort', onAbort);
+  try {
+    const results: CaseResult[] = [];
+    let total = 1;
+    for (let start = 0; start < total; start += VALIDATION_BATCH) {
+      const batch = await Promise.race([remote.validate(start, VALIDATION_BATCH), failed]);
+      total = batch.total;
+      results.push(...batch.cases);
+      onProgress({ done: Math.min(start + VALIDATION_BATCH, total), total });
+    }
+    return results;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    worker.removeEventListener('error', onError);
+    worker.removeEventListener('messageerror', onError);
+    worker.terminate();
+  }
+}
