@@ -11,6 +11,7 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700 },
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    setupFiles: ['src/testing/fast-check-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
   },

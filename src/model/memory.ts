@@ -85,17 +85,19 @@ function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
 }
 
 /** What gathering `layers` full layers adds over the shard: each group's share (1 − 1/group), never more than the stage holds. */
-function gatheredBeyondShard(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, layers: number, bytesPerParam: number): number {
+function gatheredBeyondShard(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, layers: number, bytesPerParam: number, shardOnGpu: boolean): number {
   const big = largestLayer(c, stage);
-  const dense = Math.min(layers * big.dense, stageParams.dense) * (1 - 1 / denseDataParallel(c.parallel));
-  const expert = Math.min(layers * big.expert, stageParams.expert) * (1 - 1 / expertDataParallel(c.parallel));
+  // With the shard offloaded to the host, the whole layer's buffer is extra GPU memory, sharded or not.
+  const beyond = (group: number) => (shardOnGpu ? 1 - 1 / group : 1);
+  const dense = Math.min(layers * big.dense, stageParams.dense) * beyond(denseDataParallel(c.parallel));
+  const expert = Math.min(layers * big.expert, stageParams.expert) * beyond(expertDataParallel(c.parallel));
   return bytesPerParam * (dense + expert);
 }
 
 export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
   const { training: t, parallel: p } = c;
-  const gatheredWeights = p.zero >= 3 ? gatheredBeyondShard(c, stage, stageParams, ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision]) : 0;
-  const unshardedGradients = p.zero >= 2 ? gatheredBeyondShard(c, stage, stageParams, ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype]) : 0;
+  const gatheredWeights = p.zero >= 3 ? gatheredBeyondShard(c, stage, stageParams, ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
+  const unshardedGradients = p.zero >= 2 ? gatheredBeyondShard(c, stage, stageParams, ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
   const allocatorReserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gatheredWeights + unshardedGradients);
   const scale = c.calibration.memoryOverheadScale;
   return {

@@ -62,6 +62,9 @@ export class LayoutEvaluator {
   private readonly activation: Float64Array;
   private readonly gathered: Float64Array;
   private readonly unsharded: Float64Array;
+  /** The same buffers when the shard lives on the host (offload): the whole layer is extra (memory.ts gatheredBeyondShard). */
+  private readonly gatheredFull: Float64Array;
+  private readonly unshardedFull: Float64Array;
   private readonly zero3Exposed: Float64Array;
   /** Per ZeRO stage z, candidate c at z·capacity + c. */
   private readonly dpSync: Float64Array;
@@ -90,6 +93,8 @@ export class LayoutEvaluator {
     this.activation = new Float64Array(n);
     this.gathered = new Float64Array(n);
     this.unsharded = new Float64Array(n);
+    this.gatheredFull = new Float64Array(n);
+    this.unshardedFull = new Float64Array(n);
     this.zero3Exposed = new Float64Array(n);
     this.dpSync = new Float64Array(4 * n);
   }
@@ -227,6 +232,8 @@ export class LayoutEvaluator {
       const bigExpert = big ? big.expert : 0;
       this.gathered[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) * denseShare + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e) * expertShare);
       this.unsharded[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) * denseShare + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e) * expertShare);
+      this.gatheredFull[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e));
+      this.unshardedFull[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e));
       const sc = this.syncCoefficients;
       for (let z = 0; z < 4; z++) {
         const denseSync = d > 0 ? d * (sc[4 * z] ?? 0) + (sc[4 * z + 1] ?? 0) : 0;
@@ -265,6 +272,7 @@ export class LayoutEvaluator {
     const group = this.group;
     if (!grid || !group) return 0;
     const zero = group.combos[k]?.zero ?? 0;
+    const offload = group.combos[k]?.offload;
     const perDense = grid.stateBytesPerDense[k] ?? 0;
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
     const scale = this.memoryScale;
@@ -272,8 +280,8 @@ export class LayoutEvaluator {
     let most = 0;
     for (let c = 0; c < this.count; c++) {
       const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
-      const gathered = zero >= 3 ? (this.gathered[c] ?? 0) : 0;
-      const unsharded = zero >= 2 ? (this.unsharded[c] ?? 0) : 0;
+      const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
+      const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
       const reserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gathered + unsharded);
       const total = allocated + (runtime + scale * gathered + scale * unsharded + scale * reserve);
       if (total > most) most = total;
