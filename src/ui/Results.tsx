@@ -1,8 +1,9 @@
 // The results column: the configuration's errors (the last valid results stay on
 // screen below them), the key figures, and the charts, loaded lazily so the first
-// script stays small and drawn from a deferred value so the figures update first.
+// script stays small and redrawn once the input settles, so the figures follow every move.
 
-import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
+import { Suspense, lazy, memo, type ReactNode } from 'react';
+import { useSettledValue } from './useSettledValue.ts';
 import type { EstimateOutput } from '../model/types.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
@@ -64,14 +65,14 @@ export function Charts({ output, compact = false }: { output: EstimateOutput; co
   );
 }
 
-/** The memory chart, drawn from a deferred value so the figures update first. */
+/** The memory chart, redrawn once the input settles (useSettledValue). */
 function MemoryCharts({ output }: { output: EstimateOutput }) {
-  const deferred = useDeferredValue(output);
+  const deferred = useSettledValue(output);
   return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>;
 }
 
 function SpeedCharts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
-  const deferred = useDeferredValue(output);
+  const deferred = useSettledValue(output);
   return (
     <>
       <ChartSlot title="Pipeline timeline"><PipelineChart output={deferred} /></ChartSlot>

@@ -4,7 +4,8 @@
 // pipeline timelines side by side. The current column's figures carry the same test
 // ids as the single view's, so tools reading the page find them either way.
 
-import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
+import { Suspense, lazy, memo, type ReactNode } from 'react';
+import { useSettledValue } from '../useSettledValue.ts';
 import type { EstimateOutput } from '../../model/types.ts';
 import type { PinnedConfiguration } from '../../state/compare.ts';
 import type { Doc } from '../../state/doc.ts';
@@ -98,7 +99,7 @@ function Slot({ children, what }: { children: ReactNode; what: string }) {
 }
 
 function Column({ name, output }: { name: string; output: EstimateOutput }) {
-  const deferred = useDeferredValue(output);
+  const deferred = useSettledValue(output);
   return (
     <section aria-label={name} data-testid={name.startsWith('A') ? 'compare-pinned' : 'compare-current'} className={`${PANEL} flex min-w-0 flex-col gap-4`}>
       <h3 className={HEADING}>{name}</h3>
