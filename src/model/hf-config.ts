@@ -4,24 +4,11 @@
 // because real configs carry dozens of generation and tokenizer settings.
 
 import { MAX_INTEGER_FIELD, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
-import type { FfnType, MlaConfig, MoeConfig } from './types.ts';
+import type { FfnType, MlaConfig, ModelConfig, MoeConfig } from './types.ts';
 
 /** The interchange `model` object, as JSON (headDim absent = hidden / heads). */
-export interface ModelJson {
-  readonly name: string;
-  readonly layers: number;
-  readonly hidden: number;
-  readonly heads: number;
-  readonly kvHeads: number;
-  readonly headDim?: number;
-  readonly ffnHidden: number;
-  readonly ffnType: FfnType;
-  readonly vocab: number;
-  readonly tiedEmbeddings: boolean;
-  readonly moe: MoeConfig | null;
-  readonly mla: MlaConfig | null;
-  readonly mtpLayers: number;
-}
+/** The interchange `model` object as JSON: ModelConfig with headDim left to its default (hidden / heads). */
+export type ModelJson = Omit<ModelConfig, 'headDim'> & { readonly headDim?: number };
 
 export type HfImportResult =
   | { readonly ok: true; readonly model: ModelJson; readonly warnings: string[] }
