@@ -4,6 +4,7 @@
 
 import { usePlanner } from '../state/react.ts';
 import { encodeConfigFragment } from '../state/url-codec.ts';
+import { useSettledValue } from './useSettledValue.ts';
 import { VALIDATION_HASH, followTab, type PageRoute } from './route.ts';
 
 const TAB = 'inline-block rounded-t border-b-2 px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 '
@@ -12,7 +13,8 @@ const CURRENT = 'border-blue-700 text-gray-900 dark:border-blue-300 dark:text-gr
 const OTHER = 'border-transparent text-blue-800 underline underline-offset-4 hover:border-gray-400 dark:text-blue-300';
 
 export function PageTabs({ route }: { route: PageRoute }) {
-  const document = usePlanner((s) => s.document);
+  // Re-encoded once the input settles, not on every step of a dragged slider.
+  const document = useSettledValue(usePlanner((s) => s.document));
   // Back to the planner with the configuration in the link, so it opens the same in a new tab too.
   const plannerHref = `#${encodeConfigFragment(document)}`;
   const tabs = [

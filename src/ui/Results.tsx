@@ -2,7 +2,7 @@
 // screen below them), the key figures, and the charts, loaded lazily so the first
 // script stays small and redrawn once the input settles, so the figures follow every move.
 
-import { Suspense, lazy, memo, type ReactNode } from 'react';
+import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
 import { useSettledValue } from './useSettledValue.ts';
 import type { EstimateOutput } from '../model/types.ts';
 import { usePlanner } from '../state/react.ts';
@@ -18,13 +18,21 @@ const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
 const StepBreakdownChart = memo(lazy(() => import('./charts/StepBreakdownChart.tsx')));
 
+const MEMORY_FIGURES = ['memory'] as const;
+const SPEED_FIGURES = ['speed'] as const;
 const REST_OF_FIGURES = FIGURE_GROUPS.filter((g) => g !== 'memory' && g !== 'speed');
+
+// Memoized so that the deferred render below redraws only what changed: the key figures first, then the rest.
+const MemoFigures = memo(Figures);
+const MemoExportMenu = memo(ExportMenu);
+const MemoLaunchArgsPanel = memo(LaunchArgsPanel);
+const MemoSearchPanel = memo(SearchPanel);
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 
 function ChartSlot({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-label={title} className={PANEL}>
+    <section aria-label={title} className={`${PANEL} panel-contained`}>
       <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>}>
         {children}
       </Suspense>
@@ -96,6 +104,10 @@ export function Results() {
   const document = usePlanner((s) => s.outputDocument);
   const answers = usePlanner((s) => s.answers);
   const comparing = usePlanner((s) => s.pinned !== null);
+  // The memory and speed figures follow each answer in the same frame; the rest of the column (cost, reliability,
+  // exports, launch arguments) is rendered right after, at lower priority, so a dragged slider's key figures never wait for it.
+  const laterOutput = useDeferredValue(output);
+  const laterDocument = useDeferredValue(document);
   return (
     // From 1024 px the results stay in view (their own scroll area) while the controls scroll; tabIndex lets keyboards scroll it.
     <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={answers}
@@ -106,18 +118,18 @@ export function Results() {
         <>
           {comparing ? <CompareView current={output} /> : (<>
             {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
-            <Figures output={output} groups={['memory']} />
+            <MemoFigures output={output} groups={MEMORY_FIGURES} />
             <MemoryCharts output={output} />
-            <Figures output={output} groups={['speed']} />
+            <MemoFigures output={output} groups={SPEED_FIGURES} />
             <SpeedCharts output={output} />
-            <Figures output={output} groups={REST_OF_FIGURES} />
+            {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} />}
           </>)}
           <Warnings />
-          <ExportMenu document={document} output={output} />
-          <LaunchArgsPanel document={document} />
+          {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
+          <MemoLaunchArgsPanel document={laterDocument} />
         </>
       ) : <NoResults />}
-      <SearchPanel />
+      <MemoSearchPanel />
     </div>
   );
 }

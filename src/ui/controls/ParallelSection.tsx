@@ -1,7 +1,7 @@
 // Parallelism: one slider per degree offering only the values the engine's rules
 // allow (src/state/options.ts asks them), plus schedule, ZeRO and sequence parallel.
 
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { SCHEDULES, ZERO_STAGES, type ScheduleKind } from '../../model/types.ts';
 import { countAt, getAt } from '../../state/doc.ts';
 import { layoutChoices, microBatchesPerStep, scheduleChoices, DEGREE_PATHS, SCHEDULE_PATH, type DegreeChoices, type DegreeKey } from '../../state/options.ts';
@@ -15,7 +15,14 @@ const SCHEDULE_LABELS: Readonly<Record<ScheduleKind, string>> = {
 };
 const ZERO_LABELS = { '0': '0: off', '1': '1: optimizer states', '2': '2: + gradients', '3': '3: + weights (FSDP)' };
 
-function DegreeSlider({ degree, choices }: { degree: DegreeKey; choices: DegreeChoices }) {
+function sameChoices(a: DegreeChoices, b: DegreeChoices): boolean {
+  return a.current === b.current && a.rule === b.rule && a.currentProblem === b.currentProblem
+    && a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i])
+    && a.excluded.length === b.excluded.length && a.excluded.every((e, i) => e.value === b.excluded[i]?.value && e.reason === b.excluded[i]?.reason);
+}
+
+/** Memoized on what it shows: layoutChoices builds new objects on every change, and most moves leave most sliders as they were. */
+const DegreeSlider = memo(function DegreeSlider({ degree, choices }: { degree: DegreeKey; choices: DegreeChoices }) {
   const store = usePlannerStore();
   const path = DEGREE_PATHS[degree];
   const error = useFieldError(path);
@@ -45,7 +52,7 @@ function DegreeSlider({ degree, choices }: { degree: DegreeKey; choices: DegreeC
       />
     </FieldShell>
   );
-}
+}, (a, b) => a.degree === b.degree && sameChoices(a.choices, b.choices));
 
 function ScheduleField() {
   const store = usePlannerStore();

@@ -2,7 +2,7 @@
 // the engine's error for the field, and the formula and source behind a
 // keyboard-usable <details>.
 
-import { useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
@@ -30,7 +30,8 @@ export function describedBy(id: string, error: string | null): string {
   return error ? `${id}-hint ${id}-error` : `${id}-hint`;
 }
 
-export function HelpDetails({ help }: { help: Help }) {
+/** Memoized: a help text is a constant, so the controls' frequent re-renders skip it. */
+export const HelpDetails = memo(function HelpDetails({ help }: { help: Help }) {
   if (!help.formula && !help.source) return null;
   return (
     <details className="text-xs text-gray-700 dark:text-gray-300">
@@ -41,7 +42,7 @@ export function HelpDetails({ help }: { help: Help }) {
       {help.source && <p className="mt-1">Source: {help.source}</p>}
     </details>
   );
-}
+});
 
 /** Label on top, control, explanation, error, formula. `aside` sits right of the label (a slider's value). */
 export function FieldShell(props: { id: string; help: Help; error: string | null; aside?: ReactNode; children: ReactNode; extra?: ReactNode }) {
