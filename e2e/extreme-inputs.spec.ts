@@ -11,14 +11,16 @@ import { test, expect, configFragment, openPlanner, slider } from './fixtures.ts
 // time), a requestAnimationFrame probe (the longest gap between frames), and a Chrome
 // trace (each task's CPU time). The first step measures the default configuration.
 //
-// The issue's budget is 50 ms. Wall-clock lengths on a shared machine measure its
-// load as much as the page: an ordinary re-render of the whole page (React and the
-// charts), extreme input or not, took 150–1,200 ms of wall time and 80–300 ms of CPU
-// under a load of 10–14 on two cores. So the test asserts on CPU time, which load
-// changes less, and by default fails only on a freeze: one task using a second of
-// CPU or more, as a main-thread loop over a huge count does (10^15 in place of the
-// 10^18 case below took 1.1 s of CPU before its fix; 10^18 loops 30 times longer).
-// MAIN_THREAD_BUDGET_MS=50 applies the issue's budget where page and machine meet it.
+// The budget is the issue's: no main-thread task over 50 ms. Wall-clock lengths on a
+// shared machine measure its load as much as the page (the same task took 35 ms of
+// wall time idle and several times that under a load of 10 on two cores), so the test
+// asserts on CPU time, which load changes less; it reports wall time and frame gaps
+// beside it. How the page stays under it: the charts redraw once the input settles,
+// each in a task of its own and as a React transition (useSettledValue.ts); their axis
+// ticks never measure text in the DOM (chartParts.tsx); the key figures render first
+// and the rest of the results column after (Results.tsx). Measured on an idle machine,
+// the longest task of any step was 20–38 ms of CPU (it was 55–315 ms before those
+// changes). MAIN_THREAD_BUDGET_MS overrides the budget, e.g. to study a slow machine.
 
 const base = DEFAULT_DOCUMENT as {
   model: Record<string, unknown>; training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown>;
@@ -52,7 +54,7 @@ interface Probe { readonly longTasksMs: number[]; readonly maxFrameGapMs: number
 interface Measure extends Probe { readonly longestTaskCpuMs: number; readonly longestTaskWallMs: number }
 
 /** The most CPU time one main-thread task may take while an extreme input arrives and a slider moves. */
-const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 1000);
+const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 
 interface TraceEvent { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }
 
@@ -152,6 +154,9 @@ function report(testInfo: TestInfo, name: string, m: Measure): void {
 test('extreme inputs: the page stays responsive and every figure is finite or explained', async ({ page, browser }, testInfo) => {
   await installProbe(page);
   await openPlanner(page);
+  // The page's first drawing of its charts (lazy chunks, code not yet compiled) is loading, not input: it ends before the first step.
+  for (const chart of ['memory-chart', 'pipeline-chart', 'step-breakdown-chart']) await expect(page.getByTestId(chart)).toBeVisible();
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
   // One page for all: each configuration arrives as a link pasted into the open page (its TP is 8 again), as people switch between links.
   for (const extreme of EXTREMES) {
     await test.step(extreme.name, async () => {

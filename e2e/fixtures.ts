@@ -29,13 +29,20 @@ export { expect };
 export async function figureValue(page: Page, id: string): Promise<number> {
   const figure = page.getByTestId('results').getByTestId(id);
   await expect(figure).toHaveAttribute('data-value', /\d/);
+  await resultsSettled(page);
   return Number(await figure.getAttribute('data-value'));
+}
+
+/** Waits until the results column shows the newest answer everywhere: the key figures render first, the rest right after (aria-busy meanwhile). */
+export async function resultsSettled(page: Page): Promise<void> {
+  await expect(page.locator('[data-testid="results"][aria-busy="true"]')).toHaveCount(0);
 }
 
 /** Opens the page and waits for the first estimate. */
 export async function openPlanner(page: Page, path = '/'): Promise<void> {
   await page.goto(path);
   await expect(page.getByTestId('memory-total').first()).toHaveAttribute('data-value', /\d/);
+  await resultsSettled(page);
 }
 
 /** A slider's current value (its aria-valuetext), by the abbreviation in its label. */
@@ -57,6 +64,7 @@ export async function setSlider(page: Page, name: RegExp, value: number): Promis
 
 /** Every figure on the page as id → data-value, for comparing two pages. */
 export async function allFigures(page: Page): Promise<Record<string, string | null>> {
+  await resultsSettled(page);
   return page.getByTestId('results').locator('[data-value]').evaluateAll((nodes) =>
     Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value')])));
 }

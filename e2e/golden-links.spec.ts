@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { estimate } from '../src/model/estimate.ts';
 import { keyFigures } from '../src/ui/keyFigures.ts';
-import { test, expect, slider } from './fixtures.ts';
+import { test, expect, resultsSettled, slider } from './fixtures.ts';
 
 // Links forever (issue "Hardening", part 2): each golden link opens the configuration
 // it was released with, and the page shows for it exactly what the engine computes
@@ -29,6 +29,7 @@ for (const [file, golden] of goldens) {
     const view = embed ? page.getByTestId('embed-view') : page.getByTestId('results');
     await expect(view.getByTestId('memory-total')).toHaveAttribute('data-value', /\d/);
     await expect(page.getByRole('alert')).toHaveCount(0);
+    await resultsSettled(page);
 
     const output = estimate(golden.expect.document);
     expect(output.errors).toEqual([]);

@@ -4,7 +4,7 @@
 
 import { usePlanner } from '../state/react.ts';
 import { encodeConfigFragment } from '../state/url-codec.ts';
-import { useSettledValue } from './useSettledValue.ts';
+import { SETTLE_MS, useSettledValue } from './useSettledValue.ts';
 import { VALIDATION_HASH, followTab, type PageRoute } from './route.ts';
 
 const TAB = 'inline-block rounded-t border-b-2 px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 '
@@ -14,7 +14,7 @@ const OTHER = 'border-transparent text-blue-800 underline underline-offset-4 hov
 
 export function PageTabs({ route }: { route: PageRoute }) {
   // Re-encoded once the input settles, not on every step of a dragged slider.
-  const document = useSettledValue(usePlanner((s) => s.document));
+  const document = useSettledValue(usePlanner((s) => s.document), SETTLE_MS.rest);
   // Back to the planner with the configuration in the link, so it opens the same in a new tab too.
   const plannerHref = `#${encodeConfigFragment(document)}`;
   const tabs = [

@@ -3,7 +3,7 @@
 // script stays small and redrawn once the input settles, so the figures follow every move.
 
 import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
-import { useSettledValue } from './useSettledValue.ts';
+import { SETTLE_MS, useSettledValue } from './useSettledValue.ts';
 import type { EstimateOutput } from '../model/types.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
@@ -75,16 +75,17 @@ export function Charts({ output, compact = false }: { output: EstimateOutput; co
 
 /** The memory chart, redrawn once the input settles (useSettledValue). */
 function MemoryCharts({ output }: { output: EstimateOutput }) {
-  const deferred = useSettledValue(output);
+  const deferred = useSettledValue(output, SETTLE_MS.memoryChart);
   return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>;
 }
 
 function SpeedCharts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
-  const deferred = useSettledValue(output);
+  const timeline = useSettledValue(output, SETTLE_MS.pipelineChart);
+  const breakdown = useSettledValue(output, SETTLE_MS.stepBreakdownChart);
   return (
     <>
-      <ChartSlot title="Pipeline timeline"><PipelineChart output={deferred} /></ChartSlot>
-      {!compact && <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={deferred} /></ChartSlot>}
+      <ChartSlot title="Pipeline timeline"><PipelineChart output={timeline} /></ChartSlot>
+      {!compact && <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={breakdown} /></ChartSlot>}
     </>
   );
 }
@@ -108,9 +109,13 @@ export function Results() {
   // exports, launch arguments) is rendered right after, at lower priority, so a dragged slider's key figures never wait for it.
   const laterOutput = useDeferredValue(output);
   const laterDocument = useDeferredValue(document);
+  // Counted once the whole column shows the answer; aria-busy says meanwhile that part of it is still the previous one.
+  const laterAnswers = useDeferredValue(answers);
+  const busy = laterOutput !== output || laterDocument !== document || laterAnswers !== answers;
   return (
     // From 1024 px the results stay in view (their own scroll area) while the controls scroll; tabIndex lets keyboards scroll it.
-    <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={answers}
+    <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={laterAnswers}
+      aria-busy={busy ? true : undefined}
       className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto dark:focus-visible:outline-blue-300">
       <ConfigErrors />
       <CompareBar />

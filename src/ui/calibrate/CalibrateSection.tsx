@@ -14,7 +14,7 @@ import { BUTTON } from '../buttons.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { formatGiB, formatSeconds } from '../format.ts';
-import { useSettledValue } from '../useSettledValue.ts';
+import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 
 const GIB = 2 ** 30;
 
@@ -68,7 +68,7 @@ export function CalibrateSection() {
   const store = usePlannerStore();
   const id = useId();
   // The prediction sentence follows once the input settles, not on every step of a dragged slider.
-  const output = useSettledValue(usePlanner((s) => s.output));
+  const output = useSettledValue(usePlanner((s) => s.output), SETTLE_MS.rest);
   const [stepText, setStepText] = useState('');
   const [memoryText, setMemoryText] = useState('');
   const [status, setStatus] = useState<FitStatus | null>(null);

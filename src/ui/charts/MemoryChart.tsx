@@ -7,7 +7,7 @@ import type { BarShapeProps } from 'recharts';
 import { MEMORY_PARTS } from '../../model/types.ts';
 import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/types.ts';
 import { formatGiB, formatNumber } from '../format.ts';
-import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES } from './chartParts.tsx';
+import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 
 const GIB = 2 ** 30;
 
@@ -106,9 +106,10 @@ export default function MemoryChart(props: { output: EstimateOutput }) {
         <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
           margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height: 320 }}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis dataKey="stage" interval={tickInterval} tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor"
+          <XAxis dataKey="stage" interval={tickInterval} tick={plainTick} stroke="currentColor"
             label={{ value: 'Pipeline stage', position: 'insideBottom', offset: -8, fill: 'currentColor', fontSize: 12 }} />
-          <YAxis domain={[0, axisTopGiB]} tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor"
+          {/* interval 0: five round ticks never crowd, and recharts then skips measuring each label in the DOM (a forced layout of the page). */}
+          <YAxis domain={[0, axisTopGiB]} interval={0} tick={plainTick} stroke="currentColor"
             tickFormatter={(v: number) => formatNumber(v)}
             label={{ value: 'GiB', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
           {oomStages > 0 && <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />}

@@ -7,7 +7,7 @@ import type { BarShapeProps } from 'recharts';
 import { TIME_PARTS } from '../../model/types.ts';
 import type { EstimateOutput, TimePart } from '../../model/types.ts';
 import { formatPercent, formatSeconds } from '../format.ts';
-import { ChartUnavailable, TOOLTIP_STYLES } from './chartParts.tsx';
+import { ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 
 /** Colors ≥ 3:1 against both white and gray-900; the bars are also labelled on the axis. */
 const TIME_COLORS: Readonly<Record<TimePart, string>> = {
@@ -80,9 +80,10 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
         <BarChart responsive accessibilityLayer={false} layout="vertical" data={rows}
           margin={{ top: 8, right: 64, bottom: 8, left: 8 }} style={{ width: '100%', height: 300 }}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} horizontal={false} />
-          <XAxis type="number" tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor"
+          {/* interval 0: five round ticks never crowd, and recharts then skips measuring each label in the DOM (a forced layout of the page). */}
+          <XAxis type="number" interval={0} tick={plainTick} stroke="currentColor"
             tickFormatter={(v: number) => formatSeconds(v)} />
-          <YAxis type="category" dataKey="label" width={120} interval={0} tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" />
+          <YAxis type="category" dataKey="label" width={120} interval={0} tick={plainTick} stroke="currentColor" />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatSeconds(v) : String(v))} />
           <Bar dataKey="seconds" name="Seconds per step" isAnimationActive={false} shape={colored}>
             <LabelList dataKey="seconds" position="right" fill="currentColor" fontSize={12}

@@ -5,7 +5,7 @@
 // ids as the single view's, so tools reading the page find them either way.
 
 import { Suspense, lazy, memo, type ReactNode } from 'react';
-import { useSettledValue } from '../useSettledValue.ts';
+import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import type { EstimateOutput } from '../../model/types.ts';
 import type { PinnedConfiguration } from '../../state/compare.ts';
 import type { Doc } from '../../state/doc.ts';
@@ -99,12 +99,13 @@ function Slot({ children, what }: { children: ReactNode; what: string }) {
 }
 
 function Column({ name, output }: { name: string; output: EstimateOutput }) {
-  const deferred = useSettledValue(output);
+  const memory = useSettledValue(output, SETTLE_MS.memoryChart);
+  const timeline = useSettledValue(output, SETTLE_MS.pipelineChart);
   return (
     <section aria-label={name} data-testid={name.startsWith('A') ? 'compare-pinned' : 'compare-current'} className={`${PANEL} flex min-w-0 flex-col gap-4`}>
       <h3 className={HEADING}>{name}</h3>
-      <Slot what="memory chart"><MemoryChart output={deferred} /></Slot>
-      <Slot what="pipeline timeline"><PipelineChart output={deferred} /></Slot>
+      <Slot what="memory chart"><MemoryChart output={memory} /></Slot>
+      <Slot what="pipeline timeline"><PipelineChart output={timeline} /></Slot>
     </section>
   );
 }

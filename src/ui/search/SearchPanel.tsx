@@ -11,7 +11,7 @@ import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createSearchWorker } from '../../worker/create-search-worker.ts';
 import { startSearch, type SearchJob } from '../../worker/search-client.ts';
 import { BUTTON } from '../buttons.ts';
-import { useSettledValue } from '../useSettledValue.ts';
+import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import { formatCount, formatPercent } from '../format.ts';
 import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
 import { SearchResultsTable } from './SearchResultsTable.tsx';
@@ -70,7 +70,7 @@ function StatusLine({ phase }: { phase: Phase }) {
 export function SearchPanel() {
   const store = usePlannerStore();
   // The form's hints follow the configuration once the input settles (a search reads the store's newest document).
-  const document = useSettledValue(usePlanner((s) => s.document));
+  const document = useSettledValue(usePlanner((s) => s.document), SETTLE_MS.rest);
   const clusterGpus = countAt(document, ['cluster', 'gpus']);
   const [form, setForm] = useState<FormText>(INITIAL_FORM);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
