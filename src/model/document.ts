@@ -2,7 +2,7 @@
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
-import { findGpuPreset } from '../presets/gpus.ts';
+import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../presets/gpus.ts';
 import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import {
@@ -22,7 +22,7 @@ const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', '
 const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload'];
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
-const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
+const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
 const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps'];
 const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
 
@@ -178,13 +178,15 @@ function readGpu(r: FieldReader, c: JsonObject): GpuRead {
   }
   r.unknownKeys(value, GPU_KEYS, 'cluster.gpu');
   const at = 'cluster.gpu';
+  const bf16Tflops = requiredPositive(r, value, 'bf16Tflops', 1e7);
   const gpu: GpuSpec = {
     name: r.text(value, 'name', at, 'Custom GPU'),
     memoryGiB: requiredPositive(r, value, 'memoryGiB', 1e6),
-    bf16Tflops: requiredPositive(r, value, 'bf16Tflops', 1e7),
+    bf16Tflops,
     fp8Tflops: r.number(value, 'fp8Tflops', at, 0, 0, 1e7),
     fp32Tflops: r.number(value, 'fp32Tflops', at, 0, 0, 1e7),
     fp4Tflops: r.number(value, 'fp4Tflops', at, 0, 0, 1e7),
+    expTeraOpsPerSecond: r.number(value, 'expTeraOpsPerSecond', at, defaultExpTeraOpsPerSecond(bf16Tflops), 0, 1e7, true),
     hbmGBps: requiredPositive(r, value, 'hbmGBps', 1e7),
     intraNodeGBps: requiredPositive(r, value, 'intraNodeGBps', 1e7),
     interNodeGBps: requiredPositive(r, value, 'interNodeGBps', 1e7),
@@ -233,6 +235,6 @@ function readCalibration(r: FieldReader, o: JsonObject): CalibrationOverride {
 }
 
 const FALLBACK_GPU: GpuSpec = {
-  name: 'none', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0,
+  name: 'none', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0, expTeraOpsPerSecond: 1,
   hbmGBps: 1, intraNodeGBps: 1, interNodeGBps: 1, tdpWatts: 1, usdPerHour: 0,
 };

@@ -97,6 +97,13 @@ export interface GpuSpec {
   readonly fp32Tflops: number;
   /** Dense FP4 peak; 0 where the GPU has no FP4 tensor cores (then fp4 runs at the fp8 rate). */
   readonly fp4Tflops: number;
+  /**
+   * Exponentials per second of the special-function units (MUFU.EX2), in 10^12: the
+   * softmax of attention needs one per score, and next to the tensor cores this unit is
+   * slow (Shah et al. 2024, FlashAttention-3, arXiv 2407.08608, section 3: H100 SXM5 has
+   * 989 TFLOP/s of FP16 matmul but 3.9 TFLOP/s of special functions).
+   */
+  readonly expTeraOpsPerSecond: number;
   readonly hbmGBps: number;
   readonly intraNodeGBps: number;
   readonly interNodeGBps: number;

@@ -9,9 +9,9 @@ import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
 const GPU_FIELDS: readonly HelpKey[] = [
-  'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour',
+  'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour',
 ];
-const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'tdpWatts', 'usdPerHour']);
+const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'tdpWatts', 'usdPerHour']);
 
 function GpuPicker() {
   const store = usePlannerStore();
