@@ -1,6 +1,7 @@
 // Compute time of one micro-batch on one GPU: matrix multiplies at a shape-dependent
-// fraction of the dense peak, attention scores at the 16-bit peak, and memory-bound
-// element-wise work from bytes moved over HBM bandwidth.
+// fraction of the dense peak, attention scores on the tensor cores and the softmax's
+// exponentials on the special-function units, and memory-bound element-wise work from
+// bytes moved over HBM bandwidth.
 
 import { TIME_CALIBRATION as K } from './calibration.ts';
 import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from './matrices.ts';
@@ -21,12 +22,13 @@ export function peakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
  * The tensor-core rate a GPU sustains under a long GEMM load: datasheet peaks assume the
  * boost clock, and the denser the FLOPs per watt of TDP, the further the clock drops
  * under power capping (A100 at 0.78 TFLOP/s per W keeps near peak; H100 at 1.4 and
- * Blackwell at 2+ do not). One fitted knee, `powerKneeTflopsPerWatt`.
+ * Blackwell at 2+ do not). One fitted knee, `powerKneeTflopsPerWatt`, in 16-bit
+ * FLOPs: an fp8 or fp4 FLOP spends `tensorEnergyPerFlopRelative` of a 16-bit one.
  */
 export function sustainedPeakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
   const peak = peakFlopsPerSecond(gpu, precision);
   if (gpu.tdpWatts <= 0) return peak;
-  const tflopsPerWatt = peak / TERA / gpu.tdpWatts;
+  const tflopsPerWatt = (peak * K.tensorEnergyPerFlopRelative[precision]) / TERA / gpu.tdpWatts;
   return peak / (1 + tflopsPerWatt / K.powerKneeTflopsPerWatt);
 }
 
@@ -70,6 +72,7 @@ function shardedShape(matrix: WeightMatrix, tp: number): { k: number; n: number 
 export interface LayerComputeSeconds {
   readonly matmulForward: number;
   readonly attentionForward: number;
+  readonly attentionBackward: number;
   readonly elementwiseForward: number;
 }
 
@@ -93,29 +96,50 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   }
   return {
     matmulForward,
-    attentionForward: attentionForwardSeconds(c, tokens),
+    ...attentionSeconds(c, tokens),
     elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
   };
 }
 
+/** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */
+function overlapped(tensorSeconds: number, expSeconds: number): number {
+  return Math.max(tensorSeconds, expSeconds) + K.softmaxExposedFraction * Math.min(tensorSeconds, expSeconds);
+}
+
 /**
- * Attention scores (QK^T and softmax·V) run in 16-bit even in fp8 recipes (Transformer
- * Engine keeps dot-product attention in bf16 by default). Causal kernels skip the masked
- * half: each query of a context-parallel rank sees on average half the sequence.
+ * Attention scores of one layer for `tokens` query tokens on one GPU. The matmuls (QKᵀ
+ * and P·V) run on the tensor cores in 16-bit even in fp8 recipes (Transformer Engine
+ * keeps dot-product attention in bf16 by default); the softmax needs one exponential per
+ * score on the special-function units, which next to the tensor cores are slow
+ * (FlashAttention-3, arXiv 2407.08608, section 3: 3.9 T exponentials against 989
+ * TFLOP/s on H100). Causal kernels skip the masked half: each query of a
+ * context-parallel rank sees on average half the sequence. The backward pass does 2.5×
+ * the forward's matmul work and recomputes P, one more exponential per score (Dao
+ * 2023, arXiv 2307.08691, algorithm 2).
  */
-function attentionForwardSeconds(c: RunConfig, tokens: number): number {
+function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: number; attentionBackward: number } {
   const { model, parallel, training, cluster } = c;
-  const peak16 = sustainedPeakFlopsPerSecond(cluster.gpu, training.precision === 'fp32' ? 'fp32' : 'bf16') * c.calibration.computeEfficiencyScale;
+  const scale = c.calibration.computeEfficiencyScale;
+  const peak16 = peakFlopsPerSecond(cluster.gpu, training.precision === 'fp32' ? 'fp32' : 'bf16') * scale;
   const causalKeyTokens = training.seqLen * K.causalAttentionFraction;
   const flops = (2 * tokens * attentionScoreMacsPerToken(model, causalKeyTokens)) / parallel.tp;
-  const efficiency = K.matmulEfficiencyCeiling.bf16 * K.attentionEfficiencyRelative * (training.flashAttention ? 1 : K.unfusedAttentionSlowdown);
-  return flops / (peak16 * efficiency);
+  const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
+  const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused);
+  const scores = (tokens * model.heads * causalKeyTokens) / parallel.tp;
+  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale;
+  const expForward = scores / expPerSecond;
+  return {
+    attentionForward: overlapped(tensorForward, expForward),
+    attentionBackward: overlapped(tensorForward * K.attentionBackwardOverForward, expForward * K.backwardExpsPerScore),
+  };
 }
 
 /**
  * Memory-bound work (norms, residual adds, rotary, activation functions, dropout,
  * router softmax): a calibrated number of h-sized and FFN-sized 16-bit tensor passes
  * per token, over HBM bandwidth. Sequence parallelism splits the h-sized ones by t.
+ * The fixed per-layer costs (kernel launches, MoE host synchronisation, per-expert
+ * bookkeeping) are counted here too, since they recur wherever the layer's forward does.
  */
 function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: number): number {
   const { model, parallel } = c;
@@ -124,7 +148,8 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   // MoE token dispatch: permute, unpermute and the weighted combine copy topK h-sized rows per token (Megatron-Core token_dispatcher.py).
   const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? model.moe.topK : 0;
   const passes = (K.elementwiseHiddenPasses + K.moeDispatchPassesPerCopy * routedCopies) * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
-  const overhead = K.layerOverheadSeconds + (routedCopies > 0 ? K.moeLayerOverheadSeconds : 0);
+  const localExperts = model.moe && routedCopies > 0 ? model.moe.experts / parallel.ep : 0;
+  const overhead = K.layerOverheadSeconds + (routedCopies > 0 ? K.moeLayerOverheadSeconds : 0) + K.moeLocalExpertOverheadSeconds * localExperts;
   return (2 * tokens * passes) / (c.cluster.gpu.hbmGBps * 1e9) + overhead;
 }
 

@@ -12,7 +12,7 @@
 
 import { microBatchesInFlight } from './activations.ts';
 import {
-  ALLOCATOR_RESERVE_FRACTION, COMM_EXPOSED_FRACTION, DP_OVERLAP, RUNTIME_BYTES,
+  ALLOCATOR_RESERVE_FRACTION, COMM_EXPOSED_FRACTION, RUNTIME_BYTES,
   ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
 } from './calibration.ts';
 import { isMoeLayer } from './matrices.ts';
@@ -20,6 +20,7 @@ import { bubbleOverIdeal } from './schedule.ts';
 import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './search-pieces.ts';
 import { affine, minOf, syncPerMicroBatchSeconds, syncStepSeconds } from './search-sync.ts';
 import type { LayoutGroup, PipelineShape } from './search-space.ts';
+import { exposedDataParallelSeconds } from './time.ts';
 import type { RunConfig } from './types.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from './units.ts';
 
@@ -306,7 +307,7 @@ export class LayoutEvaluator {
     let optimizer = 0;
     for (let c = 0; c < this.count; c++) {
       const dp = this.dpSync[zero * cap + c] ?? 0;
-      const exposed = Math.max(dp * DP_OVERLAP.minimumExposedFraction, dp - critical * DP_OVERLAP.overlapEfficiency);
+      const exposed = exposedDataParallelSeconds(dp, critical, this.microBatches, zero);
       if (exposed > dpExposed) dpExposed = exposed;
       const opt = perParameter * ((this.dense[c] ?? 0) + (this.expert[c] ?? 0));
       if (opt > optimizer) optimizer = opt;

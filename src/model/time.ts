@@ -10,7 +10,7 @@ import { isMoeLayer } from './matrices.ts';
 import { optimizerStepSeconds } from './optimizer-time.ts';
 import { pipelineLayout, stageGpuParameters, type PipelineStage } from './params.ts';
 import { simulateSchedule, simulateScheduleSummary, bubbleOverIdeal, type ScheduleInput } from './schedule.ts';
-import type { RunConfig, TimePart, Timeline } from './types.ts';
+import type { RunConfig, TimePart, Timeline, ZeroStage } from './types.ts';
 
 /** Above this many blocks the step is timed by the closed form; the simulator's cost grows with blocks. */
 export const MAX_SIMULATED_BLOCKS = 200_000;
@@ -55,10 +55,12 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
     }
     const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward;
     forward += layerForward;
-    backward += (t.matmulForward + t.elementwiseForward) * K.backwardOverForward + t.attentionForward * K.attentionBackwardOverForward;
-    // Full recomputation reruns each layer's forward; selective only the attention core (Korthikanti et al. 2022, section 5).
+    backward += (t.matmulForward + t.elementwiseForward) * K.backwardOverForward + t.attentionBackward;
+    // Full recomputation reruns each layer's forward; selective the attention core
+    // (Korthikanti et al. 2022, section 5) and the element-wise outputs it did not keep
+    // (activations.ts, ENGINE_SELECTIVE_SCOPE), never a weight matmul.
     if (c.training.recompute === 'full') recompute += layerForward;
-    else if (c.training.recompute === 'selective') recompute += t.attentionForward;
+    else if (c.training.recompute === 'selective') recompute += t.attentionForward + t.elementwiseForward;
   }
   return { forward, backward, recompute };
 }
@@ -141,6 +143,19 @@ function runPipeline(input: ScheduleInput, maxSimulatedBlocks: number): Pipeline
   return { makespan, bubbleFraction: 1 - ideal / makespan, timeline: null, note: `${blocks} blocks: timed by the closed form, not simulated` };
 }
 
+/**
+ * The part of a step's data-parallel sync (`dpSeconds`) that compute does not hide.
+ * ZeRO 0/1 reduce once per step, under the last micro-batch's backward, and gather
+ * the updated weights under the first forward (Megatron --overlap-grad-reduce,
+ * --overlap-param-gather; PyTorch DDP buckets, Li et al. 2020, arXiv 2006.15704,
+ * section 3.2.3): one micro-batch's work is the window. ZeRO 2/3 reduce-scatter every
+ * micro-batch's gradients during that micro-batch's backward: the whole step is.
+ */
+export function exposedDataParallelSeconds(dpSeconds: number, workPerMicroBatchSeconds: number, microBatches: number, zero: ZeroStage): number {
+  const window = (zero >= 2 ? microBatches : 1) * workPerMicroBatchSeconds;
+  return Math.max(dpSeconds * DP_OVERLAP.minimumExposedFraction, dpSeconds - window * DP_OVERLAP.overlapEfficiency);
+}
+
 /** `maxSimulatedBlocks` lower than the default trades the simulated schedule for the closed form (the calibration fit uses it for speed). */
 export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS): StepTime {
   const layout = pipelineLayout(c.model, c.parallel);
@@ -155,10 +170,7 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   let critical = 0;
   for (let s = 1; s < times.length; s++) if (workPerMicroBatch(s) > workPerMicroBatch(critical)) critical = s;
   const t = times[critical] as StageTimes;
-  // Megatron overlaps the gradient reduce-scatter with the last micro-batch's backward
-  // and the parameter all-gather with the first forward (--overlap-grad-reduce, --overlap-param-gather).
-  const dpWindow = workPerMicroBatch(critical);
-  const dpExposed = Math.max(...times.map((x) => Math.max(x.dpSeconds * DP_OVERLAP.minimumExposedFraction, x.dpSeconds - dpWindow * DP_OVERLAP.overlapEfficiency)));
+  const dpExposed = Math.max(...times.map((x) => exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero)));
   const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
 
   // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.

@@ -7,8 +7,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.2456482883346784,
-    upperError: 0.5615275271648812,
+    lowerError: -0.21126868206311225,
+    upperError: 0.47624152240680245,
     rows: 397
   },
   memory: {
