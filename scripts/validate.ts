@@ -2,7 +2,7 @@
 // (the project's copy of ../shared/validation/published-runs.json). Prints one row per
 // published figure and the summary: median and 90th-percentile |error|.
 import { readFileSync } from 'node:fs';
-import { readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validate.ts';
+import { fitVerdicts, readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validate.ts';
 
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
 const rows = readValidationCases(file).flatMap((c) => validateCase(c));
@@ -28,3 +28,5 @@ const line = (label: string, subset: ValidationRow[]) => {
 console.log('\nSummary');
 line('throughput (tokens/s/GPU or MFU)', rows.filter((r) => r.figure !== 'memoryBytesPerGpu'));
 line('memory', rows.filter((r) => r.figure === 'memoryBytesPerGpu'));
+const verdicts = fitVerdicts(rows);
+console.log(`${'memory verdict'.padEnd(34)} ${verdicts.predictedToFit} of the ${verdicts.runs} published runs predicted to fit their GPU (all of them ran: the rest are memory over-predicted)`);

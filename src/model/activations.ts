@@ -3,7 +3,7 @@
 // attention, SwiGLU, dropout, flash attention, MoE and MLA change the list, and the
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
-import { LOSS_BACKWARD_FP32_LOGIT_COPIES } from './calibration.ts';
+import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from './calibration.ts';
 import { isMoeLayer } from './matrices.ts';
 import { mtpLayerIndex, type PipelineStage } from './params.ts';
 import type { ModelConfig, ParallelConfig, Recompute, RunConfig } from './types.ts';
@@ -187,7 +187,8 @@ function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
 
 /** Extra fp32 logits-sized buffers while the loss runs backward (see the calibration constant). */
 function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
-  return bytesOf([saved('loss.gradients', LOSS_BACKWARD_FP32_LOGIT_COPIES * FP32_BYTES * m.vocab, 'tensor', 'kept')], s);
+  const copies = LOSS_BACKWARD_FP32_LOGIT_COPIES + (s.tp > 1 ? VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES : 0);
+  return bytesOf([saved('loss.gradients', copies * FP32_BYTES * m.vocab, 'tensor', 'kept')], s);
 }
 
 /**

@@ -53,6 +53,20 @@ export const ALLOCATOR_RESERVE_FRACTION = 0.1;
  */
 export const LOSS_BACKWARD_FP32_LOGIT_COPIES = 2;
 
+/**
+ * FITTED: more fp32 logits-sized tensors at the loss's peak when the vocabulary is
+ * split over TP ranks. A vocabulary-parallel cross-entropy reduces the maximum and the
+ * sum of exponentials across the ranks, so it cannot run the fused log-softmax kernel:
+ * PyTorch's loss_parallel (torch.distributed.tensor.parallel.loss, _log_softmax)
+ * materialises the shifted logits and their exponentials as separate tensors. 2 is what
+ * the torchtitan-202412-t4-* rows need (Llama 3.1 70B, TP 8, 131,072 tokens per
+ * micro-batch, the set's only TP rows with memory): 0 leaves them at −24.5 %, 1 at
+ * −12.5 %, 2 at −0.6 % and +5.8 %. Megatron's vocab-parallel kernel works in place and
+ * needs fewer, so for Megatron TP runs this errs on the safe side by up to two logits
+ * copies (0.5 GB per GPU for Llama 3 70B at TP 8, s = 8,192, b = 1).
+ */
+export const VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES = 2;
+
 // ---- Time: achievable efficiency and overlap -----------------------------------
 // Used by compute.ts and time.ts. Values marked FITTED come from `npm run calibrate`
 // (scripts/calibrate.ts) on the 397 throughput rows of validation/published-runs.json:

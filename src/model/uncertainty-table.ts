@@ -12,7 +12,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
     rows: 397
   },
   memory: {
-    lowerError: -0.157483538893759,
+    lowerError: -0.036366344681673074,
     upperError: 1.4487466411932635,
     rows: 26
   }

@@ -60,10 +60,17 @@ describe('oomAssessment', () => {
     expect(oomAssessment(80.1 * GIB, capacity, BAND).verdict).toBe('will-not-fit');
   });
 
-  it('has no tight zone when the engine never under-predicted', () => {
+  it('keeps a 10 % margin when the band is narrower, even when the engine never under-predicted', () => {
     const overOnly = { lowerError: 0.05, upperError: 0.3, rows: 4 };
-    expect(oomAssessment(0.99 * capacity, capacity, overOnly).verdict).toBe('safe');
-    expect(oomAssessment(0.99 * capacity, capacity, overOnly).tightFromBytes).toBe(capacity);
+    const near = oomAssessment(0.95 * capacity, capacity, overOnly);
+    expect(near.verdict).toBe('tight');
+    expect(near.marginFromFloor).toBe(true);
+    expect(near.tightFromBytes).toBeCloseTo(0.9 * capacity, 0);
+    // The band's own margin is none: a measurement at the lower quantile used no more than predicted.
+    expect(near.upperBytes).toBeCloseTo(0.95 * capacity, 0);
+    expect(oomAssessment(0.89 * capacity, capacity, overOnly).verdict).toBe('safe');
+    // A band wider than the margin sets the threshold itself (BAND: −20 % → 80 %).
+    expect(oomAssessment(0.85 * capacity, capacity, BAND).marginFromFloor).toBe(false);
   });
 
   it('with the committed table, flags a configuration at 95 % of capacity as tight', () => {

@@ -69,16 +69,28 @@ export function headlineBands(output: EstimateOutput, table: UncertaintyTable): 
 
 export type OomVerdict = 'safe' | 'tight' | 'will-not-fit';
 
+/**
+ * The tight zone starts no later than this share of capacity, whatever the band says.
+ * The memory rows behind the band are few (26, from three publishers), and a GPU also
+ * holds what no document describes: the caching allocator's fragmentation under a
+ * changing load, communicator buffers that grow with the number of groups, a
+ * framework's own loss and attention kernels. A 10 % margin is the allocator reserve
+ * calibration.ts already counts (ALLOCATOR_RESERVE_FRACTION) once more.
+ */
+export const MAX_TIGHT_FROM_SHARE = 0.9;
+
 export interface OomAssessment {
   readonly verdict: OomVerdict;
   /**
-   * Predicted totals above this may exceed capacity once the error band is applied:
-   * capacity · (1 + lower memory error), i.e. where predicted / (1 + lower) reaches capacity.
-   * Equal to capacity when the engine never under-predicted memory at the lower quantile.
+   * Predicted totals above this may exceed capacity: capacity · (1 + lower memory error),
+   * where predicted / (1 + lower) reaches capacity, or capacity · MAX_TIGHT_FROM_SHARE
+   * when that is lower.
    */
   readonly tightFromBytes: number;
-  /** tightFromBytes as a share of capacity: 1 + lower memory error (at most 1). */
+  /** tightFromBytes as a share of capacity: the lower of 1 + lower memory error and MAX_TIGHT_FROM_SHARE. */
   readonly tightFromShare: number;
+  /** True when the fixed margin, not the band, sets where "tight" starts. */
+  readonly marginFromFloor: boolean;
   /** The highest total the band allows for this prediction: predicted / (1 + lower). */
   readonly upperBytes: number;
   /** How much more than predicted a measurement at the lower quantile used: 1 / (1 + lower) − 1. */
@@ -87,16 +99,18 @@ export interface OomAssessment {
 
 /**
  * "Will not fit" when the predicted total is above capacity (the engine's own
- * `fits`), "tight" when it fits but the band's upper end does not, "safe" otherwise.
+ * `fits`), "tight" when it fits but the band's upper end does not or it is within the
+ * fixed margin of capacity, "safe" otherwise.
  */
 export function oomAssessment(totalBytes: number, capacityBytes: number, memory: ErrorBand): OomAssessment {
   const lowerFactor = 1 + Math.min(0, memory.lowerError);
-  const safeFactor = lowerFactor > 0 ? lowerFactor : 0;
+  const bandFactor = lowerFactor > 0 ? lowerFactor : 0;
+  const safeFactor = Math.min(bandFactor, MAX_TIGHT_FROM_SHARE);
   const tightFromBytes = capacityBytes * safeFactor;
-  const upperBytes = safeFactor > 0 ? totalBytes / safeFactor : Infinity;
-  const underPredictionMargin = safeFactor > 0 ? 1 / safeFactor - 1 : Infinity;
+  const upperBytes = bandFactor > 0 ? totalBytes / bandFactor : Infinity;
+  const underPredictionMargin = bandFactor > 0 ? 1 / bandFactor - 1 : Infinity;
   let verdict: OomVerdict = 'safe';
   if (totalBytes > capacityBytes) verdict = 'will-not-fit';
   else if (totalBytes > tightFromBytes) verdict = 'tight';
-  return { verdict, tightFromBytes, tightFromShare: safeFactor, upperBytes, underPredictionMargin };
+  return { verdict, tightFromBytes, tightFromShare: safeFactor, marginFromFloor: safeFactor < bandFactor, upperBytes, underPredictionMargin };
 }

@@ -35,6 +35,12 @@ export interface ValidationRow {
   /** (predicted − published) / published; null when not predicted. */
   readonly error: number | null;
   readonly errors: readonly string[];
+  /**
+   * The engine's memory verdict for the case; null when it rejected the input or the
+   * case is not a run (an analytical figure, as the ZeRO paper's). A published run ran,
+   * so its peak fit its GPU: false here is memory over-predicted.
+   */
+  readonly fits: boolean | null;
 }
 
 export interface ErrorSummary {
@@ -64,7 +70,8 @@ function gpuLabel(input: unknown): string {
 /** One row per published figure: tokens/s per GPU where given, else MFU; memory where given. */
 export function validateCase(c: ValidationCase, output: EstimateOutput = estimate(c.input)): ValidationRow[] {
   const rows: ValidationRow[] = [];
-  const base = { id: c.id, source: c.source, gpu: gpuLabel(c.input), errors: output.errors };
+  const run = c.expected.memoryMetric !== ANALYTICAL_METRIC;
+  const base = { id: c.id, source: c.source, gpu: gpuLabel(c.input), errors: output.errors, fits: output.errors.length === 0 && run ? output.memory.fits : null };
   const gpus = isObject(c.input) && isObject(own(c.input, 'cluster')) ? Number(own(own(c.input, 'cluster') as object as Record<string, unknown>, 'gpus')) : NaN;
   const row = (figure: Figure, published: number, predicted: number | null): ValidationRow => ({
     ...base, figure, published, predicted,
@@ -91,6 +98,19 @@ export function predictedMemoryForMetric(input: unknown, metric: string | null):
   const stages = stageMemoryDetails(parsed.config);
   const worst = stages.reduce((a, b) => (b.breakdown.total > a.breakdown.total ? b : a));
   return stageMemoryForMetric(worst, metric);
+}
+
+/** The memory metric of figures computed on paper rather than measured on a run. */
+const ANALYTICAL_METRIC = 'analytical model states';
+
+/**
+ * Of the cases that were runs, how many the engine predicts to fit their GPU. Every one
+ * of them ran, so each "does not fit" is memory over-predicted: a false alarm.
+ */
+export function fitVerdicts(rows: readonly ValidationRow[]): { readonly runs: number; readonly predictedToFit: number } {
+  const byCase = new Map<string, boolean>();
+  for (const r of rows) if (r.fits !== null) byCase.set(r.id, r.fits);
+  return { runs: byCase.size, predictedToFit: [...byCase.values()].filter(Boolean).length };
 }
 
 export function quantile(sorted: readonly number[], q: number): number {

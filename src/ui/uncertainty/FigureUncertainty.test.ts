@@ -4,6 +4,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { FigureBand, OomVerdictLine } from './FigureUncertainty.tsx';
 import { sampleOutput } from '../testOutputs.ts';
 import { UNCERTAINTY_TABLE } from '../../model/uncertainty-table.ts';
+import { MAX_TIGHT_FROM_SHARE } from '../../model/uncertainty.ts';
+import { formatPercent } from '../format.ts';
 import type { EstimateOutput } from '../../model/types.ts';
 
 const GIB = 2 ** 30;
@@ -19,8 +21,7 @@ const verdictOf = (output: EstimateOutput) => /data-verdict="([^"]+)"/.exec(rend
 
 describe('OomVerdictLine', () => {
   it('says safe well below capacity, tight at 95 %, will not fit above it', () => {
-    // The committed memory band's lower error is −15.7 %: tight from 84.3 % of capacity.
-    expect(UNCERTAINTY_TABLE.memory.lowerError).toBeLessThan(-0.05);
+    // Tight from the lower of 1 + the committed band's lower error and 90 % of capacity.
     expect(verdictOf(atShare(0.5))).toBe('safe');
     expect(verdictOf(atShare(0.95))).toBe('tight');
     expect(verdictOf(atShare(1.15))).toBe('will-not-fit');
@@ -28,8 +29,8 @@ describe('OomVerdictLine', () => {
 
   it('states the rule with its threshold', () => {
     const html = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.95) }));
-    const threshold = ((1 + UNCERTAINTY_TABLE.memory.lowerError) * 100).toFixed(1);
-    expect(html).toContain(`above ${threshold} % of capacity`);
+    const threshold = formatPercent(Math.min(1 + UNCERTAINTY_TABLE.memory.lowerError, MAX_TIGHT_FROM_SHARE));
+    expect(html).toContain(`above ${threshold} of capacity`);
   });
 });
 

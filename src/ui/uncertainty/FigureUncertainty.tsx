@@ -3,7 +3,7 @@
 // OOM-risk verdict with its rule.
 
 import type { EstimateOutput } from '../../model/types.ts';
-import { headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/uncertainty.ts';
+import { MAX_TIGHT_FROM_SHARE, headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/uncertainty.ts';
 import { UNCERTAINTY_TABLE } from '../../model/uncertainty-table.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
@@ -52,9 +52,15 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
     tight: `above ${share} of capacity`,
     'will-not-fit': `above the GPU's ${formatGiB(capacity)}`,
   };
+  const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
+  const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
-    safe: `Tight from ${share}: ${ONE_IN} published runs needed ${margin} or more above the estimate.`,
-    tight: `${ONE_IN} published runs needed ${margin} or more above the estimate: ${formatGiB(a.upperBytes)} here, more than the GPU's ${formatGiB(capacity)}.`,
+    safe: a.marginFromFloor
+      ? `Tight from ${share}: a ${floor} margin for what published runs do not cover, wider than the ${margin} that ${ONE_IN} of them needed above the estimate.`
+      : `Tight from ${share}: ${ONE_IN} published runs needed ${margin} or more above the estimate.`,
+    tight: bandTight
+      ? `${ONE_IN} published runs needed ${margin} or more above the estimate: ${formatGiB(a.upperBytes)} here, more than the GPU's ${formatGiB(capacity)}.`
+      : `Within ${floor} of the GPU's ${formatGiB(capacity)}: the margin kept for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels).`,
     'will-not-fit': `Safe below ${share} of capacity, tight up to 100 %, and above it the run will not fit.`,
   };
   return (

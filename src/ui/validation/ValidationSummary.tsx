@@ -5,7 +5,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { ErrorSummary } from '../../model/validate.ts';
 import type { CaseResult } from '../../model/validation-report.ts';
-import { oomAssessment } from '../../model/uncertainty.ts';
+import { MAX_TIGHT_FROM_SHARE, oomAssessment } from '../../model/uncertainty.ts';
 import { UNCERTAINTY_TABLE } from '../../model/uncertainty-table.ts';
 import { INPUT } from '../controls/fields.tsx';
 import {
@@ -52,7 +52,8 @@ function BandNote() {
       percentile, the signed error was {range(throughput)} for throughput ({throughput.rows} figures) and {range(memory)} for memory
       ({memory.rows} figures): nine in ten published runs measured within that band of our prediction, and the planner shows it around
       step time, throughput, MFU, training days, cost and memory. A memory estimate above {percentText(tightShare)} of a GPU's capacity
-      is marked <em>tight</em>: a run under-predicted like the {Math.round(lowerQuantile * 100)}th-percentile one would not fit.
+      is marked <em>tight</em>: within the larger of a {percentText(1 - MAX_TIGHT_FROM_SHARE)} margin and the under-prediction of
+      the {Math.round(lowerQuantile * 100)}th-percentile run, a run could exceed it.
     </p>
   );
 }
