@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { TIME_CALIBRATION as K } from './calibration.ts';
+import { DP_OVERLAP, TIME_CALIBRATION as K } from './calibration.ts';
 import { layerForwardSeconds, peakFlopsPerSecond, sustainedPeakFlopsPerSecond } from './compute.ts';
 import { parseDocument } from './document.ts';
 import { exposedDataParallelSeconds } from './time.ts';
-import { DP_OVERLAP } from './calibration.ts';
 import type { RunConfig } from './types.ts';
 
 // A Llama-3-8B-like layer (32 heads of 128, 8 KV heads) on a custom GPU whose
@@ -69,26 +68,23 @@ describe('power-capped tensor rate by precision', () => {
 });
 
 describe('the GPU\'s exponential rate in the document', () => {
+  // A tiny run on a custom GPU with the given figures.
+  const onGpu = (gpu: object) => parseDocument({
+    version: 1,
+    model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
+    training: { seqLen: 512, globalBatch: 8, microBatch: 1 },
+    parallel: { tp: 1, pp: 1, dp: 1 },
+    cluster: { gpu: { name: 'g', memoryGiB: 80, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, ...gpu } },
+  });
+
   it('defaults, for a custom GPU, to its BF16 peak at H100\'s ratio of 3.9 T exponentials to 989 TFLOP/s', () => {
-    const parsed = parseDocument({
-      version: 1,
-      model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
-      training: { seqLen: 512, globalBatch: 8, microBatch: 1 },
-      parallel: { tp: 1, pp: 1, dp: 1 },
-      cluster: { gpu: { name: 'g', memoryGiB: 80, bf16Tflops: 1978, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50 } },
-    });
+    const parsed = onGpu({ bf16Tflops: 1978 });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     expect(parsed.config.cluster.gpu.expTeraOpsPerSecond).toBeCloseTo(7.8, 9);
   });
 
   it('refuses a rate that is not positive, naming the field', () => {
-    const parsed = parseDocument({
-      version: 1,
-      model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
-      training: { seqLen: 512, globalBatch: 8, microBatch: 1 },
-      parallel: { tp: 1, pp: 1, dp: 1 },
-      cluster: { gpu: { name: 'g', memoryGiB: 80, bf16Tflops: 100, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, expTeraOpsPerSecond: 0 } },
-    });
+    const parsed = onGpu({ bf16Tflops: 100, expTeraOpsPerSecond: 0 });
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) expect(parsed.errors.join(' ')).toMatch(/cluster\.gpu\.expTeraOpsPerSecond/);
   });
