@@ -20,7 +20,6 @@ import { readFileSync } from 'node:fs';
 import { COMM_EXPOSED_FRACTION, DP_OVERLAP, TIME_CALIBRATION } from '../src/model/calibration.ts';
 import { peakFlopsPerSecond } from '../src/model/compute.ts';
 import { parseDocument } from '../src/model/document.ts';
-import { estimateConfig } from '../src/model/estimate.ts';
 import { stepFlops } from '../src/model/flops.ts';
 import { stepTime } from '../src/model/time.ts';
 import type { RunConfig } from '../src/model/types.ts';
@@ -210,13 +209,12 @@ for (const k of KNOBS) {
 
 // Residuals by family, to show where the model is structurally off (not used by the fit).
 const families = new Map<string, number[]>();
-for (const r of rows) {
-  const t = estimateConfig(r.config).throughput;
-  const predicted = t ? (r.figure === 'tps' ? t.tokensPerSecond / r.config.cluster.gpus : t.mfu) : 0;
+const finalRatios = ratios(rows, Number.POSITIVE_INFINITY);
+rows.forEach((r, i) => {
   const gpu = r.config.cluster.gpuId ?? 'custom';
   const key = `${r.id.split('-')[0]} ${gpu} ${r.config.training.precision} ${r.config.model.moe ? 'moe' : 'dense'}`;
-  families.set(key, [...(families.get(key) ?? []), predicted / r.published - 1]);
-}
+  families.set(key, [...(families.get(key) ?? []), (finalRatios[i] ?? 0) - 1]);
+});
 console.log('\nresiduals by family (source, GPU, precision, dense/MoE): n, median error');
 for (const [key, errors] of [...families].sort()) {
   console.log(`  ${key.padEnd(40)} ${String(errors.length).padStart(4)} ${(quantile(errors.sort((a, b) => a - b), 0.5) * 100).toFixed(0).padStart(5)} %`);

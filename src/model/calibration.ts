@@ -74,8 +74,8 @@ export const VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES = 2;
 // script's knob table. Fit error on the set: median |error| 7.5 %, p90 28.5 %; with
 // each publisher held out in turn and predicted by a fit on the others: 13.3 % and
 // 33.2 % (`npm run calibrate -- 4 3 --cv`). The set mixes software stacks the
-// interchange document cannot describe (Megatron with Transformer Engine is up to
-// ~1.3× faster than eager PyTorch on the same run), which bounds what any constant
+// interchange document cannot describe (Megatron with Transformer Engine runs the same
+// dense fp8 run 1.3–1.5× faster than eager PyTorch), which bounds what any constant
 // can do; see docs/methodology.md, section 7.
 export interface TimeCalibration {
   /** FITTED: best fraction of the dense peak a large GEMM reaches, per precision. */
