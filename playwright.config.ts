@@ -4,7 +4,10 @@ import { existsSync } from 'node:fs';
 // Playwright never downloads a browser here: use the system's Chromium when present.
 const executablePath =
   process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
-const port = 4317;
+// E2E_PORT lets several checkouts or sessions run the suite side by side: each gets its
+// own preview port and its own build folder.
+const port = Number(process.env.E2E_PORT ?? 4317);
+const outDir = port === 4317 ? 'dist' : `tmp/dist-${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,7 +34,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx vite build && npx vite preview --host 127.0.0.1 --port ${port} --strictPort`,
+    command: `npx vite build --outDir ${outDir} && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -18,12 +18,12 @@
 
 import { readFileSync } from 'node:fs';
 import { COMM_EXPOSED_FRACTION, DP_OVERLAP, TIME_CALIBRATION } from '../src/model/calibration.ts';
-import { peakFlopsPerSecond } from '../src/model/compute.ts';
-import { parseDocument } from '../src/model/document.ts';
-import { stepFlops } from '../src/model/flops.ts';
-import { stepTime } from '../src/model/time.ts';
-import type { RunConfig } from '../src/model/types.ts';
-import { quantile, readValidationCases } from '../src/model/validate.ts';
+import { peakFlopsPerSecond } from '../src/model/time/compute.ts';
+import { parseDocument } from '../src/model/input/document.ts';
+import { stepFlops } from '../src/model/structure/flops.ts';
+import { stepTime } from '../src/model/time/step.ts';
+import type { RunConfig } from '../src/model/input/types.ts';
+import { quantile, readValidationCases } from '../src/model/validation/validate.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
 const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;

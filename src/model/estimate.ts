@@ -1,16 +1,16 @@
 // The engine's front door: an untrusted document in, the interchange output out.
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
-import { peakFlopsPerSecond } from './compute.ts';
-import { trainingCost, trainingTime } from './cost.ts';
-import { parseDocument } from './document.ts';
-import { stepFlops } from './flops.ts';
-import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory.ts';
-import { parameterCounts } from './params.ts';
-import { dataLoaderRate, expectedFailures, reliabilityPlan } from './reliability.ts';
-import { stepTime } from './time.ts';
-import type { EstimateOutput, MemoryBreakdown, RunConfig } from './types.ts';
-import { GiB, WEIGHT_BYTES } from './units.ts';
+import { peakFlopsPerSecond } from './time/compute.ts';
+import { trainingCost, trainingTime } from './run/cost.ts';
+import { parseDocument } from './input/document.ts';
+import { stepFlops } from './structure/flops.ts';
+import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory/memory.ts';
+import { parameterCounts } from './structure/params.ts';
+import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/reliability.ts';
+import { stepTime } from './time/step.ts';
+import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/types.ts';
+import { GiB, WEIGHT_BYTES } from './input/units.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 

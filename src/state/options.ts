@@ -3,10 +3,10 @@
 // only asks them about candidate values, so the page never does model arithmetic.
 // It also keeps tp · pp · dp · cp = cluster.gpus whenever a degree or the GPU count moves.
 
-import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/consistency.ts';
-import { parseDocument } from '../model/document.ts';
-import { MAX_INTEGER_FIELD } from '../model/fields.ts';
-import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/types.ts';
+import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/consistency.ts';
+import { parseDocument } from '../model/input/document.ts';
+import { MAX_INTEGER_FIELD } from '../model/input/fields.ts';
+import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/types.ts';
 import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 
 export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';

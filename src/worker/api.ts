@@ -3,9 +3,9 @@
 // bundled into the worker and never into the page's first script.
 
 import { estimate, invalidOutput } from '../model/estimate.ts';
-import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/fit-run.ts';
-import type { EstimateOutput } from '../model/types.ts';
-import { caseResult, type CaseResult } from '../model/validation-report.ts';
+import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/validation/fit-run.ts';
+import type { EstimateOutput } from '../model/input/types.ts';
+import { caseResult, type CaseResult } from '../model/validation/report.ts';
 import { loadPublishedRuns } from './published-runs.ts';
 
 /** One batch of validated published runs, and how many there are in all. */

@@ -4,7 +4,7 @@
 // does not answer within `timeoutMs` is terminated and a fresh one started.
 
 import { wrap, type Endpoint, type Remote } from 'comlink';
-import type { EstimateOutput } from '../model/types.ts';
+import type { EstimateOutput } from '../model/input/types.ts';
 import type { EngineApi } from './api.ts';
 
 export interface WorkerLike extends Endpoint {

@@ -4,7 +4,7 @@
 // or takes longer than `timeoutMs` gives an error value, never a hanging promise.
 
 import { wrap } from 'comlink';
-import type { RunFitResult, RunMeasurement } from '../model/fit-run.ts';
+import type { RunFitResult, RunMeasurement } from '../model/validation/fit-run.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
 

@@ -4,7 +4,7 @@
 // and is terminated when done or abandoned.
 
 import { wrap } from 'comlink';
-import type { CaseResult } from '../model/validation-report.ts';
+import type { CaseResult } from '../model/validation/report.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
 

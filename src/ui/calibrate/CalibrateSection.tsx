@@ -5,7 +5,7 @@
 // Clearing removes the field: back to the published-runs calibration.
 
 import { useId, useState } from 'react';
-import type { RunMeasurement, ScaleFit } from '../../model/fit-run.ts';
+import type { RunMeasurement, ScaleFit } from '../../model/validation/fit-run.ts';
 import { getAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';

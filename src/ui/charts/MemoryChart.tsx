@@ -4,8 +4,8 @@
 
 import { Bar, BarChart, CartesianGrid, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BarShapeProps } from 'recharts';
-import { MEMORY_PARTS } from '../../model/types.ts';
-import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/types.ts';
+import { MEMORY_PARTS } from '../../model/input/types.ts';
+import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/types.ts';
 import { formatGiB, formatNumber } from '../format.ts';
 import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 

@@ -1,7 +1,7 @@
 // The numbers of a formula view, with more digits than the figure cards so the
 // terms of a sum visibly add up ("61.30 GiB"), in the units the engine computed.
 
-import type { Quantity } from '../../model/explain.ts';
+import type { Quantity } from '../../model/explain/explain.ts';
 import {
   formatBytes, formatDays, formatFlopRate, formatFlops, formatGpuHours, formatNumber, formatPercent, formatSeconds,
   formatTokensPerSecond, formatUsd,

@@ -3,7 +3,7 @@
 // both. Loaded lazily with recharts; a summary and a table repeat it for screen readers.
 
 import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { SearchDocumentOutput } from '../../model/search-document.ts';
+import type { SearchDocumentOutput } from '../../model/search/document.ts';
 import { ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
 import { layoutText } from './searchTable.ts';

@@ -4,7 +4,7 @@
 // chart's own table gives the spread it draws.
 
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CaseResult } from '../../model/validation-report.ts';
+import type { CaseResult } from '../../model/validation/report.ts';
 import { ChartLegend, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatNumber } from '../format.ts';
 import { rowsOf, spreadOf, type Spread } from './validationView.ts';

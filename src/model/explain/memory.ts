@@ -1,0 +1,135 @@
+// The memory-total explanation: the most loaded GPU's parameters + gradients +
+// optimizer + activations + other, each term the output's own bytes, then how each
+// was computed (bytes per value × values held after ZeRO sharding; the parts of
+// "other"), and the OOM verdict's rule with its numbers.
+
+import { engineActivationSettings, microBatchesInFlight, microBatchesPerStep } from '../memory/activations.ts';
+import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
+import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
+import { optimizerBytesPerParameter, stageMemoryDetails, type StageMemory } from '../memory/memory.ts';
+import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/params.ts';
+import type { EstimateOutput, MemoryPart, RunConfig } from '../input/types.ts';
+import { oomAssessment, type UncertaintyTable } from '../validation/uncertainty.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+
+const PART_NAMES: Readonly<Record<MemoryPart, string>> = {
+  parameters: 'parameters', gradients: 'gradients', optimizer: 'optimizer state', activations: 'activations', other: 'other',
+};
+
+const bytes = (name: string, value: number): Quantity => ({ name, value, unit: 'bytes' });
+
+/** Index of the stage estimate.ts reported: the first with the largest total. */
+export function mostLoadedStage(output: EstimateOutput): number {
+  return Math.max(0, output.memory.stages.findIndex((s) => s.total === output.memory.perGpu.total));
+}
+
+/** b × dense ÷ D + b × expert ÷ E: a model state's bytes on one GPU, with ÷ 1 and empty expert terms left out. */
+function stateTerms(bytesPerValue: Quantity, params: GpuParameters, sharded: boolean, c: RunConfig, what: string): (Quantity | Operator)[] {
+  const parts: (Quantity | Operator)[] = [];
+  const groups: [number, number, string][] = [
+    [params.dense, denseDataParallel(c.parallel), 'dense'],
+    [params.expert, expertDataParallel(c.parallel), 'routed-expert'],
+  ];
+  for (const [count, group, label] of groups) {
+    if (count === 0 && parts.length > 0) continue;
+    if (parts.length > 0) parts.push('+');
+    parts.push(bytesPerValue, '×', { name: `${label} ${what} on this GPU`, value: count, unit: 'parameters' });
+    if (sharded && group > 1) parts.push('÷', { name: `${label} ZeRO shards (data-parallel GPUs holding them)`, value: group, unit: 'gpus' });
+  }
+  return parts;
+}
+
+function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParameters): Equation[] {
+  const { training: t, parallel: p } = c;
+  const perGpu = output.memory.perGpu;
+  const offloaded = (id: MemoryPart, why: string) =>
+    equation(id, bytes(PART_NAMES[id], perGpu[id]), why, 'ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840) §4.1; ZeRO-Infinity for weights', bytes('nothing on the GPU', 0));
+  const weights = t.offload.parameters
+    ? offloaded('parameters', 'offloaded to CPU memory')
+    : equation('parameters', bytes('parameters', perGpu.parameters), `bytes per weight × weights${p.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
+      `${t.precision} weights, ${WEIGHT_BYTES[t.precision]} bytes each; ZeRO stage 3 shards them (Rajbhandari et al. 2020, arXiv 1910.02054, §5)`,
+      ...stateTerms({ name: `bytes per ${t.precision} weight`, value: WEIGHT_BYTES[t.precision], unit: 'bytes-per-parameter' }, params, p.zero >= 3, c, 'weights'));
+  const gradients = t.offload.optimizer && p.zero >= 2
+    ? offloaded('gradients', 'gradient shards go to the CPU optimizer')
+    : equation('gradients', bytes('gradients', perGpu.gradients), `bytes per gradient × weights${p.zero >= 2 ? ' ÷ ZeRO-2 shards' : ''}`,
+      `${t.gradDtype} gradients; ZeRO stage 2 shards them (Rajbhandari et al. 2020 §5)`,
+      ...stateTerms({ name: `bytes per ${t.gradDtype} gradient`, value: GRAD_BYTES[t.gradDtype], unit: 'bytes-per-parameter' }, params, p.zero >= 2, c, 'weights'));
+  const optimizer = t.offload.optimizer
+    ? offloaded('optimizer', 'offloaded to CPU memory')
+    : equation('optimizer', bytes('optimizer state', perGpu.optimizer), `optimizer bytes per parameter (K) × weights${p.zero >= 1 ? ' ÷ ZeRO-1 shards' : ''}`,
+      `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
+      ...stateTerms({ name: 'optimizer bytes per parameter (K)', value: optimizerBytesPerParameter(t), unit: 'bytes-per-parameter' }, params, p.zero >= 1, c, 'weights'));
+  return [weights, gradients, optimizer];
+}
+
+function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: number, layers: number): Equation {
+  const s = engineActivationSettings(c);
+  const inFlight = microBatchesInFlight(c.parallel, stageIndex, microBatchesPerStep(c));
+  const formula = `saved tensors of ${layers} layers × ${inFlight.toFixed(inFlight % 1 === 0 ? 0 : 2)} micro-batches in flight `
+    + `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, CP ${s.cp}, recompute ${s.recompute}`
+    + `${s.flashAttention ? ', flash attention' : ''}) + the larger of one layer's recompute working set and the loss's buffers`;
+  return equation('activations', bytes('activations', output.memory.perGpu.activations), formula,
+    'Saved-tensor inventory of Korthikanti et al. 2022 (arXiv 2205.05198) §4.1 and Table 2; micro-batches in flight §4.2.3 (src/model/activations.ts)');
+}
+
+function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemory): Equation[] {
+  const b = details.breakdown;
+  const o = details.other;
+  const terms: [string, number][] = [
+    ['CUDA context, kernels and NCCL buffers', o.runtime], ['ZeRO-3 gathered weights', o.gatheredWeights],
+    ['unsharded gradients before reduce-scatter', o.unshardedGradients], ['allocator reserve', o.allocatorReserve],
+  ];
+  const parts: (Quantity | Operator)[] = [];
+  for (const [name, value] of terms) {
+    if (value === 0) continue;
+    if (parts.length > 0) parts.push('+');
+    parts.push(bytes(name, value));
+  }
+  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'runtime + gathered weights + unsharded gradients + allocator reserve',
+    'Named constants of src/model/calibration.ts (runtime measured, reserve fitted on the published runs)', ...parts)];
+  // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
+  if (c.calibration.memoryOverheadScale === 1) {
+    const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients;
+    // Zero terms (no ZeRO-2/3) add nothing: left out of the line.
+    const zeroExtras = [bytes('gathered weights', o.gatheredWeights), bytes('unsharded gradients', o.unshardedGradients)].filter((x) => x.value !== 0);
+    lines.push(equation('allocated', bytes('allocated', held), `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + ZeRO working buffers' : ''}`, null,
+      bytes('parameters', b.parameters), '+', bytes('gradients', b.gradients), '+', bytes('optimizer state', b.optimizer), '+',
+      bytes('activations', b.activations), ...zeroExtras.flatMap((x): (Quantity | Operator)[] => ['+', x])));
+    lines.push(equation('allocator-reserve', bytes('allocator reserve', o.allocatorReserve), 'reserve fraction × allocated',
+      'FITTED caching-allocator reserve (src/model/calibration.ts, ALLOCATOR_RESERVE_FRACTION)',
+      { name: 'reserve fraction', value: ALLOCATOR_RESERVE_FRACTION, unit: 'fraction' }, '×', bytes('allocated', held)));
+  }
+  return lines;
+}
+
+function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equation {
+  const { capacity, perGpu } = output.memory;
+  const assessment = oomAssessment(perGpu.total, capacity, table.memory);
+  return equation('tight-from', bytes('"tight" from', assessment.tightFromBytes),
+    `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
+    `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,
+    bytes('GPU capacity', capacity), '×', { name: 'safe share of capacity', value: assessment.tightFromShare, unit: 'fraction' });
+}
+
+export function explainMemory(c: RunConfig, output: EstimateOutput, table: UncertaintyTable): Explanation {
+  const stageIndex = mostLoadedStage(output);
+  const perGpu = output.memory.perGpu;
+  const stage = pipelineLayout(c.model, c.parallel)[stageIndex];
+  const params = stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 };
+  const details = stageMemoryDetails(c)[stageIndex];
+  const total = equation('total', bytes('memory per GPU', perGpu.total), 'parameters + gradients + optimizer state + activations + other',
+    'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)',
+    bytes('parameters', perGpu.parameters), '+', bytes('gradients', perGpu.gradients), '+', bytes('optimizer state', perGpu.optimizer), '+',
+    bytes('activations', perGpu.activations), '+', bytes('other', perGpu.other));
+  const sameStage = details !== undefined && details.breakdown.total === perGpu.total;
+  const equations = [total, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
+  if (sameStage) equations.push(...otherEquations(c, output, details));
+  equations.push(verdictEquation(output, table));
+  return {
+    figure: 'memory-total', title: 'Memory per GPU',
+    lead: `The most loaded GPU: pipeline stage ${stageIndex + 1} of ${output.memory.stages.length}, holding ${stage?.layers.length ?? 0} layers`
+      + `${stage?.embedding ? ' and the embedding' : ''}${stage?.output ? ' and the output layer' : ''}. ZeRO stage ${c.parallel.zero}, TP ${c.parallel.tp}, PP ${c.parallel.pp}, DP ${c.parallel.dp}.`,
+    equations,
+    notes: sameStage ? [] : ['The parts of "other" are not itemised: the stage breakdown could not be matched to the output.'],
+  };
+}

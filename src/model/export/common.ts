@@ -1,0 +1,71 @@
+// What the three launch-argument exports (launch-args.ts) share: the plan's title,
+// how its GPUs split into nodes, and the batch arithmetic every framework asks for.
+
+import { chunkLayerCounts } from '../structure/params.ts';
+import type { RunConfig } from '../input/types.ts';
+
+export type LaunchTarget = 'megatron' | 'deepspeed' | 'torchtitan';
+
+export interface LaunchExport {
+  readonly target: LaunchTarget;
+  /** The framework, as people name it. */
+  readonly label: string;
+  /** A file name to save the text as. */
+  readonly fileName: string;
+  readonly text: string;
+  /** What the plan sets that the export cannot say (also written into the text as comments). */
+  readonly notes: readonly string[];
+}
+
+/** "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB". */
+export function planTitle(c: RunConfig): string {
+  return `${c.model.name} on ${c.cluster.gpus} × ${c.cluster.gpu.name}`;
+}
+
+/** Nodes × GPUs per node for torchrun, or null when the GPUs do not fill whole nodes. */
+export function nodeLayout(c: RunConfig): { readonly nodes: number; readonly gpusPerNode: number } | null {
+  const { gpus, gpusPerNode } = c.cluster;
+  if (gpus <= gpusPerNode) return { nodes: 1, gpusPerNode: gpus };
+  return gpus % gpusPerNode === 0 ? { nodes: gpus / gpusPerNode, gpusPerNode } : null;
+}
+
+/** "torchrun --nnodes 8 --nproc-per-node 8", or why there is none. */
+export function torchrunPrefix(c: RunConfig): string {
+  const layout = nodeLayout(c);
+  if (!layout) return `torchrun (${c.cluster.gpus} GPUs do not fill whole nodes of ${c.cluster.gpusPerNode})`;
+  return `torchrun --nnodes ${layout.nodes} --nproc-per-node ${layout.gpusPerNode}`;
+}
+
+/** Micro-batches each data-parallel rank runs per optimizer step (consistency.ts guarantees a whole number). */
+export function gradientAccumulationSteps(c: RunConfig): number {
+  return c.training.globalBatch / (c.training.microBatch * c.parallel.dp);
+}
+
+/** Layers in each pipeline chunk, in pipeline order (params.ts decides uneven splits). */
+export function chunkLayers(c: RunConfig): number[] {
+  const chunks = c.parallel.schedule === 'dualpipe' ? c.parallel.pp : c.parallel.pp * c.parallel.vpp;
+  return chunkLayerCounts(c.model.layers, chunks);
+}
+
+/** Layers per chunk when every chunk holds the same number, else null. */
+export function evenChunkLayers(c: RunConfig): number | null {
+  const counts = chunkLayers(c);
+  const first = counts[0] ?? 0;
+  return counts.every((n) => n === first) ? first : null;
+}
+
+export const SCHEDULE_NAMES: Readonly<Record<RunConfig['parallel']['schedule'], string>> = {
+  gpipe: 'GPipe',
+  '1f1b': '1F1B',
+  'interleaved-1f1b': 'interleaved 1F1B',
+  'zero-bubble': 'zero-bubble (ZB-H1)',
+  dualpipe: 'DualPipe',
+};
+
+/** Comment lines: a title, free lines, then the notes as a list (or a line saying there are none). */
+export function commentBlock(prefix: string, lines: readonly string[], notes: readonly string[]): string[] {
+  const out = lines.map((line) => `${prefix} ${line}`);
+  if (notes.length === 0) out.push(`${prefix} Every setting of the plan is expressed below.`);
+  else out.push(`${prefix} Not expressible here (set elsewhere, or accept the difference):`, ...notes.map((n) => `${prefix}   - ${n}`));
+  return out;
+}

@@ -1,0 +1,29 @@
+// Launch arguments: the plan's layout written for the framework that will run it:
+// Megatron-LM command-line flags, a DeepSpeed config file, a torchtitan job config.
+// Pure formatting of a RunConfig; docs/launch-args.md tables the mapping and what
+// each framework cannot express (each export also says so in its comments).
+
+import { parseDocument } from '../input/document.ts';
+import type { LaunchExport } from './common.ts';
+import { deepspeedExport } from './deepspeed.ts';
+import { megatronExport } from './megatron.ts';
+import { torchtitanExport } from './torchtitan.ts';
+import type { RunConfig } from '../input/types.ts';
+
+export type { LaunchExport, LaunchTarget } from './common.ts';
+export { deepspeedExport, megatronExport, torchtitanExport };
+
+/** Every export, in the order the page shows them. */
+export function launchExports(c: RunConfig): readonly LaunchExport[] {
+  return [megatronExport(c), deepspeedExport(c), torchtitanExport(c)];
+}
+
+export type LaunchExportsResult =
+  | { readonly ok: true; readonly exports: readonly LaunchExport[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+/** launchExports for an untrusted interchange document: its errors come back as values. */
+export function launchExportsForDocument(raw: unknown): LaunchExportsResult {
+  const parsed = parseDocument(raw);
+  return parsed.ok ? { ok: true, exports: launchExports(parsed.config) } : { ok: false, errors: parsed.errors };
+}

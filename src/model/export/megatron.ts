@@ -1,0 +1,148 @@
+// The plan as Megatron-LM command-line flags (megatron/training/arguments.py;
+// examples/llama/train_llama3_8b_h100_fp8.sh and examples/mixtral/
+// train_mixtral_8x7b_distributed.sh use the same names). One flag per line, ending
+// in a backslash, so the block pastes into a launch script. docs/launch-args.md
+// holds the mapping table.
+
+import {
+  chunkLayers, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
+} from './common.ts';
+import { expertTensorParallel } from '../structure/params.ts';
+import type { RunConfig } from '../input/types.ts';
+
+type Flag = readonly [name: string, value?: string | number];
+
+function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
+  const p = c.parallel;
+  const flags: Flag[] = [['--tensor-model-parallel-size', p.tp], ['--pipeline-model-parallel-size', p.pp]];
+  const even = evenChunkLayers(c);
+  if (p.vpp > 1) {
+    if (even !== null) flags.push(['--num-layers-per-virtual-pipeline-stage', even]);
+    else notes.push(`${c.model.layers} layers do not split evenly into ${p.pp} × ${p.vpp} virtual stages: write the split with --pipeline-model-parallel-layout`);
+  } else if (even === null && p.schedule !== 'dualpipe') {
+    flags.push(...unevenPipelineFlags(c, notes));
+  }
+  if (p.schedule === 'gpipe' || p.schedule === 'zero-bubble' || p.schedule === 'dualpipe') {
+    notes.push(`the ${SCHEDULE_NAMES[p.schedule]} schedule: Megatron-LM runs 1F1B (interleaved with virtual stages)`);
+  }
+  return flags;
+}
+
+/** First and last stages lighter than the rest (params.ts chunkLayerCounts): Megatron-LM's first/last-stage layer counts. */
+function unevenPipelineFlags(c: RunConfig, notes: string[]): Flag[] {
+  const counts = chunkLayers(c);
+  const first = counts[0] ?? 0;
+  const last = counts[counts.length - 1] ?? 0;
+  const middle = counts.slice(1, -1);
+  const middleEven = middle.every((n) => n === middle[0]);
+  if (!middleEven || first === 0 || last === 0) {
+    notes.push(`the uneven pipeline split (${counts.join(', ')} layers per stage): write it with --pipeline-model-parallel-layout`);
+    return [];
+  }
+  return [['--decoder-first-pipeline-num-layers', first], ['--decoder-last-pipeline-num-layers', last]];
+}
+
+function layoutFlags(c: RunConfig): Flag[] {
+  const { parallel: p, model: m } = c;
+  const flags: Flag[] = [];
+  if (p.cp > 1) flags.push(['--context-parallel-size', p.cp]);
+  if (m.moe) flags.push(['--expert-model-parallel-size', p.ep], ['--expert-tensor-parallel-size', expertTensorParallel(p)]);
+  if (p.sequenceParallel && p.tp > 1) flags.push(['--sequence-parallel']);
+  return flags;
+}
+
+/** ZeRO stage → the distributed optimizer (stage 1) or Megatron-FSDP's sharding strategy (stages 2 and 3). */
+function dataParallelFlags(c: RunConfig): Flag[] {
+  const zero = c.parallel.zero;
+  if (zero === 0) return [];
+  if (zero === 1) return [['--use-distributed-optimizer']];
+  return [
+    ['--use-megatron-fsdp'],
+    ['--data-parallel-sharding-strategy', zero === 2 ? 'optim_grads' : 'optim_grads_params'],
+    ['--use-distributed-optimizer'],
+    ['--no-gradient-accumulation-fusion'],
+    ['--ckpt-format', 'fsdp_dtensor'],
+  ];
+}
+
+function batchFlags(c: RunConfig): Flag[] {
+  const t = c.training;
+  return [
+    ['--micro-batch-size', t.microBatch], ['--global-batch-size', t.globalBatch],
+    ['--seq-length', t.seqLen], ['--max-position-embeddings', t.seqLen],
+  ];
+}
+
+function modelFlags(c: RunConfig): Flag[] {
+  const m = c.model;
+  const flags: Flag[] = [
+    ['--num-layers', m.layers], ['--hidden-size', m.hidden], ['--ffn-hidden-size', m.ffnHidden], ['--num-attention-heads', m.heads],
+  ];
+  if (!m.mla && m.kvHeads < m.heads) flags.push(['--group-query-attention'], ['--num-query-groups', m.kvHeads]);
+  if (!m.mla && m.headDim * m.heads !== m.hidden) flags.push(['--kv-channels', m.headDim]);
+  if (m.ffnType === 'swiglu') flags.push(['--swiglu']);
+  if (!m.tiedEmbeddings) flags.push(['--untie-embeddings-and-output-weights']);
+  if (m.moe) {
+    const { experts, topK, expertFfnHidden, sharedExperts, denseLayers } = m.moe;
+    flags.push(['--num-experts', experts], ['--moe-router-topk', topK], ['--moe-ffn-hidden-size', expertFfnHidden]);
+    if (sharedExperts > 0) flags.push(['--moe-shared-expert-intermediate-size', sharedExperts * expertFfnHidden]);
+    if (denseLayers > 0) flags.push(['--moe-layer-freq', `"([0]*${denseLayers}+[1]*${m.layers - denseLayers})"`]);
+    flags.push(['--moe-token-dispatcher-type', 'alltoall']);
+  }
+  if (m.mla) {
+    flags.push(['--multi-latent-attention']);
+    if (m.mla.qLoraRank > 0) flags.push(['--q-lora-rank', m.mla.qLoraRank]);
+    flags.push(['--kv-lora-rank', m.mla.kvLoraRank], ['--qk-head-dim', m.mla.qkNopeHeadDim], ['--qk-pos-emb-head-dim', m.mla.qkRopeHeadDim], ['--v-head-dim', m.mla.vHeadDim]);
+  }
+  if (m.mtpLayers > 0) flags.push(['--mtp-num-layers', m.mtpLayers]);
+  return flags;
+}
+
+function precisionFlags(c: RunConfig, notes: string[]): Flag[] {
+  const t = c.training;
+  const flags: Flag[] = [];
+  if (t.precision === 'fp16') flags.push(['--fp16']);
+  if (t.precision === 'bf16' || t.precision === 'fp8' || t.precision === 'fp4') flags.push(['--bf16']);
+  if (t.precision === 'fp8') flags.push(['--fp8-format', 'hybrid']);
+  if (t.precision === 'fp4') flags.push(['--fp4-format', 'e2m1']);
+  if (t.gradDtype === 'bf16' && t.precision !== 'fp32') flags.push(['--grad-reduce-in-bf16']);
+  if (!t.masterWeights && t.precision !== 'fp32') notes.push('no fp32 master weights: Megatron-LM keeps them with --bf16/--fp16 (the precision-aware optimizer\'s --main-params-dtype is the nearest control)');
+  return flags;
+}
+
+function optimizerFlags(c: RunConfig, notes: string[]): Flag[] {
+  const t = c.training;
+  const flags: Flag[] = [];
+  if (t.optimizer === 'adam8bit') notes.push('8-bit Adam: Megatron-LM has no 8-bit optimizer states (its --optimizer takes adam or sgd)');
+  else flags.push(['--optimizer', t.optimizer]);
+  if (t.offload.optimizer) {
+    flags.push(['--optimizer-cpu-offload'], ['--use-precision-aware-optimizer']);
+    if (c.parallel.zero === 0) notes.push('optimizer offload needs the distributed optimizer (ZeRO 1 or more) in Megatron-LM');
+  }
+  if (t.offload.parameters) notes.push('parameter offload to CPU: Megatron-LM has none');
+  return flags;
+}
+
+function recomputeFlags(c: RunConfig): Flag[] {
+  const r = c.training.recompute;
+  if (r === 'selective') return [['--recompute-granularity', 'selective']];
+  if (r === 'full') return [['--recompute-granularity', 'full'], ['--recompute-method', 'uniform'], ['--recompute-num-layers', 1]];
+  return [];
+}
+
+export function megatronExport(c: RunConfig): LaunchExport {
+  const notes: string[] = [`vocabulary ${c.model.vocab}: set by your tokenizer (--tokenizer-type/--tokenizer-model, or --vocab-size with the NullTokenizer)`];
+  const flags: Flag[] = [
+    ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...batchFlags(c), ...modelFlags(c),
+    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c),
+    ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'],
+  ];
+  const p = c.parallel;
+  const header = commentBlock('#', [
+    `Megatron-LM flags for ${planTitle(c)}, from llm-train-planner.`,
+    `Launch: ${torchrunPrefix(c)} pretrain_gpt.py <these flags> <your data, tokenizer, learning-rate and checkpoint flags>`,
+    `Data parallel ${p.dp} = ${c.cluster.gpus} GPUs / (TP ${p.tp} × PP ${p.pp} × CP ${p.cp}): Megatron-LM derives it from the world size.`,
+  ], notes);
+  const lines = flags.map(([name, value], i) => `${name}${value === undefined ? '' : ` ${value}`}${i < flags.length - 1 ? ' \\' : ''}`);
+  return { target: 'megatron', label: 'Megatron-LM', fileName: 'megatron-args.sh', text: [...header, ...lines].join('\n') + '\n', notes };
+}

@@ -1,0 +1,240 @@
+// Parses an untrusted interchange document (../shared/spec/interchange.md, v1) into
+// a RunConfig with every default filled in, or a list of field-named errors.
+// Never throws: every path through here ends in { ok: true } or { ok: false }.
+
+import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
+import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
+import { checkConsistency } from './consistency.ts';
+import {
+  FFN_TYPES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
+  type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
+  type ModelConfig, type MoeConfig, type ParallelConfig, type RunConfig, type TrainingConfig,
+} from './types.ts';
+
+export type ParseResult =
+  | { readonly ok: true; readonly config: RunConfig; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };
+
+const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration'];
+const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
+const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers'];
+const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
+const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload'];
+const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'sequenceParallel', 'zero', 'schedule'];
+const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
+const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
+const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps'];
+const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
+
+/** Defaults the spec leaves to the project, stated once. */
+export const DEFAULT_TOKENS = 1e12;
+
+export function parseDocument(raw: unknown): ParseResult {
+  const r = new FieldReader();
+  if (!isObject(raw)) {
+    r.error('document', 'must be a JSON object');
+    return { ok: false, errors: r.errors, warnings: r.warnings };
+  }
+  const version = own(raw, 'version');
+  if (version === undefined) r.warn('version', 'missing, read as 1');
+  else if (version !== 1) r.error('version', `must be 1, got ${JSON.stringify(version)?.slice(0, 20)}`);
+  r.unknownKeys(raw, TOP_KEYS, 'document');
+
+  const modelObj = r.section(raw, 'model', 'model');
+  const trainingObj = r.section(raw, 'training', 'training');
+  const clusterObj = r.section(raw, 'cluster', 'cluster');
+  if (!modelObj) r.error('model', 'is required');
+  if (!trainingObj) r.error('training', 'is required');
+  if (!clusterObj) r.error('cluster', 'is required');
+  if (!modelObj || !trainingObj || !clusterObj) return { ok: false, errors: r.errors, warnings: r.warnings };
+
+  const model = readModel(r, modelObj);
+  const training = readTraining(r, trainingObj);
+  const gpuRead = readGpu(r, clusterObj);
+  const parallel = readParallel(r, r.section(raw, 'parallel', 'parallel') ?? {}, clusterObj);
+  const cluster = readCluster(r, clusterObj, gpuRead, parallel);
+  const cost = readCost(r, r.section(raw, 'cost', 'cost') ?? {}, gpuRead.gpu);
+  const calibration = readCalibration(r, r.section(raw, 'calibration', 'calibration') ?? {});
+  if (r.errors.length > 0) return { ok: false, errors: r.errors, warnings: r.warnings };
+
+  const config: RunConfig = { version: 1, model, training, parallel, cluster, cost, calibration };
+  const consistency = checkConsistency(config);
+  const warnings = [...r.warnings, ...consistency.warnings];
+  if (consistency.errors.length > 0) return { ok: false, errors: consistency.errors, warnings };
+  return { ok: true, config, warnings };
+}
+
+function readModel(r: FieldReader, m: JsonObject): ModelConfig {
+  r.unknownKeys(m, MODEL_KEYS, 'model');
+  const hidden = r.integer(m, 'hidden', 'model', undefined);
+  const heads = r.integer(m, 'heads', 'model', undefined);
+  const mla = readMla(r, m);
+  const defaultHeadDim = hidden % heads === 0 ? hidden / heads : undefined;
+  if (defaultHeadDim === undefined && own(m, 'headDim') == null && !mla) {
+    r.error('model.headDim', `is required when model.heads=${heads} does not divide model.hidden=${hidden}`);
+  }
+  return {
+    name: r.text(m, 'name', 'model', 'Custom model'),
+    layers: r.integer(m, 'layers', 'model', undefined, 1, MAX_LAYERS),
+    hidden,
+    heads,
+    kvHeads: r.integer(m, 'kvHeads', 'model', heads),
+    headDim: r.integer(m, 'headDim', 'model', defaultHeadDim ?? 1),
+    ffnHidden: r.integer(m, 'ffnHidden', 'model', 4 * hidden),
+    ffnType: r.choice(m, 'ffnType', 'model', FFN_TYPES, 'gelu'),
+    vocab: r.integer(m, 'vocab', 'model', undefined),
+    tiedEmbeddings: r.boolean(m, 'tiedEmbeddings', 'model', false),
+    moe: readMoe(r, m),
+    mla,
+    mtpLayers: r.integer(m, 'mtpLayers', 'model', 0, 0, 64),
+  };
+}
+
+function readMoe(r: FieldReader, m: JsonObject): MoeConfig | null {
+  const o = r.section(m, 'moe', 'model.moe');
+  if (!o) return null;
+  r.unknownKeys(o, MOE_KEYS, 'model.moe');
+  return {
+    experts: r.integer(o, 'experts', 'model.moe', undefined),
+    topK: r.integer(o, 'topK', 'model.moe', undefined),
+    expertFfnHidden: r.integer(o, 'expertFfnHidden', 'model.moe', undefined),
+    sharedExperts: r.integer(o, 'sharedExperts', 'model.moe', 0, 0),
+    denseLayers: r.integer(o, 'denseLayers', 'model.moe', 0, 0),
+  };
+}
+
+function readMla(r: FieldReader, m: JsonObject): MlaConfig | null {
+  const o = r.section(m, 'mla', 'model.mla');
+  if (!o) return null;
+  r.unknownKeys(o, MLA_KEYS, 'model.mla');
+  return {
+    qLoraRank: r.integer(o, 'qLoraRank', 'model.mla', 0, 0),
+    kvLoraRank: r.integer(o, 'kvLoraRank', 'model.mla', undefined),
+    qkNopeHeadDim: r.integer(o, 'qkNopeHeadDim', 'model.mla', undefined),
+    qkRopeHeadDim: r.integer(o, 'qkRopeHeadDim', 'model.mla', undefined),
+    vHeadDim: r.integer(o, 'vHeadDim', 'model.mla', undefined),
+  };
+}
+
+function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
+  r.unknownKeys(t, TRAINING_KEYS, 'training');
+  const offloadObj = r.section(t, 'offload', 'training.offload') ?? {};
+  r.unknownKeys(offloadObj, ['optimizer', 'parameters'], 'training.offload');
+  return {
+    seqLen: r.integer(t, 'seqLen', 'training', undefined),
+    globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
+    microBatch: r.integer(t, 'microBatch', 'training', 1),
+    tokens: r.number(t, 'tokens', 'training', DEFAULT_TOKENS, 0, 1e18, true),
+    precision: r.choice(t, 'precision', 'training', PRECISIONS, 'bf16'),
+    optimizer: r.choice(t, 'optimizer', 'training', OPTIMIZERS, 'adam'),
+    masterWeights: r.boolean(t, 'masterWeights', 'training', true),
+    gradDtype: r.choice(t, 'gradDtype', 'training', GRAD_DTYPES, 'fp32'),
+    recompute: r.choice(t, 'recompute', 'training', RECOMPUTES, 'none'),
+    flashAttention: r.boolean(t, 'flashAttention', 'training', true),
+    offload: {
+      optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
+      parameters: r.boolean(offloadObj, 'parameters', 'training.offload', false),
+    },
+  };
+}
+
+function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): ParallelConfig {
+  r.unknownKeys(p, PARALLEL_KEYS, 'parallel');
+  const tp = r.integer(p, 'tp', 'parallel', 1);
+  const pp = r.integer(p, 'pp', 'parallel', 1);
+  const cp = r.integer(p, 'cp', 'parallel', 1);
+  const vpp = r.integer(p, 'vpp', 'parallel', 1);
+  const gpus = own(clusterObj, 'gpus');
+  const dpFromGpus = typeof gpus === 'number' && Number.isInteger(gpus) && gpus % (tp * pp * cp) === 0 ? gpus / (tp * pp * cp) : 1;
+  return {
+    tp,
+    pp,
+    dp: r.integer(p, 'dp', 'parallel', Math.max(1, dpFromGpus)),
+    cp,
+    ep: r.integer(p, 'ep', 'parallel', 1),
+    vpp,
+    sequenceParallel: r.boolean(p, 'sequenceParallel', 'parallel', tp > 1),
+    zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, 1),
+    schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, vpp > 1 ? 'interleaved-1f1b' : '1f1b'),
+  };
+}
+
+interface GpuRead { readonly gpu: GpuSpec; readonly gpuId: string | null; readonly gpusPerNode: number }
+
+function readGpu(r: FieldReader, c: JsonObject): GpuRead {
+  const value = own(c, 'gpu');
+  const fallback: GpuRead = { gpu: FALLBACK_GPU, gpuId: null, gpusPerNode: 8 };
+  if (typeof value === 'string') {
+    const preset = findGpuPreset(value);
+    if (!preset) {
+      r.error('cluster.gpu', `unknown GPU preset ${JSON.stringify(value.slice(0, 40))}`);
+      return fallback;
+    }
+    return { gpu: preset, gpuId: preset.id, gpusPerNode: preset.gpusPerNode };
+  }
+  if (!isObject(value)) {
+    r.error('cluster.gpu', 'must be a preset id or a GPU object');
+    return fallback;
+  }
+  r.unknownKeys(value, GPU_KEYS, 'cluster.gpu');
+  const at = 'cluster.gpu';
+  const bf16Tflops = requiredPositive(r, value, 'bf16Tflops', 1e7);
+  const gpu: GpuSpec = {
+    name: r.text(value, 'name', at, 'Custom GPU'),
+    memoryGiB: requiredPositive(r, value, 'memoryGiB', 1e6),
+    bf16Tflops,
+    fp8Tflops: r.number(value, 'fp8Tflops', at, 0, 0, 1e7),
+    fp32Tflops: r.number(value, 'fp32Tflops', at, 0, 0, 1e7),
+    fp4Tflops: r.number(value, 'fp4Tflops', at, 0, 0, 1e7),
+    expTeraOpsPerSecond: r.number(value, 'expTeraOpsPerSecond', at, defaultExpTeraOpsPerSecond(bf16Tflops), 0, 1e7, true),
+    hbmGBps: requiredPositive(r, value, 'hbmGBps', 1e7),
+    intraNodeGBps: requiredPositive(r, value, 'intraNodeGBps', 1e7),
+    interNodeGBps: requiredPositive(r, value, 'interNodeGBps', 1e7),
+    tdpWatts: r.number(value, 'tdpWatts', at, 700, 0, 1e6),
+    usdPerHour: r.number(value, 'usdPerHour', at, 2, 0, 1e6),
+  };
+  return { gpu, gpuId: null, gpusPerNode: 8 };
+}
+
+function requiredPositive(r: FieldReader, o: JsonObject, key: string, max: number): number {
+  if (own(o, key) == null) {
+    r.error(`cluster.gpu.${key}`, 'is required');
+    return 1;
+  }
+  return r.number(o, key, 'cluster.gpu', 1, 0, max, true);
+}
+
+function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: ParallelConfig): ClusterConfig {
+  r.unknownKeys(c, CLUSTER_KEYS, 'cluster');
+  const product = p.tp * p.pp * p.dp * p.cp;
+  const gpus = r.integer(c, 'gpus', 'cluster', product);
+  if (gpus !== product) {
+    r.error('cluster.gpus', `${gpus} does not equal parallel.tp × pp × dp × cp = ${p.tp}×${p.pp}×${p.dp}×${p.cp} = ${product}`);
+  }
+  return { gpuId: g.gpuId, gpu: g.gpu, gpusPerNode: r.integer(c, 'gpusPerNode', 'cluster', g.gpusPerNode, 1, 1e6), gpus };
+}
+
+function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
+  r.unknownKeys(o, COST_KEYS, 'cost');
+  return {
+    usdPerGpuHour: r.number(o, 'usdPerGpuHour', 'cost', gpu.usdPerHour, 0, 1e6),
+    pue: r.number(o, 'pue', 'cost', 1.2, 1, 10),
+    gridKgCo2PerKwh: r.number(o, 'gridKgCo2PerKwh', 'cost', 0.4, 0, 10),
+    // Llama 3 (arXiv 2407.21783, 3.3.4): 419 interruptions in 54 days on 16,384 GPUs ≈ one per 50,700 GPU-hours.
+    gpuMtbfHours: r.number(o, 'gpuMtbfHours', 'cost', 50_000, 0, 1e12, true),
+    checkpointWriteGBps: r.number(o, 'checkpointWriteGBps', 'cost', 50, 0, 1e9, true),
+  };
+}
+
+function readCalibration(r: FieldReader, o: JsonObject): CalibrationOverride {
+  r.unknownKeys(o, CALIBRATION_KEYS, 'calibration');
+  return {
+    computeEfficiencyScale: r.number(o, 'computeEfficiencyScale', 'calibration', 1, 0.05, 20, true),
+    memoryOverheadScale: r.number(o, 'memoryOverheadScale', 'calibration', 1, 0, 20),
+  };
+}
+
+const FALLBACK_GPU: GpuSpec = {
+  name: 'none', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0, expTeraOpsPerSecond: 1,
+  hbmGBps: 1, intraNodeGBps: 1, interNodeGBps: 1, tdpWatts: 1, usdPerHour: 0,
+};

@@ -1,0 +1,152 @@
+// Per-GPU memory of every pipeline stage: model states (weights, gradients,
+// optimizer states, sharded by ZeRO), activations (activations.ts) and the named
+// "other" terms whose constants live in calibration.ts.
+
+import { engineActivationSettings, stageActivationBytes } from './activations.ts';
+import {
+  ALLOCATOR_RESERVE_FRACTION, RUNTIME_BYTES, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
+} from '../calibration.ts';
+import {
+  denseDataParallel, expertDataParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
+  type GpuParameters, type PipelineStage,
+} from '../structure/params.ts';
+import type { MemoryBreakdown, OptimizerKind, RunConfig, TrainingConfig } from '../input/types.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+
+const FP32_BYTES = 4;
+/** Adam's two moments, fp32 (Rajbhandari et al. 2020, section 3: K = 12 with the master copy). */
+const ADAM_MOMENT_BYTES = 2 * FP32_BYTES;
+/** 8-bit Adam: both moments in one byte each (Dettmers et al. 2021, arXiv 2110.02861, section 2). */
+const ADAM8BIT_MOMENT_BYTES = 2;
+/** Block-wise quantization keeps one fp32 absmax per block of 2048 values, per moment (Dettmers et al. 2021, section 2.1). */
+const ADAM8BIT_BLOCK_STATISTICS_BYTES = (2 * FP32_BYTES) / 2048;
+/** SGD with momentum keeps one fp32 buffer. */
+const SGD_MOMENTUM_BYTES = FP32_BYTES;
+
+/** fp32 master copy of the weights; none when the weights are fp32 already. */
+function masterWeightBytes(t: Pick<TrainingConfig, 'masterWeights' | 'precision'>): number {
+  return t.masterWeights && t.precision !== 'fp32' ? FP32_BYTES : 0;
+}
+
+/** Optimizer-state bytes per parameter (the K of ZeRO section 3), master weights included. */
+export function optimizerBytesPerParameter(t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>): number {
+  const states: Record<OptimizerKind, number> = {
+    adam: ADAM_MOMENT_BYTES,
+    adam8bit: ADAM8BIT_MOMENT_BYTES + ADAM8BIT_BLOCK_STATISTICS_BYTES,
+    sgd: SGD_MOMENTUM_BYTES,
+  };
+  return states[t.optimizer] + masterWeightBytes(t);
+}
+
+export interface ModelStates {
+  readonly parameters: number;
+  readonly gradients: number;
+  readonly optimizer: number;
+}
+
+/**
+ * Weights, gradients and optimizer states on one GPU. ZeRO (Rajbhandari et al. 2020,
+ * section 5) shards over the GPUs holding the same weights: stage 1 the optimizer
+ * states, 2 also the gradients, 3 also the weights. Offload moves the optimizer states
+ * with the master weights to CPU, and with ZeRO-2/3 the gradient shards the CPU
+ * optimizer reads (ZeRO-Offload, Ren et al. 2021, arXiv 2101.06840, section 4.1);
+ * parameter offload (ZeRO-Infinity) moves the weight shards.
+ */
+export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelStates {
+  const { training: t, parallel: p } = c;
+  const shardOf = (count: number, group: number, sharded: boolean) => (sharded ? count / group : count);
+  const byGroup = (sharded: boolean) =>
+    shardOf(params.dense, denseDataParallel(p), sharded) + shardOf(params.expert, expertDataParallel(p), sharded);
+  const weights = t.offload.parameters ? 0 : WEIGHT_BYTES[t.precision] * byGroup(p.zero >= 3);
+  const gradientsOffloaded = t.offload.optimizer && p.zero >= 2;
+  const gradients = gradientsOffloaded ? 0 : GRAD_BYTES[t.gradDtype] * byGroup(p.zero >= 2);
+  const optimizer = t.offload.optimizer ? 0 : optimizerBytesPerParameter(t) * byGroup(p.zero >= 1);
+  return { parameters: weights, gradients, optimizer };
+}
+
+/** The named parts of "other", bytes on one GPU. */
+export interface OtherMemoryTerms {
+  /** CUDA context, kernels and NCCL buffers, outside the caching allocator. */
+  readonly runtime: number;
+  /** ZeRO-3: full weights of the gathered layers beyond this GPU's shard. */
+  readonly gatheredWeights: number;
+  /** ZeRO-2/3: full gradients of the layers awaiting reduce-scatter beyond the shard. */
+  readonly unshardedGradients: number;
+  /** Caching-allocator reserve over the allocated bytes. */
+  readonly allocatorReserve: number;
+}
+
+/** Largest layer's weights on one GPU of the stage, by data-parallel group. */
+function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
+  return stage.layers.reduce<GpuParameters>((big, i) => {
+    const layer = layerGpuParameters(c.model, i, c.parallel);
+    return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
+  }, { dense: 0, expert: 0 });
+}
+
+/** What gathering `layers` full layers adds over the shard: each group's share (1 − 1/group), never more than the stage holds. */
+function gatheredBeyondShard(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, layers: number, bytesPerParam: number, shardOnGpu: boolean): number {
+  const big = largestLayer(c, stage);
+  // With the shard offloaded to the host, the whole layer's buffer is extra GPU memory, sharded or not.
+  const beyond = (group: number) => (shardOnGpu ? 1 - 1 / group : 1);
+  const dense = Math.min(layers * big.dense, stageParams.dense) * beyond(denseDataParallel(c.parallel));
+  const expert = Math.min(layers * big.expert, stageParams.expert) * beyond(expertDataParallel(c.parallel));
+  return bytesPerParam * (dense + expert);
+}
+
+export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
+  const { training: t, parallel: p } = c;
+  const gatheredWeights = p.zero >= 3 ? gatheredBeyondShard(c, stage, stageParams, ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
+  const unshardedGradients = p.zero >= 2 ? gatheredBeyondShard(c, stage, stageParams, ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
+  const allocatorReserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gatheredWeights + unshardedGradients);
+  const scale = c.calibration.memoryOverheadScale;
+  return {
+    runtime: scale * RUNTIME_BYTES,
+    gatheredWeights: scale * gatheredWeights,
+    unshardedGradients: scale * unshardedGradients,
+    allocatorReserve: scale * allocatorReserve,
+  };
+}
+
+export interface StageMemory {
+  readonly breakdown: MemoryBreakdown;
+  readonly other: OtherMemoryTerms;
+}
+
+/** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
+export function stageMemoryDetails(c: RunConfig): StageMemory[] {
+  const settings = engineActivationSettings(c);
+  const params = stageGpuParameters(c.model, c.parallel);
+  return pipelineLayout(c.model, c.parallel).map((stage, i) => {
+    const stageParams = params[i] ?? { dense: 0, expert: 0 };
+    const states = modelStateBytes(c, stageParams);
+    const activations = stageActivationBytes(c, stage, settings);
+    const allocated = states.parameters + states.gradients + states.optimizer + activations;
+    const other = otherMemoryTerms(c, stage, stageParams, allocated);
+    const otherTotal = other.runtime + other.gatheredWeights + other.unshardedGradients + other.allocatorReserve;
+    return {
+      breakdown: { ...states, activations, other: otherTotal, total: allocated + otherTotal },
+      other,
+    };
+  });
+}
+
+/** Per-GPU memory of every pipeline stage (index 0 = first stage), bytes. */
+export function stageMemoryBreakdowns(c: RunConfig): MemoryBreakdown[] {
+  return stageMemoryDetails(c).map((s) => s.breakdown);
+}
+
+/**
+ * The part of a stage's memory a published figure measured: "analytical model states"
+ * (ZeRO, Figure 1) counts weights, gradients and optimizer states; PyTorch's "peak
+ * allocated" leaves out the runtime and the allocator reserve; "peak reserved" (and
+ * torchtitan's "max across ranks", which logs reserved bytes) leaves out the runtime.
+ * Anything else is compared with the whole total.
+ */
+export function stageMemoryForMetric(s: StageMemory, metric: string | null): number {
+  const b = s.breakdown;
+  if (metric === 'analytical model states') return b.parameters + b.gradients + b.optimizer;
+  if (metric === 'peak allocated') return b.total - s.other.runtime - s.other.allocatorReserve;
+  if (metric === 'peak reserved' || metric === 'max across ranks') return b.total - s.other.runtime;
+  return b.total;
+}

@@ -1,0 +1,42 @@
+// Wall time, GPU-hours, money, energy and CO2 of a whole training run.
+
+import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
+import type { CostConfig, GpuSpec } from '../input/types.ts';
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '../input/units.ts';
+
+const WATT_HOURS_PER_KWH = 1000;
+
+export interface TrainingTime {
+  readonly wallSeconds: number;
+  readonly days: number;
+  readonly hours: number;
+  readonly gpuHours: number;
+}
+
+/**
+ * Wall time to train on `tokens` at `tokensPerSecond` (the cluster's rate while it
+ * runs), stretched by `goodput` (useful time / wall time, reliability.ts) to include
+ * checkpoint writes, lost work and restarts. Needs tokensPerSecond > 0, goodput in (0, 1].
+ */
+export function trainingTime(tokens: number, tokensPerSecond: number, gpus: number, goodput: number): TrainingTime {
+  const wallSeconds = tokens / tokensPerSecond / goodput;
+  const hours = wallSeconds / SECONDS_PER_HOUR;
+  return { wallSeconds, days: wallSeconds / SECONDS_PER_DAY, hours, gpuHours: gpus * hours };
+}
+
+export interface TrainingCost {
+  readonly usd: number;
+  readonly energyKwh: number;
+  readonly co2Kg: number;
+}
+
+/** Energy of the GPUs alone (hosts and network excluded) × PUE for the facility. */
+export function trainingEnergyKwh(cost: Pick<CostConfig, 'pue'>, gpu: Pick<GpuSpec, 'tdpWatts'>, gpuHours: number): number {
+  const averageWatts = gpu.tdpWatts * GPU_AVERAGE_POWER_FRACTION;
+  return (gpuHours * averageWatts * cost.pue) / WATT_HOURS_PER_KWH;
+}
+
+export function trainingCost(cost: CostConfig, gpu: Pick<GpuSpec, 'tdpWatts'>, gpuHours: number): TrainingCost {
+  const energyKwh = trainingEnergyKwh(cost, gpu, gpuHours);
+  return { usd: gpuHours * cost.usdPerGpuHour, energyKwh, co2Kg: energyKwh * cost.gridKgCo2PerKwh };
+}

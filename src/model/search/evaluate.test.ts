@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { checkConsistency } from '../input/consistency.ts';
+import { estimateConfig } from '../estimate.ts';
+import { stageMemoryBreakdowns } from '../memory/memory.ts';
+import { searchBase, type SearchRunSpec } from './fixtures.ts';
+import { layoutConfig } from './pieces.ts';
+import { fastEvaluate } from './run.ts';
+import { layoutGroups } from './space.ts';
+import type { LayoutChoice } from './types.ts';
+import { stepTime } from '../time/step.ts';
+import type { RunConfig } from '../input/types.ts';
+import type { ModelJson } from '../input/hf-config.ts';
+
+// The search ranks layouts with its own evaluator (search-eval.ts), built from pieces the
+// engine computes. These tests hold it to the engine: for layouts drawn at random from
+// the search's own space, its memory must equal the most loaded stage of
+// stageMemoryBreakdowns and its step time stepTime(c, 0) (the closed-form pipeline
+// bubble), both to 1e-9 relative: the same formulas in a different order of
+// floating-point operations. Any change to the engine that the evaluator does not
+// follow fails here.
+const RELATIVE_TOLERANCE = 1e-9;
+
+const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+
+/** Draws layouts from the search's space for `base` (offload searched too, so every ZeRO/offload combo can come up). */
+function layoutSampler(base: RunConfig) {
+  const groups = layoutGroups(base, { searchOffload: true });
+  return (a: number, b: number, c: number): LayoutChoice | null => {
+    const g = groups[a % Math.max(1, groups.length)];
+    if (!g) return null;
+    const shape = g.shapes[b % g.shapes.length];
+    const combo = g.combos[c % g.combos.length];
+    if (!shape || !combo) return null;
+    return {
+      gpus: g.gpus,
+      parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: combo.zero, schedule: shape.schedule },
+      microBatch: g.microBatch,
+      recompute: g.recompute,
+      offload: combo.offload,
+    };
+  };
+}
+
+function expectAgreement(base: RunConfig, choice: LayoutChoice): void {
+  const c = layoutConfig(base, choice);
+  expect(checkConsistency(c).errors).toEqual([]);
+  const fast = fastEvaluate(base, choice);
+  const memory = Math.max(...stageMemoryBreakdowns(c).map((s) => s.total));
+  const step = stepTime(c, 0).stepSeconds;
+  const where = JSON.stringify(choice);
+  expect(relative(fast.memoryBytes, memory), `memory of ${where}`).toBeLessThan(RELATIVE_TOLERANCE);
+  expect(relative(fast.stepSeconds, step), `step time of ${where}`).toBeLessThan(RELATIVE_TOLERANCE);
+}
+
+const PRESET_RUNS: readonly SearchRunSpec[] = [
+  { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 },
+  { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512, globalBatch: 1024, seqLen: 8192, training: { precision: 'fp8' } },
+  { model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 },
+  // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
+  { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
+  { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },
+];
+
+describe('the search evaluator agrees with the engine', () => {
+  for (const spec of PRESET_RUNS) {
+    it(`on random layouts of ${String(spec.model)} on ${spec.gpus} × ${spec.gpu}`, () => {
+      const base = searchBase(spec);
+      const sample = layoutSampler(base);
+      fc.assert(fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
+        const choice = sample(a, b, c);
+        if (choice) expectAgreement(base, choice);
+      }), { numRuns: 30 });
+    });
+  }
+
+  it('on random layouts of random small models and clusters', () => {
+    const model = fc.record({
+      layers: fc.integer({ min: 1, max: 12 }),
+      headsLog: fc.integer({ min: 0, max: 4 }),
+      kvDivisorLog: fc.integer({ min: 0, max: 4 }),
+      headDim: fc.constantFrom(16, 32, 64),
+      ffnMultiple: fc.integer({ min: 1, max: 6 }),
+      swiglu: fc.boolean(),
+      vocab: fc.integer({ min: 8, max: 5000 }),
+      tied: fc.boolean(),
+      moe: fc.option(fc.record({ expertsLog: fc.integer({ min: 1, max: 4 }), topK: fc.integer({ min: 1, max: 2 }), shared: fc.integer({ min: 0, max: 1 }), dense: fc.integer({ min: 0, max: 2 }) })),
+      mtpLayers: fc.integer({ min: 0, max: 1 }),
+    });
+    const run = fc.record({
+      model,
+      gpus: fc.integer({ min: 1, max: 48 }),
+      gpu: fc.constantFrom('a100-40gb', 'h100-sxm', 'b200', 'mi300x'),
+      batchLog: fc.integer({ min: 0, max: 6 }),
+      seqLog: fc.integer({ min: 5, max: 11 }),
+      precision: fc.constantFrom('bf16', 'fp8', 'fp32'),
+      optimizer: fc.constantFrom('adam', 'adam8bit', 'sgd'),
+      flashAttention: fc.boolean(),
+    });
+    fc.assert(fc.property(run, fc.nat(), fc.nat(), fc.nat(), (r, a, b, c) => {
+      const heads = 2 ** r.model.headsLog;
+      const hidden = heads * r.model.headDim;
+      const m: ModelJson = {
+        name: 'random', layers: r.model.layers, hidden, heads, kvHeads: Math.max(1, heads / 2 ** Math.min(r.model.kvDivisorLog, r.model.headsLog)),
+        ffnHidden: hidden * r.model.ffnMultiple, ffnType: r.model.swiglu ? 'swiglu' : 'gelu', vocab: r.model.vocab, tiedEmbeddings: r.model.tied,
+        moe: r.model.moe ? { experts: 2 ** r.model.moe.expertsLog, topK: r.model.moe.topK, expertFfnHidden: hidden, sharedExperts: r.model.moe.shared, denseLayers: Math.min(r.model.moe.dense, r.model.layers) } : null,
+        mla: null, mtpLayers: r.model.mtpLayers,
+      };
+      const base = searchBase({
+        model: m, gpu: r.gpu, gpus: r.gpus, globalBatch: 2 ** r.batchLog * 3, seqLen: 2 ** r.seqLog,
+        training: { precision: r.precision, optimizer: r.optimizer, flashAttention: r.flashAttention },
+      });
+      const choice = layoutSampler(base)(a, b, c);
+      if (choice) expectAgreement(base, choice);
+    }), { numRuns: 80 });
+  });
+});
+
+describe('ZeRO with nothing to shard over', () => {
+  // search-space.ts enumerates one ZeRO stage when every group ZeRO shards over has one
+  // GPU: the engine must then give the same figures for every stage (offload aside).
+  it('gives the same memory and step time for ZeRO 0 to 3 when dp × cp = 1 (dense model)', () => {
+    const base = searchBase({ model: 'llama2-7b', gpu: 'h100-sxm', gpus: 8, globalBatch: 64, seqLen: 4096 });
+    const outputs = ([0, 1, 2, 3] as const).map((zero) => estimateConfig(layoutConfig(base, {
+      gpus: 8, parallel: { tp: 4, pp: 2, dp: 1, cp: 1, ep: 1, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
+      microBatch: 1, recompute: 'selective', offload: { optimizer: false, parameters: false },
+    })));
+    for (const out of outputs.slice(1)) {
+      expect(out.memory.perGpu.total).toBe(outputs[0]?.memory.perGpu.total);
+      expect(out.throughput?.stepSeconds).toBe(outputs[0]?.throughput?.stepSeconds);
+    }
+  });
+
+  it('and for a MoE model whose expert groups are one GPU too (tp = ep = 8, dp = 1)', () => {
+    const base = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 16, globalBatch: 32, seqLen: 4096 });
+    const outputs = ([0, 1, 2, 3] as const).map((zero) => estimateConfig(layoutConfig(base, {
+      gpus: 16, parallel: { tp: 8, pp: 2, dp: 1, cp: 1, ep: 8, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
+      microBatch: 1, recompute: 'full', offload: { optimizer: false, parameters: false },
+    })));
+    expect(outputs[0]?.errors).toEqual([]);
+    for (const out of outputs.slice(1)) {
+      expect(out.memory.perGpu.total).toBe(outputs[0]?.memory.perGpu.total);
+      expect(out.throughput?.stepSeconds).toBe(outputs[0]?.throughput?.stepSeconds);
+    }
+  });
+});

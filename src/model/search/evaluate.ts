@@ -1,0 +1,318 @@
+// The search's hot path: a layout's per-GPU memory and step time from the pieces of
+// search-pieces.ts, without allocating. The combination arithmetic mirrors the engine's,
+// term for term, and search-eval.test.ts checks it against the engine (stepTime(c, 0),
+// stageMemoryBreakdowns) on random layouts, so that a change to the engine that this
+// file does not follow fails a test. What it mirrors:
+//   time.ts stepTime with the closed-form bubble (stepTime(c, 0)) and stageTimes' F + B;
+//   comm.ts dataParallelSync (gradient and weight synchronisation per ZeRO stage);
+//   activations.ts stageActivationBytes (the min of keeping and recomputing);
+//   memory.ts stageMemoryDetails and otherMemoryTerms.
+// Levels: setGroup (degrees but the shape and ZeRO/offload), setShape (the pipeline
+// schedule: stage candidates), then memoryBytes(k) / stepSeconds(k) per state combo k.
+
+import { microBatchesInFlight } from '../memory/activations.ts';
+import {
+  ALLOCATOR_RESERVE_FRACTION, COMM_EXPOSED_FRACTION, RUNTIME_BYTES,
+  ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
+} from '../calibration.ts';
+import { isMoeLayer } from '../structure/matrices.ts';
+import { bubbleOverIdeal } from '../schedule/schedule.ts';
+import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './pieces.ts';
+import { affine, minOf, syncPerMicroBatchSeconds, syncStepSeconds } from './sync.ts';
+import type { LayoutGroup, PipelineShape } from './space.ts';
+import { exposedDataParallelSeconds } from '../time/step.ts';
+import type { RunConfig } from '../input/types.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+
+export interface GroupPieces {
+  readonly time: LayerTimePieces;
+  readonly activation: ActivationPieces;
+  readonly grid: GridPieces;
+  readonly pipelineMessage: { readonly intercept: number; readonly slope: number };
+}
+
+interface FirstStageTable {
+  readonly denseLayers: Float64Array;
+  readonly moeLayers: Float64Array;
+  readonly edge: Int32Array;
+  readonly inFlight: Float64Array;
+  leastTimeFactor: number;
+}
+
+export class LayoutEvaluator {
+  private readonly firstStageTables = new Map<readonly PipelineShape[], Map<number, FirstStageTable>>();
+  private readonly weightBytes: number;
+  private readonly gradBytes: number;
+  private readonly memoryScale: number;
+  private readonly denseLayerCount: number;
+  private readonly moeLayerCount: number;
+
+  private group: LayoutGroup | null = null;
+  private pieces: GroupPieces | null = null;
+  private microBatches = 1;
+  private ppSeconds = 0;
+  private syncReady = false;
+  /** Sequences per micro-batch: the activation pieces are per sequence. */
+  private sequences = 1;
+
+  /** Stage candidates of the current shape. */
+  private count = 0;
+  private readonly work: Float64Array;
+  private readonly dense: Float64Array;
+  private readonly expert: Float64Array;
+  private readonly activation: Float64Array;
+  private readonly gathered: Float64Array;
+  private readonly unsharded: Float64Array;
+  /** The same buffers when the shard lives on the host (offload): the whole layer is extra (memory.ts gatheredBeyondShard). */
+  private readonly gatheredFull: Float64Array;
+  private readonly unshardedFull: Float64Array;
+  private readonly zero3Exposed: Float64Array;
+  /** Per ZeRO stage z, candidate c at z·capacity + c. */
+  private readonly dpSync: Float64Array;
+  private readonly capacity: number;
+  private timeFactor = 1;
+  /** Per ZeRO stage z: dense slope, intercept, expert slope, intercept of the step's synchronisation seconds, at 4z. */
+  private readonly syncCoefficients = new Float64Array(16);
+  /** ZeRO-3's exposed per-micro-batch gathers: dense slope, intercept, expert slope, intercept. */
+  private readonly gatherCoefficients = new Float64Array(4);
+
+  constructor(base: RunConfig) {
+    const m = base.model;
+    this.weightBytes = WEIGHT_BYTES[base.training.precision];
+    this.gradBytes = GRAD_BYTES[base.training.gradDtype];
+    this.memoryScale = base.calibration.memoryOverheadScale;
+    let moe = 0;
+    for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
+    this.moeLayerCount = moe;
+    this.denseLayerCount = m.layers - moe;
+    // At most one candidate per stage, and a pipeline has at most layers + 2 stages (consistency.ts ppProblem).
+    this.capacity = m.layers + 2;
+    const n = this.capacity;
+    this.work = new Float64Array(n);
+    this.dense = new Float64Array(n);
+    this.expert = new Float64Array(n);
+    this.activation = new Float64Array(n);
+    this.gathered = new Float64Array(n);
+    this.unsharded = new Float64Array(n);
+    this.gatheredFull = new Float64Array(n);
+    this.unshardedFull = new Float64Array(n);
+    this.zero3Exposed = new Float64Array(n);
+    this.dpSync = new Float64Array(4 * n);
+  }
+
+  setGroup(group: LayoutGroup, pieces: GroupPieces): void {
+    this.group = group;
+    this.pieces = pieces;
+    this.microBatches = group.microBatches;
+    // time.ts: the first forward and the last backward each cross every stage boundary once.
+    const message = pieces.pipelineMessage;
+    this.ppSeconds = group.pp > 1 ? 2 * (group.pp - 1) * (message.intercept + message.slope * group.microBatch) : 0;
+    this.sequences = group.microBatch;
+    this.syncReady = false;
+  }
+
+  /** Synchronisation time is affine in the parameters synchronised (alpha-beta model): two probes give slope and intercept. */
+  private prepareSync(): void {
+    const pieces = this.pieces;
+    if (!pieces) return;
+    this.syncReady = true;
+    const { grid } = pieces;
+    const m = this.microBatches;
+    for (let z = 0; z < 4; z++) {
+      affine(this.syncCoefficients, 4 * z, (p) => syncStepSeconds(z, p, grid.denseSyncRanks, grid.denseSyncLink, this.gradBytes, this.weightBytes, m));
+      affine(this.syncCoefficients, 4 * z + 2, (p) => syncStepSeconds(z, p, grid.expertSyncRanks, grid.expertSyncLink, this.gradBytes, this.weightBytes, m));
+    }
+    affine(this.gatherCoefficients, 0, (p) => COMM_EXPOSED_FRACTION.zero3Gather * syncPerMicroBatchSeconds(p, grid.denseSyncRanks, grid.denseSyncLink, this.weightBytes));
+    affine(this.gatherCoefficients, 2, (p) => COMM_EXPOSED_FRACTION.zero3Gather * syncPerMicroBatchSeconds(p, grid.expertSyncRanks, grid.expertSyncLink, this.weightBytes));
+  }
+
+  /**
+   * Lower bounds on the step time and on the most loaded GPU's memory over every layout of
+   * the group (all its pipeline shapes and ZeRO/offload combos).
+   * Time: the busiest device's work per micro-batch is at least the model's over pp (twice
+   * that for DualPipe, whose devices hold two chunks each), times the smallest bubble factor
+   * of the shapes; data-parallel exposure, optimizer and ZeRO-3 gathers only add.
+   * Memory: the larger of the mean over stages (every layer's weights and saved activations
+   * sit on some stage, with at least one micro-batch in flight) and the first stage of the
+   * shape where that stage is lightest; both with model states at the fullest sharding the
+   * group's combos allow and "other" at least runtime and allocator reserve.
+   */
+  groupLowerBounds(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates): { readonly step: number; readonly memory: number } {
+    const group = this.group;
+    const pieces = this.pieces;
+    if (!group || !pieces) return { step: 0, memory: 0 };
+    const { time, grid, activation: a } = pieces;
+    const m = this.microBatches;
+    const b = this.sequences;
+    const perDense = minOf(grid.stateBytesPerDense);
+    const perExpert = minOf(grid.stateBytesPerExpert);
+    const table = this.firstStageTable(shapes, stagesOf, m);
+    let firstStage = Infinity;
+    for (let i = 0; i < shapes.length; i++) {
+      const nd = table.denseLayers[i] ?? 0;
+      const nm = table.moeLayers[i] ?? 0;
+      const edge = table.edge[i] ?? 0;
+      const kept = (table.inFlight[i] ?? 1) * b * (nd * a.keptDense + nm * a.keptMoe + (a.edges.edgeBytes[edge] ?? 0));
+      const d = nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0);
+      const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
+      firstStage = Math.min(firstStage, perDense * d + perExpert * e + kept);
+    }
+    const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * time.moe + time.output;
+    const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
+    const states = perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense)
+      + perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
+    const mean = (states + b * (this.denseLayerCount * a.keptDense + this.moeLayerCount * a.keptMoe)) / group.pp;
+    return { step, memory: this.allocatedToTotalLowerBound(Math.max(mean, firstStage === Infinity ? 0 : firstStage)) };
+  }
+
+  /** Per shape of a list, for m micro-batches: the first stage's layers, edges and micro-batches in flight; the least bubble factor. */
+  private firstStageTable(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates, m: number): FirstStageTable {
+    let byCount = this.firstStageTables.get(shapes);
+    if (!byCount) this.firstStageTables.set(shapes, (byCount = new Map()));
+    let table = byCount.get(m);
+    if (table) return table;
+    const n = shapes.length;
+    table = { denseLayers: new Float64Array(n), moeLayers: new Float64Array(n), edge: new Int32Array(n), inFlight: new Float64Array(n), leastTimeFactor: n > 0 ? Infinity : 1 };
+    for (let i = 0; i < n; i++) {
+      const shape = shapes[i] as PipelineShape;
+      const stages = stagesOf(shape);
+      table.denseLayers[i] = stages.denseLayers[0] ?? 0;
+      table.moeLayers[i] = stages.moeLayers[0] ?? 0;
+      table.edge[i] = stages.edge[0] ?? 0;
+      table.inFlight[i] = microBatchesInFlight(shape, stages.stageIndex[0] ?? 0, m);
+      const dual = shape.schedule === 'dualpipe';
+      const factor = (dual ? 2 : 1) * (dual ? 0.5 : 1) * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
+      table.leastTimeFactor = Math.min(table.leastTimeFactor, factor);
+    }
+    byCount.set(m, table);
+    return table;
+  }
+
+  private allocatedToTotalLowerBound(allocated: number): number {
+    return allocated * (1 + this.memoryScale * ALLOCATOR_RESERVE_FRACTION) + this.memoryScale * RUNTIME_BYTES;
+  }
+
+  /** Prepares the stage candidates of one pipeline shape. */
+  setShape(shape: PipelineShape, stages: StageCandidates): void {
+    const group = this.group;
+    const pieces = this.pieces;
+    if (!group || !pieces) return;
+    if (!this.syncReady) this.prepareSync();
+    const { time, activation: a, grid } = pieces;
+    const m = this.microBatches;
+    this.count = stages.count;
+    const share = shape.schedule === 'dualpipe' ? 0.5 : 1;
+    this.timeFactor = share * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
+    const denseBig = grid.layerDense.dense + grid.layerDense.expert;
+    const moeBig = grid.layerMoe.dense + grid.layerMoe.expert;
+    const denseShare = 1 - 1 / grid.denseShards;
+    const expertShare = 1 - 1 / grid.expertShards;
+    const cap = this.capacity;
+    for (let c = 0; c < stages.count; c++) {
+      const nd = stages.denseLayers[c] ?? 0;
+      const nm = stages.moeLayers[c] ?? 0;
+      const edge = stages.edge[c] ?? 0;
+      const output = (edge & 2) !== 0;
+      const d = nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0);
+      const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
+      this.dense[c] = d;
+      this.expert[c] = e;
+      this.work[c] = nd * time.dense + nm * time.moe + (output ? time.output : 0);
+      // activations.ts stageActivationBytes.
+      const x = microBatchesInFlight(shape, stages.stageIndex[c] ?? 0, m);
+      const b = this.sequences;
+      const edgeBytes = b * (a.edges.edgeBytes[edge] ?? 0);
+      const loss = output ? b * a.edges.lossBytes : 0;
+      const working = b * Math.max(nd > 0 ? a.workingDense : 0, nm > 0 ? a.workingMoe : 0);
+      const withRecompute = x * (b * (nd * a.keptDense + nm * a.keptMoe) + edgeBytes) + Math.max(working, loss);
+      const withoutRecompute = x * (b * (nd * a.keptDenseAll + nm * a.keptMoeAll) + edgeBytes) + loss;
+      this.activation[c] = Math.min(withRecompute, withoutRecompute);
+      // memory.ts largestLayer and gatheredBeyondShard.
+      const big = nm > 0 && (nd === 0 || moeBig > denseBig) ? grid.layerMoe : nd > 0 ? grid.layerDense : null;
+      const bigDense = big ? big.dense : 0;
+      const bigExpert = big ? big.expert : 0;
+      this.gathered[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) * denseShare + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e) * expertShare);
+      this.unsharded[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) * denseShare + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e) * expertShare);
+      this.gatheredFull[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e));
+      this.unshardedFull[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e));
+      const sc = this.syncCoefficients;
+      for (let z = 0; z < 4; z++) {
+        const denseSync = d > 0 ? d * (sc[4 * z] ?? 0) + (sc[4 * z + 1] ?? 0) : 0;
+        const expertSync = e > 0 ? e * (sc[4 * z + 2] ?? 0) + (sc[4 * z + 3] ?? 0) : 0;
+        this.dpSync[z * cap + c] = denseSync + expertSync;
+      }
+      const gc = this.gatherCoefficients;
+      this.zero3Exposed[c] = (d > 0 ? d * (gc[0] ?? 0) + (gc[1] ?? 0) : 0) + (e > 0 ? e * (gc[2] ?? 0) + (gc[3] ?? 0) : 0);
+    }
+  }
+
+  /** Lower bound on the step time over the shape's ZeRO/offload combos: ZeRO-3 gathers, data-parallel sync and optimizer only add. */
+  shapeStepLowerBound(): number {
+    let most = 0;
+    for (let c = 0; c < this.count; c++) most = Math.max(most, this.work[c] ?? 0);
+    return this.microBatches * most * this.timeFactor + this.ppSeconds;
+  }
+
+  /** Lower bound on the most loaded GPU's memory over the shape's combos: states at the fullest sharding, "other" at least runtime and reserve. */
+  shapeMemoryLowerBound(): number {
+    const grid = this.pieces?.grid;
+    if (!grid) return 0;
+    const perDense = minOf(grid.stateBytesPerDense);
+    const perExpert = minOf(grid.stateBytesPerExpert);
+    let most = 0;
+    for (let c = 0; c < this.count; c++) {
+      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
+      most = Math.max(most, this.allocatedToTotalLowerBound(allocated));
+    }
+    return most;
+  }
+
+  /** The most loaded GPU's bytes for state combo k (memory.ts stageMemoryDetails). */
+  memoryBytes(k: number): number {
+    const grid = this.pieces?.grid;
+    const group = this.group;
+    if (!grid || !group) return 0;
+    const zero = group.combos[k]?.zero ?? 0;
+    const offload = group.combos[k]?.offload;
+    const perDense = grid.stateBytesPerDense[k] ?? 0;
+    const perExpert = grid.stateBytesPerExpert[k] ?? 0;
+    const scale = this.memoryScale;
+    const runtime = scale * RUNTIME_BYTES;
+    let most = 0;
+    for (let c = 0; c < this.count; c++) {
+      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
+      const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
+      const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
+      const reserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gathered + unsharded);
+      const total = allocated + (runtime + scale * gathered + scale * unsharded + scale * reserve);
+      if (total > most) most = total;
+    }
+    return most;
+  }
+
+  /** Seconds per optimizer step for state combo k (time.ts stepTime, closed-form bubble). */
+  stepSeconds(k: number): number {
+    const grid = this.pieces?.grid;
+    const group = this.group;
+    if (!grid || !group) return 0;
+    const zero = group.combos[k]?.zero ?? 0;
+    const cap = this.capacity;
+    let critical = 0;
+    for (let c = 0; c < this.count; c++) {
+      const w = (this.work[c] ?? 0) + (zero === 3 ? (this.zero3Exposed[c] ?? 0) : 0);
+      if (w > critical) critical = w;
+    }
+    const perParameter = grid.optimizerSecondsPerParameter[k] ?? 0;
+    let dpExposed = 0;
+    let optimizer = 0;
+    for (let c = 0; c < this.count; c++) {
+      const dp = this.dpSync[zero * cap + c] ?? 0;
+      const exposed = exposedDataParallelSeconds(dp, critical, this.microBatches, zero);
+      if (exposed > dpExposed) dpExposed = exposed;
+      const opt = perParameter * ((this.dense[c] ?? 0) + (this.expert[c] ?? 0));
+      if (opt > optimizer) optimizer = opt;
+    }
+    const busy = this.microBatches * critical;
+    return busy * this.timeFactor + this.ppSeconds + dpExposed + optimizer;
+  }
+}

@@ -1,0 +1,282 @@
+// The pieces of a layout's time and memory that depend on only a few of its degrees,
+// computed once per key by CALLING THE ENGINE'S OWN FUNCTIONS on a synthetic
+// configuration, so that the search cannot drift from what `estimate` computes. Every
+// piece is per layer or per pipeline edge; a stage's figure is a linear combination of
+// them (the engine sums over the layers a stage holds), which search-eval.ts forms.
+
+import { activationBytesPerLayer, recomputeWorkingSetBytes, stageActivationBytes, engineActivationSettings } from '../memory/activations.ts';
+import { groupLink, parallelGroups, stageComm, type Link } from '../time/comm.ts';
+import { isMoeLayer } from '../structure/matrices.ts';
+import { modelStateBytes } from '../memory/memory.ts';
+import { optimizerStepSeconds } from '../time/optimizer.ts';
+import {
+  denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
+  type GpuParameters, type PipelineStage,
+} from '../structure/params.ts';
+import type { LayoutGroup, StateCombo } from './space.ts';
+import type { LayoutChoice } from './types.ts';
+import { stageTimes } from '../time/step.ts';
+import type { ModelConfig, OffloadConfig, ParallelConfig, Recompute, RunConfig, ScheduleKind } from '../input/types.ts';
+
+const NO_OFFLOAD: OffloadConfig = { optimizer: false, parameters: false };
+const NO_PARAMETERS: GpuParameters = { dense: 0, expert: 0 };
+
+/** The base run with one layout applied: what `estimateConfig` would receive for it. */
+export function layoutConfig(base: RunConfig, choice: LayoutChoice): RunConfig {
+  return {
+    ...base,
+    parallel: choice.parallel,
+    training: { ...base.training, microBatch: choice.microBatch, recompute: choice.recompute, offload: choice.offload },
+    cluster: { ...base.cluster, gpus: choice.gpus },
+  };
+}
+
+function parallelOf(p: Partial<ParallelConfig>): ParallelConfig {
+  return { tp: 1, pp: 1, dp: 1, cp: 1, ep: 1, vpp: 1, sequenceParallel: false, zero: 0, schedule: '1f1b', ...p };
+}
+
+/** A first dense and a first MoE layer index of the main stack (−1 when the model has none of that kind). */
+export function layerKinds(m: ModelConfig): { readonly dense: number; readonly moe: number } {
+  const firstMoe = m.moe ? Math.min(m.moe.denseLayers, m.layers) : m.layers;
+  return { dense: firstMoe > 0 ? 0 : -1, moe: firstMoe < m.layers ? firstMoe : -1 };
+}
+
+const stageOf = (layers: number[], embedding: boolean, output: boolean): PipelineStage => ({ index: 0, layers, chunks: 1, embedding, output });
+
+/** Edge flags of a stage: 1 = embedding, 2 = output layer (and MTP modules), 3 = both. */
+export const edgeCode = (s: Pick<PipelineStage, 'embedding' | 'output'>): number => (s.embedding ? 1 : 0) + (s.output ? 2 : 0);
+
+// ---- Stage signatures of a pipeline layout ---------------------------------------
+
+/**
+ * Stages that can be the most loaded: the first stage of each distinct signature
+ * (dense layers, MoE layers, edges). Stages with one signature have the same time and
+ * parameters, and memory that falls with the stage index (fewer micro-batches in flight).
+ */
+export interface StageCandidates {
+  readonly count: number;
+  readonly stageIndex: Int32Array;
+  readonly denseLayers: Float64Array;
+  readonly moeLayers: Float64Array;
+  readonly edge: Int32Array;
+}
+
+export function stageCandidates(m: ModelConfig, pp: number, vpp: number, schedule: ScheduleKind): StageCandidates {
+  const stages = pipelineLayout(m, { pp, vpp, schedule });
+  const seen = new Map<string, number>();
+  const picked: { index: number; dense: number; moe: number; edge: number }[] = [];
+  for (const stage of stages) {
+    const moe = stage.layers.reduce((n, i) => n + (isMoeLayer(m, i) ? 1 : 0), 0);
+    const dense = stage.layers.length - moe;
+    const edge = edgeCode(stage);
+    const key = `${dense}/${moe}/${edge}`;
+    if (seen.has(key)) continue;
+    seen.set(key, picked.length);
+    picked.push({ index: stage.index, dense, moe, edge });
+  }
+  return {
+    count: picked.length,
+    stageIndex: Int32Array.from(picked, (p) => p.index),
+    denseLayers: Float64Array.from(picked, (p) => p.dense),
+    moeLayers: Float64Array.from(picked, (p) => p.moe),
+    edge: Int32Array.from(picked, (p) => p.edge),
+  };
+}
+
+// ---- Time per layer (time.ts stageTimes on one-layer stages) ---------------------
+
+/** Seconds of one micro-batch's forward + backward + recomputation + exposed tp/cp/ep communication. */
+export interface LayerTimePieces {
+  readonly dense: number;
+  readonly moe: number;
+  /** Output layer, loss and MTP modules. */
+  readonly output: number;
+}
+
+function workSeconds(c: RunConfig, stage: PipelineStage): number {
+  const t = stageTimes(c, stage, NO_PARAMETERS);
+  const exposed = t.exposed.tp + t.exposed.cp + t.exposed.ep + t.exposed.zero3;
+  return t.forwardComputeSeconds + t.backwardComputeSeconds + t.recomputeSeconds + exposed;
+}
+
+export function layerTimePieces(base: RunConfig, g: LayoutGroup): LayerTimePieces {
+  const p = parallelOf({ tp: g.tp, cp: g.cp, ep: g.ep, sequenceParallel: g.sequenceParallel });
+  const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
+  const kinds = layerKinds(base.model);
+  return {
+    dense: kinds.dense >= 0 ? workSeconds(c, stageOf([kinds.dense], false, false)) : 0,
+    moe: kinds.moe >= 0 ? workSeconds(c, stageOf([kinds.moe], false, false)) : 0,
+    output: workSeconds(c, stageOf([], false, true)),
+  };
+}
+
+/**
+ * One activation message across a stage boundary (comm.ts, before overlap; 0 without a
+ * pipeline), as seconds = intercept + slope × micro-batch: a point-to-point send is
+ * affine in its bytes (alpha-beta), and the bytes are proportional to the micro-batch.
+ */
+export function pipelineMessagePieces(base: RunConfig, g: LayoutGroup): { readonly intercept: number; readonly slope: number } {
+  if (g.pp <= 1) return { intercept: 0, slope: 0 };
+  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel });
+  const at = (microBatch: number) => stageComm(layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch, recompute: g.recompute, offload: NO_OFFLOAD }), 0, NO_PARAMETERS, 0).seconds.ppPerMessage;
+  const one = at(1);
+  const slope = at(2) - one;
+  return { intercept: one - slope, slope };
+}
+
+// ---- Activations per layer (activations.ts) -------------------------------------
+
+export interface ActivationPieces {
+  /** Bytes kept per micro-batch by one layer under the recompute policy, and with none. All activation pieces are for a micro-batch of one sequence: activations.ts counts bytes per token times tokens, so they scale with the micro-batch. */
+  readonly keptDense: number;
+  readonly keptDenseAll: number;
+  readonly workingDense: number;
+  readonly keptMoe: number;
+  readonly keptMoeAll: number;
+  readonly workingMoe: number;
+  readonly edges: ActivationEdgePieces;
+}
+
+export interface ActivationEdgePieces {
+  /** Per micro-batch in flight, by edge code (embedding mask; output inputs, logits, MTP). */
+  readonly edgeBytes: Float64Array;
+  /** The loss's backward buffers on the output stage, once. */
+  readonly lossBytes: number;
+}
+
+type ActivationKey = Pick<LayoutGroup, 'tp' | 'cp' | 'sequenceParallel' | 'recompute'>;
+
+/** A one-sequence micro-batch on a pp-stage pipeline with two micro-batches per step. */
+function activationProbe(base: RunConfig, g: ActivationKey, pp: number): RunConfig {
+  const parallel = parallelOf({ tp: g.tp, cp: g.cp, pp, sequenceParallel: g.sequenceParallel });
+  return {
+    ...layoutConfig(base, { gpus: pp, parallel, microBatch: 1, recompute: g.recompute, offload: NO_OFFLOAD }),
+    training: { ...base.training, microBatch: 1, recompute: g.recompute, globalBatch: 2 },
+  };
+}
+
+/**
+ * stageActivationBytes of a stage without layers is x·edges + loss for x micro-batches in
+ * flight; two probes (x = 1: pp = 1; x = 2: stage 0 of pp = 2 with two micro-batches) give
+ * both. The edges do not depend on the recompute policy (they are kept tensors).
+ */
+export function activationEdgePieces(base: RunConfig, g: ActivationKey): ActivationEdgePieces {
+  const one = activationProbe(base, g, 1);
+  const two = activationProbe(base, g, 2);
+  const s = engineActivationSettings(one);
+  const edgeBytes = new Float64Array(4);
+  let lossBytes = 0;
+  for (const code of [1, 2, 3]) {
+    const stage = stageOf([], (code & 1) !== 0, (code & 2) !== 0);
+    const x1 = stageActivationBytes(one, stage, s);
+    const x2 = stageActivationBytes(two, stage, s);
+    edgeBytes[code] = x2 - x1;
+    if (code === 2) lossBytes = Math.max(0, x1 - (x2 - x1));
+  }
+  return { edgeBytes, lossBytes };
+}
+
+export function activationPieces(base: RunConfig, g: ActivationKey, edges: ActivationEdgePieces): ActivationPieces {
+  const s = engineActivationSettings(activationProbe(base, g, 1));
+  const all = { ...s, recompute: 'none' as Recompute };
+  const m = base.model;
+  const kinds = layerKinds(m);
+  const kept = (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, s) : 0);
+  const keptAll = (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, all) : 0);
+  const working = (i: number) => (i >= 0 ? recomputeWorkingSetBytes(m, i, s) : 0);
+  return {
+    keptDense: kept(kinds.dense), keptDenseAll: keptAll(kinds.dense), workingDense: working(kinds.dense),
+    keptMoe: kept(kinds.moe), keptMoeAll: keptAll(kinds.moe), workingMoe: working(kinds.moe),
+    edges,
+  };
+}
+
+// ---- Parameters, ZeRO and data-parallel groups of one grid (gpus, tp, cp, pp, dp, ep) ----
+
+export interface GridPieces {
+  readonly layerDense: GpuParameters;
+  readonly layerMoe: GpuParameters;
+  /** Parameters of the pipeline edges on one GPU, by edge code. */
+  readonly edgeDense: Float64Array;
+  readonly edgeExpert: Float64Array;
+  /** ZeRO shards over these (memory.ts): dense dp·cp, experts the expert data-parallel group. */
+  readonly denseShards: number;
+  readonly expertShards: number;
+  /** Gradient synchronisation groups (comm.ts parallelGroups). */
+  readonly denseSyncRanks: number;
+  readonly denseSyncLink: Link;
+  readonly expertSyncRanks: number;
+  readonly expertSyncLink: Link;
+  /** Per state combo: model-state bytes per dense and per expert parameter, optimizer-step seconds per parameter. */
+  readonly stateBytesPerDense: Float64Array;
+  readonly stateBytesPerExpert: Float64Array;
+  readonly optimizerSecondsPerParameter: Float64Array;
+}
+
+/** Edge parameters = a stage's parameters less its layers', from one- and two-stage pipelines. */
+function edgeParameters(m: ModelConfig, p: ParallelConfig, dense: GpuParameters, moe: GpuParameters): { dense: Float64Array; expert: Float64Array } {
+  const edgeDense = new Float64Array(4);
+  const edgeExpert = new Float64Array(4);
+  for (const pp of [1, 2]) {
+    const layout = pipelineLayout(m, { ...p, pp, vpp: 1, schedule: '1f1b' });
+    const params = stageGpuParameters(m, { ...p, pp, vpp: 1, schedule: '1f1b' });
+    layout.forEach((stage, i) => {
+      const moeLayers = stage.layers.reduce((n, l) => n + (isMoeLayer(m, l) ? 1 : 0), 0);
+      const denseLayers = stage.layers.length - moeLayers;
+      const own = params[i] ?? NO_PARAMETERS;
+      const code = edgeCode(stage);
+      edgeDense[code] = own.dense - (denseLayers * dense.dense + moeLayers * moe.dense);
+      edgeExpert[code] = own.expert - (denseLayers * dense.expert + moeLayers * moe.expert);
+    });
+  }
+  return { dense: edgeDense, expert: edgeExpert };
+}
+
+/** Parameters per layer kind and of the pipeline edges: they depend on tp and on how experts split (ep × etp) only. */
+export interface ParameterPieces {
+  readonly layerDense: GpuParameters;
+  readonly layerMoe: GpuParameters;
+  readonly edgeDense: Float64Array;
+  readonly edgeExpert: Float64Array;
+}
+
+/** The key parameterPieces depends on. */
+export function parameterKey(g: Pick<LayoutGroup, 'tp' | 'dp' | 'cp' | 'ep'>): string {
+  return `${g.tp},${g.ep},${expertTensorParallel(g)}`;
+}
+
+export function parameterPieces(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp' | 'cp' | 'ep'>): ParameterPieces {
+  const m = base.model;
+  const p = parallelOf({ tp: g.tp, cp: g.cp, dp: g.dp, ep: g.ep });
+  const kinds = layerKinds(m);
+  const layerDense = kinds.dense >= 0 ? layerGpuParameters(m, kinds.dense, p) : NO_PARAMETERS;
+  const layerMoe = kinds.moe >= 0 ? layerGpuParameters(m, kinds.moe, p) : NO_PARAMETERS;
+  const edges = edgeParameters(m, p, layerDense, layerMoe);
+  return { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert };
+}
+
+export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: ParameterPieces): GridPieces {
+  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep });
+  const { layerDense, layerMoe } = parameters;
+  const edges = { dense: parameters.edgeDense, expert: parameters.edgeExpert };
+  const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
+  const groups = parallelGroups(c);
+  const perCombo = (f: (k: StateCombo, c: RunConfig) => number) => Float64Array.from(g.combos, (k) => {
+    const ck = layoutConfig(base, { gpus: g.gpus, parallel: { ...p, zero: k.zero }, microBatch: g.microBatch, recompute: g.recompute, offload: k.offload });
+    return f(k, ck);
+  });
+  const stateTotal = (s: { parameters: number; gradients: number; optimizer: number }) => s.parameters + s.gradients + s.optimizer;
+  return {
+    layerDense, layerMoe,
+    edgeDense: edges.dense, edgeExpert: edges.expert,
+    denseShards: denseDataParallel(p),
+    expertShards: expertDataParallel(p),
+    denseSyncRanks: groups.dp.ranks,
+    denseSyncLink: groupLink(c.cluster, groups.dp, 'ring'),
+    expertSyncRanks: groups.expertDp.ranks,
+    expertSyncLink: groupLink(c.cluster, groups.expertDp, 'ring'),
+    stateBytesPerDense: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 1, expert: 0 }))),
+    stateBytesPerExpert: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 0, expert: 1 }))),
+    optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, 1)),
+  };
+}

@@ -1,0 +1,259 @@
+// The layout space of the search: every combination of parallel degrees, micro-batch,
+// recomputation, pipeline schedule, ZeRO stage and offload that the validity rules of
+// consistency.ts accept (the same functions the sliders ask), grouped so that the
+// costly pieces are computed once per group and the inner loops are arithmetic.
+//
+// Two canonicalisations keep the results free of clones: at pp = 1 there is no
+// pipeline, so only gpipe and 1f1b are enumerated (1f1b, zero-bubble and interleaving
+// are then the same run); with a data-parallel group of one GPU, ZeRO shards over
+// nothing, so only the stages that change what is offloaded are enumerated. A fixed
+// degree overrides both.
+
+import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../input/consistency.ts';
+import { expertDataParallel } from '../structure/params.ts';
+import type { FixedDegrees, SearchOptions } from './types.ts';
+import {
+  RECOMPUTES, SCHEDULES, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
+  type ScheduleKind, type TrainingConfig, type ZeroStage,
+} from '../input/types.ts';
+
+/** One pipeline schedule with its virtual stages. */
+export interface PipelineShape {
+  /** Distinct within one space: an index for per-shape tables. */
+  readonly id: number;
+  readonly pp: number;
+  readonly schedule: ScheduleKind;
+  /** Index in SCHEDULES: the canonical order. */
+  readonly scheduleIndex: number;
+  readonly vpp: number;
+}
+
+/** A ZeRO stage with what is offloaded. */
+export interface StateCombo {
+  readonly zero: ZeroStage;
+  readonly offload: OffloadConfig;
+}
+
+/**
+ * The unit of pruning: every degree but the pipeline shape and the ZeRO/offload combo.
+ * Its layouts number shapes.length × combos.length.
+ */
+export interface LayoutGroup {
+  readonly gpus: number;
+  readonly tp: number;
+  readonly cp: number;
+  readonly pp: number;
+  readonly dp: number;
+  readonly ep: number;
+  readonly microBatch: number;
+  /** Micro-batches per step per pipeline. */
+  readonly microBatches: number;
+  readonly sequenceParallel: boolean;
+  readonly recompute: Recompute;
+  readonly recomputeIndex: number;
+  readonly shapes: readonly PipelineShape[];
+  readonly combos: readonly StateCombo[];
+  /**
+   * Slots of the engine-computed pieces this group shares with others (search-run.ts
+   * PieceCache), numbered while enumerating: per-layer time (gpus, tp, cp, ep,
+   * microBatch, sequenceParallel, recompute), activations (tp, cp, sequenceParallel,
+   * recompute; gpus too, harmlessly), the grid (gpus, tp, cp, pp, ep).
+   */
+  readonly timeSlot: number;
+  readonly activationSlot: number;
+  readonly gridSlot: number;
+}
+
+/** Whole-number divisors of n, ascending. */
+export function divisors(n: number): number[] {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let d = 1; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    small.push(d);
+    if (d * d !== n) large.push(n / d);
+  }
+  return small.concat(large.reverse());
+}
+
+const allowed = <T>(fixed: T | undefined, value: T): boolean => fixed === undefined || fixed === value;
+
+/** The pipeline shapes valid for pp stages. */
+export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegrees, evenLayerSplit: boolean, firstId = 0): PipelineShape[] {
+  const shapes: PipelineShape[] = [];
+  const splitsEvenly = (chunks: number) => !evenLayerSplit || model.layers % chunks === 0;
+  SCHEDULES.forEach((schedule, scheduleIndex) => {
+    if (!allowed(fixed.schedule, schedule)) return;
+    // Without a pipeline the schedules differ only in the activations gpipe holds for every micro-batch.
+    if (pp === 1 && fixed.schedule === undefined && schedule !== 'gpipe' && schedule !== '1f1b') return;
+    const vpps = schedule === 'interleaved-1f1b'
+      ? Array.from({ length: Math.max(0, Math.floor((model.layers + 2) / pp) - 1) }, (_, i) => i + 2)
+      : [1];
+    for (const vpp of vpps) {
+      if (!allowed(fixed.vpp, vpp)) continue;
+      if (ppProblem(model, pp, vpp) !== null || scheduleProblem({ pp, vpp, schedule }) !== null) continue;
+      if (!splitsEvenly(schedule === 'dualpipe' ? pp : pp * vpp)) continue;
+      shapes.push({ id: firstId + shapes.length, pp, schedule, scheduleIndex, vpp });
+    }
+  });
+  return shapes;
+}
+
+/** ZeRO stages × offload choices; `trivialGroups` when every group ZeRO shards over has one GPU. */
+export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searchOffload: boolean, trivialGroups: boolean): StateCombo[] {
+  const offloads: OffloadConfig[] = searchOffload
+    ? [{ optimizer: false, parameters: false }, { optimizer: true, parameters: false }, { optimizer: false, parameters: true }, { optimizer: true, parameters: true }]
+    : [training.offload];
+  const combos: StateCombo[] = [];
+  const seen = new Set<string>();
+  for (const offload of offloads) {
+    for (const zero of [0, 1, 2, 3] as const) {
+      if (!allowed(fixed.zero, zero)) continue;
+      // consistency.ts: parameter offload needs ZeRO-3 (ZeRO-Infinity).
+      if (offload.parameters && zero !== 3) continue;
+      if (trivialGroups && fixed.zero === undefined) {
+        // Groups of one: what differs between stages is only what offload then moves (ZeRO-2/3 offload the gradients too).
+        const effect = `${offload.optimizer}/${offload.parameters}/${offload.optimizer && zero >= 2}`;
+        if (seen.has(effect)) continue;
+        seen.add(effect);
+      }
+      combos.push({ zero, offload });
+    }
+  }
+  return combos;
+}
+
+/** Cluster sizes to search. */
+export function searchGpuCounts(c: RunConfig, options: SearchOptions): number[] {
+  if (options.gpuCounts && options.gpuCounts.length > 0) return [...new Set(options.gpuCounts)].filter((n) => Number.isInteger(n) && n >= 1).sort((a, b) => a - b);
+  if (options.maxGpus !== undefined && options.maxGpus >= 1) {
+    const sizes = new Set<number>([Math.floor(options.maxGpus)]);
+    for (let n = c.cluster.gpusPerNode; n < options.maxGpus; n *= 2) sizes.add(n);
+    return [...sizes].sort((a, b) => a - b);
+  }
+  return [c.cluster.gpus];
+}
+
+interface SpaceContext {
+  readonly base: RunConfig;
+  readonly fixed: FixedDegrees;
+  readonly options: SearchOptions;
+  readonly trainingByMicroBatch: Map<number, TrainingConfig>;
+  readonly shapesByPp: Map<number, PipelineShape[]>;
+  shapeCount: number;
+  slots: { time: number; activation: number; grid: number };
+  readonly combos: { readonly full: StateCombo[]; readonly trivial: StateCombo[] };
+}
+
+function trainingWith(ctx: SpaceContext, microBatch: number): TrainingConfig {
+  let t = ctx.trainingByMicroBatch.get(microBatch);
+  if (!t) {
+    t = { ...ctx.base.training, microBatch };
+    ctx.trainingByMicroBatch.set(microBatch, t);
+  }
+  return t;
+}
+
+function shapesFor(ctx: SpaceContext, pp: number): PipelineShape[] {
+  let shapes = ctx.shapesByPp.get(pp);
+  if (!shapes) {
+    shapes = pipelineShapes(ctx.base.model, pp, ctx.fixed, ctx.options.evenLayerSplit ?? false, ctx.shapeCount);
+    ctx.shapeCount += shapes.length;
+    ctx.shapesByPp.set(pp, shapes);
+  }
+  return shapes;
+}
+
+/** True when ZeRO has nothing to shard over: memory groups of one GPU and no expert gradients synchronised (comm.ts parallelGroups). */
+function zeroIsTrivial(model: ModelConfig, p: { tp: number; dp: number; cp: number; ep: number }): boolean {
+  if (p.dp * p.cp > 1) return false;
+  if (!model.moe) return true;
+  return expertDataParallel(p) === 1 && (p.tp * p.cp * p.dp) / p.ep === 1;
+}
+
+/** Slots shared by the grids of one (gpus, tp, cp): activations by (sequenceParallel, recompute), time by (ep, microBatch) then those. */
+interface TpCpSlots {
+  readonly activation: number;
+  readonly time: Map<number, number>;
+}
+
+/** Slot of a (sequenceParallel, recompute) pair within a block of six. */
+const pairSlot = (sequenceParallel: boolean, recomputeIndex: number) => (sequenceParallel ? 3 : 0) + recomputeIndex;
+
+function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; cp: number; pp: number; dp: number }, slots: TpCpSlots, out: LayoutGroup[]): void {
+  const { model, training } = ctx.base;
+  const { fixed } = ctx;
+  const { tp, cp, pp, dp } = grid;
+  const shapes = shapesFor(ctx, pp);
+  if (shapes.length === 0) return;
+  const experts = model.moe ? model.moe.experts : 1;
+  divisors(experts).forEach((ep, epIndex) => {
+    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) return;
+    const combos = zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full;
+    if (combos.length === 0) return;
+    const gridSlot = ctx.slots.grid++;
+    for (const microBatch of divisors(training.globalBatch / dp)) {
+      if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
+      const microBatches = training.globalBatch / (microBatch * dp);
+      const timeKey = epIndex * (training.globalBatch + 1) + microBatch;
+      let timeBlock = slots.time.get(timeKey);
+      if (timeBlock === undefined) {
+        timeBlock = ctx.slots.time;
+        ctx.slots.time += 6;
+        slots.time.set(timeKey, timeBlock);
+      }
+      for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
+        if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
+        RECOMPUTES.forEach((recompute, recomputeIndex) => {
+          if (!allowed(fixed.recompute, recompute)) return;
+          const pair = pairSlot(sequenceParallel, recomputeIndex);
+          out.push({
+            gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes, combos,
+            timeSlot: (timeBlock ?? 0) + pair, activationSlot: slots.activation + pair, gridSlot,
+          });
+        });
+      }
+    }
+  });
+}
+
+/** Every group of the space, in the canonical order (gpus, tp, cp, pp, ep, microBatch, sequenceParallel, recompute). */
+export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGroup[] {
+  const fixed = options.fixed ?? {};
+  const searchOffload = options.searchOffload ?? false;
+  const ctx: SpaceContext = {
+    base, fixed, options,
+    trainingByMicroBatch: new Map(),
+    shapesByPp: new Map(),
+    shapeCount: 0,
+    slots: { time: 0, activation: 0, grid: 0 },
+    combos: {
+      full: stateCombos(base.training, fixed, searchOffload, false),
+      trivial: stateCombos(base.training, fixed, searchOffload, true),
+    },
+  };
+  const { model, training, cluster } = base;
+  const groups: LayoutGroup[] = [];
+  for (const gpus of searchGpuCounts(base, options)) {
+    for (const tp of divisors(gpus)) {
+      if (!allowed(fixed.tp, tp) || tpProblem(model, tp) !== null) continue;
+      if (options.tpWithinNode && tp > cluster.gpusPerNode) continue;
+      for (const cp of divisors(gpus / tp)) {
+        if (!allowed(fixed.cp, cp) || cpProblem(training, cp) !== null) continue;
+        const slots: TpCpSlots = { activation: ctx.slots.activation, time: new Map() };
+        ctx.slots.activation += 6;
+        for (const pp of divisors(gpus / (tp * cp))) {
+          if (!allowed(fixed.pp, pp) || ppProblem(model, pp, 1) !== null) continue;
+          const dp = gpus / (tp * cp * pp);
+          if (!allowed(fixed.dp, dp) || training.globalBatch % dp !== 0) continue;
+          addGroupsForGrid(ctx, { gpus, tp, cp, pp, dp }, slots, groups);
+        }
+      }
+    }
+  }
+  return groups;
+}
+
+export function groupLayoutCount(g: LayoutGroup): number {
+  return g.shapes.length * g.combos.length;
+}

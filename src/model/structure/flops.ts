@@ -1,0 +1,182 @@
+// Floating-point operations of a training step, summed per matrix multiply over the
+// weight-matrix inventory of matrices.ts, so that GQA, SwiGLU, MoE and MLA change the
+// count the same way they change the parameters.
+//
+// Convention (Narayanan et al. 2021, arXiv 2104.04473, section 5.1): 2 FLOPs per
+// multiply-add, backward = 2 × forward, attention scores over the full sequence
+// (no halving for the causal mask), element-wise work (norms, softmax, activation)
+// and the embedding lookup counted as 0. With a GPT (4h GELU MLP, multi-head
+// attention) this reproduces the paper's 96·B·s·L·h²·(1 + s/6h + V/16Lh) with full
+// recompute and, without it, Korthikanti et al. 2022 (arXiv 2205.05198) section 6's
+// model FLOPs 72·B·s·L·h²·(1 + s/6h + V/12Lh), which MFU divides by.
+
+import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type MatrixGroup } from './matrices.ts';
+import type { ModelConfig, Recompute, RunConfig } from '../input/types.ts';
+
+/** Narayanan et al. 2021, section 5.1: one multiply-add is 2 FLOPs. */
+export const FLOPS_PER_MULTIPLY_ADD = 2;
+/** ibid.: the backward pass computes input and weight gradients, twice the forward work. */
+export const BACKWARD_FLOPS_PER_FORWARD_FLOP = 2;
+/** One forward plus one backward, in units of the forward. */
+export const TRAINING_FLOPS_PER_FORWARD_FLOP = 1 + BACKWARD_FLOPS_PER_FORWARD_FLOP;
+/**
+ * DeepSeek-V3 (arXiv 2412.19437, section 2.2, eq. 21): each multi-token-prediction
+ * module projects [RMSNorm(h); RMSNorm(Emb(t))] of width 2h back to h with M ∈ R^{h×2h}.
+ */
+export const MTP_PROJECTION_INPUT_WIDTHS = 2;
+
+/** Forward FLOPs of one token through one transformer layer, by where the work runs. */
+export interface LayerForwardFlops {
+  /** Attention projections (Q, K, V, O; MLA's down/up projections). */
+  readonly attentionMatmul: number;
+  /** The dense FFN, or the shared experts of an MoE layer. */
+  readonly mlpMatmul: number;
+  /** The topK routed experts a token is sent to (active experts only). */
+  readonly routedExpertMatmul: number;
+  /** The router's h × experts logits. */
+  readonly router: number;
+  /** QK^T and softmax·V, which have no weights. */
+  readonly attentionScores: number;
+}
+
+/** Forward FLOPs of one token through the whole model, by part. */
+export interface ForwardFlopsPerToken {
+  /** All `model.layers` transformer layers. */
+  readonly layers: number;
+  /** The output (logit) layer, V × h. */
+  readonly outputLayer: number;
+  /** Multi-token-prediction modules: projection + transformer layer + logits, each. */
+  readonly mtp: number;
+  readonly total: number;
+}
+
+interface WeightFlops {
+  readonly attentionMatmul: number;
+  readonly mlpMatmul: number;
+  readonly routedExpertMatmul: number;
+  readonly router: number;
+}
+
+interface WeightFlopsByLayerKind {
+  readonly dense: WeightFlops;
+  readonly moe: WeightFlops;
+}
+
+// Per-model memo: the weight part only depends on whether a layer is dense or MoE, and
+// the time model asks for it once per layer per candidate layout. Keyed on the
+// (immutable) ModelConfig object, so it never outlives or leaks between models.
+const weightFlopsCache = new WeakMap<ModelConfig, WeightFlopsByLayerKind>();
+
+function weightFlopsOfLayer(model: ModelConfig, layerIndex: number): WeightFlops {
+  const byGroup: Record<MatrixGroup, number> = { attention: 0, mlp: 0, sharedExpert: 0, routedExpert: 0, router: 0 };
+  for (const matrix of layerMatrices(model, layerIndex)) {
+    byGroup[matrix.group] += FLOPS_PER_MULTIPLY_ADD * matrix.rows * matrix.cols * matrix.activeCopies;
+  }
+  return {
+    attentionMatmul: byGroup.attention,
+    mlpMatmul: byGroup.mlp + byGroup.sharedExpert,
+    routedExpertMatmul: byGroup.routedExpert,
+    router: byGroup.router,
+  };
+}
+
+function weightFlops(model: ModelConfig, layerIndex: number): WeightFlops {
+  let cached = weightFlopsCache.get(model);
+  if (!cached) {
+    const dense = weightFlopsOfLayer(model, 0);
+    // Layer `denseLayers` is the first MoE layer (or, past the last layer, the MTP layer's kind).
+    cached = { dense, moe: model.moe ? weightFlopsOfLayer(model, model.moe.denseLayers) : dense };
+    weightFlopsCache.set(model, cached);
+  }
+  return isMoeLayer(model, layerIndex) ? cached.moe : cached.dense;
+}
+
+/**
+ * Forward FLOPs of one token through layer `layerIndex` (0-based; indices from
+ * `model.layers` on are the MTP modules' transformer layers), attending to
+ * `keyTokens` keys (the full sequence length in Narayanan's convention).
+ */
+export function layerForwardFlopsPerToken(model: ModelConfig, layerIndex: number, keyTokens: number): LayerForwardFlops {
+  const w = weightFlops(model, layerIndex);
+  return {
+    attentionMatmul: w.attentionMatmul,
+    mlpMatmul: w.mlpMatmul,
+    routedExpertMatmul: w.routedExpertMatmul,
+    router: w.router,
+    attentionScores: FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, keyTokens),
+  };
+}
+
+/** Sum of one layer's forward FLOPs per token. */
+export function layerForwardFlopsTotal(f: LayerForwardFlops): number {
+  return f.attentionMatmul + f.mlpMatmul + f.routedExpertMatmul + f.router + f.attentionScores;
+}
+
+/** Forward FLOPs of one token through the output layer: logits = x·W, W of h × V (Narayanan 2021, section 5.1: 2·s·h·V per sequence). */
+export function outputLayerForwardFlopsPerToken(model: ModelConfig): number {
+  return FLOPS_PER_MULTIPLY_ADD * model.hidden * model.vocab;
+}
+
+/** Forward FLOPs of one token through one MTP module's projection (DeepSeek-V3 section 2.2). */
+export function mtpProjectionForwardFlopsPerToken(model: ModelConfig): number {
+  return FLOPS_PER_MULTIPLY_ADD * MTP_PROJECTION_INPUT_WIDTHS * model.hidden * model.hidden;
+}
+
+/** Forward FLOPs per token of the `model.layers` main transformer layers, and of one MTP module's transformer layer. */
+function transformerLayersForwardFlopsPerToken(model: ModelConfig, keyTokens: number): { main: number; mtpLayer: number } {
+  const denseLayers = model.moe ? Math.min(model.moe.denseLayers, model.layers) : model.layers;
+  const moeLayers = model.layers - denseLayers;
+  const perLayer = (layerIndex: number) => layerForwardFlopsTotal(layerForwardFlopsPerToken(model, layerIndex, keyTokens));
+  const main = denseLayers * perLayer(0) + (moeLayers > 0 ? moeLayers * perLayer(model.layers - 1) : 0);
+  return { main, mtpLayer: model.mtpLayers > 0 ? perLayer(model.layers) : 0 };
+}
+
+/**
+ * Forward FLOPs of one token through the whole model. The MTP modules run their own
+ * transformer layer and the shared output head on every token (DeepSeek-V3 section
+ * 2.2, eq. 22), so each is counted as a layer + its projection + one more logit layer.
+ */
+export function forwardFlopsPerToken(model: ModelConfig, keyTokens: number): ForwardFlopsPerToken {
+  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, keyTokens);
+  const outputLayer = outputLayerForwardFlopsPerToken(model);
+  const mtp = model.mtpLayers * (mtpLayer + mtpProjectionForwardFlopsPerToken(model) + outputLayer);
+  return { layers: main, outputLayer, mtp, total: main + outputLayer + mtp };
+}
+
+/**
+ * Forward FLOPs per token done a second time because of activation recomputation
+ * (what hardware FLOPs and HFU add; Chowdhery et al. 2022, PaLM, appendix B):
+ * - full: every transformer layer (MTP layers included) runs its forward again before
+ *   its backward (Narayanan 2021, section 5.1: "an extra forward pass"); the output
+ *   layer and the MTP projections are not recomputed, which is why the logit term is
+ *   V/16Lh in the 96·B·s·L·h² formula, not V/12Lh.
+ * - selective: only QK^T, softmax and softmax·V (Korthikanti 2022, section 5).
+ * - none: nothing.
+ */
+export function recomputeForwardFlopsPerToken(model: ModelConfig, keyTokens: number, recompute: Recompute): number {
+  if (recompute === 'none') return 0;
+  if (recompute === 'selective') {
+    return (model.layers + model.mtpLayers) * FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, keyTokens);
+  }
+  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, keyTokens);
+  return main + model.mtpLayers * mtpLayer;
+}
+
+/** Model FLOPs (forward + backward, no recomputation) of one token of a `seqLen`-token sequence. */
+export function modelFlopsPerToken(model: ModelConfig, seqLen: number): number {
+  return TRAINING_FLOPS_PER_FORWARD_FLOP * forwardFlopsPerToken(model, seqLen).total;
+}
+
+/**
+ * FLOPs of one optimizer step, whole cluster. modelPerStep has no recomputation (what
+ * MFU counts, Korthikanti 2022 section 6); hardwarePerStep adds the recomputed forward
+ * work (what HFU counts). Every token attends to the full seqLen keys (no causal halving).
+ */
+export function stepFlops(c: RunConfig): { modelPerStep: number; hardwarePerStep: number } {
+  const { model, training } = c;
+  const tokensPerStep = training.globalBatch * training.seqLen;
+  const keyTokens = training.seqLen;
+  const modelPerStep = tokensPerStep * modelFlopsPerToken(model, keyTokens);
+  const recomputedPerStep = tokensPerStep * recomputeForwardFlopsPerToken(model, keyTokens, training.recompute);
+  return { modelPerStep, hardwarePerStep: modelPerStep + recomputedPerStep };
+}

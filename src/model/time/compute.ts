@@ -1,0 +1,170 @@
+// Compute time of one micro-batch on one GPU: matrix multiplies at a shape-dependent
+// fraction of the dense peak, attention scores on the tensor cores and the softmax's
+// exponentials on the special-function units, and memory-bound element-wise work from
+// bytes moved over HBM bandwidth.
+
+import { TIME_CALIBRATION as K } from '../calibration.ts';
+import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/matrices.ts';
+import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/types.ts';
+import { TERA } from '../input/units.ts';
+
+/** Dense tensor-core peak for the precision, FLOP/s; formats a GPU lacks fall back to the fastest it has (fp4 → fp8 → bf16). */
+export function peakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
+  const bf16 = gpu.bf16Tflops;
+  const fp8 = gpu.fp8Tflops > 0 ? gpu.fp8Tflops : bf16;
+  const fp4 = gpu.fp4Tflops > 0 ? gpu.fp4Tflops : fp8;
+  const fp32 = gpu.fp32Tflops > 0 ? gpu.fp32Tflops : bf16 / 8;
+  const table: Record<Precision, number> = { fp32, fp16: bf16, bf16, fp8, fp4 };
+  return table[precision] * TERA;
+}
+
+/**
+ * The tensor-core rate a GPU sustains under a long GEMM load: datasheet peaks assume the
+ * boost clock, and the denser the FLOPs per watt of TDP, the further the clock drops
+ * under power capping (A100 at 0.78 TFLOP/s per W keeps near peak; H100 at 1.4 and
+ * Blackwell at 2+ do not). One fitted knee, `powerKneeTflopsPerWatt`, in 16-bit
+ * FLOPs: an fp8 or fp4 FLOP spends `tensorEnergyPerFlopRelative` of a 16-bit one.
+ */
+export function sustainedPeakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
+  const peak = peakFlopsPerSecond(gpu, precision);
+  if (gpu.tdpWatts <= 0) return peak;
+  const tflopsPerWatt = (peak * K.tensorEnergyPerFlopRelative[precision]) / TERA / gpu.tdpWatts;
+  return peak / (1 + tflopsPerWatt / K.powerKneeTflopsPerWatt);
+}
+
+/**
+ * Achievable fraction of peak for the multiply-accumulate work of an M×K by K×N GEMM:
+ * a ceiling per precision times a saturation d/(d + d0) in each dimension (small GEMMs
+ * cannot fill the tensor cores; small h/t runs worse, as the time-model issue asks).
+ */
+export function matmulEfficiency(precision: Precision, m: number, k: number, n: number): number {
+  const d0 = K.gemmHalfSaturationDim;
+  const saturation = (m / (m + d0)) * (k / (k + d0)) * (n / (n + d0));
+  return K.matmulEfficiencyCeiling[precision] * saturation;
+}
+
+/** Bytes of one GEMM operand element: fp8 and fp4 recipes feed the tensor cores 1 or 0.5 bytes (MXFP8/NVFP4). */
+const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, fp4: 0.5 };
+
+/**
+ * Time of one M×K by K×N GEMM on one GPU. An additive roofline: tensor-core time plus
+ * the HBM time of its operands and 16-bit output, since loads and MMAs do not overlap
+ * perfectly. Hopper's and Blackwell's tensor cores grew faster than their memory, so the
+ * same GEMM reaches a lower fraction of peak there (machine balance, Williams et al.
+ * 2009). fp8/fp4 recipes also cast and scale each input (amax, quantize, transpose):
+ * extra 16-bit passes over both operands.
+ */
+export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: number, n: number, peakScale = 1): number {
+  const flops = 2 * m * k * n;
+  const compute = flops / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * matmulEfficiency(precision, m, k, n));
+  const operandBytes = OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n;
+  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * (m * k + k * n) : 0;
+  return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
+}
+
+/** Rows × cols of a matrix on one GPU: column-parallel matrices split their output, row-parallel (o, down) their input (Shoeybi et al. 2019, section 3). */
+function shardedShape(matrix: WeightMatrix, tp: number): { k: number; n: number } {
+  const rowParallel = matrix.name === 'o' || matrix.name === 'down';
+  if (matrix.group === 'router') return { k: matrix.rows, n: matrix.cols };
+  return rowParallel ? { k: matrix.rows / tp, n: matrix.cols } : { k: matrix.rows, n: matrix.cols / tp };
+}
+
+export interface LayerComputeSeconds {
+  readonly matmulForward: number;
+  readonly attentionForward: number;
+  readonly attentionBackward: number;
+  readonly elementwiseForward: number;
+}
+
+/**
+ * Forward time of one layer for `tokens` tokens on one GPU (tokens per micro-batch per
+ * context-parallel rank), before communication. Routed experts: each GPU holds
+ * experts/ep of them and receives, with balanced routing, tokens·topK·ep/experts tokens per expert.
+ */
+export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: number): LayerComputeSeconds {
+  const { model, parallel, training, cluster } = c;
+  const tp = parallel.tp;
+  const scale = c.calibration.computeEfficiencyScale;
+  let matmulForward = 0;
+  for (const matrix of layerMatrices(model, layerIndex)) {
+    const { k, n } = shardedShape(matrix, tp);
+    const expertTokens = matrix.group === 'routedExpert'
+      ? (tokens * matrix.activeCopies * parallel.ep) / matrix.copies
+      : tokens;
+    const gemms = matrix.group === 'routedExpert' ? matrix.copies / parallel.ep : 1;
+    matmulForward += gemms * gemmSeconds(cluster.gpu, training.precision, expertTokens, k, n, scale);
+  }
+  return {
+    matmulForward,
+    ...attentionSeconds(c, tokens),
+    elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
+  };
+}
+
+/** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */
+function overlapped(tensorSeconds: number, expSeconds: number): number {
+  return Math.max(tensorSeconds, expSeconds) + K.softmaxExposedFraction * Math.min(tensorSeconds, expSeconds);
+}
+
+/**
+ * Attention scores of one layer for `tokens` query tokens on one GPU. The matmuls (QKᵀ
+ * and P·V) run on the tensor cores in 16-bit even in fp8 recipes (Transformer Engine
+ * keeps dot-product attention in bf16 by default); the softmax needs one exponential per
+ * score on the special-function units, which next to the tensor cores are slow
+ * (FlashAttention-3, arXiv 2407.08608, section 3: 3.9 T exponentials against 989
+ * TFLOP/s on H100). Causal kernels skip the masked half: each query of a
+ * context-parallel rank sees on average half the sequence. The backward pass does 2.5×
+ * the forward's matmul work and recomputes P, one more exponential per score (Dao
+ * 2023, arXiv 2307.08691, algorithm 2).
+ */
+function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: number; attentionBackward: number } {
+  const { model, parallel, training, cluster } = c;
+  const scale = c.calibration.computeEfficiencyScale;
+  const peak16 = peakFlopsPerSecond(cluster.gpu, training.precision === 'fp32' ? 'fp32' : 'bf16') * scale;
+  const causalKeyTokens = training.seqLen * K.causalAttentionFraction;
+  const flops = (2 * tokens * attentionScoreMacsPerToken(model, causalKeyTokens)) / parallel.tp;
+  const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
+  const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused);
+  const scores = (tokens * model.heads * causalKeyTokens) / parallel.tp;
+  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale;
+  const expForward = scores / expPerSecond;
+  return {
+    attentionForward: overlapped(tensorForward, expForward),
+    attentionBackward: overlapped(tensorForward * K.attentionBackwardOverForward, expForward * K.backwardExpsPerScore),
+  };
+}
+
+/**
+ * Memory-bound work (norms, residual adds, rotary, activation functions, dropout,
+ * router softmax): a calibrated number of h-sized and FFN-sized 16-bit tensor passes
+ * per token, over HBM bandwidth. Sequence parallelism splits the h-sized ones by t.
+ * The fixed per-layer costs (kernel launches, MoE host synchronisation, per-expert
+ * bookkeeping) are counted here too, since they recur wherever the layer's forward does.
+ */
+function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: number): number {
+  const { model, parallel } = c;
+  const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
+  const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
+  // MoE token dispatch: permute, unpermute and the weighted combine copy topK h-sized rows per token (Megatron-Core token_dispatcher.py).
+  const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? model.moe.topK : 0;
+  const passes = (K.elementwiseHiddenPasses + K.moeDispatchPassesPerCopy * routedCopies) * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
+  const localExperts = model.moe && routedCopies > 0 ? model.moe.experts / parallel.ep : 0;
+  const overhead = K.layerOverheadSeconds + (routedCopies > 0 ? K.moeLayerOverheadSeconds : 0) + K.moeLocalExpertOverheadSeconds * localExperts;
+  return (2 * tokens * passes) / (c.cluster.gpu.hbmGBps * 1e9) + overhead;
+}
+
+function activeFfnWidth(model: ModelConfig, layerIndex: number): number {
+  if (!model.moe || !isMoeLayer(model, layerIndex)) return model.ffnHidden;
+  return model.moe.expertFfnHidden * (model.moe.topK + model.moe.sharedExperts);
+}
+
+/** Output layer (logits) and loss for `tokens` tokens on one GPU: the vocabulary is split over tp. */
+export function outputLayerForwardSeconds(c: RunConfig, tokens: number): number {
+  const { model, parallel, training, cluster } = c;
+  const vocabShard = model.vocab / parallel.tp;
+  const precision = training.precision === 'fp32' ? 'fp32' : 'bf16';
+  const matmul = gemmSeconds(cluster.gpu, precision, tokens, model.hidden, vocabShard, c.calibration.computeEfficiencyScale);
+  // The fp32 logits are written, read by softmax/cross-entropy, and their gradient written (3 passes × 4 bytes).
+  const lossBytes = 3 * 4 * tokens * vocabShard;
+  return matmul + lossBytes / (cluster.gpu.hbmGBps * 1e9);
+}

@@ -1,0 +1,194 @@
+// Step time: per-stage forward and backward time of one micro-batch (compute plus the
+// communication that is not hidden), laid out by the pipeline-schedule simulator, plus
+// the exposed data-parallel synchronisation and the optimizer step
+// (../shared/spec/model-reference.md, "Time, cost, reliability").
+
+import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
+import { stageComm } from './comm.ts';
+import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
+import { isMoeLayer } from '../structure/matrices.ts';
+import { optimizerStepSeconds } from './optimizer.ts';
+import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/params.ts';
+import { simulateSchedule, simulateScheduleSummary, bubbleOverIdeal, type ScheduleInput } from '../schedule/schedule.ts';
+import type { RunConfig, TimePart, Timeline, ZeroStage } from '../input/types.ts';
+
+/** Above this many blocks the step is timed by the closed form; the simulator's cost grows with blocks. */
+export const MAX_SIMULATED_BLOCKS = 200_000;
+/** The timeline handed to the chart: more blocks than this cannot be drawn legibly anyway. */
+export const MAX_DRAWN_BLOCKS = 20_000;
+
+export interface StageTimes {
+  readonly forwardComputeSeconds: number;
+  readonly backwardComputeSeconds: number;
+  readonly recomputeSeconds: number;
+  /** Exposed communication of one micro-batch (forward + backward). */
+  readonly exposed: Readonly<Record<'tp' | 'cp' | 'ep' | 'zero3', number>>;
+  readonly p2pSeconds: number;
+  /** Data-parallel synchronisation of one step before overlap. */
+  readonly dpSeconds: number;
+  readonly optimizerSeconds: number;
+}
+
+export interface StepTime {
+  readonly stepSeconds: number;
+  readonly bubbleFraction: number;
+  readonly breakdown: Readonly<Record<TimePart, number>>;
+  readonly timeline: Timeline | null;
+  readonly scheduleNote: string | null;
+}
+
+export function microBatchesPerPipeline(c: RunConfig): number {
+  return c.training.globalBatch / (c.training.microBatch * c.parallel.dp);
+}
+
+function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { forward: number; backward: number; recompute: number } {
+  const cache = new Map<boolean, LayerComputeSeconds>();
+  let forward = 0;
+  let backward = 0;
+  let recompute = 0;
+  for (const index of layers) {
+    const moe = isMoeLayer(c.model, index);
+    let t = cache.get(moe);
+    if (!t) {
+      t = layerForwardSeconds(c, index, tokens);
+      cache.set(moe, t);
+    }
+    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward;
+    forward += layerForward;
+    backward += (t.matmulForward + t.elementwiseForward) * K.backwardOverForward + t.attentionBackward;
+    // Full recomputation reruns each layer's forward; selective the attention core
+    // (Korthikanti et al. 2022, section 5) and the element-wise outputs it did not keep
+    // (activations.ts, ENGINE_SELECTIVE_SCOPE), never a weight matmul.
+    if (c.training.recompute === 'full') recompute += layerForward;
+    else if (c.training.recompute === 'selective') recompute += t.attentionForward + t.elementwiseForward;
+  }
+  return { forward, backward, recompute };
+}
+
+export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { dense: number; expert: number }): StageTimes {
+  const { model, training } = c;
+  const tokens = (training.microBatch * training.seqLen) / c.parallel.cp;
+  const layers = sumLayers(c, stage.layers, tokens);
+  let forward = layers.forward;
+  let backward = layers.backward;
+  if (stage.output) {
+    const head = outputLayerForwardSeconds(c, tokens);
+    forward += head;
+    backward += head * K.backwardOverForward;
+    // Multi-token prediction: one more MoE layer and one more pass through the output head per module (DeepSeek-V3 report, section 2.2).
+    if (model.mtpLayers > 0) {
+      const mtp = sumLayers(c, [model.layers], tokens);
+      forward += model.mtpLayers * (mtp.forward + head);
+      backward += model.mtpLayers * (mtp.backward + head * K.backwardOverForward);
+    }
+  }
+  const moeLayers = stage.layers.filter((i) => isMoeLayer(model, i)).length;
+  const comm = stageComm(c, stage.layers.length, parameters, moeLayers).seconds;
+  return {
+    forwardComputeSeconds: forward,
+    backwardComputeSeconds: backward,
+    recomputeSeconds: layers.recompute,
+    exposed: {
+      tp: comm.tp * EXPOSED.tp,
+      cp: comm.cp * EXPOSED.cp,
+      ep: comm.ep * EXPOSED.ep,
+      zero3: comm.zero3Gather * EXPOSED.zero3Gather,
+    },
+    p2pSeconds: comm.ppPerMessage,
+    dpSeconds: comm.dp,
+    optimizerSeconds: optimizerStepSeconds(c, parameters.dense + parameters.expert),
+  };
+}
+
+/** Exposed communication splits over forward and backward as the traffic does: a third forward, two thirds backward (backward moves gradients for inputs and, with recompute, repeats forward traffic). */
+const FORWARD_SHARE_OF_COMM = 1 / 3;
+
+function exposedTotal(t: StageTimes): number {
+  return t.exposed.tp + t.exposed.cp + t.exposed.ep + t.exposed.zero3;
+}
+
+function scheduleInput(c: RunConfig, times: readonly StageTimes[]): ScheduleInput {
+  return {
+    kind: c.parallel.schedule,
+    stages: c.parallel.pp,
+    microBatches: microBatchesPerPipeline(c),
+    virtualStages: c.parallel.vpp,
+    forwardSeconds: times.map((t) => t.forwardComputeSeconds + FORWARD_SHARE_OF_COMM * exposedTotal(t)),
+    backwardSeconds: times.map((t) => t.backwardComputeSeconds + t.recomputeSeconds + (1 - FORWARD_SHARE_OF_COMM) * exposedTotal(t)),
+    // Input and weight gradients are one GEMM each per forward GEMM (zero-bubble's B and W are equal).
+    weightGradFraction: 0.5,
+    p2pSeconds: c.parallel.pp > 1 ? Math.max(...times.map((t) => t.p2pSeconds)) : 0,
+  };
+}
+
+interface PipelineResult { readonly makespan: number; readonly bubbleFraction: number; readonly timeline: Timeline | null; readonly note: string | null }
+
+function runPipeline(input: ScheduleInput, maxSimulatedBlocks: number): PipelineResult {
+  const chunks = input.kind === 'interleaved-1f1b' ? input.virtualStages : input.kind === 'dualpipe' ? 2 : 1;
+  const blocks = input.stages * input.microBatches * chunks * (input.kind === 'zero-bubble' ? 3 : 2);
+  if (blocks <= Math.min(MAX_DRAWN_BLOCKS, maxSimulatedBlocks)) {
+    const timeline = simulateSchedule(input);
+    return { makespan: timeline.makespanSeconds, bubbleFraction: timeline.bubbleFraction, timeline, note: timeline.adjustment };
+  }
+  if (blocks <= maxSimulatedBlocks) {
+    const summary = simulateScheduleSummary(input);
+    return { makespan: summary.makespanSeconds, bubbleFraction: summary.bubbleFraction, timeline: null, note: summary.adjustment };
+  }
+  // Closed form on the slowest stage (Narayanan et al. 2021, section 2.2): ideal × (1 + bubble/ideal).
+  const perMicroBatch = Math.max(...input.forwardSeconds.map((f, s) => f + (input.backwardSeconds[s] ?? 0)));
+  // DualPipe's per-device times cover both of its chunks; a micro-batch passes through one of them.
+  const ideal = input.microBatches * perMicroBatch * (input.kind === 'dualpipe' ? 0.5 : 1);
+  const overIdeal = bubbleOverIdeal(input.kind, input.stages, input.microBatches, input.virtualStages);
+  const makespan = ideal * (1 + overIdeal) + 2 * (input.stages - 1) * input.p2pSeconds;
+  return { makespan, bubbleFraction: 1 - ideal / makespan, timeline: null, note: `${blocks} blocks: timed by the closed form, not simulated` };
+}
+
+/**
+ * The part of a step's data-parallel sync (`dpSeconds`) that compute does not hide.
+ * ZeRO 0/1 reduce once per step, under the last micro-batch's backward, and gather
+ * the updated weights under the first forward (Megatron --overlap-grad-reduce,
+ * --overlap-param-gather; PyTorch DDP buckets, Li et al. 2020, arXiv 2006.15704,
+ * section 3.2.3): one micro-batch's work is the window. ZeRO 2/3 reduce-scatter every
+ * micro-batch's gradients during that micro-batch's backward: the whole step is.
+ */
+export function exposedDataParallelSeconds(dpSeconds: number, workPerMicroBatchSeconds: number, microBatches: number, zero: ZeroStage): number {
+  const window = (zero >= 2 ? microBatches : 1) * workPerMicroBatchSeconds;
+  return Math.max(dpSeconds * DP_OVERLAP.minimumExposedFraction, dpSeconds - window * DP_OVERLAP.overlapEfficiency);
+}
+
+/** `maxSimulatedBlocks` lower than the default trades the simulated schedule for the closed form (the calibration fit uses it for speed). */
+export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS): StepTime {
+  const layout = pipelineLayout(c.model, c.parallel);
+  const parameters = stageGpuParameters(c.model, c.parallel);
+  const times = layout.map((stage, s) => stageTimes(c, stage, parameters[s] ?? { dense: 0, expert: 0 }));
+  const input = scheduleInput(c, times);
+  const pipeline = runPipeline(input, maxSimulatedBlocks);
+  const m = input.microBatches;
+
+  // The critical stage: the one whose own work per micro-batch is largest.
+  const workPerMicroBatch = (s: number) => (input.forwardSeconds[s] ?? 0) + (input.backwardSeconds[s] ?? 0);
+  let critical = 0;
+  for (let s = 1; s < times.length; s++) if (workPerMicroBatch(s) > workPerMicroBatch(critical)) critical = s;
+  const t = times[critical] as StageTimes;
+  const dpExposed = Math.max(...times.map((x) => exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero)));
+  const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
+
+  // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.
+  const passes = m * (c.parallel.schedule === 'dualpipe' ? 0.5 : 1);
+  const compute = passes * (t.forwardComputeSeconds + t.backwardComputeSeconds);
+  const recompute = passes * t.recomputeSeconds;
+  const tp = passes * t.exposed.tp;
+  const cp = passes * t.exposed.cp;
+  const ep = passes * (t.exposed.ep + t.exposed.zero3);
+  const pp = c.parallel.pp > 1 ? 2 * (c.parallel.pp - 1) * input.p2pSeconds : 0;
+  const bubble = Math.max(0, pipeline.makespan - compute - recompute - tp - cp - ep - pp);
+  const stepSeconds = compute + recompute + tp + cp + ep + pp + bubble + dpExposed + optimizer;
+  const drawn = pipeline.timeline && pipeline.timeline.blocks.length <= MAX_DRAWN_BLOCKS ? pipeline.timeline : null;
+  return {
+    stepSeconds,
+    bubbleFraction: pipeline.bubbleFraction,
+    breakdown: { compute, recompute, tp, cp, ep, pp, dp: dpExposed, bubble, optimizer },
+    timeline: drawn,
+    scheduleNote: pipeline.note,
+  };
+}
