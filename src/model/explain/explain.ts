@@ -5,7 +5,7 @@
 
 import { peakFlopsPerSecond } from '../time/compute.ts';
 import { explainMemory } from './memory.ts';
-import { microBatchesPerPipeline } from '../time/step.ts';
+import { microBatchesPerStep } from '../input/counts.ts';
 import { equation, type Equation, type ExplainedFigure, type Explanation, type Operator, type Quantity } from './equation.ts';
 import type { EstimateOutput, RunConfig, TimePart } from '../input/types.ts';
 import type { UncertaintyTable } from '../validation/uncertainty.ts';
@@ -71,7 +71,7 @@ function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
 }
 
 function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
-  const microBatches = microBatchesPerPipeline(c);
+  const microBatches = microBatchesPerStep(c.training, c.parallel);
   const equations: Equation[] = [equation('micro-batches', { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
     'global batch ÷ micro-batch ÷ DP', 'Narayanan et al. 2021 §2.2',
     { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' }, '÷',

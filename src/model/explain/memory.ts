@@ -3,7 +3,8 @@
 // was computed (bytes per value × values held after ZeRO sharding; the parts of
 // "other"), and the OOM verdict's rule with its numbers.
 
-import { engineActivationSettings, microBatchesInFlight, microBatchesPerStep } from '../memory/activations.ts';
+import { engineActivationSettings, microBatchesInFlight } from '../memory/activations.ts';
+import { microBatchesPerStep } from '../input/counts.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
 import { optimizerBytesPerParameter, stageMemoryDetails, type StageMemory } from '../memory/memory.ts';
@@ -64,7 +65,7 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
 
 function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: number, layers: number): Equation {
   const s = engineActivationSettings(c);
-  const inFlight = microBatchesInFlight(c.parallel, stageIndex, microBatchesPerStep(c));
+  const inFlight = microBatchesInFlight(c.parallel, stageIndex, microBatchesPerStep(c.training, c.parallel));
   const formula = `saved tensors of ${layers} layers × ${inFlight.toFixed(inFlight % 1 === 0 ? 0 : 2)} micro-batches in flight `
     + `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, CP ${s.cp}, recompute ${s.recompute}`
     + `${s.flashAttention ? ', flash attention' : ''}) + the larger of one layer's recompute working set and the loss's buffers`;

@@ -1,6 +1,7 @@
 // What the three launch-argument exports (launch-args.ts) share: the plan's title,
 // how its GPUs split into nodes, and the batch arithmetic every framework asks for.
 
+import { microBatchesPerStep } from '../input/counts.ts';
 import { chunkLayerCounts } from '../structure/params.ts';
 import type { RunConfig } from '../input/types.ts';
 
@@ -38,7 +39,7 @@ export function torchrunPrefix(c: RunConfig): string {
 
 /** Micro-batches each data-parallel rank runs per optimizer step (consistency.ts guarantees a whole number). */
 export function gradientAccumulationSteps(c: RunConfig): number {
-  return c.training.globalBatch / (c.training.microBatch * c.parallel.dp);
+  return microBatchesPerStep(c.training, c.parallel);
 }
 
 /** Layers in each pipeline chunk, in pipeline order (params.ts decides uneven splits). */

@@ -3,6 +3,7 @@
 // attention, SwiGLU, dropout, flash attention, MoE and MLA change the list, and the
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
+import { microBatchesPerStep } from '../input/counts.ts';
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
 import { isMoeLayer } from '../structure/matrices.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/params.ts';
@@ -230,10 +231,6 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
   };
 }
 
-/** Micro-batches per step per pipeline: globalBatch / (microBatch · dp). */
-export function microBatchesPerStep(c: RunConfig): number {
-  return Math.max(1, c.training.globalBatch / (c.training.microBatch * c.parallel.dp));
-}
 
 /**
  * Peak activation bytes on one GPU of `stage`: the saved tensors of every micro-batch
@@ -243,7 +240,7 @@ export function microBatchesPerStep(c: RunConfig): number {
  */
 export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: ActivationSettings = engineActivationSettings(c)): number {
   const m = c.model;
-  const inFlight = microBatchesInFlight(c.parallel, stage.index, microBatchesPerStep(c));
+  const inFlight = microBatchesInFlight(c.parallel, stage.index, microBatchesPerStep(c.training, c.parallel));
   const everything: ActivationSettings = { ...s, recompute: 'none' };
   let kept = 0;
   let keptWithoutRecompute = 0;
@@ -257,6 +254,17 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
   const edges = (stage.embedding && s.dropout ? bytesOf([saved('embedding.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept')], s) : 0)
     + (stage.output ? bytesOf(outputTensors(m, s), s) + m.mtpLayers * mtpBytes(m, s) : 0);
   const loss = stage.output ? lossWorkingSetBytes(m, s) : 0;
+  return peakActivationBytes(inFlight, kept, keptWithoutRecompute, edges, workingSet, loss);
+}
+
+/**
+ * A stage's peak activation bytes from its per-micro-batch figures (the estimate and the
+ * search both call it): `inFlight` micro-batches of saved tensors (`kept` under the
+ * recompute policy, `keptWithoutRecompute` keeping everything) and the embedding/output
+ * edges, plus the larger of a layer's recompute working set and the loss's backward
+ * buffers. Never more than keeping everything.
+ */
+export function peakActivationBytes(inFlight: number, kept: number, keptWithoutRecompute: number, edges: number, workingSet: number, loss: number): number {
   const withRecompute = inFlight * (kept + edges) + Math.max(workingSet, loss);
   const withoutRecompute = inFlight * (keptWithoutRecompute + edges) + loss;
   return Math.min(withRecompute, withoutRecompute);

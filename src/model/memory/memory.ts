@@ -84,28 +84,57 @@ function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
   }, { dense: 0, expert: 0 });
 }
 
-/** What gathering `layers` full layers adds over the shard: each group's share (1 − 1/group), never more than the stage holds. */
-function gatheredBeyondShard(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, layers: number, bytesPerParam: number, shardOnGpu: boolean): number {
-  const big = largestLayer(c, stage);
-  // With the shard offloaded to the host, the whole layer's buffer is extra GPU memory, sharded or not.
-  const beyond = (group: number) => (shardOnGpu ? 1 - 1 / group : 1);
-  const dense = Math.min(layers * big.dense, stageParams.dense) * beyond(denseDataParallel(c.parallel));
-  const expert = Math.min(layers * big.expert, stageParams.expert) * beyond(expertDataParallel(c.parallel));
-  return bytesPerParam * (dense + expert);
+/**
+ * What gathering `layers` full layers adds over the shard, bytes: each data-parallel
+ * group's share (1 − 1/group) of the largest layer's weights, never more than the stage
+ * holds. With the shard offloaded to the host the whole layer's buffer is extra GPU
+ * memory, sharded or not. Over plain numbers (parameters on one GPU): the estimate and
+ * the search's hot path both call it.
+ */
+export function gatheredBeyondShardBytes(
+  layers: number, largestDense: number, largestExpert: number, stageDense: number, stageExpert: number,
+  denseGroup: number, expertGroup: number, bytesPerParameter: number, shardOnGpu: boolean,
+): number {
+  const dense = Math.min(layers * largestDense, stageDense) * (shardOnGpu ? 1 - 1 / denseGroup : 1);
+  const expert = Math.min(layers * largestExpert, stageExpert) * (shardOnGpu ? 1 - 1 / expertGroup : 1);
+  return bytesPerParameter * (dense + expert);
 }
 
-export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
-  const { training: t, parallel: p } = c;
-  const gatheredWeights = p.zero >= 3 ? gatheredBeyondShard(c, stage, stageParams, ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
-  const unshardedGradients = p.zero >= 2 ? gatheredBeyondShard(c, stage, stageParams, ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
-  const allocatorReserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gatheredWeights + unshardedGradients);
-  const scale = c.calibration.memoryOverheadScale;
+/** The caching allocator's reserve over what it hands out (allocated, gathered and unsharded buffers), before the overhead scale. */
+function allocatorReserveBytes(allocated: number, gatheredWeights: number, unshardedGradients: number): number {
+  return ALLOCATOR_RESERVE_FRACTION * (allocated + gatheredWeights + unshardedGradients);
+}
+
+/** The named parts of "other" over plain numbers: allocated bytes, gathered weights and unsharded gradients (before the overhead scale). */
+export function otherMemoryTermsOf(allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number): OtherMemoryTerms {
+  const scale = memoryOverheadScale;
   return {
     runtime: scale * RUNTIME_BYTES,
     gatheredWeights: scale * gatheredWeights,
     unshardedGradients: scale * unshardedGradients,
-    allocatorReserve: scale * allocatorReserve,
+    allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients),
   };
+}
+
+export function otherMemoryTotal(o: OtherMemoryTerms): number {
+  return o.runtime + o.gatheredWeights + o.unshardedGradients + o.allocatorReserve;
+}
+
+/** A stage's per-GPU total: allocated bytes plus every part of "other" (otherMemoryTermsOf, summed without allocating: the search's hot path). */
+export function stageTotalBytes(allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number): number {
+  return allocated + memoryOverheadScale * (RUNTIME_BYTES + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients));
+}
+
+export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
+  const { training: t, parallel: p } = c;
+  const largest = largestLayer(c, stage);
+  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean) => gatheredBeyondShardBytes(
+    layers, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
+    denseDataParallel(p), expertDataParallel(p), bytesPerParameter, shardOnGpu,
+  );
+  const gatheredWeights = p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
+  const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
+  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale);
 }
 
 export interface StageMemory {
@@ -123,7 +152,7 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const activations = stageActivationBytes(c, stage, settings);
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated);
-    const otherTotal = other.runtime + other.gatheredWeights + other.unshardedGradients + other.allocatorReserve;
+    const otherTotal = otherMemoryTotal(other);
     return {
       breakdown: { ...states, activations, other: otherTotal, total: allocated + otherTotal },
       other,

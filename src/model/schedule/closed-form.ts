@@ -45,8 +45,27 @@ export function blockCount(kind: ScheduleKind, p: number, m: number, v: number):
   return p * m * chunks * perChunk;
 }
 
-/** The simulation keeps about 60 bytes of typed arrays per block: 2^22 blocks is about 250 MiB (p = 128, m = 4096, v = 4 still fits). */
-export const MAX_SIMULATED_BLOCKS = 2 ** 22;
+/**
+ * Blocks beyond which a step is timed by the closed form instead of simulated. The
+ * simulation's cost grows with its blocks (about 60 bytes of typed arrays and a few
+ * hundred nanoseconds each): 200,000 blocks stay within a slider move's budget
+ * (e2e/extreme-inputs.spec.ts) and far below memory trouble.
+ */
+export const MAX_SIMULATED_BLOCKS = 200_000;
+
+/**
+ * Makespan over the busiest device's work per micro-batch times m: 1 + bubble/ideal
+ * (Narayanan et al. 2021, section 2.2), with DualPipe's chunk share (a device's times
+ * cover both of its chunks; a micro-batch passes one of them).
+ */
+export function pipelineTimeFactor(kind: ScheduleKind, p: number, m: number, v: number): number {
+  return (kind === 'dualpipe' ? DUALPIPE_CHUNK_SHARE : 1) * (1 + bubbleOverIdeal(kind, p, m, v));
+}
+
+/** One point-to-point hop per stage boundary for the first forward and again for the last backward. */
+export function pipelineBoundarySeconds(p: number, p2pSeconds: number): number {
+  return p > 1 ? 2 * (p - 1) * p2pSeconds : 0;
+}
 
 /**
  * The busiest device's work times (1 + bubble/ideal), plus one point-to-point hop per
@@ -59,12 +78,12 @@ export function closedFormSummary(input: ScheduleInput, note: string): ScheduleS
   let busiest = 0;
   let busySeconds = 0;
   for (let d = 0; d < p; d++) {
-    const work = m * share * (nonNegativeSeconds(input.forwardSeconds[d]) + nonNegativeSeconds(input.backwardSeconds[d]));
+    const work = nonNegativeSeconds(input.forwardSeconds[d]) + nonNegativeSeconds(input.backwardSeconds[d]);
     busiest = Math.max(busiest, work);
-    busySeconds += work;
+    busySeconds += m * share * work;
   }
-  const overIdeal = bubbleOverIdeal(input.kind, p, m, input.virtualStages);
-  const makespanSeconds = busiest * (1 + overIdeal) + 2 * (p - 1) * nonNegativeSeconds(input.p2pSeconds);
+  const makespanSeconds = m * busiest * pipelineTimeFactor(input.kind, p, m, input.virtualStages)
+    + pipelineBoundarySeconds(p, nonNegativeSeconds(input.p2pSeconds));
   const capacity = p * makespanSeconds;
   return {
     makespanSeconds,

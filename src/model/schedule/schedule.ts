@@ -148,23 +148,23 @@ function summarize(built: Built): ScheduleSummary {
   return { makespanSeconds, busySeconds, bubbleFraction, adjustment: built.adjustment };
 }
 
-/** The closed-form summary when the simulation would need more than MAX_SIMULATED_BLOCKS blocks, else null. */
-function tooLargeToSimulate(input: ScheduleInput): ScheduleSummary | null {
+/** The closed-form summary when the simulation would need more than `maxBlocks` blocks, else null. */
+function tooLargeToSimulate(input: ScheduleInput, maxBlocks: number): ScheduleSummary | null {
   const blocks = blockCount(input.kind, count(input.stages), count(input.microBatches), count(input.virtualStages));
-  if (blocks <= MAX_SIMULATED_BLOCKS) return null;
-  return closedFormSummary(input, `${blocks} blocks are too many to simulate; timed by the closed form`);
+  if (blocks <= maxBlocks) return null;
+  return closedFormSummary(input, `${blocks} blocks: timed by the closed form, not simulated`);
 }
 
 /** Makespan and bubble without materialising the blocks (for searches that need only the step time). */
-export function simulateScheduleSummary(input: ScheduleInput): ScheduleSummary {
-  return tooLargeToSimulate(input) ?? summarize(run(input));
+export function simulateScheduleSummary(input: ScheduleInput, maxBlocks: number = MAX_SIMULATED_BLOCKS): ScheduleSummary {
+  return tooLargeToSimulate(input, maxBlocks) ?? summarize(run(input));
 }
 
 const KIND_LETTER: readonly BlockKind[] = ['F', 'B', 'W', 'B'];
 
 /** Every block with its start and end; makespan; bubbleFraction = 1 − busy / (p · makespan). */
-export function simulateSchedule(input: ScheduleInput): ScheduleTimeline {
-  const closedForm = tooLargeToSimulate(input);
+export function simulateSchedule(input: ScheduleInput, maxBlocks: number = MAX_SIMULATED_BLOCKS): ScheduleTimeline {
+  const closedForm = tooLargeToSimulate(input, maxBlocks);
   if (closedForm) {
     const { makespanSeconds, bubbleFraction, adjustment } = closedForm;
     return { stages: count(input.stages), microBatches: count(input.microBatches), blocks: [], makespanSeconds, bubbleFraction, adjustment };
@@ -193,7 +193,7 @@ export function simulateSchedule(input: ScheduleInput): ScheduleTimeline {
   };
 }
 
-export { bubbleOverIdeal, MAX_SIMULATED_BLOCKS } from './closed-form.ts';
+export { bubbleOverIdeal, blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, pipelineTimeFactor } from './closed-form.ts';
 
 /**
  * Most micro-batch chunks whose activations stage `stage` holds at once: from the start

@@ -1,28 +1,46 @@
 // The search's hot path: a layout's per-GPU memory and step time from the pieces of
-// search-pieces.ts, without allocating. The combination arithmetic mirrors the engine's,
-// term for term, and search-eval.test.ts checks it against the engine (stepTime(c, 0),
-// stageMemoryBreakdowns) on random layouts, so that a change to the engine that this
-// file does not follow fails a test. What it mirrors:
-//   time.ts stepTime with the closed-form bubble (stepTime(c, 0)) and stageTimes' F + B;
-//   comm.ts dataParallelSync (gradient and weight synchronisation per ZeRO stage);
-//   activations.ts stageActivationBytes (the min of keeping and recomputing);
-//   memory.ts stageMemoryDetails and otherMemoryTerms.
-// Levels: setGroup (degrees but the shape and ZeRO/offload), setShape (the pipeline
-// schedule: stage candidates), then memoryBytes(k) / stepSeconds(k) per state combo k.
+// pieces.ts, without allocating in the innermost loop. It owns no formula: every
+// combination is the engine's own function over plain numbers —
+//   memory/activations.ts peakActivationBytes (the min of keeping and recomputing);
+//   memory/memory.ts gatheredBeyondShardBytes and stageTotalBytes (the "other" terms);
+//   time/comm.ts dataParallelSyncParts (gradient and weight synchronisation per ZeRO stage);
+//   time/step.ts exposedDataParallelSeconds; schedule/closed-form.ts pipelineTimeFactor and
+//   pipelineBoundarySeconds (the closed-form step, as stepTime(c, 0) times it).
+// What stays here is the search's own: caching per level and the affine fits of the
+// synchronisation time. evaluate.test.ts checks the result against estimateConfig on
+// random layouts. Levels: setGroup (degrees but the shape and ZeRO/offload), setShape
+// (the pipeline schedule: stage candidates), then memoryBytes(k) / stepSeconds(k) per
+// state combo k.
 
-import { microBatchesInFlight } from '../memory/activations.ts';
-import {
-  ALLOCATOR_RESERVE_FRACTION, COMM_EXPOSED_FRACTION, RUNTIME_BYTES,
-  ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
-} from '../calibration.ts';
+import { microBatchesInFlight, peakActivationBytes } from '../memory/activations.ts';
+import { gatheredBeyondShardBytes, stageTotalBytes } from '../memory/memory.ts';
+import { COMM_EXPOSED_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { isMoeLayer } from '../structure/matrices.ts';
-import { bubbleOverIdeal } from '../schedule/schedule.ts';
+import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/schedule.ts';
+import { dataParallelSyncParts, type Link } from '../time/comm.ts';
 import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './pieces.ts';
-import { affine, minOf, syncPerMicroBatchSeconds, syncStepSeconds } from './sync.ts';
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/step.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { RunConfig, ZeroStage } from '../input/types.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+
+/** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
+const PROBE_PARAMETERS = [1e9, 2e9] as const;
+
+/** Writes slope and intercept of f(p) = slope·p + intercept (for p > 0) at out[at], out[at + 1]. */
+function affine(out: Float64Array, at: number, f: (parameters: number) => number): void {
+  const [p1, p2] = PROBE_PARAMETERS;
+  const f1 = f(p1);
+  const slope = (f(p2) - f1) / (p2 - p1);
+  out[at] = slope;
+  out[at + 1] = f1 - slope * p1;
+}
+
+function minOf(values: Float64Array): number {
+  let least = Infinity;
+  for (const v of values) if (v < least) least = v;
+  return least === Infinity ? 0 : least;
+}
 
 export interface GroupPieces {
   readonly time: LayerTimePieces;
@@ -38,6 +56,8 @@ interface FirstStageTable {
   readonly inFlight: Float64Array;
   leastTimeFactor: number;
 }
+
+const NO_LAYER = { dense: 0, expert: 0 } as const;
 
 export class LayoutEvaluator {
   private readonly firstStageTables = new Map<readonly PipelineShape[], Map<number, FirstStageTable>>();
@@ -106,7 +126,7 @@ export class LayoutEvaluator {
     this.microBatches = group.microBatches;
     // time.ts: the first forward and the last backward each cross every stage boundary once.
     const message = pieces.pipelineMessage;
-    this.ppSeconds = group.pp > 1 ? 2 * (group.pp - 1) * (message.intercept + message.slope * group.microBatch) : 0;
+    this.ppSeconds = pipelineBoundarySeconds(group.pp, message.intercept + message.slope * group.microBatch);
     this.sequences = group.microBatch;
     this.syncReady = false;
   }
@@ -118,12 +138,14 @@ export class LayoutEvaluator {
     this.syncReady = true;
     const { grid } = pieces;
     const m = this.microBatches;
-    for (let z = 0; z < 4; z++) {
-      affine(this.syncCoefficients, 4 * z, (p) => syncStepSeconds(z, p, grid.denseSyncRanks, grid.denseSyncLink, this.gradBytes, this.weightBytes, m));
-      affine(this.syncCoefficients, 4 * z + 2, (p) => syncStepSeconds(z, p, grid.expertSyncRanks, grid.expertSyncLink, this.gradBytes, this.weightBytes, m));
+    const sync = (zero: ZeroStage, parameters: number, ranks: number, link: Link) =>
+      dataParallelSyncParts(zero, parameters, ranks, link, this.gradBytes, this.weightBytes, m);
+    for (const z of [0, 1, 2, 3] as const) {
+      affine(this.syncCoefficients, 4 * z, (p) => sync(z, p, grid.denseSyncRanks, grid.denseSyncLink).step.seconds);
+      affine(this.syncCoefficients, 4 * z + 2, (p) => sync(z, p, grid.expertSyncRanks, grid.expertSyncLink).step.seconds);
     }
-    affine(this.gatherCoefficients, 0, (p) => COMM_EXPOSED_FRACTION.zero3Gather * syncPerMicroBatchSeconds(p, grid.denseSyncRanks, grid.denseSyncLink, this.weightBytes));
-    affine(this.gatherCoefficients, 2, (p) => COMM_EXPOSED_FRACTION.zero3Gather * syncPerMicroBatchSeconds(p, grid.expertSyncRanks, grid.expertSyncLink, this.weightBytes));
+    affine(this.gatherCoefficients, 0, (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds);
+    affine(this.gatherCoefficients, 2, (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds);
   }
 
   /**
@@ -180,16 +202,17 @@ export class LayoutEvaluator {
       table.moeLayers[i] = stages.moeLayers[0] ?? 0;
       table.edge[i] = stages.edge[0] ?? 0;
       table.inFlight[i] = microBatchesInFlight(shape, stages.stageIndex[0] ?? 0, m);
-      const dual = shape.schedule === 'dualpipe';
-      const factor = (dual ? 2 : 1) * (dual ? 0.5 : 1) * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
+      // A DualPipe device holds two chunks: twice the model's work over pp.
+      const factor = (shape.schedule === 'dualpipe' ? 2 : 1) * pipelineTimeFactor(shape.schedule, shape.pp, m, shape.vpp);
       table.leastTimeFactor = Math.min(table.leastTimeFactor, factor);
     }
     byCount.set(m, table);
     return table;
   }
 
+  /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
   private allocatedToTotalLowerBound(allocated: number): number {
-    return allocated * (1 + this.memoryScale * ALLOCATOR_RESERVE_FRACTION) + this.memoryScale * RUNTIME_BYTES;
+    return stageTotalBytes(allocated, 0, 0, this.memoryScale);
   }
 
   /** Prepares the stage candidates of one pipeline shape. */
@@ -201,12 +224,9 @@ export class LayoutEvaluator {
     const { time, activation: a, grid } = pieces;
     const m = this.microBatches;
     this.count = stages.count;
-    const share = shape.schedule === 'dualpipe' ? 0.5 : 1;
-    this.timeFactor = share * Math.max(1, 1 + bubbleOverIdeal(shape.schedule, shape.pp, m, shape.vpp));
+    this.timeFactor = pipelineTimeFactor(shape.schedule, shape.pp, m, shape.vpp);
     const denseBig = grid.layerDense.dense + grid.layerDense.expert;
     const moeBig = grid.layerMoe.dense + grid.layerMoe.expert;
-    const denseShare = 1 - 1 / grid.denseShards;
-    const expertShare = 1 - 1 / grid.expertShards;
     const cap = this.capacity;
     for (let c = 0; c < stages.count; c++) {
       const nd = stages.denseLayers[c] ?? 0;
@@ -218,23 +238,26 @@ export class LayoutEvaluator {
       this.dense[c] = d;
       this.expert[c] = e;
       this.work[c] = nd * time.dense + nm * time.moe + (output ? time.output : 0);
-      // activations.ts stageActivationBytes.
       const x = microBatchesInFlight(shape, stages.stageIndex[c] ?? 0, m);
       const b = this.sequences;
-      const edgeBytes = b * (a.edges.edgeBytes[edge] ?? 0);
-      const loss = output ? b * a.edges.lossBytes : 0;
-      const working = b * Math.max(nd > 0 ? a.workingDense : 0, nm > 0 ? a.workingMoe : 0);
-      const withRecompute = x * (b * (nd * a.keptDense + nm * a.keptMoe) + edgeBytes) + Math.max(working, loss);
-      const withoutRecompute = x * (b * (nd * a.keptDenseAll + nm * a.keptMoeAll) + edgeBytes) + loss;
-      this.activation[c] = Math.min(withRecompute, withoutRecompute);
-      // memory.ts largestLayer and gatheredBeyondShard.
-      const big = nm > 0 && (nd === 0 || moeBig > denseBig) ? grid.layerMoe : nd > 0 ? grid.layerDense : null;
-      const bigDense = big ? big.dense : 0;
-      const bigExpert = big ? big.expert : 0;
-      this.gathered[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) * denseShare + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e) * expertShare);
-      this.unsharded[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) * denseShare + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e) * expertShare);
-      this.gatheredFull[c] = this.weightBytes * (Math.min(ZERO3_GATHERED_LAYERS * bigDense, d) + Math.min(ZERO3_GATHERED_LAYERS * bigExpert, e));
-      this.unshardedFull[c] = this.gradBytes * (Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigDense, d) + Math.min(ZERO_UNSHARDED_GRADIENT_LAYERS * bigExpert, e));
+      this.activation[c] = peakActivationBytes(
+        x,
+        b * (nd * a.keptDense + nm * a.keptMoe),
+        b * (nd * a.keptDenseAll + nm * a.keptMoeAll),
+        b * (a.edges.edgeBytes[edge] ?? 0),
+        b * Math.max(nd > 0 ? a.workingDense : 0, nm > 0 ? a.workingMoe : 0),
+        output ? b * a.edges.lossBytes : 0,
+      );
+      // The stage's largest layer (memory.ts largestLayer): the gathered and unsharded buffers hold it.
+      const largest = nm > 0 && (nd === 0 || moeBig > denseBig) ? grid.layerMoe : nd > 0 ? grid.layerDense : NO_LAYER;
+      const ld = largest.dense;
+      const le = largest.expert;
+      const ds = grid.denseShards;
+      const es = grid.expertShards;
+      this.gathered[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, true);
+      this.unsharded[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, true);
+      this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false);
+      this.unshardedFull[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, false);
       const sc = this.syncCoefficients;
       for (let z = 0; z < 4; z++) {
         const denseSync = d > 0 ? d * (sc[4 * z] ?? 0) + (sc[4 * z + 1] ?? 0) : 0;
@@ -276,21 +299,18 @@ export class LayoutEvaluator {
     const offload = group.combos[k]?.offload;
     const perDense = grid.stateBytesPerDense[k] ?? 0;
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
-    const scale = this.memoryScale;
-    const runtime = scale * RUNTIME_BYTES;
     let most = 0;
     for (let c = 0; c < this.count; c++) {
       const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
-      const reserve = ALLOCATOR_RESERVE_FRACTION * (allocated + gathered + unsharded);
-      const total = allocated + (runtime + scale * gathered + scale * unsharded + scale * reserve);
+      const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale);
       if (total > most) most = total;
     }
     return most;
   }
 
-  /** Seconds per optimizer step for state combo k (time.ts stepTime, closed-form bubble). */
+  /** Seconds per optimizer step for state combo k (time/step.ts stepTime with the closed-form pipeline). */
   stepSeconds(k: number): number {
     const grid = this.pieces?.grid;
     const group = this.group;

@@ -2,6 +2,7 @@
 // loops over a group's pipeline shapes and ZeRO/offload combos (the hot path), kept in
 // plain methods so that the generator in search.ts only schedules groups.
 
+import { microBatchesPerStep } from '../input/counts.ts';
 import { optimizerBytesPerParameter } from '../memory/memory.ts';
 import { parameterCounts } from '../structure/params.ts';
 import { reliabilityPlan } from '../run/reliability.ts';
@@ -230,7 +231,7 @@ export function fastEvaluate(base: RunConfig, choice: LayoutChoice): { readonly 
   const shape: PipelineShape = { id: 0, pp: p.pp, schedule: p.schedule, scheduleIndex: SCHEDULES.indexOf(p.schedule), vpp: p.vpp };
   const group: LayoutGroup = {
     gpus: choice.gpus, tp: p.tp, cp: p.cp, pp: p.pp, dp: p.dp, ep: p.ep,
-    microBatch: choice.microBatch, microBatches: base.training.globalBatch / (choice.microBatch * p.dp),
+    microBatch: choice.microBatch, microBatches: microBatchesPerStep({ globalBatch: base.training.globalBatch, microBatch: choice.microBatch }, p),
     sequenceParallel: p.sequenceParallel, recompute: choice.recompute, recomputeIndex,
     shapes: [shape], combos: [{ zero: p.zero, offload: choice.offload }],
     timeSlot: 0, activationSlot: 0, gridSlot: 0,

@@ -9,6 +9,7 @@
 // nothing, so only the stages that change what is offloaded are enumerated. A fixed
 // degree overrides both.
 
+import { divisors, microBatchesPerStep } from '../input/counts.ts';
 import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../input/consistency.ts';
 import { expertDataParallel } from '../structure/params.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
@@ -62,18 +63,6 @@ export interface LayoutGroup {
   readonly timeSlot: number;
   readonly activationSlot: number;
   readonly gridSlot: number;
-}
-
-/** Whole-number divisors of n, ascending. */
-export function divisors(n: number): number[] {
-  const small: number[] = [];
-  const large: number[] = [];
-  for (let d = 1; d * d <= n; d++) {
-    if (n % d !== 0) continue;
-    small.push(d);
-    if (d * d !== n) large.push(n / d);
-  }
-  return small.concat(large.reverse());
 }
 
 const allowed = <T>(fixed: T | undefined, value: T): boolean => fixed === undefined || fixed === value;
@@ -194,7 +183,7 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
     const gridSlot = ctx.slots.grid++;
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
-      const microBatches = training.globalBatch / (microBatch * dp);
+      const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
       const timeKey = epIndex * (training.globalBatch + 1) + microBatch;
       let timeBlock = slots.time.get(timeKey);
       if (timeBlock === undefined) {

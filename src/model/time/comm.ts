@@ -13,7 +13,8 @@ import {
   INTER_NODE_BANDWIDTH_EFFICIENCY, INTER_NODE_LATENCY_SECONDS,
   INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS,
 } from '../calibration.ts';
-import type { ClusterConfig, ModelConfig, RunConfig } from '../input/types.ts';
+import type { ClusterConfig, ModelConfig, RunConfig, ZeroStage } from '../input/types.ts';
+import { microBatchesPerStep } from '../input/counts.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
 
 export type LinkKind = 'intraNode' | 'interNode';
@@ -138,7 +139,7 @@ export interface StageParameters {
   readonly expert: number;
 }
 
-interface Part { readonly seconds: number; readonly sentBytes: number }
+export interface Part { readonly seconds: number; readonly sentBytes: number }
 const NONE: Part = { seconds: 0, sentBytes: 0 };
 const times = (n: number, p: Part): Part => ({ seconds: n * p.seconds, sentBytes: n * p.sentBytes });
 const plus = (a: Part, b: Part): Part => ({ seconds: a.seconds + b.seconds, sentBytes: a.sentBytes + b.sentBytes });
@@ -248,18 +249,25 @@ function pipelineMessage(c: RunConfig, link: Link): Part {
  *   micro-batch's backward (DeepSpeed issue #2252). ZeRO 3 also all-gathers the weights
  *   for each micro-batch's forward and again for its backward: 1.5× the traffic.
  */
-function dataParallelSync(c: RunConfig, parameters: number, ranks: number, link: Link): { readonly step: Part; readonly perMicroBatch: Part } {
+export function dataParallelSyncParts(
+  zero: ZeroStage, parameters: number, ranks: number, link: Link,
+  gradBytesPerParameter: number, weightBytesPerParameter: number, microBatches: number,
+): { readonly step: Part; readonly perMicroBatch: Part } {
   if (parameters <= 0 || ranks <= 1) return { step: NONE, perMicroBatch: NONE };
-  const gradBytes = parameters * GRAD_BYTES[c.training.gradDtype];
-  const weightBytes = parameters * WEIGHT_BYTES[c.training.precision];
-  const microBatches = c.training.globalBatch / (c.training.microBatch * c.parallel.dp);
+  const gradBytes = parameters * gradBytesPerParameter;
+  const weightBytes = parameters * weightBytesPerParameter;
   const gradReduceScatter = reduceScatter(gradBytes, ranks, link);
-  switch (c.parallel.zero) {
+  switch (zero) {
     case 0: return { step: allReduce(gradBytes, ranks, link), perMicroBatch: NONE };
     case 1: return { step: plus(gradReduceScatter, allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
     case 2: return { step: plus(times(microBatches, gradReduceScatter), allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
     case 3: return { step: times(microBatches, gradReduceScatter), perMicroBatch: times(2, allGather(weightBytes, ranks, link)) };
   }
+}
+
+function dataParallelSync(c: RunConfig, parameters: number, ranks: number, link: Link): { readonly step: Part; readonly perMicroBatch: Part } {
+  const { training: t, parallel: p } = c;
+  return dataParallelSyncParts(p.zero, parameters, ranks, link, GRAD_BYTES[t.gradDtype], WEIGHT_BYTES[t.precision], microBatchesPerStep(t, p));
 }
 
 /**

@@ -9,11 +9,12 @@ import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSecond
 import { isMoeLayer } from '../structure/matrices.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
 import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/params.ts';
-import { simulateSchedule, simulateScheduleSummary, bubbleOverIdeal, type ScheduleInput } from '../schedule/schedule.ts';
+import {
+  blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, simulateSchedule, simulateScheduleSummary, type ScheduleInput,
+} from '../schedule/schedule.ts';
+import { microBatchesPerStep } from '../input/counts.ts';
 import type { RunConfig, TimePart, Timeline, ZeroStage } from '../input/types.ts';
 
-/** Above this many blocks the step is timed by the closed form; the simulator's cost grows with blocks. */
-export const MAX_SIMULATED_BLOCKS = 200_000;
 /** The timeline handed to the chart: more blocks than this cannot be drawn legibly anyway. */
 export const MAX_DRAWN_BLOCKS = 20_000;
 
@@ -35,10 +36,6 @@ export interface StepTime {
   readonly breakdown: Readonly<Record<TimePart, number>>;
   readonly timeline: Timeline | null;
   readonly scheduleNote: string | null;
-}
-
-export function microBatchesPerPipeline(c: RunConfig): number {
-  return c.training.globalBatch / (c.training.microBatch * c.parallel.dp);
 }
 
 function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { forward: number; backward: number; recompute: number } {
@@ -111,7 +108,7 @@ function scheduleInput(c: RunConfig, times: readonly StageTimes[]): ScheduleInpu
   return {
     kind: c.parallel.schedule,
     stages: c.parallel.pp,
-    microBatches: microBatchesPerPipeline(c),
+    microBatches: microBatchesPerStep(c.training, c.parallel),
     virtualStages: c.parallel.vpp,
     forwardSeconds: times.map((t) => t.forwardComputeSeconds + FORWARD_SHARE_OF_COMM * exposedTotal(t)),
     backwardSeconds: times.map((t) => t.backwardComputeSeconds + t.recomputeSeconds + (1 - FORWARD_SHARE_OF_COMM) * exposedTotal(t)),
@@ -124,23 +121,14 @@ function scheduleInput(c: RunConfig, times: readonly StageTimes[]): ScheduleInpu
 interface PipelineResult { readonly makespan: number; readonly bubbleFraction: number; readonly timeline: Timeline | null; readonly note: string | null }
 
 function runPipeline(input: ScheduleInput, maxSimulatedBlocks: number): PipelineResult {
-  const chunks = input.kind === 'interleaved-1f1b' ? input.virtualStages : input.kind === 'dualpipe' ? 2 : 1;
-  const blocks = input.stages * input.microBatches * chunks * (input.kind === 'zero-bubble' ? 3 : 2);
+  const blocks = blockCount(input.kind, input.stages, input.microBatches, input.virtualStages);
   if (blocks <= Math.min(MAX_DRAWN_BLOCKS, maxSimulatedBlocks)) {
-    const timeline = simulateSchedule(input);
+    const timeline = simulateSchedule(input, maxSimulatedBlocks);
     return { makespan: timeline.makespanSeconds, bubbleFraction: timeline.bubbleFraction, timeline, note: timeline.adjustment };
   }
-  if (blocks <= maxSimulatedBlocks) {
-    const summary = simulateScheduleSummary(input);
-    return { makespan: summary.makespanSeconds, bubbleFraction: summary.bubbleFraction, timeline: null, note: summary.adjustment };
-  }
-  // Closed form on the slowest stage (Narayanan et al. 2021, section 2.2): ideal × (1 + bubble/ideal).
-  const perMicroBatch = Math.max(...input.forwardSeconds.map((f, s) => f + (input.backwardSeconds[s] ?? 0)));
-  // DualPipe's per-device times cover both of its chunks; a micro-batch passes through one of them.
-  const ideal = input.microBatches * perMicroBatch * (input.kind === 'dualpipe' ? 0.5 : 1);
-  const overIdeal = bubbleOverIdeal(input.kind, input.stages, input.microBatches, input.virtualStages);
-  const makespan = ideal * (1 + overIdeal) + 2 * (input.stages - 1) * input.p2pSeconds;
-  return { makespan, bubbleFraction: 1 - ideal / makespan, timeline: null, note: `${blocks} blocks: timed by the closed form, not simulated` };
+  // Beyond maxSimulatedBlocks the schedule wing times the step by its closed form.
+  const summary = simulateScheduleSummary(input, maxSimulatedBlocks);
+  return { makespan: summary.makespanSeconds, bubbleFraction: summary.bubbleFraction, timeline: null, note: summary.adjustment };
 }
 
 /**
@@ -174,13 +162,13 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
 
   // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.
-  const passes = m * (c.parallel.schedule === 'dualpipe' ? 0.5 : 1);
+  const passes = m * (c.parallel.schedule === 'dualpipe' ? DUALPIPE_CHUNK_SHARE : 1);
   const compute = passes * (t.forwardComputeSeconds + t.backwardComputeSeconds);
   const recompute = passes * t.recomputeSeconds;
   const tp = passes * t.exposed.tp;
   const cp = passes * t.exposed.cp;
   const ep = passes * (t.exposed.ep + t.exposed.zero3);
-  const pp = c.parallel.pp > 1 ? 2 * (c.parallel.pp - 1) * input.p2pSeconds : 0;
+  const pp = pipelineBoundarySeconds(c.parallel.pp, input.p2pSeconds);
   const bubble = Math.max(0, pipeline.makespan - compute - recompute - tp - cp - ep - pp);
   const stepSeconds = compute + recompute + tp + cp + ep + pp + bubble + dpExposed + optimizer;
   const drawn = pipeline.timeline && pipeline.timeline.blocks.length <= MAX_DRAWN_BLOCKS ? pipeline.timeline : null;
