@@ -10,6 +10,8 @@ const forbiddenInEngine = {
   ],
 };
 
+const browserOnlyGlobals = Object.keys(globals.browser).filter((name) => !(name in globals['shared-node-browser']) && !(name in globals.builtin));
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'tmp'] },
   js.configs.recommended,
@@ -32,6 +34,26 @@ export default tseslint.config(
     files: ['src/model/**/*.ts', 'src/presets/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', forbiddenInEngine], 'no-console': 'error' },
+  },
+  {
+    // The engine runs in a worker and in Node: no browser-only global (tsconfig.model.json has no DOM lib either).
+    files: ['src/model/**/*.ts', 'src/presets/**/*.ts'],
+    rules: { 'no-restricted-globals': ['error', ...browserOnlyGlobals.map((name) => ({ name, message: 'The engine is DOM-free: it runs in a worker and in Node.' }))] },
+  },
+  {
+    // The wings that answer "what layout?", "why?", "how do I launch it?" and "how right is it?" sit on
+    // top: the wings they build on (input, structure, memory, time, schedule, run) and the front door
+    // (estimate.ts, calibration.ts) never import them.
+    files: ['src/model/{input,structure,memory,time,schedule,run}/**/*.ts', 'src/model/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          ...forbiddenInEngine.patterns,
+          { group: ['**/search/**', '**/explain/**', '**/export/**', '**/validation/**', '**/sweep/**', '**/import/**'], message: 'search, explain, export, validation, sweep and import sit on top of the engine: nothing below them imports them.' },
+        ],
+      }],
+    },
   },
   {
     files: ['src/worker/**/*.ts'],

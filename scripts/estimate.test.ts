@@ -97,4 +97,41 @@ describe('estimate command line', () => {
     expect(missing.status).not.toBe(0);
     expect(missing.stderr).toMatch(/cannot read/);
   });
+
+  it('answers --help with usage on stdout and exit 0, for estimate and search', () => {
+    for (const script of ['scripts/estimate.ts', 'scripts/search.ts']) {
+      const help = spawnSync(process.execPath, ['--import', 'tsx', script, '--help'], { encoding: 'utf8' });
+      expect(help.status, script).toBe(0);
+      expect(help.stdout, script).toMatch(/^usage: npm run --silent (estimate|search) -- FILE/);
+      expect(help.stderr, script).toBe('');
+    }
+  });
+
+  it('prints whole-number byte counts', () => {
+    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as { memory: { perGpu: Record<string, number>; stages: Array<Record<string, number>>; capacity: number } };
+    const bytes = [...Object.values(output.memory.perGpu), ...output.memory.stages.flatMap((s) => Object.values(s)), output.memory.capacity];
+    expect(bytes.length).toBeGreaterThan(12);
+    for (const b of bytes) expect(Number.isInteger(b), String(b)).toBe(true);
+  });
+
+  it('--summary prints the short table: fits, memory per stage, step, tokens/s, MFU, days, dollars', () => {
+    const result = run(['-', '--summary'], JSON.stringify(VALID));
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines[0]).toBe('m');
+    // VALID has pp = 2: two stages on the memory line.
+    expect(result.stdout).toMatch(/memory \/ GPU\s+stage 1: [\d.]+ GiB · stage 2: [\d.]+ GiB/);
+    for (const row of ['fits', 'step', 'tokens/s', 'MFU', 'days', 'dollars']) expect(result.stdout).toMatch(new RegExp(`^  ${row}\\s`, 'm'));
+    expect(lines.length).toBeLessThan(20);
+  });
+
+  it('reports every error of a document, not only the first', () => {
+    const doc = clone();
+    (doc.model as Record<string, unknown>).layers = 'many';
+    (doc.training as Record<string, unknown>).seqLen = -1;
+    (doc.parallel as Record<string, unknown>).tp = 0;
+    const output = JSON.parse(run(['-'], JSON.stringify(doc)).stdout) as { errors: unknown[] };
+    const text = JSON.stringify(output.errors);
+    for (const field of ['model.layers', 'training.seqLen', 'parallel.tp']) expect(text).toContain(field);
+  });
 });

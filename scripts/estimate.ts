@@ -1,8 +1,42 @@
-// npm run --silent estimate -- FILE   (or - for standard input)
+// npm run --silent estimate -- FILE|- [--summary]
 // One input document → one output; a JSON array of documents → an array of outputs.
 import { estimate } from '../src/model/estimate.ts';
+import { exitWithHelpIfAsked, summaryTable, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
-const input = readJsonInput(process.argv.slice(2), 'npm run --silent estimate -- FILE|-');
-const output = Array.isArray(input) ? input.map((doc) => estimate(doc)) : estimate(input);
-process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+const USAGE = 'npm run --silent estimate -- FILE|- [--summary]';
+const HELP = `
+usage: ${USAGE}
+
+Estimates per-GPU memory, step time, throughput, MFU, training time, cost and
+reliability for the interchange document in FILE (or standard input with -).
+A FILE holding a JSON array of documents gives an array of outputs, in order.
+
+  --summary   a short table per document (fits, memory per stage, step, tokens/s,
+              MFU, days, dollars) instead of the JSON output
+  --help      this text
+
+Exits 0 with an "errors" list for an invalid document; exits 2 only when FILE cannot
+be read or is not JSON. The document format: ../shared/spec/interchange.md.
+`;
+
+const args = process.argv.slice(2);
+exitWithHelpIfAsked(args, HELP);
+const summary = args.includes('--summary');
+const unknown = args.filter((a) => a.startsWith('--') && a !== '--summary');
+if (unknown.length > 0) {
+  process.stderr.write(`${unknown.join(', ')}: unknown option\nusage: ${USAGE}\n`);
+  process.exit(2);
+}
+const input = readJsonInput(args.filter((a) => a !== '--summary'), USAGE);
+const documents: unknown[] = Array.isArray(input) ? input : [input];
+const outputs = documents.map((doc) => estimate(doc));
+if (summary) {
+  const name = (doc: unknown, i: number) => {
+    const model = (doc as { model?: { name?: unknown } } | null)?.model?.name;
+    return typeof model === 'string' && model ? model : `document ${i + 1}`;
+  };
+  process.stdout.write(`${outputs.map((o, i) => summaryTable(o, name(documents[i], i))).join('\n\n')}\n`);
+} else {
+  process.stdout.write(`${JSON.stringify(wholeBytes(Array.isArray(input) ? outputs : outputs[0]), null, 2)}\n`);
+}

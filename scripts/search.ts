@@ -19,6 +19,7 @@
 import { searchDocument } from '../src/model/search/document.ts';
 import { SEARCH_OBJECTIVES, type FixedDegrees, type SearchOptions } from '../src/model/search/types.ts';
 import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStage } from '../src/model/input/types.ts';
+import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
 const USAGE = 'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|memoryHeadroom] [--exhaustive] [--tp-within-node] [--even-layers] [--offload] [--no-pareto] [--gpus N,…] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
@@ -109,6 +110,7 @@ function fileIndex(args: readonly string[]): number {
 }
 
 const args = process.argv.slice(2);
+exitWithHelpIfAsked(args, `usage: ${USAGE}\n\n${openingComment(import.meta.url)}`);
 const fileAt = fileIndex(args);
 const input = readJsonInput(fileAt >= 0 ? [args[fileAt] ?? ''] : [], USAGE);
 const { options, errors } = parseFlags(args.filter((_, i) => i !== fileAt));
@@ -118,4 +120,4 @@ const output = errors.length > 0 || Array.isArray(input)
   : searchDocument(input, options);
 const seconds = (performance.now() - started) / 1000;
 const { evaluated, results, ...rest } = output;
-process.stdout.write(`${JSON.stringify({ evaluated, seconds, results, ...rest }, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(wholeBytes({ evaluated, seconds, results, ...rest }), null, 2)}\n`);
