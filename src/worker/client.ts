@@ -3,9 +3,10 @@
 // an answer to anything but the newest request is dropped. A worker that crashes or
 // does not answer within `timeoutMs` is terminated and a fresh one started.
 
-import { wrap, type Endpoint, type Remote } from 'comlink';
+import type { Endpoint } from 'comlink';
 import type { EstimateOutput } from '../model/input/types.ts';
 import type { EngineApi } from './api.ts';
+import { startOneShotWorker, type OneShotWorker } from './one-shot.ts';
 
 export interface WorkerLike extends Endpoint {
   terminate(): void;
@@ -42,24 +43,19 @@ export function createEstimator(options: EstimatorOptions): Estimator {
   let generation = 0;
   let restartsInARow = 0;
   let stopped = false;
-  let worker: WorkerLike;
-  let remote: Remote<EngineApi>;
+  let worker: OneShotWorker<EngineApi>;
 
-  const onCrash = () => restart('crashed', generation);
-
+  // Each generation is one worker, started as the one-shot workers are, and replaced on a crash or timeout.
   function start(): void {
     generation += 1;
-    worker = options.createWorker();
-    worker.addEventListener('error', onCrash);
-    worker.addEventListener('messageerror', onCrash);
-    remote = wrap<EngineApi>(worker);
+    const gen = generation;
+    worker = startOneShotWorker<EngineApi>(options.createWorker, { crashMessage: 'crashed' });
+    worker.failed.catch(() => restart('crashed', gen));
   }
 
   function stop(): void {
     clearTimeout(timer);
-    worker.removeEventListener('error', onCrash);
-    worker.removeEventListener('messageerror', onCrash);
-    worker.terminate();
+    worker.dispose();
   }
 
   function pump(): void {
@@ -69,7 +65,7 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     pending = null;
     inFlight = job;
     timer = setTimeout(() => restart('timeout', gen), timeoutMs);
-    remote.estimate(job.document).then(
+    worker.remote.estimate(job.document).then(
       (output) => finish(gen, job, output),
       () => restart('crashed', gen),
     );

@@ -3,10 +3,10 @@
 // queue never waits behind the ~40 engine runs of a bisection. A worker that crashes
 // or takes longer than `timeoutMs` gives an error value, never a hanging promise.
 
-import { wrap } from 'comlink';
 import type { RunFitResult, RunMeasurement } from '../model/validation/fit-run.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
+import { startOneShotWorker, WorkerFailure } from './one-shot.ts';
 
 /** A fit runs the engine about 40 times per measurement: well under a second, except on a cold worker. */
 export const FIT_TIMEOUT_MS = 20_000;
@@ -17,22 +17,16 @@ export async function runFit(
   measurement: RunMeasurement,
   timeoutMs = FIT_TIMEOUT_MS,
 ): Promise<RunFitResult> {
-  const worker = createWorker();
-  const remote = wrap<EngineApi>(worker);
-  let fail: (reason: string) => void = () => {};
-  const failed = new Promise<RunFitResult>((resolve) => { fail = (reason) => resolve({ ok: false, errors: [reason] }); });
-  const onError = () => fail('the fitting worker stopped unexpectedly');
-  const timer = setTimeout(() => fail(`the fit did not finish within ${timeoutMs / 1000} s`), timeoutMs);
-  worker.addEventListener('error', onError);
-  worker.addEventListener('messageerror', onError);
+  const worker = startOneShotWorker<EngineApi>(createWorker, {
+    crashMessage: 'the fitting worker stopped unexpectedly',
+    timeoutMs,
+    timeoutMessage: `the fit did not finish within ${timeoutMs / 1000} s`,
+  });
   try {
-    return await Promise.race([remote.fitRun(document, measurement), failed]);
-  } catch {
-    return { ok: false, errors: ['the fit could not be run'] };
+    return await worker.race<RunFitResult>(worker.remote.fitRun(document, measurement));
+  } catch (error) {
+    return { ok: false, errors: [error instanceof WorkerFailure ? error.message : 'the fit could not be run'] };
   } finally {
-    clearTimeout(timer);
-    worker.removeEventListener('error', onError);
-    worker.removeEventListener('messageerror', onError);
-    worker.terminate();
+    worker.dispose();
   }
 }

@@ -4,11 +4,12 @@
 // stopped: true); a worker that has not answered `graceMs` later is terminated. A
 // worker that crashes gives an error value, never a hanging promise.
 
-import { proxy, wrap } from 'comlink';
+import { proxy } from 'comlink';
 import type { SearchDocumentOutput } from '../model/search/document.ts';
 import type { SearchOptions, SearchProgress } from '../model/search/types.ts';
 import type { WorkerLike } from './client.ts';
 import type { SearchApi } from './search-api.ts';
+import { startOneShotWorker } from './one-shot.ts';
 
 export type SearchOutcome =
   | { readonly kind: 'done'; readonly output: SearchDocumentOutput }
@@ -31,15 +32,13 @@ export function startSearch(
   onProgress: (progress: SearchProgress) => void,
   graceMs = CANCEL_GRACE_MS,
 ): SearchJob {
-  const worker = createWorker();
-  const remote = wrap<SearchApi>(worker);
+  const worker = startOneShotWorker<SearchApi>(createWorker, { crashMessage: 'the search worker stopped unexpectedly' });
+  const remote = worker.remote;
   let cancelled = false;
   let settle: (outcome: SearchOutcome) => void = () => {};
   const settled = new Promise<SearchOutcome>((resolve) => { settle = resolve; });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const onError = () => settle({ kind: 'failed', error: 'the search worker stopped unexpectedly' });
-  worker.addEventListener('error', onError);
-  worker.addEventListener('messageerror', onError);
+  worker.failed.catch((error: Error) => settle({ kind: 'failed', error: error.message }));
 
   remote.search(document, options, proxy(onProgress)).then(
     (output) => settle(output.stopped ? { kind: 'cancelled', output } : { kind: 'done', output }),
@@ -48,9 +47,7 @@ export function startSearch(
 
   const outcome = settled.finally(() => {
     clearTimeout(timer);
-    worker.removeEventListener('error', onError);
-    worker.removeEventListener('messageerror', onError);
-    worker.terminate();
+    worker.dispose();
   });
 
   return {

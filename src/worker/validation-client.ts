@@ -3,10 +3,10 @@
 // the estimator's requests. It validates in batches so the page can show progress,
 // and is terminated when done or abandoned.
 
-import { wrap } from 'comlink';
 import type { CaseResult } from '../model/validation/report.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
+import { startOneShotWorker } from './one-shot.ts';
 
 export interface ValidationProgress {
   readonly done: number;
@@ -21,29 +21,22 @@ export async function runValidation(
   onProgress: (progress: ValidationProgress) => void,
   signal?: AbortSignal,
 ): Promise<CaseResult[]> {
-  const worker = createWorker();
-  const remote = wrap<EngineApi>(worker);
-  let fail: (reason: Error) => void = () => {};
-  const failed = new Promise<never>((_, reject) => { fail = reject; });
-  const onError = () => fail(new Error('the validation worker stopped unexpectedly'));
-  const onAbort = () => fail(new Error('validation abandoned'));
-  worker.addEventListener('error', onError);
-  worker.addEventListener('messageerror', onError);
-  signal?.addEventListener('abort', onAbort);
+  const worker = startOneShotWorker<EngineApi>(createWorker, {
+    crashMessage: 'the validation worker stopped unexpectedly',
+    ...(signal ? { signal } : {}),
+    abortMessage: 'validation abandoned',
+  });
   try {
     const results: CaseResult[] = [];
     let total = 1;
     for (let start = 0; start < total; start += VALIDATION_BATCH) {
-      const batch = await Promise.race([remote.validate(start, VALIDATION_BATCH), failed]);
+      const batch = await worker.race(worker.remote.validate(start, VALIDATION_BATCH));
       total = batch.total;
       results.push(...batch.cases);
       onProgress({ done: Math.min(start + VALIDATION_BATCH, total), total });
     }
     return results;
   } finally {
-    signal?.removeEventListener('abort', onAbort);
-    worker.removeEventListener('error', onError);
-    worker.removeEventListener('messageerror', onError);
-    worker.terminate();
+    worker.dispose();
   }
 }
