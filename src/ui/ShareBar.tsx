@@ -8,18 +8,10 @@ import { usePlanner, usePlannerStore } from '../state/react.ts';
 import { describePlan, embedSnippet, pageUrl } from '../state/share.ts';
 import { encodeShareFragment } from '../state/url-codec.ts';
 import { BUTTON } from './buttons.ts';
+import { writeClipboard } from './clipboard.ts';
 
 export function planTitle(doc: Doc): string {
   return describePlan(getAt(doc, ['model']), getAt(doc, ['cluster', 'gpus']), gpuName(getAt(doc, ['cluster', 'gpu'])));
-}
-
-async function writeClipboard(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function ShareBar() {

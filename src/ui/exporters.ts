@@ -6,8 +6,8 @@ import { MEMORY_PARTS, TIME_PARTS } from '../model/input/types.ts';
 import type { EstimateOutput } from '../model/input/types.ts';
 import { NOT_AVAILABLE, formatGiB, formatNumber, formatSeconds } from './format.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
+import { GiB } from '../model/input/units.ts';
 
-const GIB = 2 ** 30;
 const DEFAULT_FILE_BASE = 'llm-train-plan';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -71,8 +71,8 @@ function figureRows(output: EstimateOutput): string[][] {
 function stageRows(output: EstimateOutput): string[][] {
   return output.memory.stages.map((stage, index) => [
     String(index),
-    ...MEMORY_PARTS.map((part) => formatNumber(stage[part] / GIB)),
-    formatNumber(stage.total / GIB),
+    ...MEMORY_PARTS.map((part) => formatNumber(stage[part] / GiB)),
+    formatNumber(stage.total / GiB),
     stage.total > output.memory.capacity ? 'no' : 'yes',
   ]);
 }

@@ -2,13 +2,11 @@
 // FLOPs; these turn them into short, fixed-locale text ("61.3 GiB", "5.21 s").
 // A non-finite input never prints NaN or Infinity: it gives NOT_AVAILABLE.
 
+import { GiB, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE } from '../model/input/units.ts';
+
 export const NOT_AVAILABLE = '—';
 
 const LOCALE = 'en-US';
-const GIB_BYTES = 2 ** 30;
-const SECONDS_PER_MINUTE = 60;
-const SECONDS_PER_HOUR = 3600;
-const SECONDS_PER_DAY = 86_400;
 
 const fixedFormatters = new Map<number, Intl.NumberFormat>();
 
@@ -54,12 +52,12 @@ function scaled(value: number, scales: readonly Scale[]): string {
 
 /** Bytes in binary gibibytes, always GiB so figures compare at a glance: "61.3 GiB". */
 export function formatGiB(bytes: number): string {
-  return withUnit(bytes / GIB_BYTES, 'GiB');
+  return withUnit(bytes / GiB, 'GiB');
 }
 
 const BYTE_SCALES: readonly Scale[] = [
   { factor: 1, unit: 'B' }, { factor: 2 ** 10, unit: 'KiB' }, { factor: 2 ** 20, unit: 'MiB' },
-  { factor: GIB_BYTES, unit: 'GiB' }, { factor: 2 ** 40, unit: 'TiB' },
+  { factor: GiB, unit: 'GiB' }, { factor: 2 ** 40, unit: 'TiB' },
 ];
 
 /** Bytes in the binary unit that fits: "512 MiB", "61.3 GiB". */

@@ -6,6 +6,7 @@ import type { GradDtype, Precision } from './types.ts';
 export const GiB = 2 ** 30;
 export const GB = 1e9;
 export const TERA = 1e12;
+export const SECONDS_PER_MINUTE = 60;
 export const SECONDS_PER_HOUR = 3600;
 export const SECONDS_PER_DAY = 86_400;
 

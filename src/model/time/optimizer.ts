@@ -5,7 +5,7 @@
 import { OPTIMIZER_STEP } from '../calibration.ts';
 import { optimizerBytesPerParameter } from '../memory/memory.ts';
 import type { RunConfig } from '../input/types.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+import { GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
 
 /** Parameters whose optimizer state one GPU updates: ZeRO ≥ 1 shards it over the data-parallel group. */
 function updatedParameters(c: RunConfig, parametersOnGpu: number): number {
@@ -24,5 +24,5 @@ export function optimizerStepSeconds(c: RunConfig, parametersOnGpu: number): num
   // Read and write every state byte, read the gradient, write the working weight.
   const stateBytes = optimizerBytesPerParameter(training);
   const bytesMoved = params * (2 * stateBytes + gradBytes + weightBytes);
-  return bytesMoved / (cluster.gpu.hbmGBps * 1e9 * OPTIMIZER_STEP.hbmEfficiency);
+  return bytesMoved / (cluster.gpu.hbmGBps * GB * OPTIMIZER_STEP.hbmEfficiency);
 }

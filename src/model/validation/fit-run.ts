@@ -6,6 +6,7 @@
 // predicted peak memory rises with it. Each prediction is monotone in its scale, so
 // bisection on the engine itself finds the one scale that reproduces the measurement.
 
+import { GiB } from '../input/units.ts';
 import { parseDocument } from '../input/document.ts';
 import { estimateConfig } from '../estimate.ts';
 import type { CalibrationOverride, RunConfig } from '../input/types.ts';
@@ -91,7 +92,7 @@ function formatSeconds(seconds: number): string {
 }
 
 function formatGiB(bytes: number): string {
-  return `${Number((bytes / 2 ** 30).toPrecision(4))} GiB`;
+  return `${Number((bytes / GiB).toPrecision(4))} GiB`;
 }
 
 /** The compute-efficiency scale at which the engine's step time equals `measuredStepSeconds`. */

@@ -15,8 +15,8 @@ import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { formatGiB, formatSeconds } from '../format.ts';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
+import { GiB } from '../../model/input/units.ts';
 
-const GIB = 2 ** 30;
 
 interface FitStatus { readonly busy: boolean; readonly lines: readonly string[]; readonly failed: boolean }
 
@@ -82,7 +82,7 @@ export function CalibrateSection() {
     }
     const measurement: RunMeasurement = {
       ...(stepSeconds === undefined ? {} : { stepSeconds }),
-      ...(peakGiB === undefined ? {} : { peakMemoryBytes: peakGiB * GIB }),
+      ...(peakGiB === undefined ? {} : { peakMemoryBytes: peakGiB * GiB }),
     };
     const document = store.getState().document;
     setStatus({ busy: true, failed: false, lines: ['Fitting to your run…'] });

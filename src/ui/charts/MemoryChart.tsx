@@ -8,8 +8,8 @@ import { MEMORY_PARTS } from '../../model/input/types.ts';
 import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/types.ts';
 import { formatGiB, formatNumber } from '../format.ts';
 import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
+import { GiB } from '../../model/input/units.ts';
 
-const GIB = 2 ** 30;
 
 /** Okabe–Ito colors: distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
 const MEMORY_COLORS: Readonly<Record<MemoryPart, string>> = {
@@ -24,9 +24,9 @@ type StageRow = Record<MemoryPart, number> & { readonly stage: number; readonly 
 function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageRow[] {
   return stages.map((s, stage) => ({
     stage,
-    parameters: s.parameters / GIB, gradients: s.gradients / GIB, optimizer: s.optimizer / GIB,
-    activations: s.activations / GIB, other: s.other / GIB,
-    totalGiB: s.total / GIB,
+    parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
+    activations: s.activations / GiB, other: s.other / GiB,
+    totalGiB: s.total / GiB,
     oom: s.total > capacity,
   }));
 }
@@ -87,7 +87,7 @@ export default function MemoryChart(props: { output: EstimateOutput }) {
     return <ChartUnavailable>Memory chart not shown: {why}.</ChartUnavailable>;
   }
   const rows = stageRows(stages, capacity);
-  const capacityGiB = capacity / GIB;
+  const capacityGiB = capacity / GiB;
   const axisTopGiB = niceCeiling(1.05 * rows.reduce((max, r) => Math.max(max, r.totalGiB), capacityGiB));
   const oomStages = rows.filter((r) => r.oom).length;
   const many = rows.length > 32;

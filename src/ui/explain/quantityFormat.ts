@@ -6,8 +6,8 @@ import {
   formatBytes, formatDays, formatFlopRate, formatFlops, formatGpuHours, formatNumber, formatPercent, formatSeconds,
   formatTokensPerSecond, formatUsd,
 } from '../format.ts';
+import { GiB } from '../../model/input/units.ts';
 
-const GIB = 2 ** 30;
 const LOCALE = 'en-US';
 const twoDecimals = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const grouped = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
@@ -16,8 +16,8 @@ const compact = new Intl.NumberFormat(LOCALE, { notation: 'compact', compactDisp
 /** Bytes in GiB with two decimals; below 0.01 GiB in the unit that fits. */
 export function formatFormulaBytes(bytes: number): string {
   if (bytes === 0) return '0 GiB';
-  if (Math.abs(bytes) < 0.01 * GIB) return formatBytes(bytes);
-  return `${twoDecimals.format(bytes / GIB)} GiB`;
+  if (Math.abs(bytes) < 0.01 * GiB) return formatBytes(bytes);
+  return `${twoDecimals.format(bytes / GiB)} GiB`;
 }
 
 function bigCount(value: number): string {

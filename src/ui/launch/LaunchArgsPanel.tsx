@@ -7,19 +7,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { LaunchExport } from '../../model/export/launch-args.ts';
 import { BUTTON } from '../buttons.ts';
+import { writeClipboard } from '../clipboard.ts';
 
 type LaunchModule = typeof import('../../model/export/launch-args.ts');
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
-
-async function writeClipboard(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function LaunchBlock({ item }: { item: LaunchExport }) {
   const [status, setStatus] = useState('');

@@ -7,8 +7,8 @@ import type { SearchDocumentOutput } from '../../model/search/document.ts';
 import { ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
 import { layoutText } from './searchTable.ts';
+import { GiB } from '../../model/input/units.ts';
 
-const GIB = 2 ** 30;
 /** Okabe–Ito blue: ≥ 3:1 against white and gray-900. */
 const FRONT_COLOR = '#0072b2';
 
@@ -53,7 +53,7 @@ function FrontTable({ front }: { front: readonly FrontPoint[] }) {
 
 export default function ParetoChart({ front }: { front: readonly FrontPoint[] }) {
   if (front.length === 0) return <ChartUnavailable>No Pareto front: no layout fitted.</ChartUnavailable>;
-  const points = front.map((p) => ({ memoryGiB: p.memoryBytes / GIB, tokensPerSecond: p.tokensPerSecond }));
+  const points = front.map((p) => ({ memoryGiB: p.memoryBytes / GiB, tokensPerSecond: p.tokensPerSecond }));
   return (
     <figure className="flex flex-col">
       <div data-testid="pareto-chart" role="img" aria-label={summary(front)} className="text-gray-700 dark:text-gray-300">

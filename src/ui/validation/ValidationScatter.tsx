@@ -8,8 +8,8 @@ import type { CaseResult } from '../../model/validation/report.ts';
 import { ChartLegend, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatNumber } from '../format.ts';
 import { rowsOf, spreadOf, type Spread } from './validationView.ts';
+import { GiB } from '../../model/input/units.ts';
 
-const GIB = 2 ** 30;
 /** Okabe–Ito blue, ≥ 3:1 against white and gray-900. */
 const POINT_COLOR = '#0072b2';
 
@@ -42,7 +42,7 @@ function specs(cases: readonly CaseResult[]): ChartSpec[] {
     r.predicted !== null && r.predicted > 0 && r.published > 0 ? [{ id: r.id, published: r.published / scale, predicted: r.predicted / scale }] : []);
   return [
     { key: 'throughput', title: 'Throughput per GPU (tokens/s)', unit: 'tokens/s', points: points(throughputRows, 1), spread: spreadOf(throughputRows) },
-    { key: 'memory', title: 'Memory per GPU (GiB)', unit: 'GiB', points: points(memoryRows, GIB), spread: spreadOf(memoryRows) },
+    { key: 'memory', title: 'Memory per GPU (GiB)', unit: 'GiB', points: points(memoryRows, GiB), spread: spreadOf(memoryRows) },
   ];
 }
 

@@ -4,6 +4,7 @@
 
 import { summarize, type ErrorSummary, type Figure, type ValidationRow } from '../../model/validation/validate.ts';
 import { scaleBand, type CaseResult } from '../../model/validation/report.ts';
+import { GiB } from '../../model/input/units.ts';
 
 export type Facet = 'gpu' | 'precision' | 'sourceGroup' | 'scale';
 export const FACETS: readonly Facet[] = ['gpu', 'precision', 'sourceGroup', 'scale'];
@@ -89,12 +90,11 @@ export function signedPercentText(fraction: number): string {
   return fraction < 0 && text !== '0.0 %' ? `−${text}` : text;
 }
 
-const GIB = 2 ** 30;
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** A published or predicted figure as scripts/validate.ts writes it. */
 export function figureText(value: number, figure: Figure): string {
-  if (figure === 'memoryBytesPerGpu') return `${(value / GIB).toFixed(1)} GiB`;
+  if (figure === 'memoryBytesPerGpu') return `${(value / GiB).toFixed(1)} GiB`;
   if (figure === 'mfu') return `${(value * 100).toFixed(1)} % MFU`;
   return `${wholeNumber.format(value)} tok/s`;
 }
