@@ -3,9 +3,9 @@
 // only asks them about candidate values, so the page never does model arithmetic.
 // It also keeps tp · pp · dp · cp = cluster.gpus whenever a degree or the GPU count moves.
 
+import { divisors } from '../model/input/counts.ts';
 import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/consistency.ts';
 import { parseDocument } from '../model/input/document.ts';
-import { MAX_INTEGER_FIELD } from '../model/input/fields.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/types.ts';
 import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 
@@ -48,18 +48,8 @@ interface Layout {
 interface Context { readonly model: ModelConfig; readonly training: TrainingConfig; readonly layout: Layout }
 type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
 
-/** Divisors of n, ascending; none above the engine's largest field value (a link with 10^18 would loop 10^9 times on the main thread). */
-export function divisors(n: number): number[] {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_INTEGER_FIELD) return [];
-  const small: number[] = [];
-  const large: number[] = [];
-  for (let d = 1; d * d <= n; d++) {
-    if (n % d !== 0) continue;
-    small.push(d);
-    if (d * d !== n) large.unshift(n / d);
-  }
-  return [...small, ...large];
-}
+/** Divisors of n, ascending (the engine's one helper; none above its largest field value). */
+export { divisors };
 
 function readLayout(doc: Doc): Layout {
   const count = (path: FieldPath) => countAt(doc, path) ?? 1;
