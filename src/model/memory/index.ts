@@ -1,0 +1,8 @@
+// memory/: "will it fit?". Model states under ZeRO and offload, the "other" terms
+// (memory.ts), the saved-tensor inventory of activations (activations.ts), and the
+// combine functions over plain numbers that the estimate and the search share
+// (peakActivationBytes, gatheredBeyondShardBytes, stageTotalBytes).
+// This file is the wing's one public entry: code outside the wing imports from here.
+
+export * from './activations.ts';
+export * from './memory.ts';

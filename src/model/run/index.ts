@@ -1,0 +1,7 @@
+// run/: "how long, how much, how often will it fail?". Days, GPU-hours, dollars, energy
+// and CO2 (cost.ts); failures, the Young/Daly checkpoint interval, goodput and the data
+// rate the input pipeline must sustain (reliability.ts).
+// This file is the wing's one public entry: code outside the wing imports from here.
+
+export * from './cost.ts';
+export * from './reliability.ts';

@@ -1,0 +1,11 @@
+// schedule/: "where are the bubbles?". The pipeline-schedule simulator (GPipe, 1F1B,
+// interleaved, zero-bubble, DualPipe: orders.ts, dualpipe.ts, program.ts, engine.ts), its
+// front door (schedule.ts) and the closed forms it falls back on (closed-form.ts).
+// This file is the wing's one public entry: code outside the wing imports from here.
+
+export * from './closed-form.ts';
+export * from './dualpipe.ts';
+export * from './engine.ts';
+export * from './orders.ts';
+export * from './program.ts';
+export * from './schedule.ts';
