@@ -4,7 +4,7 @@
 
 import { test as base, expect, type Page } from '@playwright/test';
 
-export const ORIGIN_HOST = '127.0.0.1:4317';
+export const ORIGIN_HOST = `127.0.0.1:${process.env['E2E_PORT'] ?? 4317}`;
 
 export const test = base.extend<{ problems: string[] }>({
   problems: [async ({ context }, use) => {

@@ -10,6 +10,7 @@ import { CompareBar } from './compare/CompareBar.tsx';
 import { CompareView } from './compare/CompareView.tsx';
 import { ExportMenu } from './ExportMenu.tsx';
 import { Figures } from './Figures.tsx';
+import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
 import { SearchPanel } from './search/SearchPanel.tsx';
@@ -124,6 +125,7 @@ export function Results() {
           {comparing ? <CompareView current={output} /> : (<>
             {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
             <MemoFigures output={output} groups={MEMORY_FIGURES} />
+            <FitSuggestions output={output} document={document} />
             <MemoryCharts output={output} />
             <MemoFigures output={output} groups={SPEED_FIGURES} />
             <SpeedCharts output={output} />

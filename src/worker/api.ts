@@ -3,6 +3,8 @@
 // bundled into the worker and never into the page's first script.
 
 import { estimate, invalidOutput } from '../model/estimate.ts';
+import { parseDocument } from '../model/input/document.ts';
+import { fitSuggestions, type FitSuggestions } from '../model/search/fit-suggestions.ts';
 import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/validation/fit-run.ts';
 import type { EstimateOutput } from '../model/input/types.ts';
 import { caseResult, type CaseResult } from '../model/validation/report.ts';
@@ -13,6 +15,9 @@ export interface ValidationBatch {
   readonly total: number;
   readonly cases: readonly CaseResult[];
 }
+
+/** The fixes for a run that does not fit, or why there are none to compute. */
+export type FitSuggestionsAnswer = ({ readonly ok: true } & FitSuggestions) | { readonly ok: false; readonly errors: readonly string[] };
 
 export const engineApi = {
   /** The engine's estimate for an untrusted interchange document; errors come back as field-named values, never as exceptions. */
@@ -30,6 +35,18 @@ export const engineApi = {
   async validate(start: number, count: number): Promise<ValidationBatch> {
     const cases = await loadPublishedRuns();
     return { total: cases.length, cases: cases.slice(start, start + count).map(caseResult) };
+  },
+
+  /** The smallest single changes (or pairs) that make a run that does not fit fit, priced in tokens/s (fit-suggestions.ts). */
+  fitSuggestions(document: unknown): FitSuggestionsAnswer {
+    try {
+      const parsed = parseDocument(document);
+      if (!parsed.ok) return { ok: false, errors: parsed.errors };
+      return { ok: true, ...fitSuggestions(parsed.config) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, errors: [`engine: the fixes could not be computed (${message.slice(0, 200)})`] };
+    }
   },
 
   /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */

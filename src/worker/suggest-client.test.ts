@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { expose, type Endpoint } from 'comlink';
+import { MessageChannel } from 'node:worker_threads';
+import { engineApi } from './api.ts';
+import type { WorkerLike } from './client.ts';
+import { createFitSuggester } from './suggest-client.ts';
+
+function fakeWorker(api: object): WorkerLike & { terminated: boolean } {
+  const { port1, port2 } = new MessageChannel();
+  expose(api, port2 as unknown as Endpoint);
+  const worker = Object.assign(port1 as unknown as Endpoint, {
+    terminated: false,
+    terminate() {
+      worker.terminated = true;
+      port1.close();
+      port2.close();
+    },
+  });
+  return worker;
+}
+
+// An 8B dense model on 8 H100 at ZeRO-0: its unsharded Adam state alone is over 80 GiB, so fixes exist (fit-suggestions.test.ts).
+const tooSmall = {
+  version: 1,
+  model: { name: 'test 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+  training: { seqLen: 2048, globalBatch: 64, microBatch: 2, recompute: 'selective' },
+  parallel: { tp: 1, pp: 1, dp: 8, zero: 0 },
+  cluster: { gpu: 'h100-sxm', gpus: 8 },
+};
+
+describe('the fixes worker client', () => {
+  it('answers with the engine\'s own list, through comlink', async () => {
+    const worker = fakeWorker(engineApi);
+    const suggester = createFitSuggester(() => worker);
+    const answer = await suggester.request(tooSmall);
+    expect(answer).toEqual(engineApi.fitSuggestions(tooSmall));
+    expect(answer?.ok && answer.suggestions.length).toBeGreaterThan(0);
+    suggester.dispose();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it('hands back only the newest request\'s answer', async () => {
+    const suggester = createFitSuggester(() => fakeWorker(engineApi));
+    const older = suggester.request(tooSmall);
+    const newer = suggester.request({ ...tooSmall, training: { ...tooSmall.training, microBatch: 1 } });
+    expect(await older).toBeNull();
+    expect((await newer)?.ok).toBe(true);
+    suggester.dispose();
+  });
+
+  it('gives an error value when the worker does not answer in time, and starts a fresh one next time', async () => {
+    const workers: (WorkerLike & { terminated: boolean })[] = [];
+    const silent = { fitSuggestions: () => new Promise(() => {}) };
+    const suggester = createFitSuggester(() => {
+      const w = fakeWorker(workers.length === 0 ? silent : engineApi);
+      workers.push(w);
+      return w;
+    }, 50);
+    expect(await suggester.request(tooSmall)).toEqual({ ok: false, errors: ['the fixes were not computed within 0.05 s'] });
+    expect(workers[0]?.terminated).toBe(true);
+    expect((await suggester.request(tooSmall))?.ok).toBe(true);
+    suggester.dispose();
+  });
+
+  it('names the field of a document the engine rejects', () => {
+    const answer = engineApi.fitSuggestions({ ...tooSmall, parallel: { ...tooSmall.parallel, tp: 0 } });
+    expect(answer.ok).toBe(false);
+    expect(!answer.ok && answer.errors.join(' ')).toMatch(/parallel\.tp/);
+  });
+});
