@@ -4,7 +4,7 @@ import { estimate } from '../src/model/estimate.ts';
 import { findGpuPreset } from '../src/presets/gpus.ts';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { formatFormulaBytes } from '../src/ui/explain/quantityFormat.ts';
-import type { EstimateOutput } from '../src/model/input/types.ts';
+import type { EstimateOutput } from '../src/model/input/index.ts';
 
 const GIB = 2 ** 30;
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, figureValue, openPlanner } from './fixtures.ts';
-import { readValidationCases, summarize, type ErrorSummary } from '../src/model/validation/validate.ts';
-import { caseResult } from '../src/model/validation/report.ts';
+import { readValidationCases, summarize, type ErrorSummary } from '../src/model/validation/index.ts';
+import { caseResult } from '../src/model/validation/index.ts';
 
 // What `npm run validate` computes (scripts/validate.ts), computed here in the test
 // process from the same file with the same functions.

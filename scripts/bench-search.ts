@@ -5,9 +5,9 @@
 // JIT's first pass over the engine), then N timed runs: median with min–max spread.
 // CPU time is process.cpuUsage() (user + system, every thread of the process: the JIT's
 // and the garbage collector's background threads included).
-import { searchLayouts } from '../src/model/search/search.ts';
+import { searchLayouts } from '../src/model/search/index.ts';
 import { BENCHMARK_SPACES, searchBase } from '../src/model/search/fixtures.ts';
-import type { SearchResult } from '../src/model/search/types.ts';
+import type { SearchResult } from '../src/model/search/index.ts';
 
 const TARGET_LAYOUTS_PER_CPU_SECOND = 1e6;
 const TARGET_GPT3_EXHAUSTIVE_SECONDS = 10;

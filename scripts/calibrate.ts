@@ -18,12 +18,12 @@
 
 import { readFileSync } from 'node:fs';
 import { COMM_EXPOSED_FRACTION, DP_OVERLAP, TIME_CALIBRATION } from '../src/model/calibration.ts';
-import { peakFlopsPerSecond } from '../src/model/time/compute.ts';
-import { parseDocument } from '../src/model/input/document.ts';
-import { stepFlops } from '../src/model/structure/flops.ts';
-import { stepTime } from '../src/model/time/step.ts';
-import type { RunConfig } from '../src/model/input/types.ts';
-import { quantile, readValidationCases } from '../src/model/validation/validate.ts';
+import { peakFlopsPerSecond } from '../src/model/time/index.ts';
+import { parseDocument } from '../src/model/input/index.ts';
+import { stepFlops } from '../src/model/structure/index.ts';
+import { stepTime } from '../src/model/time/index.ts';
+import type { RunConfig } from '../src/model/input/index.ts';
+import { quantile, readValidationCases } from '../src/model/validation/index.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
 const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;

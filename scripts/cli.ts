@@ -1,8 +1,8 @@
 // What every command line of the project shares: `--help` (usage on stdout, exit 0),
 // whole-number byte counts in the JSON it prints, and the short human summary table.
 import { readFileSync } from 'node:fs';
-import type { EstimateOutput } from '../src/model/input/types.ts';
-import { GiB } from '../src/model/input/units.ts';
+import type { EstimateOutput } from '../src/model/input/index.ts';
+import { GiB } from '../src/model/input/index.ts';
 
 // `estimate … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

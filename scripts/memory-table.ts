@@ -4,9 +4,9 @@
 // src/model/memory.ts). Prints id, metric, published and predicted GiB, error, then
 // the median |error| and the worst under-prediction. `--breakdown` adds the parts.
 import { readFileSync } from 'node:fs';
-import { parseDocument } from '../src/model/input/document.ts';
-import { stageMemoryForMetric, stageMemoryDetails } from '../src/model/memory/memory.ts';
-import { GiB } from '../src/model/input/units.ts';
+import { parseDocument } from '../src/model/input/index.ts';
+import { stageMemoryForMetric, stageMemoryDetails } from '../src/model/memory/index.ts';
+import { GiB } from '../src/model/input/index.ts';
 
 interface MemoryRow { readonly id: string; readonly metric: string | null; readonly input: unknown; readonly published: number }
 

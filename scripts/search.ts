@@ -16,9 +16,9 @@
 //   --memory-gib X          memory limit per GPU instead of the GPU's
 //   --fix key=value         pin a degree: tp, pp, dp, cp, ep, vpp, zero, microBatch (integers),
 //                           sequenceParallel (true/false), schedule, recompute
-import { searchDocument } from '../src/model/search/document.ts';
-import { SEARCH_OBJECTIVES, type FixedDegrees, type SearchOptions } from '../src/model/search/types.ts';
-import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStage } from '../src/model/input/types.ts';
+import { searchDocument } from '../src/model/search/index.ts';
+import { SEARCH_OBJECTIVES, type FixedDegrees, type SearchOptions } from '../src/model/search/index.ts';
+import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStage } from '../src/model/input/index.ts';
 import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 

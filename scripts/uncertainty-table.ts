@@ -4,8 +4,8 @@
 //   npx tsx scripts/uncertainty-table.ts
 // src/model/uncertainty.test.ts fails while the committed table differs from this.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { uncertaintyTableOf } from '../src/model/validation/uncertainty-fit.ts';
-import { readValidationCases, validateCase } from '../src/model/validation/validate.ts';
+import { uncertaintyTableOf } from '../src/model/validation/index.ts';
+import { readValidationCases, validateCase } from '../src/model/validation/index.ts';
 
 const TARGET = new URL('../src/model/validation/uncertainty-table.ts', import.meta.url);
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;

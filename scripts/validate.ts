@@ -2,7 +2,7 @@
 // (the project's copy of ../shared/validation/published-runs.json). Prints one row per
 // published figure and the summary: median and 90th-percentile |error|.
 import { readFileSync } from 'node:fs';
-import { fitVerdicts, readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validation/validate.ts';
+import { fitVerdicts, readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validation/index.ts';
 
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
 const rows = readValidationCases(file).flatMap((c) => validateCase(c));

@@ -1,16 +1,16 @@
 // The engine's front door: an untrusted document in, the interchange output out.
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
-import { peakFlopsPerSecond } from './time/compute.ts';
-import { trainingCost, trainingTime } from './run/cost.ts';
-import { parseDocument } from './input/document.ts';
-import { stepFlops } from './structure/flops.ts';
-import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory/memory.ts';
-import { parameterCounts } from './structure/params.ts';
-import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/reliability.ts';
-import { stepTime } from './time/step.ts';
-import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/types.ts';
-import { GiB, WEIGHT_BYTES } from './input/units.ts';
+import { peakFlopsPerSecond } from './time/index.ts';
+import { trainingCost, trainingTime } from './run/index.ts';
+import { parseDocument } from './input/index.ts';
+import { stepFlops } from './structure/index.ts';
+import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory/index.ts';
+import { parameterCounts } from './structure/index.ts';
+import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
+import { stepTime } from './time/index.ts';
+import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
+import { GiB, WEIGHT_BYTES } from './input/index.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 

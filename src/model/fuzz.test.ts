@@ -4,7 +4,7 @@ import { DEFAULT_TIMEOUT_MS } from '../worker/client.ts';
 import { EVERY_FIELD_DOCUMENT, extremeDocument, validDocument } from '../testing/documents.ts';
 import { FIELD_NAMED, FuzzCounter, ensure, firstNonFinite, fuzzRuns, mutate, mutation, prototypeIsClean, wildJson } from '../testing/fuzz.ts';
 import { estimate } from './estimate.ts';
-import type { EstimateOutput } from './input/types.ts';
+import type { EstimateOutput } from './input/index.ts';
 
 // Fuzzing the engine's front door (issue "Hardening", part 1): whatever document
 // arrives (the page's worker receives structured clones, so NaN, Infinity and

@@ -1,4 +1,4 @@
-import type { GpuSpec } from '../model/input/types.ts';
+import type { GpuSpec } from '../model/input/index.ts';
 
 // Vendors' published dense (no sparsity) peaks. Where a datasheet gives only the
 // sparse figure, the dense one is half of it. Bandwidths are per GPU, one direction,

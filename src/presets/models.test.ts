@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument } from '../model/input/document.ts';
-import { layerMatrices, layerNormParameters } from '../model/structure/matrices.ts';
-import type { ModelConfig } from '../model/input/types.ts';
+import { parseDocument } from '../model/input/index.ts';
+import { layerMatrices, layerNormParameters } from '../model/structure/index.ts';
+import type { ModelConfig } from '../model/input/index.ts';
 import { MODEL_PRESETS, findModelPreset, type ModelPreset } from './models.ts';
 
 function parsed(preset: ModelPreset): ModelConfig {

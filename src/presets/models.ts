@@ -1,4 +1,4 @@
-import type { ModelJson } from '../model/input/hf-config.ts';
+import type { ModelJson } from '../model/input/index.ts';
 
 // Model presets, as data: each `model` is the interchange document's `model` object
 // (../shared/spec/interchange.md), so a preset drops into a document unchanged.

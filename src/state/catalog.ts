@@ -1,8 +1,8 @@
 // The presets the pickers offer, and which preset (if any) a document's model or GPU
 // is. The page reaches the presets through here, never through src/presets directly.
 
-import { parseDocument } from '../model/input/document.ts';
-import type { ModelConfig } from '../model/input/types.ts';
+import { parseDocument } from '../model/input/index.ts';
+import type { ModelConfig } from '../model/input/index.ts';
 import { GPU_PRESETS, findGpuPreset, type GpuPreset } from '../presets/gpus.ts';
 import { MODEL_PRESETS, findModelPreset, type ModelPreset } from '../presets/models.ts';
 

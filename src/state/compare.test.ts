@@ -1,6 +1,6 @@
 import { describe, it, expect, vi } from 'vitest';
 import { invalidOutput } from '../model/estimate.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { connectAddressBar } from './connect.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { createPlannerStore } from './store.ts';

@@ -5,7 +5,7 @@
 // the pinned estimator (ui/compare/usePinnedEstimate.ts) supplies it.
 
 import type { StateCreator } from 'zustand/vanilla';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import type { Doc } from './doc.ts';
 import type { PlannerState } from './store.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../model/input/document.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { isEmbedSearch } from './share.ts';
 import { SHARE_FORMAT, readHash } from './url-codec.ts';
 

@@ -1,7 +1,7 @@
 // A Hugging Face config.json, as text someone pasted or uploaded, to the interchange
 // model object (src/model/hf-config.ts does the reading).
 
-import { importHfConfig, type ModelJson } from '../model/input/hf-config.ts';
+import { importHfConfig, type ModelJson } from '../model/input/index.ts';
 
 export type HfTextImport =
   | { readonly ok: true; readonly model: ModelJson; readonly warnings: readonly string[] }

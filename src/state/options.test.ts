@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument } from '../model/input/document.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
 import { DEGREE_KEYS, divisors, layoutChoices, microBatchesPerStep, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';

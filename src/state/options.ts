@@ -3,10 +3,10 @@
 // only asks them about candidate values, so the page never does model arithmetic.
 // It also keeps tp · pp · dp · cp = cluster.gpus whenever a degree or the GPU count moves.
 
-import { divisors } from '../model/input/counts.ts';
-import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/consistency.ts';
-import { parseDocument } from '../model/input/document.ts';
-import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/types.ts';
+import { divisors } from '../model/input/index.ts';
+import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
+import { parseDocument } from '../model/input/index.ts';
+import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 
 export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { estimate, invalidOutput } from '../model/estimate.ts';
-import { parseDocument } from '../model/input/document.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt } from './doc.ts';
 import { createPlannerStore } from './store.ts';

@@ -3,7 +3,7 @@
 // configuration has errors), and the view (embed mode, messages, share text).
 
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import type { EstimateOutput, ScheduleKind } from '../model/input/types.ts';
+import type { EstimateOutput, ScheduleKind } from '../model/input/index.ts';
 import { findGpuPreset, findModelPreset } from './catalog.ts';
 import { compareSlice, type CompareSlice } from './compare.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';

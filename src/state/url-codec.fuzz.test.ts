@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocument } from '../model/input/document.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { VALID_DOCUMENTS } from '../testing/documents.ts';
 import { FIELD_NAMED, FuzzCounter, ensure, fuzzRuns, prototypeIsClean, wildJson } from '../testing/fuzz.ts';
 import { isPlainObject } from './doc.ts';

@@ -2,7 +2,7 @@
 // the charts on the page, drawn locally (SVG → image → canvas), no network.
 
 import { useState } from 'react';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
 
 const CHART_SELECTOR = '[data-testid=memory-chart], [data-testid=pipeline-chart], [data-testid=step-breakdown-chart]';

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Figures } from './Figures.tsx';
 import { partialOutput, sampleOutput } from './testOutputs.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 
 function render(output: EstimateOutput, compact = false): string {
   return renderToStaticMarkup(createElement(Figures, { output, compact }));

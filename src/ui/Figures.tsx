@@ -3,7 +3,7 @@
 // and the raw base-unit value in data-value for tests and tools.
 
 import { useId } from 'react';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { FIGURE_GROUPS, FIGURE_GROUP_LABELS, keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import type { FigureGroup, KeyFigure } from './keyFigures.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';

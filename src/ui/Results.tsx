@@ -4,7 +4,7 @@
 
 import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
 import { SETTLE_MS, useSettledValue } from './useSettledValue.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
 import { CompareView } from './compare/CompareView.tsx';

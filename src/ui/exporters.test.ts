@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { CSV_COLUMNS, fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
 import { partialOutput, sampleOutput } from './testOutputs.ts';
 import { invalidOutput } from '../model/estimate.ts';
-import { MEMORY_PARTS, TIME_PARTS } from '../model/input/types.ts';
+import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 
 const DOCUMENT = { version: 1, model: { name: 'GPT-3 175B' }, parallel: { tp: 8, pp: 8, dp: 24, zero: 1, schedule: '1f1b' } };
 

@@ -2,11 +2,11 @@
 // key figures, for docs) or CSV (raw values in base units, for spreadsheets). Pure
 // functions of their arguments; the download itself lives in ExportMenu.
 
-import { MEMORY_PARTS, TIME_PARTS } from '../model/input/types.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
+import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { NOT_AVAILABLE, formatGiB, formatNumber, formatSeconds } from './format.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
-import { GiB } from '../model/input/units.ts';
+import { GiB } from '../model/input/index.ts';
 
 const DEFAULT_FILE_BASE = 'llm-train-plan';
 

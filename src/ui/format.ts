@@ -2,7 +2,7 @@
 // FLOPs; these turn them into short, fixed-locale text ("61.3 GiB", "5.21 s").
 // A non-finite input never prints NaN or Infinity: it gives NOT_AVAILABLE.
 
-import { GiB, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE } from '../model/input/units.ts';
+import { GiB, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE } from '../model/input/index.ts';
 
 export const NOT_AVAILABLE = '—';
 

@@ -3,7 +3,7 @@
 // formatted text. The figure cards and the Markdown and CSV exports share it, so
 // a figure reads the same on the page and in a document.
 
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import {
   NOT_AVAILABLE, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
   formatGpuHours, formatMinutes, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd, formatCo2Kg,

@@ -1,7 +1,7 @@
 // Hand-built estimate outputs for the UI tests (and for looking at the charts
 // before the engine computes everything). Not imported by the page.
 
-import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, Timeline, TimePart } from '../model/input/types.ts';
+import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, Timeline, TimePart } from '../model/input/index.ts';
 
 const GIB = 2 ** 30;
 

@@ -3,11 +3,11 @@
 // bundled into the worker and never into the page's first script.
 
 import { estimate, invalidOutput } from '../model/estimate.ts';
-import { parseDocument } from '../model/input/document.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { fitSuggestions, type FitSuggestions } from '../model/search/fit-suggestions.ts';
-import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/validation/fit-run.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
-import { caseResult, type CaseResult } from '../model/validation/report.ts';
+import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/validation/index.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
+import { caseResult, type CaseResult } from '../model/validation/index.ts';
 import { loadPublishedRuns } from './published-runs.ts';
 
 /** One batch of validated published runs, and how many there are in all. */

@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { expose, type Endpoint } from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
 import { invalidOutput } from '../model/estimate.ts';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import { createEstimator, MAX_RESTARTS_IN_A_ROW, type Estimator, type WorkerLike } from './client.ts';
 import { engineApi } from './api.ts';
 

@@ -4,7 +4,7 @@
 // does not answer within `timeoutMs` is terminated and a fresh one started.
 
 import type { Endpoint } from 'comlink';
-import type { EstimateOutput } from '../model/input/types.ts';
+import type { EstimateOutput } from '../model/input/index.ts';
 import type { EngineApi } from './api.ts';
 import { startOneShotWorker, type OneShotWorker } from './one-shot.ts';
 

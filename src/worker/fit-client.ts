@@ -3,7 +3,7 @@
 // queue never waits behind the ~40 engine runs of a bisection. A worker that crashes
 // or takes longer than `timeoutMs` gives an error value, never a hanging promise.
 
-import type { RunFitResult, RunMeasurement } from '../model/validation/fit-run.ts';
+import type { RunFitResult, RunMeasurement } from '../model/validation/index.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
 import { startOneShotWorker, WorkerFailure } from './one-shot.ts';

@@ -4,7 +4,7 @@
 // of the page's first script or the estimator's start-up. `?raw` keeps the compiler
 // from typing the whole document; the engine reads it untrusted (readValidationCases).
 
-import { readValidationCases, type ValidationCase } from '../model/validation/validate.ts';
+import { readValidationCases, type ValidationCase } from '../model/validation/index.ts';
 
 let loading: Promise<readonly ValidationCase[]> | null = null;
 

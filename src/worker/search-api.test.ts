@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { searchDocument } from '../model/search/document.ts';
+import { searchDocument } from '../model/search/index.ts';
 import { searchRunDocument } from '../model/search/fixtures.ts';
-import type { SearchProgress } from '../model/search/types.ts';
+import type { SearchProgress } from '../model/search/index.ts';
 import { createSearchApi } from './search-api.ts';
 
 // A small space: Llama 3 8B on 16 H100, batch 64 × 4,096; progress every 64 layouts gives many steps.

@@ -3,8 +3,8 @@
 // step, and a cancel flag the search reads at each step (control.shouldStop), so a
 // cancelled search ends with the part searched (stopped: true).
 
-import { searchDocumentSteps, type SearchDocumentOutput } from '../model/search/document.ts';
-import type { SearchOptions, SearchProgress } from '../model/search/types.ts';
+import { searchDocumentSteps, type SearchDocumentOutput } from '../model/search/index.ts';
+import type { SearchOptions, SearchProgress } from '../model/search/index.ts';
 
 /** Yields to the worker's event loop between steps, so a `cancel` message is handled. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -5,8 +5,8 @@
 // worker that crashes gives an error value, never a hanging promise.
 
 import { proxy } from 'comlink';
-import type { SearchDocumentOutput } from '../model/search/document.ts';
-import type { SearchOptions, SearchProgress } from '../model/search/types.ts';
+import type { SearchDocumentOutput } from '../model/search/index.ts';
+import type { SearchOptions, SearchProgress } from '../model/search/index.ts';
 import type { WorkerLike } from './client.ts';
 import type { SearchApi } from './search-api.ts';
 import { startOneShotWorker } from './one-shot.ts';

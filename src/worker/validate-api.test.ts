@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
-import { readValidationCases, validateCase } from '../model/validation/validate.ts';
+import { readValidationCases, validateCase } from '../model/validation/index.ts';
 import { engineApi } from './api.ts';
 
 const file = JSON.parse(readFileSync(new URL('../../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;

@@ -3,7 +3,7 @@
 // the estimator's requests. It validates in batches so the page can show progress,
 // and is terminated when done or abandoned.
 
-import type { CaseResult } from '../model/validation/report.ts';
+import type { CaseResult } from '../model/validation/index.ts';
 import type { EngineApi } from './api.ts';
 import type { WorkerLike } from './client.ts';
 import { startOneShotWorker } from './one-shot.ts';

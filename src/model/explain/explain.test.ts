@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { EXPLAINED_FIGURES, evaluateEquation, explainFigure, type Equation, type Quantity } from './explain.ts';
 import { MODEL_PRESETS } from '../../presets/models.ts';
-import type { RunConfig } from '../input/types.ts';
-import type { UncertaintyTable } from '../validation/uncertainty.ts';
+import type { RunConfig } from '../input/index.ts';
+import type { UncertaintyTable } from '../validation/index.ts';
 
 const TABLE: UncertaintyTable = {
   lowerQuantile: 0.05, upperQuantile: 0.95,

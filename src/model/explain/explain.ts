@@ -3,13 +3,13 @@
 // named. Pure: the results are the output's figures, never recomputed for display;
 // explain.test.ts checks that every formula, evaluated, gives its result.
 
-import { peakFlopsPerSecond } from '../time/compute.ts';
+import { peakFlopsPerSecond } from '../time/index.ts';
 import { explainMemory } from './memory.ts';
-import { microBatchesPerStep } from '../input/counts.ts';
+import { microBatchesPerStep } from '../input/index.ts';
 import { equation, type Equation, type ExplainedFigure, type Explanation, type Operator, type Quantity } from './equation.ts';
-import type { EstimateOutput, RunConfig, TimePart } from '../input/types.ts';
-import type { UncertaintyTable } from '../validation/uncertainty.ts';
-import { SECONDS_PER_DAY } from '../input/units.ts';
+import type { EstimateOutput, RunConfig, TimePart } from '../input/index.ts';
+import type { UncertaintyTable } from '../validation/index.ts';
+import { SECONDS_PER_DAY } from '../input/index.ts';
 
 export * from './equation.ts';
 

@@ -3,15 +3,15 @@
 // was computed (bytes per value × values held after ZeRO sharding; the parts of
 // "other"), and the OOM verdict's rule with its numbers.
 
-import { engineActivationSettings, microBatchesInFlight } from '../memory/activations.ts';
-import { microBatchesPerStep } from '../input/counts.ts';
+import { engineActivationSettings, microBatchesInFlight } from '../memory/index.ts';
+import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
-import { optimizerBytesPerParameter, stageMemoryDetails, type StageMemory } from '../memory/memory.ts';
-import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/params.ts';
-import type { EstimateOutput, MemoryPart, RunConfig } from '../input/types.ts';
-import { oomAssessment, type UncertaintyTable } from '../validation/uncertainty.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+import { optimizerBytesPerParameter, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
+import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
+import type { EstimateOutput, MemoryPart, RunConfig } from '../input/index.ts';
+import { oomAssessment, type UncertaintyTable } from '../validation/index.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const PART_NAMES: Readonly<Record<MemoryPart, string>> = {
   parameters: 'parameters', gradients: 'gradients', optimizer: 'optimizer state', activations: 'activations', other: 'other',

@@ -1,9 +1,9 @@
 // What the three launch-argument exports (launch-args.ts) share: the plan's title,
 // how its GPUs split into nodes, and the batch arithmetic every framework asks for.
 
-import { microBatchesPerStep } from '../input/counts.ts';
-import { chunkLayerCounts } from '../structure/params.ts';
-import type { RunConfig } from '../input/types.ts';
+import { microBatchesPerStep } from '../input/index.ts';
+import { chunkLayerCounts } from '../structure/index.ts';
+import type { RunConfig } from '../input/index.ts';
 
 export type LaunchTarget = 'megatron' | 'deepspeed' | 'torchtitan';
 

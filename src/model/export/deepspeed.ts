@@ -7,7 +7,7 @@
 import {
   gradientAccumulationSteps, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
 } from './common.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { RunConfig } from '../input/index.ts';
 
 type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
 

@@ -2,9 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { launchExports, launchExportsForDocument, megatronExport, torchtitanExport, deepspeedExport } from './launch-args.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { RunConfig } from '../input/index.ts';
 
 // The golden files under __golden__/launch/ were written by hand from each project's
 // documented names (Megatron-LM megatron/training/arguments.py and its Llama 3 and

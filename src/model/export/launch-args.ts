@@ -3,12 +3,12 @@
 // Pure formatting of a RunConfig; docs/launch-args.md tables the mapping and what
 // each framework cannot express (each export also says so in its comments).
 
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import type { LaunchExport } from './common.ts';
 import { deepspeedExport } from './deepspeed.ts';
 import { megatronExport } from './megatron.ts';
 import { torchtitanExport } from './torchtitan.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { RunConfig } from '../input/index.ts';
 
 export type { LaunchExport, LaunchTarget } from './common.ts';
 export { deepspeedExport, megatronExport, torchtitanExport };

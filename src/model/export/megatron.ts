@@ -7,8 +7,8 @@
 import {
   chunkLayers, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
 } from './common.ts';
-import { expertTensorParallel } from '../structure/params.ts';
-import type { RunConfig } from '../input/types.ts';
+import { expertTensorParallel } from '../structure/index.ts';
+import type { RunConfig } from '../input/index.ts';
 
 type Flag = readonly [name: string, value?: string | number];
 

@@ -6,7 +6,7 @@
 import {
   commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
 } from './common.ts';
-import type { RunConfig, ScheduleKind } from '../input/types.ts';
+import type { RunConfig, ScheduleKind } from '../input/index.ts';
 
 type Value = string | number | boolean | readonly string[];
 type Section = readonly [name: string, entries: readonly (readonly [key: string, value: Value])[]];

@@ -4,9 +4,9 @@ import {
   type ActivationSettings,
 } from './activations.ts';
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES } from '../calibration.ts';
-import { parseDocument } from '../input/document.ts';
-import { pipelineLayout } from '../structure/params.ts';
-import type { ModelConfig, RunConfig } from '../input/types.ts';
+import { parseDocument } from '../input/index.ts';
+import { pipelineLayout } from '../structure/index.ts';
+import type { ModelConfig, RunConfig } from '../input/index.ts';
 
 function model(o: Partial<ModelConfig>): ModelConfig {
   return {

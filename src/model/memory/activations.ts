@@ -3,12 +3,12 @@
 // attention, SwiGLU, dropout, flash attention, MoE and MLA change the list, and the
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
-import { microBatchesPerStep } from '../input/counts.ts';
+import { microBatchesPerStep } from '../input/index.ts';
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
-import { isMoeLayer } from '../structure/matrices.ts';
-import { mtpLayerIndex, type PipelineStage } from '../structure/params.ts';
-import type { ModelConfig, ParallelConfig, Recompute, RunConfig } from '../input/types.ts';
-import { ACTIVATION_BYTES } from '../input/units.ts';
+import { isMoeLayer } from '../structure/index.ts';
+import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
+import type { ModelConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
+import { ACTIVATION_BYTES } from '../input/index.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only

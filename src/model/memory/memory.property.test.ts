@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { stageMemoryBreakdowns } from './memory.ts';
-import type { MemoryBreakdown } from '../input/types.ts';
+import type { MemoryBreakdown } from '../input/index.ts';
 
 // Random valid documents: pp divides layers, tp divides heads and kvHeads, ep divides
 // experts and tp·dp·cp, the global batch is a multiple of microBatch·dp, and

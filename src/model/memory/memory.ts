@@ -9,9 +9,9 @@ import {
 import {
   denseDataParallel, expertDataParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
   type GpuParameters, type PipelineStage,
-} from '../structure/params.ts';
-import type { MemoryBreakdown, OptimizerKind, RunConfig, TrainingConfig } from '../input/types.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+} from '../structure/index.ts';
+import type { MemoryBreakdown, OptimizerKind, RunConfig, TrainingConfig } from '../input/index.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const FP32_BYTES = 4;
 /** Adam's two moments, fp32 (Rajbhandari et al. 2020, section 3: K = 12 with the master copy). */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { ALLOCATOR_RESERVE_FRACTION, RUNTIME_BYTES } from '../calibration.ts';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { stageMemoryDetails } from './memory.ts';
 

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
 import { trainingCost, trainingEnergyKwh, trainingTime } from './cost.ts';
-import type { CostConfig } from '../input/types.ts';
+import type { CostConfig } from '../input/index.ts';
 
 const COST: CostConfig = { usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50 };
 const H100 = { tdpWatts: 700 };

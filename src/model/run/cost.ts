@@ -1,8 +1,8 @@
 // Wall time, GPU-hours, money, energy and CO2 of a whole training run.
 
 import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
-import type { CostConfig, GpuSpec } from '../input/types.ts';
-import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '../input/units.ts';
+import type { CostConfig, GpuSpec } from '../input/index.ts';
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '../input/index.ts';
 
 const WATT_HOURS_PER_KWH = 1000;
 

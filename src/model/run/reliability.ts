@@ -3,8 +3,8 @@
 // params.ts); everything here is in seconds and bytes.
 
 import { RESTART_SECONDS } from '../calibration.ts';
-import type { CostConfig } from '../input/types.ts';
-import { GB, SECONDS_PER_HOUR } from '../input/units.ts';
+import type { CostConfig } from '../input/index.ts';
+import { GB, SECONDS_PER_HOUR } from '../input/index.ts';
 
 /** Expected interruptions: GPU-hours over the per-GPU mean time between failures. */
 export function expectedFailures(gpuHours: number, gpuMtbfHours: number): number {

@@ -2,7 +2,7 @@
 // when simulating it would need too many blocks to hold in memory.
 
 import type { ScheduleInput, ScheduleSummary } from './schedule.ts';
-import type { ScheduleKind } from '../input/types.ts';
+import type { ScheduleKind } from '../input/index.ts';
 
 /** Counts below 1 (or not finite) become 1; fractions are floored. */
 export const positiveCount = (x: number): number => (Number.isFinite(x) && x >= 1 ? Math.floor(x) : 1);

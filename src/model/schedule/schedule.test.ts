@@ -1,8 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { bubbleOverIdeal, maxInFlight, simulateSchedule, simulateScheduleSummary } from './schedule.ts';
 import type { ScheduleInput } from './schedule.ts';
-import { SCHEDULES } from '../input/types.ts';
-import type { ScheduleKind } from '../input/types.ts';
+import { SCHEDULES } from '../input/index.ts';
+import type { ScheduleKind } from '../input/index.ts';
 
 /** Every stage alike: F forward, B whole backward, `fraction` of B is weight gradients. */
 function uniform(kind: ScheduleKind, p: number, m: number, v: number, F: number, B: number, fraction = 0.5, p2p = 0): ScheduleInput {

@@ -13,7 +13,7 @@ import { gpipeProgram, interleavedGroupSize, interleavedProgram, oneFOneBProgram
 import type { LinearShape } from './orders.ts';
 import { gpipeLikeReorder, linkDependencies } from './program.ts';
 import type { ChunkTimes, Program, Topology } from './program.ts';
-import type { BlockKind, ScheduleBlock, ScheduleKind, Timeline } from '../input/types.ts';
+import type { BlockKind, ScheduleBlock, ScheduleKind, Timeline } from '../input/index.ts';
 
 export interface ScheduleInput {
   readonly kind: ScheduleKind;

@@ -4,8 +4,8 @@ import { simulateSchedule, simulateScheduleSummary } from './schedule.ts';
 import { timeProgram } from './engine.ts';
 import { OP_BFULL, OP_F, Program, gpipeLikeReorder, linkDependencies } from './program.ts';
 import type { ScheduleInput } from './schedule.ts';
-import { SCHEDULES } from '../input/types.ts';
-import type { ScheduleBlock, ScheduleKind, Timeline } from '../input/types.ts';
+import { SCHEDULES } from '../input/index.ts';
+import type { ScheduleBlock, ScheduleKind, Timeline } from '../input/index.ts';
 
 const EPS = 1e-9;
 

@@ -5,12 +5,12 @@
 // figures reported are the engine's own output (simulated schedule included).
 
 import { estimateConfig } from '../estimate.ts';
-import { parseDocument } from '../input/document.ts';
-import { FieldReader, isObject, own, type JsonObject } from '../input/fields.ts';
+import { parseDocument } from '../input/index.ts';
+import { FieldReader, isObject, own, type JsonObject } from '../input/index.ts';
 import { layoutConfig } from './pieces.ts';
 import { searchSteps, type SearchControl } from './search.ts';
 import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions, SearchProgress } from './types.ts';
-import { SCHEDULES, ZERO_STAGES, type EstimateOutput, type OffloadConfig, type ParallelConfig, type Recompute, type RunConfig } from '../input/types.ts';
+import { SCHEDULES, ZERO_STAGES, type EstimateOutput, type OffloadConfig, type ParallelConfig, type Recompute, type RunConfig } from '../input/index.ts';
 
 export type SearchDocumentParse =
   | { readonly ok: true; readonly base: RunConfig; readonly fixed: FixedDegrees; readonly gpus: number; readonly warnings: readonly string[] }

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkConsistency } from '../input/consistency.ts';
+import { checkConsistency } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
-import { stageMemoryBreakdowns } from '../memory/memory.ts';
+import { stageMemoryBreakdowns } from '../memory/index.ts';
 import { searchBase, type SearchRunSpec } from './fixtures.ts';
 import { layoutConfig } from './pieces.ts';
 import { fastEvaluate } from './run.ts';
 import { layoutGroups } from './space.ts';
 import type { LayoutChoice } from './types.ts';
-import { stepTime } from '../time/step.ts';
-import type { RunConfig } from '../input/types.ts';
-import type { ModelJson } from '../input/hf-config.ts';
+import { stepTime } from '../time/index.ts';
+import type { RunConfig } from '../input/index.ts';
+import type { ModelJson } from '../input/index.ts';
 
 // The search ranks layouts with its own evaluator (search-eval.ts), built from pieces the
 // engine computes. These tests hold it to the engine: for layouts drawn at random from

@@ -12,17 +12,17 @@
 // (the pipeline schedule: stage candidates), then memoryBytes(k) / stepSeconds(k) per
 // state combo k.
 
-import { microBatchesInFlight, peakActivationBytes } from '../memory/activations.ts';
-import { gatheredBeyondShardBytes, stageTotalBytes } from '../memory/memory.ts';
+import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
+import { gatheredBeyondShardBytes, stageTotalBytes } from '../memory/index.ts';
 import { COMM_EXPOSED_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
-import { isMoeLayer } from '../structure/matrices.ts';
-import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/schedule.ts';
-import { dataParallelSyncParts, type Link } from '../time/comm.ts';
+import { isMoeLayer } from '../structure/index.ts';
+import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
+import { dataParallelSyncParts, type Link } from '../time/index.ts';
 import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './pieces.ts';
 import type { LayoutGroup, PipelineShape } from './space.ts';
-import { exposedDataParallelSeconds } from '../time/step.ts';
-import type { RunConfig, ZeroStage } from '../input/types.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+import { exposedDataParallelSeconds } from '../time/index.ts';
+import type { RunConfig, ZeroStage } from '../input/index.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
 const PROBE_PARAMETERS = [1e9, 2e9] as const;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkConsistency } from '../input/consistency.ts';
-import { parseDocument } from '../input/document.ts';
-import type { RunConfig } from '../input/types.ts';
+import { checkConsistency } from '../input/index.ts';
+import { parseDocument } from '../input/index.ts';
+import type { RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { findModelPreset } from '../../presets/models.ts';
 import { fitSuggestions, type FieldChange } from './fit-suggestions.ts';

@@ -10,14 +10,14 @@
 // kind. Suggestions are ranked by the verdict (safe before tight, the same rule as the
 // page's OOM verdict), then by tokens per second per GPU: the cheapest fix first.
 
-import { checkConsistency } from '../input/consistency.ts';
-import { divisors } from '../input/counts.ts';
-import { RECOMPUTES, type RunConfig, type ZeroStage } from '../input/types.ts';
+import { checkConsistency } from '../input/index.ts';
+import { divisors } from '../input/index.ts';
+import { RECOMPUTES, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
-import { stageMemoryBreakdowns } from '../memory/memory.ts';
-import { GiB } from '../input/units.ts';
-import { UNCERTAINTY_TABLE } from '../validation/uncertainty-table.ts';
-import { oomAssessment, type OomVerdict } from '../validation/uncertainty.ts';
+import { stageMemoryBreakdowns } from '../memory/index.ts';
+import { GiB } from '../input/index.ts';
+import { UNCERTAINTY_TABLE } from '../validation/index.ts';
+import { oomAssessment, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
   | 'zero' | 'recompute' | 'microBatch' | 'tp' | 'pp' | 'cp' | 'ep'

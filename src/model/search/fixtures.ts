@@ -3,8 +3,8 @@
 
 import { findModelPreset } from '../../presets/models.ts';
 import { parseSearchDocument } from './document.ts';
-import type { ModelJson } from '../input/hf-config.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { ModelJson } from '../input/index.ts';
+import type { RunConfig } from '../input/index.ts';
 
 export interface SearchRunSpec {
   readonly model: string | ModelJson;

@@ -4,19 +4,19 @@
 // piece is per layer or per pipeline edge; a stage's figure is a linear combination of
 // them (the engine sums over the layers a stage holds), which search-eval.ts forms.
 
-import { activationBytesPerLayer, recomputeWorkingSetBytes, stageActivationBytes, engineActivationSettings } from '../memory/activations.ts';
-import { groupLink, parallelGroups, stageComm, type Link } from '../time/comm.ts';
-import { isMoeLayer } from '../structure/matrices.ts';
-import { modelStateBytes } from '../memory/memory.ts';
-import { optimizerStepSeconds } from '../time/optimizer.ts';
+import { activationBytesPerLayer, recomputeWorkingSetBytes, stageActivationBytes, engineActivationSettings } from '../memory/index.ts';
+import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
+import { isMoeLayer } from '../structure/index.ts';
+import { modelStateBytes } from '../memory/index.ts';
+import { optimizerStepSeconds } from '../time/index.ts';
 import {
   denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
   type GpuParameters, type PipelineStage,
-} from '../structure/params.ts';
+} from '../structure/index.ts';
 import type { LayoutGroup, StateCombo } from './space.ts';
 import type { LayoutChoice } from './types.ts';
-import { stageTimes } from '../time/step.ts';
-import type { ModelConfig, OffloadConfig, ParallelConfig, Recompute, RunConfig, ScheduleKind } from '../input/types.ts';
+import { stageTimes } from '../time/index.ts';
+import type { ModelConfig, OffloadConfig, ParallelConfig, Recompute, RunConfig, ScheduleKind } from '../input/index.ts';
 
 const NO_OFFLOAD: OffloadConfig = { optimizer: false, parameters: false };
 const NO_PARAMETERS: GpuParameters = { dense: 0, expert: 0 };

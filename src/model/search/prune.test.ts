@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { searchLayouts } from './search.ts';
 import { searchBase } from './fixtures.ts';
 import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
-import type { ModelJson } from '../input/hf-config.ts';
-import { GiB } from '../input/units.ts';
+import type { ModelJson } from '../input/index.ts';
+import { GiB } from '../input/index.ts';
 
 // How we know the pruning is sound: the pruned search skips a group or a pipeline shape
 // only when lower bounds on its step time and memory prove that none of its layouts can

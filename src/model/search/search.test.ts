@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { checkConsistency } from '../input/consistency.ts';
+import { checkConsistency } from '../input/index.ts';
 import { estimate, estimateConfig } from '../estimate.ts';
-import { stageMemoryBreakdowns } from '../memory/memory.ts';
+import { stageMemoryBreakdowns } from '../memory/index.ts';
 import { searchLayouts, searchSteps } from './search.ts';
 import { searchDocument, searchDocumentSteps } from './document.ts';
 import { searchBase, searchRunDocument, type SearchRunSpec } from './fixtures.ts';
 import { layoutConfig } from './pieces.ts';
 import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
-import type { RunConfig } from '../input/types.ts';
-import { GiB } from '../input/units.ts';
+import type { RunConfig } from '../input/index.ts';
+import { GiB } from '../input/index.ts';
 
 /** The validity conditions, each checked on its own, then the engine's full rule set. */
 function expectValid(base: RunConfig, l: ScoredLayout, evenLayers: boolean): void {

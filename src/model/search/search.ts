@@ -20,8 +20,8 @@
 import { Scoring, SearchRun } from './run.ts';
 import { layoutGroups, groupLayoutCount } from './space.ts';
 import type { SearchOptions, SearchProgress, SearchResult } from './types.ts';
-import type { RunConfig } from '../input/types.ts';
-import { GiB } from '../input/units.ts';
+import type { RunConfig } from '../input/index.ts';
+import { GiB } from '../input/index.ts';
 
 export interface SearchControl {
   /** Checked at every progress point; true ends the search with what it has (stopped: true). */

@@ -1,12 +1,12 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import {
   forwardFlopsPerToken, layerForwardFlopsPerToken, layerForwardFlopsTotal, modelFlopsPerToken,
   outputLayerForwardFlopsPerToken, recomputeForwardFlopsPerToken, stepFlops,
 } from './flops.ts';
 import { layerMatrices } from './matrices.ts';
-import type { ModelConfig, Recompute, RunConfig } from '../input/types.ts';
+import type { ModelConfig, Recompute, RunConfig } from '../input/index.ts';
 
 type ModelJson = Record<string, unknown>;
 

@@ -11,7 +11,7 @@
 // model FLOPs 72·B·s·L·h²·(1 + s/6h + V/12Lh), which MFU divides by.
 
 import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type MatrixGroup } from './matrices.ts';
-import type { ModelConfig, Recompute, RunConfig } from '../input/types.ts';
+import type { ModelConfig, Recompute, RunConfig } from '../input/index.ts';
 
 /** Narayanan et al. 2021, section 5.1: one multiply-add is 2 FLOPs. */
 export const FLOPS_PER_MULTIPLY_ADD = 2;

@@ -2,7 +2,7 @@
 // (params.ts) and FLOPs (flops.ts) are both sums over this one list, so grouped-query
 // attention, SwiGLU, MoE and MLA change both in step.
 
-import type { FfnType, ModelConfig } from '../input/types.ts';
+import type { FfnType, ModelConfig } from '../input/index.ts';
 
 /** Which part of a layer a matrix belongs to; decides how it is split and how often it runs. */
 export type MatrixGroup = 'attention' | 'mlp' | 'sharedExpert' | 'routedExpert' | 'router';

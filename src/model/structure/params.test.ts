@@ -3,7 +3,7 @@ import {
   chunkLayerCounts, expertDataParallel, expertTensorParallel, layerGpuParameters, parameterCounts,
   pipelineLayout, stageGpuParameters,
 } from './params.ts';
-import type { ModelConfig, ParallelConfig } from '../input/types.ts';
+import type { ModelConfig, ParallelConfig } from '../input/index.ts';
 
 function model(o: Partial<ModelConfig>): ModelConfig {
   return {

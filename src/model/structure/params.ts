@@ -3,7 +3,7 @@
 // tensor and expert parallelism split each matrix.
 
 import { layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
-import type { ModelConfig, ParallelConfig } from '../input/types.ts';
+import type { ModelConfig, ParallelConfig } from '../input/index.ts';
 
 function matrixParameters(w: WeightMatrix): number {
   return w.rows * w.cols * w.copies;

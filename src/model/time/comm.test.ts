@@ -8,8 +8,8 @@ import {
   COMM_TERMS, allGatherSeconds, allReduceSeconds, allToAllSeconds, defaultMoeLayersOnStage, groupLink,
   parallelGroups, pointToPointSeconds, reduceScatterSeconds, stageComm, type Link,
 } from './comm.ts';
-import { parseDocument } from '../input/document.ts';
-import type { RunConfig } from '../input/types.ts';
+import { parseDocument } from '../input/index.ts';
+import type { RunConfig } from '../input/index.ts';
 
 type Json = Record<string, unknown>;
 

@@ -13,9 +13,9 @@ import {
   INTER_NODE_BANDWIDTH_EFFICIENCY, INTER_NODE_LATENCY_SECONDS,
   INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS,
 } from '../calibration.ts';
-import type { ClusterConfig, ModelConfig, RunConfig, ZeroStage } from '../input/types.ts';
-import { microBatchesPerStep } from '../input/counts.ts';
-import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+import type { ClusterConfig, ModelConfig, RunConfig, ZeroStage } from '../input/index.ts';
+import { microBatchesPerStep } from '../input/index.ts';
+import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 export type LinkKind = 'intraNode' | 'interNode';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
 import { layerForwardSeconds, peakFlopsPerSecond, sustainedPeakFlopsPerSecond } from './compute.ts';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { exposedDataParallelSeconds } from './step.ts';
-import type { RunConfig } from '../input/types.ts';
+import type { RunConfig } from '../input/index.ts';
 
 // A Llama-3-8B-like layer (32 heads of 128, 8 KV heads) on a custom GPU whose
 // special-function rate each test sets; one micro-batch of 8,192 tokens, TP 2.

@@ -4,9 +4,9 @@
 // bytes moved over HBM bandwidth.
 
 import { TIME_CALIBRATION as K } from '../calibration.ts';
-import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/matrices.ts';
-import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/types.ts';
-import { TERA } from '../input/units.ts';
+import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
+import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
+import { TERA } from '../input/index.ts';
 
 /** Dense tensor-core peak for the precision, FLOP/s; formats a GPU lacks fall back to the fastest it has (fp4 → fp8 → bf16). */
 export function peakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {

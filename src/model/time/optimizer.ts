@@ -3,9 +3,9 @@
 // offload, the host-side update plus the PCIe traffic (ZeRO-Offload, arXiv 2101.06840).
 
 import { OPTIMIZER_STEP } from '../calibration.ts';
-import { optimizerBytesPerParameter } from '../memory/memory.ts';
-import type { RunConfig } from '../input/types.ts';
-import { GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/units.ts';
+import { optimizerBytesPerParameter } from '../memory/index.ts';
+import type { RunConfig } from '../input/index.ts';
+import { GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Parameters whose optimizer state one GPU updates: ZeRO ≥ 1 shards it over the data-parallel group. */
 function updatedParameters(c: RunConfig, parametersOnGpu: number): number {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { estimate } from '../estimate.ts';
 import { gemmSeconds, peakFlopsPerSecond } from './compute.ts';
 import { findGpuPreset } from '../../presets/gpus.ts';
-import type { EstimateOutput } from '../input/types.ts';
+import type { EstimateOutput } from '../input/index.ts';
 
 // Llama-3-8B-like dense model on one 8-GPU H100 node: a small, valid document.
 function doc(overrides: { parallel?: object; training?: object; cluster?: object; model?: object } = {}) {

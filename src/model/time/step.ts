@@ -6,14 +6,14 @@
 import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
 import { stageComm } from './comm.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
-import { isMoeLayer } from '../structure/matrices.ts';
+import { isMoeLayer } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
-import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/params.ts';
+import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/index.ts';
 import {
   blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, simulateSchedule, simulateScheduleSummary, type ScheduleInput,
-} from '../schedule/schedule.ts';
-import { microBatchesPerStep } from '../input/counts.ts';
-import type { RunConfig, TimePart, Timeline, ZeroStage } from '../input/types.ts';
+} from '../schedule/index.ts';
+import { microBatchesPerStep } from '../input/index.ts';
+import type { RunConfig, TimePart, Timeline, ZeroStage } from '../input/index.ts';
 
 /** The timeline handed to the chart: more blocks than this cannot be drawn legibly anyway. */
 export const MAX_DRAWN_BLOCKS = 20_000;

@@ -1,10 +1,10 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { parseDocument } from '../input/document.ts';
+import { parseDocument } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { fitComputeEfficiencyScale, fitMemoryOverheadScale, fitRun, fitRunDocument } from './fit-run.ts';
-import { stageMemoryDetails } from '../memory/memory.ts';
-import type { RunConfig } from '../input/types.ts';
+import { stageMemoryDetails } from '../memory/index.ts';
+import type { RunConfig } from '../input/index.ts';
 
 function config(document: Record<string, unknown>): RunConfig {
   const parsed = parseDocument(document);

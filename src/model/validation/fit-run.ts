@@ -6,10 +6,10 @@
 // predicted peak memory rises with it. Each prediction is monotone in its scale, so
 // bisection on the engine itself finds the one scale that reproduces the measurement.
 
-import { GiB } from '../input/units.ts';
-import { parseDocument } from '../input/document.ts';
+import { GiB } from '../input/index.ts';
+import { parseDocument } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
-import type { CalibrationOverride, RunConfig } from '../input/types.ts';
+import type { CalibrationOverride, RunConfig } from '../input/index.ts';
 
 /** The document's bounds (document.ts readCalibration): compute scale in (0.05, 20], memory scale in [0, 20]. */
 export const COMPUTE_SCALE_BOUNDS = { min: 0.05, max: 20 } as const;

@@ -2,7 +2,7 @@
 // filters by: GPU, precision, cluster size and source. The rows are validate.ts's,
 // unchanged, so the page's summaries are `npm run validate`'s.
 
-import { isObject, own, type JsonObject } from '../input/fields.ts';
+import { isObject, own, type JsonObject } from '../input/index.ts';
 import { validateCase, type ValidationCase, type ValidationRow } from './validate.ts';
 
 export interface CaseResult {

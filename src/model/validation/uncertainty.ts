@@ -6,7 +6,7 @@
 // prediction. Throughput rows bound the rate figures and, inversely, the durations
 // and money that scale with 1 / throughput; memory rows bound per-GPU memory.
 
-import type { EstimateOutput } from '../input/types.ts';
+import type { EstimateOutput } from '../input/index.ts';
 
 export interface ErrorBand {
   /** Signed relative error at the lower quantile: negative when the engine under-predicted. */

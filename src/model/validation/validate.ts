@@ -3,10 +3,10 @@
 // for (median and 90th-percentile absolute error). Pure: the caller reads the file.
 
 import { estimate } from '../estimate.ts';
-import { isObject, own } from '../input/fields.ts';
-import { parseDocument } from '../input/document.ts';
-import { stageMemoryDetails, stageMemoryForMetric } from '../memory/memory.ts';
-import type { EstimateOutput } from '../input/types.ts';
+import { isObject, own } from '../input/index.ts';
+import { parseDocument } from '../input/index.ts';
+import { stageMemoryDetails, stageMemoryForMetric } from '../memory/index.ts';
+import type { EstimateOutput } from '../input/index.ts';
 
 export interface ValidationCase {
   readonly id: string;

@@ -5,7 +5,7 @@
 // Clearing removes the field: back to the published-runs calibration.
 
 import { useId, useState } from 'react';
-import type { RunMeasurement, ScaleFit } from '../../model/validation/fit-run.ts';
+import type { RunMeasurement, ScaleFit } from '../../model/validation/index.ts';
 import { getAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
@@ -15,7 +15,7 @@ import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { formatGiB, formatSeconds } from '../format.ts';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
-import { GiB } from '../../model/input/units.ts';
+import { GiB } from '../../model/input/index.ts';
 
 
 interface FitStatus { readonly busy: boolean; readonly lines: readonly string[]; readonly failed: boolean }

@@ -4,7 +4,7 @@
 // recharts has no Gantt chart, and 20,000 blocks need no per-block components.
 
 import { useMemo } from 'react';
-import type { BlockKind, EstimateOutput, Timeline } from '../../model/input/types.ts';
+import type { BlockKind, EstimateOutput, Timeline } from '../../model/input/index.ts';
 import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
 import { ChartLegend, ChartUnavailable } from './chartParts.tsx';
 import type { LegendItem } from './chartParts.tsx';

@@ -4,8 +4,8 @@
 
 import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BarShapeProps } from 'recharts';
-import { TIME_PARTS } from '../../model/input/types.ts';
-import type { EstimateOutput, TimePart } from '../../model/input/types.ts';
+import { TIME_PARTS } from '../../model/input/index.ts';
+import type { EstimateOutput, TimePart } from '../../model/input/index.ts';
 import { formatPercent, formatSeconds } from '../format.ts';
 import { ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 

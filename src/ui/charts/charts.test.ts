@@ -6,7 +6,7 @@ import PipelineChart from './PipelineChart.tsx';
 import MemoryChart from './MemoryChart.tsx';
 import StepBreakdownChart from './StepBreakdownChart.tsx';
 import { gpipeTimeline, partialOutput, sampleOutput } from '../testOutputs.ts';
-import type { EstimateOutput } from '../../model/input/types.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 
 function render(chart: FunctionComponent<{ output: EstimateOutput }>, output: EstimateOutput): string {
   return renderToStaticMarkup(createElement(chart, { output }));

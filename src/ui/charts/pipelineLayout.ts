@@ -3,7 +3,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
-import type { BlockKind, Timeline } from '../../model/input/types.ts';
+import type { BlockKind, Timeline } from '../../model/input/index.ts';
 
 const MARGIN_LEFT = 44;
 const MARGIN_RIGHT = 16;

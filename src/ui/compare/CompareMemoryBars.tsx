@@ -2,7 +2,7 @@
 // GPU's capacity marked, so "which fits, and by how much" reads at a glance. The
 // per-stage charts below keep their own axes; these bars are the like-for-like view.
 
-import { MEMORY_PARTS, type EstimateOutput, type MemoryPart } from '../../model/input/types.ts';
+import { MEMORY_PARTS, type EstimateOutput, type MemoryPart } from '../../model/input/index.ts';
 import { ChartLegend, OOM_COLOR } from '../charts/chartParts.tsx';
 import { formatGiB } from '../format.ts';
 

@@ -6,7 +6,7 @@
 
 import { Suspense, lazy, memo, type ReactNode } from 'react';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
-import type { EstimateOutput } from '../../model/input/types.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 import type { PinnedConfiguration } from '../../state/compare.ts';
 import type { Doc } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';

@@ -3,7 +3,7 @@
 // words, never by color alone; figures with no better direction (work per step, the
 // checkpoint interval, HFU) only say that they differ.
 
-import type { EstimateOutput } from '../../model/input/types.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 import {
   NOT_AVAILABLE, formatCo2Kg, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
   formatGpuHours, formatMinutes, formatNumber, formatSeconds, formatTokensPerSecond, formatUsd,

@@ -1,7 +1,7 @@
 // The model: a preset, a Hugging Face config.json import, and every dimension.
 
 import { useMemo, type ReactNode } from 'react';
-import { FFN_TYPES } from '../../model/input/types.ts';
+import { FFN_TYPES } from '../../model/input/index.ts';
 import { MODEL_PRESETS, matchModelPreset, readModel } from '../../state/catalog.ts';
 import { getAt, isPlainObject, setAt, type FieldPath } from '../../state/doc.ts';
 import { repairLayout } from '../../state/options.ts';

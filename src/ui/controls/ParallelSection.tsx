@@ -2,7 +2,7 @@
 // allow (src/state/options.ts asks them), plus schedule, ZeRO and sequence parallel.
 
 import { memo, useMemo } from 'react';
-import { SCHEDULES, ZERO_STAGES, type ScheduleKind } from '../../model/input/types.ts';
+import { SCHEDULES, ZERO_STAGES, type ScheduleKind } from '../../model/input/index.ts';
 import { countAt, getAt } from '../../state/doc.ts';
 import { layoutChoices, microBatchesPerStep, scheduleChoices, DEGREE_PATHS, SCHEDULE_PATH, type DegreeChoices, type DegreeKey } from '../../state/options.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';

@@ -1,6 +1,6 @@
 // The training run: batch, sequence, token budget, number formats, optimizer, recomputation, offload.
 
-import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES } from '../../model/input/types.ts';
+import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES } from '../../model/input/index.ts';
 import { getAt } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';

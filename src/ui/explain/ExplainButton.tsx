@@ -4,8 +4,8 @@
 
 import { Suspense, lazy, useId, useRef, useState, useEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { isExplainedFigure, type ExplainedFigure } from '../../model/explain/equation.ts';
-import type { EstimateOutput } from '../../model/input/types.ts';
+import { isExplainedFigure, type ExplainedFigure } from '../../model/explain/index.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 import { BUTTON } from '../buttons.ts';
 
 const ExplainContent = lazy(() => import('./ExplainContent.tsx'));

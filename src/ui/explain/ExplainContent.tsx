@@ -2,10 +2,10 @@
 // numbers substituted (model/explain.ts), each with its source. Loaded on first use.
 
 import { useMemo } from 'react';
-import { parseDocument } from '../../model/input/document.ts';
-import { explainFigure, type Equation, type ExplainedFigure, type Operator, type Quantity } from '../../model/explain/explain.ts';
-import type { EstimateOutput } from '../../model/input/types.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/uncertainty-table.ts';
+import { parseDocument } from '../../model/input/index.ts';
+import { explainFigure, type Equation, type ExplainedFigure, type Operator, type Quantity } from '../../model/explain/index.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
+import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { usePlanner } from '../../state/react.ts';
 import { formatQuantity } from './quantityFormat.ts';
 

@@ -1,12 +1,12 @@
 // The numbers of a formula view, with more digits than the figure cards so the
 // terms of a sum visibly add up ("61.30 GiB"), in the units the engine computed.
 
-import type { Quantity } from '../../model/explain/explain.ts';
+import type { Quantity } from '../../model/explain/index.ts';
 import {
   formatBytes, formatDays, formatFlopRate, formatFlops, formatGpuHours, formatNumber, formatPercent, formatSeconds,
   formatTokensPerSecond, formatUsd,
 } from '../format.ts';
-import { GiB } from '../../model/input/units.ts';
+import { GiB } from '../../model/input/index.ts';
 
 const LOCALE = 'en-US';
 const twoDecimals = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -4,7 +4,7 @@
 // suggest-client.ts); this component only asks, shows and applies.
 
 import { useEffect, useState } from 'react';
-import type { EstimateOutput } from '../../model/input/types.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 import type { FitSuggestion } from '../../model/search/fit-suggestions.ts';
 import { setAt, type Doc } from '../../state/doc.ts';
 import { usePlannerStore } from '../../state/react.ts';

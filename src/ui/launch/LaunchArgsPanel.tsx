@@ -5,11 +5,11 @@
 // in a box to select by hand where the browser refuses clipboard access.
 
 import { useEffect, useMemo, useState } from 'react';
-import type { LaunchExport } from '../../model/export/launch-args.ts';
+import type { LaunchExport } from '../../model/export/index.ts';
 import { BUTTON } from '../buttons.ts';
 import { writeClipboard } from '../clipboard.ts';
 
-type LaunchModule = typeof import('../../model/export/launch-args.ts');
+type LaunchModule = typeof import('../../model/export/index.ts');
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 
@@ -42,7 +42,7 @@ export function LaunchArgsPanel({ document }: { document: unknown }) {
   const [loadFailed, setLoadFailed] = useState(false);
   useEffect(() => {
     if (!open || module) return;
-    import('../../model/export/launch-args.ts').then(setModule, () => setLoadFailed(true));
+    import('../../model/export/index.ts').then(setModule, () => setLoadFailed(true));
   }, [open, module]);
   const result = useMemo(() => (module && document ? module.launchExportsForDocument(document) : null), [module, document]);
   return (

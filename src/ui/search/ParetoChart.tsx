@@ -3,11 +3,11 @@
 // both. Loaded lazily with recharts; a summary and a table repeat it for screen readers.
 
 import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { SearchDocumentOutput } from '../../model/search/document.ts';
+import type { SearchDocumentOutput } from '../../model/search/index.ts';
 import { ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
 import { layoutText } from './searchTable.ts';
-import { GiB } from '../../model/input/units.ts';
+import { GiB } from '../../model/input/index.ts';
 
 /** Okabe–Ito blue: ≥ 3:1 against white and gray-900. */
 const FRONT_COLOR = '#0072b2';

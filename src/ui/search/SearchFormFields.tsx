@@ -2,7 +2,7 @@
 // inside a node, the degrees held at their current value, and the GPU and dollar limits.
 
 import { useId, type ReactNode } from 'react';
-import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/types.ts';
+import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/index.ts';
 import type { Doc } from '../../state/doc.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey } from './searchRequest.ts';

@@ -4,8 +4,8 @@
 // figure and "Apply" loads a layout into the sliders; the Pareto front is drawn lazily.
 
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
-import type { SearchDocumentOutput } from '../../model/search/document.ts';
-import type { SearchProgress } from '../../model/search/types.ts';
+import type { SearchDocumentOutput } from '../../model/search/index.ts';
+import type { SearchProgress } from '../../model/search/index.ts';
 import { countAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createSearchWorker } from '../../worker/create-search-worker.ts';

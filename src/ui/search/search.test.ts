@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument } from '../../model/input/document.ts';
-import { searchDocument } from '../../model/search/document.ts';
+import { parseDocument } from '../../model/input/index.ts';
+import { searchDocument } from '../../model/search/index.ts';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
 import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';

@@ -3,9 +3,9 @@
 // the degrees the user pins are sent, as options.fixed), and the options the form
 // sets. And the way back: a found layout written into the document ("Apply").
 
-import type { SearchDocumentResult } from '../../model/search/document.ts';
-import type { FixedDegrees, SearchObjective, SearchOptions } from '../../model/search/types.ts';
-import { SCHEDULES, ZERO_STAGES } from '../../model/input/types.ts';
+import type { SearchDocumentResult } from '../../model/search/index.ts';
+import type { FixedDegrees, SearchObjective, SearchOptions } from '../../model/search/index.ts';
+import { SCHEDULES, ZERO_STAGES } from '../../model/input/index.ts';
 import { countAt, getAt, setAt, type Doc } from '../../state/doc.ts';
 
 export type FixableKey = 'tp' | 'pp' | 'cp' | 'ep' | 'vpp' | 'zero' | 'schedule';

@@ -1,7 +1,7 @@
 // The results table's rows and their sorting: one row per layout found, with the
 // engine's figures for it (estimateConfig's output, simulated schedule included).
 
-import type { SearchDocumentResult } from '../../model/search/document.ts';
+import type { SearchDocumentResult } from '../../model/search/index.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';

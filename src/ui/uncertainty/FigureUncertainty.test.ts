@@ -3,10 +3,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { FigureBand, OomVerdictLine } from './FigureUncertainty.tsx';
 import { sampleOutput } from '../testOutputs.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/uncertainty-table.ts';
-import { MAX_TIGHT_FROM_SHARE } from '../../model/validation/uncertainty.ts';
+import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
+import { MAX_TIGHT_FROM_SHARE } from '../../model/validation/index.ts';
 import { formatPercent } from '../format.ts';
-import type { EstimateOutput } from '../../model/input/types.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
 
 const GIB = 2 ** 30;
 

@@ -2,9 +2,9 @@
 // a prediction (model/uncertainty.ts, from the validation set), and under memory the
 // OOM-risk verdict with its rule.
 
-import type { EstimateOutput } from '../../model/input/types.ts';
-import { MAX_TIGHT_FROM_SHARE, headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/validation/uncertainty.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/uncertainty-table.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
+import { MAX_TIGHT_FROM_SHARE, headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
+import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
 /** Figure id → the output field its band is for, and the figure's own formatter. */

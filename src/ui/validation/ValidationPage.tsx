@@ -5,7 +5,7 @@
 // validate in a worker of their own only when the page opens.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { CaseResult } from '../../model/validation/report.ts';
+import type { CaseResult } from '../../model/validation/index.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
 import { runValidation, type ValidationProgress } from '../../worker/validation-client.ts';
 import { FilterControls, GroupTable, OverallSummary } from './ValidationSummary.tsx';

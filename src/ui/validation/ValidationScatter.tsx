@@ -4,11 +4,11 @@
 // chart's own table gives the spread it draws.
 
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { CaseResult } from '../../model/validation/report.ts';
+import type { CaseResult } from '../../model/validation/index.ts';
 import { ChartLegend, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatNumber } from '../format.ts';
 import { rowsOf, spreadOf, type Spread } from './validationView.ts';
-import { GiB } from '../../model/input/units.ts';
+import { GiB } from '../../model/input/index.ts';
 
 /** Okabe–Ito blue, ≥ 3:1 against white and gray-900. */
 const POINT_COLOR = '#0072b2';

@@ -3,10 +3,10 @@
 // precision, source or cluster size, and the filters of the case table.
 
 import { useId, useMemo, useState } from 'react';
-import type { ErrorSummary } from '../../model/validation/validate.ts';
-import type { CaseResult } from '../../model/validation/report.ts';
-import { MAX_TIGHT_FROM_SHARE, oomAssessment } from '../../model/validation/uncertainty.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/uncertainty-table.ts';
+import type { ErrorSummary } from '../../model/validation/index.ts';
+import type { CaseResult } from '../../model/validation/index.ts';
+import { MAX_TIGHT_FROM_SHARE, oomAssessment } from '../../model/validation/index.ts';
+import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { INPUT } from '../controls/fields.tsx';
 import {
   FACETS, FACET_LABELS, facetOptions, groupSummaries, percentText, signedPercentText,

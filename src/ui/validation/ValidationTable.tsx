@@ -3,8 +3,8 @@
 // the sources the rows cite.
 
 import { useMemo } from 'react';
-import type { ValidationRow } from '../../model/validation/validate.ts';
-import type { CaseResult } from '../../model/validation/report.ts';
+import type { ValidationRow } from '../../model/validation/index.ts';
+import type { CaseResult } from '../../model/validation/index.ts';
 import { figureText, isMemoryFigure, signedPercentText } from './validationView.ts';
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import type { ValidationRow } from '../../model/validation/validate.ts';
-import type { CaseResult } from '../../model/validation/report.ts';
+import type { ValidationRow } from '../../model/validation/index.ts';
+import type { CaseResult } from '../../model/validation/index.ts';
 import { facetOptions, figureText, filterCases, groupSummaries, signedPercentText, spreadOf, summaries, NO_FILTERS } from './validationView.ts';
 
 function row(id: string, figure: ValidationRow['figure'], error: number | null): ValidationRow {

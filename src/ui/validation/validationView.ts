@@ -2,9 +2,9 @@
 // precision, source and cluster size, and each subset's summary by validate.ts's own
 // `summarize`, so the page's overall figures are exactly `npm run validate`'s.
 
-import { summarize, type ErrorSummary, type Figure, type ValidationRow } from '../../model/validation/validate.ts';
-import { scaleBand, type CaseResult } from '../../model/validation/report.ts';
-import { GiB } from '../../model/input/units.ts';
+import { summarize, type ErrorSummary, type Figure, type ValidationRow } from '../../model/validation/index.ts';
+import { scaleBand, type CaseResult } from '../../model/validation/index.ts';
+import { GiB } from '../../model/input/index.ts';
 
 export type Facet = 'gpu' | 'precision' | 'sourceGroup' | 'scale';
 export const FACETS: readonly Facet[] = ['gpu', 'precision', 'sourceGroup', 'scale'];
