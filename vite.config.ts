@@ -8,7 +8,12 @@ export default defineConfig({
   plugins: [react(), tailwindcss(), cspOutsideDevServer()],
   base: './',
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700 },
+  build: {
+    target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700,
+    // The engine's modules only declare things: a wing's index.ts re-exports all of it, and
+    // what a chunk does not use must not ride along (src/model has no import-time effects).
+    rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !/[\\/]src[\\/](model|presets)[\\/]/.test(id) } },
+  },
   test: {
     include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'],
     setupFiles: ['src/testing/fast-check-setup.ts'],
