@@ -5,7 +5,7 @@ import { test, expect, openPlanner, setSlider } from './fixtures.ts';
 
 const views = [
   { name: 'full', path: '/', viewport: { width: 1440, height: 1000 } },
-  { name: 'embed', path: '/?embed=1', viewport: { width: 760, height: 1080 } },
+  { name: 'embed', path: '/?embed=1', viewport: { width: 700, height: 450 } },
 ] as const;
 
 test.skip(!process.env['SCREENSHOTS'], 'set SCREENSHOTS=1 to write docs/*.png');
@@ -16,7 +16,7 @@ for (const view of views) {
       await page.setViewportSize(view.viewport);
       await page.emulateMedia({ colorScheme });
       await openPlanner(page, view.path);
-      await expect(page.getByTestId('pipeline-chart')).toBeVisible();
+      await expect(page.getByTestId('memory-chart')).toBeVisible();
       await page.waitForTimeout(300);
       await page.screenshot({ path: `docs/screenshot-${view.name}-${colorScheme}.png` });
     });

@@ -1,4 +1,7 @@
-import { test, expect, allFigures, configFragment, figureValue, openPlanner, setSlider, slider } from './fixtures.ts';
+import { test, expect, allFigures, configFragment, figureValue, openPlanner, setSlider, slider, ORIGIN_HOST } from './fixtures.ts';
+
+/** The page's own address, escaped for a regular expression (the port follows E2E_PORT). */
+const ORIGIN = `http://${ORIGIN_HOST}/`.replace(/[.:/]/g, (c) => `\\${c}`);
 
 test('the URL follows the configuration without adding history entries', async ({ page }) => {
   await openPlanner(page);
@@ -18,7 +21,7 @@ test('a copied link opened in a new page reproduces every figure and control', a
   await expect.poll(() => figureValue(page, 'mfu')).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByTestId('share-text').inputValue();
-  expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4317\/#s=1\./);
+  expect(link).toMatch(new RegExp(`^${ORIGIN}#s=1\\.`));
   const figures = await allFigures(page);
   expect(Object.keys(figures).length).toBeGreaterThan(10);
 
@@ -30,26 +33,26 @@ test('a copied link opened in a new page reproduces every figure and control', a
   await expect.poll(() => allFigures(other)).toEqual(figures);
 });
 
-test('the embed code is an iframe of ?embed=1, a compact read-only view with a link back to the full page', async ({ page }) => {
+test('the embed code is an iframe of ?embed=1, a read-only card with a link back to the full page', async ({ page }) => {
   await openPlanner(page);
   await setSlider(page, /\(TP\)/, 4);
   await page.getByRole('button', { name: 'Copy embed code' }).click();
   const snippet = await page.getByTestId('share-text').inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:4317\/\?embed=1#s=1\.[A-Za-z0-9_-]+" title="LLM training plan: Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB"/);
+  expect(snippet).toMatch(new RegExp(`^<iframe src="${ORIGIN}\\?embed=1#s=1\\.[A-Za-z0-9_-]+" title="LLM training plan: Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB"`));
   const src = /src="([^"]+)"/.exec(snippet)?.[1] ?? '';
   const memory = await figureValue(page, 'memory-total');
 
-  await page.setViewportSize({ width: 760, height: 1080 });
+  await page.setViewportSize({ width: 700, height: 450 });
   await page.goto(src.replace(/&amp;/g, '&'));
   const embed = page.getByTestId('embed-view');
   await expect(embed).toBeVisible();
   await expect(embed.getByTestId('memory-total')).toHaveAttribute('data-value', String(memory));
-  for (const id of ['mfu', 'step-time', 'bubble-fraction', 'memory-chart', 'pipeline-chart']) await expect(embed.getByTestId(id)).toBeVisible();
+  for (const id of ['mfu', 'step-time', 'oom-verdict', 'embed-layout', 'memory-chart']) await expect(embed.getByTestId(id)).toBeVisible();
   await expect(page.getByRole('slider')).toHaveCount(0);
   const back = page.getByRole('link', { name: /Open in the full planner/ });
-  await expect(back).toHaveAttribute('href', /^http:\/\/127\.0\.0\.1:4317\/#s=1\./);
-  // Fits its frame's width: nothing wider than the 760 px viewport.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(760);
+  await expect(back).toHaveAttribute('href', new RegExp(`^${ORIGIN}#s=1\\.`));
+  // Fits its frame (share.ts EMBED_WIDTH × EMBED_HEIGHT): nothing wider than the 700 px viewport (e2e/embed-card.spec.ts checks the height).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(700);
 });
 
 test('a #config= link opens the configuration it encodes (with or without padding)', async ({ page }) => {

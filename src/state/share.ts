@@ -14,9 +14,9 @@ export function isEmbedSearch(search: string): boolean {
   return new URLSearchParams(search).get('embed') === '1';
 }
 
-/** Pixel size of the embed snippet's frame: the compact view fits it without scrolling on a wide column. */
-export const EMBED_WIDTH = 760;
-export const EMBED_HEIGHT = 1080;
+/** Pixel size of the embed snippet's frame: the embed card (EmbedView.tsx) shows all of itself in it without scrolling. */
+export const EMBED_WIDTH = 700;
+export const EMBED_HEIGHT = 450;
 
 function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,20 +1,75 @@
-// `?embed=1`: a compact, read-only view for an iframe: the headline figures, the
-// memory chart and the pipeline timeline, with a link back to the full page.
+// `?embed=1`: a card for an iframe of 700 × 450 (the copied snippet's size, share.ts):
+// the run's name and layout in words, the memory verdict with its margin, the key
+// figures and the memory chart, without scrolling, with a link back to the full page.
 
+import { Suspense, lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { pageUrl } from '../state/share.ts';
-import { Figures } from './Figures.tsx';
+import type { EstimateOutput } from '../model/input/index.ts';
+import { layoutWords, verdictWords } from './embed/embedCard.ts';
+import { keyFigures } from './keyFigures.ts';
 import { Notices } from './Notices.tsx';
-import { Charts, ConfigErrors, NoResults } from './Results.tsx';
+import { ConfigErrors, NoResults } from './Results.tsx';
 import { planTitle } from './ShareBar.tsx';
+
+const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
+
+/** The five figures a planner asks for, and memory: the same ids (data-testid) as the full page's cards. */
+const CARD_FIGURES = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'] as const;
+/** The chart's plot height: what 450 px leave after the header, layout, verdict and figures. */
+const CARD_CHART_HEIGHT = 200;
+
+const MUTED = 'text-gray-700 dark:text-gray-300';
+const VERDICT_STYLE = {
+  safe: 'border-green-700 text-green-800 dark:border-green-400 dark:text-green-300',
+  tight: 'border-amber-600 text-amber-800 dark:border-amber-400 dark:text-amber-300',
+  'will-not-fit': 'border-red-700 text-red-700 dark:border-red-400 dark:text-red-300',
+} as const;
+const VERDICT_ICON = { safe: '✓', tight: '⚠', 'will-not-fit': '✕' } as const;
+
+function Layout({ document }: { document: unknown }) {
+  const words = layoutWords(document);
+  if (!words) return null;
+  return (
+    <p data-testid="embed-layout" className={`text-xs leading-snug ${MUTED}`}>
+      <span className="font-medium text-gray-900 dark:text-gray-100">{words.cluster}</span>
+      {' · '}{words.degrees} · {words.memoryAndSchedule} · {words.batch}
+    </p>
+  );
+}
+
+function Verdict({ output }: { output: EstimateOutput }) {
+  const v = verdictWords(output);
+  return (
+    <p data-testid="oom-verdict" data-verdict={v.verdict} className={`rounded border-l-4 pl-2 text-sm ${VERDICT_STYLE[v.verdict]}`}>
+      <span aria-hidden="true">{VERDICT_ICON[v.verdict]} </span>
+      <strong>{v.headline}</strong>: {v.detail}
+    </p>
+  );
+}
+
+function CardFigures({ output }: { output: EstimateOutput }) {
+  const figures = keyFigures(output).filter((f) => (CARD_FIGURES as readonly string[]).includes(f.id));
+  return (
+    <dl aria-label="Key figures" className="grid grid-cols-3 gap-x-3 gap-y-1">
+      {figures.map((f) => (
+        <div key={f.id} className="flex min-w-0 items-baseline gap-2">
+          <dt className={`text-xs ${MUTED}`}>{f.label}</dt>
+          <dd data-testid={f.id} data-value={f.value ?? ''} className="truncate font-semibold tabular-nums text-gray-900 dark:text-gray-50">{f.text}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 export function EmbedView() {
   const output = usePlanner((s) => s.output);
   const document = usePlanner((s) => s.document);
+  const outputDocument = usePlanner((s) => s.outputDocument);
   const fullPage = pageUrl(window.location.href, window.location.hash.replace(/^#/, ''), false);
   return (
-    <main className="flex flex-col gap-3 p-3" data-testid="embed-view">
-      <header className="flex flex-wrap items-baseline justify-between gap-2">
+    <main className="flex flex-col gap-2 p-3" data-testid="embed-view">
+      <header className="flex flex-wrap items-baseline justify-between gap-x-3">
         <h1 className="text-base font-semibold text-gray-900 dark:text-gray-100">{planTitle(document)}</h1>
         <a href={fullPage} target="_blank" rel="noopener" className="text-sm font-medium text-blue-800 underline dark:text-blue-300">
           Open in the full planner<span className="sr-only"> (opens in a new tab)</span>
@@ -24,8 +79,14 @@ export function EmbedView() {
       <ConfigErrors />
       {output ? (
         <>
-          <Figures output={output} compact />
-          <Charts output={output} compact />
+          <Layout document={outputDocument ?? document} />
+          <Verdict output={output} />
+          <CardFigures output={output} />
+          <section aria-label="Memory chart">
+            <Suspense fallback={<p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>Loading the memory chart…</p>}>
+              <MemoryChart output={output} height={CARD_CHART_HEIGHT} compact />
+            </Suspense>
+          </section>
         </>
       ) : <NoResults />}
     </main>

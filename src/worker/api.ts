@@ -4,7 +4,7 @@
 
 import { estimate, invalidOutput } from '../model/estimate.ts';
 import { parseDocument } from '../model/input/index.ts';
-import { fitSuggestions, type FitSuggestions } from '../model/search/fit-suggestions.ts';
+import { fitSuggestions, type FitSuggestions } from '../model/search/index.ts';
 import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model/validation/index.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
 import { caseResult, type CaseResult } from '../model/validation/index.ts';

@@ -6,6 +6,7 @@
 
 export * from './document.ts';
 export * from './evaluate.ts';
+export * from './fit-suggestions.ts';
 export * from './pieces.ts';
 export * from './rank.ts';
 export * from './run.ts';

@@ -4,11 +4,11 @@
 
 import { Bar, BarChart, CartesianGrid, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BarShapeProps } from 'recharts';
-import { MEMORY_PARTS } from '../../model/input/types.ts';
-import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/types.ts';
+import { MEMORY_PARTS } from '../../model/input/index.ts';
+import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/index.ts';
 import { formatGiB, formatNumber } from '../format.ts';
 import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
-import { GiB } from '../../model/input/units.ts';
+import { GiB } from '../../model/input/index.ts';
 
 
 /** Okabe–Ito colors: distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
@@ -79,8 +79,9 @@ function MemoryTable({ rows }: { rows: readonly StageRow[] }) {
   );
 }
 
-export default function MemoryChart(props: { output: EstimateOutput }) {
-  const { output } = props;
+/** `height` of the plot in pixels (320 by default); `compact` (the embed card) leaves out the table below it. */
+export default function MemoryChart(props: { output: EstimateOutput; height?: number; compact?: boolean }) {
+  const { output, height = 320, compact = false } = props;
   const { stages, capacity } = output.memory;
   if (stages.length === 0 || output.errors.length > 0) {
     const why = output.errors.length > 0 ? 'the configuration is invalid' : 'no pipeline stages computed';
@@ -104,7 +105,7 @@ export default function MemoryChart(props: { output: EstimateOutput }) {
       <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" role="img"
         aria-label={summary(output, oomStages)} className="text-gray-700 dark:text-gray-300">
         <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
-          margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height: 320 }}>
+          margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height }}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
           <XAxis dataKey="stage" interval={tickInterval} tick={plainTick} stroke="currentColor"
             label={{ value: 'Pipeline stage', position: 'insideBottom', offset: -8, fill: 'currentColor', fontSize: 12 }} />
@@ -130,7 +131,7 @@ export default function MemoryChart(props: { output: EstimateOutput }) {
           ? <strong className="text-red-700 dark:text-red-300">{oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.</strong>
           : `All stages fit in ${formatGiB(capacity)}.`}
       </figcaption>
-      <MemoryTable rows={rows} />
+      {!compact && <MemoryTable rows={rows} />}
     </figure>
   );
 }

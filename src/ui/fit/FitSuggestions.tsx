@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from 'react';
 import type { EstimateOutput } from '../../model/input/index.ts';
-import type { FitSuggestion } from '../../model/search/fit-suggestions.ts';
+import type { FitSuggestion } from '../../model/search/index.ts';
 import { setAt, type Doc } from '../../state/doc.ts';
 import { usePlannerStore } from '../../state/react.ts';
 import type { FitSuggestionsAnswer } from '../../worker/api.ts';

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
+import { setAt } from '../../state/doc.ts';
+import { sampleOutput } from '../testOutputs.ts';
+import { layoutWords, verdictWords } from './embedCard.ts';
+
+const GiB = 2 ** 30;
+
+describe('the embed card in words', () => {
+  it('says the default run\'s layout: GPUs, every degree, ZeRO, schedule, batch and sequence length', () => {
+    expect(layoutWords(DEFAULT_DOCUMENT)).toEqual({
+      cluster: '64 × NVIDIA H100 SXM5 80GB',
+      degrees: 'TP 8 · PP 4 · DP 2 · CP 1 · EP 1',
+      memoryAndSchedule: 'ZeRO-1 · 1F1B schedule · selective recompute',
+      batch: 'global batch 256 × 8,192 tokens (micro-batch 1)',
+    });
+  });
+
+  it('names the virtual stages of an interleaved schedule and what is offloaded', () => {
+    let doc = setAt(DEFAULT_DOCUMENT, ['parallel', 'schedule'], 'interleaved-1f1b');
+    doc = setAt(doc, ['parallel', 'vpp'], 2);
+    doc = setAt(doc, ['training', 'offload', 'optimizer'], true);
+    expect(layoutWords(doc)?.memoryAndSchedule).toBe('ZeRO-1 · interleaved 1F1B (VPP 2) schedule · selective recompute · optimizer offloaded');
+  });
+
+  it('has no words for a document the engine cannot read', () => {
+    expect(layoutWords(setAt(DEFAULT_DOCUMENT, ['parallel', 'tp'], 0))).toBeNull();
+  });
+
+  it('gives the verdict with the margin in GiB, over or to spare', () => {
+    const sample = sampleOutput();
+    const at = (totalGiB: number) => verdictWords({
+      ...sample,
+      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB } },
+    });
+    // 40 of 80 GiB: half, 40 GiB to spare, below the 90 % tight line (uncertainty.ts MAX_TIGHT_FROM_SHARE).
+    expect(at(40)).toEqual({ verdict: 'safe', headline: 'Fits', detail: '40 GiB of 80 GiB per GPU (50 %), 40 GiB to spare' });
+    expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
+    expect(at(100).detail).toMatch(/, 20 GiB over$/);
+  });
+});

@@ -1,0 +1,68 @@
+// What the embed card says, in words: the run's layout as one line, and the memory
+// verdict with its margin. Reads the parsed document (defaults filled by the engine's
+// own parser) and the engine's output; no arithmetic of the model's here.
+
+import { parseDocument } from '../../model/input/index.ts';
+import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
+import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
+import { oomAssessment, type OomVerdict } from '../../model/validation/index.ts';
+import { formatCount, formatGiB, formatPercent } from '../format.ts';
+
+const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
+  gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B', 'zero-bubble': 'zero-bubble (ZB-H1)', dualpipe: 'DualPipe',
+};
+
+export interface LayoutWords {
+  /** "64 × NVIDIA H100 SXM5 80GB" */
+  readonly cluster: string;
+  /** "TP 8 · PP 4 · DP 2 · CP 1 · EP 1" */
+  readonly degrees: string;
+  /** "ZeRO-1 · 1F1B schedule · selective recompute" */
+  readonly memoryAndSchedule: string;
+  /** "global batch 256 × 8,192 tokens (micro-batch 1)" */
+  readonly batch: string;
+}
+
+/** The layout of the document in words, or null when the document cannot be read. */
+export function layoutWords(document: unknown): LayoutWords | null {
+  const parsed = parseDocument(document);
+  return parsed.ok ? describeLayout(parsed.config) : null;
+}
+
+export function describeLayout(c: RunConfig): LayoutWords {
+  const p = c.parallel;
+  const schedule = p.schedule === 'interleaved-1f1b' ? `${SCHEDULE_WORDS[p.schedule]} (VPP ${p.vpp})` : SCHEDULE_WORDS[p.schedule];
+  const offload = [c.training.offload.optimizer && 'optimizer', c.training.offload.parameters && 'parameters'].filter(Boolean);
+  const extras = [
+    `ZeRO-${p.zero}`,
+    `${schedule} schedule`,
+    c.training.recompute === 'none' ? 'no recompute' : `${c.training.recompute} recompute`,
+    ...(offload.length > 0 ? [`${offload.join(' and ')} offloaded`] : []),
+  ];
+  return {
+    cluster: `${formatCount(c.cluster.gpus)} × ${c.cluster.gpu.name}`,
+    degrees: `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}`,
+    memoryAndSchedule: extras.join(' · '),
+    batch: `global batch ${formatCount(c.training.globalBatch)} × ${formatCount(c.training.seqLen)} tokens (micro-batch ${formatCount(c.training.microBatch)})`,
+  };
+}
+
+export interface VerdictWords {
+  readonly verdict: OomVerdict;
+  /** "Fits", "Tight", "Will not fit" */
+  readonly headline: string;
+  /** "63.2 GiB of 80 GiB per GPU (79 %), 16.8 GiB to spare" */
+  readonly detail: string;
+}
+
+const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Fits', tight: 'Tight', 'will-not-fit': 'Will not fit' };
+
+/** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
+export function verdictWords(output: EstimateOutput): VerdictWords {
+  const { perGpu, capacity } = output.memory;
+  const { verdict } = oomAssessment(perGpu.total, capacity, UNCERTAINTY_TABLE.memory);
+  const margin = capacity - perGpu.total;
+  const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
+  const share = capacity > 0 ? ` (${formatPercent(perGpu.total / capacity)})` : '';
+  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(perGpu.total)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}` };
+}
