@@ -3,7 +3,7 @@ import { test, expect, openPlanner, setSlider } from './fixtures.ts';
 
 // The golden files were written by hand from each project's documented names
 // (docs/launch-args.md); the unit tests check the exporter against them too.
-const golden = (file: string) => readFileSync(new URL(`../src/model/__golden__/launch/${file}`, import.meta.url), 'utf8');
+const golden = (file: string) => readFileSync(new URL(`../src/model/export/__golden__/launch/${file}`, import.meta.url), 'utf8');
 
 const exports = [
   ['megatron', 'Megatron-LM', 'llama3-70b-default.megatron.sh'],
