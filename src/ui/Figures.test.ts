@@ -21,7 +21,7 @@ describe('Figures', () => {
     expect(textOf(html, 'memory-total')).toBe('92 GiB of 80 GiB');
     expect(textOf(html, 'mfu')).toBe('41.3 %');
     expect(textOf(html, 'step-time')).toBe('5.21 s');
-    expect(textOf(html, 'bubble-fraction')).toBe('12.5 %');
+    expect(textOf(html, 'bubble-fraction')).toBe('9.6 %');
     expect(parseFloat(textOf(html, 'mfu') ?? '')).toBeCloseTo(41.3, 5);
     expect(html).toContain('data-value="0.4132"');
   });

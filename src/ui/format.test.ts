@@ -38,6 +38,10 @@ describe('format', () => {
     expect(formatSeconds(3 * 3600)).toBe('3 h');
     expect(formatSeconds(20 * 86_400)).toBe('20 days');
     expect(formatDays(1)).toBe('1 day');
+    // Years past 1,000 days: 1,461 days = 4 Julian years of 365.25 days; 999 days stay days.
+    expect(formatDays(1461)).toBe('4 years');
+    expect(formatDays(999)).toBe('999 days');
+    expect(formatSeconds(2000 * 86_400)).toBe('5.48 years');
     expect(formatMinutes(90)).toBe('1.5 h');
   });
 

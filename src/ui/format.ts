@@ -82,7 +82,14 @@ export function formatMinutes(minutes: number): string {
   return formatSeconds(minutes * SECONDS_PER_MINUTE);
 }
 
+/** Days from which a duration reads better in years (ux.md, "years past a few hundred days"): 1,000 days ≈ 2.7 years. */
+export const YEARS_FROM_DAYS = 1000;
+/** The Julian year, as calendars average it. */
+export const DAYS_PER_YEAR = 365.25;
+
+/** "1 day", "222 days", and from YEARS_FROM_DAYS on "3.4 years". */
 export function formatDays(days: number): string {
+  if (Math.abs(days) >= YEARS_FROM_DAYS && Number.isFinite(days)) return `${formatNumber(days / DAYS_PER_YEAR)} years`;
   const text = formatNumber(days);
   if (text === NOT_AVAILABLE) return text;
   return `${text} ${text === '1' ? 'day' : 'days'}`;

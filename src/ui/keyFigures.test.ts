@@ -10,7 +10,7 @@ describe('keyFigures', () => {
     expect(figures.get('memory-total')?.value).toBe(92 * 2 ** 30);
     expect(figures.get('mfu')?.text).toBe('41.3 %');
     expect(figures.get('step-time')?.text).toBe('5.21 s');
-    expect(figures.get('bubble-fraction')?.text).toBe('12.5 %');
+    expect(figures.get('bubble-fraction')?.text).toBe('9.6 %');
     // tflopsPerGpu 128.9 TFLOP/s is stored in FLOP/s.
     expect(figures.get('tflops-per-gpu')?.value).toBeCloseTo(128.9e12, 0);
     expect(figures.get('tflops-per-gpu')?.text).toBe('129 TFLOP/s');

@@ -70,7 +70,7 @@ function speedFigures(output: EstimateOutput): KeyFigure[] {
     figure({ id: 'step-time', group: 'speed', label: 'Step time', unit: 'seconds', headline: true, format: formatSeconds,
       explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update' }, t?.stepSeconds ?? null, reason),
     figure({ id: 'bubble-fraction', group: 'speed', label: 'Pipeline bubble', unit: 'fraction', headline: true, format: formatPercent,
-      explanation: 'Idle share of the step caused by the pipeline schedule; 1F1B: (p−1)/m (Narayanan 2021 §2.2)' }, t?.bubbleFraction ?? null, reason),
+      explanation: 'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)' }, t?.bubbleFraction ?? null, reason),
     figure({ id: 'tokens-per-second', group: 'speed', label: 'Throughput', unit: 'tokens/s', headline: true, format: formatTokensPerSecond,
       explanation: 'Training tokens per second, whole cluster' }, t?.tokensPerSecond ?? null, reason),
     figure({ id: 'tflops-per-gpu', group: 'speed', label: 'Achieved per GPU', unit: 'FLOP/s', headline: false, format: formatFlopRate,

@@ -50,7 +50,9 @@ export function sampleOutput(): EstimateOutput {
     memory: { perGpu, stages, capacity: 80 * GIB, fits: false },
     flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
     throughput: {
-      stepSeconds: 5.21, tokensPerSecond: 603_800, tflopsPerGpu: 128.9, mfu: 0.4132, hfu: 0.5364, bubbleFraction: 0.125,
+      stepSeconds: 5.21, tokensPerSecond: 603_800, tflopsPerGpu: 128.9, mfu: 0.4132, hfu: 0.5364,
+      // One bubble (step.ts): the breakdown's bubble over the step, 0.5 / 5.21 = 9.6 %.
+      bubbleFraction: BREAKDOWN.bubble / 5.21,
       breakdown: BREAKDOWN,
     },
     time: { days: 5.75, gpuHours: 212_000 },

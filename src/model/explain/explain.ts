@@ -70,28 +70,40 @@ function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
   };
 }
 
+/** The critical stage's parts of the step that run inside the schedule, in the order step.ts subtracts them from the makespan. */
+const SCHEDULED_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp'];
+
 function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
   const microBatches = microBatchesPerStep(c.training, c.parallel);
-  const equations: Equation[] = [equation('micro-batches', { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
+  const equations: Equation[] = [
+    equation('bubble', { name: 'pipeline bubble', value: t.bubbleFraction, unit: 'fraction' },
+      'bubble time ÷ step time', 'The step-time breakdown\'s "pipeline bubble" part over the step (src/model/time/step.ts)',
+      { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' }, '÷',
+      { name: 'step time', value: t.stepSeconds, unit: 'seconds' }),
+  ];
+  const timeline = output.timeline;
+  if (timeline && t.breakdown.bubble > 0) {
+    // bubble time = makespan − the critical stage's own work (step.ts); shown only where it is not clamped at zero.
+    const parts: (Quantity | Operator)[] = [{ name: 'simulated makespan', value: timeline.makespanSeconds, unit: 'seconds' }];
+    for (const part of SCHEDULED_PARTS) {
+      if (t.breakdown[part] === 0) continue;
+      parts.push('−', { name: TIME_PART_NAMES[part], value: t.breakdown[part], unit: 'seconds' });
+    }
+    equations.push(equation('bubble-time', { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
+      'makespan of the simulated schedule − the critical stage\'s work in it',
+      'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2 (src/model/schedule/)', ...parts));
+  }
+  equations.push(equation('micro-batches', { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
     'global batch ÷ micro-batch ÷ DP', 'Narayanan et al. 2021 §2.2',
     { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' }, '÷',
     { name: 'micro-batch', value: c.training.microBatch, unit: 'sequences' }, '÷',
-    { name: 'DP', value: c.parallel.dp, unit: 'count' })];
-  const timeline = output.timeline;
-  if (timeline) {
-    const busy = timeline.blocks.reduce((sum, b) => sum + (b.endSeconds - b.startSeconds), 0);
-    equations.push(equation('bubble', { name: 'pipeline bubble', value: t.bubbleFraction, unit: 'fraction' },
-      '1 − busy stage-time ÷ stages ÷ makespan', 'Idle share of the simulated schedule (src/model/schedule.ts)',
-      { name: 'one', value: 1, unit: 'count' }, '−',
-      { name: 'busy stage-time', value: busy, unit: 'seconds' }, '÷',
-      { name: 'stages (p)', value: timeline.stages, unit: 'count' }, '÷',
-      { name: 'makespan', value: timeline.makespanSeconds, unit: 'seconds' }));
-  }
+    { name: 'DP', value: c.parallel.dp, unit: 'count' }));
   return {
     figure: 'bubble-fraction', title: 'Pipeline bubble',
-    lead: `The share of the step the ${c.parallel.pp} pipeline stages sit idle under the ${c.parallel.schedule} schedule. For 1F1B it approaches (p − 1) ÷ (m + p − 1).`,
+    lead: `The share of the step time the slowest of the ${c.parallel.pp} pipeline stages sits idle under the ${c.parallel.schedule} schedule: the step-time breakdown's "pipeline bubble" part over the step. For 1F1B with equal stages the schedule's part approaches (p − 1) ÷ (m + p − 1).`,
     equations,
-    notes: timeline ? [] : ['This schedule has too many blocks to keep: the bubble comes from the simulator\'s summary or the closed form, not a drawn timeline.'],
+    notes: timeline ? ['The same number is the card\'s, the step-time breakdown\'s share and the pipeline timeline\'s caption.']
+      : ['This schedule has too many blocks to keep: the makespan comes from the simulator\'s summary or the closed form, not a drawn timeline.'],
   };
 }
 

@@ -172,6 +172,7 @@ export interface EstimateOutput {
     readonly tflopsPerGpu: number;
     readonly mfu: number;
     readonly hfu: number;
+    /** Share of the step time that is pipeline bubble: breakdown.bubble ÷ stepSeconds (the critical stage's idle time in the schedule). */
     readonly bubbleFraction: number;
     readonly breakdown: Readonly<Record<TimePart, number>>;
   } | null;
@@ -210,6 +211,10 @@ export interface Timeline {
   readonly microBatches: number;
   readonly blocks: readonly ScheduleBlock[];
   readonly makespanSeconds: number;
-  /** Idle share of stage-time: 1 − busy / (stages × makespan). */
+  /**
+   * Idle share of all stages' time in the simulated schedule, 1 − busy / (stages × makespan):
+   * a property of the schedule alone. The figure the page shows as "pipeline bubble" is
+   * throughput.bubbleFraction (share of the step), not this.
+   */
   readonly bubbleFraction: number;
 }

@@ -78,11 +78,14 @@ describe('identities between the output figures', () => {
     expect(sum).toBeCloseTo(t.stepSeconds, 9);
   });
 
-  it('bubble fraction is (p−1)/(m+p−1) of stage-time for 1F1B with identical stages', () => {
+  it('bubble fraction is the breakdown\'s bubble over the step: about (p−1)/(m+p−1) for 1F1B with identical stages', () => {
     // 8 layers on 4 stages, no embedding/output imbalance to speak of when vocab is tiny.
     const out = estimate(doc({ model: { layers: 8, vocab: 8 }, parallel: { tp: 1, pp: 4, dp: 2, zero: 1 }, training: { globalBatch: 16 } }));
     const t = throughput(out);
-    // m = 16 / (1 × 2) = 8; idle share = 3 / (8 + 3) ≈ 0.273, plus a little for p2p and the tiny head.
+    // One definition (issue 16 item 6): the bubble part of the step over the step.
+    expect(t.bubbleFraction).toBe(t.breakdown.bubble / t.stepSeconds);
+    // m = 16 / (1 × 2) = 8; the critical stage idles 3 of 8 + 3 slots ≈ 0.273 of the makespan, a little more
+    // for p2p and the tiny head, a little less of the whole step, which adds the DP sync and the optimizer.
     expect(t.bubbleFraction).toBeGreaterThan(0.26);
     expect(t.bubbleFraction).toBeLessThan(0.3);
     expect(out.timeline?.blocks.length).toBe(4 * 8 * 2);

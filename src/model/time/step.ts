@@ -174,7 +174,10 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   const drawn = pipeline.timeline && pipeline.timeline.blocks.length <= MAX_DRAWN_BLOCKS ? pipeline.timeline : null;
   return {
     stepSeconds,
-    bubbleFraction: pipeline.bubbleFraction,
+    // The one bubble figure: the share of the step the critical stage spends in the
+    // schedule's idle time, the breakdown's `bubble` part over the step. The card, the
+    // step breakdown and the formula view all show this number (issue 16, item 6).
+    bubbleFraction: stepSeconds > 0 ? bubble / stepSeconds : 0,
     breakdown: { compute, recompute, tp, cp, ep, pp, dp: dpExposed, bubble, optimizer },
     timeline: drawn,
     scheduleNote: pipeline.note,

@@ -19,11 +19,12 @@ const MEMORY_LABELS: Readonly<Record<MemoryPart, string>> = {
   parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
 };
 
+/** `stage` counts from 1, as the pipeline timeline's rows and the formula view ("pipeline stage 3 of 4") do. */
 type StageRow = Record<MemoryPart, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
 
 function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageRow[] {
-  return stages.map((s, stage) => ({
-    stage,
+  return stages.map((s, index) => ({
+    stage: index + 1,
     parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
     activations: s.activations / GiB, other: s.other / GiB,
     totalGiB: s.total / GiB,

@@ -1,14 +1,21 @@
 // The simulated pipeline schedule as a Gantt chart: one row per stage, time to the
 // right, one <rect data-kind> per forward (F), backward (B) or weight-gradient (W) block.
 // Bubbles are the empty stretches of a row. Plain SVG, computed once per timeline:
-// recharts has no Gantt chart, and 20,000 blocks need no per-block components.
+// recharts has no Gantt chart, and 20,000 blocks need no per-block components. With many
+// micro-batches it opens on the first ones at full size (readableWindow), with a button
+// for the whole step; the time axis ticks on seconds, minutes, hours (timeTicks.ts).
 
-import { useMemo } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { BlockKind, EstimateOutput, Timeline } from '../../model/input/index.ts';
 import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
+
+/** Stages and micro-batches are counted from 1 on the page, as the formula views count them ("pipeline stage 3 of 4"). */
+export const stageLabel = (stage: number): string => `Stage ${stage + 1}`;
 import { ChartLegend, ChartUnavailable } from './chartParts.tsx';
 import type { LegendItem } from './chartParts.tsx';
-import { chartGeometry, niceTicks, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
+import { chartGeometry, readableWindow, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
+import { BUTTON } from '../buttons.ts';
+import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
 import type { ChartGeometry, StageStats } from './pipelineLayout.ts';
 
 interface Shade { readonly fill: string; readonly text: string; readonly stroke?: string }
@@ -42,8 +49,8 @@ function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
     const y = g.rowTop(Math.trunc(block.stage)) + g.rowGap / 2;
     const outline = shade.stroke ? ` stroke="${shade.stroke}" stroke-width="0.75"` : '';
     rects.push(`<rect data-kind="${block.kind}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${height}" fill="${shade.fill}"${outline}/>`);
-    const text = String(Math.trunc(block.microBatch));
-    if (labelRows && width >= 6 + 6 * text.length) {
+    const text = String(Math.trunc(block.microBatch) + 1);
+    if (labelRows && width >= 6 + 6 * text.length && x + width <= g.left + g.plotWidth + 0.5) {
       labels.push(`<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`);
     }
   }
@@ -54,6 +61,8 @@ function Axes({ timeline, g }: { timeline: Timeline; g: ChartGeometry }) {
   const labelEvery = Math.max(1, Math.ceil(12 / g.rowHeight));
   const rows = Array.from({ length: timeline.stages }, (_, stage) => stage);
   const axisY = g.plotBottom;
+  const ticks = timeTicks(g.span, Math.max(2, Math.floor(g.plotWidth / 90)));
+  const tickText = timeAxisFormatter(ticks[ticks.length - 1] ?? g.span);
   return (
     <g fill="currentColor" fontSize={11}>
       {rows.map((stage) => (
@@ -62,26 +71,30 @@ function Axes({ timeline, g }: { timeline: Timeline; g: ChartGeometry }) {
       ))}
       {rows.filter((stage) => stage % labelEvery === 0).map((stage) => (
         <text key={`s${stage}`} x={g.left - 6} y={g.rowTop(stage) + g.rowHeight / 2} textAnchor="end" dominantBaseline="central">
-          {`S${stage}`}
+          {stageLabel(stage)}
         </text>
       ))}
       <line x1={g.left} x2={g.left + g.plotWidth} y1={axisY} y2={axisY} stroke="currentColor" />
-      {niceTicks(g.span, 8).map((t) => (
+      {ticks.map((t) => (
         <g key={`x${t}`}>
           <line x1={g.x(t)} x2={g.x(t)} y1={axisY} y2={axisY + 4} stroke="currentColor" />
-          <text x={g.x(t)} y={axisY + 16} textAnchor="middle">{formatSeconds(t)}</text>
+          <text x={g.x(t)} y={axisY + 16} textAnchor="middle">{tickText(t)}</text>
         </g>
       ))}
     </g>
   );
 }
 
-function summary(timeline: Timeline, stats: readonly StageStats[]): string {
+/** The one bubble figure (throughput.bubbleFraction, the card's), in words. */
+function bubbleText(bubbleFraction: number | null): string {
+  return bubbleFraction === null ? '' : `; pipeline bubble ${formatPercent(bubbleFraction)} of the step`;
+}
+
+function summary(timeline: Timeline, stats: readonly StageStats[], bubbleFraction: number | null): string {
   const counts = KINDS.map((k) => [k, stats.reduce((n, s) => n + s.blocks[k], 0)] as const).filter(([, n]) => n > 0);
   const countText = counts.map(([k, n]) => `${KIND_LABELS[k].toLowerCase()} ${n}`).join(', ');
   return `Pipeline schedule: ${timeline.stages} stages, ${timeline.microBatches} micro-batches, ` +
-    `${timeline.blocks.length} blocks (${countText}) over ${formatSeconds(timeline.makespanSeconds)}; ` +
-    `bubble fraction ${formatPercent(timeline.bubbleFraction)} of stage time is idle.`;
+    `${timeline.blocks.length} blocks (${countText}) over ${formatSeconds(timeline.makespanSeconds)}${bubbleText(bubbleFraction)}.`;
 }
 
 function StageTable({ stats }: { stats: readonly StageStats[] }) {
@@ -96,14 +109,14 @@ function StageTable({ stats }: { stats: readonly StageStats[] }) {
               <th scope="col" className="px-2 text-left">Stage</th>
               <th scope="col" className="px-2">Busy</th>
               <th scope="col" className="px-2">Idle</th>
-              <th scope="col" className="px-2">Idle share</th>
+              <th scope="col" className="px-2">Idle share of the schedule</th>
               {KINDS.map((k) => <th key={k} scope="col" className="px-2">{KIND_LABELS[k]} blocks</th>)}
             </tr>
           </thead>
           <tbody>
             {stats.map((s) => (
               <tr key={s.stage}>
-                <th scope="row" className="px-2 text-left font-normal">{s.stage}</th>
+                <th scope="row" className="px-2 text-left font-normal">{stageLabel(s.stage)}</th>
                 <td className="px-2">{formatSeconds(s.busySeconds)}</td>
                 <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
                 <td className="px-2">{formatPercent(s.idleFraction)}</td>
@@ -124,27 +137,48 @@ function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): Legen
   return items;
 }
 
-function TimelineChart({ timeline }: { timeline: Timeline }) {
+function TimelineChart({ timeline, bubbleFraction }: { timeline: Timeline; bubbleFraction: number | null }) {
   const [containerRef, width] = useElementWidth<HTMLDivElement>(960);
+  const [wholeStep, setWholeStep] = useState(false);
+  const clipId = `${useId()}-plot`;
   const span = timelineSpan(timeline);
-  const g = useMemo(() => chartGeometry(timeline.stages, span, width), [timeline.stages, span, width]);
+  const full = useMemo(() => chartGeometry(timeline.stages, span, width), [timeline.stages, span, width]);
+  const readable = useMemo(() => readableWindow(timeline, span, full.plotWidth), [timeline, span, full.plotWidth]);
+  // Zoomed only where the whole step would shrink its blocks below a readable width.
+  const zoomable = readable < span * 0.98;
+  const shown = zoomable && !wholeStep ? readable : span;
+  const g = useMemo(() => chartGeometry(timeline.stages, shown, width), [timeline.stages, shown, width]);
   const blocks = useMemo(() => ({ __html: blockMarkup(timeline, g) }), [timeline, g]);
   const stats = useMemo(() => stageStats(timeline, span), [timeline, span]);
   const hasOddChunks = useMemo(() => timeline.blocks.some((b) => b.chunk % 2 === 1), [timeline]);
   return (
     <figure className="flex flex-col">
+      {zoomable && (
+        <div className="mb-1 flex flex-wrap items-center justify-between gap-2 text-sm text-gray-700 dark:text-gray-300">
+          <p data-testid="pipeline-window">
+            {wholeStep
+              ? `The whole step: ${timeline.microBatches} micro-batches over ${formatSeconds(span)}.`
+              : `The first ${formatSeconds(shown)} of the ${formatSeconds(span)} step, blocks at full size.`}
+          </p>
+          <button type="button" className={BUTTON} aria-pressed={wholeStep} onClick={() => setWholeStep(!wholeStep)}>
+            {wholeStep ? 'Show the first micro-batches at full size' : `Show the whole step (${timeline.microBatches} micro-batches)`}
+          </button>
+        </div>
+      )}
       <div ref={containerRef} data-testid="pipeline-chart" data-chart-title="Pipeline schedule (stages × time)" role="img"
-        aria-label={summary(timeline, stats)} className="text-gray-700 dark:text-gray-300">
+        data-window-seconds={shown} aria-label={summary(timeline, stats, bubbleFraction)} className="text-gray-700 dark:text-gray-300">
         <svg xmlns="http://www.w3.org/2000/svg" width={g.width} height={g.height} viewBox={`0 0 ${g.width} ${g.height}`}
           className="block max-w-full" fontFamily="system-ui, sans-serif">
+          <defs><clipPath id={clipId}><rect x={g.left} y={0} width={g.plotWidth} height={g.plotBottom} /></clipPath></defs>
           <Axes timeline={timeline} g={g} />
-          <g dangerouslySetInnerHTML={blocks} />
+          <g clipPath={`url(#${clipId})`} dangerouslySetInnerHTML={blocks} />
         </svg>
         <ChartLegend items={legendItems(stats, hasOddChunks)} />
       </div>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-        Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)}): bubble
-        fraction {formatPercent(timeline.bubbleFraction)}. Empty stretches are idle time; numbers are micro-batches.
+        Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)})
+        {bubbleFraction !== null && <>: pipeline bubble {formatPercent(bubbleFraction)} of the step, as on the Pipeline bubble figure</>}.
+        Empty stretches are idle time; numbers are micro-batches, from 1.
       </figcaption>
       <StageTable stats={stats} />
     </figure>
@@ -157,5 +191,5 @@ export default function PipelineChart(props: { output: EstimateOutput }) {
   if (timeline.blocks.length === 0 || !(timelineSpan(timeline) > 0)) {
     return <ChartUnavailable>Pipeline timeline not shown: the simulated schedule is empty.</ChartUnavailable>;
   }
-  return <TimelineChart timeline={timeline} />;
+  return <TimelineChart timeline={timeline} bubbleFraction={props.output.throughput?.bubbleFraction ?? null} />;
 }

@@ -8,6 +8,7 @@ import { TIME_PARTS } from '../../model/input/index.ts';
 import type { EstimateOutput, TimePart } from '../../model/input/index.ts';
 import { formatPercent, formatSeconds } from '../format.ts';
 import { ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
+import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
 
 /** Colors ≥ 3:1 against both white and gray-900; the bars are also labelled on the axis. */
 const TIME_COLORS: Readonly<Record<TimePart, string>> = {
@@ -21,10 +22,14 @@ const TIME_LABELS: Readonly<Record<TimePart, string>> = {
 
 interface PartRow { readonly part: TimePart; readonly label: string; readonly seconds: number; readonly share: number }
 
-function partRows(breakdown: Readonly<Record<TimePart, number>>, stepSeconds: number): PartRow[] {
+type Throughput = NonNullable<EstimateOutput['throughput']>;
+
+/** Each part's seconds and share of the step; the bubble's share is the engine's bubbleFraction, the number its card shows. */
+export function partRows(t: Pick<Throughput, 'breakdown' | 'stepSeconds' | 'bubbleFraction'>): PartRow[] {
   return TIME_PARTS.map((part) => {
-    const seconds = Number.isFinite(breakdown[part]) ? breakdown[part] : 0;
-    return { part, label: TIME_LABELS[part], seconds, share: stepSeconds > 0 ? seconds / stepSeconds : 0 };
+    const seconds = Number.isFinite(t.breakdown[part]) ? t.breakdown[part] : 0;
+    const share = part === 'bubble' ? t.bubbleFraction : t.stepSeconds > 0 ? seconds / t.stepSeconds : 0;
+    return { part, label: TIME_LABELS[part], seconds, share };
   });
 }
 
@@ -66,7 +71,10 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
     const why = props.output.errors.length > 0 ? 'the configuration is invalid' : 'time model not computed';
     return <ChartUnavailable>Step-time breakdown not shown: {why}.</ChartUnavailable>;
   }
-  const rows = partRows(throughput.breakdown, throughput.stepSeconds);
+  const rows = partRows(throughput);
+  const largest = rows.reduce((most, r) => Math.max(most, r.seconds), 0);
+  const ticks = timeTicks(largest, 5);
+  const tickText = timeAxisFormatter(ticks[ticks.length - 1] ?? largest);
   const partsSum = rows.reduce((sum, r) => sum + r.seconds, 0);
   const colored = (shape: BarShapeProps) => {
     const row = rows[shape.index];
@@ -81,8 +89,8 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
           margin={{ top: 8, right: 64, bottom: 8, left: 8 }} style={{ width: '100%', height: 300 }}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} horizontal={false} />
           {/* interval 0: five round ticks never crowd, and recharts then skips measuring each label in the DOM (a forced layout of the page). */}
-          <XAxis type="number" interval={0} tick={plainTick} stroke="currentColor"
-            tickFormatter={(v: number) => formatSeconds(v)} />
+          <XAxis type="number" interval={0} tick={plainTick} stroke="currentColor" ticks={ticks}
+            domain={[0, ticks[ticks.length - 1] ?? 'auto']} tickFormatter={(v: number) => tickText(v)} />
           <YAxis type="category" dataKey="label" width={120} interval={0} tick={plainTick} stroke="currentColor" />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatSeconds(v) : String(v))} />
           <Bar dataKey="seconds" name="Seconds per step" isAnimationActive={false} shape={colored}>
@@ -94,6 +102,7 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         Seconds per step by part; step time {formatSeconds(throughput.stepSeconds)}, sum of parts {formatSeconds(partsSum)}
         {Math.abs(partsSum - throughput.stepSeconds) > 1e-9 * Math.max(1, throughput.stepSeconds) ? ' (the parts need not add up to the step: some run overlapped)' : ''}.
+        {' '}Pipeline bubble {formatSeconds(throughput.breakdown.bubble)}, {formatPercent(throughput.bubbleFraction)} of the step: the Pipeline bubble figure.
       </figcaption>
       <BreakdownTable rows={rows} />
     </figure>

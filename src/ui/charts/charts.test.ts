@@ -23,9 +23,13 @@ describe('PipelineChart', () => {
     expect(count(html, /<rect[^>]*data-kind="B"/g)).toBe(64);
     expect(html).toContain('data-testid="pipeline-chart"');
     expect(html).toContain('role="img"');
-    // Bubble (p − 1)/(m + p − 1) = 7/15 = 46.7 % for this GPipe timeline.
-    expect(html).toMatch(/aria-label="Pipeline schedule: 8 stages, 8 micro-batches, 128 blocks \(forward 64, backward 64\) over 4.5 s; bubble fraction 46.7 %/);
-    expect(html).toContain('bubble fraction 46.7 %');
+    // The one bubble figure: the output's bubbleFraction (0.5 s of a 5.21 s step = 9.6 %), not a second number from the timeline.
+    expect(html).toMatch(/aria-label="Pipeline schedule: 8 stages, 8 micro-batches, 128 blocks \(forward 64, backward 64\) over 4.5 s; pipeline bubble 9.6 % of the step/);
+    expect(html).toContain('pipeline bubble 9.6 % of the step');
+    // Stages are counted from 1, as in the formula views.
+    expect(html).toContain('>Stage 1<');
+    expect(html).toContain('>Stage 8<');
+    expect(html).not.toContain('>Stage 0<');
   });
 
   it('has a per-stage table outside the img role', () => {

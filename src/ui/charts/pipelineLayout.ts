@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
 import type { BlockKind, Timeline } from '../../model/input/index.ts';
 
-const MARGIN_LEFT = 44;
+/** Room for the row labels, "Stage 16" at 11 px. */
+const MARGIN_LEFT = 60;
 const MARGIN_RIGHT = 16;
 const MARGIN_TOP = 4;
 const AXIS_HEIGHT = 24;
@@ -123,4 +124,24 @@ export function useElementWidth<T extends HTMLElement>(fallback: number): [RefOb
     return () => observer.disconnect();
   }, []);
   return [ref, width];
+}
+
+/** Narrowest block, in pixels, that still carries its micro-batch number (two digits at 10 px). */
+export const MIN_READABLE_BLOCK_PX = 28;
+
+/** Median length of a block (seconds): the typical forward or backward. */
+export function typicalBlockSeconds(timeline: Timeline): number {
+  const lengths = timeline.blocks.map((b) => b.endSeconds - b.startSeconds).filter((d) => Number.isFinite(d) && d > 0).sort((a, b) => a - b);
+  return lengths[Math.floor(lengths.length / 2)] ?? 0;
+}
+
+/**
+ * The time window that shows the step's first micro-batches at full size: as long as
+ * `plotWidth` pixels hold with the typical block MIN_READABLE_BLOCK_PX wide, never more
+ * than the step. Equal to `span` when the whole step is readable already.
+ */
+export function readableWindow(timeline: Timeline, span: number, plotWidth: number): number {
+  const block = typicalBlockSeconds(timeline);
+  if (!(block > 0) || !(plotWidth > 0)) return span;
+  return Math.min(span, (block * plotWidth) / MIN_READABLE_BLOCK_PX);
 }
