@@ -4,25 +4,32 @@
 // training.microBatch and training.recompute. Prints
 // { "evaluated": N, "seconds": S, "results": [ … ], … } with the results best first.
 // Options:
-//   --top K                 results to return (default 10)
-//   --objective O           tokensPerSecond (default) | days | usd | memoryHeadroom
+// The document's optional `search` block (docs/search.md) sets the same things; a flag wins.
+//   --top K                 layouts to return (default 10), each its best variant
+//   --objective O           tokensPerSecond (default) | days | usd | headroom (or memoryHeadroom)
 //   --exhaustive            evaluate every layout (no pruning)
 //   --tp-within-node        keep tensor parallelism inside a node
-//   --even-layers           only pp × vpp that divide the layers
+//   --uneven-layers         also pp × vpp that do not divide the layers (default: only even splits)
+//   --memory-margin X       share of each GPU's memory kept free (default 0.1)
+//   --variants N            variants folded under each layout (default 4)
+//   --no-group              rank variants one by one instead of layouts
 //   --offload               also search optimizer and parameter offload
 //   --no-pareto             leave out the Pareto front
 //   --gpus N[,M…]           cluster sizes to search instead of cluster.gpus
+//   --gpu-types A[,B…]      size the cluster: GPU preset ids searched together
+//   --min-gpus N --max-gpus N   size the cluster: every whole-node GPU count the layout rules allow
 //   --max-usd X, --max-days X   budget
-//   --memory-gib X          memory limit per GPU instead of the GPU's
+//   --memory-gib X          memory per GPU instead of the GPU's (the margin applies)
 //   --fix key=value         pin a degree: tp, pp, dp, cp, ep, vpp, zero, microBatch (integers),
 //                           sequenceParallel (true/false), schedule, recompute
 import { searchDocument } from '../src/model/search/index.ts';
-import { SEARCH_OBJECTIVES, type FixedDegrees, type SearchOptions } from '../src/model/search/index.ts';
+import { BLOCK_OBJECTIVES, MAX_MEMORY_MARGIN, type FixedDegrees, type SearchOptions } from '../src/model/search/index.ts';
+import { GPU_PRESETS } from '../src/presets/gpus.ts';
 import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStage } from '../src/model/input/index.ts';
 import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
-const USAGE = 'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|memoryHeadroom] [--exhaustive] [--tp-within-node] [--even-layers] [--offload] [--no-pareto] [--gpus N,…] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
+const USAGE = 'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|headroom] [--exhaustive] [--tp-within-node] [--uneven-layers] [--memory-margin X] [--variants N] [--no-group] [--offload] [--no-pareto] [--gpus N,…] [--gpu-types A,…] [--min-gpus N] [--max-gpus N] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -67,6 +74,7 @@ function fix(fixed: Mutable<FixedDegrees>, pair: string | undefined, errors: str
 function parseFlags(flags: readonly string[]): { options: SearchOptions; errors: string[] } {
   const options: Mutable<SearchOptions> = {};
   const fixed: Mutable<FixedDegrees> = {};
+  const range: { min?: number; max?: number } = {};
   const errors: string[] = [];
   for (let i = 0; i < flags.length; i++) {
     const flag = flags[i];
@@ -74,15 +82,38 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
     switch (flag) {
       case '--top': options.topK = positiveNumber(next(), flag, errors) ?? 10; break;
       case '--objective': {
-        const o = next();
-        const match = SEARCH_OBJECTIVES.find((x) => x === o);
+        const o = next() ?? '';
+        const match = Object.hasOwn(BLOCK_OBJECTIVES, o) ? BLOCK_OBJECTIVES[o] : undefined;
         if (match) options.objective = match;
-        else errors.push(`--objective: needs one of ${SEARCH_OBJECTIVES.join(', ')}, got ${JSON.stringify(o ?? null)}`);
+        else errors.push(`--objective: needs one of tokensPerSecond, days, usd, headroom, got ${JSON.stringify(o)}`);
         break;
       }
       case '--exhaustive': options.exhaustive = true; break;
       case '--tp-within-node': options.tpWithinNode = true; break;
       case '--even-layers': options.evenLayerSplit = true; break;
+      case '--uneven-layers': options.evenLayerSplit = false; break;
+      case '--no-group': options.groupByLayout = false; break;
+      case '--memory-margin': {
+        const v = Number(next());
+        if (Number.isFinite(v) && v >= 0 && v <= MAX_MEMORY_MARGIN) options.memoryMargin = v;
+        else errors.push(`--memory-margin: needs a share of memory from 0 to ${MAX_MEMORY_MARGIN}, got ${JSON.stringify(flags[i] ?? null)}`);
+        break;
+      }
+      case '--variants': {
+        const v = Number(next());
+        if (Number.isInteger(v) && v >= 0 && v <= 50) options.variants = v;
+        else errors.push(`--variants: needs a whole number from 0 to 50, got ${JSON.stringify(flags[i] ?? null)}`);
+        break;
+      }
+      case '--gpu-types': {
+        const ids = (next() ?? '').split(',').filter((id) => id !== '');
+        const unknown = ids.filter((id) => !GPU_PRESETS.some((g) => g.id === id));
+        if (ids.length > 0 && unknown.length === 0) options.gpuTypes = ids;
+        else errors.push(`--gpu-types: needs GPU preset ids (${GPU_PRESETS.map((g) => g.id).join(', ')}), got ${JSON.stringify(unknown.join(',') || flags[i] || null)}`);
+        break;
+      }
+      case '--min-gpus': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) range.min = v; break; }
+      case '--max-gpus': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) range.max = v; break; }
       case '--offload': options.searchOffload = true; break;
       case '--no-pareto': options.pareto = false; break;
       case '--gpus': options.gpuCounts = (next() ?? '').split(',').map((n) => positiveNumber(n, flag, errors) ?? 1); break;
@@ -94,10 +125,12 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
     }
   }
   if (Object.keys(fixed).length > 0) options.fixed = fixed;
+  if (range.min !== undefined && range.max === undefined) errors.push('--min-gpus: needs --max-gpus too');
+  else if (range.max !== undefined) options.gpuRange = { min: range.min ?? 1, max: range.max };
   return { options, errors };
 }
 
-const TAKES_VALUE = new Set(['--top', '--objective', '--gpus', '--max-usd', '--max-days', '--memory-gib', '--fix']);
+const TAKES_VALUE = new Set(['--top', '--objective', '--gpus', '--max-usd', '--max-days', '--memory-gib', '--fix', '--memory-margin', '--variants', '--gpu-types', '--min-gpus', '--max-gpus']);
 
 /** The first argument that is neither a flag nor a flag's value is the file. */
 function fileIndex(args: readonly string[]): number {

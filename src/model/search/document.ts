@@ -1,16 +1,20 @@
 // The search's front door for interchange documents (`npm run search`, the page): a
-// document whose `parallel` part may be partly or wholly absent. The `parallel` fields it
-// does give are held fixed; the rest are searched, with training.microBatch and
-// training.recompute. The best layouts are re-evaluated with estimateConfig, so the
-// figures reported are the engine's own output (simulated schedule included).
+// document whose `parallel` part may be partly or wholly absent, with an optional
+// `search` block (search-block.ts). The `parallel` fields it does give are held fixed;
+// the rest are searched, with training.microBatch and training.recompute. With
+// search.gpuTypes and a GPU range (search.minGpus–maxGpus) it sizes the cluster: which
+// GPU, how many, and which layout. The best layouts are re-evaluated with estimateConfig
+// (results.ts), so the figures reported are the engine's own output.
 
-import { estimateConfig } from '../estimate.ts';
 import { parseDocument } from '../input/index.ts';
 import { FieldReader, isObject, own, type JsonObject } from '../input/index.ts';
-import { layoutConfig } from './pieces.ts';
-import { searchSteps, type SearchControl } from './search.ts';
+import { costFronts, documentResults, type CostFront, type LayoutTraining, type SearchDocumentResult } from './results.ts';
+import { readSearchBlock } from './search-block.ts';
+import { searchLaneSteps, type SearchControl, type SearchLane } from './search.ts';
 import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions, SearchProgress } from './types.ts';
-import { SCHEDULES, ZERO_STAGES, type EstimateOutput, type OffloadConfig, type ParallelConfig, type Recompute, type RunConfig } from '../input/index.ts';
+import { SCHEDULES, ZERO_STAGES, type ParallelConfig, type RunConfig } from '../input/index.ts';
+
+export type { SearchDocumentResult, SearchVariant, CostFront, CostPoint } from './results.ts';
 
 export type SearchDocumentParse =
   | { readonly ok: true; readonly base: RunConfig; readonly fixed: FixedDegrees; readonly gpus: number; readonly warnings: readonly string[] }
@@ -33,7 +37,8 @@ function fixedDegrees(r: FieldReader, parallel: JsonObject): FixedDegrees {
 /**
  * The run without its layout: the document parsed with a trivial layout on one GPU, so
  * that only model, training, cluster and cost are validated here (the layouts are the
- * search's business).
+ * search's business). `gpusGiven`: the cluster sizes come from elsewhere (options or the
+ * search block), so cluster.gpus is not required.
  */
 export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocumentParse {
   if (!isObject(raw)) return { ok: false, errors: ['document: must be a JSON object'], warnings: [] };
@@ -47,7 +52,7 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   const gpusValue = own(cluster, 'gpus');
   let gpus = 1;
   if (gpusValue === undefined || gpusValue === null) {
-    if (!gpusGiven) r.error('cluster.gpus', 'is required for a search: the number of GPUs to lay out');
+    if (!gpusGiven) r.error('cluster.gpus', 'is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)');
   } else {
     gpus = r.integer(cluster, 'gpus', 'cluster', 1);
   }
@@ -58,8 +63,9 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   }
   const offload = own(training, 'offload');
   const parameterOffload = isObject(offload) && own(offload, 'parameters') === true;
+  const { search: _block, ...rest } = raw;
   const trivial = {
-    ...raw,
+    ...rest,
     parallel: { zero: parameterOffload ? 3 : 0 },
     training: isObject(trainingRaw) ? { ...trainingRaw, microBatch: 1 } : trainingRaw,
     cluster: isObject(clusterRaw) ? { ...clusterRaw, gpus: 1 } : clusterRaw,
@@ -72,51 +78,44 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   return { ok: true, base, fixed, gpus, warnings };
 }
 
-/** One result as the interchange spec describes it: the input document's layout parts plus the engine's output for them. */
-export interface SearchDocumentResult {
-  readonly parallel: ParallelConfig;
-  readonly training: { readonly microBatch: number; readonly recompute: Recompute; readonly offload: OffloadConfig };
-  readonly cluster: { readonly gpus: number };
-  /** estimateConfig's output for the layout (timeline left out: null). */
-  readonly output: EstimateOutput;
-  /** What the search ranked by: the closed-form step time and the most loaded GPU's memory. */
-  readonly search: { readonly stepSeconds: number; readonly memoryBytes: number };
+/**
+ * The document on another GPU type: the preset's own GPUs per node and price, unless it
+ * is the document's GPU (whose cluster.gpusPerNode and cost.usdPerGpuHour stay).
+ */
+function onGpu(raw: JsonObject, gpuId: string): JsonObject {
+  const cluster = isObject(own(raw, 'cluster')) ? (own(raw, 'cluster') as JsonObject) : {};
+  if (own(cluster, 'gpu') === gpuId) return raw;
+  const { gpusPerNode: _perNode, ...clusterRest } = cluster;
+  const cost = isObject(own(raw, 'cost')) ? (own(raw, 'cost') as JsonObject) : undefined;
+  const { usdPerGpuHour: _price, ...costRest } = cost ?? {};
+  return { ...raw, cluster: { ...clusterRest, gpu: gpuId }, ...(cost ? { cost: costRest } : {}) };
 }
 
 export interface SearchDocumentOutput {
   readonly evaluated: number;
+  /** Different layouts, best first by the engine's figures; each its best variant with the others under `variants`. */
   readonly results: readonly SearchDocumentResult[];
   readonly objective: SearchObjective;
   readonly layouts: number;
   readonly memoryOnly: number;
   readonly pruned: number;
   readonly fitting: number;
-  /** Throughput against per-GPU memory (closed-form step time), least memory first. */
-  readonly pareto: readonly { readonly parallel: ParallelConfig; readonly training: { readonly microBatch: number; readonly recompute: Recompute; readonly offload: OffloadConfig }; readonly gpus: number; readonly tokensPerSecond: number; readonly memoryBytes: number }[];
+  /** Throughput against per-GPU memory (closed-form step time), least memory first; empty when sizing. */
+  readonly pareto: readonly { readonly parallel: ParallelConfig; readonly training: LayoutTraining; readonly gpus: number; readonly tokensPerSecond: number; readonly memoryBytes: number }[];
+  /** Cluster sizing: each GPU type's days-against-cost front; empty otherwise. */
+  readonly costFronts: readonly CostFront[];
+  /** Cluster sizing: the GPU types and the cluster sizes searched for each. */
+  readonly sizing: { readonly gpuTypes: readonly string[]; readonly gpuRange: { readonly min: number; readonly max: number } | null } | null;
   readonly stopped: boolean;
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
 }
 
-/** The objective read off an estimate output, as a score to maximise. */
-function outputScore(objective: SearchObjective, out: EstimateOutput): number {
-  switch (objective) {
-    case 'tokensPerSecond': return out.throughput?.tokensPerSecond ?? -Infinity;
-    case 'days': return -(out.time?.days ?? Infinity);
-    case 'usd': return -(out.cost?.usd ?? Infinity);
-    case 'memoryHeadroom': return out.memory.capacity - out.memory.perGpu.total;
-  }
-}
-
-function documentResult(base: RunConfig, layout: ScoredLayout): SearchDocumentResult {
-  const output = estimateConfig(layoutConfig(base, layout));
-  return {
-    parallel: layout.parallel,
-    training: { microBatch: layout.microBatch, recompute: layout.recompute, offload: layout.offload },
-    cluster: { gpus: layout.gpus },
-    output: { ...output, timeline: null },
-    search: { stepSeconds: layout.stepSeconds, memoryBytes: layout.memoryBytes },
-  };
+/** The options the search runs with: the caller's, then the document's search block, then the defaults. */
+function mergedOptions(block: SearchOptions, options: SearchOptions): SearchOptions {
+  const merged: Record<string, unknown> = { ...block };
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) merged[key] = value;
+  return merged as SearchOptions;
 }
 
 /**
@@ -125,39 +124,63 @@ function documentResult(base: RunConfig, layout: ScoredLayout): SearchDocumentRe
  * control.shouldStop reads), returns the command line's output (without `seconds`).
  */
 export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchDocumentOutput, void> {
-  const objective = options.objective ?? 'tokensPerSecond';
-  const empty = { evaluated: 0, results: [], objective, layouts: 0, memoryOnly: 0, pruned: 0, fitting: 0, pareto: [], stopped: false };
-  const gpusGiven = (options.gpuCounts?.length ?? 0) > 0 || options.maxGpus !== undefined;
-  const parsed = parseSearchDocument(raw, gpusGiven);
-  if (!parsed.ok) return { ...empty, warnings: parsed.warnings, errors: parsed.errors };
-  const gpuCounts = gpusGiven ? options.gpuCounts : [parsed.gpus];
-  const result = yield* searchSteps(parsed.base, {
-    ...options,
-    ...(gpuCounts ? { gpuCounts } : {}),
-    fixed: { ...parsed.fixed, ...options.fixed },
-  }, control);
-  // The search ranked by the closed-form bubble; the engine's simulated schedule can reorder close calls.
-  const results = result.top
-    .map((layout, rank) => ({ rank, result: documentResult(parsed.base, layout) }))
-    .sort((a, b) => outputScore(objective, b.result.output) - outputScore(objective, a.result.output) || a.rank - b.rank)
-    .map((r) => r.result);
+  const block = readSearchBlock(raw);
+  const o = mergedOptions(block.options, options);
+  const objective = o.objective ?? 'tokensPerSecond';
+  const empty = { evaluated: 0, results: [], objective, layouts: 0, memoryOnly: 0, pruned: 0, fitting: 0, pareto: [], costFronts: [], sizing: null, stopped: false };
+  if (block.errors.length > 0 || !isObject(raw)) {
+    const parsed = parseSearchDocument(raw, true);
+    return { ...empty, warnings: [...block.warnings, ...parsed.warnings], errors: [...block.errors, ...(parsed.ok ? [] : parsed.errors)] };
+  }
+  const gpusGiven = (o.gpuCounts?.length ?? 0) > 0 || o.maxGpus !== undefined || o.gpuRange !== undefined;
+  const typeIds = o.gpuTypes && o.gpuTypes.length > 0 ? o.gpuTypes : [null];
+  const lanes: SearchLane[] = [];
+  const errors = new Set<string>();
+  const warnings = new Set<string>(block.warnings);
+  let fixed: FixedDegrees = {};
+  let documentGpus = 1;
+  for (const gpuId of typeIds) {
+    const parsed = parseSearchDocument(gpuId === null ? raw : onGpu(raw, gpuId), gpusGiven);
+    parsed.warnings.forEach((w) => warnings.add(w));
+    if (!parsed.ok) {
+      parsed.errors.forEach((e) => errors.add(e));
+      continue;
+    }
+    fixed = parsed.fixed;
+    documentGpus = parsed.gpus;
+    lanes.push({ base: parsed.base, ...(parsed.base.cluster.gpuId !== null ? { gpuId: parsed.base.cluster.gpuId } : {}) });
+  }
+  if (errors.size > 0) return { ...empty, warnings: [...warnings], errors: [...errors] };
+  const sizing = o.gpuRange !== undefined || lanes.length > 1;
+  if (o.gpuRange && isObject(raw) && isObject(own(raw, 'cluster')) && own(own(raw, 'cluster') as JsonObject, 'gpus') != null) {
+    warnings.add(`cluster.gpus: not used; the search sizes the cluster from ${o.gpuRange.min} to ${o.gpuRange.max} GPUs (search.minGpus, search.maxGpus)`);
+  }
+  const searchOptions: SearchOptions = {
+    ...o,
+    ...(gpusGiven ? {} : { gpuCounts: [documentGpus] }),
+    fixed: { ...fixed, ...o.fixed },
+  };
+  const result = yield* searchLaneSteps(lanes, searchOptions, control);
+  const laneOf = (l: ScoredLayout) => (lanes.find((lane) => lane.gpuId === l.gpuId) ?? lanes[0] as SearchLane).base;
   return {
     evaluated: result.counts.evaluated,
-    results,
+    results: documentResults(result.top, laneOf, objective, searchOptions),
     objective,
     layouts: result.counts.layouts,
     memoryOnly: result.counts.memoryOnly,
     pruned: result.counts.pruned,
     fitting: result.counts.fitting,
-    pareto: result.pareto.map((l) => ({
+    pareto: sizing ? [] : result.pareto.map((l) => ({
       parallel: l.parallel,
       training: { microBatch: l.microBatch, recompute: l.recompute, offload: l.offload },
       gpus: l.gpus,
       tokensPerSecond: l.tokensPerSecond,
       memoryBytes: l.memoryBytes,
     })),
+    costFronts: sizing ? costFronts(result.pareto, lanes) : [],
+    sizing: sizing ? { gpuTypes: lanes.map((l) => l.gpuId ?? 'custom'), gpuRange: o.gpuRange ?? null } : null,
     stopped: result.stopped,
-    warnings: [...parsed.warnings, ...result.warnings],
+    warnings: [...warnings, ...result.warnings],
     errors: [...result.errors],
   };
 }

@@ -1,7 +1,9 @@
 // The search's two answers, kept up to date as layouts are scored: the K best by the
-// objective, and the Pareto front of throughput (higher is better) against per-GPU
-// memory (lower is better). Both break ties by a canonical key, so that the order in
-// which layouts are met (pruned best-first or exhaustive) cannot change the answer.
+// objective (by default K different layouts, each its best variant), and the Pareto
+// front of throughput (higher is better) against per-GPU memory (lower is better), or
+// for cluster sizing of days against dollars. Both break ties by a canonical key, so
+// that the order in which layouts are met (pruned best-first or exhaustive) cannot
+// change the answer.
 
 import type { ScoredLayout } from './types.ts';
 
@@ -11,6 +13,16 @@ export type CanonicalKey = readonly number[];
 export interface RankedEntry {
   readonly layout: ScoredLayout;
   readonly key: CanonicalKey;
+}
+
+/**
+ * The layout a variant belongs to: GPU type, cluster size, TP, PP, DP, CP, EP and ZeRO
+ * stage (issue 15). Variants differ in pipeline schedule, virtual stages, micro-batch,
+ * sequence parallelism, recomputation and offload.
+ */
+export function layoutGroupKey(l: Pick<ScoredLayout, 'gpuId' | 'gpus' | 'parallel'>): string {
+  const p = l.parallel;
+  return `${l.gpuId ?? ''}/${l.gpus}/${p.tp}/${p.pp}/${p.dp}/${p.cp}/${p.ep}/${p.zero}`;
 }
 
 function compareKeys(a: CanonicalKey, b: CanonicalKey): number {
@@ -33,11 +45,18 @@ export function compareRanked(a: RankedEntry, b: RankedEntry): number {
 /** Relative slack on bounds, so that rounding in their arithmetic can never prune a layout that ties. */
 export const BOUND_SLACK = 1e-9;
 
+/**
+ * The K best entries; with `grouped`, the K best layouts (layoutGroupKey), each held by its
+ * best variant. Pruning against the threshold stays sound when grouped: a variant scoring
+ * below the K-th layout's best can neither be its own layout's best (that one scores higher
+ * if its layout is held) nor lift its layout into the K (its best would have to beat the K-th).
+ */
 export class TopK {
   private readonly entries: RankedEntry[] = [];
+  private readonly groups: string[] = [];
   /** The score a layout must at least reach to enter; −Infinity while fewer than K are held. */
   threshold = -Infinity;
-  constructor(private readonly k: number) {}
+  constructor(private readonly k: number, private readonly grouped = false) {}
 
   /** Whether a layout scoring `score` could still enter (cheap, before building an entry). */
   admits(score: number): boolean {
@@ -51,11 +70,24 @@ export class TopK {
 
   offer(entry: RankedEntry): void {
     const list = this.entries;
+    const group = this.grouped ? layoutGroupKey(entry.layout) : '';
+    if (this.grouped) {
+      const held = this.groups.indexOf(group);
+      if (held >= 0) {
+        if (compareRanked(entry, list[held] as RankedEntry) >= 0) return;
+        list.splice(held, 1);
+        this.groups.splice(held, 1);
+      }
+    }
     let at = list.length;
     while (at > 0 && compareRanked(entry, list[at - 1] as RankedEntry) < 0) at--;
     if (at >= this.k) return;
     list.splice(at, 0, entry);
-    if (list.length > this.k) list.pop();
+    this.groups.splice(at, 0, group);
+    if (list.length > this.k) {
+      list.pop();
+      this.groups.pop();
+    }
     if (list.length >= this.k) this.threshold = list[list.length - 1]?.layout.score ?? -Infinity;
   }
 
@@ -68,12 +100,25 @@ export class TopK {
   }
 }
 
+/** The two figures of a front: `up` the higher the better, `down` the lower the better. */
+export interface FrontAxes {
+  up(l: ScoredLayout): number;
+  down(l: ScoredLayout): number;
+}
+
+/** Throughput against the most loaded GPU's memory. */
+export const THROUGHPUT_MEMORY: FrontAxes = { up: (l) => l.tokensPerSecond, down: (l) => l.memoryBytes };
+/** Cluster sizing: days to train (fewer is better) against dollars. */
+export const DAYS_COST: FrontAxes = { up: (l) => -l.days, down: (l) => l.usd };
+
 /**
- * Layouts no other beats on both throughput and memory (at least as good on both, better
- * on one); of exact duplicates the one with the smallest canonical key. Kept sorted by
- * throughput ascending, where memory then ascends strictly too.
+ * Layouts no other beats on both figures (at least as good on both, better on one); of
+ * exact duplicates the one with the smallest canonical key. Kept sorted by `up` ascending,
+ * where `down` then ascends strictly too. The method parameters say throughput (t) and
+ * memory (m) for the default axes; any FrontAxes reads the same way.
  */
 export class ParetoFront {
+  constructor(private readonly axes: FrontAxes = THROUGHPUT_MEMORY) {}
   private readonly entries: RankedEntry[] = [];
   /** Throughput and memory of the entries, as plain number arrays for the binary search. */
   private readonly throughput: number[] = [];
@@ -108,20 +153,23 @@ export class ParetoFront {
   }
 
   offer(entry: RankedEntry): void {
-    const { tokensPerSecond: t, memoryBytes: m } = entry.layout;
+    const t = this.axes.up(entry.layout);
+    const m = this.axes.down(entry.layout);
     const list = this.entries;
     const i = this.firstAtLeast(t);
     const next = list[i];
-    if (next && next.layout.memoryBytes <= m) {
-      const duplicate = next.layout.memoryBytes === m && next.layout.tokensPerSecond === t;
+    const nextT = this.throughput[i] ?? 0;
+    const nextM = this.memory[i] ?? 0;
+    if (next && nextM <= m) {
+      const duplicate = nextM === m && nextT === t;
       if (duplicate && compareKeys(entry.key, next.key) < 0) list[i] = entry;
       return;
     }
     // Entries below i have less throughput; those with memory ≥ m are now dominated (a suffix, as memory ascends).
     let from = i;
-    while (from > 0 && (list[from - 1]?.layout.memoryBytes ?? 0) >= m) from--;
+    while (from > 0 && (this.memory[from - 1] ?? 0) >= m) from--;
     // An entry with the same throughput and more memory is dominated too.
-    const removed = i - from + (next && next.layout.tokensPerSecond === t ? 1 : 0);
+    const removed = i - from + (next && nextT === t ? 1 : 0);
     list.splice(from, removed, entry);
     this.throughput.splice(from, removed, t);
     this.memory.splice(from, removed, m);

@@ -2,20 +2,20 @@
 // loops over a group's pipeline shapes and ZeRO/offload combos (the hot path), kept in
 // plain methods so that the generator in search.ts only schedules groups.
 
-import { microBatchesPerStep } from '../input/counts.ts';
-import { optimizerBytesPerParameter } from '../memory/memory.ts';
-import { parameterCounts } from '../structure/params.ts';
-import { reliabilityPlan } from '../run/reliability.ts';
+import { microBatchesPerStep } from '../input/index.ts';
+import { optimizerBytesPerParameter } from '../memory/index.ts';
+import { parameterCounts } from '../structure/index.ts';
+import { reliabilityPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
 import {
   activationEdgePieces, activationPieces, gridPieces, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
   type ActivationEdgePieces, type ActivationPieces, type GridPieces, type ParameterPieces, type LayerTimePieces, type StageCandidates,
 } from './pieces.ts';
-import { BOUND_SLACK, ParetoFront, TopK, type CanonicalKey } from './rank.ts';
+import { BOUND_SLACK, DAYS_COST, ParetoFront, THROUGHPUT_MEMORY, TopK, type CanonicalKey } from './rank.ts';
 import { groupLayoutCount, type LayoutGroup, type PipelineShape } from './space.ts';
 import type { LayoutChoice, ScoredLayout, SearchCounts, SearchObjective } from './types.ts';
-import { RECOMPUTES, SCHEDULES, type RunConfig } from '../input/types.ts';
-import { SECONDS_PER_DAY, SECONDS_PER_HOUR, WEIGHT_BYTES } from '../input/units.ts';
+import { RECOMPUTES, SCHEDULES, type RunConfig } from '../input/index.ts';
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Pieces shared by the groups of one search, keyed by the few degrees each depends on. */
 export class PieceCache {
@@ -29,7 +29,10 @@ export class PieceCache {
   private readonly parameters = new Map<string, ParameterPieces>();
   private readonly stages: (StageCandidates | undefined)[] = [];
 
-  /** `groups` sizes the slot tables (packed arrays, filled as groups are met in any order). */
+  /**
+   * `groups` sizes the slot tables (packed arrays, filled as groups are met in any order);
+   * groups enumerated later (cluster sizing adds cluster sizes one at a time) grow them.
+   */
   constructor(private readonly base: RunConfig, groups: readonly LayoutGroup[] = []) {
     let time = 0;
     let activation = 0;
@@ -81,7 +84,14 @@ export class PieceCache {
 export class Scoring {
   readonly tokensPerStep: number;
   private readonly goodput = new Map<number, number>();
-  constructor(private readonly base: RunConfig, readonly objective: SearchObjective, readonly capacityBytes: number, readonly maxUsd: number, readonly maxDays: number) {
+  /**
+   * capacityBytes: one GPU's memory (the headroom objective's reference); limitBytes: the
+   * most a layout may need to count as fitting (capacity less the margin kept free).
+   */
+  constructor(
+    private readonly base: RunConfig, readonly objective: SearchObjective, readonly capacityBytes: number,
+    readonly maxUsd: number, readonly maxDays: number, readonly limitBytes = capacityBytes,
+  ) {
     this.tokensPerStep = base.training.globalBatch * base.training.seqLen;
   }
 
@@ -121,11 +131,14 @@ export class Scoring {
   }
 }
 
-function canonicalKey(g: LayoutGroup, shape: PipelineShape, combo: number): CanonicalKey {
-  return [g.gpus, g.tp, g.cp, g.pp, g.ep, g.microBatch, g.sequenceParallel ? 1 : 0, g.recomputeIndex, shape.scheduleIndex, shape.vpp, combo];
+/** The lane (GPU type, in the order searched) first, then the degrees in enumeration order. */
+function canonicalKey(lane: number, g: LayoutGroup, shape: PipelineShape, combo: number): CanonicalKey {
+  return [lane, g.gpus, g.tp, g.cp, g.pp, g.ep, g.microBatch, g.sequenceParallel ? 1 : 0, g.recomputeIndex, shape.scheduleIndex, shape.vpp, combo];
 }
 
-function scoredLayout(g: LayoutGroup, shape: PipelineShape, combo: number, stepSeconds: number, memoryBytes: number, score: number, tokensPerSecond: number): ScoredLayout {
+interface Figures { readonly stepSeconds: number; readonly memoryBytes: number; readonly score: number; readonly tokensPerSecond: number }
+
+function scoredLayout(s: Scoring, gpuId: string | undefined, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
   const state = g.combos[combo] ?? { zero: 0, offload: { optimizer: false, parameters: false } };
   return {
     gpus: g.gpus,
@@ -133,10 +146,10 @@ function scoredLayout(g: LayoutGroup, shape: PipelineShape, combo: number, stepS
     microBatch: g.microBatch,
     recompute: g.recompute,
     offload: state.offload,
-    stepSeconds,
-    tokensPerSecond,
-    memoryBytes,
-    score,
+    ...f,
+    days: s.wallSeconds(f.stepSeconds, g.gpus) / SECONDS_PER_DAY,
+    usd: s.usd(f.stepSeconds, g.gpus),
+    ...(gpuId !== undefined ? { gpuId } : {}),
   };
 }
 
@@ -144,19 +157,47 @@ export interface RunSettings {
   readonly pareto: boolean;
   readonly exhaustive: boolean;
   readonly topK: number;
+  /** Rank layouts, not variants (TopK grouped). Default false here; search.ts sets it. */
+  readonly groupByLayout?: boolean;
+  /** The front's figures: throughput against memory (default), or days against dollars (cluster sizing). */
+  readonly front?: 'throughputMemory' | 'daysCost';
+}
+
+/** Several runs (one per GPU type) can share one top K; each keeps its own front. */
+export interface LaneSettings {
+  readonly top?: TopK;
+  /** Index of the lane, first in the canonical key. */
+  readonly lane?: number;
+  readonly gpuId?: string;
 }
 
 export class SearchRun {
   readonly top: TopK;
-  readonly front = new ParetoFront();
+  readonly front: ParetoFront;
   readonly counts = { evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 };
   private readonly evaluator: LayoutEvaluator;
   private readonly pieces: PieceCache;
+  private readonly costFront: boolean;
+  private readonly lane: number;
+  private readonly gpuId: string | undefined;
 
-  constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings) {
-    this.top = new TopK(settings.topK);
+  constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings, lane: LaneSettings = {}) {
+    this.top = lane.top ?? new TopK(settings.topK, settings.groupByLayout ?? false);
+    this.costFront = settings.front === 'daysCost';
+    this.front = new ParetoFront(this.costFront ? DAYS_COST : THROUGHPUT_MEMORY);
+    this.lane = lane.lane ?? 0;
+    this.gpuId = lane.gpuId;
     this.evaluator = new LayoutEvaluator(base);
     this.pieces = new PieceCache(base, groups);
+  }
+
+  /** A point's figures on the front's axes: (throughput, memory) or (−days, dollars). */
+  private frontUp(step: number, gpus: number): number {
+    return this.costFront ? -this.scoring.wallSeconds(step, gpus) / SECONDS_PER_DAY : this.scoring.tokensPerStep / step;
+  }
+
+  private frontDown(step: number, memory: number, gpus: number): number {
+    return this.costFront ? this.scoring.usd(step, gpus) : memory;
   }
 
   snapshot(layouts: number): SearchCounts {
@@ -172,10 +213,11 @@ export class SearchRun {
   /** True when no layout with step time ≥ stepLower and memory ≥ memoryLower on `gpus` GPUs can fit, meet the budget, enter the top K or reach the front. */
   prunable(stepLower: number, memoryLower: number, gpus: number): boolean {
     const s = this.scoring;
-    if (memoryLower > s.capacityBytes * (1 + BOUND_SLACK)) return true;
+    if (memoryLower > s.limitBytes * (1 + BOUND_SLACK)) return true;
     if (!s.withinBudget(stepLower, gpus, BOUND_SLACK)) return true;
     if (!this.top.excludesBound(s.score(stepLower, memoryLower, gpus))) return false;
-    return !this.settings.pareto || this.front.dominatesBound(s.tokensPerStep / stepLower, memoryLower);
+    // Days and dollars both grow with the step time on a given cluster: the step's lower bound bounds both.
+    return !this.settings.pareto || this.front.dominatesBound(this.frontUp(stepLower, gpus), this.frontDown(stepLower, memoryLower, gpus));
   }
 
   /** Evaluates (or prunes) every layout of the group whose own bounds did not already prune it. */
@@ -184,7 +226,7 @@ export class SearchRun {
     const ev = this.evaluator;
     const s = this.scoring;
     const n = this.counts;
-    const capacity = s.capacityBytes;
+    const capacity = s.limitBytes;
     ev.setGroup(g, this.pieces.group(g));
     const combos = g.combos.length;
     for (const shape of g.shapes) {
@@ -207,9 +249,10 @@ export class SearchRun {
         const score = s.score(step, memory, g.gpus);
         const tokensPerSecond = s.tokensPerStep / step;
         const forTop = this.top.admits(score);
-        const forFront = pareto && this.front.admits(tokensPerSecond, memory);
+        const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus));
         if (!forTop && !forFront) continue;
-        const entry = { layout: scoredLayout(g, shape, k, step, memory, score, tokensPerSecond), key: canonicalKey(g, shape, k) };
+        const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
+        const entry = { layout: scoredLayout(s, this.gpuId, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
         if (forTop) this.top.offer(entry);
         if (forFront) this.front.offer(entry);
       }

@@ -132,7 +132,7 @@ describe('the document front door (npm run search)', () => {
   it('answers an invalid document with field-named errors, never an exception', () => {
     expect(searchDocument('nope').errors).toEqual(['document: must be a JSON object']);
     const noGpus = searchDocument({ ...doc, cluster: { gpu: 'a100-80gb' } });
-    expect(noGpus.errors).toContain('cluster.gpus: is required for a search: the number of GPUs to lay out');
+    expect(noGpus.errors).toContain('cluster.gpus: is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)');
     const badTp = searchDocument({ ...doc, parallel: { tp: 'eight' } });
     expect(badTp.errors.some((e) => e.startsWith('parallel.tp:'))).toBe(true);
     const impossible = searchDocument({ ...doc, parallel: { tp: 3 } });

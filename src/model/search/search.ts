@@ -1,25 +1,33 @@
 // Automatic parallel-layout search (issue 5; the article's section 3.2): every valid
 // layout of a model on a cluster for a global batch, those that do not fit in memory
-// rejected, the rest ranked by the objective; returns the top K and the Pareto front of
-// throughput against per-GPU memory.
+// (less the margin kept free) rejected, the rest ranked by the objective; returns the
+// top K (K different layouts, each its best variant, unless asked otherwise) and the
+// Pareto front of throughput against per-GPU memory.
 //
 // Branch and bound. The space is cut into groups (every degree but the pipeline shape
-// and the ZeRO/offload combo, search-space.ts); each group and each of its shapes gets a
-// lower bound on step time and on memory (search-eval.ts). A group or shape is skipped
+// and the ZeRO/offload combo, space.ts); each group and each of its shapes gets a
+// lower bound on step time and on memory (evaluate.ts). A group or shape is skipped
 // only when its bounds prove that none of its layouts can fit, meet the budget, enter
 // the top K (its best possible score is below the K-th found) and, when the front is
 // asked for, reach the Pareto front (a found layout is faster than its fastest and
 // smaller than its smallest). Groups are visited best bound first so that the K-th
-// score rises early. search-prune.test.ts checks that the pruned search returns what
-// the exhaustive one does.
+// score rises early. prune.test.ts checks that the pruned search returns what the
+// exhaustive one does.
+//
+// Cluster sizing (issue 15) searches several lanes (one base run per GPU type) over a
+// range of cluster sizes with one shared top K: the bounds of every (lane, size) block
+// are computed first, then blocks are visited best bound first, and a block whose every
+// group is ruled out is skipped without enumerating it again.
 //
 // For a Web Worker: searchSteps is a generator that yields progress every
 // `progressEvery` layouts; the worker can await between steps (so that a cancel message
 // is handled) and stop through `control.shouldStop`, getting the part searched.
 
-import { Scoring, SearchRun } from './run.ts';
-import { layoutGroups, groupLayoutCount } from './space.ts';
-import type { SearchOptions, SearchProgress, SearchResult } from './types.ts';
+import { Scoring, SearchRun, type RunSettings } from './run.ts';
+import { TopK } from './rank.ts';
+import { allowedGpuCounts } from './sizing.ts';
+import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
+import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult } from './types.ts';
 import type { RunConfig } from '../input/index.ts';
 import { GiB } from '../input/index.ts';
 
@@ -29,81 +37,200 @@ export interface SearchControl {
   readonly onProgress?: (progress: SearchProgress) => void;
 }
 
+/** One base run searched: a GPU type (its preset id when several are searched together). */
+export interface SearchLane {
+  readonly base: RunConfig;
+  readonly gpuId?: string;
+}
+
 export const DEFAULT_TOP_K = 10;
 const DEFAULT_PROGRESS_EVERY = 65_536;
+/** Share of the progress bar the bounds pass takes when several blocks are searched (it computes every piece). */
+const BOUNDS_SHARE = 0.3;
+/** Blocks whose groups are kept between the bounds pass and the search; more are enumerated again (memory). */
+const KEPT_BLOCKS = 4;
 
 /** Resolved options with their defaults. */
-function settle(base: RunConfig, options: SearchOptions) {
+function settle(options: SearchOptions) {
+  const margin = options.memoryMargin ?? DEFAULT_MEMORY_MARGIN;
   return {
     objective: options.objective ?? 'tokensPerSecond',
     topK: Math.max(1, Math.floor(options.topK ?? DEFAULT_TOP_K)),
     pareto: options.pareto ?? true,
     exhaustive: options.exhaustive ?? false,
     progressEvery: Math.max(1, options.progressEvery ?? DEFAULT_PROGRESS_EVERY),
-    capacityBytes: options.memoryCapacityBytes ?? base.cluster.gpu.memoryGiB * GiB,
     maxUsd: options.maxUsd ?? Infinity,
     maxDays: options.maxDays ?? Infinity,
+    margin: Number.isFinite(margin) ? Math.min(Math.max(margin, 0), 1) : DEFAULT_MEMORY_MARGIN,
+    evenLayerSplit: options.evenLayerSplit ?? true,
+    groupByLayout: options.groupByLayout ?? true,
   };
 }
 
+/** One cluster size of one lane: its groups' bounds, and the groups themselves while few blocks are searched. */
+interface Block {
+  readonly lane: number;
+  readonly gpus: number;
+  readonly layouts: number;
+  readonly step: Float64Array;
+  readonly memory: Float64Array;
+  readonly bound: Float64Array;
+  best: number;
+  groups: LayoutGroup[] | null;
+}
+
 export function* searchSteps(base: RunConfig, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
-  const o = settle(base, options);
-  const groups = layoutGroups(base, options);
-  const layouts = groups.reduce((n, g) => n + groupLayoutCount(g), 0);
-  const scoring = new Scoring(base, o.objective, o.capacityBytes, o.maxUsd, o.maxDays);
-  const run = new SearchRun(base, groups, scoring, o);
-  const progress = (): SearchProgress => {
-    const c = run.snapshot(layouts);
-    return { ...c, fraction: layouts > 0 ? (c.evaluated + c.memoryOnly + c.pruned) / layouts : 1, best: run.top.best() };
+  return yield* searchLaneSteps([{ base }], options, control);
+}
+
+export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
+  const o = settle(options);
+  const spaceOptions: SearchOptions = { ...options, evenLayerSplit: o.evenLayerSplit };
+  const top = new TopK(o.topK, o.groupByLayout);
+  const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'daysCost' : 'throughputMemory' };
+  const runs = lanes.map((lane, i) => {
+    const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
+    const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - o.margin));
+    const counts = options.gpuRange ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange) : searchGpuCounts(lane.base, spaceOptions);
+    const run = new SearchRun(lane.base, [], scoring, settings, { top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}) });
+    return { lane, scoring, counts, run, space: new LayoutSpace(lane.base, spaceOptions) };
+  });
+  const blockCount = runs.reduce((n, r) => n + r.counts.length, 0);
+  const keep = blockCount <= KEPT_BLOCKS;
+  const counts = () => {
+    const c = { evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 };
+    for (const { run } of runs) {
+      c.evaluated += run.counts.evaluated;
+      c.memoryOnly += run.counts.memoryOnly;
+      c.pruned += run.counts.pruned;
+      c.fitting += run.counts.fitting;
+    }
+    return c;
   };
-
-  // Best bound first: the K-th score rises fastest. The exhaustive search keeps the canonical order.
-  const order = groups.map((_, i) => i);
-  const groupStep = new Float64Array(groups.length);
-  const groupMemory = new Float64Array(groups.length);
-  if (!o.exhaustive) {
-    const bound = new Float64Array(groups.length);
-    groups.forEach((g, i) => {
-      const b = run.groupBounds(g);
-      groupStep[i] = b.step;
-      groupMemory[i] = b.memory;
-      bound[i] = scoring.score(b.step, b.memory, g.gpus);
-    });
-    order.sort((a, b) => (bound[b] ?? 0) - (bound[a] ?? 0) || a - b);
-  }
-
+  let layouts = 0;
+  let bounded = 0;
+  const boundsShare = o.exhaustive || blockCount <= 1 ? 0 : BOUNDS_SHARE;
+  const progress = (): SearchProgress => {
+    const c = counts();
+    const searched = layouts > 0 ? (c.evaluated + c.memoryOnly + c.pruned) / layouts : 1;
+    const fraction = boundsShare * (blockCount > 0 ? bounded / blockCount : 1) + (1 - boundsShare) * (bounded < blockCount ? 0 : searched);
+    return { layouts, ...c, fraction, best: top.best() };
+  };
   let sinceProgress = 0;
-  for (const gi of order) {
-    const g = groups[gi];
-    if (!g) continue;
-    if (!o.exhaustive && run.prunable(groupStep[gi] ?? 0, groupMemory[gi] ?? 0, g.gpus)) run.prune(g);
-    else run.runGroup(g);
-    sinceProgress += groupLayoutCount(g);
-    if (sinceProgress >= o.progressEvery) {
-      sinceProgress = 0;
-      const p = progress();
-      control.onProgress?.(p);
-      yield p;
-      if (control.shouldStop?.()) return finish(true);
+  // The bounds pass: every block's groups, their bounds and the block's best bound.
+  const blocks: Block[] = [];
+  for (const [lane, r] of runs.entries()) {
+    for (const gpus of r.counts) {
+      const groups = r.space.groupsFor(gpus);
+      const n = groups.length;
+      const block: Block = {
+        lane, gpus, layouts: groups.reduce((sum, g) => sum + groupLayoutCount(g), 0),
+        step: new Float64Array(o.exhaustive ? 0 : n), memory: new Float64Array(o.exhaustive ? 0 : n), bound: new Float64Array(o.exhaustive ? 0 : n),
+        best: -Infinity, groups: keep ? groups : null,
+      };
+      if (!o.exhaustive) {
+        groups.forEach((g, i) => {
+          const b = r.run.groupBounds(g);
+          block.step[i] = b.step;
+          block.memory[i] = b.memory;
+          block.bound[i] = r.scoring.score(b.step, b.memory, g.gpus);
+          block.best = Math.max(block.best, block.bound[i] ?? -Infinity);
+        });
+      }
+      layouts += block.layouts;
+      bounded++;
+      if (block.layouts > 0) blocks.push(block);
+      sinceProgress += boundsShare > 0 ? Math.max(block.layouts, o.progressEvery / 4) : 0;
+      if (sinceProgress >= o.progressEvery && (yield* report())) return finish(true);
+    }
+  }
+  bounded = blockCount;
+  // Best block first (the canonical order for the exhaustive search).
+  if (!o.exhaustive) blocks.sort((a, b) => b.best - a.best || a.lane - b.lane || a.gpus - b.gpus);
+
+  for (const block of blocks) {
+    const r = runs[block.lane];
+    if (!r) continue;
+    const n = block.step.length;
+    if (!o.exhaustive) {
+      let open = false;
+      for (let i = 0; i < n && !open; i++) open = !r.run.prunable(block.step[i] ?? 0, block.memory[i] ?? 0, block.gpus);
+      if (!open) {
+        r.run.counts.pruned += block.layouts;
+        sinceProgress += block.layouts;
+        if (sinceProgress >= o.progressEvery && (yield* report())) return finish(true);
+        continue;
+      }
+    }
+    const groups = block.groups ?? r.space.groupsFor(block.gpus);
+    block.groups = null;
+    const order = groups.map((_, i) => i);
+    if (!o.exhaustive) order.sort((a, b) => (block.bound[b] ?? 0) - (block.bound[a] ?? 0) || a - b);
+    for (const gi of order) {
+      const g = groups[gi];
+      if (!g) continue;
+      if (!o.exhaustive && r.run.prunable(block.step[gi] ?? 0, block.memory[gi] ?? 0, g.gpus)) r.run.prune(g);
+      else r.run.runGroup(g);
+      sinceProgress += groupLayoutCount(g);
+      if (sinceProgress >= o.progressEvery && (yield* report())) return finish(true);
     }
   }
   return finish(false);
 
+  /** A progress point: hands progress back; true when the caller asked to stop. */
+  function* report(): Generator<SearchProgress, boolean, void> {
+    sinceProgress = 0;
+    const p = progress();
+    control.onProgress?.(p);
+    yield p;
+    return control.shouldStop?.() ?? false;
+  }
+
   function finish(stopped: boolean): SearchResult {
     const warnings: string[] = [];
     const errors: string[] = [];
-    const fitting = run.counts.fitting;
-    if (layouts === 0) errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
-    else if (!stopped && fitting === 0) warnings.push(`search: none of the ${layouts} valid layouts fits in ${(o.capacityBytes / GiB).toFixed(1)} GiB per GPU${o.maxUsd < Infinity || o.maxDays < Infinity ? ' within the budget' : ''}`);
-    return { top: run.top.layouts(), pareto: o.pareto ? run.front.layouts() : [], counts: run.snapshot(layouts), stopped, warnings, errors };
+    const c = counts();
+    if (layouts === 0 && !stopped) errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
+    else if (!stopped && c.fitting === 0) warnings.push(noFitWarning(runs.map((r) => r.scoring.limitBytes), layouts, o.margin, o.maxUsd < Infinity || o.maxDays < Infinity));
+    const fronts = runs.map((r) => r.run.front.layouts());
+    return { top: top.layouts(), pareto: o.pareto ? fronts.flat() : [], counts: { layouts, ...c }, stopped, warnings, errors };
   }
+}
+
+function noFitWarning(limits: readonly number[], layouts: number, margin: number, budget: boolean): string {
+  const gib = [...new Set(limits.map((l) => (l / GiB).toFixed(1)))].join(' or ');
+  const kept = margin > 0 ? ` (${Math.round(margin * 100)} % of each GPU kept free)` : '';
+  return `search: none of the ${layouts} valid layouts fits in ${gib} GiB per GPU${kept}${budget ? ' within the budget' : ''}`;
 }
 
 /** Runs the search to the end (or until control.shouldStop says so). */
 export function searchLayouts(base: RunConfig, options: SearchOptions = {}, control: SearchControl = {}): SearchResult {
-  const steps = searchSteps(base, options, control);
+  return runToEnd(searchSteps(base, options, control));
+}
+
+export function runToEnd<T>(steps: Generator<SearchProgress, T, void>): T {
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
   }
+}
+
+/**
+ * The variants of one found layout (same GPU type, cluster size, TP, PP, DP, CP, EP and
+ * ZeRO stage), best first: the search again with those held, one entry per variant.
+ * Exact, unlike keeping the variants met on the way (pruning skips most of them).
+ */
+export function layoutVariants(base: RunConfig, layout: ScoredLayout, options: SearchOptions, count: number): ScoredLayout[] {
+  const p = layout.parallel;
+  const { gpuRange: _range, maxGpus: _max, ...rest } = options;
+  const result = searchLayouts(base, {
+    ...rest,
+    fixed: { ...options.fixed, tp: p.tp, pp: p.pp, dp: p.dp, cp: p.cp, ep: p.ep, zero: p.zero },
+    gpuCounts: [layout.gpus],
+    topK: count,
+    groupByLayout: false,
+    pareto: false,
+    progressEvery: Number.MAX_SAFE_INTEGER,
+  });
+  return result.top.map((l) => (layout.gpuId !== undefined ? { ...l, gpuId: layout.gpuId } : l));
 }

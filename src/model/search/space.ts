@@ -9,14 +9,14 @@
 // nothing, so only the stages that change what is offloaded are enumerated. A fixed
 // degree overrides both.
 
-import { divisors, microBatchesPerStep } from '../input/counts.ts';
-import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../input/consistency.ts';
-import { expertDataParallel } from '../structure/params.ts';
+import { divisors, microBatchesPerStep } from '../input/index.ts';
+import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
+import { expertDataParallel } from '../structure/index.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
 import {
   RECOMPUTES, SCHEDULES, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
   type ScheduleKind, type TrainingConfig, type ZeroStage,
-} from '../input/types.ts';
+} from '../input/index.ts';
 
 /** One pipeline schedule with its virtual stages. */
 export interface PipelineShape {
@@ -55,10 +55,11 @@ export interface LayoutGroup {
   readonly shapes: readonly PipelineShape[];
   readonly combos: readonly StateCombo[];
   /**
-   * Slots of the engine-computed pieces this group shares with others (search-run.ts
-   * PieceCache), numbered while enumerating: per-layer time (gpus, tp, cp, ep,
-   * microBatch, sequenceParallel, recompute), activations (tp, cp, sequenceParallel,
-   * recompute; gpus too, harmlessly), the grid (gpus, tp, cp, pp, ep).
+   * Slots of the engine-computed pieces this group shares with others (run.ts
+   * PieceCache), numbered while enumerating, the same in every cluster size of one
+   * LayoutSpace: per-layer time (tp, cp, ep, microBatch, sequenceParallel, recompute,
+   * and whether the cluster spans nodes), activations (tp, cp, sequenceParallel,
+   * recompute), the grid (gpus, tp, cp, pp, ep).
    */
   readonly timeSlot: number;
   readonly activationSlot: number;
@@ -131,7 +132,21 @@ interface SpaceContext {
   readonly shapesByPp: Map<number, PipelineShape[]>;
   shapeCount: number;
   slots: { time: number; activation: number; grid: number };
+  /** Slot blocks by key, so that a cluster size enumerated again, or another one, meets the same slots. */
+  readonly tpCpSlots: Map<string, TpCpSlots>;
+  readonly gridSlots: Map<string, number>;
   readonly combos: { readonly full: StateCombo[]; readonly trivial: StateCombo[] };
+}
+
+/** The slot (block) of a key, numbered at first sight. */
+function slotOf<K>(map: Map<K, number>, key: K, ctx: SpaceContext, kind: 'time' | 'activation' | 'grid', size: number): number {
+  let slot = map.get(key);
+  if (slot === undefined) {
+    slot = ctx.slots[kind];
+    ctx.slots[kind] += size;
+    map.set(key, slot);
+  }
+  return slot;
 }
 
 function trainingWith(ctx: SpaceContext, microBatch: number): TrainingConfig {
@@ -160,9 +175,15 @@ function zeroIsTrivial(model: ModelConfig, p: { tp: number; dp: number; cp: numb
   return expertDataParallel(p) === 1 && (p.tp * p.cp * p.dp) / p.ep === 1;
 }
 
-/** Slots shared by the grids of one (gpus, tp, cp): activations by (sequenceParallel, recompute), time by (ep, microBatch) then those. */
+/**
+ * What the slot keys of one (gpus, tp, cp) start with. A layer's time depends on the
+ * cluster size only through whether groups may span nodes (comm.ts groupSpansNodes:
+ * never on a cluster of one node), so every multi-node size shares its time pieces;
+ * activations do not depend on it at all. space.test.ts checks both against the engine.
+ */
 interface TpCpSlots {
   readonly activation: number;
+  /** Time blocks by epIndex × (globalBatch + 1) + microBatch. */
   readonly time: Map<number, number>;
 }
 
@@ -180,17 +201,11 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
     if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) return;
     const combos = zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full;
     if (combos.length === 0) return;
-    const gridSlot = ctx.slots.grid++;
+    const gridSlot = slotOf(ctx.gridSlots, `${grid.gpus}/${tp}/${cp}/${pp}/${ep}`, ctx, 'grid', 1);
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
       const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
-      const timeKey = epIndex * (training.globalBatch + 1) + microBatch;
-      let timeBlock = slots.time.get(timeKey);
-      if (timeBlock === undefined) {
-        timeBlock = ctx.slots.time;
-        ctx.slots.time += 6;
-        slots.time.set(timeKey, timeBlock);
-      }
+      const timeBlock = slotOf(slots.time, epIndex * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
         RECOMPUTES.forEach((recompute, recomputeIndex) => {
@@ -198,7 +213,7 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
           const pair = pairSlot(sequenceParallel, recomputeIndex);
           out.push({
             gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes, combos,
-            timeSlot: (timeBlock ?? 0) + pair, activationSlot: slots.activation + pair, gridSlot,
+            timeSlot: timeBlock + pair, activationSlot: slots.activation + pair, gridSlot,
           });
         });
       }
@@ -206,31 +221,60 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   });
 }
 
-/** Every group of the space, in the canonical order (gpus, tp, cp, pp, ep, microBatch, sequenceParallel, recompute). */
-export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGroup[] {
-  const fixed = options.fixed ?? {};
-  const searchOffload = options.searchOffload ?? false;
-  const ctx: SpaceContext = {
-    base, fixed, options,
-    trainingByMicroBatch: new Map(),
-    shapesByPp: new Map(),
-    shapeCount: 0,
-    slots: { time: 0, activation: 0, grid: 0 },
-    combos: {
-      full: stateCombos(base.training, fixed, searchOffload, false),
-      trivial: stateCombos(base.training, fixed, searchOffload, true),
-    },
-  };
-  const { model, training, cluster } = base;
-  const groups: LayoutGroup[] = [];
-  for (const gpus of searchGpuCounts(base, options)) {
+/**
+ * The layout space of one base run, cluster size by cluster size: groupsFor(n) gives the
+ * groups of n GPUs in the canonical order (tp, cp, pp, ep, microBatch, sequenceParallel,
+ * recompute), with piece slots consistent across every size asked for (and the same slots
+ * when a size is asked for again), so one PieceCache serves them all.
+ */
+export class LayoutSpace {
+  private readonly ctx: SpaceContext;
+
+  constructor(base: RunConfig, options: SearchOptions) {
+    const fixed = options.fixed ?? {};
+    const searchOffload = options.searchOffload ?? false;
+    this.ctx = {
+      base, fixed, options,
+      trainingByMicroBatch: new Map(),
+      shapesByPp: new Map(),
+      shapeCount: 0,
+      slots: { time: 0, activation: 0, grid: 0 },
+      tpCpSlots: new Map(),
+      gridSlots: new Map(),
+      combos: {
+        full: stateCombos(base.training, fixed, searchOffload, false),
+        trivial: stateCombos(base.training, fixed, searchOffload, true),
+      },
+    };
+  }
+
+  /** Activations are shared by every cluster size; time by every size on one side of the node boundary. */
+  private tpCpSlots(multiNode: boolean, tp: number, cp: number): TpCpSlots {
+    const ctx = this.ctx;
+    const key = `${multiNode}/${tp}/${cp}`;
+    let slots = ctx.tpCpSlots.get(key);
+    if (!slots) {
+      const other = ctx.tpCpSlots.get(`${!multiNode}/${tp}/${cp}`);
+      const activation = other ? other.activation : ctx.slots.activation;
+      if (!other) ctx.slots.activation += 6;
+      slots = { activation, time: new Map() };
+      ctx.tpCpSlots.set(key, slots);
+    }
+    return slots;
+  }
+
+  groupsFor(gpus: number): LayoutGroup[] {
+    const ctx = this.ctx;
+    const { fixed, options } = ctx;
+    const { model, training, cluster } = ctx.base;
+    const groups: LayoutGroup[] = [];
+    const multiNode = gpus > cluster.gpusPerNode;
     for (const tp of divisors(gpus)) {
       if (!allowed(fixed.tp, tp) || tpProblem(model, tp) !== null) continue;
       if (options.tpWithinNode && tp > cluster.gpusPerNode) continue;
       for (const cp of divisors(gpus / tp)) {
         if (!allowed(fixed.cp, cp) || cpProblem(training, cp) !== null) continue;
-        const slots: TpCpSlots = { activation: ctx.slots.activation, time: new Map() };
-        ctx.slots.activation += 6;
+        const slots = this.tpCpSlots(multiNode, tp, cp);
         for (const pp of divisors(gpus / (tp * cp))) {
           if (!allowed(fixed.pp, pp) || ppProblem(model, pp, 1) !== null) continue;
           const dp = gpus / (tp * cp * pp);
@@ -239,8 +283,14 @@ export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGro
         }
       }
     }
+    return groups;
   }
-  return groups;
+}
+
+/** Every group of the space, in the canonical order (gpus, then as LayoutSpace.groupsFor). */
+export function layoutGroups(base: RunConfig, options: SearchOptions): LayoutGroup[] {
+  const space = new LayoutSpace(base, options);
+  return searchGpuCounts(base, options).flatMap((gpus) => space.groupsFor(gpus));
 }
 
 export function groupLayoutCount(g: LayoutGroup): number {

@@ -1,7 +1,8 @@
 // Types of the parallel-layout search (issue 5): what the caller may fix or limit,
 // what the search reports. The page's worker, the command line and the tests share them.
 
-import type { OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/types.ts';
+import { MAX_TIGHT_FROM_SHARE } from '../validation/index.ts';
+import type { OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/index.ts';
 
 /** What the ranking maximises: throughput, or the least time, money or memory. */
 export type SearchObjective = 'tokensPerSecond' | 'days' | 'usd' | 'memoryHeadroom';
@@ -30,20 +31,46 @@ export interface SearchOptions {
   readonly fixed?: FixedDegrees;
   /** Keep tensor parallelism inside one node (tp ≤ cluster.gpusPerNode). Default false. */
   readonly tpWithinNode?: boolean;
-  /** Only layer counts that split evenly over pp × vpp chunks (the engine itself allows uneven splits). Default false. */
+  /**
+   * Only layer counts that split evenly over pp × vpp chunks (the engine itself allows
+   * uneven splits; Megatron-LM then needs --pipeline-model-parallel-layout). Default true
+   * for searchLayouts and the document search; the bare enumerator (space.ts) keeps every split.
+   */
   readonly evenLayerSplit?: boolean;
   /** Also search optimizer and parameter offload; otherwise training.offload is kept as given. Default false. */
   readonly searchOffload?: boolean;
   /** Cluster sizes to search; default [cluster.gpus]. */
   readonly gpuCounts?: readonly number[];
+  /**
+   * Cluster sizing: every whole-node GPU count from min to max for which the layout rules
+   * admit at least one layout (sizing.ts allowedGpuCounts). Wins over gpuCounts and maxGpus.
+   */
+  readonly gpuRange?: { readonly min: number; readonly max: number };
   /** Search every cluster size gpusPerNode × 2^k up to this, and this (used when gpuCounts is absent). */
   readonly maxGpus?: number;
   /** Budget: leave out layouts whose training run would cost more (cost.usdPerGpuHour × GPU-hours). */
   readonly maxUsd?: number;
   /** Leave out layouts whose training run would take longer. */
   readonly maxDays?: number;
-  /** Memory limit per GPU in bytes; default the GPU's memory. */
+  /** Memory per GPU in bytes; default the GPU's memory. The margin below applies to it. */
   readonly memoryCapacityBytes?: number;
+  /**
+   * Share of the capacity kept free: a layout fits when its most loaded GPU needs at most
+   * capacity × (1 − memoryMargin). Default DEFAULT_MEMORY_MARGIN (0.1).
+   */
+  readonly memoryMargin?: number;
+  /**
+   * Rank layouts (TP, PP, DP, CP, EP, ZeRO; with the cluster's size and GPU type) rather than
+   * variants: the top K are K different layouts, each its best variant. Default true.
+   */
+  readonly groupByLayout?: boolean;
+  /** Variants folded under each layout of a document search's results (best first, the engine's figures). Default 4. */
+  readonly variants?: number;
+  /**
+   * Document search only: GPU preset ids searched together (cluster sizing), each with its
+   * preset's price and GPUs per node unless it is the document's own GPU. Default: the document's GPU.
+   */
+  readonly gpuTypes?: readonly string[];
   /** Also return the Pareto front of throughput against per-GPU memory. Default true. */
   readonly pareto?: boolean;
   /** Evaluate every layout, no pruning (the reference the pruned search is tested against; the benchmark's mode). Default false. */
@@ -51,6 +78,13 @@ export interface SearchOptions {
   /** Hand back progress (a generator yield) after about this many layouts; default 65,536. */
   readonly progressEvery?: number;
 }
+
+/**
+ * Kept free of each GPU's memory unless the caller says otherwise: 10 %, where the page's
+ * OOM verdict turns "tight" (validation/uncertainty.ts MAX_TIGHT_FROM_SHARE), so that a
+ * recommended layout is never one the page then flags.
+ */
+export const DEFAULT_MEMORY_MARGIN = 1 - MAX_TIGHT_FROM_SHARE;
 
 /** One point of the layout space: the interchange document's `parallel`, the searched `training` fields and the cluster size. */
 export interface LayoutChoice {
@@ -69,6 +103,11 @@ export interface ScoredLayout extends LayoutChoice {
   readonly memoryBytes: number;
   /** The objective as a number to maximise: tokens/s, −days, −usd or capacity − memory. */
   readonly score: number;
+  /** Wall days to train training.tokens (goodput included) and its cost, as the ranking computed them. */
+  readonly days: number;
+  readonly usd: number;
+  /** The GPU preset id, when several GPU types were searched together (cluster sizing). */
+  readonly gpuId?: string;
 }
 
 /**
@@ -93,7 +132,7 @@ export interface SearchProgress extends SearchCounts {
 }
 
 export interface SearchResult {
-  /** Best first. */
+  /** Best first; with groupByLayout, K different layouts. */
   readonly top: readonly ScoredLayout[];
   /** Throughput against per-GPU memory, least memory first; empty when not asked for. */
   readonly pareto: readonly ScoredLayout[];

@@ -77,11 +77,21 @@ export function searchOptionsOf(doc: Doc, form: SearchForm): SearchOptions {
   };
 }
 
-/** The document with a found layout in place of its own: degrees, micro-batch, recomputation, offload and cluster size. */
-export function withLayout(doc: Doc, result: Pick<SearchDocumentResult, 'parallel' | 'training' | 'cluster'>): Doc {
+/** A found layout as Apply reads it: the cluster's GPU is written only when the search chose it (cluster sizing: a preset id). */
+export type AppliedLayout = Pick<SearchDocumentResult, 'parallel' | 'training'> & { readonly cluster: { readonly gpus: number; readonly gpu?: SearchDocumentResult['cluster']['gpu'] } };
+
+/** The document with a found layout in place of its own: degrees, micro-batch, recomputation, offload, cluster size and (when sized) GPU. */
+export function withLayout(doc: Doc, result: AppliedLayout): Doc {
   let next = setAt(doc, ['parallel'], { ...result.parallel });
   next = setAt(next, ['training', 'microBatch'], result.training.microBatch);
   next = setAt(next, ['training', 'recompute'], result.training.recompute);
   next = setAt(next, ['training', 'offload'], { ...result.training.offload });
+  const gpu = result.cluster.gpu;
+  if (typeof gpu === 'string' && getAt(doc, ['cluster', 'gpu']) !== gpu) {
+    // The sizing search priced and laid out another GPU type with its preset's GPUs per node and price (document.ts onGpu).
+    next = setAt(next, ['cluster', 'gpu'], gpu);
+    next = setAt(next, ['cluster', 'gpusPerNode'], undefined);
+    next = setAt(next, ['cost', 'usdPerGpuHour'], undefined);
+  }
   return setAt(next, ['cluster', 'gpus'], result.cluster.gpus);
 }

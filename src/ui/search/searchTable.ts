@@ -52,7 +52,7 @@ export function nextOrder(current: SortOrder, key: SortKey): SortOrder {
 }
 
 /** "TP 2 · PP 8 · DP 2 · CP 2", then what else differs from the plain layout. */
-export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'training' | 'cluster'>): string {
+export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'training'> & { readonly cluster: { readonly gpus: number } }): string {
   const p = result.parallel;
   const degrees = [`TP ${p.tp}`, `PP ${p.pp}`, `DP ${p.dp}`];
   if (p.cp > 1) degrees.push(`CP ${p.cp}`);

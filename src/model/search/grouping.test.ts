@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { searchDocument } from './document.ts';
+import { searchBase, searchRunDocument, type SearchRunSpec } from './fixtures.ts';
+import { TopK, layoutGroupKey, type RankedEntry } from './rank.ts';
+import { searchLayouts } from './search.ts';
+import type { ScoredLayout } from './types.ts';
+import { GiB } from '../input/index.ts';
+
+// Issue 15, item 1: recommendations worth reading. The top K are K different layouts
+// (TP, PP, DP, CP, EP, ZeRO on one GPU type and cluster size), each its best variant; only
+// even layer splits unless asked; memory within a margin of capacity (10 % by default).
+
+const GPT3: SearchRunSpec = { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 };
+
+function layout(tp: number, pp: number, score: number, vpp = 1): ScoredLayout {
+  return {
+    gpus: 64, parallel: { tp, pp, dp: 64 / (tp * pp), cp: 1, ep: 1, vpp, sequenceParallel: false, zero: 1, schedule: vpp > 1 ? 'interleaved-1f1b' : '1f1b' },
+    microBatch: 1, recompute: 'none', offload: { optimizer: false, parameters: false },
+    stepSeconds: 1 / score, tokensPerSecond: score, memoryBytes: 1, score, days: 1, usd: 1,
+  };
+}
+const entry = (l: ScoredLayout, i: number): RankedEntry => ({ layout: l, key: [i] });
+
+describe('grouped top K', () => {
+  it('holds each layout once, by its best variant, and its threshold is the K-th layout\'s best', () => {
+    const top = new TopK(2, true);
+    // Three variants of TP 4 × PP 2 (virtual stages 1, 2, 4) and one of TP 2 × PP 4, one of TP 8 × PP 1.
+    top.offer(entry(layout(4, 2, 100, 2), 0));
+    top.offer(entry(layout(4, 2, 90, 1), 1));
+    expect(top.threshold).toBe(-Infinity);
+    top.offer(entry(layout(2, 4, 80), 2));
+    expect(top.threshold).toBe(80);
+    top.offer(entry(layout(4, 2, 120, 4), 3));
+    expect(top.layouts().map((l) => [l.parallel.tp, l.parallel.pp, l.parallel.vpp])).toEqual([[4, 2, 4], [2, 4, 1]]);
+    top.offer(entry(layout(8, 1, 85), 4));
+    expect(top.layouts().map((l) => l.score)).toEqual([120, 85]);
+    expect(top.threshold).toBe(85);
+    // Ungrouped, the variants crowd the others out: the issue's complaint.
+    const plain = new TopK(2);
+    [layout(4, 2, 100, 2), layout(4, 2, 90, 1), layout(2, 4, 80), layout(4, 2, 120, 4)].forEach((l, i) => plain.offer(entry(l, i)));
+    expect(plain.layouts().map((l) => l.score)).toEqual([120, 100]);
+  });
+
+  it('the grouped search returns the first K layouts of the exhaustive ungrouped ranking, each by its best variant', () => {
+    const base = searchBase({ model: 'llama2-7b', gpu: 'a100-40gb', gpus: 16, globalBatch: 64, seqLen: 4096 });
+    const all = searchLayouts(base, { groupByLayout: false, topK: 100_000, pareto: false, exhaustive: true });
+    const expected: ScoredLayout[] = [];
+    const seen = new Set<string>();
+    for (const l of all.top) {
+      if (seen.has(layoutGroupKey(l))) continue;
+      seen.add(layoutGroupKey(l));
+      expected.push(l);
+    }
+    const grouped = searchLayouts(base, { topK: 6 });
+    expect(grouped.top).toEqual(expected.slice(0, 6));
+    expect(new Set(grouped.top.map(layoutGroupKey)).size).toBe(6);
+  });
+});
+
+describe('memory margin', () => {
+  const base = searchBase({ model: 'llama2-13b', gpu: 'a100-40gb', gpus: 16, globalBatch: 64, seqLen: 4096 });
+  const capacity = 40 * GiB;
+
+  it('by default keeps 10 % of each GPU free; margin 0 admits the layouts between 90 and 100 %', () => {
+    const all = searchLayouts(base, { memoryMargin: 0, groupByLayout: false, topK: 100_000, pareto: false });
+    const tight = all.top.filter((l) => l.memoryBytes > 0.9 * capacity);
+    expect(tight.length).toBeGreaterThan(0);
+    for (const l of all.top) expect(l.memoryBytes).toBeLessThanOrEqual(capacity);
+    const safe = searchLayouts(base, { groupByLayout: false, topK: 100_000, pareto: false });
+    expect(safe.top.length).toBe(all.top.length - tight.length);
+    for (const l of safe.top) expect(l.memoryBytes).toBeLessThanOrEqual(0.9 * capacity);
+  });
+
+  it('a margin of 30 % keeps 30 % free, and the headroom objective still measures from the whole capacity', () => {
+    const r = searchLayouts(base, { memoryMargin: 0.3, objective: 'memoryHeadroom', topK: 3 });
+    expect(r.top.length).toBe(3);
+    for (const l of r.top) {
+      expect(l.memoryBytes).toBeLessThanOrEqual(0.7 * capacity);
+      expect(l.score).toBeCloseTo(capacity - l.memoryBytes, 0);
+    }
+  });
+});
+
+describe('GPT-3 175B on 1,024 A100, global batch 1,536 (the issue\'s example)', () => {
+  it('the top 5 are 5 different layouts, all splitting the 96 layers evenly over pp × vpp, all within 90 % of memory', () => {
+    const out = searchDocument(searchRunDocument(GPT3), { topK: 5, pareto: false });
+    expect(out.errors).toEqual([]);
+    expect(out.results.length).toBe(5);
+    const keys = out.results.map((r) => [r.cluster.gpus, r.parallel.tp, r.parallel.pp, r.parallel.dp, r.parallel.cp, r.parallel.ep, r.parallel.zero].join('/'));
+    expect(new Set(keys).size).toBe(5);
+    for (const r of [...out.results, ...out.results.flatMap((x) => x.variants)]) {
+      const chunks = r.parallel.schedule === 'dualpipe' ? r.parallel.pp : r.parallel.pp * r.parallel.vpp;
+      expect(96 % chunks, JSON.stringify(r.parallel)).toBe(0);
+      expect(r.output.memory.perGpu.total).toBeLessThanOrEqual(0.9 * r.output.memory.capacity);
+    }
+    // Variants are folded under their layout: same degrees, best first by the engine's figure.
+    const first = out.results[0];
+    expect(first?.variants.length).toBeGreaterThan(0);
+    for (const v of first?.variants ?? []) {
+      expect([v.parallel.tp, v.parallel.pp, v.parallel.dp, v.parallel.zero]).toEqual([first?.parallel.tp, first?.parallel.pp, first?.parallel.dp, first?.parallel.zero]);
+      expect(v.output.throughput?.tokensPerSecond ?? 0).toBeLessThanOrEqual(first?.output.throughput?.tokensPerSecond ?? 0);
+    }
+  });
+
+  it('uneven splits are there when asked for: then virtual-stage counts that do not divide the layers appear', () => {
+    const r = searchLayouts(searchBase(GPT3), { evenLayerSplit: false, groupByLayout: false, topK: 30, pareto: false });
+    expect(r.top.some((l) => 96 % (l.parallel.pp * l.parallel.vpp) !== 0)).toBe(true);
+  });
+});

@@ -1,0 +1,116 @@
+// A document search's answer as the interchange spec describes it: each found layout
+// re-evaluated with estimateConfig (the engine's own figures, simulated schedule
+// included), its variants folded under it, and for cluster sizing the days-against-cost
+// front of each GPU type. The search ranked by the closed-form bubble; the engine's
+// simulated schedule can reorder close calls, so layouts and variants are re-sorted by it.
+
+import { estimateConfig } from '../estimate.ts';
+import { layoutConfig } from './pieces.ts';
+import { layoutVariants } from './search.ts';
+import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
+import type { EstimateOutput, GpuSpec, OffloadConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
+
+/** Folded under each layout unless the caller asks otherwise. */
+export const DEFAULT_VARIANTS = 4;
+
+export interface LayoutTraining { readonly microBatch: number; readonly recompute: Recompute; readonly offload: OffloadConfig }
+
+/** One variant of a layout: the document's `parallel` and searched `training` fields, with the engine's output for them. */
+export interface SearchVariant {
+  readonly parallel: ParallelConfig;
+  readonly training: LayoutTraining;
+  /** estimateConfig's output for the layout (timeline left out: null). */
+  readonly output: EstimateOutput;
+  /** What the search ranked by: the closed-form step time and the most loaded GPU's memory. */
+  readonly search: { readonly stepSeconds: number; readonly memoryBytes: number };
+}
+
+/** One layout found (GPU type, size, TP, PP, DP, CP, EP, ZeRO): its best variant, the others best first. */
+export interface SearchDocumentResult extends SearchVariant {
+  /** The GPU preset id (or the document's custom GPU) and the cluster size. */
+  readonly cluster: { readonly gpu: string | GpuSpec; readonly gpus: number };
+  readonly variants: readonly SearchVariant[];
+}
+
+/** A point of a GPU type's days-against-cost front (cluster sizing): no other layout of that GPU is both sooner and cheaper. */
+export interface CostPoint {
+  readonly gpus: number;
+  readonly days: number;
+  readonly usd: number;
+  readonly tokensPerSecond: number;
+  readonly parallel: ParallelConfig;
+  readonly training: LayoutTraining;
+}
+
+export interface CostFront {
+  /** GPU preset id (or "custom"), and its name. */
+  readonly gpu: string;
+  readonly name: string;
+  readonly points: readonly CostPoint[];
+}
+
+/** The objective read off an estimate output, as a score to maximise. */
+export function outputScore(objective: SearchObjective, out: EstimateOutput): number {
+  switch (objective) {
+    case 'tokensPerSecond': return out.throughput?.tokensPerSecond ?? -Infinity;
+    case 'days': return -(out.time?.days ?? Infinity);
+    case 'usd': return -(out.cost?.usd ?? Infinity);
+    case 'memoryHeadroom': return out.memory.capacity - out.memory.perGpu.total;
+  }
+}
+
+const trainingOf = (l: ScoredLayout): LayoutTraining => ({ microBatch: l.microBatch, recompute: l.recompute, offload: l.offload });
+
+function variantOf(base: RunConfig, layout: ScoredLayout): SearchVariant {
+  const output = estimateConfig(layoutConfig(base, layout));
+  return {
+    parallel: layout.parallel,
+    training: trainingOf(layout),
+    output: { ...output, timeline: null },
+    search: { stepSeconds: layout.stepSeconds, memoryBytes: layout.memoryBytes },
+  };
+}
+
+/** The base run of a layout's lane (by GPU id). */
+export type LaneOf = (layout: ScoredLayout) => RunConfig;
+
+/**
+ * The top layouts as results: each layout's variants found again exactly (search.ts
+ * layoutVariants), every variant re-evaluated, the best by the engine shown, the others
+ * folded under it; layouts sorted by their shown variant.
+ */
+export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, objective: SearchObjective, options: SearchOptions): SearchDocumentResult[] {
+  const folded = Math.max(0, Math.floor(options.variants ?? DEFAULT_VARIANTS));
+  const grouped = options.groupByLayout ?? true;
+  // The search held the budget by the closed-form step; a variant the simulated schedule puts over it is left out.
+  const withinBudget = (out: EstimateOutput) =>
+    (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity);
+  const results: { rank: number; result: SearchDocumentResult }[] = [];
+  top.forEach((layout, rank) => {
+    const base = laneOf(layout);
+    const found = grouped && folded > 0 ? layoutVariants(base, layout, options, folded + 1) : [layout];
+    const variants = (found.length > 0 ? found : [layout])
+      .map((l, i) => ({ i, v: variantOf(base, l) }))
+      .filter((x) => withinBudget(x.v.output))
+      .sort((a, b) => outputScore(objective, b.v.output) - outputScore(objective, a.v.output) || a.i - b.i)
+      .map((x) => x.v);
+    const [shown, ...others] = variants;
+    if (!shown) return;
+    results.push({ rank, result: { ...shown, cluster: { gpu: base.cluster.gpuId ?? base.cluster.gpu, gpus: layout.gpus }, variants: others } });
+  });
+  return results
+    .sort((a, b) => outputScore(objective, b.result.output) - outputScore(objective, a.result.output) || a.rank - b.rank)
+    .map((r) => r.result);
+}
+
+/** The days-against-cost front of each lane, soonest first. */
+export function costFronts(front: readonly ScoredLayout[], lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[]): CostFront[] {
+  return lanes.map((lane) => ({
+    gpu: lane.gpuId ?? 'custom',
+    name: lane.base.cluster.gpu.name,
+    points: front
+      .filter((l) => l.gpuId === lane.gpuId)
+      .map((l) => ({ gpus: l.gpus, days: l.days, usd: l.usd, tokensPerSecond: l.tokensPerSecond, parallel: l.parallel, training: trainingOf(l) }))
+      .sort((a, b) => a.days - b.days),
+  }));
+}
