@@ -66,4 +66,11 @@ describe('what differs between two configurations', () => {
     expect(configDifferences(current, DEFAULT_DOCUMENT).map((d) => d.field)).toEqual(['parallel.tp', 'parallel.dp', 'calibration.computeEfficiencyScale']);
     expect(configDifferences(DEFAULT_DOCUMENT, DEFAULT_DOCUMENT)).toEqual([]);
   });
+
+  it('names GPUs, not their preset ids', () => {
+    const current = setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'a100-80gb');
+    expect(configDifferences(DEFAULT_DOCUMENT, current)).toEqual([
+      { field: 'cluster.gpu', label: 'GPU', pinnedText: 'NVIDIA H100 SXM5 80GB', currentText: 'NVIDIA A100 SXM4 80GB' },
+    ]);
+  });
 });

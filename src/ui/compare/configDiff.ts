@@ -1,6 +1,7 @@
 // What differs between the pinned and the current configuration, field by field:
 // every leaf of the two interchange documents whose values are not equal.
 
+import { gpuName } from '../../state/catalog.ts';
 import { isPlainObject, type Doc } from '../../state/doc.ts';
 
 export interface FieldDifference {
@@ -31,8 +32,15 @@ function leaves(value: unknown, path: string, out: Map<string, unknown>): void {
   out.set(path, value);
 }
 
-function text(value: unknown): string {
+/** Field values people read by name: a GPU preset's id is shown as the GPU's name ("NVIDIA H100 SXM5 80GB", not "h100-sxm"). */
+const NAMED: Readonly<Record<string, (value: unknown) => string>> = {
+  'cluster.gpu': gpuName,
+};
+
+function text(field: string, value: unknown): string {
   if (value === undefined) return '(default)';
+  const named = NAMED[field];
+  if (named) return named(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -45,5 +53,5 @@ export function configDifferences(pinned: Doc, current: Doc): readonly FieldDiff
   const fields = [...b.keys(), ...[...a.keys()].filter((k) => !b.has(k))];
   return fields
     .filter((field) => JSON.stringify(a.get(field)) !== JSON.stringify(b.get(field)))
-    .map((field) => ({ field, label: LABELS[field] ?? field, pinnedText: text(a.get(field)), currentText: text(b.get(field)) }));
+    .map((field) => ({ field, label: LABELS[field] ?? field, pinnedText: text(field, a.get(field)), currentText: text(field, b.get(field)) }));
 }

@@ -9,7 +9,7 @@ import { MAX_TIGHT_FROM_SHARE, oomAssessment } from '../../model/validation/inde
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { INPUT } from '../controls/fields.tsx';
 import {
-  FACETS, FACET_LABELS, facetOptions, groupSummaries, percentText, signedPercentText,
+  FACETS, FACET_LABELS, facetOptions, facetText, groupSummaries, percentText, signedPercentText,
   type Facet, type Filters, type Summaries,
 } from './validationView.ts';
 
@@ -112,7 +112,7 @@ export function GroupTable({ cases }: { cases: readonly CaseResult[] }) {
           <tbody>
             {groups.map((g) => (
               <tr key={g.value} className="border-b border-gray-100 dark:border-gray-800">
-                <th scope="row" className="px-2 py-1 text-left font-normal">{g.value}</th>
+                <th scope="row" className="px-2 py-1 text-left font-normal">{facetText(facet, g.value)}</th>
                 <td className={TD}>{g.cases}</td>
                 <td className={TD}>{medianText(g.throughput)}</td>
                 <td className={TD}>{p90Text(g.throughput)}</td>
@@ -138,7 +138,7 @@ export function FilterControls({ cases, filters, onChange }: { cases: readonly C
           <select id={`${id}-${facet}`} data-testid={`filter-${facet}`} className={`${INPUT} w-auto`} value={filters[facet]}
             onChange={(e) => onChange({ ...filters, [facet]: e.target.value })}>
             <option value="">All</option>
-            {facetOptions(cases, facet).map((o) => <option key={o.value} value={o.value}>{o.value} ({o.cases})</option>)}
+            {facetOptions(cases, facet).map((o) => <option key={o.value} value={o.value}>{facetText(facet, o.value)} ({o.cases})</option>)}
           </select>
         </label>
       ))}

@@ -3,6 +3,7 @@
 // the sources the rows cite.
 
 import { useMemo } from 'react';
+import { gpuName } from '../../state/catalog.ts';
 import type { ValidationRow } from '../../model/validation/index.ts';
 import type { CaseResult } from '../../model/validation/index.ts';
 import { figureText, isMemoryFigure, signedPercentText } from './validationView.ts';
@@ -61,7 +62,7 @@ export function CaseTable({ cases, all }: { cases: readonly CaseResult[]; all: r
                 <span className="block text-xs text-gray-700 dark:text-gray-300">{c.model}{c.where ? ` · ${c.where}` : ''}</span>
               </th>
               <td className="px-2 py-1 whitespace-nowrap">[{numbers.get(c.source)}] {c.sourceGroup}</td>
-              <td className="px-2 py-1">{c.gpu}</td>
+              <td className="px-2 py-1">{gpuName(c.gpu)}</td>
               <td className={NUM}>{c.gpus || '—'}</td>
               <td className="px-2 py-1">{c.precision}</td>
               <FigureCells row={c.rows.find((r) => !isMemoryFigure(r.figure))} />

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { ValidationRow } from '../../model/validation/index.ts';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { facetOptions, figureText, filterCases, groupSummaries, signedPercentText, spreadOf, summaries, NO_FILTERS } from './validationView.ts';
+import { facetOptions, facetText, figureText, filterCases, groupSummaries, signedPercentText, spreadOf, summaries, NO_FILTERS } from './validationView.ts';
 
 function row(id: string, figure: ValidationRow['figure'], error: number | null): ValidationRow {
   return { id, source: 's', gpu: 'g', figure, published: 100, predicted: error === null ? null : 100 * (1 + error), error, errors: [], fits: true };
@@ -57,5 +57,13 @@ describe('validation view', () => {
     expect(figureText(2 ** 30 * 61.25, 'memoryBytesPerGpu')).toBe('61.3 GiB');
     expect(figureText(12345.6, 'tokensPerSecondPerGpu')).toBe('12,346 tok/s');
     expect(figureText(0.413, 'mfu')).toBe('41.3 % MFU');
+  });
+});
+
+describe('facet values in words', () => {
+  it('names a GPU by its preset name, not its id; other facets are already words', () => {
+    expect(facetText('gpu', 'h100-sxm')).toBe('NVIDIA H100 SXM5 80GB');
+    expect(facetText('gpu', 'not-a-preset')).toBe('not-a-preset');
+    expect(facetText('precision', 'bf16')).toBe('bf16');
   });
 });

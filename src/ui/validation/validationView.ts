@@ -5,6 +5,7 @@
 import { summarize, type ErrorSummary, type Figure, type ValidationRow } from '../../model/validation/index.ts';
 import { scaleBand, type CaseResult } from '../../model/validation/index.ts';
 import { GiB } from '../../model/input/index.ts';
+import { gpuName } from '../../state/catalog.ts';
 
 export type Facet = 'gpu' | 'precision' | 'sourceGroup' | 'scale';
 export const FACETS: readonly Facet[] = ['gpu', 'precision', 'sourceGroup', 'scale'];
@@ -15,6 +16,11 @@ export const FACET_LABELS: Readonly<Record<Facet, string>> = {
 /** '' = every value. */
 export type Filters = Readonly<Record<Facet, string>>;
 export const NO_FILTERS: Filters = { gpu: '', precision: '', sourceGroup: '', scale: '' };
+
+/** A facet value as people name it: a GPU preset's name ("NVIDIA H100 SXM5 80GB"), not its id; other facets are already words. */
+export function facetText(facet: Facet, value: string): string {
+  return facet === 'gpu' ? gpuName(value) : value;
+}
 
 export function facetValue(c: CaseResult, facet: Facet): string {
   return facet === 'scale' ? scaleBand(c.gpus) : c[facet];

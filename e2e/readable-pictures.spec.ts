@@ -1,0 +1,83 @@
+// Issue 16 items 6 and 7: one bubble figure everywhere; a pipeline timeline readable at any
+// micro-batch count; time axes on round times; stages counted alike; GPUs by name.
+
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, figureValue, openPlanner, resultsSettled } from './fixtures.ts';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+test('the timeline opens on the first micro-batches at full size, and a button shows the whole step', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlanner(page);
+  // The default run: m = 256 / (1 × 2) = 128 micro-batches on 4 stages, 1,024 blocks: too many to read at once.
+  const chart = page.getByTestId('pipeline-chart');
+  await expect(chart).toBeVisible();
+  const step = await figureValue(page, 'step-time');
+  await expect(page.getByTestId('pipeline-window')).toContainText(/^The first .* of the .* step, blocks at full size\.$/);
+  const zoomed = Number(await chart.getAttribute('data-window-seconds'));
+  expect(zoomed).toBeLessThan(step / 4);
+  // At full size the blocks carry their micro-batch numbers, from 1.
+  await expect(chart.locator('svg text', { hasText: /^1$/ }).first()).toBeAttached();
+  await expect(chart.locator('rect[data-kind]')).toHaveCount(1024);
+
+  const whole = page.getByRole('button', { name: 'Show the whole step (128 micro-batches)' });
+  await whole.click();
+  await expect(page.getByRole('button', { name: 'Show the first micro-batches at full size' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(async () => Number(await chart.getAttribute('data-window-seconds'))).toBeGreaterThan(zoomed * 4);
+  await expect(page.getByTestId('pipeline-window')).toContainText('The whole step: 128 micro-batches');
+});
+
+test('the bubble is one number: card, timeline caption, step breakdown and formula view', async ({ page }) => {
+  await openPlanner(page);
+  const card = page.getByTestId('results').getByTestId('bubble-fraction').first();
+  const text = ((await card.textContent()) ?? '').match(/[\d.]+\s?%/)?.[0] ?? 'none';
+  await expect(page.getByTestId('pipeline-chart')).toHaveAttribute('aria-label', new RegExp(`pipeline bubble ${text} of the step`));
+  await expect(page.getByTestId('pipeline-chart').locator('xpath=..').locator('figcaption')).toContainText(`pipeline bubble ${text} of the step`);
+  await expect(page.getByText(`${text} of the step: the Pipeline bubble figure`)).toBeVisible();
+  await card.getByRole('button').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('bubble time ÷ step time');
+  await expect(dialog).toContainText(text);
+});
+
+test('stages count from 1 in the timeline, the memory chart and the formula view', async ({ page }) => {
+  await openPlanner(page);
+  const chart = page.getByTestId('pipeline-chart');
+  for (const n of [1, 2, 3, 4]) await expect(chart.locator('svg text', { hasText: new RegExp(`^Stage ${n}$`) })).toHaveCount(1);
+  await expect(chart.locator('svg text', { hasText: /^Stage 0$/ })).toHaveCount(0);
+  await page.getByText('Memory per stage as a table (GiB)').click();
+  await expect(page.getByRole('region', { name: 'Memory per stage (scrollable table)' }).getByRole('rowheader').first()).toHaveText('1');
+  await page.getByTestId('results').getByTestId('memory-total').first().getByRole('button').click();
+  await expect(page.getByRole('dialog')).toContainText(/pipeline stage [1-4] of 4/);
+});
+
+test('the compare view names GPUs, not their preset ids', async ({ page }) => {
+  await openPlanner(page);
+  await page.getByRole('button', { name: 'Pin for comparison' }).click();
+  await page.getByLabel('GPU', { exact: true }).selectOption('a100-80gb');
+  await resultsSettled(page);
+  const differences = page.getByTestId('compare-view').getByTestId('compare-differences');
+  await expect(differences).toContainText('NVIDIA H100 SXM5 80GB → NVIDIA A100 SXM4 80GB');
+  await expect(differences).not.toContainText('a100-80gb');
+});
+
+test('the validation table and its GPU filter name GPUs', async ({ page }) => {
+  await page.goto('/#/validation');
+  const filter = page.getByTestId('filter-gpu');
+  await expect(page.locator('tr[data-case]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(filter.locator('option[value="h100-sxm"]')).toHaveText(/^NVIDIA H100 SXM5 80GB \(\d+\)$/);
+  await filter.selectOption('h100-sxm');
+  const firstRow = page.locator('tr[data-case]').first();
+  await expect(firstRow).toContainText('NVIDIA H100 SXM5 80GB');
+  await expect(firstRow).not.toContainText('h100-sxm');
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no WCAG 2.1 A/AA violations on the timeline's window control (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPlanner(page);
+    await expect(page.getByTestId('pipeline-window')).toBeVisible();
+    const results = await new AxeBuilder({ page }).include('section[aria-label="Pipeline timeline"]').withTags(WCAG_TAGS).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  });
+}
