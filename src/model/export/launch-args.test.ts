@@ -67,9 +67,12 @@ describe('what a framework cannot express is said, in the export and in its note
     for (const out of launchExports(c)) expect(out.text).toMatch(/8-bit Adam/);
   });
 
-  it('an uneven pipeline split is written as first/last-stage layer counts when only the ends are lighter', () => {
-    // 80 layers on 6 stages: ceil(80/6) = 14, deficit 4 → first, last and two inner stages get 13: not expressible.
-    expect(megatronExport(variant({ pp: 6, dp: 1 }, {}, 48)).notes.some((n) => n.includes('--pipeline-model-parallel-layout'))).toBe(true);
+  it('an uneven pipeline split is written as first/last-stage layer counts when only the ends are lighter, else as the layout', () => {
+    // 80 layers on 6 stages: ceil(80/6) = 14, deficit 4 → first, last, second and fifth get 13: 13, 13, 14, 14, 13, 13,
+    // written chunk by chunk (E the embedding, t a layer, L the loss).
+    expect(megatronExport(variant({ pp: 6, dp: 1 }, {}, 48)).text).toContain('--pipeline-model-parallel-layout "Et*13|t*13|t*14|t*14|t*13|t*13L" \\');
+    // Interleaved 2 × 3 chunks over 80 layers: the same counts, chunk v·pp + r on rank r.
+    expect(megatronExport(variant({ pp: 2, vpp: 3, dp: 2, schedule: 'interleaved-1f1b' }, {}, 32)).text).toContain('--pipeline-model-parallel-layout "Et*13|t*13|t*14|t*14|t*13|t*13L" \\');
     // 80 layers on 3 stages: ceil(80/3) = 27, deficit 1 → the first stage gets 26: 26, 27, 27.
     const text = megatronExport(variant({ pp: 3, dp: 2 }, {}, 48)).text;
     expect(text).toContain('--decoder-first-pipeline-num-layers 26 \\');

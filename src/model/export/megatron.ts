@@ -17,10 +17,9 @@ function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const flags: Flag[] = [['--tensor-model-parallel-size', p.tp], ['--pipeline-model-parallel-size', p.pp]];
   const even = evenChunkLayers(c);
   if (p.vpp > 1) {
-    if (even !== null) flags.push(['--num-layers-per-virtual-pipeline-stage', even]);
-    else notes.push(`${c.model.layers} layers do not split evenly into ${p.pp} × ${p.vpp} virtual stages: write the split with --pipeline-model-parallel-layout`);
+    flags.push(even !== null ? ['--num-layers-per-virtual-pipeline-stage', even] : pipelineLayoutFlag(c));
   } else if (even === null && p.schedule !== 'dualpipe') {
-    flags.push(...unevenPipelineFlags(c, notes));
+    flags.push(...unevenPipelineFlags(c));
   }
   if (p.schedule === 'gpipe' || p.schedule === 'zero-bubble' || p.schedule === 'dualpipe') {
     notes.push(`the ${SCHEDULE_NAMES[p.schedule]} schedule: Megatron-LM runs 1F1B (interleaved with virtual stages)`);
@@ -29,17 +28,30 @@ function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
 }
 
 /** First and last stages lighter than the rest (params.ts chunkLayerCounts): Megatron-LM's first/last-stage layer counts. */
-function unevenPipelineFlags(c: RunConfig, notes: string[]): Flag[] {
+function unevenPipelineFlags(c: RunConfig): Flag[] {
   const counts = chunkLayers(c);
   const first = counts[0] ?? 0;
   const last = counts[counts.length - 1] ?? 0;
   const middle = counts.slice(1, -1);
   const middleEven = middle.every((n) => n === middle[0]);
-  if (!middleEven || first === 0 || last === 0) {
-    notes.push(`the uneven pipeline split (${counts.join(', ')} layers per stage): write it with --pipeline-model-parallel-layout`);
-    return [];
-  }
+  if (!middleEven || first === 0 || last === 0) return [pipelineLayoutFlag(c)];
   return [['--decoder-first-pipeline-num-layers', first], ['--decoder-last-pipeline-num-layers', last]];
+}
+
+/**
+ * An uneven split written out chunk by chunk, in pipeline order (chunk v·pp + r is rank r's
+ * v-th virtual stage): Megatron-Core's --pipeline-model-parallel-layout (docs "Custom
+ * Pipeline Model Parallel Layout": E the embedding, t a decoder layer, m an MTP module,
+ * L the loss, | between chunks, x*n for n of x; e.g. "Et*3|(tt|)*29,m|L").
+ */
+function pipelineLayoutFlag(c: RunConfig): Flag {
+  const counts = chunkLayers(c);
+  const times = (x: string, n: number) => (n > 1 ? `${x}*${n}` : n === 1 ? x : '');
+  const chunks = counts.map((n, g) => {
+    const last = g === counts.length - 1;
+    return `${g === 0 ? 'E' : ''}${times('t', n)}${last ? `${times('m', c.model.mtpLayers)}L` : ''}`;
+  });
+  return ['--pipeline-model-parallel-layout', `"${chunks.join('|')}"`];
 }
 
 function layoutFlags(c: RunConfig): Flag[] {
