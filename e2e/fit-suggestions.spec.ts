@@ -18,7 +18,7 @@ test('DeepSeek-V3 on 64 H100 lists fixes with their cost in tokens/s, and the fi
   const fixes = list.getByTestId('fit-suggestion');
   await expect(fixes.first()).toBeVisible({ timeout: 20_000 });
   expect(await fixes.count()).toBeGreaterThanOrEqual(2);
-  for (const text of await fixes.allTextContents()) expect(text).toMatch(/GiB per GPU( \(tight\))? · [\d.,]+\s?[kM]? tokens\/s \(([−+][\d.]+\s?% tokens\/s|same tokens\/s)\)$/);
+  for (const text of await fixes.allTextContents()) expect(text).toMatch(/GiB per GPU( \(tight\))? · [\d.,]+\s?[kM]? tokens\/s \(([−+][\d.]+\s?% tokens\/s|same tokens\/s)(, on \d+× the GPUs)?\)$/);
   await fixes.first().click();
   await expect(page.getByTestId('results').getByTestId('oom-verdict').first()).not.toHaveAttribute('data-verdict', 'will-not-fit');
   await resultsSettled(page);

@@ -48,6 +48,7 @@ export interface FitSuggestions {
   readonly memoryBytes: number;
   readonly capacityBytes: number;
   readonly tokensPerSecond: number;
+  readonly gpus: number;
   readonly fits: boolean;
   /** Best first; empty when the run fits or no single change makes it fit. */
   readonly suggestions: readonly FitSuggestion[];
@@ -197,7 +198,7 @@ export function fitSuggestions(config: RunConfig): FitSuggestions {
   const tokensPerSecond = current.throughput?.tokensPerSecond ?? 0;
   const base = {
     memoryBytes: current.memory.perGpu.total, capacityBytes: current.memory.capacity,
-    tokensPerSecond, fits: current.errors.length === 0 && current.memory.fits,
+    tokensPerSecond, gpus: config.cluster.gpus, fits: current.errors.length === 0 && current.memory.fits,
   };
   if (current.errors.length > 0 || current.memory.fits) return { ...base, suggestions: [] };
 

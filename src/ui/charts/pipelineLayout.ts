@@ -129,10 +129,10 @@ export function useElementWidth<T extends HTMLElement>(fallback: number): [RefOb
 /** Narrowest block, in pixels, that still carries its micro-batch number (two digits at 10 px). */
 export const MIN_READABLE_BLOCK_PX = 28;
 
-/** Median length of a block (seconds): the typical forward or backward. */
+/** A short block's length (seconds), the lower quartile: a forward, which runs about a third of a forward and backward pair. */
 export function typicalBlockSeconds(timeline: Timeline): number {
   const lengths = timeline.blocks.map((b) => b.endSeconds - b.startSeconds).filter((d) => Number.isFinite(d) && d > 0).sort((a, b) => a - b);
-  return lengths[Math.floor(lengths.length / 2)] ?? 0;
+  return lengths[Math.floor(lengths.length / 4)] ?? 0;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { FitSuggestionsAnswer } from '../../worker/api.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
 import { createFitSuggester, type FitSuggester } from '../../worker/suggest-client.ts';
 import { BUTTON } from '../buttons.ts';
-import { formatGiB, formatPercent, formatTokensPerSecond } from '../format.ts';
+import { formatGiB, formatNumber, formatPercent, formatTokensPerSecond } from '../format.ts';
 import { useSettledValue } from '../useSettledValue.ts';
 
 /** Quiet time before the fixes are asked for: a dragged slider asks once, when it stops. */
@@ -35,8 +35,9 @@ export function speedChangeText(change: number): string {
   return `${change > 0 ? '+' : '−'}${formatPercent(Math.abs(change))} tokens/s`;
 }
 
-function SuggestionButton({ suggestion, onApply }: { suggestion: FitSuggestion; onApply: () => void }) {
+function SuggestionButton({ suggestion, gpus, onApply }: { suggestion: FitSuggestion; gpus: number; onApply: () => void }) {
   const tight = suggestion.verdict === 'tight';
+  const more = suggestion.gpus !== gpus ? `, on ${formatNumber(suggestion.gpus / gpus)}× the GPUs` : '';
   return (
     <li>
       <button type="button" onClick={onApply} data-testid="fit-suggestion" data-verdict={suggestion.verdict}
@@ -44,7 +45,7 @@ function SuggestionButton({ suggestion, onApply }: { suggestion: FitSuggestion; 
         <span>{suggestion.label}</span>
         <span className="text-xs font-normal text-gray-700 dark:text-gray-300">
           {formatGiB(suggestion.memoryBytes)} per GPU{tight ? ' (tight)' : ''} · {formatTokensPerSecond(suggestion.tokensPerSecond)}
-          {' '}({speedChangeText(suggestion.tokensPerSecondChange)})
+          {' '}({speedChangeText(suggestion.tokensPerSecondChange)}{more})
         </span>
       </button>
     </li>
@@ -87,7 +88,7 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
             Each of these makes it fit (now {formatGiB(fixes.memoryBytes)} of {formatGiB(fixes.capacityBytes)}, {formatTokensPerSecond(fixes.tokensPerSecond)}); cheapest in tokens/s per GPU first. Select one to apply it.
           </p>
           <ul className="mt-2 flex flex-col gap-1.5">
-            {fixes.suggestions.map((s) => <SuggestionButton key={s.label} suggestion={s} onApply={() => apply(s)} />)}
+            {fixes.suggestions.map((s) => <SuggestionButton key={s.label} suggestion={s} gpus={fixes.gpus} onApply={() => apply(s)} />)}
           </ul>
         </>))}
     </section>
