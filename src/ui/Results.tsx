@@ -65,28 +65,19 @@ function Warnings() {
   );
 }
 
-export function Charts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
-  return (
-    <>
-      <MemoryCharts output={output} />
-      <SpeedCharts output={output} compact={compact} />
-    </>
-  );
-}
-
 /** The memory chart, redrawn once the input settles (useSettledValue). */
 function MemoryCharts({ output }: { output: EstimateOutput }) {
   const deferred = useSettledValue(output, SETTLE_MS.memoryChart);
   return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>;
 }
 
-function SpeedCharts({ output, compact = false }: { output: EstimateOutput; compact?: boolean }) {
+function SpeedCharts({ output }: { output: EstimateOutput }) {
   const timeline = useSettledValue(output, SETTLE_MS.pipelineChart);
   const breakdown = useSettledValue(output, SETTLE_MS.stepBreakdownChart);
   return (
     <>
       <ChartSlot title="Pipeline timeline"><PipelineChart output={timeline} /></ChartSlot>
-      {!compact && <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={breakdown} /></ChartSlot>}
+      <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={breakdown} /></ChartSlot>
     </>
   );
 }
