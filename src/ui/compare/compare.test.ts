@@ -67,6 +67,15 @@ describe('what differs between two configurations', () => {
     expect(configDifferences(DEFAULT_DOCUMENT, DEFAULT_DOCUMENT)).toEqual([]);
   });
 
+  it('names every field as its control does, and switches as on or off', () => {
+    let current = setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 40);
+    current = setAt(current, ['training', 'flashAttention'], false);
+    expect(configDifferences(DEFAULT_DOCUMENT, current)).toEqual([
+      { field: 'model.layers', label: 'Layers (L)', pinnedText: '80', currentText: '40' },
+      { field: 'training.flashAttention', label: 'Flash attention (FA)', pinnedText: 'on', currentText: 'off' },
+    ]);
+  });
+
   it('names GPUs, not their preset ids', () => {
     const current = setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'a100-80gb');
     expect(configDifferences(DEFAULT_DOCUMENT, current)).toEqual([

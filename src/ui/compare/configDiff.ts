@@ -3,6 +3,7 @@
 
 import { gpuName } from '../../state/catalog.ts';
 import { isPlainObject, type Doc } from '../../state/doc.ts';
+import { HELP, type HelpKey } from '../help.ts';
 
 export interface FieldDifference {
   /** Dotted field name, as the engine's errors write it ("parallel.tp"). */
@@ -24,6 +25,14 @@ const LABELS: Readonly<Record<string, string>> = {
   'calibration.computeEfficiencyScale': 'Compute efficiency scale', 'calibration.memoryOverheadScale': 'Memory overhead scale',
 };
 
+/** A field's name as its control labels it (help.ts, keyed by the field's last segment), else the dotted name. */
+function labelOf(field: string): string {
+  const explicit = LABELS[field];
+  if (explicit) return explicit;
+  const key = field.slice(field.lastIndexOf('.') + 1);
+  return Object.prototype.hasOwnProperty.call(HELP, key) ? HELP[key as HelpKey].label : field;
+}
+
 function leaves(value: unknown, path: string, out: Map<string, unknown>): void {
   if (isPlainObject(value)) {
     for (const [key, child] of Object.entries(value)) leaves(child, path ? `${path}.${key}` : key, out);
@@ -41,6 +50,7 @@ function text(field: string, value: unknown): string {
   if (value === undefined) return '(default)';
   const named = NAMED[field];
   if (named) return named(value);
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
@@ -53,5 +63,5 @@ export function configDifferences(pinned: Doc, current: Doc): readonly FieldDiff
   const fields = [...b.keys(), ...[...a.keys()].filter((k) => !b.has(k))];
   return fields
     .filter((field) => JSON.stringify(a.get(field)) !== JSON.stringify(b.get(field)))
-    .map((field) => ({ field, label: LABELS[field] ?? field, pinnedText: text(field, a.get(field)), currentText: text(field, b.get(field)) }));
+    .map((field) => ({ field, label: labelOf(field), pinnedText: text(field, a.get(field)), currentText: text(field, b.get(field)) }));
 }
