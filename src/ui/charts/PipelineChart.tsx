@@ -140,7 +140,8 @@ function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): Legen
 function TimelineChart({ timeline, bubbleFraction }: { timeline: Timeline; bubbleFraction: number | null }) {
   const [containerRef, width] = useElementWidth<HTMLDivElement>(960);
   const [wholeStep, setWholeStep] = useState(false);
-  const clipId = `${useId()}-plot`;
+  // An id that is a plain XML name, so the exported SVG (PNG export) reads it too.
+  const clipId = `pipeline-plot-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const span = timelineSpan(timeline);
   const full = useMemo(() => chartGeometry(timeline.stages, span, width), [timeline.stages, span, width]);
   const readable = useMemo(() => readableWindow(timeline, span, full.plotWidth), [timeline, span, full.plotWidth]);

@@ -85,7 +85,7 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
         ? <p role="status">No single change (or pair) of ZeRO, recomputation, micro-batch, TP, PP, CP, EP, offload or up to 64× the GPUs makes this run fit.</p>
         : (<>
           <p className="text-gray-700 dark:text-gray-300">
-            Each of these makes it fit (now {formatGiB(fixes.memoryBytes)} of {formatGiB(fixes.capacityBytes)}, {formatTokensPerSecond(fixes.tokensPerSecond)}); cheapest in tokens/s per GPU first. Select one to apply it.
+            Each of these makes it fit (now {formatGiB(fixes.memoryBytes)} of {formatGiB(fixes.capacityBytes)}, {formatTokensPerSecond(fixes.tokensPerSecond)}); cheapest per token (most tokens/s per GPU) first. Select one to apply it.
           </p>
           <ul className="mt-2 flex flex-col gap-1.5">
             {fixes.suggestions.map((s) => <SuggestionButton key={s.label} suggestion={s} gpus={fixes.gpus} onApply={() => apply(s)} />)}
