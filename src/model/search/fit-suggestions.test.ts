@@ -102,3 +102,27 @@ describe('fit suggestions', () => {
     }
   });
 });
+
+describe('fit suggestions, bounds', () => {
+  it('keeps tensor parallelism inside a node of 8 GPUs', () => {
+    for (const s of fitSuggestions(config(deepseekOn64)).suggestions) {
+      const tp = s.changes.find((c) => c.path.join('.') === 'parallel.tp');
+      if (tp) expect(tp.value).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('says there is no fix, quickly, for a run no single change or pair can rescue', () => {
+    // DeepSeek-V3 unsharded on 1,024 GPUs, TP 1, 4 sequences of 4,096 tokens per micro-batch, nothing recomputed.
+    const hopeless = config({
+      version: 1, model: deepseek?.model,
+      training: { seqLen: 4096, globalBatch: 4096, microBatch: 4, recompute: 'none' },
+      parallel: { tp: 1, pp: 1, dp: 1024, zero: 0 }, cluster: { gpu: 'h100-sxm', gpus: 1024 },
+    });
+    const started = performance.now();
+    const result = fitSuggestions(hopeless);
+    expect(result.fits).toBe(false);
+    expect(result.suggestions).toEqual([]);
+    // About 0.4 s on a laptop core; generous for a shared CI machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -11,7 +11,7 @@
 // page's OOM verdict), then by tokens per second per GPU: the cheapest fix first.
 
 import { checkConsistency } from '../input/index.ts';
-import { divisors } from '../input/index.ts';
+import { divisors, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { stageMemoryBreakdowns } from '../memory/index.ts';
@@ -68,6 +68,12 @@ export const MAX_GPU_DOUBLINGS = 6;
 export const MIN_SAME_CLUSTER_FIXES = 3;
 /** At most this many suggestions are returned. */
 export const MAX_SUGGESTIONS = 8;
+/**
+ * Pairs of knobs screened at most (each a memory estimate of well under a millisecond,
+ * memory.ts): a bound for clusters whose GPU count has many divisors, so the list comes
+ * within about a second whatever the run.
+ */
+export const MAX_PAIR_SCREENS = 1500;
 
 const GPU_KINDS: ReadonlySet<FitChangeKind> = new Set(['moreGpusDp', 'moreGpusPp']);
 const ZERO_WORDS: Readonly<Record<ZeroStage, string>> = {
@@ -86,9 +92,13 @@ function knobs(c: RunConfig): Step[][] {
     divisors(t.microBatch).filter((b) => b < t.microBatch).reverse().map((microBatch): Step => ({ kind: 'microBatch', training: { microBatch } })),
   ];
   // TP, PP and CP grow within the GPUs there are; DP follows (build), so the GPU count stays what was bought.
+  // TP stays inside a node (no larger than the node, or than it already is): its four collectives per layer need NVLink
+  // (Narayanan et al. 2021, arXiv 2104.04473, section 3.3; the search's tpWithinNode rule).
+  const mostTp = Math.max(c.cluster.gpusPerNode, p.tp);
   for (const key of ['tp', 'pp', 'cp'] as const) {
     const others = (p.tp * p.pp * p.cp) / p[key];
-    lists.push(divisors(gpus / others).filter((d) => d > p[key]).map((value): Step => ({ kind: key, parallel: { [key]: value } })));
+    lists.push(divisors(gpus / others).filter((d) => d > p[key] && (key !== 'tp' || d <= mostTp))
+      .map((value): Step => ({ kind: key, parallel: { [key]: value } })));
   }
   if (c.model.moe) lists.push(divisors(c.model.moe.experts).filter((e) => e > p.ep).map((ep): Step => ({ kind: 'ep', parallel: { ep } })));
   if (!t.offload.optimizer) lists.push([{ kind: 'offloadOptimizer', training: { offload: { ...t.offload, optimizer: true } } }]);
@@ -112,7 +122,8 @@ function build(c: RunConfig, steps: readonly Step[]): RunConfig | null {
     gpus = s.gpus ?? gpus;
   }
   const dp = gpus / (parallel.tp * parallel.pp * parallel.cp);
-  if (!Number.isInteger(dp) || dp < 1) return null;
+  // A fix must be a document the engine reads back: no field above its largest value (fields.ts).
+  if (!Number.isInteger(dp) || dp < 1 || gpus > MAX_INTEGER_FIELD) return null;
   return { ...c, parallel: { ...parallel, dp }, training, cluster: { ...c.cluster, gpus } };
 }
 
@@ -165,6 +176,7 @@ function firstFit(c: RunConfig, list: readonly Step[]): number {
 /** Pairs of knobs on the same GPUs, nearest combination first; a pair counts only where neither knob alone fits at its value. */
 function pairFits(c: RunConfig, lists: readonly Step[][], singles: readonly number[]): RunConfig[] {
   const found: RunConfig[] = [];
+  let screens = 0;
   lists.forEach((a, i) => lists.forEach((b, j) => {
     if (j <= i || GPU_KINDS.has(a[0]?.kind ?? 'zero') || GPU_KINDS.has(b[0]?.kind ?? 'zero')) return;
     const order: [number, number][] = [];
@@ -174,6 +186,7 @@ function pairFits(c: RunConfig, lists: readonly Step[][], singles: readonly numb
     const sj = singles[j] ?? -1;
     for (const [x, y] of order) {
       if ((si >= 0 && si <= x) || (sj >= 0 && sj <= y)) continue;
+      if (++screens > MAX_PAIR_SCREENS) return;
       const next = build(c, [a[x] as Step, b[y] as Step]);
       if (admissible(next) && fitsInMemory(next)) {
         found.push(next);
