@@ -25,6 +25,17 @@ test('DeepSeek-V3 on 64 H100 lists fixes with their cost in tokens/s, and the fi
   await expect(list).toHaveCount(0);
 });
 
+test('while the input is invalid, the fixes say they are for the previous input', async ({ page }) => {
+  await deepSeekOn64(page);
+  const list = page.getByTestId('fit-suggestions');
+  await expect(list.getByTestId('fit-suggestion').first()).toBeVisible({ timeout: 20_000 });
+  await page.getByLabel('Layers (L)').fill('abc');
+  await expect(list).toHaveAttribute('data-stale', 'true');
+  await expect(list.getByRole('heading')).toHaveText('Make it fit (for the previous input)');
+  await page.getByLabel('Layers (L)').fill('61');
+  await expect(list).not.toHaveAttribute('data-stale', 'true');
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`axe finds no WCAG 2.1 A/AA violations with the fixes listed (${colorScheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme });

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import type { FitSuggestion } from '../../model/search/index.ts';
 import { setAt, type Doc } from '../../state/doc.ts';
-import { usePlannerStore } from '../../state/react.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { FitSuggestionsAnswer } from '../../worker/api.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
 import { createFitSuggester, type FitSuggester } from '../../worker/suggest-client.ts';
@@ -70,15 +70,17 @@ function useFixes(document: Doc | null, wanted: boolean): FitSuggestionsAnswer |
 /** Under the memory figures of a run that does not fit: the fixes, best first. */
 export function FitSuggestions({ output, document }: { output: EstimateOutput; document: Doc | null }) {
   const store = usePlannerStore();
+  // While the input is invalid the figures above are the last good input's, and so are these fixes.
+  const stale = usePlanner((st) => st.errors.length > 0);
   const wanted = output.errors.length === 0 && !output.memory.fits;
   const fixes = useFixes(document, wanted);
   if (!wanted || fixes === null) return null;
   const apply = (s: FitSuggestion) => store.getState().replaceDocument(withSuggestion(store.getState().document, s));
   return (
     <section aria-labelledby="fit-suggestions-title" data-testid="fit-suggestions"
-      aria-busy={fixes === 'asking' ? true : undefined}
-      className="rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100">
-      <h2 id="fit-suggestions-title" className="font-semibold">Make it fit</h2>
+      aria-busy={fixes === 'asking' ? true : undefined} data-stale={stale ? 'true' : undefined}
+      className={`rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`}>
+      <h2 id="fit-suggestions-title" className="font-semibold">Make it fit{stale && <span className="font-normal"> (for the previous input)</span>}</h2>
       {fixes === 'asking' && <p role="status">Looking for the smallest changes that make this run fit…</p>}
       {fixes !== 'asking' && !fixes.ok && <p role="status">No fixes: {fixes.errors.join('; ')}</p>}
       {fixes !== 'asking' && fixes.ok && (fixes.suggestions.length === 0
