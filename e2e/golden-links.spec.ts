@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { estimate } from '../src/model/estimate.ts';
 import { keyFigures } from '../src/ui/keyFigures.ts';
+import { CARD_FIGURES } from '../src/ui/embed/embedCard.ts';
 import { test, expect, resultsSettled, slider } from './fixtures.ts';
 
 // Links forever (issue "Hardening", part 2): each golden link opens the configuration
@@ -33,7 +34,7 @@ for (const [file, golden] of goldens) {
 
     const output = estimate(golden.expect.document);
     expect(output.errors).toEqual([]);
-    const expected = keyFigures(output).filter((f) => !embed || f.headline);
+    const expected = keyFigures(output).filter((f) => !embed || CARD_FIGURES.includes(f.id));
     const shown = await view.locator('[data-value]').evaluateAll((nodes) =>
       Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value') ?? ''])));
     for (const figure of expected) {

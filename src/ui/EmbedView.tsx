@@ -6,7 +6,7 @@ import { Suspense, lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { pageUrl } from '../state/share.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
-import { layoutWords, verdictWords } from './embed/embedCard.ts';
+import { CARD_FIGURES, layoutWords, verdictWords } from './embed/embedCard.ts';
 import { keyFigures } from './keyFigures.ts';
 import { Notices } from './Notices.tsx';
 import { ConfigErrors, NoResults } from './Results.tsx';
@@ -14,8 +14,6 @@ import { planTitle } from './ShareBar.tsx';
 
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
-/** The five figures a planner asks for, and memory: the same ids (data-testid) as the full page's cards. */
-const CARD_FIGURES = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'] as const;
 /** The chart's plot height: what 450 px leave after the header, layout, verdict and figures. */
 const CARD_CHART_HEIGHT = 200;
 
@@ -49,7 +47,7 @@ function Verdict({ output }: { output: EstimateOutput }) {
 }
 
 function CardFigures({ output }: { output: EstimateOutput }) {
-  const figures = keyFigures(output).filter((f) => (CARD_FIGURES as readonly string[]).includes(f.id));
+  const figures = keyFigures(output).filter((f) => CARD_FIGURES.includes(f.id));
   return (
     <dl aria-label="Key figures" className="grid grid-cols-3 gap-x-3 gap-y-1">
       {figures.map((f) => (

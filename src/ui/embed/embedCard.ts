@@ -8,6 +8,9 @@ import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { oomAssessment, type OomVerdict } from '../../model/validation/index.ts';
 import { formatCount, formatGiB, formatPercent } from '../format.ts';
 
+/** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
+export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
+
 const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
   gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B', 'zero-bubble': 'zero-bubble (ZB-H1)', dualpipe: 'DualPipe',
 };
