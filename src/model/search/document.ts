@@ -102,7 +102,7 @@ export interface SearchDocumentOutput {
   readonly fitting: number;
   /** Throughput against per-GPU memory (closed-form step time), least memory first; empty when sizing. */
   readonly pareto: readonly { readonly parallel: ParallelConfig; readonly training: LayoutTraining; readonly gpus: number; readonly tokensPerSecond: number; readonly memoryBytes: number }[];
-  /** Cluster sizing: each GPU type's days-against-cost front; empty otherwise. */
+  /** Cluster sizing: each GPU type's cost against days, one point per cluster size (its soonest layout); empty otherwise. */
   readonly costFronts: readonly CostFront[];
   /** Cluster sizing: the GPU types and the cluster sizes searched for each. */
   readonly sizing: { readonly gpuTypes: readonly string[]; readonly gpuRange: { readonly min: number; readonly max: number } | null } | null;
@@ -162,9 +162,10 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
   };
   const result = yield* searchLaneSteps(lanes, searchOptions, control);
   const laneOf = (l: ScoredLayout) => (lanes.find((lane) => lane.gpuId === l.gpuId) ?? lanes[0] as SearchLane).base;
+  const results = documentResults(result.top, laneOf, objective, searchOptions);
   return {
     evaluated: result.counts.evaluated,
-    results: documentResults(result.top, laneOf, objective, searchOptions),
+    results,
     objective,
     layouts: result.counts.layouts,
     memoryOnly: result.counts.memoryOnly,
@@ -177,7 +178,7 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
       tokensPerSecond: l.tokensPerSecond,
       memoryBytes: l.memoryBytes,
     })),
-    costFronts: sizing ? costFronts(result.pareto, lanes) : [],
+    costFronts: sizing ? costFronts(result.pareto, lanes, results) : [],
     sizing: sizing ? { gpuTypes: lanes.map((l) => l.gpuId ?? 'custom'), gpuRange: o.gpuRange ?? null } : null,
     stopped: result.stopped,
     warnings: [...warnings, ...result.warnings],

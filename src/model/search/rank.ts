@@ -108,8 +108,45 @@ export interface FrontAxes {
 
 /** Throughput against the most loaded GPU's memory. */
 export const THROUGHPUT_MEMORY: FrontAxes = { up: (l) => l.tokensPerSecond, down: (l) => l.memoryBytes };
-/** Cluster sizing: days to train (fewer is better) against dollars. */
-export const DAYS_COST: FrontAxes = { up: (l) => -l.days, down: (l) => l.usd };
+
+/** What the search keeps besides the top K: the Pareto front, or cluster sizing's best layout per cluster size. */
+export interface SecondAnswer {
+  /** True when some entry beats every layout of `gpus` GPUs whose figures are at most `up` and at least `down`. */
+  dominatesBound(up: number, down: number, gpus: number): boolean;
+  admits(up: number, down: number, gpus: number): boolean;
+  offer(entry: RankedEntry): void;
+  layouts(): ScoredLayout[];
+}
+
+/**
+ * Cluster sizing's curve: for each cluster size, its soonest layout (on one cluster size
+ * days and dollars both grow with the step time, so it is also the cheapest there); of
+ * ties the smallest canonical key. `up` is −days.
+ */
+export class SizeCurve implements SecondAnswer {
+  private readonly best = new Map<number, { up: number; entry: RankedEntry }>();
+
+  dominatesBound(up: number, _down: number, gpus: number): boolean {
+    const held = this.best.get(gpus);
+    return held !== undefined && held.up > up + BOUND_SLACK * Math.abs(up);
+  }
+
+  admits(up: number, _down: number, gpus: number): boolean {
+    const held = this.best.get(gpus);
+    return held === undefined || up >= held.up;
+  }
+
+  offer(entry: RankedEntry): void {
+    const up = -entry.layout.days;
+    const held = this.best.get(entry.layout.gpus);
+    if (held && (held.up > up || (held.up === up && compareKeys(held.entry.key, entry.key) <= 0))) return;
+    this.best.set(entry.layout.gpus, { up, entry });
+  }
+
+  layouts(): ScoredLayout[] {
+    return [...this.best.values()].map((b) => b.entry.layout).sort((a, b) => a.gpus - b.gpus);
+  }
+}
 
 /**
  * Layouts no other beats on both figures (at least as good on both, better on one); of
@@ -117,7 +154,7 @@ export const DAYS_COST: FrontAxes = { up: (l) => -l.days, down: (l) => l.usd };
  * where `down` then ascends strictly too. The method parameters say throughput (t) and
  * memory (m) for the default axes; any FrontAxes reads the same way.
  */
-export class ParetoFront {
+export class ParetoFront implements SecondAnswer {
   constructor(private readonly axes: FrontAxes = THROUGHPUT_MEMORY) {}
   private readonly entries: RankedEntry[] = [];
   /** Throughput and memory of the entries, as plain number arrays for the binary search. */

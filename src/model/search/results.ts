@@ -1,7 +1,7 @@
 // A document search's answer as the interchange spec describes it: each found layout
 // re-evaluated with estimateConfig (the engine's own figures, simulated schedule
-// included), its variants folded under it, and for cluster sizing the days-against-cost
-// front of each GPU type. The search ranked by the closed-form bubble; the engine's
+// included), its variants folded under it, and for cluster sizing the cost against days
+// of each GPU type (the soonest layout of each cluster size). The search ranked by the closed-form bubble; the engine's
 // simulated schedule can reorder close calls, so layouts and variants are re-sorted by it.
 
 import { estimateConfig } from '../estimate.ts';
@@ -32,7 +32,7 @@ export interface SearchDocumentResult extends SearchVariant {
   readonly variants: readonly SearchVariant[];
 }
 
-/** A point of a GPU type's days-against-cost front (cluster sizing): no other layout of that GPU is both sooner and cheaper. */
+/** One cluster size of a GPU type (cluster sizing): its soonest layout within the limits, which on one size is also its cheapest; the engine's figures. */
 export interface CostPoint {
   readonly gpus: number;
   readonly days: number;
@@ -103,14 +103,25 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
     .map((r) => r.result);
 }
 
-/** The days-against-cost front of each lane, soonest first. */
-export function costFronts(front: readonly ScoredLayout[], lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[]): CostFront[] {
-  return lanes.map((lane) => ({
-    gpu: lane.gpuId ?? 'custom',
-    name: lane.base.cluster.gpu.name,
-    points: front
+/**
+ * Each lane's cost against days: one point per cluster size that met the limits, soonest
+ * first, in the engine's figures. The search found each size's soonest layout by the
+ * closed-form step; the engine's simulated schedule can disagree, so the point is the
+ * soonest by the engine of that layout and the results' layouts (and variants) of the size.
+ */
+export function costFronts(curve: readonly ScoredLayout[], lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[], results: readonly SearchDocumentResult[]): CostFront[] {
+  return lanes.map((lane) => {
+    const gpu = lane.base.cluster.gpuId ?? lane.base.cluster.gpu;
+    const points = curve
       .filter((l) => l.gpuId === lane.gpuId)
-      .map((l) => ({ gpus: l.gpus, days: l.days, usd: l.usd, tokensPerSecond: l.tokensPerSecond, parallel: l.parallel, training: trainingOf(l) }))
-      .sort((a, b) => a.days - b.days),
-  }));
+      .map((l) => {
+        const found = results.filter((r) => r.cluster.gpu === gpu && r.cluster.gpus === l.gpus).flatMap((r) => [r, ...r.variants]);
+        const candidates = [variantOf(lane.base, l), ...found];
+        const soonest = candidates.reduce((a, b) => ((b.output.time?.days ?? Infinity) < (a.output.time?.days ?? Infinity) ? b : a));
+        const out = soonest.output;
+        return { gpus: l.gpus, days: out.time?.days ?? l.days, usd: out.cost?.usd ?? l.usd, tokensPerSecond: out.throughput?.tokensPerSecond ?? l.tokensPerSecond, parallel: soonest.parallel, training: soonest.training };
+      })
+      .sort((a, b) => a.days - b.days || a.gpus - b.gpus);
+    return { gpu: lane.gpuId ?? 'custom', name: lane.base.cluster.gpu.name, points };
+  });
 }

@@ -11,7 +11,7 @@ import {
   activationEdgePieces, activationPieces, gridPieces, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
   type ActivationEdgePieces, type ActivationPieces, type GridPieces, type ParameterPieces, type LayerTimePieces, type StageCandidates,
 } from './pieces.ts';
-import { BOUND_SLACK, DAYS_COST, ParetoFront, THROUGHPUT_MEMORY, TopK, type CanonicalKey } from './rank.ts';
+import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type CanonicalKey, type SecondAnswer } from './rank.ts';
 import { groupLayoutCount, type LayoutGroup, type PipelineShape } from './space.ts';
 import type { LayoutChoice, ScoredLayout, SearchCounts, SearchObjective } from './types.ts';
 import { RECOMPUTES, SCHEDULES, type RunConfig } from '../input/index.ts';
@@ -159,8 +159,8 @@ export interface RunSettings {
   readonly topK: number;
   /** Rank layouts, not variants (TopK grouped). Default false here; search.ts sets it. */
   readonly groupByLayout?: boolean;
-  /** The front's figures: throughput against memory (default), or days against dollars (cluster sizing). */
-  readonly front?: 'throughputMemory' | 'daysCost';
+  /** The second answer: the Pareto front of throughput against memory (default), or cluster sizing's soonest layout per cluster size. */
+  readonly front?: 'throughputMemory' | 'sizeCurve';
 }
 
 /** Several runs (one per GPU type) can share one top K; each keeps its own front. */
@@ -173,7 +173,7 @@ export interface LaneSettings {
 
 export class SearchRun {
   readonly top: TopK;
-  readonly front: ParetoFront;
+  readonly front: SecondAnswer;
   readonly counts = { evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 };
   private readonly evaluator: LayoutEvaluator;
   private readonly pieces: PieceCache;
@@ -183,15 +183,15 @@ export class SearchRun {
 
   constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings, lane: LaneSettings = {}) {
     this.top = lane.top ?? new TopK(settings.topK, settings.groupByLayout ?? false);
-    this.costFront = settings.front === 'daysCost';
-    this.front = new ParetoFront(this.costFront ? DAYS_COST : THROUGHPUT_MEMORY);
+    this.costFront = settings.front === 'sizeCurve';
+    this.front = this.costFront ? new SizeCurve() : new ParetoFront(THROUGHPUT_MEMORY);
     this.lane = lane.lane ?? 0;
     this.gpuId = lane.gpuId;
     this.evaluator = new LayoutEvaluator(base);
     this.pieces = new PieceCache(base, groups);
   }
 
-  /** A point's figures on the front's axes: (throughput, memory) or (−days, dollars). */
+  /** A point's figures for the second answer: (throughput, memory), or (−days, dollars) on the size curve. */
   private frontUp(step: number, gpus: number): number {
     return this.costFront ? -this.scoring.wallSeconds(step, gpus) / SECONDS_PER_DAY : this.scoring.tokensPerStep / step;
   }
@@ -217,7 +217,7 @@ export class SearchRun {
     if (!s.withinBudget(stepLower, gpus, BOUND_SLACK)) return true;
     if (!this.top.excludesBound(s.score(stepLower, memoryLower, gpus))) return false;
     // Days and dollars both grow with the step time on a given cluster: the step's lower bound bounds both.
-    return !this.settings.pareto || this.front.dominatesBound(this.frontUp(stepLower, gpus), this.frontDown(stepLower, memoryLower, gpus));
+    return !this.settings.pareto || this.front.dominatesBound(this.frontUp(stepLower, gpus), this.frontDown(stepLower, memoryLower, gpus), gpus);
   }
 
   /** Evaluates (or prunes) every layout of the group whose own bounds did not already prune it. */
@@ -249,7 +249,7 @@ export class SearchRun {
         const score = s.score(step, memory, g.gpus);
         const tokensPerSecond = s.tokensPerStep / step;
         const forTop = this.top.admits(score);
-        const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus));
+        const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus), g.gpus);
         if (!forTop && !forFront) continue;
         const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
         const entry = { layout: scoredLayout(s, this.gpuId, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };

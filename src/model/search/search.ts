@@ -87,7 +87,7 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
   const o = settle(options);
   const spaceOptions: SearchOptions = { ...options, evenLayerSplit: o.evenLayerSplit };
   const top = new TopK(o.topK, o.groupByLayout);
-  const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'daysCost' : 'throughputMemory' };
+  const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'sizeCurve' : 'throughputMemory' };
   const runs = lanes.map((lane, i) => {
     const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
     const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - o.margin));

@@ -4,6 +4,7 @@ import { searchBase, searchRunDocument } from './fixtures.ts';
 import { layerTimePieces, layoutConfig } from './pieces.ts';
 import { readSearchBlock } from './search-block.ts';
 import { allowedGpuCounts } from './sizing.ts';
+import { runToEnd, searchLaneSteps } from './search.ts';
 import { LayoutSpace } from './space.ts';
 import type { LayoutChoice } from './types.ts';
 import { estimateConfig } from '../estimate.ts';
@@ -88,13 +89,14 @@ describe('cluster sizing', () => {
     const costs = out.results.map((r) => r.output.cost?.usd ?? Infinity);
     expect(costs).toEqual([...costs].sort((a, b) => a - b));
     expect(out.sizing).toEqual({ gpuTypes: types, gpuRange: { min: 256, max: 2048 } });
-    // Each GPU type has a days-against-cost front: sooner costs more along it.
+    // Each GPU type has a cost-against-days curve: one point per cluster size in range (its soonest layout), soonest first.
     expect(out.costFronts.map((f) => f.gpu)).toEqual(types);
     for (const f of out.costFronts) {
-      for (let i = 1; i < f.points.length; i++) {
-        expect(f.points[i]?.days ?? 0).toBeGreaterThan(f.points[i - 1]?.days ?? 0);
-        expect(f.points[i]?.usd ?? 0).toBeLessThan(f.points[i - 1]?.usd ?? 0);
-      }
+      expect(f.points.length).toBeGreaterThan(3);
+      expect(new Set(f.points.map((p) => p.gpus)).size).toBe(f.points.length);
+      for (const p of f.points) expect(p.gpus >= 256 && p.gpus <= 2048 && Number.isFinite(p.usd)).toBe(true);
+      const days = f.points.map((p) => p.days);
+      expect(days).toEqual([...days].sort((a, b) => a - b));
     }
     expect(out.pareto).toEqual([]);
   });
@@ -157,5 +159,22 @@ describe('cluster sizing finds what brute force finds', () => {
     expect(got?.cluster).toEqual({ gpu: expected?.gpu, gpus: expected?.choice.gpus });
     expect(got?.parallel).toEqual(expected?.choice.parallel);
     expect([got?.training.microBatch, got?.training.recompute]).toEqual([expected?.choice.microBatch, expected?.choice.recompute]);
+  });
+});
+
+describe('sizing prunes soundly', () => {
+  it('over two GPU types and 1–32 GPUs the pruned search returns the exhaustive one\'s top K and size curve, for each objective', () => {
+    const lanes = ['a100-40gb', 'h100-sxm'].map((gpu) => ({ gpuId: gpu, base: searchBase({ model: TINY, gpu, gpus: 8, globalBatch: 16, seqLen: 4096, training: { tokens: 2e10 } }) }));
+    const id = (l: { gpuId?: string; gpus: number; parallel: object; microBatch: number; recompute: string }) => JSON.stringify([l.gpuId, l.gpus, l.parallel, l.microBatch, l.recompute]);
+    for (const objective of ['usd', 'days', 'tokensPerSecond', 'memoryHeadroom'] as const) {
+      const options = { objective, topK: 4, gpuRange: { min: 1, max: 32 }, memoryMargin: 0.1, progressEvery: 5000 };
+      const fast = runToEnd(searchLaneSteps(lanes, options));
+      const full = runToEnd(searchLaneSteps(lanes, { ...options, exhaustive: true }));
+      expect(fast.top.map(id)).toEqual(full.top.map(id));
+      expect(fast.pareto.map(id)).toEqual(full.pareto.map(id));
+      expect(fast.counts.layouts).toBe(full.counts.layouts);
+      expect(fast.counts.evaluated + fast.counts.memoryOnly + fast.counts.pruned).toBe(fast.counts.layouts);
+      expect(fast.counts.pruned).toBeGreaterThan(0);
+    }
   });
 });

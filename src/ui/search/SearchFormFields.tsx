@@ -1,20 +1,35 @@
-// The search's settings: objective, how many layouts to list, tensor parallelism kept
-// inside a node, the degrees held at their current value, and the GPU and dollar limits.
+// The search's settings: what it answers (the best layout for this cluster, or the
+// cluster's size), objective, how many layouts to list, the memory kept free, even layer
+// splits, tensor parallelism kept inside a node, the degrees held at their current value,
+// and the GPU and dollar limits; when sizing, the GPU types, GPU range and day limit.
 
 import { useId, type ReactNode } from 'react';
 import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/index.ts';
 import type { Doc } from '../../state/doc.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
-import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey } from './searchRequest.ts';
+import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
+import { SizingFields, type SizingText } from './SizingFields.tsx';
 
 export interface FormText {
+  readonly mode: SearchMode;
   readonly objective: SearchObjective;
+  /** The objective when sizing: least cost by default. */
+  readonly sizingObjective: SearchObjective;
   readonly topK: string;
   readonly tpWithinNode: boolean;
   readonly fixed: readonly FixableKey[];
   readonly maxGpus: string;
   readonly maxUsd: string;
+  /** Percent of each GPU's memory kept free. */
+  readonly margin: string;
+  readonly unevenLayers: boolean;
+  readonly sizing: SizingText;
 }
+
+const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = [
+  { mode: 'layout', label: 'Best layout for this cluster' },
+  { mode: 'sizing', label: 'Size the cluster' },
+];
 
 const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
 
@@ -34,31 +49,56 @@ export function SearchFormFields(props: { form: FormText; document: Doc; cluster
   const set = (patch: Partial<FormText>) => onChange({ ...form, ...patch });
   const setFixed = (key: FixableKey, fixed: boolean) =>
     set({ fixed: fixed ? [...form.fixed.filter((k) => k !== key), key] : form.fixed.filter((k) => k !== key) });
+  const sizing = form.mode === 'sizing';
+  const objectiveKey = sizing ? 'sizingObjective' : 'objective';
   return (
     <fieldset disabled={disabled} className="flex flex-col gap-3">
       <legend className="sr-only">Search settings</legend>
+      <fieldset className="flex flex-wrap gap-x-4 gap-y-1" data-testid="search-mode">
+        <legend className={`${LABEL} mb-1`}>Question</legend>
+        {MODES.map(({ mode, label }) => (
+          <div key={mode} className="flex items-center gap-2">
+            <input id={`${id}-mode-${mode}`} type="radio" name={`${id}-mode`} className="h-4 w-4" checked={form.mode === mode}
+              onChange={() => set({ mode })} />
+            <label htmlFor={`${id}-mode-${mode}`} className="text-sm text-gray-900 dark:text-gray-100">{label}</label>
+          </div>
+        ))}
+      </fieldset>
       <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] items-start gap-3">
         <Field id={`${id}-objective`} label="Objective">
-          <select id={`${id}-objective`} className={INPUT} value={form.objective} onChange={(e) => set({ objective: e.target.value as SearchObjective })}>
+          <select id={`${id}-objective`} className={INPUT} value={form[objectiveKey]} onChange={(e) => set({ [objectiveKey]: e.target.value as SearchObjective })}>
             {SEARCH_OBJECTIVES.map((o) => <option key={o} value={o}>{OBJECTIVE_LABELS[o]}</option>)}
           </select>
         </Field>
-        <Field id={`${id}-top`} label="Layouts to list" hint="The best K (1 to 50)">
+        <Field id={`${id}-top`} label="Layouts to list" hint="The best K different layouts (1 to 50)">
           <input id={`${id}-top`} type="number" min={1} max={50} className={INPUT} value={form.topK}
             aria-describedby={`${id}-top-hint`} onChange={(e) => set({ topK: e.target.value })} />
         </Field>
-        <Field id={`${id}-gpus`} label="Max GPUs" hint={`Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`}>
-          <input id={`${id}-gpus`} inputMode="numeric" className={INPUT} value={form.maxGpus} placeholder={clusterGpus === null ? '' : String(clusterGpus)}
-            aria-describedby={`${id}-gpus-hint`} onChange={(e) => set({ maxGpus: e.target.value })} />
-        </Field>
+        {!sizing && (
+          <Field id={`${id}-gpus`} label="Max GPUs" hint={`Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`}>
+            <input id={`${id}-gpus`} inputMode="numeric" className={INPUT} value={form.maxGpus} placeholder={clusterGpus === null ? '' : String(clusterGpus)}
+              aria-describedby={`${id}-gpus-hint`} onChange={(e) => set({ maxGpus: e.target.value })} />
+          </Field>
+        )}
         <Field id={`${id}-usd`} label="Budget ($)" hint="Optional: leave out runs that cost more">
           <input id={`${id}-usd`} inputMode="decimal" className={INPUT} value={form.maxUsd}
             aria-describedby={`${id}-usd-hint`} onChange={(e) => set({ maxUsd: e.target.value })} />
         </Field>
+        <Field id={`${id}-margin`} label="Memory kept free (%)" hint="Of each GPU's memory, 0 to 90; the page calls a run tight above 90 % used">
+          <input id={`${id}-margin`} inputMode="decimal" className={INPUT} value={form.margin}
+            aria-describedby={`${id}-margin-hint`} onChange={(e) => set({ margin: e.target.value })} />
+        </Field>
       </div>
-      <div className="flex items-center gap-2">
-        <input id={`${id}-node`} type="checkbox" className="h-4 w-4" checked={form.tpWithinNode} onChange={(e) => set({ tpWithinNode: e.target.checked })} />
-        <label htmlFor={`${id}-node`} className={LABEL}>Keep tensor parallelism within a node</label>
+      {sizing && <SizingFields id={`${id}-sizing`} sizing={form.sizing} onChange={(s) => set({ sizing: s })} />}
+      <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+        <div className="flex items-center gap-2">
+          <input id={`${id}-node`} type="checkbox" className="h-4 w-4" checked={form.tpWithinNode} onChange={(e) => set({ tpWithinNode: e.target.checked })} />
+          <label htmlFor={`${id}-node`} className={LABEL}>Keep tensor parallelism within a node</label>
+        </div>
+        <div className="flex items-center gap-2">
+          <input id={`${id}-uneven`} type="checkbox" className="h-4 w-4" checked={form.unevenLayers} onChange={(e) => set({ unevenLayers: e.target.checked })} />
+          <label htmlFor={`${id}-uneven`} className={LABEL}>Allow uneven layer splits (Megatron-LM: --pipeline-model-parallel-layout)</label>
+        </div>
       </div>
       <fieldset className="grid grid-cols-[repeat(auto-fill,minmax(8rem,1fr))] gap-3">
         <legend className={`${LABEL} mb-1`}>Each degree: searched, or fixed at its current value</legend>

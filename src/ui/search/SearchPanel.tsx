@@ -1,7 +1,9 @@
-// "Find the best layout": the parallel-layout search (model/search.ts) on the current
-// configuration, in a worker of its own started only when Search is pressed. A progress
-// bar follows it, Cancel stops it with the part searched, the results table sorts by any
-// figure and "Apply" loads a layout into the sliders; the Pareto front is drawn lazily.
+// "Find the best layout": the parallel-layout search (model/search) on the current
+// configuration, or "Size the cluster" (which GPU, how many, which layout), in a worker of
+// its own started only when Search is pressed. A progress bar follows it, Cancel stops it
+// with the part searched, the results table (one row per layout, its variants folded)
+// sorts by any figure and "Apply" loads a layout into the sliders; the Pareto front, or
+// when sizing the cost against days of each GPU type, is drawn lazily.
 
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import type { SearchDocumentOutput } from '../../model/search/index.ts';
@@ -15,31 +17,18 @@ import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import { formatCount, formatPercent } from '../format.ts';
 import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
 import { SearchResultsTable } from './SearchResultsTable.tsx';
+import { INITIAL_FORM, readForm } from './searchForm.ts';
 import { searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
-import { searchRows, layoutText, type SearchRow } from './searchTable.ts';
+import { searchRows, layoutText, type SearchRow, type VariantRow } from './searchTable.ts';
 
 const ParetoChart = lazy(() => import('./ParetoChart.tsx'));
+const CostDaysChart = lazy(() => import('./CostDaysChart.tsx'));
 
 type Phase =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running'; readonly progress: SearchProgress | null; readonly cancelling: boolean }
-  | { readonly kind: 'finished'; readonly output: SearchDocumentOutput | null; readonly cancelled: boolean }
+  | { readonly kind: 'finished'; readonly output: SearchDocumentOutput | null; readonly cancelled: boolean; readonly form: SearchForm }
   | { readonly kind: 'failed'; readonly lines: readonly string[] };
-
-const INITIAL_FORM: FormText = { objective: 'tokensPerSecond', topK: '10', tpWithinNode: true, fixed: [], maxGpus: '', maxUsd: '' };
-
-/** The form read as search settings, or the reasons it cannot be. */
-function readForm(form: FormText): { form: SearchForm } | { errors: string[] } {
-  const errors: string[] = [];
-  const topK = Number(form.topK);
-  if (!Number.isInteger(topK) || topK < 1 || topK > 50) errors.push('Layouts to list: a whole number from 1 to 50.');
-  const maxGpus = form.maxGpus.trim() === '' ? null : Number(form.maxGpus.replace(/[,_\s]/g, ''));
-  if (maxGpus !== null && (!Number.isInteger(maxGpus) || maxGpus < 1)) errors.push('Max GPUs: a whole number of at least 1, or empty.');
-  const maxUsd = form.maxUsd.trim() === '' ? null : Number(form.maxUsd.replace(/[$,_\s]/g, ''));
-  if (maxUsd !== null && !(Number.isFinite(maxUsd) && maxUsd > 0)) errors.push('Budget: a positive number of dollars, or empty.');
-  if (errors.length > 0) return { errors };
-  return { form: { objective: form.objective, topK, tpWithinNode: form.tpWithinNode, fixed: form.fixed, maxGpus, maxUsd } };
-}
 
 function progressText(progress: SearchProgress | null, cancelling: boolean): string {
   if (cancelling) return 'Cancelling…';
@@ -89,14 +78,14 @@ export function SearchPanel() {
     const current = store.getState().document;
     setApplied(null);
     setPhase({ kind: 'running', progress: null, cancelling: false });
-    const started = startSearch(createSearchWorker, searchDocumentOf(current), searchOptionsOf(current, read.form),
+    const started = startSearch(createSearchWorker, searchDocumentOf(current, read.form.mode), searchOptionsOf(current, read.form),
       (progress) => setPhase((p) => (p.kind === 'running' ? { ...p, progress } : p)));
     job.current = started;
     const outcome = await started.outcome;
     if (job.current !== started) return;
     job.current = null;
     if (outcome.kind === 'failed') setPhase({ kind: 'failed', lines: [`The search failed: ${outcome.error}.`] });
-    else setPhase({ kind: 'finished', output: outcome.output, cancelled: outcome.kind === 'cancelled' });
+    else setPhase({ kind: 'finished', output: outcome.output, cancelled: outcome.kind === 'cancelled', form: read.form });
   };
 
   const cancel = () => {
@@ -104,14 +93,17 @@ export function SearchPanel() {
     setPhase((p) => (p.kind === 'running' ? { ...p, cancelling: true } : p));
   };
 
-  const apply = (row: SearchRow) => {
-    store.getState().replaceDocument(withLayout(store.getState().document, row.result));
-    setApplied(`Applied layout ${row.rank}: ${layoutText(row.result)}.`);
-  };
-
   const running = phase.kind === 'running';
   const output = phase.kind === 'finished' ? phase.output : null;
   const fraction = running ? (phase.progress?.fraction ?? 0) : output ? 1 : 0;
+  const sizing = phase.kind === 'finished' && phase.form.mode === 'sizing' ? phase.form.sizing ?? null : null;
+  const apply = (row: SearchRow, variant: VariantRow | null) => {
+    const chosen = variant ? { ...variant.variant, cluster: row.result.cluster } : row.result;
+    store.getState().replaceDocument(withLayout(store.getState().document, chosen));
+    const what = variant ? `layout ${row.rank}, variant ${variant.index}` : `layout ${row.rank}`;
+    const gpu = sizing === null ? '' : ` on ${row.gpuName}`;
+    setApplied(`Applied ${what}: ${layoutText(chosen)}${gpu}.`);
+  };
   return (
     <details data-testid="search-panel" className="rounded-lg border border-gray-300 p-4 dark:border-gray-700">
       <summary className="cursor-pointer text-base font-semibold text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-gray-100 dark:focus-visible:outline-blue-300">
@@ -120,7 +112,8 @@ export function SearchPanel() {
       <div className="mt-3 flex flex-col gap-3">
         <p className="text-xs text-gray-700 dark:text-gray-300">
           Searches every valid combination of parallel degrees, micro-batch and recomputation for this model, cluster and batch,
-          keeps those that fit in memory, and ranks them (branch and bound: the answer is the exhaustive search’s).
+          keeps those that fit in memory with the margin kept free, and ranks the layouts, each by its best variant (branch and bound:
+          the answer is the exhaustive search’s). Sizing the cluster also searches every GPU count of a range on each GPU type.
         </p>
         <SearchFormFields form={form} document={document} clusterGpus={clusterGpus} disabled={running} onChange={setForm} />
         <div className="flex flex-wrap items-center gap-3">
@@ -132,10 +125,10 @@ export function SearchPanel() {
         <StatusLine phase={phase} />
         {output && output.results.length > 0 && (
           <>
-            <SearchResultsTable rows={searchRows(output.results)} onApply={apply} />
+            <SearchResultsTable rows={searchRows(output.results)} sizing={sizing !== null} onApply={apply} />
             <p role="status" className="text-sm text-gray-800 dark:text-gray-200">{applied}</p>
-            <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the Pareto chart…</p>}>
-              <ParetoChart front={output.pareto} />
+            <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the chart…</p>}>
+              {sizing !== null ? <CostDaysChart fronts={output.costFronts} maxDays={sizing.maxDays} /> : <ParetoChart front={output.pareto} />}
             </Suspense>
           </>
         )}

@@ -1,14 +1,17 @@
-// The layouts the search found, best first by the objective; every figure column sorts
-// (a button in its header, aria-sort says how), and "Apply" loads the row's layout into
-// the sliders, the figures and the link.
+// The layouts the search found, best first by the objective: one row per layout (TP, PP,
+// DP, CP, EP, ZeRO; with the GPU and cluster size when sizing), showing its best variant;
+// a button folds its other variants out beneath it. Every figure column sorts (a button in
+// its header, aria-sort says how), and "Apply" loads a layout or variant into the sliders,
+// the figures and the link.
 
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { BUTTON } from '../buttons.ts';
-import { formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
-import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder } from './searchTable.ts';
+import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
+import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 
-const COLUMNS: readonly { readonly key: SortKey; readonly label: string; readonly format: (row: SearchRow) => string }[] = [
-  { key: 'rank', label: 'Rank', format: (r) => String(r.rank) },
+type Figures = Pick<SearchRow, 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd'>;
+
+const FIGURES: readonly { readonly key: Exclude<SortKey, 'rank'>; readonly label: string; readonly format: (row: Figures) => string }[] = [
   { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => formatGiB(r.memoryBytes) },
   { key: 'tokensPerSecond', label: 'Tokens/s', format: (r) => formatTokensPerSecond(r.tokensPerSecond) },
   { key: 'mfu', label: 'MFU', format: (r) => formatPercent(r.mfu) },
@@ -18,48 +21,110 @@ const COLUMNS: readonly { readonly key: SortKey; readonly label: string; readonl
 
 const SORT_BUTTON = 'inline-flex items-center gap-1 rounded px-1 font-semibold underline-offset-2 hover:underline '
   + 'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300';
+const CELL = 'px-2 py-1 whitespace-nowrap';
 
 function arrow(order: SortOrder, key: SortKey): string {
   if (order.key !== key) return '↕';
   return order.direction === 'ascending' ? '↑' : '↓';
 }
 
-export function SearchResultsTable({ rows, onApply }: { rows: readonly SearchRow[]; onApply: (row: SearchRow) => void }) {
+function SortHeader({ order, sortKey, label, onSort }: { order: SortOrder; sortKey: SortKey; label: string; onSort: (key: SortKey) => void }) {
+  return (
+    <th scope="col" className={CELL} aria-sort={order.key === sortKey ? order.direction : 'none'}>
+      <button type="button" className={SORT_BUTTON} onClick={() => onSort(sortKey)}>
+        {label}<span aria-hidden="true">{arrow(order, sortKey)}</span>
+      </button>
+    </th>
+  );
+}
+
+export interface ResultsTableProps {
+  readonly rows: readonly SearchRow[];
+  /** Cluster sizing: GPU and GPU-count columns. */
+  readonly sizing: boolean;
+  readonly onApply: (row: SearchRow, variant: VariantRow | null) => void;
+}
+
+function VariantRows({ row, sizing, onApply }: { row: SearchRow; sizing: boolean; onApply: ResultsTableProps['onApply'] }) {
+  return row.variants.map((v) => (
+    <tr key={`${row.rank}-${v.index}`} id={`search-variants-${row.rank}-${v.index}`} data-testid="search-variant" data-rank={row.rank}
+      data-tp={v.variant.parallel.tp} data-pp={v.variant.parallel.pp} data-vpp={v.variant.parallel.vpp} data-memory={v.memoryBytes}
+      className="bg-gray-50 text-gray-800 dark:bg-gray-900 dark:text-gray-200">
+      <td className={`${CELL} text-xs`}>{row.rank}.{v.index}</td>
+      {sizing && <td className={CELL} />}
+      {sizing && <td className={CELL} />}
+      {FIGURES.map((c) => <td key={c.key} className={CELL}>{c.format(v)}</td>)}
+      <td className="min-w-64 px-2 py-1 pl-6 text-left">{layoutText({ ...v.variant, cluster: row.result.cluster })}</td>
+      <td className="px-2 py-1">
+        <button type="button" className={BUTTON} onClick={() => onApply(row, v)}>
+          Apply<span className="sr-only"> layout {row.rank} variant {v.index}</span>
+        </button>
+      </td>
+    </tr>
+  ));
+}
+
+export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps) {
   const [order, setOrder] = useState<SortOrder>({ key: 'rank', direction: 'ascending' });
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const sorted = sortRows(rows, order);
+  const sort = (key: SortKey) => setOrder(nextOrder(order, key));
+  const toggle = (rank: number) => setOpen((o) => {
+    const next = new Set(o);
+    if (next.has(rank)) next.delete(rank);
+    else next.add(rank);
+    return next;
+  });
   return (
     <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
       tabIndex={0} role="region" aria-label="Layouts found (scrollable table)">
       <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
-        <caption className="sr-only">Layouts found; the column buttons sort the table.</caption>
+        <caption className="sr-only">Layouts found, each by its best variant; the column buttons sort the table, a layout's variants button shows its other variants.</caption>
         <thead>
           <tr>
-            {COLUMNS.map((c) => (
-              <th key={c.key} scope="col" className="px-2 py-1 whitespace-nowrap"
-                aria-sort={order.key === c.key ? order.direction : 'none'}>
-                <button type="button" className={SORT_BUTTON} onClick={() => setOrder(nextOrder(order, c.key))}>
-                  {c.label}<span aria-hidden="true">{arrow(order, c.key)}</span>
-                </button>
-              </th>
-            ))}
+            <SortHeader order={order} sortKey="rank" label="Rank" onSort={sort} />
+            {sizing && <th scope="col" className={`${CELL} text-left`}>GPU</th>}
+            {sizing && <th scope="col" className={CELL}>GPUs</th>}
+            {FIGURES.map((c) => <SortHeader key={c.key} order={order} sortKey={c.key} label={c.label} onSort={sort} />)}
             <th scope="col" className="px-2 py-1 text-left">Layout</th>
             <th scope="col" className="px-2 py-1"><span className="sr-only">Apply</span></th>
           </tr>
         </thead>
         <tbody>
-          {sorted.map((row) => (
-            <tr key={row.rank} data-testid="search-row" data-rank={row.rank}
-              data-memory={row.memoryBytes} data-tp={row.result.parallel.tp} data-pp={row.result.parallel.pp} data-dp={row.result.parallel.dp}
-              className="border-t border-gray-200 dark:border-gray-800">
-              {COLUMNS.map((c) => <td key={c.key} className="px-2 py-1 whitespace-nowrap">{c.format(row)}</td>)}
-              <td className="min-w-64 px-2 py-1 text-left">{layoutText(row.result)}</td>
-              <td className="px-2 py-1">
-                <button type="button" className={BUTTON} onClick={() => onApply(row)}>
-                  Apply<span className="sr-only"> layout {row.rank}</span>
-                </button>
-              </td>
-            </tr>
-          ))}
+          {sorted.map((row) => {
+            const expanded = open.has(row.rank);
+            const ids = row.variants.map((v) => `search-variants-${row.rank}-${v.index}`).join(' ');
+            return (
+              <Fragment key={row.rank}>
+                <tr data-testid="search-row" data-rank={row.rank} data-gpu={typeof row.result.cluster.gpu === 'string' ? row.result.cluster.gpu : 'custom'}
+                  data-gpus={row.result.cluster.gpus} data-usd={row.usd} data-days={row.days}
+                  data-memory={row.memoryBytes} data-tp={row.result.parallel.tp} data-pp={row.result.parallel.pp} data-dp={row.result.parallel.dp}
+                  data-cp={row.result.parallel.cp} data-ep={row.result.parallel.ep} data-zero={row.result.parallel.zero}
+                  className="border-t border-gray-200 dark:border-gray-800">
+                  <td className={CELL}>{row.rank}</td>
+                  {sizing && <td className={`${CELL} text-left`}>{row.gpuName}</td>}
+                  {sizing && <td className={CELL}>{formatCount(row.result.cluster.gpus)}</td>}
+                  {FIGURES.map((c) => <td key={c.key} className={CELL}>{c.format(row)}</td>)}
+                  <td className="min-w-64 px-2 py-1 text-left">
+                    {layoutText(row.result)}
+                    {row.variants.length > 0 && (
+                      <button type="button" className="ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300"
+                        aria-expanded={expanded} aria-controls={expanded ? ids : undefined} onClick={() => toggle(row.rank)}>
+                        {expanded ? 'Hide' : 'Show'} {row.variants.length} {row.variants.length === 1 ? 'variant' : 'variants'}
+                        <span className="sr-only"> of layout {row.rank}</span>
+                      </button>
+                    )}
+                  </td>
+                  <td className="px-2 py-1">
+                    <button type="button" className={BUTTON} onClick={() => onApply(row, null)}>
+                      Apply<span className="sr-only"> layout {row.rank}</span>
+                    </button>
+                  </td>
+                </tr>
+                {expanded && <VariantRows row={row} sizing={sizing} onApply={onApply} />}
+              </Fragment>
+            );
+          })}
         </tbody>
       </table>
     </div>

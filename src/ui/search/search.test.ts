@@ -5,6 +5,12 @@ import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
 import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
 import { layoutText, nextOrder, searchRows, sortRows, type SearchRow } from './searchTable.ts';
+import { INITIAL_FORM, readForm } from './searchForm.ts';
+
+const LAYOUT = {
+  parallel: { tp: 8, pp: 4, dp: 2, cp: 1, ep: 1, vpp: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
+  training: { microBatch: 1, recompute: 'selective', offload: { optimizer: false, parameters: false } },
+} as const;
 
 const FORM: SearchForm = { objective: 'tokensPerSecond', topK: 5, tpWithinNode: true, fixed: [], maxGpus: null, maxUsd: null };
 
@@ -60,7 +66,7 @@ describe('Apply', () => {
 
 describe('the results table', () => {
   const row = (rank: number, tokensPerSecond: number, usd: number): SearchRow =>
-    ({ rank, tokensPerSecond, usd, memoryBytes: rank, mfu: 0.4, days: 1, result: undefined as never });
+    ({ rank, tokensPerSecond, usd, memoryBytes: rank, mfu: 0.4, days: 1, result: undefined as never, gpuName: 'NVIDIA H100', variants: [] });
   const rows = [row(1, 300, 20), row(2, NaN, 10), row(3, 500, 30)];
 
   it('sorts by a column either way, figures the engine could not give last', () => {
@@ -83,5 +89,32 @@ describe('the results table', () => {
     expect(first?.rank).toBe(1);
     expect(first?.memoryBytes).toBe(output.results[0]?.output.memory.perGpu.total);
     expect(first?.tokensPerSecond).toBe(output.results[0]?.output.throughput?.tokensPerSecond);
+  });
+});
+
+describe('sizing the cluster from the page', () => {
+  it('reads the form: GPU types, a whole-number range, a day limit, the margin; names the field of each bad value', () => {
+    const sizing = { ...INITIAL_FORM, mode: 'sizing' as const, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '64', maxGpus: '1,024', maxDays: '30' } };
+    const read = readForm(sizing);
+    expect('form' in read && read.form).toMatchObject({ mode: 'sizing', objective: 'usd', memoryMarginPercent: 10, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 } });
+    const bad = readForm({ ...sizing, margin: '95', sizing: { gpuTypes: [], minGpus: '512', maxGpus: '256', maxDays: '-1' } });
+    expect('errors' in bad && bad.errors).toEqual([
+      'Memory kept free: a percentage from 0 to 90.',
+      'GPU types to compare: choose at least one.',
+      'Most GPUs: 256 is fewer than the fewest, 512.',
+      'Max days: a positive number of days, or empty.',
+    ]);
+  });
+
+  it('sends the document without its cluster size and the options of a sizing search; Apply writes the GPU type too', () => {
+    const read = readForm({ ...INITIAL_FORM, mode: 'sizing', sizing: { gpuTypes: ['h200'], minGpus: '8', maxGpus: '64', maxDays: '' } });
+    if (!('form' in read)) throw new Error('form rejected');
+    expect(getAt(searchDocumentOf(DEFAULT_DOCUMENT, 'sizing'), ['cluster', 'gpus'])).toBeUndefined();
+    const options = searchOptionsOf(DEFAULT_DOCUMENT, read.form);
+    expect(options).toMatchObject({ gpuTypes: ['h200'], gpuRange: { min: 8, max: 64 }, memoryMargin: 0.1, objective: 'usd' });
+    expect('maxDays' in options || 'maxGpus' in options || 'evenLayerSplit' in options).toBe(false);
+    const doc = withLayout(DEFAULT_DOCUMENT, { ...LAYOUT, cluster: { gpu: 'h200', gpus: 64 } });
+    expect([getAt(doc, ['cluster', 'gpu']), getAt(doc, ['cluster', 'gpus'])]).toEqual(['h200', 64]);
+    expect(parseDocument(doc).ok).toBe(true);
   });
 });

@@ -27,7 +27,20 @@ export const OBJECTIVE_LABELS: Readonly<Record<SearchObjective, string>> = {
   memoryHeadroom: 'Most memory headroom',
 };
 
+/** "Find the best layout" for the document's cluster, or "Size the cluster": which GPU, how many, which layout. */
+export type SearchMode = 'layout' | 'sizing';
+
+/** Cluster sizing: the GPU types compared, the range of GPU counts, and the day limit. */
+export interface SizingForm {
+  readonly gpuTypes: readonly string[];
+  readonly minGpus: number;
+  readonly maxGpus: number;
+  readonly maxDays: number | null;
+}
+
 export interface SearchForm {
+  /** Default 'layout'. */
+  readonly mode?: SearchMode;
   readonly objective: SearchObjective;
   readonly topK: number;
   readonly tpWithinNode: boolean;
@@ -36,6 +49,12 @@ export interface SearchForm {
   /** Largest cluster searched (gpus per node × 2^k up to it, and it); null: the document's cluster size only. */
   readonly maxGpus: number | null;
   readonly maxUsd: number | null;
+  /** Share of each GPU's memory kept free, percent; absent: the search's default (10 %). */
+  readonly memoryMarginPercent?: number;
+  /** Also layer splits that are not even over pp × vpp (Megatron-LM then needs --pipeline-model-parallel-layout). */
+  readonly unevenLayers?: boolean;
+  /** With mode 'sizing'. */
+  readonly sizing?: SizingForm;
 }
 
 /** Progress every this many layouts: a few milliseconds of work, so the bar moves and Cancel answers at once. */
@@ -58,21 +77,32 @@ export function fixedDegreesOf(doc: Doc, keys: readonly FixableKey[]): FixedDegr
   return fixed as FixedDegrees;
 }
 
-/** The document without its layout: no `parallel`, and the searched micro-batch and recomputation left out. */
-export function searchDocumentOf(doc: Doc): Doc {
+/**
+ * The document without its layout: no `parallel`, and the searched micro-batch and
+ * recomputation left out; no `search` block (the form sets the search); when sizing, no
+ * cluster size either.
+ */
+export function searchDocumentOf(doc: Doc, mode: SearchMode = 'layout'): Doc {
   let next = setAt(doc, ['parallel'], undefined);
   next = setAt(next, ['training', 'microBatch'], undefined);
+  next = setAt(next, ['search'], undefined);
+  if (mode === 'sizing') next = setAt(next, ['cluster', 'gpus'], undefined);
   return setAt(next, ['training', 'recompute'], undefined);
 }
 
 export function searchOptionsOf(doc: Doc, form: SearchForm): SearchOptions {
+  const sizing = form.mode === 'sizing' ? form.sizing : undefined;
   return {
     objective: form.objective,
     topK: form.topK,
     tpWithinNode: form.tpWithinNode,
     fixed: fixedDegreesOf(doc, form.fixed),
-    ...(form.maxGpus !== null ? { maxGpus: form.maxGpus } : {}),
+    ...(form.maxGpus !== null && !sizing ? { maxGpus: form.maxGpus } : {}),
     ...(form.maxUsd !== null ? { maxUsd: form.maxUsd } : {}),
+    ...(form.memoryMarginPercent !== undefined ? { memoryMargin: form.memoryMarginPercent / 100 } : {}),
+    ...(form.unevenLayers ? { evenLayerSplit: false } : {}),
+    ...(sizing ? { gpuTypes: sizing.gpuTypes, gpuRange: { min: sizing.minGpus, max: sizing.maxGpus } } : {}),
+    ...(sizing && sizing.maxDays !== null ? { maxDays: sizing.maxDays } : {}),
     progressEvery: PROGRESS_EVERY,
   };
 }

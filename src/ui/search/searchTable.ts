@@ -1,16 +1,15 @@
-// The results table's rows and their sorting: one row per layout found, with the
-// engine's figures for it (estimateConfig's output, simulated schedule included).
+// The results table's rows and their sorting: one row per layout found (its best
+// variant), its other variants folded under it, with the engine's figures for each
+// (estimateConfig's output, simulated schedule included).
 
-import type { SearchDocumentResult } from '../../model/search/index.ts';
+import type { SearchDocumentResult, SearchVariant } from '../../model/search/index.ts';
+import { findGpuPreset } from '../../state/catalog.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
 export interface SortOrder { readonly key: SortKey; readonly direction: SortDirection }
 
-export interface SearchRow {
-  /** 1 = best by the objective. */
-  readonly rank: number;
-  readonly result: SearchDocumentResult;
+interface Figures {
   readonly memoryBytes: number;
   readonly tokensPerSecond: number;
   readonly mfu: number;
@@ -18,15 +17,43 @@ export interface SearchRow {
   readonly usd: number;
 }
 
+/** A variant folded under its layout's row. */
+export interface VariantRow extends Figures {
+  /** 2 = the layout's second-best variant (the row itself is the first). */
+  readonly index: number;
+  readonly variant: SearchVariant;
+}
+
+export interface SearchRow extends Figures {
+  /** 1 = best by the objective. */
+  readonly rank: number;
+  readonly result: SearchDocumentResult;
+  /** The GPU's name ("NVIDIA H100 SXM5 80GB"): the preset's, or the custom GPU's own. */
+  readonly gpuName: string;
+  readonly variants: readonly VariantRow[];
+}
+
+function figures(v: SearchVariant): Figures {
+  return {
+    memoryBytes: v.output.memory.perGpu.total,
+    tokensPerSecond: v.output.throughput?.tokensPerSecond ?? NaN,
+    mfu: v.output.throughput?.mfu ?? NaN,
+    days: v.output.time?.days ?? NaN,
+    usd: v.output.cost?.usd ?? NaN,
+  };
+}
+
+export function gpuNameOf(gpu: SearchDocumentResult['cluster']['gpu']): string {
+  return typeof gpu === 'string' ? (findGpuPreset(gpu)?.name ?? gpu) : gpu.name;
+}
+
 export function searchRows(results: readonly SearchDocumentResult[]): SearchRow[] {
   return results.map((result, i) => ({
     rank: i + 1,
     result,
-    memoryBytes: result.output.memory.perGpu.total,
-    tokensPerSecond: result.output.throughput?.tokensPerSecond ?? NaN,
-    mfu: result.output.throughput?.mfu ?? NaN,
-    days: result.output.time?.days ?? NaN,
-    usd: result.output.cost?.usd ?? NaN,
+    gpuName: gpuNameOf(result.cluster.gpu),
+    ...figures(result),
+    variants: result.variants.map((variant, k) => ({ index: k + 2, variant, ...figures(variant) })),
   }));
 }
 

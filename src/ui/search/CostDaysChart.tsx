@@ -1,0 +1,88 @@
+// Cluster sizing's picture: for each GPU type, the cost of training the token budget
+// against the days it takes, one point per layout no other of that GPU beats on both
+// (bigger clusters finish sooner and usually cost more). Loaded lazily with recharts; a
+// summary and a table repeat it for screen readers; the day limit is drawn as a line.
+
+import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import type { CostFront } from '../../model/search/index.ts';
+import { ChartLegend, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { formatCount, formatDays, formatNumber, formatUsd } from '../format.ts';
+import { layoutText } from './searchTable.ts';
+
+/** Okabe–Ito blue, vermillion, bluish green, reddish purple, orange, sky blue: told apart with colour-vision deficiency. */
+const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
+const colorOf = (i: number) => COLORS[i % COLORS.length] ?? '#0072b2';
+
+function summary(fronts: readonly CostFront[]): string {
+  const parts = fronts.map((f) => {
+    const first = f.points[0];
+    const last = f.points[f.points.length - 1];
+    if (!first || !last) return `${f.name}: no cluster size meets the limits`;
+    return `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCount(first.gpus)} GPUs to ${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCount(last.gpus)} GPUs`;
+  });
+  return `Cost against days to train, per GPU type. ${parts.join('; ')}.`;
+}
+
+function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Cost against days as a table</summary>
+      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0} role="region" aria-label="Cost against days (scrollable table)">
+        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
+          <thead>
+            <tr>
+              <th scope="col" className="px-2 text-left">GPU</th>
+              <th scope="col" className="px-2">GPUs</th>
+              <th scope="col" className="px-2">Days</th>
+              <th scope="col" className="px-2">Cost</th>
+              <th scope="col" className="px-2 text-left">Layout</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fronts.flatMap((f) => f.points.map((p, i) => (
+              <tr key={`${f.gpu}-${i}`}>
+                <td className="px-2 text-left">{f.name}</td>
+                <td className="px-2">{formatCount(p.gpus)}</td>
+                <td className="px-2">{formatDays(p.days)}</td>
+                <td className="px-2">{formatUsd(p.usd)}</td>
+                <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
+              </tr>
+            )))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly CostFront[]; maxDays: number | null }) {
+  if (fronts.every((f) => f.points.length === 0)) return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
+  const series = fronts.map((f, i) => ({ ...f, color: colorOf(i), data: f.points.map((p) => ({ days: p.days, usd: p.usd, gpus: p.gpus })) }));
+  return (
+    <figure className="flex flex-col">
+      <div data-testid="cost-days-chart" role="img" aria-label={summary(fronts)} className="text-gray-700 dark:text-gray-300">
+        <ScatterChart responsive accessibilityLayer={false} margin={{ top: 16, right: 24, bottom: 24, left: 24 }} style={{ width: '100%', height: 300 }}>
+          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
+          <XAxis type="number" dataKey="days" name="Days" domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: 'Days to train', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }} />
+          <YAxis type="number" dataKey="usd" name="Cost" domain={['auto', 'auto']} width={72}
+            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatUsd(v)}
+            label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          <Tooltip {...TOOLTIP_STYLES} formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))} />
+          {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
+          {series.map((s) => (
+            <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
+          ))}
+        </ScatterChart>
+      </div>
+      <ChartLegend items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
+        {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})} />
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        Cost of training the token budget against the days it takes, per GPU type: each point is a cluster size and layout that no other on that GPU beats on both.
+      </figcaption>
+      <FrontsTable fronts={fronts} />
+    </figure>
+  );
+}
