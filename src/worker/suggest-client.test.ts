@@ -51,14 +51,17 @@ describe('the fixes worker client', () => {
   it('gives an error value when the worker does not answer in time, and starts a fresh one next time', async () => {
     const workers: (WorkerLike & { terminated: boolean })[] = [];
     const silent = { fitSuggestions: () => new Promise(() => {}) };
+    // The fresh worker answers at once, so the short timeout tests the client, not the machine's speed.
+    const prompt = { fitSuggestions: () => ({ ok: false, errors: ['fresh worker'] }) };
     const suggester = createFitSuggester(() => {
-      const w = fakeWorker(workers.length === 0 ? silent : engineApi);
+      const w = fakeWorker(workers.length === 0 ? silent : prompt);
       workers.push(w);
       return w;
-    }, 50);
-    expect(await suggester.request(tooSmall)).toEqual({ ok: false, errors: ['the fixes were not computed within 0.05 s'] });
+    }, 300);
+    expect(await suggester.request(tooSmall)).toEqual({ ok: false, errors: ['the fixes were not computed within 0.3 s'] });
     expect(workers[0]?.terminated).toBe(true);
-    expect((await suggester.request(tooSmall))?.ok).toBe(true);
+    expect(await suggester.request(tooSmall)).toEqual({ ok: false, errors: ['fresh worker'] });
+    expect(workers).toHaveLength(2);
     suggester.dispose();
   });
 
