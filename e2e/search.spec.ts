@@ -61,11 +61,12 @@ test('the results table sorts by a column, and the Pareto chart is drawn with a 
 
 test('a long search shows its progress and Cancel stops it, saying so', async ({ page }) => {
   await openPlanner(page);
-  // DeepSeek-V3 on 2,048 GPUs: about 2.4 million layouts, several seconds of search.
+  // DeepSeek-V3 on 2,048 GPUs with uneven layer splits (61 layers split evenly only 1 or 61 ways): about 2.4 million layouts, several seconds of search.
   await page.getByLabel('Model preset').selectOption('deepseek-v3');
   await page.getByLabel('Cluster size (GPUs)').fill('2048');
   await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue('2048');
   const panel = await openSearch(page);
+  await panel.getByLabel(/Allow uneven layer splits/).check();
   await panel.getByRole('button', { name: 'Search' }).click();
   const progress = panel.getByTestId('search-progress');
   await expect.poll(async () => Number(await progress.evaluate((p) => (p as HTMLProgressElement).value)), { timeout: 20_000 }).toBeGreaterThan(0);

@@ -1,0 +1,116 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, openPlanner, slider } from './fixtures.ts';
+
+// Issue 15: recommendations worth reading (one row per layout, its variants folded under
+// it, memory within the margin) and "Size the cluster" (which GPU, how many, which layout;
+// a chart of cost against days per GPU type).
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function openSearch(page: Page) {
+  const panel = page.getByTestId('search-panel');
+  await panel.getByText('Find the best layout').click();
+  await expect(panel.getByRole('button', { name: 'Search' })).toBeVisible();
+  return panel;
+}
+
+async function search(panel: ReturnType<Page['getByTestId']>) {
+  await panel.getByRole('button', { name: 'Search' }).click();
+  await expect(panel.getByTestId('search-status')).toContainText(/Searched [\d,]+ layouts/, { timeout: 60_000 });
+  await expect(panel.getByTestId('search-row').first()).toBeVisible();
+}
+
+const rowsOf = (panel: ReturnType<Page['getByTestId']>) => panel.getByTestId('search-row').evaluateAll((nodes) => nodes.map((n) => ({
+  rank: n.getAttribute('data-rank'), gpu: n.getAttribute('data-gpu'), gpus: Number(n.getAttribute('data-gpus')), usd: Number(n.getAttribute('data-usd')),
+  days: Number(n.getAttribute('data-days')), memory: Number(n.getAttribute('data-memory')),
+  key: ['data-gpu', 'data-gpus', 'data-tp', 'data-pp', 'data-dp', 'data-cp', 'data-ep', 'data-zero'].map((a) => n.getAttribute(a)).join('/'),
+})));
+
+test('the results are different layouts, each within 90 % of memory, and a layout\'s variants unfold under it and apply', async ({ page }) => {
+  await openPlanner(page);
+  const panel = await openSearch(page);
+  await search(panel);
+  const rows = await rowsOf(panel);
+  expect(rows.length).toBe(10);
+  expect(new Set(rows.map((r) => r.key)).size).toBe(10);
+  // The default run is on H100 SXM (80 GiB): 10 % kept free.
+  for (const r of rows) expect(r.memory).toBeLessThanOrEqual(0.9 * 80 * 2 ** 30);
+  await expect(panel.getByTestId('search-variant')).toHaveCount(0);
+  const toggle = panel.getByRole('button', { name: /^Show \d+ variants? of layout 1$/ });
+  await toggle.click();
+  await expect(panel.getByRole('button', { name: /^Hide \d+ variants? of layout 1$/ })).toHaveAttribute('aria-expanded', 'true');
+  const variants = panel.getByTestId('search-variant');
+  expect(await variants.count()).toBeGreaterThan(0);
+  const first = rows[0];
+  const variant = await variants.first().evaluate((n) => ({ tp: n.getAttribute('data-tp'), pp: n.getAttribute('data-pp') }));
+  await panel.getByRole('button', { name: 'Apply layout 1 variant 2', exact: true }).click();
+  await expect(panel.getByText(/^Applied layout 1, variant 2:/)).toBeVisible();
+  await expect(slider(page, /\(TP\)/)).toHaveAttribute('aria-valuetext', variant.tp ?? '');
+  await expect(slider(page, /\(PP\)/)).toHaveAttribute('aria-valuetext', variant.pp ?? '');
+  expect(first).toBeDefined();
+});
+
+test('Size the cluster: which GPU and how many within the days at least cost, cheapest first, with the cost-against-days chart', async ({ page }) => {
+  await openPlanner(page);
+  const panel = await openSearch(page);
+  await panel.getByLabel('Size the cluster').check();
+  await expect(panel.getByTestId('sizing-fields')).toBeVisible();
+  await expect(panel.getByLabel('Objective')).toHaveValue('usd');
+  await panel.getByLabel('Fewest GPUs').fill('64');
+  await panel.getByLabel('Most GPUs').fill('512');
+  await panel.getByLabel('Max days').fill('90');
+  await search(panel);
+  const rows = await rowsOf(panel);
+  expect(rows.length).toBe(10);
+  expect(new Set(rows.map((r) => r.key)).size).toBe(10);
+  for (const r of rows) {
+    expect(['a100-80gb', 'h100-sxm', 'h200']).toContain(r.gpu);
+    expect(r.gpus).toBeGreaterThanOrEqual(64);
+    expect(r.gpus).toBeLessThanOrEqual(512);
+    expect(r.days).toBeLessThanOrEqual(90);
+  }
+  const costs = rows.map((r) => r.usd);
+  expect(costs).toEqual([...costs].sort((a, b) => a - b));
+  await expect(panel.getByRole('columnheader', { name: 'GPU', exact: true })).toBeVisible();
+  const chart = panel.getByTestId('cost-days-chart');
+  await expect(chart).toBeVisible();
+  await expect(chart).toHaveAttribute('aria-label', /^Cost against days to train, per GPU type\. NVIDIA/);
+  await expect(chart.locator('.recharts-scatter-symbol').first()).toBeVisible();
+  // Apply moves the page to the chosen GPU and cluster size.
+  const best = rows[0];
+  await panel.getByRole('button', { name: 'Apply layout 1', exact: true }).click();
+  await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue(String(best?.gpus));
+});
+
+test('bad sizing settings are named in the form\'s words, and nothing is searched', async ({ page }) => {
+  await openPlanner(page);
+  const panel = await openSearch(page);
+  await panel.getByLabel('Size the cluster').check();
+  await panel.getByLabel('Fewest GPUs').fill('512');
+  await panel.getByLabel('Most GPUs').fill('64');
+  await panel.getByLabel('Memory kept free (%)').fill('95');
+  await panel.getByRole('button', { name: 'Search' }).click();
+  const status = panel.getByTestId('search-status');
+  await expect(status).toContainText('Memory kept free: a percentage from 0 to 90.');
+  await expect(status).toContainText('Most GPUs: 64 is fewer than the fewest, 512.');
+  await expect(panel.getByTestId('search-row')).toHaveCount(0);
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no WCAG 2.1 A/AA violations in sizing mode with its results, variants and chart (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openPlanner(page);
+    const panel = await openSearch(page);
+    await panel.getByLabel('Size the cluster').check();
+    await panel.getByLabel('Fewest GPUs').fill('64');
+    await panel.getByLabel('Most GPUs').fill('256');
+    await search(panel);
+    await panel.getByRole('button', { name: /^Show \d+ variants? of layout 1$/ }).click();
+    await expect(panel.getByTestId('cost-days-chart')).toBeVisible();
+    await panel.getByText('Cost against days as a table').click();
+    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    expect(summary).toEqual([]);
+  });
+}
