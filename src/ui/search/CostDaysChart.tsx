@@ -1,9 +1,10 @@
 // Cluster sizing's picture: for each GPU type, the cost of training the token budget
-// against the days it takes, one point per layout no other of that GPU beats on both
-// (bigger clusters finish sooner and usually cost more). Loaded lazily with recharts; a
-// summary and a table repeat it for screen readers; the day limit is drawn as a line.
+// against the days it takes, one point per cluster size (its soonest layout within the
+// limits), joined in order of size: bigger clusters finish sooner and usually cost more.
+// Loaded lazily with recharts; a summary and a table repeat it for screen readers; the
+// day limit is drawn as a dashed line.
 
-import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
 import { ChartLegend, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatCount, formatDays, formatNumber, formatUsd } from '../format.ts';
@@ -58,7 +59,10 @@ function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
 
 export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly CostFront[]; maxDays: number | null }) {
   if (fronts.every((f) => f.points.length === 0)) return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
-  const series = fronts.map((f, i) => ({ ...f, color: colorOf(i), data: f.points.map((p) => ({ days: p.days, usd: p.usd, gpus: p.gpus })) }));
+  const series = fronts.map((f, i) => ({
+    ...f, color: colorOf(i),
+    data: [...f.points].sort((a, b) => a.gpus - b.gpus).map((p) => ({ days: p.days, usd: p.usd, gpus: p.gpus })),
+  }));
   return (
     <figure className="flex flex-col">
       <div data-testid="cost-days-chart" role="img" aria-label={summary(fronts)} className="text-gray-700 dark:text-gray-300">
@@ -70,6 +74,7 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
           <YAxis type="number" dataKey="usd" name="Cost" domain={['auto', 'auto']} width={72}
             tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatUsd(v)}
             label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))} />
           {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
           {series.map((s) => (
@@ -80,7 +85,7 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
       <ChartLegend items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
         {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})} />
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-        Cost of training the token budget against the days it takes, per GPU type: each point is a cluster size and layout that no other on that GPU beats on both.
+        Cost of training the token budget against the days it takes, per GPU type: each point is one cluster size with its soonest layout, joined from the fewest GPUs to the most.
       </figcaption>
       <FrontsTable fronts={fronts} />
     </figure>

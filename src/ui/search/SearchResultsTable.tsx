@@ -102,7 +102,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
                   data-cp={row.result.parallel.cp} data-ep={row.result.parallel.ep} data-zero={row.result.parallel.zero}
                   className="border-t border-gray-200 dark:border-gray-800">
                   <td className={CELL}>{row.rank}</td>
-                  {sizing && <td className={`${CELL} text-left`}>{row.gpuName}</td>}
+                  {sizing && <td className="min-w-28 px-2 py-1 text-left">{row.gpuName}</td>}
                   {sizing && <td className={CELL}>{formatCount(row.result.cluster.gpus)}</td>}
                   {FIGURES.map((c) => <td key={c.key} className={CELL}>{c.format(row)}</td>)}
                   <td className="min-w-64 px-2 py-1 text-left">
