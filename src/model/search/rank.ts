@@ -119,32 +119,56 @@ export interface SecondAnswer {
 }
 
 /**
- * Cluster sizing's curve: for each cluster size, its soonest layout (on one cluster size
- * days and dollars both grow with the step time, so it is also the cheapest there); of
- * ties the smallest canonical key. `up` is −days.
+ * Different layouts kept per cluster size for sizing's curve. The search ranks by the
+ * closed-form bubble; the engine's simulated schedule can put a layout well behind it
+ * (ZeRO-3 with many virtual stages, docs/search.md), so the curve keeps a few and
+ * results.ts shows the soonest of them by the engine.
+ */
+export const CURVE_CANDIDATES = 8;
+
+/**
+ * Cluster sizing's curve: for each cluster size, its CURVE_CANDIDATES soonest different
+ * layouts (layoutGroupKey; on one cluster size days and dollars both grow with the step
+ * time, so they are also the cheapest there); of ties the smallest canonical key. `up` is −days.
  */
 export class SizeCurve implements SecondAnswer {
-  private readonly best = new Map<number, { up: number; entry: RankedEntry }>();
+  private readonly bySize = new Map<number, { up: number; group: string; entry: RankedEntry }[]>();
+
+  /** The up a layout of `gpus` GPUs must beat to enter; −Infinity while fewer are held. */
+  private floor(gpus: number): number {
+    const held = this.bySize.get(gpus);
+    return held && held.length >= CURVE_CANDIDATES ? (held[held.length - 1]?.up ?? -Infinity) : -Infinity;
+  }
 
   dominatesBound(up: number, _down: number, gpus: number): boolean {
-    const held = this.best.get(gpus);
-    return held !== undefined && held.up > up + BOUND_SLACK * Math.abs(up);
+    return this.floor(gpus) > up + BOUND_SLACK * Math.abs(up);
   }
 
   admits(up: number, _down: number, gpus: number): boolean {
-    const held = this.best.get(gpus);
-    return held === undefined || up >= held.up;
+    return up >= this.floor(gpus);
   }
 
   offer(entry: RankedEntry): void {
     const up = -entry.layout.days;
-    const held = this.best.get(entry.layout.gpus);
-    if (held && (held.up > up || (held.up === up && compareKeys(held.entry.key, entry.key) <= 0))) return;
-    this.best.set(entry.layout.gpus, { up, entry });
+    const group = layoutGroupKey(entry.layout);
+    let held = this.bySize.get(entry.layout.gpus);
+    if (!held) this.bySize.set(entry.layout.gpus, (held = []));
+    const before = (a: { up: number; entry: RankedEntry }) => a.up > up || (a.up === up && compareKeys(a.entry.key, entry.key) <= 0);
+    const same = held.findIndex((h) => h.group === group);
+    if (same >= 0) {
+      if (before(held[same] as { up: number; entry: RankedEntry })) return;
+      held.splice(same, 1);
+    }
+    let at = held.length;
+    while (at > 0 && !before(held[at - 1] as { up: number; entry: RankedEntry })) at--;
+    if (at >= CURVE_CANDIDATES) return;
+    held.splice(at, 0, { up, group, entry });
+    if (held.length > CURVE_CANDIDATES) held.pop();
   }
 
+  /** By cluster size, soonest first within a size. */
   layouts(): ScoredLayout[] {
-    return [...this.best.values()].map((b) => b.entry.layout).sort((a, b) => a.gpus - b.gpus);
+    return [...this.bySize.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, held]) => held.map((h) => h.entry.layout));
   }
 }
 

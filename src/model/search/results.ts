@@ -105,22 +105,22 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
 
 /**
  * Each lane's cost against days: one point per cluster size that met the limits, soonest
- * first, in the engine's figures. The search found each size's soonest layout by the
- * closed-form step; the engine's simulated schedule can disagree, so the point is the
- * soonest by the engine of that layout and the results' layouts (and variants) of the size.
+ * first, in the engine's figures. The search kept each size's few soonest layouts by the
+ * closed-form step (rank.ts SizeCurve); the engine's simulated schedule can disagree, so
+ * the point is the soonest by the engine of those and of the results of that size.
  */
 export function costFronts(curve: readonly ScoredLayout[], lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[], results: readonly SearchDocumentResult[]): CostFront[] {
   return lanes.map((lane) => {
     const gpu = lane.base.cluster.gpuId ?? lane.base.cluster.gpu;
-    const points = curve
-      .filter((l) => l.gpuId === lane.gpuId)
-      .map((l) => {
-        const found = results.filter((r) => r.cluster.gpu === gpu && r.cluster.gpus === l.gpus).flatMap((r) => [r, ...r.variants]);
-        const candidates = [variantOf(lane.base, l), ...found];
-        const soonest = candidates.reduce((a, b) => ((b.output.time?.days ?? Infinity) < (a.output.time?.days ?? Infinity) ? b : a));
-        const out = soonest.output;
-        return { gpus: l.gpus, days: out.time?.days ?? l.days, usd: out.cost?.usd ?? l.usd, tokensPerSecond: out.throughput?.tokensPerSecond ?? l.tokensPerSecond, parallel: soonest.parallel, training: soonest.training };
-      })
+    const mine = curve.filter((l) => l.gpuId === lane.gpuId);
+    const points = [...new Set(mine.map((l) => l.gpus))].map((gpus) => {
+      const found = results.filter((r) => r.cluster.gpu === gpu && r.cluster.gpus === gpus).flatMap((r) => [r, ...r.variants]);
+      const candidates = [...mine.filter((l) => l.gpus === gpus).map((l) => variantOf(lane.base, l)), ...found];
+      const soonest = candidates.reduce((a, b) => ((b.output.time?.days ?? Infinity) < (a.output.time?.days ?? Infinity) ? b : a));
+      const out = soonest.output;
+      return { gpus, days: out.time?.days ?? Infinity, usd: out.cost?.usd ?? Infinity, tokensPerSecond: out.throughput?.tokensPerSecond ?? 0, parallel: soonest.parallel, training: soonest.training };
+    })
+      .filter((p) => Number.isFinite(p.days) && Number.isFinite(p.usd))
       .sort((a, b) => a.days - b.days || a.gpus - b.gpus);
     return { gpu: lane.gpuId ?? 'custom', name: lane.base.cluster.gpu.name, points };
   });
