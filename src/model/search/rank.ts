@@ -121,7 +121,7 @@ export interface SecondAnswer {
 /**
  * Different layouts kept per cluster size for sizing's curve. The search ranks by the
  * closed-form bubble; the engine's simulated schedule can put a layout well behind it
- * (ZeRO-3 with many virtual stages, docs/search.md), so the curve keeps a few and
+ * (interleaving with fewer micro-batches than stages, docs/search.md), so the curve keeps a few and
  * results.ts shows the soonest of them by the engine.
  */
 export const CURVE_CANDIDATES = 8;
