@@ -43,3 +43,25 @@ describe('the search worker object', () => {
     expect(output.stopped).toBe(false);
   });
 });
+
+describe('cluster sizing in the search worker', () => {
+  const { gpus: _gpus, ...cluster } = DOCUMENT.cluster as Record<string, unknown>;
+  const SIZING = { ...DOCUMENT, cluster, search: { objective: 'usd', gpuTypes: ['a100-80gb', 'h100-sxm'], minGpus: 8, maxGpus: 64, maxDays: 365 } };
+
+  it('reports rising progress through the bounds pass and the search, and answers with GPU types and sizes', async () => {
+    const progress: SearchProgress[] = [];
+    const output = await createSearchApi().search(SIZING, { topK: 3, progressEvery: 2000 }, (p) => progress.push(p));
+    expect(output.errors).toEqual([]);
+    expect(output.results.length).toBe(3);
+    for (const r of output.results) expect(['a100-80gb', 'h100-sxm']).toContain(r.cluster.gpu);
+    expect(progress.some((p) => p.fraction > 0 && p.fraction < 0.3)).toBe(true);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]?.fraction).toBeGreaterThanOrEqual(progress[i - 1]?.fraction ?? 0);
+  });
+
+  it('stops when cancelled, with the part searched', async () => {
+    const api = createSearchApi();
+    const output = await api.search(SIZING, { topK: 3, progressEvery: 2000 }, () => api.cancel());
+    expect(output.stopped).toBe(true);
+    expect(output.evaluated + output.memoryOnly + output.pruned).toBeLessThan(output.layouts);
+  });
+});
