@@ -124,7 +124,7 @@ export interface SecondAnswer {
  * (interleaving with fewer micro-batches than stages, docs/search.md), so the curve keeps a few and
  * results.ts shows the soonest of them by the engine.
  */
-export const CURVE_CANDIDATES = 8;
+export const CURVE_CANDIDATES = 4;
 
 /**
  * Cluster sizing's curve: for each cluster size, its CURVE_CANDIDATES soonest different

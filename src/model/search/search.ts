@@ -63,6 +63,7 @@ function settle(options: SearchOptions) {
     maxDays: options.maxDays ?? Infinity,
     margin: Number.isFinite(margin) ? Math.min(Math.max(margin, 0), 1) : DEFAULT_MEMORY_MARGIN,
     evenLayerSplit: options.evenLayerSplit ?? true,
+    interleaveWithFullPipeline: options.interleaveWithFullPipeline ?? true,
     groupByLayout: options.groupByLayout ?? true,
   };
 }
@@ -85,7 +86,7 @@ export function* searchSteps(base: RunConfig, options: SearchOptions = {}, contr
 
 export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
   const o = settle(options);
-  const spaceOptions: SearchOptions = { ...options, evenLayerSplit: o.evenLayerSplit };
+  const spaceOptions: SearchOptions = { ...options, evenLayerSplit: o.evenLayerSplit, interleaveWithFullPipeline: o.interleaveWithFullPipeline };
   const top = new TopK(o.topK, o.groupByLayout);
   const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'sizeCurve' : 'throughputMemory' };
   const runs = lanes.map((lane, i) => {

@@ -130,6 +130,8 @@ interface SpaceContext {
   readonly options: SearchOptions;
   readonly trainingByMicroBatch: Map<number, TrainingConfig>;
   readonly shapesByPp: Map<number, PipelineShape[]>;
+  /** The same without interleaving, for groups with fewer micro-batches than stages. */
+  readonly uninterleavedByPp: Map<number, PipelineShape[]>;
   shapeCount: number;
   slots: { time: number; activation: number; grid: number };
   /** Slot blocks by key, so that a cluster size enumerated again, or another one, meets the same slots. */
@@ -196,6 +198,9 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   const { tp, cp, pp, dp } = grid;
   const shapes = shapesFor(ctx, pp);
   if (shapes.length === 0) return;
+  let uninterleaved = ctx.uninterleavedByPp.get(pp);
+  if (!uninterleaved) ctx.uninterleavedByPp.set(pp, (uninterleaved = shapes.filter((s) => s.schedule !== 'interleaved-1f1b')));
+  const sparseInterleaving = !(ctx.options.interleaveWithFullPipeline ?? false);
   const experts = model.moe ? model.moe.experts : 1;
   divisors(experts).forEach((ep, epIndex) => {
     if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) return;
@@ -205,6 +210,8 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
       const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
+      const groupShapes = sparseInterleaving || microBatches >= pp ? shapes : uninterleaved;
+      if (groupShapes.length === 0) continue;
       const timeBlock = slotOf(slots.time, epIndex * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
@@ -212,7 +219,7 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
           if (!allowed(fixed.recompute, recompute)) return;
           const pair = pairSlot(sequenceParallel, recomputeIndex);
           out.push({
-            gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes, combos,
+            gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes: groupShapes, combos,
             timeSlot: timeBlock + pair, activationSlot: slots.activation + pair, gridSlot,
           });
         });
@@ -237,6 +244,7 @@ export class LayoutSpace {
       base, fixed, options,
       trainingByMicroBatch: new Map(),
       shapesByPp: new Map(),
+      uninterleavedByPp: new Map(),
       shapeCount: 0,
       slots: { time: 0, activation: 0, grid: 0 },
       tpCpSlots: new Map(),

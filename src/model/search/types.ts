@@ -37,6 +37,14 @@ export interface SearchOptions {
    * for searchLayouts and the document search; the bare enumerator (space.ts) keeps every split.
    */
   readonly evenLayerSplit?: boolean;
+  /**
+   * Interleaved 1F1B only with at least pp micro-batches per step. With fewer, the engine's
+   * simulated schedule gains nothing over 1F1B (one micro-batch visits the stages' chunks in
+   * turn) while the closed-form bubble (p − 1)/(v·m) the search ranks by counts a large gain,
+   * so such layouts would be ranked high and shown slow. Default true for searchLayouts and
+   * the document search; the bare enumerator (space.ts) keeps them.
+   */
+  readonly interleaveWithFullPipeline?: boolean;
   /** Also search optimizer and parameter offload; otherwise training.offload is kept as given. Default false. */
   readonly searchOffload?: boolean;
   /** Cluster sizes to search; default [cluster.gpus]. */
