@@ -5,9 +5,9 @@
 // JIT's first pass over the engine), then N timed runs: median with min–max spread.
 // CPU time is process.cpuUsage() (user + system, every thread of the process: the JIT's
 // and the garbage collector's background threads included). The exhaustive rate is
-// measured on the whole space (uneven layer splits too, layouts ranked one by one); the
-// pruned search is what `npm run search` does by default (even splits, grouped, 10 %
-// margin). Then cluster sizing (issue 15): GPT-3 175B on A100 80GB, H100 SXM or H200,
+// measured on the whole space (uneven layer splits and sparse interleaving too, layouts
+// ranked one by one); the pruned search is what `npm run search` does by default (even
+// splits, grouped, 10 % margin). Then cluster sizing (issue 15): GPT-3 175B on A100 80GB, H100 SXM or H200,
 // 256–4,096 GPUs, least cost within 60 days, the whole document search (variants and the
 // engine's re-evaluation included), wall time.
 import { searchDocument, searchLayouts } from '../src/model/search/index.ts';
@@ -17,7 +17,7 @@ import type { SearchResult } from '../src/model/search/index.ts';
 const TARGET_LAYOUTS_PER_CPU_SECOND = 1e6;
 const TARGET_GPT3_EXHAUSTIVE_SECONDS = 10;
 const TARGET_SIZING_SECONDS = 5;
-const FULL_SPACE = { exhaustive: true, evenLayerSplit: false, groupByLayout: false } as const;
+const FULL_SPACE = { exhaustive: true, evenLayerSplit: false, interleaveWithFullPipeline: false, groupByLayout: false } as const;
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
