@@ -153,7 +153,7 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
   if (errors.size > 0) return { ...empty, warnings: [...warnings], errors: [...errors] };
   const sizing = o.gpuRange !== undefined || lanes.length > 1;
   if (o.gpuRange && isObject(raw) && isObject(own(raw, 'cluster')) && own(own(raw, 'cluster') as JsonObject, 'gpus') != null) {
-    warnings.add(`cluster.gpus: not used; the search sizes the cluster from ${o.gpuRange.min} to ${o.gpuRange.max} GPUs (search.minGpus, search.maxGpus)`);
+    warnings.add(`cluster.gpus: not used; the search sizes the cluster from ${o.gpuRange.min} to ${o.gpuRange.max} GPUs`);
   }
   const searchOptions: SearchOptions = {
     ...o,

@@ -76,7 +76,7 @@ export function readSearchBlock(document: unknown): SearchBlockRead {
   const maxGpus = given('maxGpus') ? r.integer(raw, 'maxGpus', 'search', 1, 1, MAX_SIZING_GPUS) : undefined;
   if (minGpus !== undefined && maxGpus === undefined) r.error('search.maxGpus', 'is required with search.minGpus: the largest cluster to consider');
   if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) r.error('search.minGpus', `${minGpus} is more than search.maxGpus = ${maxGpus}`);
-  if (maxGpus !== undefined) options.gpuRange = { min: minGpus ?? 1, max: maxGpus };
+  else if (maxGpus !== undefined) options.gpuRange = { min: minGpus ?? 1, max: maxGpus };
   if (given('maxDays')) options.maxDays = r.number(raw, 'maxDays', 'search', 1, 0, 1e9, true);
   if (given('maxUsd')) options.maxUsd = r.number(raw, 'maxUsd', 'search', 1, 0, 1e15, true);
   if (given('memoryMargin')) options.memoryMargin = r.number(raw, 'memoryMargin', 'search', 0.1, 0, MAX_MEMORY_MARGIN);

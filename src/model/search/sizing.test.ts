@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { searchDocument } from './document.ts';
 import { searchBase, searchRunDocument } from './fixtures.ts';
 import { layerTimePieces, layoutConfig } from './pieces.ts';
@@ -39,6 +40,21 @@ describe('the search block', () => {
     const out = searchDocument({ ...GPT3_DOC, search: { objective: 'cheapest' } });
     expect(out.results).toEqual([]);
     expect(out.errors[0]).toMatch(/^search\.objective:/);
+  });
+});
+
+describe('the search block never throws', () => {
+  it('on 2,000 random blocks, every error names a search field', () => {
+    const value = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.integer({ min: -10, max: 5000 }), fc.string(), fc.array(fc.string(), { maxLength: 3 }),
+      fc.array(fc.constantFrom('a100-80gb', 'h100-sxm', 'h200', '__proto__', ''), { maxLength: 4 }), fc.dictionary(fc.string(), fc.integer()));
+    const block = fc.oneof(value, fc.record({
+      objective: value, gpuTypes: value, minGpus: value, maxGpus: value, maxDays: value, maxUsd: value, memoryMargin: value, evenLayers: value,
+    }, { requiredKeys: [] }));
+    fc.assert(fc.property(block, (b) => {
+      const read = readSearchBlock({ search: b });
+      for (const e of read.errors) expect(e).toMatch(/^search(\.|\[|:)/);
+      if (read.options.gpuRange) expect(read.options.gpuRange.min).toBeLessThanOrEqual(read.options.gpuRange.max);
+    }), { numRuns: 2000, seed: 15 });
   });
 });
 
