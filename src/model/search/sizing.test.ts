@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { searchDocument } from './document.ts';
+import { searchDocument, type SearchDocumentResult } from './document.ts';
 import { searchBase, searchRunDocument } from './fixtures.ts';
 import { layerTimePieces, layoutConfig } from './pieces.ts';
 import { readSearchBlock } from './search-block.ts';
@@ -127,8 +127,11 @@ const TINY: ModelJson = {
   tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0,
 };
 
-function bruteForce(bases: readonly RunConfig[], counts: readonly number[], score: (days: number, usd: number) => number, within: (days: number, usd: number) => boolean) {
-  let best: { score: number; gpu: string; choice: LayoutChoice } | null = null;
+interface Candidate { readonly gpu: string; readonly choice: LayoutChoice; readonly days: number; readonly usd: number; readonly memoryBytes: number }
+
+/** Every layout of the small space that the engine accepts, with an even split and at most 90 % of memory, with its days and dollars. */
+function bruteForce(bases: readonly RunConfig[], counts: readonly number[]): Candidate[] {
+  const found: Candidate[] = [];
   for (const base of bases) {
     const m = base.model;
     for (const gpus of counts) {
@@ -141,19 +144,23 @@ function bruteForce(bases: readonly RunConfig[], counts: readonly number[], scor
             const choice: LayoutChoice = { gpus, parallel: { tp, pp, dp, cp, ep: 1, vpp, sequenceParallel, zero, schedule }, microBatch, recompute, offload: { optimizer: false, parameters: false } };
             const c = layoutConfig(base, choice);
             if (checkConsistency(c).errors.length > 0) continue;
+            // The search's rule for interleaving: at least pp micro-batches per step (types.ts interleaveWithFullPipeline).
+            if (schedule === 'interleaved-1f1b' && base.training.globalBatch / (microBatch * dp) < pp) continue;
             const out = estimateConfig(c);
             if (out.errors.length > 0 || out.memory.perGpu.total > 0.9 * out.memory.capacity) continue;
-            const days = out.time?.days ?? Infinity;
-            const usd = out.cost?.usd ?? Infinity;
-            if (!within(days, usd)) continue;
-            const s = score(days, usd);
-            if (!best || s > best.score) best = { score: s, gpu: base.cluster.gpuId ?? '', choice };
+            found.push({ gpu: base.cluster.gpuId ?? '', choice, days: out.time?.days ?? Infinity, usd: out.cost?.usd ?? Infinity, memoryBytes: out.memory.perGpu.total });
           }
         }
       }
     }
   }
-  return best;
+  return found;
+}
+
+/** The best candidate by `score` among those `within` the limits; ties as the search breaks them (rank.ts): sooner, then less memory. */
+function bestOf(candidates: readonly Candidate[], score: (c: Candidate) => number, within: (c: Candidate) => boolean): Candidate | undefined {
+  const better = (c: Candidate, best: Candidate) => score(c) > score(best) || (score(c) === score(best) && (c.days < best.days || (c.days === best.days && c.memoryBytes < best.memoryBytes)));
+  return candidates.filter(within).reduce<Candidate | undefined>((best, c) => (!best || better(c, best) ? c : best), undefined);
 }
 
 describe('cluster sizing finds what brute force finds', () => {
@@ -162,19 +169,31 @@ describe('cluster sizing finds what brute force finds', () => {
   const types = ['a100-80gb', 'h100-sxm'];
   const bases = types.map((gpu) => searchBase({ model: TINY, gpu, gpus: 8, globalBatch: 8, seqLen: 2048, training: { tokens: 2e10 } }));
   const counts = [1, 2, 3, 4, 5, 6, 7, 8, 16];
-
-  it('least cost within a day limit', () => {
-    const free = bruteForce(bases, counts, (_d, usd) => -usd, () => true);
-    expect(free).not.toBeNull();
-    // A limit that the cheapest run misses, so that the answer is a trade.
-    const maxDays = (estimateConfig(layoutConfig(bases[0] as RunConfig, free?.choice as LayoutChoice)).time?.days ?? 0) * 0.6;
-    const expected = bruteForce(bases, counts, (_d, usd) => -usd, (days) => days <= maxDays);
-    const out = searchDocument({ ...doc, cluster, search: { objective: 'usd', gpuTypes: types, minGpus: 1, maxGpus: 16, maxDays } }, { topK: 5 });
-    expect(out.errors).toEqual([]);
-    const got = out.results[0];
+  const candidates = bruteForce(bases, counts);
+  const expectFound = (got: SearchDocumentResult | undefined, expected: Candidate | undefined) => {
+    expect(expected).toBeDefined();
     expect(got?.cluster).toEqual({ gpu: expected?.gpu, gpus: expected?.choice.gpus });
     expect(got?.parallel).toEqual(expected?.choice.parallel);
     expect([got?.training.microBatch, got?.training.recompute]).toEqual([expected?.choice.microBatch, expected?.choice.recompute]);
+  };
+
+  it('least cost within a day limit', () => {
+    const cheapest = bestOf(candidates, (c) => -c.usd, () => true);
+    // A limit that the cheapest run misses, so that the answer is a trade.
+    const maxDays = (cheapest?.days ?? 0) * 0.6;
+    const expected = bestOf(candidates, (c) => -c.usd, (c) => c.days <= maxDays);
+    const out = searchDocument({ ...doc, cluster, search: { objective: 'usd', gpuTypes: types, minGpus: 1, maxGpus: 16, maxDays } }, { topK: 5 });
+    expect(out.errors).toEqual([]);
+    expectFound(out.results[0], expected);
+  });
+
+  it('soonest within a dollar limit', () => {
+    const soonest = bestOf(candidates, (c) => -c.days, () => true);
+    const maxUsd = (soonest?.usd ?? 0) * 0.8;
+    const expected = bestOf(candidates, (c) => -c.days, (c) => c.usd <= maxUsd);
+    const out = searchDocument({ ...doc, cluster, search: { objective: 'days', gpuTypes: types, minGpus: 1, maxGpus: 16, maxUsd } }, { topK: 5 });
+    expect(out.errors).toEqual([]);
+    expectFound(out.results[0], expected);
   });
 });
 
