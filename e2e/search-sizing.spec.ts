@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { test, expect, openPlanner, slider } from './fixtures.ts';
+import { test, expect, configFragment, openPlanner, slider } from './fixtures.ts';
 
 // Issue 15: recommendations worth reading (one row per layout, its variants folded under
 // it, memory within the margin) and "Size the cluster" (which GPU, how many, which layout;
@@ -81,6 +81,32 @@ test('Size the cluster: which GPU and how many within the days at least cost, ch
   const best = rows[0];
   await panel.getByRole('button', { name: 'Apply layout 1', exact: true }).click();
   await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue(String(best?.gpus));
+});
+
+test('a #config= link whose document carries a search block opens the panel on its question, and the search answers it', async ({ page }) => {
+  const document = {
+    version: 1,
+    model: { name: 'Llama 3 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+    training: { seqLen: 4096, globalBatch: 64, tokens: 1e11 },
+    parallel: { tp: 2, pp: 2, dp: 4 },
+    cluster: { gpu: 'a100-80gb', gpus: 16 },
+    search: { objective: 'usd', gpuTypes: ['a100-80gb', 'h100-sxm'], minGpus: 8, maxGpus: 64, maxDays: 30 },
+  };
+  await openPlanner(page, `/#${configFragment(document)}`);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  const panel = await openSearch(page);
+  await expect(panel.getByLabel('Size the cluster')).toBeChecked();
+  await expect(panel.getByLabel('Fewest GPUs')).toHaveValue('8');
+  await expect(panel.getByLabel('Most GPUs')).toHaveValue('64');
+  await expect(panel.getByLabel('Max days')).toHaveValue('30');
+  await expect(panel.getByLabel('NVIDIA H200 SXM 141GB')).not.toBeChecked();
+  await search(panel);
+  await expect(panel.getByTestId('search-status')).toContainText(/on 2 GPU types, 8 to 64 GPUs/);
+  for (const r of await rowsOf(panel)) {
+    expect(['a100-80gb', 'h100-sxm']).toContain(r.gpu);
+    expect(r.gpus).toBeLessThanOrEqual(64);
+    expect(r.days).toBeLessThanOrEqual(30);
+  }
 });
 
 test('bad sizing settings are named in the form\'s words, and nothing is searched', async ({ page }) => {

@@ -17,7 +17,7 @@ import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import { formatCount, formatPercent } from '../format.ts';
 import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
 import { SearchResultsTable } from './SearchResultsTable.tsx';
-import { INITIAL_FORM, readForm } from './searchForm.ts';
+import { formFromDocument, readForm } from './searchForm.ts';
 import { searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
 import { searchRows, layoutText, type SearchRow, type VariantRow } from './searchTable.ts';
 
@@ -41,7 +41,11 @@ function finishedText(output: SearchDocumentOutput | null, cancelled: boolean): 
   const done = output.evaluated + output.memoryOnly + output.pruned;
   const counts = `${formatCount(output.evaluated)} evaluated, ${formatCount(output.memoryOnly)} over memory, ${formatCount(output.pruned)} ruled out by bounds`;
   if (cancelled) return `Search cancelled after ${formatCount(done)} of ${formatCount(output.layouts)} layouts (${counts}): the results cover the part searched.`;
-  return `Searched ${formatCount(output.layouts)} layouts (${counts}); ${formatCount(output.fitting)} fit.`;
+  const range = output.sizing?.gpuRange;
+  const over = output.sizing
+    ? ` on ${output.sizing.gpuTypes.length} GPU ${output.sizing.gpuTypes.length === 1 ? 'type' : 'types'}${range ? `, ${formatCount(range.min)} to ${formatCount(range.max)} GPUs` : ''}`
+    : '';
+  return `Searched ${formatCount(output.layouts)} layouts${over} (${counts}); ${formatCount(output.fitting)} fit.`;
 }
 
 function StatusLine({ phase }: { phase: Phase }) {
@@ -61,7 +65,8 @@ export function SearchPanel() {
   // The form's hints follow the configuration once the input settles (a search reads the store's newest document).
   const document = useSettledValue(usePlanner((s) => s.document), SETTLE_MS.rest);
   const clusterGpus = countAt(document, ['cluster', 'gpus']);
-  const [form, setForm] = useState<FormText>(INITIAL_FORM);
+  // A document with a `search` block opens the panel on its question.
+  const [form, setForm] = useState<FormText>(() => formFromDocument(store.getState().document));
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [applied, setApplied] = useState<string | null>(null);
   const job = useRef<SearchJob | null>(null);

@@ -5,7 +5,7 @@ import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
 import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
 import { layoutText, nextOrder, searchRows, sortRows, type SearchRow } from './searchTable.ts';
-import { INITIAL_FORM, readForm } from './searchForm.ts';
+import { INITIAL_FORM, formFromDocument, readForm } from './searchForm.ts';
 
 const LAYOUT = {
   parallel: { tp: 8, pp: 4, dp: 2, cp: 1, ep: 1, vpp: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
@@ -116,5 +116,16 @@ describe('sizing the cluster from the page', () => {
     const doc = withLayout(DEFAULT_DOCUMENT, { ...LAYOUT, cluster: { gpu: 'h200', gpus: 64 } });
     expect([getAt(doc, ['cluster', 'gpu']), getAt(doc, ['cluster', 'gpus'])]).toEqual(['h200', 64]);
     expect(parseDocument(doc).ok).toBe(true);
+  });
+});
+
+describe('a document\'s search block opens the panel on its question', () => {
+  it('sizing fields, objective, margin and split rule come from the block; a bad block leaves the defaults', () => {
+    const doc = { ...DEFAULT_DOCUMENT, search: { objective: 'days', gpuTypes: ['h100-sxm', 'h200'], minGpus: 128, maxGpus: 2048, maxUsd: 2e6, memoryMargin: 0.15, evenLayers: false } };
+    const form = formFromDocument(doc);
+    expect(form).toMatchObject({ mode: 'sizing', sizingObjective: 'days', maxUsd: '2000000', margin: '15', unevenLayers: true, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '128', maxGpus: '2048', maxDays: INITIAL_FORM.sizing.maxDays } });
+    expect(formFromDocument({ ...DEFAULT_DOCUMENT, search: { objective: 'headroom' } })).toMatchObject({ mode: 'layout', objective: 'memoryHeadroom' });
+    expect(formFromDocument({ ...DEFAULT_DOCUMENT, search: { minGpus: 'many' } })).toEqual(INITIAL_FORM);
+    expect(formFromDocument(DEFAULT_DOCUMENT)).toEqual(INITIAL_FORM);
   });
 });

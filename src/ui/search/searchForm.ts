@@ -1,6 +1,7 @@
 // The search form's text read as settings, or the reasons it cannot be, in the form's own
 // words ("Most GPUs: …"), never a silently replaced value.
 
+import { readSearchBlock } from '../../model/search/index.ts';
 import type { FormText } from './SearchFormFields.tsx';
 import type { SearchForm } from './searchRequest.ts';
 import { INITIAL_SIZING } from './SizingFields.tsx';
@@ -50,4 +51,31 @@ function readSizing(form: FormText, errors: string[]): SearchForm['sizing'] {
   const maxDays = empty(s.maxDays) ? null : number(s.maxDays);
   if (maxDays !== null && !(Number.isFinite(maxDays) && maxDays > 0)) errors.push('Max days: a positive number of days, or empty.');
   return { gpuTypes: s.gpuTypes, minGpus, maxGpus, maxDays };
+}
+
+/**
+ * The form as the document's `search` block sets it (docs/search.md), so a shared link or
+ * an imported file with a block opens the panel on its question; fields the block leaves
+ * out, or gives wrongly, keep the form's defaults (the search reports the block's errors
+ * when the document is searched from the command line).
+ */
+export function formFromDocument(doc: unknown, form: FormText = INITIAL_FORM): FormText {
+  const { options, errors } = readSearchBlock(doc);
+  if (errors.length > 0 || Object.keys(options).length === 0) return form;
+  const sizing = options.gpuRange !== undefined || (options.gpuTypes?.length ?? 0) > 1;
+  const text = (n: number | undefined, fallback: string) => (n === undefined ? fallback : String(n));
+  return {
+    ...form,
+    mode: sizing ? 'sizing' : 'layout',
+    ...(options.objective ? (sizing ? { sizingObjective: options.objective } : { objective: options.objective }) : {}),
+    maxUsd: text(options.maxUsd, form.maxUsd),
+    margin: options.memoryMargin === undefined ? form.margin : String(Math.round(options.memoryMargin * 1000) / 10),
+    unevenLayers: options.evenLayerSplit === undefined ? form.unevenLayers : !options.evenLayerSplit,
+    sizing: {
+      gpuTypes: options.gpuTypes ?? form.sizing.gpuTypes,
+      minGpus: text(options.gpuRange?.min, form.sizing.minGpus),
+      maxGpus: text(options.gpuRange?.max, form.sizing.maxGpus),
+      maxDays: text(options.maxDays, form.sizing.maxDays),
+    },
+  };
 }
