@@ -45,6 +45,11 @@ const space = fc.record({
   budgetShare: fc.option(fc.double({ min: 0.5, max: 20, noNaN: true }), { freq: 4 }),
   /** Also search a cluster twice the size. */
   twoSizes: fc.boolean(),
+  /** Issue 15's defaults (even splits, interleaving with a full pipeline, layouts grouped), each switched off at random. */
+  evenLayerSplit: fc.boolean(),
+  interleaveWithFullPipeline: fc.boolean(),
+  groupByLayout: fc.boolean(),
+  memoryMargin: fc.constantFrom(0, 0.1, 0.3),
 });
 
 type Space = typeof space extends fc.Arbitrary<infer T> ? T : never;
@@ -66,6 +71,10 @@ function setUp(s: Space) {
     searchOffload: s.searchOffload,
     tpWithinNode: s.tpWithinNode,
     gpuCounts: s.twoSizes ? [s.gpus, 2 * s.gpus] : [s.gpus],
+    evenLayerSplit: s.evenLayerSplit,
+    interleaveWithFullPipeline: s.interleaveWithFullPipeline,
+    groupByLayout: s.groupByLayout,
+    memoryMargin: s.memoryMargin,
     ...(s.memoryShare !== null ? { memoryCapacityBytes: s.memoryShare * base.cluster.gpu.memoryGiB * GiB } : {}),
     ...(s.fixedZero !== null ? { fixed: { zero: s.fixedZero } } : {}),
   };
