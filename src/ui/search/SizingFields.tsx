@@ -46,7 +46,7 @@ export function SizingFields({ id, sizing, onChange }: { id: string; sizing: Siz
         </Field>
       </div>
       <fieldset className="grid grid-cols-[repeat(auto-fill,minmax(13rem,1fr))] gap-x-3 gap-y-1">
-        <legend className={`${LABEL} mb-1`}>GPU types to compare (each at its preset price)</legend>
+        <legend className={`${LABEL} mb-1`}>GPU types to compare (each at its preset price; the document’s own GPU at the document’s)</legend>
         {GPU_PRESETS.map((g) => (
           <div key={g.id} className="flex items-center gap-2">
             <input id={`${id}-gpu-${g.id}`} type="checkbox" className="h-4 w-4" checked={sizing.gpuTypes.includes(g.id)}
