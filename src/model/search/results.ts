@@ -7,11 +7,23 @@
 import { estimateConfig } from '../estimate.ts';
 import { layoutConfig } from './pieces.ts';
 import { layoutVariants } from './search.ts';
-import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchObjective, type SearchOptions } from './types.ts';
+
+/** The search's memory and the engine's agree to 1e-9 (evaluate.test.ts): a result at the limit is not dropped for rounding. */
+const MEMORY_TOLERANCE = 1e-9;
 import type { EstimateOutput, GpuSpec, OffloadConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
 
 /** Folded under each layout unless the caller asks otherwise. */
 export const DEFAULT_VARIANTS = 4;
+
+/**
+ * The memory a result is held to the margin by: the caching allocator's reserved peak
+ * (memory.reserved) where the engine reports it, else the per-GPU total.
+ */
+export function heldMemoryBytes(out: EstimateOutput): number {
+  const memory: EstimateOutput['memory'] & { readonly reserved?: unknown } = out.memory;
+  return typeof memory.reserved === 'number' && Number.isFinite(memory.reserved) && memory.reserved > 0 ? memory.reserved : memory.perGpu.total;
+}
 
 export interface LayoutTraining { readonly microBatch: number; readonly recompute: Recompute; readonly offload: OffloadConfig }
 
@@ -82,9 +94,12 @@ export type LaneOf = (layout: ScoredLayout) => RunConfig;
 export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, objective: SearchObjective, options: SearchOptions): SearchDocumentResult[] {
   const folded = Math.max(0, Math.floor(options.variants ?? DEFAULT_VARIANTS));
   const grouped = options.groupByLayout ?? true;
-  // The search held the budget by the closed-form step; a variant the simulated schedule puts over it is left out.
+  // The search held the budget by the closed-form step and memory by its own figure; a variant the engine puts
+  // over the budget (simulated schedule) or over the margin (reserved memory, where reported) is left out.
+  const margin = options.memoryMargin ?? DEFAULT_MEMORY_MARGIN;
   const withinBudget = (out: EstimateOutput) =>
-    (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity);
+    (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity)
+    && heldMemoryBytes(out) <= (options.memoryCapacityBytes ?? out.memory.capacity) * (1 - margin) * (1 + MEMORY_TOLERANCE);
   const results: { rank: number; result: SearchDocumentResult }[] = [];
   top.forEach((layout, rank) => {
     const base = laneOf(layout);
