@@ -49,6 +49,10 @@ const DEFAULT_PROGRESS_EVERY = 65_536;
 const BOUNDS_SHARE = 0.3;
 /** Blocks whose groups are kept between the bounds pass and the search; more are enumerated again (memory). */
 const KEPT_BLOCKS = 4;
+/** Group bounds kept between the passes (24 bytes each); blocks beyond compute theirs again when visited (memory). */
+const DEFAULT_KEPT_BOUNDS = 2_000_000;
+/** (GPU type, cluster size) pairs one search covers: a wider range is refused with a message rather than run for minutes. */
+export const MAX_SEARCH_BLOCKS = 2000;
 
 /** Resolved options with their defaults. */
 function settle(options: SearchOptions) {
@@ -68,16 +72,39 @@ function settle(options: SearchOptions) {
   };
 }
 
-/** One cluster size of one lane: its groups' bounds, and the groups themselves while few blocks are searched. */
+/** Lower bounds of a block's groups, in enumeration order: step time, memory, and the score they allow. */
+interface Bounds {
+  readonly step: Float64Array;
+  readonly memory: Float64Array;
+  readonly bound: Float64Array;
+}
+
+/**
+ * One cluster size of one lane: its best bound, the least step and memory bounds of its
+ * groups (every group's bounds are at least these, so when they are ruled out the block
+ * is), each group's bounds while few are held, and the groups while few blocks are searched.
+ */
 interface Block {
   readonly lane: number;
   readonly gpus: number;
   readonly layouts: number;
-  readonly step: Float64Array;
-  readonly memory: Float64Array;
-  readonly bound: Float64Array;
   best: number;
+  leastStep: number;
+  leastMemory: number;
+  bounds: Bounds | null;
   groups: LayoutGroup[] | null;
+}
+
+function boundsOf(groups: readonly LayoutGroup[], run: SearchRun, scoring: Scoring): Bounds {
+  const n = groups.length;
+  const b: Bounds = { step: new Float64Array(n), memory: new Float64Array(n), bound: new Float64Array(n) };
+  groups.forEach((g, i) => {
+    const lower = run.groupBounds(g);
+    b.step[i] = lower.step;
+    b.memory[i] = lower.memory;
+    b.bound[i] = scoring.score(lower.step, lower.memory, g.gpus);
+  });
+  return b;
 }
 
 export function* searchSteps(base: RunConfig, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
@@ -118,25 +145,33 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     return { layouts, ...c, fraction, best: top.best() };
   };
   let sinceProgress = 0;
+  if (blockCount > MAX_SEARCH_BLOCKS) {
+    return {
+      top: [], pareto: [], counts: { layouts: 0, evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 }, stopped: false, warnings: [],
+      errors: [`search: ${blockCount.toLocaleString('en-US')} pairs of GPU type and cluster size are more than one search covers (${MAX_SEARCH_BLOCKS.toLocaleString('en-US')}); narrow the GPU range or the GPU types`],
+    };
+  }
   // The bounds pass: every block's groups, their bounds and the block's best bound.
   const blocks: Block[] = [];
+  let keptBounds = 0;
   for (const [lane, r] of runs.entries()) {
     for (const gpus of r.counts) {
       const groups = r.space.groupsFor(gpus);
-      const n = groups.length;
       const block: Block = {
         lane, gpus, layouts: groups.reduce((sum, g) => sum + groupLayoutCount(g), 0),
-        step: new Float64Array(o.exhaustive ? 0 : n), memory: new Float64Array(o.exhaustive ? 0 : n), bound: new Float64Array(o.exhaustive ? 0 : n),
-        best: -Infinity, groups: keep ? groups : null,
+        best: -Infinity, leastStep: Infinity, leastMemory: Infinity, bounds: null, groups: keep ? groups : null,
       };
       if (!o.exhaustive) {
-        groups.forEach((g, i) => {
-          const b = r.run.groupBounds(g);
-          block.step[i] = b.step;
-          block.memory[i] = b.memory;
-          block.bound[i] = r.scoring.score(b.step, b.memory, g.gpus);
-          block.best = Math.max(block.best, block.bound[i] ?? -Infinity);
-        });
+        const b = boundsOf(groups, r.run, r.scoring);
+        for (let i = 0; i < groups.length; i++) {
+          block.best = Math.max(block.best, b.bound[i] ?? -Infinity);
+          block.leastStep = Math.min(block.leastStep, b.step[i] ?? Infinity);
+          block.leastMemory = Math.min(block.leastMemory, b.memory[i] ?? Infinity);
+        }
+        if (keptBounds + groups.length <= (options.keptBounds ?? DEFAULT_KEPT_BOUNDS)) {
+          block.bounds = b;
+          keptBounds += groups.length;
+        }
       }
       layouts += block.layouts;
       bounded++;
@@ -152,10 +187,14 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
   for (const block of blocks) {
     const r = runs[block.lane];
     if (!r) continue;
-    const n = block.step.length;
     if (!o.exhaustive) {
-      let open = false;
-      for (let i = 0; i < n && !open; i++) open = !r.run.prunable(block.step[i] ?? 0, block.memory[i] ?? 0, block.gpus);
+      // Ruled out whole, without enumerating it again: by its least bounds, or by every group's.
+      let open = !r.run.prunable(block.leastStep, block.leastMemory, block.gpus);
+      const held = block.bounds;
+      if (open && held) {
+        open = false;
+        for (let i = 0; i < held.step.length && !open; i++) open = !r.run.prunable(held.step[i] ?? 0, held.memory[i] ?? 0, block.gpus);
+      }
       if (!open) {
         r.run.counts.pruned += block.layouts;
         sinceProgress += block.layouts;
@@ -165,12 +204,14 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     }
     const groups = block.groups ?? r.space.groupsFor(block.gpus);
     block.groups = null;
+    const bounds = o.exhaustive ? null : (block.bounds ?? boundsOf(groups, r.run, r.scoring));
+    block.bounds = null;
     const order = groups.map((_, i) => i);
-    if (!o.exhaustive) order.sort((a, b) => (block.bound[b] ?? 0) - (block.bound[a] ?? 0) || a - b);
+    if (bounds) order.sort((a, b) => (bounds.bound[b] ?? 0) - (bounds.bound[a] ?? 0) || a - b);
     for (const gi of order) {
       const g = groups[gi];
       if (!g) continue;
-      if (!o.exhaustive && r.run.prunable(block.step[gi] ?? 0, block.memory[gi] ?? 0, g.gpus)) r.run.prune(g);
+      if (bounds && r.run.prunable(bounds.step[gi] ?? 0, bounds.memory[gi] ?? 0, g.gpus)) r.run.prune(g);
       else r.run.runGroup(g);
       sinceProgress += groupLayoutCount(g);
       if (sinceProgress >= o.progressEvery && (yield* report())) return finish(true);

@@ -43,6 +43,14 @@ describe('the search block', () => {
   });
 });
 
+describe('a range too wide for one search', () => {
+  it('is refused with a message naming what to narrow, not run for minutes', () => {
+    const out = searchDocument({ ...GPT3_DOC, cluster: GPT3_CLUSTER, search: { gpuTypes: ['a100-80gb', 'h100-sxm', 'h200'], minGpus: 1, maxGpus: 1_000_000, evenLayers: false } });
+    expect(out.results).toEqual([]);
+    expect(out.errors[0]).toMatch(/^search: [\d,]+ pairs of GPU type and cluster size are more than one search covers \(2,000\); narrow the GPU range or the GPU types$/);
+  });
+});
+
 describe('the search block never throws', () => {
   it('on 2,000 random blocks, every error names a search field', () => {
     const value = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.integer({ min: -10, max: 5000 }), fc.string(), fc.array(fc.string(), { maxLength: 3 }),
@@ -205,8 +213,12 @@ describe('sizing prunes soundly', () => {
       const options = { objective, topK: 4, gpuRange: { min: 1, max: 32 }, memoryMargin: 0.1, progressEvery: 5000 };
       const fast = runToEnd(searchLaneSteps(lanes, options));
       const full = runToEnd(searchLaneSteps(lanes, { ...options, exhaustive: true }));
+      // Bounds held for only some blocks (the rest computed again when visited): the same answer.
+      const lean = runToEnd(searchLaneSteps(lanes, { ...options, keptBounds: 300 }));
       expect(fast.top.map(id)).toEqual(full.top.map(id));
       expect(fast.pareto.map(id)).toEqual(full.pareto.map(id));
+      expect(lean.top.map(id)).toEqual(full.top.map(id));
+      expect(lean.pareto.map(id)).toEqual(full.pareto.map(id));
       expect(fast.counts.layouts).toBe(full.counts.layouts);
       expect(fast.counts.evaluated + fast.counts.memoryOnly + fast.counts.pruned).toBe(fast.counts.layouts);
       expect(fast.counts.pruned).toBeGreaterThan(0);

@@ -83,6 +83,8 @@ export interface SearchOptions {
   readonly pareto?: boolean;
   /** Evaluate every layout, no pruning (the reference the pruned search is tested against; the benchmark's mode). Default false. */
   readonly exhaustive?: boolean;
+  /** Group bounds held between the bounds pass and the search (24 bytes each; the rest are computed again). Default 2,000,000. */
+  readonly keptBounds?: number;
   /** Hand back progress (a generator yield) after about this many layouts; default 65,536. */
   readonly progressEvery?: number;
 }
