@@ -13,7 +13,11 @@ export const nonNegativeSeconds = (x: number | undefined): number => (x !== unde
  * Bubble time over ideal (bubble-free) time, closed forms. B below is the whole
  * backward, W its weight-gradient part (DeepSeek-V3 report, arXiv 2412.19437, table 2).
  * - GPipe, 1F1B: (p−1)(F+B) over m(F+B) = (p−1)/m (Narayanan et al. 2021, section 2.2).
- * - Interleaved 1F1B: (p−1)/(v·m) (same section).
+ * - Interleaved 1F1B: (p−1)/(v·m) (same section) once m ≥ p. With fewer micro-batches
+ *   than stages a round of v chunks cannot fill the pipeline: each of the v−1 later
+ *   rounds also waits p−m chunk slots, [(p−1) + (p−m)(v−1)]/(v·m) (derived from the
+ *   simulated Megatron-Core order, and equal to it: schedule.test.ts). At m = 1 that is
+ *   (p−1)/m, as without interleaving.
  * - ZB-H1: (p−1)(F+B−2W) (Qi et al. 2023, section 3.1, where it reads (p−1)(F+B−W) with
  *   B the input-gradient part); with F = B−W = W that is (p−1)F over 3mF = (p−1)/(3m).
  * - DualPipe: (p/2−1)(F&B+B−3W), times of one chunk; with F = B−W = W and
@@ -26,8 +30,10 @@ export function bubbleOverIdeal(kind: ScheduleKind, p: number, m: number, v: num
     case 'gpipe':
     case '1f1b':
       return (stages - 1) / microBatches;
-    case 'interleaved-1f1b':
-      return (stages - 1) / (positiveCount(v) * microBatches);
+    case 'interleaved-1f1b': {
+      const chunks = positiveCount(v);
+      return (stages - 1 + Math.max(0, stages - microBatches) * (chunks - 1)) / (chunks * microBatches);
+    }
     case 'zero-bubble':
       return (stages - 1) / (3 * microBatches);
     case 'dualpipe':

@@ -60,6 +60,24 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
     expect(bubbleOverIdeal('interleaved-1f1b', 4, 8, 2)).toBe(3 / 16);
   });
 
+  // Fewer micro-batches than stages: each of the v − 1 later chunk rounds waits p − m slots too.
+  it('interleaved-1f1b with m < p: [(p − 1) + (p − m)(v − 1)]/(v·m)', () => {
+    for (const p of [2, 4, 8]) {
+      for (const m of range(1, p - 1)) {
+        for (const v of [2, 3, 10]) {
+          for (const [F, B] of [[1, 1], [1, 2]] as const) {
+            const input = uniform('interleaved-1f1b', p, m, v, F, B);
+            const expected = (p - 1 + (p - m) * (v - 1)) / (v * m);
+            expect(bubbleOverIdealSimulated(input), `p=${p} m=${m} v=${v} F=${F} B=${B}`).toBeCloseTo(expected, 9);
+            expect(bubbleOverIdeal('interleaved-1f1b', p, m, v)).toBeCloseTo(expected, 12);
+          }
+        }
+      }
+    }
+    // Llama 3 70B's case from the search: p = 2, v = 10, m = 1 idles as much as plain 1F1B.
+    expect(bubbleOverIdeal('interleaved-1f1b', 2, 1, 10)).toBe(1);
+  });
+
   it('interleaved-1f1b with m ≥ p not a multiple of p: Megatron-Core\'s larger group keeps (p − 1)/(v·m), and says so', () => {
     for (const [p, m] of [[4, 5], [4, 7], [4, 9], [8, 13], [8, 30]] as const) {
       const input = uniform('interleaved-1f1b', p, m, 2, 1, 2);
