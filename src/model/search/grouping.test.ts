@@ -7,8 +7,6 @@ import { searchBase, searchRunDocument, type SearchRunSpec } from './fixtures.ts
 import { TopK, layoutGroupKey, type RankedEntry } from './rank.ts';
 import { searchLayouts } from './search.ts';
 import type { ScoredLayout } from './types.ts';
-import { layoutConfig } from './pieces.ts';
-import { estimateConfig } from '../estimate.ts';
 import { GiB } from '../input/index.ts';
 
 // Issue 15, item 1: recommendations worth reading. The top K are K different layouts
