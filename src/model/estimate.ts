@@ -5,7 +5,7 @@ import { peakFlopsPerSecond } from './time/index.ts';
 import { trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { stepFlops } from './structure/index.ts';
-import { optimizerBytesPerParameter, stageMemoryBreakdowns } from './memory/index.ts';
+import { optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
 import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
 import { stepTime } from './time/index.ts';
@@ -16,7 +16,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], capacity: 0, fits: false },
+    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, capacity: 0, fits: false },
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings, errors,
@@ -41,26 +41,30 @@ function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
 }
 
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = []): EstimateOutput {
-  const stages = stageMemoryBreakdowns(config);
-  const perGpu = stages.reduce((worst, s) => (s.total > worst.total ? s : worst), EMPTY_BREAKDOWN);
+  const details = stageMemoryDetails(config);
+  const stages = details.map((s) => s.breakdown);
+  // The most loaded GPU is the one whose caching allocator holds the most (what fits is judged on).
+  const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number }>((a, s) => (s.reserved > a.reserved ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0 });
+  const perGpu = worst.breakdown;
+  const reserved = worst.reserved;
   const capacity = config.cluster.gpu.memoryGiB * GiB;
   const flops = stepFlops(config);
   const { gpus } = config.cluster;
   const step = stepTime(config);
   const peak = peakFlopsPerSecond(config.cluster.gpu, config.training.precision);
   const tokensPerStep = config.training.globalBatch * config.training.seqLen;
-  const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training);
+  const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training, config.stack.optimizerStateDtype);
   const checkpointBytes = parameterCounts(config.model).total * checkpointBytesPerParameter;
   const plan = reliabilityPlan(config.cost, gpus, checkpointBytes);
   const tokensPerSecond = tokensPerStep / step.stepSeconds;
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
   const extraWarnings: string[] = [];
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
-  if (perGpu.total > capacity) {
-    extraWarnings.push(`memory: needs ${(perGpu.total / GiB).toFixed(1)} GiB per GPU, the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
+  if (reserved > capacity) {
+    extraWarnings.push(`memory: needs ${(reserved / GiB).toFixed(1)} GiB per GPU with the allocator's reserve (${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
   }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, capacity, fits: perGpu.total <= capacity },
+    memory: { perGpu, stages, reserved, capacity, fits: reserved <= capacity },
     flops,
     throughput: {
       stepSeconds: step.stepSeconds,

@@ -59,7 +59,7 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
     ? offloaded('optimizer', 'offloaded to CPU memory')
     : equation('optimizer', bytes('optimizer state', perGpu.optimizer), `optimizer bytes per parameter (K) × weights${p.zero >= 1 ? ' ÷ ZeRO-1 shards' : ''}`,
       `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
-      ...stateTerms({ name: 'optimizer bytes per parameter (K)', value: optimizerBytesPerParameter(t), unit: 'bytes-per-parameter' }, params, p.zero >= 1, c, 'weights'));
+      ...stateTerms({ name: 'optimizer bytes per parameter (K)', value: optimizerBytesPerParameter(t, c.stack.optimizerStateDtype), unit: 'bytes-per-parameter' }, params, p.zero >= 1, c, 'weights'));
   return [weights, gradients, optimizer];
 }
 
@@ -78,7 +78,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
   const o = details.other;
   const terms: [string, number][] = [
     ['CUDA context, kernels and NCCL buffers', o.runtime], ['ZeRO-3 gathered weights', o.gatheredWeights],
-    ['unsharded gradients before reduce-scatter', o.unshardedGradients], ['allocator reserve', o.allocatorReserve],
+    ['unsharded gradients before reduce-scatter', o.unshardedGradients],
   ];
   const parts: (Quantity | Operator)[] = [];
   for (const [name, value] of terms) {
@@ -86,8 +86,8 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
     if (parts.length > 0) parts.push('+');
     parts.push(bytes(name, value));
   }
-  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'runtime + gathered weights + unsharded gradients + allocator reserve',
-    'Named constants of src/model/calibration.ts (runtime measured, reserve fitted on the published runs)', ...parts)];
+  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'runtime + gathered weights + unsharded gradients',
+    'Named constants of src/model/calibration.ts (runtime measured); the allocator reserve is in memory.reserved, not here', ...parts)];
   // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
   if (c.calibration.memoryOverheadScale === 1) {
     const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients;
@@ -104,8 +104,8 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
 }
 
 function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equation {
-  const { capacity, perGpu } = output.memory;
-  const assessment = oomAssessment(perGpu.total, capacity, table.memory);
+  const { capacity } = output.memory;
+  const assessment = oomAssessment(output.memory.reserved, capacity, table.memory);
   return equation('tight-from', bytes('"tight" from', assessment.tightFromBytes),
     `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
     `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,

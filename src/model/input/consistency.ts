@@ -90,6 +90,14 @@ export function checkConsistency(c: RunConfig): Issues {
   if (training.precision === 'fp4' && c.cluster.gpu.fp4Tflops <= 0) {
     warnings.push(`training.precision: ${c.cluster.gpu.name} has no FP4 tensor cores; matrix multiplies run at the fastest rate it has`);
   }
+  const stageLayers = Math.ceil(model.layers / p.pp);
+  const { stack } = c;
+  if (stack.activationOffloadLayers > stageLayers) {
+    errors.push(`training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`);
+  }
+  if (stack.recomputeLayers !== null && stack.recomputeLayers > stageLayers) {
+    errors.push(`training.recomputeLayers: ${stack.recomputeLayers} is more layers than a pipeline stage holds (${stageLayers})`);
+  }
   if (p.sequenceParallel && p.tp === 1) warnings.push('parallel.sequenceParallel: has no effect with tp=1');
   return { errors, warnings };
 }

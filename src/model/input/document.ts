@@ -5,6 +5,7 @@
 import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
 import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
+import { STACK_KEYS, readStack } from './stack.ts';
 import {
   FFN_TYPES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
   type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
@@ -20,7 +21,7 @@ const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost',
 const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
 const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers'];
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
-const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload'];
+const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', ...STACK_KEYS];
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
@@ -51,6 +52,7 @@ export function parseDocument(raw: unknown): ParseResult {
 
   const model = readModel(r, modelObj);
   const training = readTraining(r, trainingObj);
+  const stack = readStack(r, trainingObj);
   const gpuRead = readGpu(r, clusterObj);
   const parallel = readParallel(r, r.section(raw, 'parallel', 'parallel') ?? {}, clusterObj);
   const cluster = readCluster(r, clusterObj, gpuRead, parallel);
@@ -58,7 +60,7 @@ export function parseDocument(raw: unknown): ParseResult {
   const calibration = readCalibration(r, r.section(raw, 'calibration', 'calibration') ?? {});
   if (r.errors.length > 0) return { ok: false, errors: r.errors, warnings: r.warnings };
 
-  const config: RunConfig = { version: 1, model, training, parallel, cluster, cost, calibration };
+  const config: RunConfig = { version: 1, model, training, stack, parallel, cluster, cost, calibration };
   const consistency = checkConsistency(config);
   const warnings = [...r.warnings, ...consistency.warnings];
   if (consistency.errors.length > 0) return { ok: false, errors: consistency.errors, warnings };

@@ -9,5 +9,6 @@ export * from './counts.ts';
 export * from './document.ts';
 export * from './fields.ts';
 export * from './hf-config.ts';
+export * from './stack.ts';
 export * from './types.ts';
 export * from './units.ts';

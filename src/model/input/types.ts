@@ -75,6 +75,53 @@ export interface TrainingConfig {
   readonly offload: OffloadConfig;
 }
 
+// ---- The software stack (../shared/spec/interchange.md, "The software stack") ----
+export type Framework = 'generic' | 'megatron' | 'torchtitan' | 'deepspeed' | 'fsdp';
+export type LossKind = 'eager' | 'fused' | 'compiled';
+/** How "selective" recompute chooses what to drop. 'elementwise' is the generic profile's own (never typed in a document). */
+export type SelectivePolicy = 'modules' | 'op' | 'layer';
+export type ResolvedSelectivePolicy = SelectivePolicy | 'elementwise';
+/** Megatron-Core --recompute-modules names (megatron/core/transformer/transformer_config.py, recompute_modules). */
+export type RecomputeModule = 'core_attn' | 'mlp' | 'moe_act' | 'layernorm' | 'mla_up_proj' | 'moe' | 'shared_experts';
+export type StateDtype = 'fp32' | 'bf16';
+export type AttentionKernel = 'auto' | 'flash2' | 'flash3' | 'cudnn' | 'sdpa';
+export type Fp8Recipe = 'auto' | 'tensorwise' | 'rowwise' | 'delayed' | 'blockwise' | 'mxfp8' | 'nvfp4';
+
+export const FRAMEWORKS: readonly Framework[] = ['generic', 'megatron', 'torchtitan', 'deepspeed', 'fsdp'];
+export const LOSS_KINDS: readonly LossKind[] = ['eager', 'fused', 'compiled'];
+export const SELECTIVE_POLICIES: readonly SelectivePolicy[] = ['modules', 'op', 'layer'];
+export const RECOMPUTE_MODULES: readonly RecomputeModule[] = ['core_attn', 'mlp', 'moe_act', 'layernorm', 'mla_up_proj', 'moe', 'shared_experts'];
+export const STATE_DTYPES: readonly StateDtype[] = ['fp32', 'bf16'];
+export const ATTENTION_KERNELS: readonly AttentionKernel[] = ['auto', 'flash2', 'flash3', 'cudnn', 'sdpa'];
+export const FP8_RECIPES: readonly Fp8Recipe[] = ['auto', 'tensorwise', 'rowwise', 'delayed', 'blockwise', 'mxfp8', 'nvfp4'];
+
+export interface OverlapConfig {
+  /** Tensor-parallel communication overlapped with GEMMs (Megatron --tp-comm-overlap, torchtitan async TP). */
+  readonly tpComm: boolean;
+  /** Data-parallel gradient reduce overlapped with backward (Megatron --overlap-grad-reduce). */
+  readonly dpGrad: boolean;
+  /** Parameter all-gather overlapped with forward (Megatron --overlap-param-gather, FSDP prefetch). */
+  readonly dpParam: boolean;
+}
+
+/** Every stack field resolved: explicit document fields over the profile's defaults. */
+export interface StackConfig {
+  readonly framework: Framework;
+  readonly loss: LossKind;
+  readonly compile: boolean;
+  readonly dropout: boolean;
+  readonly recomputeModules: readonly RecomputeModule[];
+  readonly selectivePolicy: ResolvedSelectivePolicy;
+  readonly recomputeLayerFrequency: number;
+  /** Layers per stage fully recomputed with recompute "full"; null = all. */
+  readonly recomputeLayers: number | null;
+  readonly optimizerStateDtype: StateDtype;
+  readonly activationOffloadLayers: number;
+  readonly attentionKernel: AttentionKernel;
+  readonly fp8Recipe: Fp8Recipe;
+  readonly overlap: OverlapConfig;
+}
+
 export interface ParallelConfig {
   readonly tp: number;
   readonly pp: number;
@@ -142,6 +189,8 @@ export interface RunConfig {
   readonly version: 1;
   readonly model: ModelConfig;
   readonly training: TrainingConfig;
+  /** The software stack (interchange "The software stack"): explicit fields over the framework profile's defaults (presets/frameworks.ts). */
+  readonly stack: StackConfig;
   readonly parallel: ParallelConfig;
   readonly cluster: ClusterConfig;
   readonly cost: CostConfig;
@@ -162,7 +211,10 @@ export interface EstimateOutput {
   readonly memory: {
     readonly perGpu: MemoryBreakdown;
     readonly stages: readonly MemoryBreakdown[];
+    /** Peak bytes the caching allocator holds on the most loaded GPU: allocated peak + the allocator's reserve (memory.ts, reservedBytes). */
+    readonly reserved: number;
     readonly capacity: number;
+    /** reserved fits capacity. */
     readonly fits: boolean;
   };
   readonly flops: { readonly modelPerStep: number; readonly hardwarePerStep: number };

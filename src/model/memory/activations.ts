@@ -7,7 +7,7 @@ import { microBatchesPerStep } from '../input/index.ts';
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
-import type { ModelConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
+import type { LossKind, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
 
 /**
@@ -18,7 +18,7 @@ import { ACTIVATION_BYTES } from '../input/index.ts';
  * keeping matrix-multiply outputs: Megatron-Core's layernorm/mlp-activation modules
  * and PyTorch selective activation checkpointing (torchtitan's "op" policy).
  */
-export type SelectiveScope = 'attention' | 'elementwise';
+export type SelectiveScope = 'attention' | 'elementwise' | 'modules' | 'op';
 
 /**
  * The engine's choices for what the interchange does not say. Dropout is off: the
@@ -46,6 +46,16 @@ export interface ActivationSettings {
   readonly dropout: boolean;
   /** Bytes of one saved activation element (2 for 16-bit). */
   readonly elementBytes: number;
+  /** With selectiveScope 'modules': Megatron-Core --recompute-modules (absent: core_attn). */
+  readonly recomputeModules?: readonly RecomputeModule[];
+  /** How the loss keeps its fp32 logits (absent: eager). */
+  readonly loss?: LossKind;
+  /** Stage-level policies (stageActivationBytes): every Nth layer fully recomputed (torchtitan selective_ac_option = N). */
+  readonly layerFrequency?: number;
+  /** Recompute "full" of this many layers per stage only (Megatron --recompute-num-layers with --recompute-method block); absent: all. */
+  readonly fullRecomputeLayers?: number;
+  /** Layers per stage whose saved activations go to host memory (Megatron --cpu-offloading-num-layers). */
+  readonly offloadLayers?: number;
 }
 
 /** 'tensor': split over tp ranks; 'sequence': split over tp only with sequence parallelism (section 4.2.2). */
@@ -58,13 +68,15 @@ interface SavedTensor {
   readonly bytesPerToken: number;
   readonly shard: Shard;
   readonly role: Role;
+  /** Megatron-Core recompute modules that drop this tensor (transformer_config.py recompute_modules). */
+  readonly modules: readonly RecomputeModule[];
 }
 
 const FP32_BYTES = 4;
 /** Dropout masks are stored as one byte per element (Korthikanti section 4.1). */
 const MASK_BYTES = 1;
 
-const saved = (name: string, bytesPerToken: number, shard: Shard, role: Role): SavedTensor => ({ name, bytesPerToken, shard, role });
+const saved = (name: string, bytesPerToken: number, shard: Shard, role: Role, modules: readonly RecomputeModule[] = []): SavedTensor => ({ name, bytesPerToken, shard, role, modules });
 
 function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
@@ -75,53 +87,56 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
   const kvHeads = a ? m.heads : m.kvHeads;
   const keyTokens = s.seqLen / s.cp;
   // Shared input of the Q, K, V projections: 2sbh.
-  const list = [saved('attention.input', w * m.hidden, 'sequence', 'elementwise')];
+  // The input norm's output: Megatron's "layernorm" module recomputes it.
+  const list = [saved('attention.input', w * m.hidden, 'sequence', 'elementwise', ['layernorm'])];
   if (a) {
-    if (a.qLoraRank > 0) list.push(saved('q_down.output', w * a.qLoraRank, 'sequence', 'kept'), saved('q_norm.output', w * a.qLoraRank, 'sequence', 'elementwise'));
-    list.push(saved('kv_down.output', w * (a.kvLoraRank + a.qkRopeHeadDim), 'sequence', 'kept'), saved('kv_norm.output', w * a.kvLoraRank, 'sequence', 'elementwise'));
+    if (a.qLoraRank > 0) list.push(saved('q_down.output', w * a.qLoraRank, 'sequence', 'kept'), saved('q_norm.output', w * a.qLoraRank, 'sequence', 'elementwise', ['layernorm']));
+    list.push(saved('kv_down.output', w * (a.kvLoraRank + a.qkRopeHeadDim), 'sequence', 'kept'), saved('kv_norm.output', w * a.kvLoraRank, 'sequence', 'elementwise', ['layernorm']));
   }
+  // With MLA the up-projected Q, K, V are what "mla_up_proj" recomputes (Megatron-Core multi_latent_attention.py).
+  const upProj: readonly RecomputeModule[] = a ? ['mla_up_proj'] : [];
   // QK^T keeps Q and K: 4sbh for multi-head attention, less K with grouped-query attention.
-  list.push(saved('qk', w * (m.heads + kvHeads) * qkHead, 'tensor', 'kept'));
+  list.push(saved('qk', w * (m.heads + kvHeads) * qkHead, 'tensor', 'kept', upProj));
   if (s.flashAttention) {
     // FlashAttention-2 saves only the output and one fp32 log-sum-exp per query and head (Dao 2023, arXiv 2307.08691, algorithm 1).
-    list.push(saved('flash.logsumexp', FP32_BYTES * m.heads, 'tensor', 'scores'));
+    list.push(saved('flash.logsumexp', FP32_BYTES * m.heads, 'tensor', 'scores', ['core_attn']));
   } else {
     // Softmax output 2as²b; with dropout also its mask as²b and output 2as²b (section 4.1).
-    list.push(saved('softmax.output', w * m.heads * keyTokens, 'tensor', 'scores'));
-    if (s.dropout) list.push(saved('softmax.dropoutMask', MASK_BYTES * m.heads * keyTokens, 'tensor', 'scores'), saved('softmax.dropoutOutput', w * m.heads * keyTokens, 'tensor', 'scores'));
+    list.push(saved('softmax.output', w * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']));
+    if (s.dropout) list.push(saved('softmax.dropoutMask', MASK_BYTES * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']), saved('softmax.dropoutOutput', w * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']));
   }
   // Attention over values keeps V (2sbh); the output projection keeps its input (2sbh).
-  list.push(saved('v', w * kvHeads * vHead, 'tensor', 'kept'), saved('proj.input', w * m.heads * vHead, 'tensor', 'kept'));
+  list.push(saved('v', w * kvHeads * vHead, 'tensor', 'kept', upProj), saved('proj.input', w * m.heads * vHead, 'tensor', 'kept'));
   if (s.dropout) list.push(saved('attention.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept'));
   return list;
 }
 
 /** One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps both branch outputs and the product. */
-function ffnTensors(prefix: string, inner: number, m: ModelConfig, w: number, copies: number): SavedTensor[] {
+function ffnTensors(prefix: string, inner: number, m: ModelConfig, w: number, copies: number, modules: readonly RecomputeModule[], actModules: readonly RecomputeModule[]): SavedTensor[] {
   const size = w * inner * copies;
-  const product = saved(`${prefix}.down.input`, size, 'tensor', 'elementwise');
-  if (m.ffnType === 'swiglu') return [saved(`${prefix}.up.output`, size, 'tensor', 'kept'), saved(`${prefix}.gate.output`, size, 'tensor', 'kept'), product];
-  return [saved(`${prefix}.activation.input`, size, 'tensor', 'kept'), product];
+  const product = saved(`${prefix}.down.input`, size, 'tensor', 'elementwise', [...modules, ...actModules]);
+  if (m.ffnType === 'swiglu') return [saved(`${prefix}.up.output`, size, 'tensor', 'kept', modules), saved(`${prefix}.gate.output`, size, 'tensor', 'kept', modules), product];
+  return [saved(`${prefix}.activation.input`, size, 'tensor', 'kept', modules), product];
 }
 
 function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
   // Input of the first linear layer (2sbh), shared by router, experts and shared experts.
-  const list = [saved('mlp.input', w * m.hidden, 'sequence', 'elementwise')];
+  const list = [saved('mlp.input', w * m.hidden, 'sequence', 'elementwise', ['layernorm'])];
   if (m.moe && isMoeLayer(m, layerIndex)) {
     const { experts, topK, expertFfnHidden, sharedExperts } = m.moe;
     list.push(
       // Router scores in fp32 for the softmax/top-k backward (Megatron-Core moe_router_dtype fp32).
-      saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept'),
+      saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),
       // Every token goes to topK experts: the permuted copies are the expert inputs. The routing
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
       // torchtitan's score_before_experts), so the combine keeps no expert outputs.
-      saved('experts.dispatched', w * m.hidden * topK, 'tensor', 'kept'),
-      ...ffnTensors('experts', expertFfnHidden, m, w, topK),
+      saved('experts.dispatched', w * m.hidden * topK, 'tensor', 'kept', ['moe']),
+      ...ffnTensors('experts', expertFfnHidden, m, w, topK, ['moe'], ['moe_act']),
     );
-    if (sharedExperts > 0) list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, w, 1));
+    if (sharedExperts > 0) list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, w, 1, ['moe', 'shared_experts'], []));
   } else {
-    list.push(...ffnTensors('mlp', m.ffnHidden, m, w, 1));
+    list.push(...ffnTensors('mlp', m.ffnHidden, m, w, 1, ['mlp'], []));
   }
   if (s.dropout) list.push(saved('mlp.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept'));
   return list;
@@ -142,6 +157,10 @@ function layerTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings)
 function keptByPolicy(t: SavedTensor, s: ActivationSettings): boolean {
   if (s.recompute === 'none') return true;
   if (s.recompute === 'full') return t.role === 'input';
+  if (s.selectiveScope === 'modules') {
+    const modules = s.recomputeModules ?? ['core_attn'];
+    return !t.modules.some((module) => modules.includes(module));
+  }
   if (t.role === 'scores') return false;
   return !(s.selectiveScope === 'elementwise' && t.role === 'elementwise');
 }
@@ -158,12 +177,60 @@ function bytesOf(list: readonly SavedTensor[], s: ActivationSettings): number {
 
 /** Bytes layer `layerIndex` keeps for backward for one micro-batch on one GPU. */
 export function activationBytesPerLayer(m: ModelConfig, layerIndex: number, s: ActivationSettings): number {
+  if (s.recompute === 'selective' && s.selectiveScope === 'op') return bytesOf(opLevelSavedTensors(m, layerIndex, s), s);
   return bytesOf(layerTensors(m, layerIndex, s).filter((t) => keptByPolicy(t, s)), s);
 }
 
 /** What recomputation rebuilds for one layer during its backward: the tensors the policy dropped. */
 export function recomputeWorkingSetBytes(m: ModelConfig, layerIndex: number, s: ActivationSettings): number {
+  if (s.recompute === 'selective' && s.selectiveScope === 'op') {
+    return Math.max(0, activationBytesPerLayer(m, layerIndex, { ...s, recompute: 'none' }) - activationBytesPerLayer(m, layerIndex, s));
+  }
   return bytesOf(layerTensors(m, layerIndex, s).filter((t) => !keptByPolicy(t, s)), s);
+}
+
+/**
+ * torchtitan's op-level selective activation checkpointing (torchtitan v0.1
+ * torchtitan/distributed/activation_checkpoint.py, _apply_op_sac with the model's
+ * _save_list): a block keeps its input, the outputs of the ops on the save list (every
+ * aten.mm except every second one, counted in forward order, and the SDPA outputs: the
+ * attention output and its fp32 log-sum-exp) and recomputes everything else. The matmul
+ * outputs are listed in the order the block runs them.
+ */
+function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): SavedTensor[] {
+  const w = s.elementBytes;
+  const a = m.mla;
+  const vHead = a ? a.vHeadDim : m.headDim;
+  const mm: { name: string; size: number; shard: Shard }[] = [];
+  if (a) {
+    if (a.qLoraRank > 0) mm.push({ name: 'q_down', size: a.qLoraRank, shard: 'sequence' });
+    mm.push({ name: 'q_up', size: m.heads * (a.qkNopeHeadDim + a.qkRopeHeadDim), shard: 'tensor' });
+    mm.push({ name: 'kv_down', size: a.kvLoraRank + a.qkRopeHeadDim, shard: 'sequence' });
+    mm.push({ name: 'kv_up', size: m.heads * (a.qkNopeHeadDim + a.vHeadDim), shard: 'tensor' });
+  } else {
+    mm.push({ name: 'wq', size: m.heads * m.headDim, shard: 'tensor' }, { name: 'wk', size: m.kvHeads * m.headDim, shard: 'tensor' }, { name: 'wv', size: m.kvHeads * m.headDim, shard: 'tensor' });
+  }
+  mm.push({ name: 'wo', size: m.hidden, shard: 'sequence' });
+  const ffn = (prefix: string, inner: number, copies: number) => {
+    if (m.ffnType === 'swiglu') mm.push({ name: `${prefix}.w1`, size: inner * copies, shard: 'tensor' }, { name: `${prefix}.w3`, size: inner * copies, shard: 'tensor' });
+    else mm.push({ name: `${prefix}.fc1`, size: inner * copies, shard: 'tensor' });
+    mm.push({ name: `${prefix}.w2`, size: m.hidden * copies, shard: 'sequence' });
+  };
+  if (m.moe && isMoeLayer(m, layerIndex)) {
+    mm.push({ name: 'router', size: m.moe.experts, shard: 'sequence' });
+    ffn('experts', m.moe.expertFfnHidden, m.moe.topK);
+    if (m.moe.sharedExperts > 0) ffn('sharedExperts', m.moe.expertFfnHidden * m.moe.sharedExperts, 1);
+  } else {
+    ffn('mlp', m.ffnHidden, 1);
+  }
+  // "every second mm" is recomputed: the 1st, 3rd, 5th … are saved.
+  const savedMm = mm.filter((_, i) => i % 2 === 0).map((o) => saved(`${o.name}.output`, w * o.size, o.shard, 'kept'));
+  return [
+    saved('block.input', w * m.hidden, 'sequence', 'input'),
+    ...savedMm,
+    saved('sdpa.output', w * m.heads * vHead, 'tensor', 'kept'),
+    saved('sdpa.logsumexp', FP32_BYTES * m.heads, 'tensor', 'kept'),
+  ];
 }
 
 /**
@@ -186,9 +253,28 @@ function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
   return bytesOf([...inputs, ...outputTensors(m, s)], s) + activationBytesPerLayer(m, mtpLayerIndex(m), s);
 }
 
-/** Extra fp32 logits-sized buffers while the loss runs backward (see the calibration constant). */
+/**
+ * fp32 logits-sized buffers, beyond the saved fp32 logits, while the loss runs backward.
+ * eager: PyTorch's log_softmax + nll_loss (the calibration constants: the gradients of the
+ * log-probabilities and of the logits, and two more for a vocabulary split over TP ranks).
+ * fused: Megatron-Core's vocab-parallel cross-entropy exponentiates the fp32 logits in
+ * place and writes the gradient into that saved softmax (megatron/core/tensor_parallel/
+ * cross_entropy.py, VocabParallelCrossEntropy), as do TE's and flash-attn's fused kernels
+ * (flash-attn csrc/xentropy: "in-place backward"): none. compiled: torch.compile fuses
+ * log_softmax and nll_loss into one kernel each way; the backward writes one fp32 gradient.
+ */
+export function lossBackwardFp32LogitCopies(loss: LossKind, tp: number): number {
+  const vocabParallel = tp > 1 ? VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES : 0;
+  if (loss === 'fused') return 0;
+  if (loss === 'compiled') return COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
+  return LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
+}
+
+/** One fp32 gradient of the logits written by the compiled loss's backward kernel. */
+const COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES = 1;
+
 function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
-  const copies = LOSS_BACKWARD_FP32_LOGIT_COPIES + (s.tp > 1 ? VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES : 0);
+  const copies = lossBackwardFp32LogitCopies(s.loss ?? 'eager', s.tp);
   return bytesOf([saved('loss.gradients', copies * FP32_BYTES * m.vocab, 'tensor', 'kept')], s);
 }
 
@@ -217,18 +303,40 @@ export function microBatchesInFlight(p: Pick<ParallelConfig, 'pp' | 'vpp' | 'sch
 }
 
 export function engineActivationSettings(c: RunConfig): ActivationSettings {
+  const k = c.stack;
+  const policy = k.selectivePolicy;
+  // 'layer' keeps every tensor of the layers it does not recompute in full (stageActivationBytes).
+  const layerPolicy = c.training.recompute === 'selective' && policy === 'layer';
+  const scope: SelectiveScope = policy === 'elementwise' ? ENGINE_SELECTIVE_SCOPE : policy === 'op' ? 'op' : 'modules';
   return {
     seqLen: c.training.seqLen,
     microBatch: c.training.microBatch,
     tp: c.parallel.tp,
     sequenceParallel: c.parallel.sequenceParallel,
     cp: c.parallel.cp,
-    recompute: c.training.recompute,
-    selectiveScope: ENGINE_SELECTIVE_SCOPE,
+    recompute: layerPolicy ? 'none' : c.training.recompute,
+    selectiveScope: scope,
     flashAttention: c.training.flashAttention,
-    dropout: ENGINE_DROPOUT,
+    dropout: k.dropout,
     elementBytes: ACTIVATION_BYTES[c.training.precision],
+    recomputeModules: k.recomputeModules,
+    loss: k.loss,
+    ...(layerPolicy ? { layerFrequency: k.recomputeLayerFrequency } : {}),
+    ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
+    ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
   };
+}
+
+/**
+ * Which policy layer `position` (0-based within its stage) runs under. Every Nth layer of
+ * torchtitan's layer policy is fully checkpointed (activation_checkpoint.py: a block is
+ * wrapped when its running count is divisible by N); Megatron's block method recomputes
+ * the first --recompute-num-layers layers of a stage and keeps the rest.
+ */
+export function layerSettings(s: ActivationSettings, position: number): ActivationSettings {
+  if (s.layerFrequency !== undefined) return (position + 1) % s.layerFrequency === 0 ? { ...s, recompute: 'full' } : s;
+  if (s.fullRecomputeLayers !== undefined && s.recompute === 'full') return position < s.fullRecomputeLayers ? s : { ...s, recompute: 'none' };
+  return s;
 }
 
 
@@ -245,11 +353,14 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
   let kept = 0;
   let keptWithoutRecompute = 0;
   let workingSet = 0;
-  for (const i of stage.layers) {
-    kept += activationBytesPerLayer(m, i, s);
-    keptWithoutRecompute += activationBytesPerLayer(m, i, everything);
-    workingSet = Math.max(workingSet, recomputeWorkingSetBytes(m, i, s));
-  }
+  stage.layers.forEach((i, position) => {
+    const layer = layerSettings(s, position);
+    // Activation offload (Megatron --cpu-offloading-num-layers): the first N layers' saved tensors live in host memory.
+    const offloaded = position < (s.offloadLayers ?? 0);
+    kept += offloaded ? 0 : activationBytesPerLayer(m, i, layer);
+    keptWithoutRecompute += offloaded ? 0 : activationBytesPerLayer(m, i, everything);
+    workingSet = Math.max(workingSet, recomputeWorkingSetBytes(m, i, layer));
+  });
   // Korthikanti section 4.3: the embedding's dropout mask, sbh/t per micro-batch in flight.
   const edges = (stage.embedding && s.dropout ? bytesOf([saved('embedding.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept')], s) : 0)
     + (stage.output ? bytesOf(outputTensors(m, s), s) + m.mtpLayers * mtpBytes(m, s) : 0);

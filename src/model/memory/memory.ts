@@ -10,12 +10,15 @@ import {
   denseDataParallel, expertDataParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
   type GpuParameters, type PipelineStage,
 } from '../structure/index.ts';
-import type { MemoryBreakdown, OptimizerKind, RunConfig, TrainingConfig } from '../input/index.ts';
+import { frameworkProfile } from '../../presets/frameworks.ts';
+import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const FP32_BYTES = 4;
 /** Adam's two moments, fp32 (Rajbhandari et al. 2020, section 3: K = 12 with the master copy). */
 const ADAM_MOMENT_BYTES = 2 * FP32_BYTES;
+/** Adam's two moments in bf16 (Megatron-Core --use-precision-aware-optimizer --exp-avg-dtype bf16 --exp-avg-sq-dtype bf16; Moonlight keeps them so). */
+const ADAM_BF16_MOMENT_BYTES = 2 * 2;
 /** 8-bit Adam: both moments in one byte each (Dettmers et al. 2021, arXiv 2110.02861, section 2). */
 const ADAM8BIT_MOMENT_BYTES = 2;
 /** Block-wise quantization keeps one fp32 absmax per block of 2048 values, per moment (Dettmers et al. 2021, section 2.1). */
@@ -28,10 +31,10 @@ function masterWeightBytes(t: Pick<TrainingConfig, 'masterWeights' | 'precision'
   return t.masterWeights && t.precision !== 'fp32' ? FP32_BYTES : 0;
 }
 
-/** Optimizer-state bytes per parameter (the K of ZeRO section 3), master weights included. */
-export function optimizerBytesPerParameter(t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>): number {
+/** Optimizer-state bytes per parameter (the K of ZeRO section 3), master weights included; `stateDtype` is the Adam moments' dtype. */
+export function optimizerBytesPerParameter(t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>, stateDtype: StateDtype = 'fp32'): number {
   const states: Record<OptimizerKind, number> = {
-    adam: ADAM_MOMENT_BYTES,
+    adam: stateDtype === 'bf16' ? ADAM_BF16_MOMENT_BYTES : ADAM_MOMENT_BYTES,
     adam8bit: ADAM8BIT_MOMENT_BYTES + ADAM8BIT_BLOCK_STATISTICS_BYTES,
     sgd: SGD_MOMENTUM_BYTES,
   };
@@ -59,9 +62,30 @@ export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelState
     shardOf(params.dense, denseDataParallel(p), sharded) + shardOf(params.expert, expertDataParallel(p), sharded);
   const weights = t.offload.parameters ? 0 : WEIGHT_BYTES[t.precision] * byGroup(p.zero >= 3);
   const gradientsOffloaded = t.offload.optimizer && p.zero >= 2;
-  const gradients = gradientsOffloaded ? 0 : GRAD_BYTES[t.gradDtype] * byGroup(p.zero >= 2);
-  const optimizer = t.offload.optimizer ? 0 : optimizerBytesPerParameter(t) * byGroup(p.zero >= 1);
+  const shardGradients = p.zero >= 2 && !deferredUnshardedGradients(c);
+  const gradients = gradientsOffloaded ? 0 : GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) + flatFp32GradientBufferBytes(c, byGroup(false));
+  const optimizer = t.offload.optimizer ? 0 : optimizerBytesPerParameter(t, c.stack.optimizerStateDtype) * byGroup(p.zero >= 1);
   return { parameters: weights, gradients, optimizer };
+}
+
+/**
+ * FSDP2 under pipeline parallelism (torchtitan, presets/frameworks.ts): gradient
+ * reduce-scatter waits for the last micro-batch, so each stage holds its gradients
+ * unsharded, in the reduce dtype, until then.
+ */
+export function deferredUnshardedGradients(c: RunConfig): boolean {
+  return frameworkProfile(c.stack.framework).mechanisms.deferredGradSyncUnderPp && c.parallel.pp > 1 && c.parallel.zero >= 2;
+}
+
+/**
+ * DeepSpeed's BF16 optimizer (deepspeed/runtime/bf16_optimizer.py) keeps a flat fp32
+ * gradient buffer of every parameter (fp32_groups_gradients_flat) beside the bf16
+ * gradients, with ZeRO stage 0/1 and bf16 weights (fp16 runs use the FP16 optimizer, which has none). `parameters`: the GPU's unsharded count.
+ */
+export function flatFp32GradientBufferBytes(c: RunConfig, parameters: number): number {
+  const applies = frameworkProfile(c.stack.framework).mechanisms.flatFp32GradientBuffer && c.parallel.zero <= 1
+    && c.training.precision === 'bf16' && c.training.gradDtype === 'bf16';
+  return applies ? FP32_BYTES * parameters : 0;
 }
 
 /** The named parts of "other", bytes on one GPU. */
@@ -138,8 +162,16 @@ export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams
 }
 
 export interface StageMemory {
+  /** Allocated peak: "other" is the runtime, gathered weights and unsharded gradients (no allocator reserve). */
   readonly breakdown: MemoryBreakdown;
   readonly other: OtherMemoryTerms;
+  /** What the caching allocator holds at the peak: the allocated total plus its reserve (reservedBytes). */
+  readonly reserved: number;
+}
+
+/** Reserved bytes of a stage: allocated peak (with the runtime) plus the caching allocator's reserve. Never below the allocated peak. */
+export function reservedBytes(allocatedTotal: number, other: OtherMemoryTerms): number {
+  return allocatedTotal + Math.max(0, other.allocatorReserve);
 }
 
 /** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
@@ -152,10 +184,12 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const activations = stageActivationBytes(c, stage, settings);
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated);
-    const otherTotal = otherMemoryTotal(other);
+    const otherAllocated = otherMemoryTotal(other) - other.allocatorReserve;
+    const total = allocated + otherAllocated;
     return {
-      breakdown: { ...states, activations, other: otherTotal, total: allocated + otherTotal },
+      breakdown: { ...states, activations, other: otherAllocated, total },
       other,
+      reserved: reservedBytes(total, other),
     };
   });
 }
@@ -175,7 +209,7 @@ export function stageMemoryBreakdowns(c: RunConfig): MemoryBreakdown[] {
 export function stageMemoryForMetric(s: StageMemory, metric: string | null): number {
   const b = s.breakdown;
   if (metric === 'analytical model states') return b.parameters + b.gradients + b.optimizer;
-  if (metric === 'peak allocated') return b.total - s.other.runtime - s.other.allocatorReserve;
-  if (metric === 'peak reserved' || metric === 'max across ranks') return b.total - s.other.runtime;
-  return b.total;
+  if (metric?.startsWith('peak allocated')) return b.total - s.other.runtime;
+  if (metric?.startsWith('peak reserved') || metric === 'max across ranks') return s.reserved - s.other.runtime;
+  return s.reserved;
 }

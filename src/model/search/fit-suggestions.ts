@@ -14,7 +14,7 @@ import { checkConsistency } from '../input/index.ts';
 import { divisors, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
-import { stageMemoryBreakdowns } from '../memory/index.ts';
+import { stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
 import { UNCERTAINTY_TABLE } from '../validation/index.ts';
 import { oomAssessment, type OomVerdict } from '../validation/index.ts';
@@ -155,9 +155,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   return { label, changes };
 }
 
-/** The engine's own per-stage memory (memory.ts), its most loaded GPU against capacity: the test estimateConfig's `fits` makes. */
+/** The engine's own per-stage memory (memory.ts), its most loaded GPU's reserved bytes against capacity: the test estimateConfig's `fits` makes. */
 function fitsInMemory(c: RunConfig): boolean {
-  const worst = stageMemoryBreakdowns(c).reduce((most, s) => Math.max(most, s.total), 0);
+  const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.reserved), 0);
   return worst <= c.cluster.gpu.memoryGiB * GiB;
 }
 
@@ -230,7 +230,7 @@ export function fitSuggestions(config: RunConfig): FitSuggestions {
   for (const run of runs) {
     const output = estimateConfig(run);
     if (output.errors.length > 0 || !output.throughput || !output.memory.fits) continue;
-    const { verdict } = oomAssessment(output.memory.perGpu.total, output.memory.capacity, UNCERTAINTY_TABLE.memory);
+    const { verdict } = oomAssessment(output.memory.reserved, output.memory.capacity, UNCERTAINTY_TABLE.memory);
     suggestions.push({
       ...describe(config, run),
       memoryBytes: output.memory.perGpu.total, capacityBytes: output.memory.capacity,

@@ -99,7 +99,7 @@ export class Scoring {
     let g = this.goodput.get(gpus);
     if (g === undefined) {
       const t = this.base.training;
-      const bytesPerParameter = WEIGHT_BYTES[t.precision] + optimizerBytesPerParameter(t);
+      const bytesPerParameter = WEIGHT_BYTES[t.precision] + optimizerBytesPerParameter(t, this.base.stack.optimizerStateDtype);
       g = reliabilityPlan(this.base.cost, gpus, parameterCounts(this.base.model).total * bytesPerParameter).goodput;
       this.goodput.set(gpus, g);
     }

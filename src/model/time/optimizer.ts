@@ -22,7 +22,7 @@ export function optimizerStepSeconds(c: RunConfig, parametersOnGpu: number): num
     return params / OPTIMIZER_STEP.offloadedParametersPerSecond + pcieBytes / OPTIMIZER_STEP.offloadPcieBytesPerSecond;
   }
   // Read and write every state byte, read the gradient, write the working weight.
-  const stateBytes = optimizerBytesPerParameter(training);
+  const stateBytes = optimizerBytesPerParameter(training, c.stack.optimizerStateDtype);
   const bytesMoved = params * (2 * stateBytes + gradBytes + weightBytes);
   return bytesMoved / (cluster.gpu.hbmGBps * GB * OPTIMIZER_STEP.hbmEfficiency);
 }

@@ -7,13 +7,13 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.21126868206311225,
-    upperError: 0.47624152240680245,
-    rows: 397
+    lowerError: -0.21043791341660392,
+    upperError: 0.6230055666322698,
+    rows: 427
   },
   memory: {
-    lowerError: -0.036366344681673074,
-    upperError: 1.4487466411932635,
-    rows: 26
+    lowerError: -0.3712942536217826,
+    upperError: 0.9318988054868469,
+    rows: 62
   }
 };

@@ -31,7 +31,7 @@ describe('the embed card in words', () => {
     const sample = sampleOutput();
     const at = (totalGiB: number) => verdictWords({
       ...sample,
-      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB } },
+      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB }, reserved: totalGiB * GiB },
     });
     // 40 of 80 GiB: half, 40 GiB to spare, below the 90 % tight line (uncertainty.ts MAX_TIGHT_FROM_SHARE).
     expect(at(40)).toEqual({ verdict: 'safe', headline: 'Fits', detail: '40 GiB of 80 GiB per GPU (50 %), 40 GiB to spare' });

@@ -62,10 +62,11 @@ const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Fits', tight: '
 
 /** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
 export function verdictWords(output: EstimateOutput): VerdictWords {
-  const { perGpu, capacity } = output.memory;
-  const { verdict } = oomAssessment(perGpu.total, capacity, UNCERTAINTY_TABLE.memory);
-  const margin = capacity - perGpu.total;
+  // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
+  const { reserved, capacity } = output.memory;
+  const { verdict } = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
+  const margin = capacity - reserved;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
-  const share = capacity > 0 ? ` (${formatPercent(perGpu.total / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(perGpu.total)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}` };
+  const share = capacity > 0 ? ` (${formatPercent(reserved / capacity)})` : '';
+  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(reserved)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}` };
 }

@@ -43,8 +43,9 @@ const VERDICT_ICON: Readonly<Record<OomVerdict, string>> = { safe: '✓', tight:
 
 export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
-  const { perGpu, capacity } = output.memory;
-  const a = oomAssessment(perGpu.total, capacity, UNCERTAINTY_TABLE.memory);
+  // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
+  const { reserved, capacity } = output.memory;
+  const a = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
   const headline: Record<OomVerdict, string> = {

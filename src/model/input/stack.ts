@@ -1,0 +1,70 @@
+// The software stack fields of training (interchange "The software stack"): each read
+// with a field-named error, each missing one taken from the framework's profile
+// (presets/frameworks.ts). An explicit field always wins over the profile.
+
+import { frameworkProfile } from '../../presets/frameworks.ts';
+import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
+import {
+  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
+  type OverlapConfig, type RecomputeModule, type ResolvedSelectivePolicy, type StackConfig,
+} from './types.ts';
+
+export const STACK_KEYS = [
+  'framework', 'loss', 'compile', 'dropout', 'recomputeModules', 'selectivePolicy', 'recomputeLayerFrequency',
+  'recomputeLayers', 'optimizerStateDtype', 'activationOffloadLayers', 'attentionKernel', 'fp8Recipe', 'overlap',
+] as const;
+
+/** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
+const MAX_STAGE_LAYERS = 100_000;
+
+function readModules(r: FieldReader, t: JsonObject, fallback: readonly RecomputeModule[]): readonly RecomputeModule[] {
+  const value = own(t, 'recomputeModules');
+  if (value === undefined || value === null) return fallback;
+  if (!Array.isArray(value)) {
+    r.error('training.recomputeModules', `must be a list of Megatron-Core module names, got ${describe(value)}`);
+    return fallback;
+  }
+  const modules: RecomputeModule[] = [];
+  for (const item of value as readonly unknown[]) {
+    const match = RECOMPUTE_MODULES.find((m) => m === item);
+    if (match === undefined) {
+      r.error('training.recomputeModules', `${describe(item)} is not a Megatron-Core recompute module (one of ${RECOMPUTE_MODULES.join(', ')})`);
+      return fallback;
+    }
+    if (!modules.includes(match)) modules.push(match);
+  }
+  return modules;
+}
+
+function readOverlap(r: FieldReader, t: JsonObject, fallback: OverlapConfig): OverlapConfig {
+  const o = r.section(t, 'overlap', 'training.overlap');
+  if (!o) return fallback;
+  r.unknownKeys(o, ['tpComm', 'dpGrad', 'dpParam'], 'training.overlap');
+  return {
+    tpComm: r.boolean(o, 'tpComm', 'training.overlap', fallback.tpComm),
+    dpGrad: r.boolean(o, 'dpGrad', 'training.overlap', fallback.dpGrad),
+    dpParam: r.boolean(o, 'dpParam', 'training.overlap', fallback.dpParam),
+  };
+}
+
+/** Reads the stack fields of `training`; whatever is absent comes from the profile of `training.framework` (default "generic"). */
+export function readStack(r: FieldReader, t: JsonObject): StackConfig {
+  const framework = r.choice(t, 'framework', 'training', FRAMEWORKS, 'generic');
+  const d = frameworkProfile(framework).defaults;
+  const recomputeLayers = own(t, 'recomputeLayers') == null ? null : r.integer(t, 'recomputeLayers', 'training', 1, 0, MAX_STAGE_LAYERS);
+  return {
+    framework,
+    loss: r.choice(t, 'loss', 'training', LOSS_KINDS, d.loss),
+    compile: r.boolean(t, 'compile', 'training', d.compile),
+    dropout: r.boolean(t, 'dropout', 'training', d.dropout),
+    recomputeModules: readModules(r, t, d.recomputeModules),
+    selectivePolicy: r.choice<ResolvedSelectivePolicy>(t, 'selectivePolicy', 'training', SELECTIVE_POLICIES, d.selectivePolicy),
+    recomputeLayerFrequency: r.integer(t, 'recomputeLayerFrequency', 'training', d.recomputeLayerFrequency, 1, MAX_STAGE_LAYERS),
+    recomputeLayers,
+    optimizerStateDtype: r.choice(t, 'optimizerStateDtype', 'training', STATE_DTYPES, d.optimizerStateDtype),
+    activationOffloadLayers: r.integer(t, 'activationOffloadLayers', 'training', 0, 0, MAX_STAGE_LAYERS),
+    attentionKernel: r.choice(t, 'attentionKernel', 'training', ATTENTION_KERNELS, d.attentionKernel),
+    fp8Recipe: r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe),
+    overlap: readOverlap(r, t, d.overlap),
+  };
+}

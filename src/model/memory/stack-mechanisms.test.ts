@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { activationBytesPerLayer, engineActivationSettings, lossBackwardFp32LogitCopies, stageActivationBytes, type ActivationSettings } from './activations.ts';
+import { modelStateBytes, optimizerBytesPerParameter, stageMemoryDetails } from './memory.ts';
+import { parseDocument, type ModelConfig, type RunConfig } from '../input/index.ts';
+import { estimate } from '../estimate.ts';
+import { pipelineLayout } from '../structure/index.ts';
+import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
+
+// The software-stack mechanisms (issue 14), each with its expected value worked out by hand.
+
+const llama8bLayer: ModelConfig = {
+  name: 'Llama 3 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, headDim: 128, ffnHidden: 14336, ffnType: 'swiglu',
+  vocab: 128256, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0,
+};
+const oneToken: ActivationSettings = {
+  seqLen: 1, microBatch: 1, tp: 1, sequenceParallel: false, cp: 1, recompute: 'selective',
+  selectiveScope: 'modules', flashAttention: true, dropout: false, elementBytes: 2,
+};
+
+function doc(training: Record<string, unknown>, parallel: Record<string, unknown> = {}, layers = 4): Record<string, unknown> {
+  return {
+    version: 1,
+    model: { layers, hidden: 256, heads: 4, vocab: 1024 },
+    training: { seqLen: 256, globalBatch: 16, microBatch: 1, ...training },
+    parallel: { tp: 1, pp: 1, dp: 2, ...parallel },
+    cluster: { gpu: 'h100-sxm' },
+  };
+}
+function config(d: Record<string, unknown>): RunConfig {
+  const parsed = parseDocument(d);
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  return parsed.config;
+}
+
+describe('loss buffers: 128k vocabulary at 8k tokens', () => {
+  // One fp32 logits copy: 8,192 tokens × 131,072 × 4 bytes = 4 GiB. Each loss keeps the saved fp32 logits (1 copy) plus its backward copies.
+  const copyBytes = 8192 * 131072 * 4;
+  it('eager: 1 + 2 = 3 copies = 12 GiB (log_softmax output gradient and logits gradient, PyTorch eager)', () => {
+    expect((1 + lossBackwardFp32LogitCopies('eager', 1)) * copyBytes).toBe(12 * 2 ** 30);
+  });
+  it('fused: 1 copy = 4 GiB (Megatron cross_entropy.py writes the gradient into the saved softmax)', () => {
+    expect((1 + lossBackwardFp32LogitCopies('fused', 1)) * copyBytes).toBe(4 * 2 ** 30);
+  });
+  it('compiled: 1 + 1 = 2 copies = 8 GiB (one fused backward kernel writes one fp32 gradient)', () => {
+    expect((1 + lossBackwardFp32LogitCopies('compiled', 1)) * copyBytes).toBe(8 * 2 ** 30);
+  });
+});
+
+describe('selective recompute policies on one Llama 3 8B layer, bytes per token', () => {
+  // Everything: norm inputs 2×8192, attention input 8192, Q+K 2·(32+8)·128 = 10,240, LSE 4·32 = 128, V 2·8·128 = 2,048,
+  // proj input 8192, MLP input 8192, up/gate/product 3 × 28,672 = 86,016: 139,392.
+  it('Megatron core_attn drops only the fp32 log-sum-exp with flash attention: 139,264', () => {
+    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, recomputeModules: ['core_attn'] })).toBe(139_264);
+  });
+  it('torchtitan op-level SAC keeps input, wq, wv, w1, w2 outputs (every second mm recomputed) and the SDPA output + LSE: 63,616', () => {
+    // 8192 (input) + 8192 (wq) + 2048 (wv) + 28,672 (w1) + 8192 (w2) + 8192 (sdpa out) + 128 (LSE) = 63,616.
+    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(63_616);
+  });
+  it('Megatron layernorm + mlp drops both norm outputs and the dense MLP (LSE kept): 139,392 − 2·8192 − 86,016 = 36,992', () => {
+    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, recomputeModules: ['layernorm', 'mlp'] })).toBe(139_392 - 2 * 8192 - 86_016);
+  });
+});
+
+describe('dropout from the document: Korthikanti et al. 2022 section 4, GPT-3 175B, exactly', () => {
+  it('dropout true, no flash attention: sbh(34 + 5as/h) = 2,868,903,936 bytes per layer', () => {
+    const gpt3 = config({
+      version: 1, model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200 },
+      training: { seqLen: 2048, globalBatch: 8, microBatch: 1, flashAttention: false, dropout: true, framework: 'megatron' },
+      parallel: { tp: 1, pp: 1, dp: 8 }, cluster: { gpu: 'a100-80gb' },
+    });
+    // sbh = 25,165,824; 34·sbh + 5as²b = 855,638,016 + 2,013,265,920.
+    expect(activationBytesPerLayer(gpt3.model, 0, engineActivationSettings(gpt3))).toBe(2_868_903_936);
+  });
+});
+
+describe('optimizer state, gradients', () => {
+  it('bf16 moments shrink Adam with fp32 master weights from 12 to 8 bytes per parameter', () => {
+    const t = { optimizer: 'adam', masterWeights: true, precision: 'bf16' } as const;
+    expect(optimizerBytesPerParameter(t, 'fp32')).toBe(12);
+    expect(optimizerBytesPerParameter(t, 'bf16')).toBe(8);
+  });
+
+  it('FSDP2 under pipeline parallelism holds the stage\'s unsharded gradients (torchtitan), sharded otherwise', () => {
+    const training = { framework: 'torchtitan', gradDtype: 'fp32' };
+    const pp = config(doc(training, { pp: 2, dp: 4, zero: 3 }));
+    const noPp = config(doc(training, { pp: 1, dp: 4, zero: 3 }));
+    const generic = config(doc({ gradDtype: 'fp32' }, { pp: 2, dp: 4, zero: 3 }));
+    const params = { dense: 1000, expert: 0 };
+    expect(modelStateBytes(pp, params).gradients).toBe(4 * 1000);
+    expect(modelStateBytes(noPp, params).gradients).toBe(4 * 1000 / 4);
+    expect(modelStateBytes(generic, params).gradients).toBe(4 * 1000 / 4);
+  });
+
+  it('DeepSpeed BF16 optimizer with ZeRO-1 adds a flat fp32 buffer of every parameter to the bf16 gradients: 2 + 4 bytes', () => {
+    const c = config(doc({ framework: 'deepspeed', precision: 'bf16', gradDtype: 'bf16' }, { zero: 1 }));
+    expect(modelStateBytes(c, { dense: 1000, expert: 0 }).gradients).toBe(6 * 1000);
+  });
+});
+
+describe('activation offload and full recompute of some layers', () => {
+  it('offloading N of L layers removes N/L of their saved activations', () => {
+    const base = config(doc({ recompute: 'none' }));
+    const off = config(doc({ recompute: 'none', activationOffloadLayers: 1 }));
+    const [stage] = pipelineLayout(base.model, base.parallel);
+    if (!stage) throw new Error('no stage');
+    const perLayer = activationBytesPerLayer(base.model, 0, engineActivationSettings(base));
+    // 1F1B on one stage: one micro-batch in flight; the edges (output, loss) are unchanged.
+    expect(stageActivationBytes(base, stage) - stageActivationBytes(off, stage)).toBeCloseTo(perLayer, 6);
+  });
+  it('an explicit field wins over the profile', () => {
+    fc.assert(fc.property(fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)), fc.constantFrom('eager', 'fused', 'compiled'), fc.boolean(), fc.constantFrom('fp32', 'bf16'),
+      (framework, loss, dropout, optimizerStateDtype) => {
+        const c = config(doc({ framework, loss, dropout, optimizerStateDtype }));
+        expect(c.stack).toMatchObject({ framework, loss, dropout, optimizerStateDtype });
+      }));
+  });
+  it('a missing field takes the profile\'s default', () => {
+    for (const profile of Object.values(FRAMEWORK_PROFILES)) {
+      const c = config(doc({ framework: profile.id }));
+      expect(c.stack.loss).toBe(profile.defaults.loss);
+      expect(c.stack.selectivePolicy).toBe(profile.defaults.selectivePolicy);
+      expect(c.stack.attentionKernel).toBe(profile.defaults.attentionKernel);
+    }
+  });
+});
+
+describe('reserved memory', () => {
+  it('reserved ≥ allocated on every stage, whatever the stack', () => {
+    fc.assert(fc.property(fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)), fc.constantFrom(0, 1, 2, 3), fc.constantFrom(1, 2),
+      (framework, zero, pp) => {
+        for (const s of stageMemoryDetails(config(doc({ framework }, { zero, pp })))) expect(s.reserved).toBeGreaterThanOrEqual(s.breakdown.total);
+      }));
+  });
+  it('fits is judged on reserved', () => {
+    const out = estimate(doc({}));
+    expect(out.memory.reserved).toBeGreaterThan(out.memory.perGpu.total);
+    expect(out.memory.fits).toBe(out.memory.reserved <= out.memory.capacity);
+  });
+});
+
+describe('bad stack values get field-named errors', () => {
+  const errorsOf = (training: Record<string, unknown>) => {
+    const parsed = parseDocument(doc(training));
+    return parsed.ok ? [] : parsed.errors;
+  };
+  it.each([
+    [{ framework: 'jax' }, 'training.framework'],
+    [{ fp8Recipe: 'fancy' }, 'training.fp8Recipe'],
+    [{ recomputeModules: ['attention'] }, 'training.recomputeModules'],
+    [{ recomputeModules: 'core_attn' }, 'training.recomputeModules'],
+    [{ activationOffloadLayers: 5 }, 'training.activationOffloadLayers'],
+    [{ recomputeLayerFrequency: -1 }, 'training.recomputeLayerFrequency'],
+    [{ selectivePolicy: 'elementwise' }, 'training.selectivePolicy'],
+    [{ overlap: { tpComm: 'yes' } }, 'training.overlap.tpComm'],
+  ])('%j → %s', (training, field) => {
+    const errors = errorsOf(training);
+    expect(errors.some((e) => e.startsWith(`${field}:`))).toBe(true);
+  });
+});

@@ -1,0 +1,133 @@
+// Framework profiles (interchange "The software stack"): what each training stack does
+// when the document does not say. Each default sits beside the framework's own source
+// (file, flag, release). An explicit field in the document always wins
+// (model/input/stack.ts). `generic` is what a version-1 document without these fields
+// has always meant: the engine's behaviour before profiles existed.
+
+import type {
+  AttentionKernel, Fp8Recipe, Framework, LossKind, OverlapConfig, RecomputeModule, ResolvedSelectivePolicy, StateDtype,
+} from '../model/input/types.ts';
+
+/** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
+export interface StackDefaults {
+  readonly loss: LossKind;
+  readonly compile: boolean;
+  readonly dropout: boolean;
+  readonly recomputeModules: readonly RecomputeModule[];
+  readonly selectivePolicy: ResolvedSelectivePolicy;
+  readonly recomputeLayerFrequency: number;
+  readonly optimizerStateDtype: StateDtype;
+  readonly attentionKernel: AttentionKernel;
+  readonly fp8Recipe: Fp8Recipe;
+  readonly overlap: OverlapConfig;
+}
+
+/** What a framework does that no document field names. */
+export interface FrameworkMechanisms {
+  /**
+   * Under pipeline parallelism with ZeRO-2/3, gradient reduction waits for the last
+   * micro-batch, so a stage holds its unsharded gradients in the reduce dtype.
+   */
+  readonly deferredGradSyncUnderPp: boolean;
+  /**
+   * With 16-bit weights and ZeRO 0/1, the optimizer keeps a flat fp32 gradient buffer of
+   * every parameter beside the 16-bit gradients.
+   */
+  readonly flatFp32GradientBuffer: boolean;
+}
+
+export interface FrameworkProfile {
+  readonly id: Framework;
+  readonly label: string;
+  readonly defaults: StackDefaults;
+  readonly mechanisms: FrameworkMechanisms;
+  /** Where each default and mechanism comes from, keyed by field name. */
+  readonly sources: Readonly<Partial<Record<keyof StackDefaults | keyof FrameworkMechanisms, string>>>;
+}
+
+const NO_OVERLAP_TP: OverlapConfig = { tpComm: false, dpGrad: true, dpParam: true };
+
+export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> = {
+  generic: {
+    id: 'generic',
+    label: 'Generic (plain PyTorch)',
+    defaults: {
+      loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+    },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false },
+    sources: {
+      loss: 'the engine before profiles: eager torch.nn.functional.cross_entropy (log_softmax + nll_loss)',
+      selectivePolicy: 'the engine before profiles: norm outputs and activation products recomputed, matrix-multiply outputs kept (model/memory/activations.ts)',
+      dropout: 'modern recipes train without dropout (Llama 3, Qwen, DeepSeek-V3 configs: attention_dropout 0)',
+    },
+  },
+  megatron: {
+    id: 'megatron',
+    label: 'Megatron-Core / NeMo',
+    defaults: {
+      loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP,
+    },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false },
+    sources: {
+      loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
+      recomputeModules: 'Megatron-LM core_r0.13 megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"] (--recompute-modules)',
+      selectivePolicy: 'Megatron-LM --recompute-granularity selective recomputes the --recompute-modules list',
+      dropout: 'Megatron-Bridge recipes set hidden_dropout = attention_dropout = 0 (GPT-3-era Megatron-LM scripts: 0.1)',
+      attentionKernel: 'Transformer Engine DotProductAttention picks the cuDNN fused attention backend on Hopper (NVTE_FUSED_ATTN=1)',
+      fp8Recipe: 'Transformer Engine DelayedScaling is the default fp8 recipe (--fp8-recipe delayed in megatron/training/arguments.py)',
+      overlap: 'megatron/training/arguments.py: --overlap-grad-reduce and --overlap-param-gather with the distributed optimizer; --tp-comm-overlap off unless set',
+      optimizerStateDtype: 'megatron/training/arguments.py --exp-avg-dtype / --exp-avg-sq-dtype default fp32 (--use-precision-aware-optimizer for bf16)',
+    },
+  },
+  torchtitan: {
+    id: 'torchtitan',
+    label: 'torchtitan (FSDP2)',
+    defaults: {
+      loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP,
+    },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false },
+    sources: {
+      loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"',
+      selectivePolicy: 'torchtitan v0.1 torchtitan/models/llama3/train_configs/llama3_8b.toml: activation_checkpoint.selective_ac_option = "op"',
+      recomputeLayerFrequency: 'torchtitan activation_checkpoint.selective_ac_option = "2" (every second block fully checkpointed, torchtitan/distributed/activation_checkpoint.py)',
+      attentionKernel: 'torchtitan llama3 model: F.scaled_dot_product_attention (flash backend on Hopper is FlashAttention-2)',
+      fp8Recipe: 'torchao Float8LinearConfig default recipe is tensorwise dynamic scaling (torchtitan float8.recipe_name unset)',
+      deferredGradSyncUnderPp: 'torchtitan torchtitan/distributed/pipeline_parallel.py: FSDP2 set_requires_gradient_sync deferred to the last micro-batch under PP; reduce dtype training.mixed_precision_reduce = float32',
+    },
+  },
+  deepspeed: {
+    id: 'deepspeed',
+    label: 'DeepSpeed',
+    defaults: {
+      loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+    },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true },
+    sources: {
+      loss: 'DeepSpeed trains the user model (Hugging Face LlamaForCausalLM: eager CrossEntropyLoss on upcast logits)',
+      selectivePolicy: 'DeepSpeed has no selective policy of its own (deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoints whole blocks)',
+      flatFp32GradientBuffer: 'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one fp32 buffer the size of every bf16 parameter group, used with bf16 and ZeRO stage 0/1',
+    },
+  },
+  fsdp: {
+    id: 'fsdp',
+    label: 'PyTorch FSDP (Composer, Accelerate)',
+    defaults: {
+      loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+    },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false },
+    sources: {
+      attentionKernel: 'llm-foundry attn_config.attn_impl = "flash" (flash-attn 2 package), llmfoundry/models/layers/attention.py',
+      loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',
+      deferredGradSyncUnderPp: 'torch.distributed.fsdp no_sync()/set_requires_gradient_sync: gradient accumulation without sync keeps unsharded gradients',
+    },
+  },
+};
+
+export function frameworkProfile(id: Framework): FrameworkProfile {
+  return FRAMEWORK_PROFILES[id];
+}
