@@ -25,8 +25,17 @@ const line = (label: string, subset: ValidationRow[]) => {
   const s = summarize(subset);
   console.log(`${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnderPrediction)}`);
 };
+const isMemory = (r: ValidationRow) => r.figure === 'memoryBytesPerGpu';
+/** One block per framework and overall: throughput median and p90, memory median, worst under-prediction, false "will not fit" alarms. */
+const block = (label: string, subset: ValidationRow[]) => {
+  console.log(`\n${label}`);
+  line('  throughput (tokens/s/GPU or MFU)', subset.filter((r) => !isMemory(r)));
+  line('  memory', subset.filter(isMemory));
+  const v = fitVerdicts(subset);
+  const share = v.runs > 0 ? ` (${((v.falseAlarms / v.runs) * 100).toFixed(1)} %)` : '';
+  console.log(`${'  false "will not fit" alarms'.padEnd(34)} ${v.falseAlarms} of ${v.runs} published runs${share} (every one of them ran)`);
+};
 console.log('\nSummary');
-line('throughput (tokens/s/GPU or MFU)', rows.filter((r) => r.figure !== 'memoryBytesPerGpu'));
-line('memory', rows.filter((r) => r.figure === 'memoryBytesPerGpu'));
-const verdicts = fitVerdicts(rows);
-console.log(`${'memory verdict'.padEnd(34)} ${verdicts.predictedToFit} of the ${verdicts.runs} published runs predicted to fit their GPU (all of them ran: the rest are memory over-predicted)`);
+const frameworks = [...new Set(rows.map((r) => r.framework))].sort();
+for (const f of frameworks) block(`framework ${f}`, rows.filter((r) => r.framework === f));
+block('overall', rows);

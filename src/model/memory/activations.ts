@@ -4,7 +4,8 @@
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
+import { lossBackwardFp32LogitCopies } from './loss.ts';
+import { frameworkProfile } from '../../presets/frameworks.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
@@ -56,6 +57,8 @@ export interface ActivationSettings {
   readonly fullRecomputeLayers?: number;
   /** Layers per stage whose saved activations go to host memory (Megatron --cpu-offloading-num-layers). */
   readonly offloadLayers?: number;
+  /** Bytes per element of the saved inputs of linear layers, when the framework keeps them quantized (fp8 with Transformer Engine: 1). */
+  readonly linearInputBytes?: number;
 }
 
 /** 'tensor': split over tp ranks; 'sequence': split over tp only with sequence parallelism (section 4.2.2). */
@@ -73,6 +76,12 @@ interface SavedTensor {
 }
 
 const FP32_BYTES = 4;
+const FP8_BYTES = 1;
+/** The framework keeps linear inputs quantized for backward (presets/frameworks.ts) and the run computes in fp8 or fp4. */
+function fp8LinearInputs(c: RunConfig): boolean {
+  const low = c.training.precision === 'fp8' || c.training.precision === 'fp4';
+  return low && frameworkProfile(c.stack.framework).mechanisms.savesQuantizedLinearInputs;
+}
 /** Dropout masks are stored as one byte per element (Korthikanti section 4.1). */
 const MASK_BYTES = 1;
 
@@ -146,13 +155,27 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
 function layerTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
   // The two norms keep their inputs (2 × 2sbh); the first one's input is the layer input.
-  return [
+  const list = [
     saved('norm1.input', w * m.hidden, 'sequence', 'input'),
     ...attentionTensors(m, s),
     saved('norm2.input', w * m.hidden, 'sequence', 'kept'),
     ...mlpTensors(m, layerIndex, s),
   ];
+  const quantized = s.linearInputBytes;
+  if (quantized === undefined || quantized >= w) return list;
+  return list.map((t) => (isLinearInput(t.name) ? { ...t, bytesPerToken: (t.bytesPerToken * quantized) / w } : t));
 }
+
+/**
+ * The saved tensors that are the input of a linear layer: with fp8 Transformer Engine
+ * keeps them only in their quantized form for the weight-gradient GEMM (Transformer
+ * Engine v2 pytorch/module/linear.py and layernorm_linear.py save the quantized input
+ * tensor; the 16-bit copy is freed), one byte per element instead of two.
+ */
+function isLinearInput(name: string): boolean {
+  return LINEAR_INPUTS.has(name) || name.endsWith('.down.input');
+}
+const LINEAR_INPUTS = new Set(['attention.input', 'q_norm.output', 'kv_norm.output', 'proj.input', 'mlp.input', 'experts.dispatched']);
 
 function keptByPolicy(t: SavedTensor, s: ActivationSettings): boolean {
   if (s.recompute === 'none') return true;
@@ -253,26 +276,6 @@ function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
   return bytesOf([...inputs, ...outputTensors(m, s)], s) + activationBytesPerLayer(m, mtpLayerIndex(m), s);
 }
 
-/**
- * fp32 logits-sized buffers, beyond the saved fp32 logits, while the loss runs backward.
- * eager: PyTorch's log_softmax + nll_loss (the calibration constants: the gradients of the
- * log-probabilities and of the logits, and two more for a vocabulary split over TP ranks).
- * fused: Megatron-Core's vocab-parallel cross-entropy exponentiates the fp32 logits in
- * place and writes the gradient into that saved softmax (megatron/core/tensor_parallel/
- * cross_entropy.py, VocabParallelCrossEntropy), as do TE's and flash-attn's fused kernels
- * (flash-attn csrc/xentropy: "in-place backward"): none. compiled: torch.compile fuses
- * log_softmax and nll_loss into one kernel each way; the backward writes one fp32 gradient.
- */
-export function lossBackwardFp32LogitCopies(loss: LossKind, tp: number): number {
-  const vocabParallel = tp > 1 ? VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES : 0;
-  if (loss === 'fused') return 0;
-  if (loss === 'compiled') return COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
-  return LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
-}
-
-/** One fp32 gradient of the logits written by the compiled loss's backward kernel. */
-const COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES = 1;
-
 function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
   const copies = lossBackwardFp32LogitCopies(s.loss ?? 'eager', s.tp);
   return bytesOf([saved('loss.gradients', copies * FP32_BYTES * m.vocab, 'tensor', 'kept')], s);
@@ -324,6 +327,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(layerPolicy ? { layerFrequency: k.recomputeLayerFrequency } : {}),
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
+    ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
   };
 }
 

@@ -6,3 +6,4 @@
 
 export * from './activations.ts';
 export * from './memory.ts';
+export * from './loss.ts';

@@ -60,12 +60,29 @@ export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelState
   const shardOf = (count: number, group: number, sharded: boolean) => (sharded ? count / group : count);
   const byGroup = (sharded: boolean) =>
     shardOf(params.dense, denseDataParallel(p), sharded) + shardOf(params.expert, expertDataParallel(p), sharded);
-  const weights = t.offload.parameters ? 0 : WEIGHT_BYTES[t.precision] * byGroup(p.zero >= 3);
+  // FSDP mixed precision keeps the sharded parameters in fp32: they are the master weights (fsdpFp32ShardedParameters).
+  const fp32Shards = fsdpFp32ShardedParameters(c);
+  const weightBytes = fp32Shards ? FP32_BYTES : WEIGHT_BYTES[t.precision];
+  const weights = t.offload.parameters ? 0 : weightBytes * byGroup(p.zero >= 3);
   const gradientsOffloaded = t.offload.optimizer && p.zero >= 2;
   const shardGradients = p.zero >= 2 && !deferredUnshardedGradients(c);
   const gradients = gradientsOffloaded ? 0 : GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) + flatFp32GradientBufferBytes(c, byGroup(false));
-  const optimizer = t.offload.optimizer ? 0 : optimizerBytesPerParameter(t, c.stack.optimizerStateDtype) * byGroup(p.zero >= 1);
+  const optimizerBytes = optimizerBytesPerParameter(t, c.stack.optimizerStateDtype) - (fp32Shards ? masterWeightBytes(t) : 0);
+  const optimizer = t.offload.optimizer ? 0 : optimizerBytes * byGroup(p.zero >= 1);
   return { parameters: weights, gradients, optimizer };
+}
+
+/**
+ * PyTorch FSDP with MixedPrecision(param_dtype=bf16) and FSDP2 with
+ * MixedPrecisionPolicy keep each rank's parameter shard in fp32 and cast to bf16 only
+ * when gathering a unit (torch/distributed/fsdp/_fully_shard/_fsdp_param.py: the sharded
+ * parameter keeps the original dtype; torchtitan training.mixed_precision_param = bfloat16
+ * applies to the all-gather), so the shard is the master copy: 4 bytes of weights and no
+ * separate master in the optimizer, 16 bytes per parameter with Adam instead of 18.
+ */
+export function fsdpFp32ShardedParameters(c: RunConfig): boolean {
+  return frameworkProfile(c.stack.framework).mechanisms.fsdpFp32ShardedParameters && c.parallel.zero >= 3
+    && c.training.masterWeights && c.training.precision !== 'fp32';
 }
 
 /**

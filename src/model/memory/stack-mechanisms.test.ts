@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { activationBytesPerLayer, engineActivationSettings, lossBackwardFp32LogitCopies, stageActivationBytes, type ActivationSettings } from './activations.ts';
+import { activationBytesPerLayer, engineActivationSettings, stageActivationBytes, type ActivationSettings } from './activations.ts';
+import { lossBackwardFp32LogitCopies } from './loss.ts';
 import { modelStateBytes, optimizerBytesPerParameter, stageMemoryDetails } from './memory.ts';
 import { parseDocument, type ModelConfig, type RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
@@ -90,6 +91,14 @@ describe('optimizer state, gradients', () => {
     expect(modelStateBytes(pp, params).gradients).toBe(4 * 1000);
     expect(modelStateBytes(noPp, params).gradients).toBe(4 * 1000 / 4);
     expect(modelStateBytes(generic, params).gradients).toBe(4 * 1000 / 4);
+  });
+
+  it('FSDP keeps fp32 parameter shards as the master copy: 4 + 4 + 8 = 16 bytes per parameter with Adam under ZeRO-3, not 2 + 4 + 12 = 18', () => {
+    const params = { dense: 1000, expert: 0 };
+    const fsdp = modelStateBytes(config(doc({ framework: 'fsdp', gradDtype: 'fp32' }, { dp: 2, zero: 3 })), params);
+    const generic = modelStateBytes(config(doc({ gradDtype: 'fp32' }, { dp: 2, zero: 3 })), params);
+    expect(fsdp.parameters + fsdp.gradients + fsdp.optimizer).toBe(16 * 1000 / 2);
+    expect(generic.parameters + generic.gradients + generic.optimizer).toBe(18 * 1000 / 2);
   });
 
   it('DeepSpeed BF16 optimizer with ZeRO-1 adds a flat fp32 buffer of every parameter to the bf16 gradients: 2 + 4 bytes', () => {

@@ -21,6 +21,6 @@ describe('fitVerdicts', () => {
     const rows = [runOn('fits', 80, 'peak reserved'), runOn('too-small', 1, null), runOn('paper', 1, 'analytical model states')].flatMap((c) => validateCase(c));
     // 'fits' has a throughput row and a memory row; 'paper' is not a run.
     expect(rows.filter((r) => r.id === 'fits')).toHaveLength(2);
-    expect(fitVerdicts(rows)).toEqual({ runs: 2, predictedToFit: 1 });
+    expect(fitVerdicts(rows)).toEqual({ runs: 2, predictedToFit: 1, falseAlarms: 1 });
   });
 });

@@ -19,6 +19,8 @@ export interface ValidationCase {
     readonly tflopsPerGpu: number | null;
     readonly memoryBytesPerGpu: number | null;
     readonly memoryMetric: string | null;
+    /** The pipeline stage the memory figure was measured on ("first" / "last"); absent: the most loaded. */
+    readonly measuredStage?: string | null;
   };
 }
 
@@ -28,6 +30,8 @@ export interface ValidationRow {
   readonly id: string;
   readonly source: string;
   readonly gpu: string;
+  /** training.framework of the case ("generic" when absent). */
+  readonly framework: string;
   readonly figure: Figure;
   readonly published: number;
   /** null when the engine rejected the input (its errors are in `errors`). */
@@ -71,7 +75,7 @@ function gpuLabel(input: unknown): string {
 export function validateCase(c: ValidationCase, output: EstimateOutput = estimate(c.input)): ValidationRow[] {
   const rows: ValidationRow[] = [];
   const run = c.expected.memoryMetric !== ANALYTICAL_METRIC;
-  const base = { id: c.id, source: c.source, gpu: gpuLabel(c.input), errors: output.errors, fits: output.errors.length === 0 && run ? output.memory.fits : null };
+  const base = { id: c.id, source: c.source, gpu: gpuLabel(c.input), framework: frameworkLabel(c.input), errors: output.errors, fits: output.errors.length === 0 && run ? output.memory.fits : null };
   const gpus = isObject(c.input) && isObject(own(c.input, 'cluster')) ? Number(own(own(c.input, 'cluster') as object as Record<string, unknown>, 'gpus')) : NaN;
   const row = (figure: Figure, published: number, predicted: number | null): ValidationRow => ({
     ...base, figure, published, predicted,
@@ -85,19 +89,31 @@ export function validateCase(c: ValidationCase, output: EstimateOutput = estimat
     rows.push(row('mfu', c.expected.mfu, t ? t.mfu : null));
   }
   if (c.expected.memoryBytesPerGpu !== null && c.expected.memoryBytesPerGpu > 0) {
-    const predicted = output.errors.length === 0 ? predictedMemoryForMetric(c.input, c.expected.memoryMetric) : null;
+    const predicted = output.errors.length === 0 ? predictedMemoryForMetric(c.input, c.expected.memoryMetric, c.expected.measuredStage ?? null) : null;
     rows.push(row('memoryBytesPerGpu', c.expected.memoryBytesPerGpu, predicted));
   }
   return rows;
 }
 
-/** The part of the most loaded stage's memory that a published figure measured (memory.ts, stageMemoryForMetric). */
-export function predictedMemoryForMetric(input: unknown, metric: string | null): number | null {
+/**
+ * The part of a stage's memory that a published figure measured (memory.ts,
+ * stageMemoryForMetric): the named stage ("first" / "last") where the case says which,
+ * else the most loaded one (by what the figure counts).
+ */
+export function predictedMemoryForMetric(input: unknown, metric: string | null, measuredStage: string | null = null): number | null {
   const parsed = parseDocument(input);
   if (!parsed.ok) return null;
   const stages = stageMemoryDetails(parsed.config);
-  const worst = stages.reduce((a, b) => (b.breakdown.total > a.breakdown.total ? b : a));
-  return stageMemoryForMetric(worst, metric);
+  if (measuredStage === 'first' && stages[0]) return stageMemoryForMetric(stages[0], metric);
+  const last = stages[stages.length - 1];
+  if (measuredStage === 'last' && last) return stageMemoryForMetric(last, metric);
+  return Math.max(...stages.map((s) => stageMemoryForMetric(s, metric)));
+}
+
+function frameworkLabel(input: unknown): string {
+  const training = isObject(input) ? own(input, 'training') : undefined;
+  const framework = isObject(training) ? own(training, 'framework') : undefined;
+  return typeof framework === 'string' ? framework : 'generic';
 }
 
 /** The memory metric of figures computed on paper rather than measured on a run. */
@@ -107,10 +123,11 @@ const ANALYTICAL_METRIC = 'analytical model states';
  * Of the cases that were runs, how many the engine predicts to fit their GPU. Every one
  * of them ran, so each "does not fit" is memory over-predicted: a false alarm.
  */
-export function fitVerdicts(rows: readonly ValidationRow[]): { readonly runs: number; readonly predictedToFit: number } {
+export function fitVerdicts(rows: readonly ValidationRow[]): { readonly runs: number; readonly predictedToFit: number; readonly falseAlarms: number } {
   const byCase = new Map<string, boolean>();
   for (const r of rows) if (r.fits !== null) byCase.set(r.id, r.fits);
-  return { runs: byCase.size, predictedToFit: [...byCase.values()].filter(Boolean).length };
+  const predictedToFit = [...byCase.values()].filter(Boolean).length;
+  return { runs: byCase.size, predictedToFit, falseAlarms: byCase.size - predictedToFit };
 }
 
 export function quantile(sorted: readonly number[], q: number): number {
