@@ -3,6 +3,7 @@
 import { usePlanner } from '../state/react.ts';
 import { CalibrateSection } from './calibrate/CalibrateSection.tsx';
 import { CostSection } from './controls/CostSection.tsx';
+import { FrameworkSection } from './controls/FrameworkSection.tsx';
 import { HardwareSection } from './controls/HardwareSection.tsx';
 import { ModelSection } from './controls/ModelSection.tsx';
 import { ParallelSection } from './controls/ParallelSection.tsx';
@@ -45,6 +46,7 @@ function PlannerBody() {
           <ModelSection />
           <HardwareSection />
           <TrainingSection />
+          <FrameworkSection />
           <CostSection />
           <CalibrateSection />
         </div>

@@ -137,16 +137,34 @@ function optimizerFlags(c: RunConfig, notes: string[]): Flag[] {
 
 function recomputeFlags(c: RunConfig): Flag[] {
   const r = c.training.recompute;
+  const k = c.stack;
+  // The module list only when the document chose Megatron's module policy (the generic profile keeps its own scope).
+  if (r === 'selective' && k.selectivePolicy === 'modules') return [['--recompute-granularity', 'selective'], ['--recompute-modules', k.recomputeModules.join(' ')]];
   if (r === 'selective') return [['--recompute-granularity', 'selective']];
+  // recomputeLayers: the first N layers of each stage (--recompute-method block).
+  if (r === 'full' && k.recomputeLayers !== null) return [['--recompute-granularity', 'full'], ['--recompute-method', 'block'], ['--recompute-num-layers', k.recomputeLayers]];
   if (r === 'full') return [['--recompute-granularity', 'full'], ['--recompute-method', 'uniform'], ['--recompute-num-layers', 1]];
   return [];
+}
+
+/** The stack fields Megatron-LM has flags for (megatron/training/arguments.py), written only where they differ from its defaults. */
+function stackFlags(c: RunConfig): Flag[] {
+  const k = c.stack;
+  const flags: Flag[] = [];
+  if (k.loss === 'fused') flags.push(['--cross-entropy-loss-fusion']);
+  if (k.optimizerStateDtype === 'bf16') flags.push(['--use-precision-aware-optimizer'], ['--exp-avg-dtype', 'bf16'], ['--exp-avg-sq-dtype', 'bf16']);
+  if (k.activationOffloadLayers > 0) flags.push(['--cpu-offloading'], ['--cpu-offloading-num-layers', k.activationOffloadLayers]);
+  const megatronRecipes = ['delayed', 'tensorwise', 'blockwise', 'mxfp8'];
+  if (c.training.precision === 'fp8' && megatronRecipes.includes(k.fp8Recipe)) flags.push(['--fp8-recipe', k.fp8Recipe]);
+  if (k.overlap.tpComm && c.parallel.tp > 1) flags.push(['--tp-comm-overlap']);
+  return flags;
 }
 
 export function megatronExport(c: RunConfig): LaunchExport {
   const notes: string[] = [`vocabulary ${c.model.vocab}: set by your tokenizer (--tokenizer-type/--tokenizer-model, or --vocab-size with the NullTokenizer)`];
   const flags: Flag[] = [
     ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...batchFlags(c), ...modelFlags(c),
-    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c),
+    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c), ...stackFlags(c),
     ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'],
   ];
   const p = c.parallel;

@@ -112,8 +112,13 @@ function optimizerAndRecompute(c: RunConfig, notes: string[]): Section[] {
   else notes.push(`${t.optimizer === 'sgd' ? 'SGD' : '8-bit Adam'}: torchtitan builds Adam or AdamW`);
   if (!t.flashAttention) notes.push('unfused attention: torchtitan uses fused scaled-dot-product attention');
   const mode = t.recompute;
-  sections.push(['activation_checkpoint', mode === 'selective' ? [['mode', 'selective'], ['selective_ac_option', 'op']] : [['mode', mode]]]);
-  if (t.precision === 'fp8') sections.push(['float8', [['recipe_name', 'tensorwise']]]);
+  const k = c.stack;
+  // selective_ac_option: "op", or an integer N for every Nth layer (torchtitan activation_checkpoint.py).
+  const option = k.selectivePolicy === 'layer' ? String(k.recomputeLayerFrequency) : 'op';
+  sections.push(['activation_checkpoint', mode === 'selective' ? [['mode', 'selective'], ['selective_ac_option', option]] : [['mode', mode]]]);
+  const torchaoRecipes = ['tensorwise', 'rowwise'];
+  if (t.precision === 'fp8') sections.push(['float8', [['recipe_name', torchaoRecipes.includes(k.fp8Recipe) ? k.fp8Recipe : 'tensorwise']]]);
+  if (k.compile) sections.push(['compile', [['enable', true]]]);
   return sections;
 }
 

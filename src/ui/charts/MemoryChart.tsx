@@ -41,12 +41,12 @@ function niceCeiling(value: number): number {
 }
 
 function summary(output: EstimateOutput, oomStages: number): string {
-  const { stages, perGpu, capacity } = output.memory;
+  const { stages, perGpu, reserved, capacity } = output.memory;
   const fitText = oomStages === 0
     ? 'every stage fits'
     : `${oomStages} of ${stages.length} stages exceed it`;
   return `Memory per GPU for ${stages.length} pipeline stages, stacked by parameters, gradients, optimizer state, ` +
-    `activations and other. Most loaded: ${formatGiB(perGpu.total)} of ${formatGiB(capacity)} capacity; ${fitText}.`;
+    `activations and other. Most loaded: ${formatGiB(perGpu.total)} allocated, ${formatGiB(reserved)} reserved by the allocator, of ${formatGiB(capacity)} capacity; ${fitText}.`;
 }
 
 function MemoryTable({ rows }: { rows: readonly StageRow[] }) {

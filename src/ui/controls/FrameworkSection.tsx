@@ -1,0 +1,87 @@
+// The software stack (interchange "The software stack"): the framework, whose profile
+// (presets/frameworks.ts) sets every stack field's default, and the stack fields under
+// it. Each field offers "profile default (value)", which leaves the field out of the
+// document, or an explicit value, which wins over the profile.
+
+import { FRAMEWORK_PROFILES, type StackDefaults } from '../../presets/frameworks.ts';
+import {
+  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, SELECTIVE_POLICIES, STATE_DTYPES, type Framework,
+} from '../../model/input/index.ts';
+import { getAt, type FieldPath } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import type { Help } from '../help.ts';
+import { NumberField, SelectField, controlId } from './fields.tsx';
+import { Section } from './Section.tsx';
+
+const DEFAULT_VALUE = '__profile__';
+
+const HELP_FRAMEWORK: Help = {
+  label: 'Framework',
+  explain: 'The training stack: it sets the defaults below (loss, recompute policy, kernels, what the allocator and optimizer keep).',
+  source: 'Each default cites the framework\'s own source file and flag (src/presets/frameworks.ts)',
+};
+
+interface StackField {
+  readonly key: keyof StackDefaults;
+  readonly help: Help;
+  readonly choices: readonly (string | boolean)[];
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+const STACK_FIELDS: readonly StackField[] = [
+  { key: 'loss', choices: LOSS_KINDS, help: { label: 'Loss kernel', explain: 'How cross-entropy keeps fp32 logits: eager keeps three copies at its peak, fused one, compiled two.' } },
+  { key: 'selectivePolicy', choices: SELECTIVE_POLICIES, labels: { modules: 'modules (Megatron)', op: 'op-level (torchtitan)', layer: 'every Nth layer (torchtitan)' },
+    help: { label: 'Selective recompute policy', explain: 'What "selective" recomputation drops: named modules, every second matmul and all element-wise ops, or whole layers.' } },
+  { key: 'dropout', choices: [false, true], labels: { false: 'off', true: 'on' }, help: { label: 'Dropout', explain: 'Dropout masks kept for backward (GPT-3-era recipes).' } },
+  { key: 'optimizerStateDtype', choices: STATE_DTYPES, help: { label: 'Adam moment dtype', explain: 'bf16 moments: 8 instead of 12 bytes per parameter with fp32 master weights.' } },
+  { key: 'attentionKernel', choices: ATTENTION_KERNELS, help: { label: 'Attention kernel', explain: 'The fused attention implementation (auto: what the GPU runs best).' } },
+  { key: 'fp8Recipe', choices: FP8_RECIPES, help: { label: 'FP8 recipe', explain: 'How fp8 tensors are scaled (with fp8/fp4 precision).' } },
+  { key: 'compile', choices: [false, true], labels: { false: 'off', true: 'on' }, help: { label: 'torch.compile', explain: 'The model compiled with torch.compile.' } },
+];
+
+function label(field: StackField, value: unknown): string {
+  const text = String(value);
+  return field.labels?.[text] ?? text;
+}
+
+function StackFieldControl({ field, framework }: { field: StackField; framework: Framework }) {
+  const store = usePlannerStore();
+  const path: FieldPath = ['training', field.key];
+  const value = usePlanner((s) => getAt(s.document, path));
+  const profileValue = FRAMEWORK_PROFILES[framework].defaults[field.key];
+  const profileText = Array.isArray(profileValue) ? profileValue.join(', ') : String(profileValue);
+  const shownDefault = field.key === 'selectivePolicy' && profileValue === 'elementwise' ? 'element-wise (engine)' : label(field, profileText);
+  const current = field.choices.find((c) => c === value);
+  const options = [
+    { value: DEFAULT_VALUE, label: `profile default (${shownDefault})` },
+    ...field.choices.map((c) => ({ value: String(c), label: label(field, c) })),
+  ];
+  if (value !== undefined && current === undefined) options.push({ value: String(value), label: `${String(value)} (not valid)` });
+  return (
+    <SelectField id={controlId(path)} help={field.help} value={value === undefined ? DEFAULT_VALUE : String(value)} options={options} errorPath={path}
+      onChange={(v) => {
+        const picked = field.choices.find((c) => String(c) === v);
+        store.getState().setField(path, v === DEFAULT_VALUE ? undefined : picked);
+      }} />
+  );
+}
+
+export function FrameworkSection() {
+  const store = usePlannerStore();
+  const raw = usePlanner((s) => getAt(s.document, ['training', 'framework']));
+  const framework = FRAMEWORKS.find((f) => f === raw) ?? 'generic';
+  const path: FieldPath = ['training', 'framework'];
+  const options: { value: string; label: string }[] = FRAMEWORKS.map((f) => ({ value: f, label: FRAMEWORK_PROFILES[f].label }));
+  if (raw !== undefined && FRAMEWORKS.every((f) => f !== raw)) options.push({ value: String(raw), label: `${String(raw)} (not valid)` });
+  return (
+    <Section title="Software stack" id="stack">
+      <SelectField id={controlId(path)} help={HELP_FRAMEWORK} value={raw === undefined ? 'generic' : String(raw)} options={options} errorPath={path}
+        onChange={(v) => store.getState().setField(path, v === 'generic' ? undefined : v)} />
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3">
+        {STACK_FIELDS.map((field) => <StackFieldControl key={field.key} field={field} framework={framework} />)}
+      </div>
+      <NumberField path={['training', 'activationOffloadLayers']} optional placeholder="0"
+        help={{ label: 'Offloaded layers per stage', explain: 'Layers per pipeline stage whose saved activations go to host memory.' }} />
+    </Section>
+  );
+}
