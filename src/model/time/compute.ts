@@ -3,6 +3,7 @@
 // exponentials on the special-function units, and memory-bound element-wise work from
 // bytes moved over HBM bandwidth.
 
+import { attentionKernelFactor } from './stack-time.ts';
 import { TIME_CALIBRATION as K } from '../calibration.ts';
 import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
@@ -124,7 +125,7 @@ function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: num
   const causalKeyTokens = training.seqLen * K.causalAttentionFraction;
   const flops = (2 * tokens * attentionScoreMacsPerToken(model, causalKeyTokens)) / parallel.tp;
   const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
-  const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused);
+  const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused * attentionKernelFactor(c));
   const scores = (tokens * model.heads * causalKeyTokens) / parallel.tp;
   const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale;
   const expForward = scores / expPerSecond;

@@ -7,3 +7,4 @@ export * from './comm.ts';
 export * from './compute.ts';
 export * from './optimizer.ts';
 export * from './step.ts';
+export * from './stack-time.ts';

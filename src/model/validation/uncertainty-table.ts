@@ -7,8 +7,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.21043791341660392,
-    upperError: 0.6230055666322698,
+    lowerError: -0.207519205445212,
+    upperError: 0.37397692824620976,
     rows: 427
   },
   memory: {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { parseDocument, type RunConfig } from '../input/index.ts';
+import { estimateConfig } from '../estimate.ts';
+import { attentionKernelFactor } from './stack-time.ts';
+
+function config(gpu: string, training: Record<string, unknown>): RunConfig {
+  const parsed = parseDocument({
+    version: 1, model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 },
+    training: { seqLen: 8192, globalBatch: 8, microBatch: 1, ...training }, parallel: { dp: 8 }, cluster: { gpu },
+  });
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  return parsed.config;
+}
+
+describe('attention kernel in the time model', () => {
+  it('generic ("auto") keeps the fitted rate; on Hopper FlashAttention-2 runs at 0.6 and cuDNN at 1.15 of it (ratio 0.52, arXiv 2407.08608 fig. 5)', () => {
+    expect(attentionKernelFactor(config('h100-sxm', {}))).toBe(1);
+    expect(attentionKernelFactor(config('h100-sxm', { attentionKernel: 'flash2' }))).toBe(0.6);
+    expect(attentionKernelFactor(config('h100-sxm', { framework: 'megatron' }))).toBe(1.15);
+    expect(0.6 / 1.15).toBeCloseTo(0.52, 2);
+  });
+  it('off Hopper every kernel counts as auto', () => {
+    expect(attentionKernelFactor(config('a100-80gb', { attentionKernel: 'flash2' }))).toBe(1);
+  });
+  it('a slower kernel makes the step slower', () => {
+    const fast = estimateConfig(config('h100-sxm', { attentionKernel: 'cudnn' })).throughput?.stepSeconds ?? 0;
+    const slow = estimateConfig(config('h100-sxm', { attentionKernel: 'flash2' })).throughput?.stepSeconds ?? 0;
+    expect(slow).toBeGreaterThan(fast);
+  });
+});

@@ -1,0 +1,33 @@
+// The software stack in the time model (interchange "The software stack"): named terms
+// the step time applies, each callable by the search on its own.
+
+import type { AttentionKernel, RunConfig } from '../input/index.ts';
+
+/**
+ * Attention kernel speed on Hopper relative to what the fitted attentionTensorEfficiency
+ * (calibration.ts, "auto") stands for. FlashAttention-2 (and PyTorch SDPA's flash backend,
+ * which is FlashAttention-2) does not use Hopper's asynchronous warpgroup instructions and
+ * reaches about half of FlashAttention-3's rate there (Shah et al. 2024, arXiv 2407.08608,
+ * figure 5: 335 against 640 TFLOP/s forward, head dimension 128); cuDNN's fused attention
+ * runs at FlashAttention-3's rate. FITTED on validation/published-runs.json (a grid over
+ * flash2 ∈ 0.45…1, cudnn ∈ 1…1.5 with the other constants fixed; throughput median |error|
+ * 7.81 % → 6.73 %, p90 34.3 % → 27.1 %); the pair kept has the paper's ratio 0.6 / 1.15 = 0.52
+ * (0.55 / 1.2 fits 0.2 points better at a ratio the paper does not support).
+ * Elsewhere every kernel counts as "auto": on Ampere FlashAttention-2 is the fastest one.
+ */
+export const ATTENTION_KERNEL_RELATIVE_ON_HOPPER: Readonly<Record<AttentionKernel, number>> = {
+  auto: 1, flash2: 0.6, sdpa: 0.6, flash3: 1.15, cudnn: 1.15,
+};
+
+const HOPPER_PRESETS = new Set(['h100-sxm', 'h100-pcie', 'h800', 'h200']);
+
+/** Hopper: a Hopper preset, or a custom GPU whose name says H100/H200/H800/GH200. */
+export function isHopper(c: RunConfig): boolean {
+  if (c.cluster.gpuId !== null) return HOPPER_PRESETS.has(c.cluster.gpuId);
+  return /\b(G?H(100|200|800))\b/i.test(c.cluster.gpu.name);
+}
+
+/** Multiplier on the attention matmuls' achievable rate for the document's attention kernel. */
+export function attentionKernelFactor(c: RunConfig): number {
+  return isHopper(c) ? ATTENTION_KERNEL_RELATIVE_ON_HOPPER[c.stack.attentionKernel] : 1;
+}
