@@ -30,7 +30,7 @@ interface StackField {
 
 const STACK_FIELDS: readonly StackField[] = [
   { key: 'loss', choices: LOSS_KINDS, help: { label: 'Loss kernel', explain: 'How cross-entropy keeps fp32 logits: eager keeps three copies at its peak, fused one, compiled two.' } },
-  { key: 'selectivePolicy', choices: SELECTIVE_POLICIES, labels: { modules: 'modules (Megatron)', op: 'op-level (torchtitan)', layer: 'every Nth layer (torchtitan)' },
+  { key: 'selectivePolicy', choices: SELECTIVE_POLICIES, labels: { modules: 'modules', op: 'op-level', layer: 'every Nth layer', elementwise: 'element-wise' },
     help: { label: 'Selective recompute policy', explain: 'What "selective" recomputation drops: named modules, every second matmul and all element-wise ops, or whole layers.' } },
   { key: 'dropout', choices: [false, true], labels: { false: 'off', true: 'on' }, help: { label: 'Dropout', explain: 'Dropout masks kept for backward (GPT-3-era recipes).' } },
   { key: 'optimizerStateDtype', choices: STATE_DTYPES, help: { label: 'Adam moment dtype', explain: 'bf16 moments: 8 instead of 12 bytes per parameter with fp32 master weights.' } },
@@ -50,7 +50,7 @@ function StackFieldControl({ field, framework }: { field: StackField; framework:
   const value = usePlanner((s) => getAt(s.document, path));
   const profileValue = FRAMEWORK_PROFILES[framework].defaults[field.key];
   const profileText = Array.isArray(profileValue) ? profileValue.join(', ') : String(profileValue);
-  const shownDefault = field.key === 'selectivePolicy' && profileValue === 'elementwise' ? 'element-wise (engine)' : label(field, profileText);
+  const shownDefault = label(field, profileText);
   const current = field.choices.find((c) => c === value);
   const options = [
     { value: DEFAULT_VALUE, label: `profile default (${shownDefault})` },

@@ -68,5 +68,5 @@ export function verdictWords(output: EstimateOutput): VerdictWords {
   const margin = capacity - reserved;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(reserved / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(reserved)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}` };
+  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(reserved)} of ${formatGiB(capacity)} per GPU${share} held by the allocator, ${marginText}` };
 }

@@ -1,0 +1,53 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect, figureValue, openPlanner, resultsSettled } from './fixtures.ts';
+
+// The software stack (issue 14): the Framework control changes the engine's defaults,
+// so memory and step time change; a field set explicitly wins; a bad value is named.
+
+test('changing the framework changes memory and step time, shows its defaults, and the reserved figure', async ({ page }) => {
+  await openPlanner(page);
+  const framework = page.getByLabel('Framework', { exact: true });
+  await expect(framework).toHaveValue('generic');
+  await expect(page.getByTestId('memory-reserved')).not.toHaveText(/NaN|Infinity|^\s*$/);
+  expect(await figureValue(page, 'memory-reserved')).toBeGreaterThan(await figureValue(page, 'memory-total'));
+  const memoryBefore = await figureValue(page, 'memory-total');
+  const stepBefore = await figureValue(page, 'step-time');
+
+  await framework.selectOption('megatron');
+  await resultsSettled(page);
+  // Megatron's profile: fused loss, cuDNN attention, "selective" = --recompute-modules core_attn.
+  await expect(page.getByLabel('Loss kernel')).toHaveValue('__profile__');
+  await expect(page.getByLabel('Loss kernel').locator('option').first()).toHaveText('profile default (fused)');
+  await expect(page.getByLabel('Attention kernel').locator('option').first()).toHaveText('profile default (cudnn)');
+  await expect.poll(() => figureValue(page, 'memory-total')).not.toBe(memoryBefore);
+  await expect.poll(() => figureValue(page, 'step-time')).not.toBe(stepBefore);
+
+  // An explicit field wins over the profile.
+  const megatronStep = await figureValue(page, 'step-time');
+  await page.getByLabel('Attention kernel').selectOption('flash2');
+  await expect.poll(() => figureValue(page, 'step-time')).toBeGreaterThan(megatronStep);
+});
+
+test('a bad stack value gets an error naming the field, and the section passes axe', async ({ page }) => {
+  await openPlanner(page);
+  await page.getByLabel('Offloaded layers per stage').fill('999');
+  await expect(page.getByText(/training\.activationOffloadLayers: 999 is more layers than a pipeline stage holds/).first()).toBeVisible();
+  await page.getByLabel('Offloaded layers per stage').fill('2');
+  await expect(page.getByText(/training\.activationOffloadLayers/)).toHaveCount(0);
+  const results = await new AxeBuilder({ page }).include('section[aria-labelledby="section-stack"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(results.violations.map((v) => v.id)).toEqual([]);
+});
+
+test('screenshots of the stack section', async ({ page }) => {
+  for (const [width, height] of [[1440, 900], [800, 900]] as const) {
+    await page.setViewportSize({ width, height });
+    await openPlanner(page);
+    await page.getByLabel('Framework', { exact: true }).selectOption('torchtitan');
+    await resultsSettled(page);
+    await page.locator('section[aria-labelledby="section-stack"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `tmp/framework-${width}.png` });
+  }
+  await page.setViewportSize({ width: 700, height: 450 });
+  await openPlanner(page, '/?embed=1');
+  await page.screenshot({ path: 'tmp/framework-embed-700.png' });
+});
