@@ -28,3 +28,12 @@ describe('attention kernel in the time model', () => {
     expect(slow).toBeGreaterThan(fast);
   });
 });
+
+describe('overlap flags', () => {
+  it('no gradient-reduce overlap exposes the whole data-parallel sync; no prefetch exposes the ZeRO-3 gathers', () => {
+    const overlapped = estimateConfig(config('h100-sxm', {})).throughput;
+    const exposed = estimateConfig(config('h100-sxm', { overlap: { tpComm: false, dpGrad: false, dpParam: true } })).throughput;
+    expect(exposed?.breakdown.dp ?? 0).toBeGreaterThan(overlapped?.breakdown.dp ?? 0);
+    expect(exposed?.stepSeconds ?? 0).toBeGreaterThan(overlapped?.stepSeconds ?? 0);
+  });
+});

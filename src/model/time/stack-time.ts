@@ -31,3 +31,22 @@ export function isHopper(c: RunConfig): boolean {
 export function attentionKernelFactor(c: RunConfig): number {
   return isHopper(c) ? ATTENTION_KERNEL_RELATIVE_ON_HOPPER[c.stack.attentionKernel] : 1;
 }
+
+/**
+ * Overlap switched off (training.overlap): a collective the framework does not overlap
+ * is wholly on the critical path. dpGrad false: the gradient reduction runs after the
+ * last backward (Megatron without --overlap-grad-reduce, DDP with no bucketing), so all
+ * of it is exposed. dpParam false: ZeRO-3 / FSDP gathers each unit's weights when it is
+ * needed, without prefetch (FSDP forward_prefetch/backward_prefetch off), so the
+ * gather is exposed too. Switched on, the fitted exposed fractions apply
+ * (calibration.ts). Tensor-parallel overlap (tpComm) is not modelled apart from the
+ * fitted tp fraction: no validation row measures it on its own.
+ */
+export function dataParallelOverlapped(c: RunConfig): boolean {
+  return c.stack.overlap.dpGrad;
+}
+
+/** Exposed share of the ZeRO-3 weight gathers: the fitted one with prefetch, all without. */
+export function zero3GatherExposedFraction(c: RunConfig, fitted: number): number {
+  return c.stack.overlap.dpParam ? fitted : 1;
+}

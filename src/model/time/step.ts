@@ -3,6 +3,7 @@
 // the exposed data-parallel synchronisation and the optimizer step
 // (../shared/spec/model-reference.md, "Time, cost, reliability").
 
+import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time.ts';
 import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
 import { stageComm } from './comm.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
@@ -89,7 +90,7 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
       tp: comm.tp * EXPOSED.tp,
       cp: comm.cp * EXPOSED.cp,
       ep: comm.ep * EXPOSED.ep,
-      zero3: comm.zero3Gather * EXPOSED.zero3Gather,
+      zero3: comm.zero3Gather * zero3GatherExposedFraction(c, EXPOSED.zero3Gather),
     },
     p2pSeconds: comm.ppPerMessage,
     dpSeconds: comm.dp,
@@ -158,7 +159,9 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   let critical = 0;
   for (let s = 1; s < times.length; s++) if (workPerMicroBatch(s) > workPerMicroBatch(critical)) critical = s;
   const t = times[critical] as StageTimes;
-  const dpExposed = Math.max(...times.map((x) => exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero)));
+  // Without gradient-reduce overlap (training.overlap.dpGrad false) the whole sync is exposed (stack-time.ts).
+  const dpExposed = Math.max(...times.map((x) => (dataParallelOverlapped(c)
+    ? exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero) : x.dpSeconds)));
   const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
 
   // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.
