@@ -3,7 +3,7 @@
 // exponentials on the special-function units, and memory-bound element-wise work from
 // bytes moved over HBM bandwidth.
 
-import { attentionKernelFactor } from './stack-time.ts';
+import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
 import { TIME_CALIBRATION as K } from '../calibration.ts';
 import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
@@ -55,11 +55,11 @@ const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, b
  * 2009). fp8/fp4 recipes also cast and scale each input (amax, quantize, transpose):
  * extra 16-bit passes over both operands.
  */
-export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: number, n: number, peakScale = 1): number {
+export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: number, n: number, peakScale = 1, castPassesScale = 1): number {
   const flops = 2 * m * k * n;
   const compute = flops / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * matmulEfficiency(precision, m, k, n));
   const operandBytes = OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n;
-  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * (m * k + k * n) : 0;
+  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * (m * k + k * n) : 0;
   return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
 }
 
@@ -86,6 +86,7 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   const { model, parallel, training, cluster } = c;
   const tp = parallel.tp;
   const scale = c.calibration.computeEfficiencyScale;
+  const castScale = lowPrecisionCastScale(c);
   let matmulForward = 0;
   for (const matrix of layerMatrices(model, layerIndex)) {
     const { k, n } = shardedShape(matrix, tp);
@@ -93,7 +94,7 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
       ? (tokens * matrix.activeCopies * parallel.ep) / matrix.copies
       : tokens;
     const gemms = matrix.group === 'routedExpert' ? matrix.copies / parallel.ep : 1;
-    matmulForward += gemms * gemmSeconds(cluster.gpu, training.precision, expertTokens, k, n, scale);
+    matmulForward += gemms * gemmSeconds(cluster.gpu, training.precision, expertTokens, k, n, scale, castScale);
   }
   return {
     matmulForward,

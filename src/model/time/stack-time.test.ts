@@ -37,3 +37,11 @@ describe('overlap flags', () => {
     expect(exposed?.stepSeconds ?? 0).toBeGreaterThan(overlapped?.stepSeconds ?? 0);
   });
 });
+
+describe('fp8 recipe', () => {
+  it('torchao rowwise scaling is slower than tensorwise; Transformer Engine recipes keep the fitted cast passes', () => {
+    const step = (training: Record<string, unknown>) => estimateConfig(config('h100-sxm', { precision: 'fp8', ...training })).throughput?.stepSeconds ?? 0;
+    expect(step({ framework: 'torchtitan', fp8Recipe: 'rowwise' })).toBeGreaterThan(step({ framework: 'torchtitan', fp8Recipe: 'tensorwise' }));
+    expect(step({ framework: 'megatron', fp8Recipe: 'tensorwise', attentionKernel: 'auto' })).toBe(step({ attentionKernel: 'auto' }));
+  });
+});

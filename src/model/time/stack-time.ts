@@ -1,7 +1,7 @@
 // The software stack in the time model (interchange "The software stack"): named terms
 // the step time applies, each callable by the search on its own.
 
-import type { AttentionKernel, RunConfig } from '../input/index.ts';
+import type { AttentionKernel, Fp8Recipe, RunConfig } from '../input/index.ts';
 
 /**
  * Attention kernel speed on Hopper relative to what the fitted attentionTensorEfficiency
@@ -49,4 +49,31 @@ export function dataParallelOverlapped(c: RunConfig): boolean {
 /** Exposed share of the ZeRO-3 weight gathers: the fitted one with prefetch, all without. */
 export function zero3GatherExposedFraction(c: RunConfig, fitted: number): number {
   return c.stack.overlap.dpParam ? fitted : 1;
+}
+
+/**
+ * fp8/fp4 cast-and-scale passes per GEMM input relative to the fitted
+ * lowPrecisionCastPasses (calibration.ts, fitted mostly on Transformer Engine runs, whose
+ * amax, quantize and transpose are fused into the neighbouring kernels). torchao's
+ * float8 training (torchtitan, plain FSDP) casts in separate kernels unless
+ * torch.compile fuses them, and its recipes differ: rowwise computes one scale per row
+ * of each operand and runs a slower row-scaled GEMM; MX formats compute one scale per
+ * 32-element block (torchao/float8/README.md, torchao/prototype/mx_formats/README.md,
+ * whose benchmark tables show rowwise and MX speed-ups below tensorwise).
+ * FITTED on the torchtitan/torchao fp8 rows of validation/published-runs.json (grid over
+ * 1…24 per recipe): tensorwise 1 (15 rows, median |error| 8.6 %, more only hurts);
+ * rowwise 16 (5 rows from two publishers, median signed error +60.5 % → +8.2 %: the
+ * extra scale passes and the slower row-scaled GEMM together, as a cast-traffic
+ * multiple). mxfp8 and nvfp4 stay 1: the same publishers' bf16 runs are over-predicted
+ * as much, so their residual is not the recipe's. Transformer Engine frameworks: 1.
+ */
+export const TORCHAO_CAST_PASSES_RELATIVE: Readonly<Record<Fp8Recipe, number>> = {
+  auto: 1, tensorwise: 1, rowwise: 16, delayed: 1, blockwise: 1, mxfp8: 1, nvfp4: 1,
+};
+
+const TORCHAO_FRAMEWORKS = new Set(['torchtitan', 'fsdp']);
+
+/** Multiplier on the fp8/fp4 cast passes for the document's framework and recipe. */
+export function lowPrecisionCastScale(c: RunConfig): number {
+  return TORCHAO_FRAMEWORKS.has(c.stack.framework) ? TORCHAO_CAST_PASSES_RELATIVE[c.stack.fp8Recipe] : 1;
 }

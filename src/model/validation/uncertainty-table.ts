@@ -8,7 +8,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   upperQuantile: 0.95,
   throughput: {
     lowerError: -0.207519205445212,
-    upperError: 0.37397692824620976,
+    upperError: 0.34096187796050603,
     rows: 427
   },
   memory: {
