@@ -38,6 +38,15 @@ export interface FrameworkMechanisms {
   readonly savesQuantizedLinearInputs: boolean;
   /** FSDP (ZeRO-3) keeps each parameter shard in fp32, which is the master copy. */
   readonly fsdpFp32ShardedParameters: boolean;
+  /**
+   * The caching allocator's reserve over allocated bytes; null: the fitted constant of
+   * calibration.ts (ALLOCATOR_RESERVE_FRACTION, 0.10) for every framework today. A
+   * Megatron-only fit wants 0.25 (FlagPerf's reserved rows: memory median 14.8 % → 9.4 %)
+   * but raises false "will not fit" alarms from 26 to 59, all Megatron-Bridge recipes,
+   * which run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the reserve follows
+   * the allocator's configuration, which the document cannot state yet, not the framework.
+   */
+  readonly allocatorReserveFraction: number | null;
 }
 
 export interface FrameworkProfile {
@@ -59,7 +68,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       loss: 'the engine before profiles: eager torch.nn.functional.cross_entropy (log_softmax + nll_loss)',
       selectivePolicy: 'the engine before profiles: norm outputs and activation products recomputed, matrix-multiply outputs kept (model/memory/activations.ts)',
@@ -73,7 +82,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP,
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       savesQuantizedLinearInputs: 'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
       loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
@@ -93,7 +102,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP,
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
       savesQuantizedLinearInputs: 'torchao float8 training (torchao/float8/float8_linear.py) saves the 16-bit input and casts again in backward',
       loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"',
@@ -112,7 +121,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       loss: 'DeepSpeed trains the user model (Hugging Face LlamaForCausalLM: eager CrossEntropyLoss on upcast logits)',
       selectivePolicy: 'DeepSpeed has no selective policy of its own (deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoints whole blocks)',
@@ -126,7 +135,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
       attentionKernel: 'llm-foundry attn_config.attn_impl = "flash" (flash-attn 2 package), llmfoundry/models/layers/attention.py',
       loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',

@@ -142,18 +142,25 @@ export function gatheredBeyondShardBytes(
 }
 
 /** The caching allocator's reserve over what it hands out (allocated, gathered and unsharded buffers), before the overhead scale. */
-function allocatorReserveBytes(allocated: number, gatheredWeights: number, unshardedGradients: number): number {
-  return ALLOCATOR_RESERVE_FRACTION * (allocated + gatheredWeights + unshardedGradients);
+function allocatorReserveBytes(allocated: number, gatheredWeights: number, unshardedGradients: number, reserveFraction: number): number {
+  return reserveFraction * (allocated + gatheredWeights + unshardedGradients);
+}
+
+/** The caching allocator's reserve fraction under the document's framework (presets/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
+export function allocatorReserveFraction(c: RunConfig): number {
+  return frameworkProfile(c.stack.framework).mechanisms.allocatorReserveFraction ?? ALLOCATOR_RESERVE_FRACTION;
 }
 
 /** The named parts of "other" over plain numbers: allocated bytes, gathered weights and unsharded gradients (before the overhead scale). */
-export function otherMemoryTermsOf(allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number): OtherMemoryTerms {
+export function otherMemoryTermsOf(
+  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+): OtherMemoryTerms {
   const scale = memoryOverheadScale;
   return {
     runtime: scale * RUNTIME_BYTES,
     gatheredWeights: scale * gatheredWeights,
     unshardedGradients: scale * unshardedGradients,
-    allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients),
+    allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction),
   };
 }
 
@@ -162,8 +169,10 @@ export function otherMemoryTotal(o: OtherMemoryTerms): number {
 }
 
 /** A stage's per-GPU total: allocated bytes plus every part of "other" (otherMemoryTermsOf, summed without allocating: the search's hot path). */
-export function stageTotalBytes(allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number): number {
-  return allocated + memoryOverheadScale * (RUNTIME_BYTES + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients));
+export function stageTotalBytes(
+  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+): number {
+  return allocated + memoryOverheadScale * (RUNTIME_BYTES + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction));
 }
 
 export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
@@ -175,7 +184,7 @@ export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams
   );
   const gatheredWeights = p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
   const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
-  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale);
+  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
 }
 
 export interface StageMemory {
