@@ -60,6 +60,16 @@ const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
     doc.cluster = { gpu: `x-${gpu}`, gpus: 8 };
     return { doc, field: 'cluster.gpu' };
   }),
+  // The software stack: an unknown framework or recipe, a module Megatron does not have,
+  // more offloaded layers than a stage holds (32 layers over pp 2), a negative frequency.
+  fc.constantFrom(
+    { key: 'framework', value: 'jax' }, { key: 'fp8Recipe', value: 'fancy' }, { key: 'recomputeModules', value: ['attention'] },
+    { key: 'activationOffloadLayers', value: 17 }, { key: 'recomputeLayerFrequency', value: -2 }, { key: 'loss', value: 'chunked' },
+  ).map(({ key, value }) => {
+    const doc = clone();
+    doc.training = { ...doc.training, [key]: value };
+    return { doc, field: `training.${key}` };
+  }),
 ];
 
 describe('estimate command line', () => {
