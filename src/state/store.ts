@@ -24,7 +24,21 @@ export interface ConfigSlice {
   setGpuPreset(id: string): void;
   importHfConfigText(text: string): void;
   replaceDocument(document: Doc): void;
+  /** Earlier configurations, oldest first (a dragged slider's moves count once: see HISTORY_MERGE_MS). */
+  readonly past: readonly Doc[];
+  /** Configurations undone, next first. */
+  readonly future: readonly Doc[];
+  /** What a preset changed besides what it is about (or kept as the user set it); Undo restores. */
+  readonly presetNote: string | null;
+  undo(): void;
+  redo(): void;
+  dismissPresetNote(): void;
 }
+
+/** Edits closer together than this are one history step: a slider drag or a typed number is undone at once. */
+export const HISTORY_MERGE_MS = 600;
+/** The history keeps this many steps; older ones are dropped. */
+export const HISTORY_LIMIT = 100;
 
 export interface ResultsSlice {
   /** The newest estimate without errors; null until the first one. */
@@ -60,37 +74,80 @@ export interface ViewSlice {
 export type PlannerState = ConfigSlice & ResultsSlice & ViewSlice & CompareSlice;
 type Slice<T> = StateCreator<PlannerState, [], [], T>;
 
-const configSlice = (initial: Doc): Slice<ConfigSlice> => (set, get) => ({
+const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (set, get) => {
+  let lastEdit = -Infinity;
+  /** The new configuration, with the one it replaces on the history (merged with an edit just before it). */
+  const commit = (document: Doc, extra: Partial<PlannerState> = {}) => {
+    const state = get();
+    if (document === state.document) return;
+    const t = now();
+    const merge = t - lastEdit < HISTORY_MERGE_MS && state.past.length > 0;
+    lastEdit = t;
+    const past = merge ? state.past : [...state.past, state.document].slice(-HISTORY_LIMIT);
+    set({ document, past, future: [], presetNote: null, ...extra });
+  };
+  return {
   document: initial,
-  setField: (path, value) => set({ document: setAt(get().document, path, value) }),
-  setDegree: (key, value) => set({ document: withDegree(get().document, key, value) }),
+  past: [],
+  future: [],
+  presetNote: null,
+  undo: () => {
+    const { past, future, document } = get();
+    const previous = past[past.length - 1];
+    if (previous === undefined) return;
+    lastEdit = -Infinity;
+    set({ document: previous, past: past.slice(0, -1), future: [document, ...future], presetNote: null });
+  },
+  redo: () => {
+    const { past, future, document } = get();
+    const next = future[0];
+    if (next === undefined) return;
+    lastEdit = -Infinity;
+    set({ document: next, past: [...past, document], future: future.slice(1), presetNote: null });
+  },
+  dismissPresetNote: () => set({ presetNote: null }),
+  setField: (path, value) => commit(setAt(get().document, path, value)),
+  setDegree: (key, value) => commit(withDegree(get().document, key, value)),
   setGpuCount: (value) => {
     const doc = get().document;
     const valid = typeof value === 'number' && Number.isInteger(value) && value >= 1;
-    set({ document: valid ? withGpus(doc, value) : setAt(doc, ['cluster', 'gpus'], value) });
+    commit(valid ? withGpus(doc, value) : setAt(doc, ['cluster', 'gpus'], value));
   },
-  setSchedule: (schedule) => set({ document: withSchedule(get().document, schedule) }),
+  setSchedule: (schedule) => commit(withSchedule(get().document, schedule)),
   setModelPreset: (id) => {
     const preset = findModelPreset(id);
     if (!preset) return;
-    const doc = setAt(setAt(get().document, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen);
-    set({ document: repairLayout(doc), importStatus: null });
+    const doc = get().document;
+    const seqLen = getAt(doc, ['training', 'seqLen']);
+    const next = repairLayout(setAt(setAt(doc, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen));
+    // The sequence length belongs to the training, not the model: say so when the preset moves it.
+    const note = seqLen !== preset.seqLen
+      ? `Sequence length changed from ${typeof seqLen === 'number' ? seqLen.toLocaleString('en-US') : String(seqLen)} to ${preset.seqLen.toLocaleString('en-US')}, the model's own.`
+      : null;
+    commit(next, { importStatus: null, presetNote: note });
   },
   setGpuPreset: (id) => {
     const doc = get().document;
+    const current = getAt(doc, ['cluster', 'gpu']);
+    const currentPreset = typeof current === 'string' ? findGpuPreset(current) : undefined;
     if (id === 'custom') {
-      const current = getAt(doc, ['cluster', 'gpu']);
-      const preset = typeof current === 'string' ? findGpuPreset(current) : undefined;
-      if (!preset) return;
-      const { id: _id, gpusPerNode: _perNode, source: _source, ...spec } = preset;
-      set({ document: setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` }) });
+      if (!currentPreset) return;
+      const { id: _id, gpusPerNode: _perNode, source: _source, ...spec } = currentPreset;
+      commit(setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` }));
       return;
     }
     const preset = findGpuPreset(id);
     if (!preset) return;
     let next = setAt(doc, ['cluster', 'gpu'], preset.id);
     next = setAt(next, ['cluster', 'gpusPerNode'], preset.gpusPerNode);
-    set({ document: setAt(next, ['cost', 'usdPerGpuHour'], preset.usdPerHour) });
+    // The price follows the GPU only while it is the previous GPU's own (or unset): a typed price stays the user's.
+    const price = getAt(doc, ['cost', 'usdPerGpuHour']);
+    const typed = price !== undefined && price !== currentPreset?.usdPerHour;
+    if (typed) {
+      commit(next, { presetNote: `Kept your price of $${String(price)} per GPU-hour (${preset.name}'s typical price: $${preset.usdPerHour}).` });
+      return;
+    }
+    commit(setAt(next, ['cost', 'usdPerGpuHour'], preset.usdPerHour));
   },
   importHfConfigText: (text) => {
     const result = importHfText(text);
@@ -100,13 +157,13 @@ const configSlice = (initial: Doc): Slice<ConfigSlice> => (set, get) => ({
     }
     const model = result.model as unknown as Doc;
     const name = typeof model['name'] === 'string' ? model['name'] : 'the model';
-    set({
-      document: repairLayout(setAt(get().document, ['model'], model)),
+    commit(repairLayout(setAt(get().document, ['model'], model)), {
       importStatus: { ok: true, lines: [`Imported ${name}.`, ...result.warnings] },
     });
   },
-  replaceDocument: (document) => set({ document: isPlainObject(document) ? document : get().document }),
-});
+  replaceDocument: (document) => { if (isPlainObject(document)) commit(document); },
+  };
+};
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);
@@ -142,9 +199,9 @@ const viewSlice = (embed: boolean): Slice<ViewSlice> => (set) => ({
   clearImportStatus: () => set({ importStatus: null }),
 });
 
-export function createPlannerStore(initial: Doc = DEFAULT_DOCUMENT, embed = false): StoreApi<PlannerState> {
+export function createPlannerStore(initial: Doc = DEFAULT_DOCUMENT, embed = false, now: () => number = Date.now): StoreApi<PlannerState> {
   return createStore<PlannerState>()((...a) => ({
-    ...configSlice(initial)(...a),
+    ...configSlice(initial, now)(...a),
     ...resultsSlice(...a),
     ...viewSlice(embed)(...a),
     ...compareSlice(...a),
