@@ -100,7 +100,7 @@ test('bad input shows a field-named alert and keeps the last good results on scr
   await openPlanner(page);
   const memory = await page.getByTestId('memory-total').textContent();
   await page.getByLabel('Layers (L)').fill('abc');
-  await expect(page.getByRole('alert').filter({ hasText: 'model.layers' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Layers (L): must be' })).toBeVisible();
   await expect(page.getByLabel('Layers (L)')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByTestId('memory-total')).toHaveText(memory ?? '');
   await expect(page.getByTestId('results')).not.toContainText(/NaN|Infinity/);

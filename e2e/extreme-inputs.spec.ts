@@ -47,7 +47,7 @@ const EXTREMES: ReadonlyArray<{ readonly name: string; readonly document: unknow
     },
   },
   // Beyond what the engine accepts: refused by name. The slider rules once tried every divisor candidate up to √(10^18) = 10^9 on the main thread.
-  { name: 'a global batch of 10^18 sequences', refusal: /training\.globalBatch: must be between 1 and 1000000000/, document: { ...base, training: { ...base.training, globalBatch: 1e18 } } },
+  { name: 'a global batch of 10^18 sequences', refusal: /Global batch size \(GBS, sequences\): must be between 1 and 1000000000/, document: { ...base, training: { ...base.training, globalBatch: 1e18 } } },
 ];
 
 interface Probe { readonly longTasksMs: number[]; readonly maxFrameGapMs: number }

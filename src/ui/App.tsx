@@ -9,6 +9,7 @@ import { ModelSection } from './controls/ModelSection.tsx';
 import { ParallelSection } from './controls/ParallelSection.tsx';
 import { TrainingSection } from './controls/TrainingSection.tsx';
 import { EmbedView } from './EmbedView.tsx';
+import { HistoryButtons, HistoryKeys, PresetNote } from './History.tsx';
 import { Notices } from './Notices.tsx';
 import { PageTabs } from './PageTabs.tsx';
 import { Results } from './Results.tsx';
@@ -25,7 +26,7 @@ function FullPage() {
           <h1 className="text-2xl font-semibold text-gray-900 dark:text-gray-50">LLM training planner</h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">Will this training run fit, how fast will it go, what will it cost?</p>
         </div>
-        {route === 'planner' && <ShareBar />}
+        {route === 'planner' && <div className="flex flex-wrap items-start gap-2"><HistoryButtons /><ShareBar /></div>}
       </header>
       <PageTabs route={route} />
       {route === 'validation' ? <ValidationRoute /> : <PlannerBody />}
@@ -39,7 +40,9 @@ function FullPage() {
 function PlannerBody() {
   return (
     <>
+      <HistoryKeys />
       <Notices />
+      <PresetNote />
       <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(15rem,2fr)_minmax(0,3fr)] xl:grid-cols-[26rem_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-4">
           <ParallelSection />

@@ -9,6 +9,7 @@ import type { FigureGroup, KeyFigure } from './keyFigures.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';
 import { FigureBand, OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
 
+const NONE: readonly string[] = [];
 const CARD = 'flex flex-col gap-0.5 rounded-lg border bg-white p-3 dark:bg-gray-900';
 const CARD_BORDER = 'border-gray-200 dark:border-gray-700';
 const CARD_BORDER_OOM = 'border-red-600 dark:border-red-400';
@@ -59,10 +60,13 @@ function FigureGroupBlock({ group, figures, output, compact }: {
   );
 }
 
-/** The key figures of one estimate; `compact` shows only the headline ones, in one grid; `groups` picks which groups to show. */
-export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[] }) {
-  const { output, compact = false, groups = FIGURE_GROUPS } = props;
-  const figures = keyFigures(output);
+/**
+ * The key figures of one estimate; `compact` shows only the headline ones, in one grid; `groups` picks which groups
+ * to show; `exclude` leaves out figures shown elsewhere (the summary strip), so each figure id is on the page once.
+ */
+export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[]; exclude?: readonly string[] }) {
+  const { output, compact = false, groups = FIGURE_GROUPS, exclude = NONE } = props;
+  const figures = keyFigures(output).filter((f) => !exclude.includes(f.id));
   if (compact) {
     return (
       <div role="group" aria-label="Key figures">
@@ -74,9 +78,10 @@ export function Figures(props: { output: EstimateOutput; compact?: boolean; grou
       </div>
     );
   }
+  const shown = groups.filter((group) => figures.some((f) => f.group === group));
   return (
     <div className="flex flex-col gap-4">
-      {groups.map((group) => (
+      {shown.map((group) => (
         <FigureGroupBlock key={group} group={group} figures={figures.filter((f) => f.group === group)} output={output} compact={false} />
       ))}
     </div>

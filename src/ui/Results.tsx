@@ -14,6 +14,8 @@ import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
 import { SearchPanel } from './search/SearchPanel.tsx';
+import { messageInWords } from './errorWords.ts';
+import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
@@ -48,8 +50,8 @@ export function ConfigErrors() {
   return (
     <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
       <p className="font-semibold">This configuration cannot run:</p>
-      <ul className="list-disc pl-5">{errors.map((e, i) => <li key={i}>{e}</li>)}</ul>
-      {hasOutput && <p className="mt-1">The figures below are from the last valid configuration.</p>}
+      <ul className="list-disc pl-5">{errors.map((e, i) => <li key={i}>{messageInWords(e)}</li>)}</ul>
+      {hasOutput && <p className="mt-1">The figures below are {STALE_TEXT}, the last valid configuration.</p>}
     </div>
   );
 }
@@ -94,6 +96,8 @@ export function NoResults() {
 
 export function Results() {
   const output = usePlanner((s) => s.output);
+  // The figures on screen belong to the last valid input while the current one has errors.
+  const stale = usePlanner((s) => s.errors.length > 0);
   const document = usePlanner((s) => s.outputDocument);
   const answers = usePlanner((s) => s.answers);
   const comparing = usePlanner((s) => s.pinned !== null);
@@ -105,22 +109,27 @@ export function Results() {
   const laterAnswers = useDeferredValue(answers);
   const busy = laterOutput !== output || laterDocument !== document || laterAnswers !== answers;
   return (
-    // From 1024 px the results stay in view (their own scroll area) while the controls scroll; tabIndex lets keyboards scroll it.
+    // From 700 px (two columns) the results stay in view (their own scroll area) while the controls scroll, the summary
+    // strip pinned at its top; in one column the strip pins to the window. tabIndex lets keyboards scroll it.
     <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={laterAnswers}
       aria-busy={busy ? true : undefined}
-      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto dark:focus-visible:outline-blue-300">
+      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300">
       <ConfigErrors />
       <CompareBar />
       {output ? (
         <>
           {comparing ? <CompareView current={output} /> : (<>
+            <SummaryStrip output={output} stale={stale} />
             {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
-            <MemoFigures output={output} groups={MEMORY_FIGURES} />
-            <FitSuggestions output={output} document={document} />
-            <MemoryCharts output={output} />
-            <MemoFigures output={output} groups={SPEED_FIGURES} />
-            <SpeedCharts output={output} />
-            {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} />}
+            <div data-stale={stale ? 'true' : undefined} className={`flex flex-col gap-4 ${stale ? STALE_CLASS : ''}`}>
+              {stale && <p className="sr-only">The figures and charts below are {STALE_TEXT}.</p>}
+              <MemoryCharts output={output} />
+              <FitSuggestions output={output} document={document} />
+              <MemoFigures output={output} groups={MEMORY_FIGURES} exclude={STRIP_FIGURE_IDS} />
+              <MemoFigures output={output} groups={SPEED_FIGURES} exclude={STRIP_FIGURE_IDS} />
+              <SpeedCharts output={output} />
+              {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} exclude={STRIP_FIGURE_IDS} />}
+            </div>
           </>)}
           <Warnings />
           {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}

@@ -1,11 +1,12 @@
-// The building blocks of every control: a visible label, a one-line explanation,
-// the engine's error for the field, and the formula and source behind a
-// keyboard-usable <details>.
+// The building blocks of every control: a visible label, the value, the engine's
+// error for the field in the field's words, and the one-line why, formula and source
+// behind one keyboard-usable <details>.
 
 import { memo, useState, type ReactNode } from 'react';
 import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
+import { messageInWords } from '../errorWords.ts';
 
 export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '
   + 'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 '
@@ -30,21 +31,26 @@ export function describedBy(id: string, error: string | null): string {
   return error ? `${id}-hint ${id}-error` : `${id}-hint`;
 }
 
-/** Memoized: a help text is a constant, so the controls' frequent re-renders skip it. */
-export const HelpDetails = memo(function HelpDetails({ help }: { help: Help }) {
-  if (!help.formula && !help.source) return null;
+/**
+ * The one disclosure of a control: its one-line why (the control's description, `hintId`), formula and source.
+ * Memoized: a help text is a constant, so the controls' frequent re-renders skip it.
+ */
+export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: Help; hintId?: string }) {
+  const more = Boolean(help.formula || help.source);
+  if (!more && !hintId) return null;
   return (
     <details className="text-xs text-gray-700 dark:text-gray-300">
       <summary className="w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300">
-        Formula and source<span className="sr-only"> for {help.label}</span>
+        {more ? 'Why, formula and source' : 'Why'}<span className="sr-only"> for {help.label}</span>
       </summary>
+      {hintId && <p id={hintId} className="mt-1">{help.explain}</p>}
       {help.formula && <p className="mt-1 font-mono">{help.formula}</p>}
       {help.source && <p className="mt-1">Source: {help.source}</p>}
     </details>
   );
 });
 
-/** Label on top, control, explanation, error, formula. `aside` sits right of the label (a slider's value). */
+/** Label on top (the value right of it), control, offered values, error; the why, formula and source behind one disclosure. */
 export function FieldShell(props: { id: string; help: Help; error: string | null; aside?: ReactNode; children: ReactNode; extra?: ReactNode }) {
   const { id, help, error, aside, children, extra } = props;
   return (
@@ -54,10 +60,9 @@ export function FieldShell(props: { id: string; help: Help; error: string | null
         {aside}
       </div>
       {children}
-      <p id={`${id}-hint`} className={HINT}>{help.explain}</p>
       {extra}
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{error}</p>}
-      <HelpDetails help={help} />
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error)}</p>}
+      <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
 }
@@ -182,13 +187,14 @@ export function CheckField(props: { path: FieldPath; help: Help; fallback: boole
       <div className="flex items-center gap-2">
         <input id={id} type="checkbox" className="size-4 accent-blue-700 dark:accent-blue-300" checked={checked}
           disabled={Boolean(disabledReason) && !checked}
-          aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${describedBy(id, error)}${disabledReason && !checked ? ` ${id}-unavailable` : ''}`}
           onChange={(e) => (onChange ? onChange(e.target.checked) : store.getState().setField(path, e.target.checked))} />
         <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
       </div>
-      <p id={`${id}-hint`} className={HINT}>{help.explain}{disabledReason && !checked ? ` Not available now: ${disabledReason}.` : ''}</p>
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{error}</p>}
-      <HelpDetails help={help} />
+      {disabledReason && !checked && <p id={`${id}-unavailable`} className={HINT}>Not available now: {disabledReason}.</p>}
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error)}</p>}
+      <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
 }

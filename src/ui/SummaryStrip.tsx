@@ -1,0 +1,64 @@
+// The answer at a glance, pinned at the top of the results at every width: the
+// memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
+// days and dollars for the token budget. These figures' data-testids live here only
+// (the cards below show the rest). While the input is invalid the strip keeps the
+// last good figures, dimmed and marked data-stale="true"; a run that does not fit
+// says so beside its speed and cost.
+
+import type { EstimateOutput } from '../model/input/index.ts';
+import { ExplainButton } from './explain/ExplainButton.tsx';
+import { formatGiB } from './format.ts';
+import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
+import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
+
+/** The figures of the strip, in order; Figures leaves them out of the cards below. */
+export const STRIP_FIGURE_IDS: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
+
+export const STALE_TEXT = 'for the previous input';
+/** Dimmed but readable: the text stays above AA contrast at this opacity in light and dark. */
+export const STALE_CLASS = 'opacity-80 grayscale-[0.6]';
+
+/** The room between what the allocator holds and the GPU's memory, in words ("12.3 GiB to spare" / "4.0 GiB over"). */
+export function marginText(output: EstimateOutput): string {
+  const spare = output.memory.capacity - output.memory.reserved;
+  return spare >= 0 ? `${formatGiB(spare)} to spare` : `${formatGiB(-spare)} over`;
+}
+
+function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOutput }) {
+  const capacity = figure.id === 'memory-total' && figure.value !== null ? memoryCapacityNote(output).capacityText : null;
+  return (
+    <div className="flex min-w-0 flex-col">
+      <dt className="truncate text-xs font-medium text-gray-700 dark:text-gray-300">{figure.label}</dt>
+      <dd data-testid={figure.id} data-value={figure.value ?? ''} className="text-lg font-semibold tabular-nums text-gray-900 dark:text-gray-50">
+        <ExplainButton figureId={figure.value === null ? '' : figure.id} label={figure.label} output={output}>
+          {figure.text}
+          {capacity && <span className="text-xs font-normal text-gray-700 dark:text-gray-300"> {capacity}</span>}
+        </ExplainButton>
+      </dd>
+    </div>
+  );
+}
+
+export function SummaryStrip({ output, stale }: { output: EstimateOutput; stale: boolean }) {
+  const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
+  const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
+  const oom = memoryCapacityNote(output).oomText;
+  return (
+    <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
+      className="sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
+      {stale && <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">These figures are {STALE_TEXT}: correct the error above to update them.</p>}
+      <div className={`flex flex-col gap-1 ${stale ? STALE_CLASS : ''}`}>
+        <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
+          <dt className="sr-only">Memory verdict</dt>
+          <OomVerdictLine output={output} />
+          <dt className="sr-only">Margin to the GPU's memory</dt>
+          <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
+        </dl>
+        <dl className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-1">
+          {figures.map((f) => <StripFigure key={f.id} figure={f} output={output} />)}
+        </dl>
+        {oom && <p data-testid="oom-warning" className="text-xs font-medium text-red-700 dark:text-red-300"><span aria-hidden="true">⚠ </span>{oom}. Speed, time and cost are for a run that would not start as configured.</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import { describe, it, expect } from 'vitest';
+import { messageInWords, pathInWords } from './errorWords.ts';
+
+describe('engine messages in the field\'s words', () => {
+  it('names a field by its visible label', () => {
+    expect(messageInWords('model.layers: must be a whole number, got "abc"')).toBe('Layers (L): must be a whole number, got "abc"');
+  });
+  it('names paths inside the message too', () => {
+    expect(messageInWords('model.kvHeads: 3 must divide model.heads=32')).not.toMatch(/model\./);
+  });
+  it('says a path without a label in words', () => {
+    expect(pathInWords('training.someNewThing')).toBe('some new thing');
+  });
+  it('leaves other text alone', () => {
+    expect(messageInWords('config.json: must be a JSON object')).toBe('config.json: must be a JSON object');
+  });
+});
