@@ -18,9 +18,26 @@ const VALUE = 'font-semibold tabular-nums text-gray-900 dark:text-gray-50';
 const NOTE = 'text-xs text-gray-600 dark:text-gray-400';
 const OOM_TEXT = 'text-sm font-medium text-red-700 dark:text-red-300';
 
-function FigureCard({ figure, output, compact }: { figure: KeyFigure; output: EstimateOutput; compact: boolean }) {
+/**
+ * One figure as a card. A `summarized` figure is already in the summary strip (with its id, formula button, verdict
+ * and out-of-memory note): its card here is the second look, the value again with its range and explanation.
+ */
+function FigureCard({ figure, output, compact, summarized = false }: { figure: KeyFigure; output: EstimateOutput; compact: boolean; summarized?: boolean }) {
   const memory = figure.id === 'memory-total' && figure.value !== null ? memoryCapacityNote(output) : null;
-  const oom = memory?.oomText ?? null;
+  const oom = summarized ? null : memory?.oomText ?? null;
+  if (summarized) {
+    return (
+      <div className={`${CARD} ${CARD_BORDER}`}>
+        <dt className={LABEL}>{figure.label}</dt>
+        <dd data-testid={`${figure.id}-detail`} className={`${VALUE} text-lg`}>
+          {figure.text}{memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
+        </dd>
+        <FigureBand figureId={figure.id} output={output} />
+        <dd className={NOTE}>{figure.explanation}</dd>
+        {figure.unavailableReason && <dd className={`${NOTE} italic`}>Not available: {figure.unavailableReason}</dd>}
+      </div>
+    );
+  }
   return (
     <div className={`${CARD} ${oom ? CARD_BORDER_OOM : CARD_BORDER}`}>
       <dt className={LABEL}>{figure.label}</dt>
@@ -43,8 +60,8 @@ function FigureCard({ figure, output, compact }: { figure: KeyFigure; output: Es
   );
 }
 
-function FigureGroupBlock({ group, figures, output, compact }: {
-  group: FigureGroup; figures: readonly KeyFigure[]; output: EstimateOutput; compact: boolean;
+function FigureGroupBlock({ group, figures, output, compact, summarized }: {
+  group: FigureGroup; figures: readonly KeyFigure[]; output: EstimateOutput; compact: boolean; summarized: readonly string[];
 }) {
   const headingId = `${useId()}-${group}`;
   return (
@@ -54,7 +71,7 @@ function FigureGroupBlock({ group, figures, output, compact }: {
       </p>
       {group === 'memory' && <p className={NOTE}>Select an underlined figure to see its formula with this run's numbers and its source.</p>}
       <dl className="grid grid-cols-[repeat(auto-fill,minmax(13rem,1fr))] gap-2">
-        {figures.map((figure) => <FigureCard key={figure.id} figure={figure} output={output} compact={compact} />)}
+        {figures.map((figure) => <FigureCard key={figure.id} figure={figure} output={output} compact={compact} summarized={summarized.includes(figure.id)} />)}
       </dl>
     </div>
   );
@@ -62,11 +79,11 @@ function FigureGroupBlock({ group, figures, output, compact }: {
 
 /**
  * The key figures of one estimate; `compact` shows only the headline ones, in one grid; `groups` picks which groups
- * to show; `exclude` leaves out figures shown elsewhere (the summary strip), so each figure id is on the page once.
+ * to show; `summarized` names figures the summary strip shows with their ids (their cards here keep range and explanation).
  */
-export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[]; exclude?: readonly string[] }) {
-  const { output, compact = false, groups = FIGURE_GROUPS, exclude = NONE } = props;
-  const figures = keyFigures(output).filter((f) => !exclude.includes(f.id));
+export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[]; summarized?: readonly string[] }) {
+  const { output, compact = false, groups = FIGURE_GROUPS, summarized = NONE } = props;
+  const figures = keyFigures(output);
   if (compact) {
     return (
       <div role="group" aria-label="Key figures">
@@ -78,11 +95,10 @@ export function Figures(props: { output: EstimateOutput; compact?: boolean; grou
       </div>
     );
   }
-  const shown = groups.filter((group) => figures.some((f) => f.group === group));
   return (
     <div className="flex flex-col gap-4">
-      {shown.map((group) => (
-        <FigureGroupBlock key={group} group={group} figures={figures.filter((f) => f.group === group)} output={output} compact={false} />
+      {groups.map((group) => (
+        <FigureGroupBlock key={group} group={group} figures={figures.filter((f) => f.group === group)} output={output} compact={false} summarized={summarized} />
       ))}
     </div>
   );

@@ -125,10 +125,10 @@ export function Results() {
               {stale && <p className="sr-only">The figures and charts below are {STALE_TEXT}.</p>}
               <MemoryCharts output={output} />
               <FitSuggestions output={output} document={document} />
-              <MemoFigures output={output} groups={MEMORY_FIGURES} exclude={STRIP_FIGURE_IDS} />
-              <MemoFigures output={output} groups={SPEED_FIGURES} exclude={STRIP_FIGURE_IDS} />
+              <MemoFigures output={output} groups={MEMORY_FIGURES} summarized={STRIP_FIGURE_IDS} />
+              <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <SpeedCharts output={output} />
-              {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} exclude={STRIP_FIGURE_IDS} />}
+              {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />}
             </div>
           </>)}
           <Warnings />

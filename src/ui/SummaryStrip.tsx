@@ -1,7 +1,7 @@
 // The answer at a glance, pinned at the top of the results at every width: the
 // memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
 // days and dollars for the token budget. These figures' data-testids live here only
-// (the cards below show the rest). While the input is invalid the strip keeps the
+// (the cards below repeat them with their range and explanation, without ids). While the input is invalid the strip keeps the
 // last good figures, dimmed and marked data-stale="true"; a run that does not fit
 // says so beside its speed and cost.
 
@@ -11,7 +11,7 @@ import { formatGiB } from './format.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
 import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
 
-/** The figures of the strip, in order; Figures leaves them out of the cards below. */
+/** The figures of the strip, in order; the cards below show them again as the second look, without their ids. */
 export const STRIP_FIGURE_IDS: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
 
 export const STALE_TEXT = 'for the previous input';
