@@ -11,6 +11,10 @@ describe('engine messages in the field\'s words', () => {
   it('says a path without a label in words', () => {
     expect(pathInWords('training.someNewThing')).toBe('some new thing');
   });
+  it("names the leading path by the control's own label when it is given", () => {
+    expect(messageInWords('training.activationOffloadLayers: 999 is more layers than model.layers=80', 'Offloaded layers per stage'))
+      .toBe('Offloaded layers per stage: 999 is more layers than Layers (L) = 80');
+  });
   it('leaves other text alone', () => {
     expect(messageInWords('config.json: must be a JSON object')).toBe('config.json: must be a JSON object');
   });

@@ -16,6 +16,9 @@ export function pathInWords(path: string): string {
   return labelOf(last) ?? last.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-export function messageInWords(message: string): string {
-  return message.replace(PATH, (path) => pathInWords(path)).replace(/\s*=\s*(?=[\d"])/g, ' = ');
+/** The message with its paths in words; `label` names the leading path when the caller knows the control's own label. */
+export function messageInWords(message: string, label?: string): string {
+  const lead = label === undefined ? null : /^[A-Za-z][\w.]*(?=: )/.exec(message);
+  const rest = lead ? `${label ?? ''}${message.slice(lead[0].length)}` : message;
+  return rest.replace(PATH, (path) => pathInWords(path)).replace(/\s*=\s*(?=[\d"])/g, ' = ');
 }

@@ -61,7 +61,7 @@ export function FieldShell(props: { id: string; help: Help; error: string | null
       </div>
       {children}
       {extra}
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error)}</p>}
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error, help.label)}</p>}
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
@@ -193,7 +193,7 @@ export function CheckField(props: { path: FieldPath; help: Help; fallback: boole
         <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
       </div>
       {disabledReason && !checked && <p id={`${id}-unavailable`} className={HINT}>Not available now: {disabledReason}.</p>}
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error)}</p>}
+      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error, help.label)}</p>}
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
