@@ -22,7 +22,7 @@ test('the TP slider offers only valid values, says why not the others, and movin
   await openPlanner(page);
   // Llama 3 70B has 8 KV heads, so TP 16 (a divisor of 64 / PP 4) is not offered: the slider has 4 stops, 1, 2, 4, 8.
   await expect(slider(page, /\(TP\)/)).toHaveAttribute('max', '3');
-  await expect(page.getByText('Not offered: 16 (16 does not divide model.kvHeads=8).')).toBeVisible();
+  await expect(page.getByText('Not offered: 16 (16 does not divide KV heads (GQA) = 8).')).toBeVisible();
   const memoryBefore = await figureValue(page, 'memory-total');
   const chartBefore = await page.getByTestId('memory-chart').innerHTML();
   await setSlider(page, /\(TP\)/, 4);

@@ -6,6 +6,7 @@ import { SCHEDULES, ZERO_STAGES, type ScheduleKind } from '../../model/input/ind
 import { countAt, getAt } from '../../state/doc.ts';
 import { layoutChoices, microBatchesPerStep, scheduleChoices, DEGREE_PATHS, SCHEDULE_PATH, type DegreeChoices, type DegreeKey } from '../../state/options.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { messageInWords } from '../errorWords.ts';
 import { HELP } from '../help.ts';
 import { CheckField, ChoiceField, ERROR_TEXT, FieldShell, HINT, SelectField, controlId, describedBy, useFieldError } from './fields.tsx';
 import { Section } from './Section.tsx';
@@ -35,8 +36,8 @@ const DegreeSlider = memo(function DegreeSlider({ degree, choices }: { degree: D
       aside={<output htmlFor={id} className="text-sm font-semibold tabular-nums text-gray-900 dark:text-gray-100">{current}</output>}
       extra={
         <>
-          <p className={HINT}>Offered: {rule}{values.length > 1 ? `: ${values.join(', ')}` : ''}.</p>
-          {excluded.length > 0 && <p className={HINT}>Not offered: {excluded.map((e) => `${e.value} (${e.reason})`).join('; ')}.</p>}
+          <p className={HINT}>Offered: {messageInWords(rule)}{values.length > 1 ? `: ${values.join(', ')}` : ''}.</p>
+          {excluded.length > 0 && <p className={HINT}>Not offered: {excluded.map((e) => `${e.value} (${messageInWords(e.reason)})`).join('; ')}.</p>}
           {currentProblem && !error && <p className={ERROR_TEXT}>{current} is not valid here: {currentProblem}.</p>}
         </>
       }>
