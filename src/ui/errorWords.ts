@@ -2,6 +2,7 @@
 // any path inside it, "model.layers=32") becomes the control's visible label, so the
 // page says "Layers (L): …" and never `model.layers`.
 
+import { fieldMessage } from '../model/input/field-error.ts';
 import { HELP } from './help.ts';
 
 const PATH = /\b(?:model|training|parallel|cluster|cost|stack|search)(?:\.[A-Za-z][A-Za-z0-9]*)+/g;
@@ -18,7 +19,7 @@ export function pathInWords(path: string): string {
 
 /** The message with its paths in words; `label` names the leading path when the caller knows the control's own label. */
 export function messageInWords(message: string, label?: string): string {
-  const lead = label === undefined ? null : /^[A-Za-z][\w.]*(?=: )/.exec(message);
-  const rest = lead ? `${label ?? ''}${message.slice(lead[0].length)}` : message;
+  const { path, message: what } = fieldMessage(message);
+  const rest = label !== undefined && path !== '' ? `${label}: ${what}` : message;
   return rest.replace(PATH, (path) => pathInWords(path)).replace(/\s*=\s*(?=[\d"])/g, ' = ');
 }

@@ -6,6 +6,7 @@ import { memo, useState, type ReactNode } from 'react';
 import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
+import { fieldMessage } from '../../model/input/field-error.ts';
 import { messageInWords } from '../errorWords.ts';
 
 export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '
@@ -19,8 +20,8 @@ export const ERROR_TEXT = 'text-xs font-medium text-red-700 dark:text-red-300';
 export function useFieldError(path: FieldPath | null): string | null {
   const errors = usePlanner((s) => s.errors);
   if (!path) return null;
-  const prefix = `${fieldName(path)}:`;
-  return errors.find((e) => e.startsWith(prefix)) ?? null;
+  const name = fieldName(path);
+  return errors.find((e) => fieldMessage(e).path === name) ?? null;
 }
 
 export function controlId(path: FieldPath | string): string {
