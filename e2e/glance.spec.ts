@@ -36,6 +36,18 @@ test('a typed price survives a GPU preset change, and the page says it kept it',
   await expect(page.getByLabel('Price ($/GPU-h)')).toHaveValue('1.23');
 });
 
+test('a model preset that moves the sequence length says so, and its Undo brings the length back', async ({ page }) => {
+  await openPlanner(page);
+  const seqLen = page.getByLabel('Sequence length (s, tokens)');
+  const before = await seqLen.inputValue();
+  await page.getByLabel('Model preset').selectOption('llama2-7b');
+  const note = page.getByTestId('preset-note');
+  await expect(note).toContainText(/Sequence length changed from [\d,]+ to 4,096/);
+  await note.getByRole('button', { name: 'Undo' }).click();
+  await expect(seqLen).toHaveValue(before);
+  await expect(note).toHaveCount(0);
+});
+
 test('Ctrl+Z restores the previous figures and Ctrl+Shift+Z brings the change back; the link follows', async ({ page }) => {
   await openPlanner(page);
   const before = await figureValue(page, 'memory-total');
