@@ -3,9 +3,10 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { cspOutsideDevServer } from './scripts/vite-csp.ts';
+import { absolutePreviewUrls } from './scripts/vite-og.ts';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), cspOutsideDevServer()],
+  plugins: [react(), tailwindcss(), cspOutsideDevServer(), absolutePreviewUrls(process.env['PLANNER_URL'])],
   base: './',
   worker: { format: 'es' },
   build: {
