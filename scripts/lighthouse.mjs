@@ -39,6 +39,8 @@ try {
   if (lcpElement) console.log(`largest contentful paint element: ${lcpElement}`);
   const bootup = lhr.audits['bootup-time']?.details?.items ?? [];
   for (const item of bootup.slice(0, 5)) console.log(`  main-thread ${Math.round(item.total)} ms (script ${Math.round(item.scripting)} ms): ${item.url}`);
+  const longTasks = lhr.audits['long-tasks']?.details?.items ?? [];
+  for (const task of longTasks.slice(0, 6)) console.log(`  long task ${Math.round(task.duration)} ms at ${Math.round(task.startTime)} ms: ${task.url}`);
 } finally {
   await chrome?.kill();
   process.kill(-preview.pid);
