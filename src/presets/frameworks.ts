@@ -4,23 +4,10 @@
 // (model/input/stack.ts). `generic` is what a version-1 document without these fields
 // has always meant: the engine's behaviour before profiles existed.
 
-import type {
-  AttentionKernel, Fp8Recipe, Framework, LossKind, OverlapConfig, RecomputeModule, ResolvedSelectivePolicy, StateDtype,
-} from '../model/input/types.ts';
+import type { Framework, OverlapConfig, StackConfig } from '../model/input/types.ts';
 
 /** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
-export interface StackDefaults {
-  readonly loss: LossKind;
-  readonly compile: boolean;
-  readonly dropout: boolean;
-  readonly recomputeModules: readonly RecomputeModule[];
-  readonly selectivePolicy: ResolvedSelectivePolicy;
-  readonly recomputeLayerFrequency: number;
-  readonly optimizerStateDtype: StateDtype;
-  readonly attentionKernel: AttentionKernel;
-  readonly fp8Recipe: Fp8Recipe;
-  readonly overlap: OverlapConfig;
-}
+export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers'>;
 
 /** What a framework does that no document field names. */
 export interface FrameworkMechanisms {
