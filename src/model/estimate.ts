@@ -10,7 +10,7 @@ import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
 import { stepTime } from './time/index.ts';
 import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
-import { GiB, WEIGHT_BYTES } from './input/index.ts';
+import { GiB, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 
@@ -79,8 +79,9 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
     cost: trainingCost(config.cost, config.cluster.gpu, time.gpuHours),
     reliability: {
       expectedFailures: expectedFailures(time.gpuHours, config.cost.gpuMtbfHours),
-      checkpointIntervalMinutes: plan.checkpointIntervalSeconds / 60,
+      checkpointIntervalMinutes: plan.checkpointIntervalSeconds / SECONDS_PER_MINUTE,
       goodput: plan.goodput,
+      optimalCheckpointIntervalMinutes: plan.optimalCheckpointIntervalSeconds / SECONDS_PER_MINUTE,
       checkpointBytes,
       checkpointWriteSeconds: plan.checkpointWriteSeconds,
       clusterMtbfHours: plan.clusterMtbfSeconds / 3600,

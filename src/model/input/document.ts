@@ -7,7 +7,7 @@ import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './field
 import { checkConsistency } from './consistency.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
-  FFN_TYPES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
+  FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
   type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
   type ModelConfig, type MoeConfig, type ParallelConfig, type RunConfig, type TrainingConfig,
 } from './types.ts';
@@ -25,7 +25,7 @@ const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precisi
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
-const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps'];
+const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes'];
 const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
 
 /** Defaults the spec leaves to the project, stated once. */
@@ -226,6 +226,10 @@ function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
     // Llama 3 (arXiv 2407.21783, 3.3.4): 419 interruptions in 54 days on 16,384 GPUs ≈ one per 50,700 GPU-hours.
     gpuMtbfHours: r.number(o, 'gpuMtbfHours', 'cost', 50_000, 0, 1e12, true),
     checkpointWriteGBps: r.number(o, 'checkpointWriteGBps', 'cost', 50, 0, 1e9, true),
+    // Project addition: the interval the run checkpoints at; absent or null = the Young/Daly optimum.
+    checkpointIntervalMinutes: own(o, 'checkpointIntervalMinutes') == null
+      ? null
+      : r.number(o, 'checkpointIntervalMinutes', 'cost', 60, 0, MAX_CHECKPOINT_INTERVAL_MINUTES, true),
   };
 }
 

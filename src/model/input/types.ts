@@ -174,7 +174,12 @@ export interface CostConfig {
   readonly gpuMtbfHours: number;
   /** Aggregate storage bandwidth for checkpoints. */
   readonly checkpointWriteGBps: number;
+  /** Minutes between checkpoints as the run is set up; null = the Young/Daly optimum (reliability.ts). */
+  readonly checkpointIntervalMinutes: number | null;
 }
+
+/** A year: longer than any run checkpoints apart. */
+export const MAX_CHECKPOINT_INTERVAL_MINUTES = 525_600;
 
 /**
  * Multipliers on the calibrated constants, fitted from the user's own measured run
@@ -232,8 +237,11 @@ export interface EstimateOutput {
   readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number } | null;
   readonly reliability: {
     readonly expectedFailures: number;
+    /** The interval the run checkpoints at: cost.checkpointIntervalMinutes, or the optimum when that is not set. */
     readonly checkpointIntervalMinutes: number;
     readonly goodput: number;
+    /** Project addition: Young's optimum √(2δM), what the engine recommends. */
+    readonly optimalCheckpointIntervalMinutes?: number;
     /** Project additions: one checkpoint's size, its write time, and the cluster's mean time between failures. */
     readonly checkpointBytes?: number;
     readonly checkpointWriteSeconds?: number;

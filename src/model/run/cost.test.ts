@@ -4,7 +4,7 @@ import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
 import { trainingCost, trainingEnergyKwh, trainingTime } from './cost.ts';
 import type { CostConfig } from '../input/index.ts';
 
-const COST: CostConfig = { usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50 };
+const COST: CostConfig = { usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null };
 const H100 = { tdpWatts: 700 };
 
 describe('training time', () => {

@@ -75,6 +75,20 @@ describe('checkpointing (Young 1974; Daly 2006)', () => {
     expect(plan.goodput).toBeGreaterThan(0.85);
     expect(plan.goodput).toBeLessThan(0.96);
   });
+
+  it('checkpoints at the interval the document sets, with Daly\'s goodput for that interval; the optimum stays recommended', () => {
+    const cost = { gpuMtbfHours: 50_677, checkpointWriteGBps: 50 };
+    const optimal = reliabilityPlan(cost, 16_384, 980e9);
+    const hourly = reliabilityPlan({ ...cost, checkpointIntervalMinutes: 60 }, 16_384, 980e9);
+    expect(hourly.checkpointIntervalSeconds).toBe(3600);
+    expect(hourly.optimalCheckpointIntervalSeconds).toBeCloseTo(660.66, 1);
+    expect(hourly.goodput).toBeCloseTo(dalyGoodput(3600, 19.6, optimal.clusterMtbfSeconds), 12);
+    // First order, once an hour against an 11,135 s cluster MTBF: 1 − 19.6/3,600 − (1,800 + 600)/11,135 = 0.779
+    // (Daly's exact form: 0.798); at the optimum 1 − 19.6/660.7 − (330 + 600)/11,135 = 0.887.
+    expect(hourly.goodput).toBeCloseTo(1 - 19.6 / 3600 - 2400 / 11_135, 1);
+    expect(hourly.goodput).toBeLessThan(optimal.goodput - 0.05);
+    expect(reliabilityPlan({ ...cost, checkpointIntervalMinutes: null }, 16_384, 980e9)).toEqual(optimal);
+  });
 });
 
 describe('input pipeline', () => {

@@ -4,7 +4,7 @@
 
 import { RESTART_SECONDS } from '../calibration.ts';
 import type { CostConfig } from '../input/index.ts';
-import { GB, SECONDS_PER_HOUR } from '../input/index.ts';
+import { GB, SECONDS_PER_HOUR, SECONDS_PER_MINUTE } from '../input/index.ts';
 
 /** Expected interruptions: GPU-hours over the per-GPU mean time between failures. */
 export function expectedFailures(gpuHours: number, gpuMtbfHours: number): number {
@@ -61,19 +61,32 @@ export function dalyGoodput(intervalSeconds: number, writeSeconds: number, clust
 export interface ReliabilityPlan {
   readonly clusterMtbfSeconds: number;
   readonly checkpointWriteSeconds: number;
+  /** Young's √(2δM). */
+  readonly optimalCheckpointIntervalSeconds: number;
+  /** The interval used: the document's, or the optimum. */
   readonly checkpointIntervalSeconds: number;
   readonly lostSecondsPerFailure: number;
   readonly goodput: number;
 }
 
-/** Checkpointing plan for `gpus` GPUs saving `bytesPerCheckpoint` with Young's interval. */
-export function reliabilityPlan(cost: Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'>, gpus: number, bytesPerCheckpoint: number): ReliabilityPlan {
+/**
+ * Checkpointing plan for `gpus` GPUs saving `bytesPerCheckpoint`: at the interval the
+ * document sets (cost.checkpointIntervalMinutes), else at Young's optimum. Goodput is
+ * Daly's for the interval actually used, so a sweep of intervals draws his curve.
+ */
+export function reliabilityPlan(
+  cost: Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'> & Partial<Pick<CostConfig, 'checkpointIntervalMinutes'>>,
+  gpus: number, bytesPerCheckpoint: number,
+): ReliabilityPlan {
   const mtbfSeconds = clusterMtbfHours(cost.gpuMtbfHours, gpus) * SECONDS_PER_HOUR;
   const writeSeconds = checkpointWriteSeconds(bytesPerCheckpoint, cost.checkpointWriteGBps);
-  const intervalSeconds = youngCheckpointIntervalSeconds(writeSeconds, mtbfSeconds);
+  const optimalSeconds = youngCheckpointIntervalSeconds(writeSeconds, mtbfSeconds);
+  const chosen = cost.checkpointIntervalMinutes;
+  const intervalSeconds = chosen == null ? optimalSeconds : chosen * SECONDS_PER_MINUTE;
   return {
     clusterMtbfSeconds: mtbfSeconds,
     checkpointWriteSeconds: writeSeconds,
+    optimalCheckpointIntervalSeconds: optimalSeconds,
     checkpointIntervalSeconds: intervalSeconds,
     lostSecondsPerFailure: lostSecondsPerFailure(intervalSeconds),
     goodput: dalyGoodput(intervalSeconds, writeSeconds, mtbfSeconds),

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { estimate } from '../src/model/estimate.ts';
+
+// `npm run --silent sweep -- FILE --knob K` (issue 13): the interchange spec's command-line
+// rules (exit 0 with errors for a bad document, 2 only for unreadable input or bad arguments).
+
+const FILE = 'examples/llama3-70b-256-h100.json';
+const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sweep.ts', ...args], { encoding: 'utf8', input, maxBuffer: 256 * 2 ** 20 });
+
+interface Printed { knob: string; rows: Array<{ value: number; output: { memory: { reserved: number }; throughput: { tokensPerSecond: number } } }>; skipped: Array<{ value: number; reason: string }>; errors: string[] }
+
+describe('sweep command line', () => {
+  it('prints { knob, rows, skipped }, rows ascending, each row the estimate of its document', () => {
+    const result = run([FILE, '--knob', 'tp', '--no-timeline']);
+    expect(result.status).toBe(0);
+    const printed = JSON.parse(result.stdout) as Printed;
+    expect(printed.knob).toBe('tp');
+    expect(printed.rows.map((r) => r.value)).toEqual([1, 2, 4, 8]);
+    expect(printed.skipped.map((s) => s.value)).toEqual([16, 32, 64]);
+    // TP 4 at a fixed 256 GPUs: DP 16 (4 × 4 × 16 = 256).
+    const doc = JSON.parse(spawnSync('cat', [FILE], { encoding: 'utf8' }).stdout) as { parallel: object };
+    const tp4 = estimate({ ...doc, parallel: { ...doc.parallel, tp: 4, dp: 16 } });
+    expect(printed.rows[2]?.output.throughput.tokensPerSecond).toBe(tp4.throughput?.tokensPerSecond);
+    expect(printed.rows[2]?.output.memory.reserved).toBe(Math.round(tp4.memory.reserved));
+  }, 30_000);
+
+  it('--summary prints one line per value; --help exits 0 with usage', () => {
+    const summary = run([FILE, '--knob', 'zero', '--summary']);
+    expect(summary.status).toBe(0);
+    expect(summary.stdout.trim().split('\n')).toHaveLength(5);
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run --silent sweep -- FILE/);
+  }, 30_000);
+
+  it('a bad knob is an errors list with exit 0; no knob or no file exits 2', () => {
+    const bad = run([FILE, '--knob', 'tpp']);
+    expect(bad.status).toBe(0);
+    expect((JSON.parse(bad.stdout) as Printed).errors[0]).toMatch(/knob: "tpp"/);
+    expect(run([FILE]).status).toBe(2);
+    expect(run(['no-such-file.json', '--knob', 'tp']).status).toBe(2);
+  }, 30_000);
+});

@@ -1,0 +1,60 @@
+// npm run --silent sweep -- FILE|- --knob K [--no-timeline] [--summary]
+// One knob across its values with everything else fixed: one row per valid value,
+// ascending, each row's output exactly what `estimate` gives for the document with that
+// value set; values the engine rejects are listed under "skipped" with its reason.
+import { sweepDocument, SWEEP_KNOBS, type SweepResult } from '../src/model/sweep/index.ts';
+import { GiB } from '../src/model/input/index.ts';
+import { exitWithHelpIfAsked, wholeBytes } from './cli.ts';
+import { readJsonInput } from './read-input.ts';
+
+const USAGE = 'npm run --silent sweep -- FILE|- --knob K [--no-timeline] [--summary]';
+const HELP = `
+usage: ${USAGE}
+
+Sweeps one knob of the interchange document in FILE (or standard input with -) and
+prints { "knob", "label", "absorbedBy", "current", "rows": [ { "value", "changes",
+"output" } ], "skipped": [ { "value", "reason" } ], "errors", "warnings" }, rows in
+ascending value (recompute: none, selective, full; precision: fp4 … fp32).
+
+  --knob K        one of ${SWEEP_KNOBS.join(', ')}
+                  (tp, pp and cp keep the GPU count: DP follows; gpus moves DP;
+                  checkpointInterval is in minutes, from 2 minutes to a day)
+  --no-timeline   rows without the simulated pipeline timeline (much shorter output)
+  --summary       one line per value instead of JSON
+  --help          this text
+
+Exits 0 with an "errors" list for an invalid document or knob; exits 2 only when FILE
+cannot be read or is not JSON, or the arguments are wrong.
+`;
+
+const args = process.argv.slice(2);
+exitWithHelpIfAsked(args, HELP);
+const knobAt = args.indexOf('--knob');
+const knob = knobAt >= 0 ? args[knobAt + 1] : undefined;
+const flags = new Set(['--knob', '--no-timeline', '--summary']);
+const unknown = args.filter((a) => a.startsWith('--') && !flags.has(a));
+if (unknown.length > 0 || knob === undefined) {
+  process.stderr.write(`${unknown.length > 0 ? `${unknown.join(', ')}: unknown option` : '--knob is required'}\nusage: ${USAGE}\n`);
+  process.exit(2);
+}
+const files = args.filter((a, i) => !a.startsWith('--') && i !== knobAt + 1);
+const result = sweepDocument(readJsonInput(files, USAGE), knob, { timeline: !args.includes('--no-timeline') });
+
+function summaryLines(r: SweepResult): string {
+  if (r.errors.length > 0) return ['invalid:', ...r.errors.map((e) => `  - ${e}`)].join('\n');
+  const shown = (v: string | number) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(1) : String(v)).padStart(8);
+  const lines = r.rows.map(({ value, output: o }) => [
+    `${shown(value)}${value === r.current ? '*' : ' '}`,
+    `${o.memory.fits ? 'fits ' : 'OOM  '}`,
+    `${(o.memory.reserved / GiB).toFixed(1).padStart(7)} GiB`,
+    `${Math.round(o.throughput?.tokensPerSecond ?? 0).toLocaleString('en-US').padStart(12)} tokens/s`,
+    `MFU ${((o.throughput?.mfu ?? 0) * 100).toFixed(1).padStart(5)} %`,
+    `${(o.time?.days ?? 0).toFixed(1).padStart(7)} days`,
+    `$${Math.round(o.cost?.usd ?? 0).toLocaleString('en-US')}`,
+    `goodput ${((o.reliability?.goodput ?? 0) * 100).toFixed(2)} %`,
+  ].join('  '));
+  const skipped = r.skipped.map((s) => `${shown(s.value)}   skipped: ${s.reason}`);
+  return [`${r.label}${r.absorbedBy ? ' (DP follows, GPUs fixed)' : ''}; * = the document's value`, ...lines, ...skipped].join('\n');
+}
+
+process.stdout.write(args.includes('--summary') ? `${summaryLines(result)}\n` : `${JSON.stringify(wholeBytes(result), null, 2)}\n`);

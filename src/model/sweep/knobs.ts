@@ -1,0 +1,163 @@
+// The knobs a trade-off curve can move, each with the values worth drawing and the
+// document fields one value sets. Candidates are generous (every divisor, every stage):
+// the engine's own rules (consistency.ts) decide which are valid, and a rejected value is
+// reported with the engine's reason, never silently dropped.
+//
+// Where a knob moves the GPU count (TP, PP and CP at a fixed cluster), data parallelism
+// absorbs it: DP = GPUs / (TP × PP × CP), as fit-suggestions.ts does. The "GPUs" knob
+// moves DP itself. EP is carved out of TP × DP × CP (Megatron-Core's expert groups), so it
+// moves nothing else.
+
+import { divisors, PRECISIONS, RECOMPUTES, ZERO_STAGES, type RunConfig } from '../input/index.ts';
+import type { FieldChange } from '../search/index.ts';
+
+export const SWEEP_KNOBS = [
+  'tp', 'pp', 'cp', 'ep', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus',
+  'checkpointInterval',
+] as const;
+export type SweepKnob = (typeof SWEEP_KNOBS)[number];
+export type SweepValue = number | string;
+
+export function isSweepKnob(value: unknown): value is SweepKnob {
+  return typeof value === 'string' && (SWEEP_KNOBS as readonly string[]).includes(value);
+}
+
+/** What a knob needs besides the parsed run: the engine's recommended checkpoint interval. */
+export interface KnobContext {
+  readonly config: RunConfig;
+  readonly optimalCheckpointIntervalMinutes: number;
+}
+
+export interface KnobSpec {
+  /** In the field's own words, as the page labels it. */
+  readonly label: string;
+  /** The degree that follows so the cluster stays the same size, or null. */
+  readonly absorbedBy: 'dp' | null;
+  current(x: KnobContext): SweepValue;
+  /** Ascending (categorical knobs in their listed order), without duplicates. */
+  candidates(x: KnobContext): readonly SweepValue[];
+  /** The fields to set for this value, or why the value cannot be laid out at all. */
+  changes(x: KnobContext, value: SweepValue): readonly FieldChange[] | string;
+}
+
+/** Degrees above this are not drawn: no published run goes near them, and they would crowd the axis. */
+const MAX_DEGREE = 1024;
+const MAX_MICRO_BATCH = 64;
+/** Global batches from the smallest the layout allows to this many times the current one. */
+const GLOBAL_BATCH_SPAN = 8;
+/** GPU counts from 1/16 to 16 times the current data-parallel width. */
+const GPU_OCTAVES = 4;
+const SEQ_LENGTHS = [512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072];
+/** From a few minutes to a day (issue 13), roughly evenly on a log axis. */
+export const CHECKPOINT_INTERVALS_MINUTES = [2, 3, 5, 7, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1080, 1440];
+/** Least to most precise: bytes per weight ascending. */
+const PRECISION_ORDER = ['fp4', 'fp8', 'fp16', 'bf16', 'fp32'] as const;
+
+const num = (value: SweepValue) => (typeof value === 'number' ? value : Number.NaN);
+const sortedUnique = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
+const gpusOf = (c: RunConfig) => c.parallel.tp * c.parallel.pp * c.parallel.dp * c.parallel.cp;
+
+/** TP, PP or CP set to `value` with DP following, or why the GPU count does not split that way. */
+function degreeWithDp(c: RunConfig, key: 'tp' | 'pp' | 'cp', value: number): readonly FieldChange[] | string {
+  const others = { ...c.parallel, [key]: value };
+  const width = others.tp * others.pp * others.cp;
+  const gpus = gpusOf(c);
+  if (gpus % width !== 0) return `${gpus} GPUs do not split into TP × PP × CP = ${others.tp}×${others.pp}×${others.cp}`;
+  return [{ path: ['parallel', key], value }, { path: ['parallel', 'dp'], value: gpus / width }];
+}
+
+function degreeKnob(key: 'tp' | 'pp' | 'cp', label: string, bound: (c: RunConfig) => number): KnobSpec {
+  return {
+    label,
+    absorbedBy: 'dp',
+    current: ({ config }) => config.parallel[key],
+    candidates: ({ config: c }) => {
+      const rest = (c.parallel.tp * c.parallel.pp * c.parallel.cp) / c.parallel[key];
+      return divisors(gpusOf(c) / rest).filter((d) => d <= Math.min(MAX_DEGREE, bound(c)));
+    },
+    changes: ({ config }, value) => degreeWithDp(config, key, num(value)),
+  };
+}
+
+function fieldKnob(label: string, path: readonly string[], current: (c: RunConfig) => SweepValue,
+  candidates: (x: KnobContext) => readonly SweepValue[]): KnobSpec {
+  return {
+    label, absorbedBy: null, current: ({ config }) => current(config), candidates,
+    changes: (_, value) => [{ path, value }],
+  };
+}
+
+/** Interleaving needs its schedule: virtual stages above 1 switch 1F1B to interleaved 1F1B, and back at 1. */
+function vppChanges(c: RunConfig, vpp: number): readonly FieldChange[] {
+  const changes: FieldChange[] = [{ path: ['parallel', 'vpp'], value: vpp }];
+  const schedule = c.parallel.schedule;
+  if (vpp > 1 && schedule !== 'interleaved-1f1b') changes.push({ path: ['parallel', 'schedule'], value: 'interleaved-1f1b' });
+  if (vpp === 1 && schedule === 'interleaved-1f1b') changes.push({ path: ['parallel', 'schedule'], value: '1f1b' });
+  return changes;
+}
+
+function globalBatches(c: RunConfig): number[] {
+  const unit = c.parallel.dp * c.training.microBatch;
+  const values = [c.training.globalBatch];
+  for (let b = unit; b <= Math.max(unit, c.training.globalBatch * GLOBAL_BATCH_SPAN); b *= 2) values.push(b);
+  return sortedUnique(values);
+}
+
+/** The data-parallel width from 1/16 to 16 times the current one, as whole GPU counts. */
+function gpuCounts(c: RunConfig): number[] {
+  const width = c.parallel.tp * c.parallel.pp * c.parallel.cp;
+  const values = [gpusOf(c)];
+  for (let k = -GPU_OCTAVES; k <= GPU_OCTAVES; k++) {
+    const dp = c.parallel.dp * 2 ** k;
+    if (Number.isInteger(dp) && dp >= 1) values.push(dp * width);
+  }
+  return sortedUnique(values);
+}
+
+export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
+  tp: degreeKnob('tp', 'Tensor parallel (TP)', (c) => c.model.heads),
+  pp: degreeKnob('pp', 'Pipeline parallel (PP)', (c) => c.model.layers),
+  cp: degreeKnob('cp', 'Context parallel (CP)', (c) => c.training.seqLen),
+  ep: fieldKnob('Expert parallel (EP)', ['parallel', 'ep'], (c) => c.parallel.ep,
+    ({ config: c }) => (c.model.moe ? divisors(c.model.moe.experts).filter((d) => d <= MAX_DEGREE) : [1])),
+  vpp: {
+    label: 'Virtual pipeline stages (VPP)',
+    absorbedBy: null,
+    current: ({ config }) => config.parallel.vpp,
+    candidates: ({ config: c }) => (c.parallel.pp < 2 ? [1] : divisors(Math.max(1, Math.floor(c.model.layers / c.parallel.pp)))),
+    changes: ({ config }, value) => vppChanges(config, num(value)),
+  },
+  microBatch: fieldKnob('Micro-batch (sequences)', ['training', 'microBatch'], (c) => c.training.microBatch,
+    ({ config: c }) => {
+      const perReplica = c.training.globalBatch / c.parallel.dp;
+      const values = Number.isInteger(perReplica) ? divisors(perReplica).filter((d) => d <= MAX_MICRO_BATCH) : [];
+      return sortedUnique([...values, c.training.microBatch]);
+    }),
+  globalBatch: fieldKnob('Global batch (sequences)', ['training', 'globalBatch'], (c) => c.training.globalBatch,
+    ({ config }) => globalBatches(config)),
+  zero: fieldKnob('ZeRO stage', ['parallel', 'zero'], (c) => c.parallel.zero, () => ZERO_STAGES),
+  recompute: fieldKnob('Activation recomputation', ['training', 'recompute'], (c) => c.training.recompute, () => RECOMPUTES),
+  precision: fieldKnob('Precision', ['training', 'precision'], (c) => c.training.precision,
+    () => PRECISION_ORDER.filter((p) => PRECISIONS.includes(p))),
+  seqLen: fieldKnob('Sequence length (tokens)', ['training', 'seqLen'], (c) => c.training.seqLen,
+    ({ config }) => sortedUnique([...SEQ_LENGTHS, config.training.seqLen])),
+  gpus: {
+    label: 'GPUs',
+    absorbedBy: 'dp',
+    current: ({ config }) => gpusOf(config),
+    candidates: ({ config }) => gpuCounts(config),
+    changes: ({ config: c }, value) => {
+      const width = c.parallel.tp * c.parallel.pp * c.parallel.cp;
+      const gpus = num(value);
+      if (gpus % width !== 0) return `${gpus} GPUs do not split into TP × PP × CP = ${c.parallel.tp}×${c.parallel.pp}×${c.parallel.cp}`;
+      return [{ path: ['parallel', 'dp'], value: gpus / width }, { path: ['cluster', 'gpus'], value: gpus }];
+    },
+  },
+  checkpointInterval: {
+    label: 'Checkpoint interval (minutes)',
+    absorbedBy: null,
+    current: (x) => x.config.cost.checkpointIntervalMinutes ?? x.optimalCheckpointIntervalMinutes,
+    candidates: (x) => sortedUnique([...CHECKPOINT_INTERVALS_MINUTES, x.optimalCheckpointIntervalMinutes, num(KNOBS.checkpointInterval.current(x))]),
+    changes: (_, value) => [{ path: ['cost', 'checkpointIntervalMinutes'], value }],
+  },
+};

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { estimate } from '../estimate.ts';
+import { dalyGoodput } from '../run/index.ts';
+import { sweepDocument, type SweepKnob } from './index.ts';
+
+type Doc = { readonly [key: string]: unknown } & {
+  readonly parallel: Record<string, unknown>; readonly training: Record<string, unknown>;
+  readonly cluster: Record<string, unknown>; readonly cost: Record<string, unknown>;
+};
+// Llama 3 70B (arXiv 2407.21783, table 3) on 256 H100: TP 8, PP 4 × VPP 5, DP 8.
+const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as Doc;
+const MIXTRAL: Doc = {
+  ...LLAMA_70B,
+  model: { name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
+  parallel: { tp: 2, pp: 4, dp: 32, cp: 1, ep: 8, vpp: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
+};
+
+/** The document as a person would write it for one value: the knob's field set by hand, DP re-derived where the knob moves GPUs. */
+function byHand(doc: Doc, knob: SweepKnob, value: number | string): unknown {
+  const p = doc.parallel as { tp: number; pp: number; cp: number; dp: number; schedule: string };
+  const gpus = p.tp * p.pp * p.cp * p.dp;
+  const parallel = (fields: Record<string, unknown>) => ({ ...doc, parallel: { ...doc.parallel, ...fields } });
+  const training = (fields: Record<string, unknown>) => ({ ...doc, training: { ...doc.training, ...fields } });
+  const v = value as number;
+  switch (knob) {
+    case 'tp': return parallel({ tp: v, dp: gpus / (v * p.pp * p.cp) });
+    case 'pp': return parallel({ pp: v, dp: gpus / (p.tp * v * p.cp) });
+    case 'cp': return parallel({ cp: v, dp: gpus / (p.tp * p.pp * v) });
+    case 'ep': case 'zero': return parallel({ [knob]: v });
+    case 'vpp': return parallel({ vpp: v, schedule: v > 1 ? 'interleaved-1f1b' : p.schedule === 'interleaved-1f1b' ? '1f1b' : p.schedule });
+    case 'microBatch': case 'globalBatch': case 'recompute': case 'precision': case 'seqLen': return training({ [knob]: value });
+    case 'gpus': return { ...parallel({ dp: v / (p.tp * p.pp * p.cp) }), cluster: { ...doc.cluster, gpus: v } };
+    case 'checkpointInterval': return { ...doc, cost: { ...doc.cost, checkpointIntervalMinutes: v } };
+  }
+}
+
+const CASES: readonly [string, Doc, SweepKnob][] = [
+  ...(['tp', 'pp', 'cp', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus', 'checkpointInterval'] as const)
+    .map((k): [string, Doc, SweepKnob] => ['Llama 3 70B', LLAMA_70B, k]),
+  ['Mixtral 8x7B', MIXTRAL, 'ep'],
+];
+
+describe('sweep: each row is the estimate of the document with that value', () => {
+  it.each(CASES)('%s, %s', (_, doc, knob) => {
+    const result = sweepDocument(doc, knob);
+    expect(result.errors).toEqual([]);
+    expect(result.rows.length).toBeGreaterThan(1);
+    for (const row of result.rows) expect(row.output).toEqual(estimate(byHand(doc, knob, row.value)));
+    // Every skipped value is one the engine rejects, with its reason.
+    for (const skip of result.skipped) {
+      const errors = estimate(byHand(doc, knob, skip.value)).errors;
+      expect(errors.length > 0 || /do not split/.test(skip.reason)).toBe(true);
+      expect(skip.reason.length).toBeGreaterThan(10);
+    }
+  }, 30_000);
+});
+
+describe('sweep: rows', () => {
+  it('one row per valid TP of Llama 3 70B on 256 GPUs at PP 4, ascending; 16, 32, 64 do not divide the 8 KV heads', () => {
+    const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
+    // 256 / (PP 4 × CP 1) = 64 GPUs per pipeline: TP ∈ divisors(64); GQA with 8 KV heads allows 1, 2, 4, 8.
+    expect(result.rows.map((r) => r.value)).toEqual([1, 2, 4, 8]);
+    expect(result.skipped.map((s) => s.value)).toEqual([16, 32, 64]);
+    expect(result.skipped[0]?.reason).toMatch(/parallel\.tp: 16 does not divide model\.kvHeads=8/);
+    expect(result.absorbedBy).toBe('dp');
+    expect(result.current).toBe(8);
+    expect(result.rows.map((r) => r.changes.find((c) => c.path[1] === 'dp')?.value)).toEqual([64, 32, 16, 8]);
+    expect(result.rows.every((r) => r.output.timeline === null)).toBe(true);
+  });
+
+  it('categorical knobs in their order: recomputation none → selective → full, precision fp4 → fp32', () => {
+    expect(sweepDocument(LLAMA_70B, 'recompute').rows.map((r) => r.value)).toEqual(['none', 'selective', 'full']);
+    const precisions = sweepDocument(LLAMA_70B, 'precision');
+    expect([...precisions.rows, ...precisions.skipped].map((r) => r.value).sort()).toEqual(['bf16', 'fp16', 'fp32', 'fp4', 'fp8']);
+    expect(precisions.rows.map((r) => r.value)).toEqual(['fp4', 'fp8', 'fp16', 'bf16', 'fp32']);
+  });
+
+  it('numeric rows ascend', () => {
+    for (const knob of ['pp', 'microBatch', 'globalBatch', 'seqLen', 'gpus', 'checkpointInterval'] as const) {
+      const values = sweepDocument(LLAMA_70B, knob, { timeline: false }).rows.map((r) => r.value as number);
+      expect(values).toEqual([...values].sort((a, b) => a - b));
+    }
+  });
+
+  it('a bad knob or document is an error value, never an exception', () => {
+    expect(sweepDocument(LLAMA_70B, 'wings').errors[0]).toMatch(/knob: "wings" is not a knob/);
+    expect(sweepDocument(null, 'tp').errors).toEqual(['document: must be a JSON object']);
+    expect(sweepDocument({ ...LLAMA_70B, parallel: { ...LLAMA_70B.parallel, tp: 3 } }, 'pp').errors[0]).toMatch(/parallel\.tp/);
+    expect(sweepDocument(LLAMA_70B, 'ep').warnings[0]).toMatch(/no experts/);
+  });
+
+  it('never changes the document it is given', () => {
+    const before = JSON.stringify(LLAMA_70B);
+    sweepDocument(LLAMA_70B, 'gpus', { timeline: false });
+    expect(JSON.stringify(LLAMA_70B)).toBe(before);
+  });
+});
+
+describe('sweep: checkpoint interval against goodput (Young 1974, Daly 2006)', () => {
+  // Hand derivation for Llama 3 70B on 256 H100:
+  //   parameters: embedding and output 2 × 128,256 × 8,192 = 2,101,346,304;
+  //   per layer q, o 2 × 8,192² = 134,217,728; k, v 2 × 8,192 × 1,024 = 16,777,216;
+  //   SwiGLU 3 × 8,192 × 28,672 = 704,643,072; two norms 16,384 → 855,654,400 × 80 layers;
+  //   final norm 8,192 → 70,553,706,496 parameters.
+  //   checkpoint: bf16 weights 2 + Adam fp32 master, m, v 12 = 14 bytes each → 987,751,890,944 B;
+  //   δ = 987.75 GB / 50 GB/s = 19.755 s; cluster MTBF M = 50,000 h / 256 = 703,125 s;
+  //   Young: τ = √(2δM) = √(2 × 19.755 × 703,125) = 5,270.7 s = 87.85 minutes.
+  const deltaSeconds = 987_751_890_944 / 50e9;
+  const mtbfSeconds = (50_000 / 256) * 3600;
+  const youngMinutes = Math.sqrt(2 * deltaSeconds * mtbfSeconds) / 60;
+
+  it('the engine recommends Young\'s interval, derived by hand', () => {
+    expect(youngMinutes).toBeCloseTo(87.85, 1);
+    const result = sweepDocument(LLAMA_70B, 'checkpointInterval', { timeline: false });
+    expect(result.current).toBeCloseTo(youngMinutes, 6);
+    expect(result.rows.map((r) => r.value)).toContain(result.current);
+  });
+
+  it('goodput peaks within a factor of 2 of the recommended interval, from 2 minutes to a day', () => {
+    const rows = sweepDocument(LLAMA_70B, 'checkpointInterval', { timeline: false }).rows;
+    expect(rows[0]?.value).toBe(2);
+    expect(rows[rows.length - 1]?.value).toBe(1440);
+    const best = rows.reduce((a, r) => ((r.output.reliability?.goodput ?? 0) > (a.output.reliability?.goodput ?? 0) ? r : a));
+    const ratio = (best.value as number) / youngMinutes;
+    expect(ratio).toBeGreaterThanOrEqual(0.5);
+    expect(ratio).toBeLessThanOrEqual(2);
+    // Each row's goodput is Daly's expected-wall-time model at that interval (restart 600 s, calibration.ts).
+    const at = rows.find((r) => r.value === 10)!;
+    expect(at.output.reliability?.goodput).toBeCloseTo(dalyGoodput(600, deltaSeconds, mtbfSeconds, 600), 9);
+    // First order: 1 − δ/τ − (τ/2 + R)/M = 1 − 0.03293 − 0.00128 = 0.9658 at τ = 10 min.
+    expect(at.output.reliability?.goodput).toBeCloseTo(1 - deltaSeconds / 600 - (300 + 600) / mtbfSeconds, 2);
+    // Days follow goodput: checkpointing every 2 minutes costs over a tenth of the run.
+    const days = (v: number) => rows.find((r) => r.value === v)!.output.time!.days;
+    expect(days(2) / days(90)).toBeGreaterThan(1.1);
+  });
+});
