@@ -1,6 +1,7 @@
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { test, expect, configFragment, openPlanner, slider } from './fixtures.ts';
+import { TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 // Large and extreme inputs (issue "Hardening", part 5): a million GPUs, ten thousand
 // layers, ten-million-token sequences, 1,024 experts, all of them at once, and a
@@ -56,22 +57,8 @@ interface Measure extends Probe { readonly longestTaskCpuMs: number; readonly lo
 /** The most CPU time one main-thread task may take while an extreme input arrives and a slider moves. */
 const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 
-interface TraceEvent { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }
-
-/** The longest task of the page's main thread in a Chrome trace: wall and CPU (thread) time, in ms. */
-function longestMainThreadTask(trace: Buffer): { wallMs: number; cpuMs: number } {
-  const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
-  const main = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask' && main.has(`${e.pid}:${e.tid}`));
-  return {
-    wallMs: Math.max(0, ...tasks.map((e) => (e.dur ?? 0) / 1000)),
-    cpuMs: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)),
-  };
-}
-
 async function measure(page: Page, browser: Browser, hash: string): Promise<Measure> {
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const probe = await pasteLinkAndMoveTp(page, hash);
   const longest = longestMainThreadTask(await browser.stopTracing());
   return { ...probe, longestTaskCpuMs: longest.cpuMs, longestTaskWallMs: longest.wallMs };

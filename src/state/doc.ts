@@ -2,38 +2,11 @@
 // object, ../shared/spec/interchange.md). These helpers read and replace one field
 // of it without mutating anything, so every edit gives a new document.
 
-export type Doc = { readonly [key: string]: unknown };
-export type FieldPath = readonly string[];
+// The document type and the field editing live with the engine's input (model/input/edit.ts),
+// so that the sweep's points and the page's edits are built by one function.
+import { getAt, type Doc, type FieldPath } from '../model/input/index.ts';
 
-export function isPlainObject(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Own properties only, so `__proto__` and inherited names are never read through. */
-function ownValue(obj: Doc, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
-}
-
-export function getAt(doc: Doc, path: FieldPath): unknown {
-  let node: unknown = doc;
-  for (const key of path) {
-    if (!isPlainObject(node)) return undefined;
-    node = ownValue(node, key);
-  }
-  return node;
-}
-
-/** A copy of `doc` with `path` set to `value` (objects on the way are created or copied). `undefined` removes the field. */
-export function setAt(doc: Doc, path: FieldPath, value: unknown): Doc {
-  const [key, ...rest] = path;
-  if (key === undefined) return isPlainObject(value) ? value : doc;
-  const child = ownValue(doc, key);
-  const next = rest.length === 0 ? value : setAt(isPlainObject(child) ? child : {}, rest, value);
-  const copy: Record<string, unknown> = { ...doc };
-  if (next === undefined) delete copy[key];
-  else copy[key] = next;
-  return copy;
-}
+export { getAt, isPlainObject, setAt, withFieldChanges, type Doc, type FieldChange, type FieldPath } from '../model/input/index.ts';
 
 /** The field as a finite number, or `fallback` when it is absent or not a finite number. */
 export function numberAt(doc: Doc, path: FieldPath, fallback: number): number {

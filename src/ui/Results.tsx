@@ -14,6 +14,7 @@ import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
 import { SearchPanel } from './search/SearchPanel.tsx';
+import { TradeoffPanel } from './tradeoffs/TradeoffPanel.tsx';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 
@@ -134,6 +135,7 @@ export function Results() {
           <Warnings />
           {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
           <MemoLaunchArgsPanel document={laterDocument} />
+          <TradeoffPanel />
         </>
       ) : <NoResults />}
       <MemoSearchPanel />

@@ -27,3 +27,18 @@ export function useSettledValue<T>(value: T, quietMs = CHART_SETTLE_MS): T {
   }, [value, settled, quietMs]);
   return settled;
 }
+
+/**
+ * `value`, taken up `delayMs` after it changes and null until it first arrives: parts of one
+ * picture (the trade-off panel's charts) given staggered delays mount and redraw one per
+ * task, so no single commit carries them all.
+ */
+export function useStaggeredValue<T>(value: T, delayMs: number): T | null {
+  const [shown, setShown] = useState<T | null>(null);
+  useEffect(() => {
+    if (Object.is(value, shown)) return undefined;
+    const timer = setTimeout(() => startTransition(() => setShown(() => value)), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, shown, delayMs]);
+  return shown;
+}

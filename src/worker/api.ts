@@ -9,6 +9,7 @@ import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model
 import type { EstimateOutput } from '../model/input/index.ts';
 import { caseResult, type CaseResult } from '../model/validation/index.ts';
 import { loadPublishedRuns } from './published-runs.ts';
+import { sweepDocument, type SweepResult } from '../model/sweep/index.ts';
 
 /** One batch of validated published runs, and how many there are in all. */
 export interface ValidationBatch {
@@ -18,6 +19,16 @@ export interface ValidationBatch {
 
 /** The fixes for a run that does not fit, or why there are none to compute. */
 export type FitSuggestionsAnswer = ({ readonly ok: true } & FitSuggestions) | { readonly ok: false; readonly errors: readonly string[] };
+
+/** The page's trade-off panel: the chosen knob's curve and the checkpoint-interval curve (sweep.ts), without timelines. */
+export interface TradeoffAnswer {
+  readonly knob: SweepResult;
+  readonly checkpoint: SweepResult;
+}
+
+function sweepFailure(knob: unknown, message: string): SweepResult {
+  return { knob: null, label: String(knob), absorbedBy: null, current: null, rows: [], skipped: [], errors: [message], warnings: [] };
+}
 
 export const engineApi = {
   /** The engine's estimate for an untrusted interchange document; errors come back as field-named values, never as exceptions. */
@@ -47,6 +58,20 @@ export const engineApi = {
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, errors: [`engine: the fixes could not be computed (${message.slice(0, 200)})`] };
     }
+  },
+
+  /** One knob's curve and the checkpoint curve for this document; errors come back as values. */
+  tradeoffs(document: unknown, knob: unknown): TradeoffAnswer {
+    const sweep = (k: unknown) => {
+      try {
+        return sweepDocument(document, k, { timeline: false });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return sweepFailure(k, `engine: the curve could not be computed (${message.slice(0, 200)})`);
+      }
+    };
+    const curve = sweep(knob);
+    return { knob: curve, checkpoint: knob === 'checkpointInterval' ? curve : sweep('checkpointInterval') };
   },
 
   /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */

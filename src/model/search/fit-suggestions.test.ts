@@ -4,7 +4,8 @@ import { parseDocument } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { findModelPreset } from '../../presets/models.ts';
-import { fitSuggestions, type FieldChange } from './fit-suggestions.ts';
+import { fitSuggestions } from './fit-suggestions.ts';
+import type { FieldChange } from '../input/index.ts';
 
 type Json = { [key: string]: unknown };
 

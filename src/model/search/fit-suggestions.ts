@@ -12,7 +12,7 @@
 
 import { checkConsistency } from '../input/index.ts';
 import { divisors, MAX_INTEGER_FIELD } from '../input/index.ts';
-import { RECOMPUTES, type RunConfig, type ZeroStage } from '../input/index.ts';
+import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
@@ -23,11 +23,6 @@ export type FitChangeKind =
   | 'zero' | 'recompute' | 'microBatch' | 'tp' | 'pp' | 'cp' | 'ep'
   | 'offloadOptimizer' | 'offloadParameters' | 'moreGpusDp' | 'moreGpusPp';
 
-/** One interchange field set to one value (`parallel.tp` = 16 is ['parallel', 'tp'], 16). */
-export interface FieldChange {
-  readonly path: readonly string[];
-  readonly value: number | string | boolean;
-}
 
 export interface FitSuggestion {
   /** The change in the field's own words: "ZeRO stage 3", "Tensor parallel 16 (DP 1)". */

@@ -8,8 +8,7 @@
 // moves DP itself. EP is carved out of TP × DP × CP (Megatron-Core's expert groups), so it
 // moves nothing else.
 
-import { divisors, PRECISIONS, RECOMPUTES, ZERO_STAGES, type RunConfig } from '../input/index.ts';
-import type { FieldChange } from '../search/index.ts';
+import { divisors, PRECISIONS, RECOMPUTES, ZERO_STAGES, type FieldChange, type RunConfig } from '../input/index.ts';
 
 export const SWEEP_KNOBS = [
   'tp', 'pp', 'cp', 'ep', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus',

@@ -4,8 +4,7 @@
 // are listed with its reason instead of a row.
 
 import { estimate } from '../estimate.ts';
-import { isObject, parseDocument, type EstimateOutput } from '../input/index.ts';
-import type { FieldChange } from '../search/index.ts';
+import { isObject, parseDocument, withFieldChanges, type EstimateOutput, type FieldChange } from '../input/index.ts';
 import { isSweepKnob, KNOBS, SWEEP_KNOBS, type KnobContext, type SweepKnob, type SweepValue } from './knobs.ts';
 
 export interface SweepRow {
@@ -43,17 +42,6 @@ function failed(knob: SweepKnob | null, errors: readonly string[], warnings: rea
   return { knob, label: knob ? KNOBS[knob].label : '', absorbedBy: null, current: null, rows: [], skipped: [], errors, warnings };
 }
 
-/** The raw document with the fields set, copied along each path (the caller's document is never changed). */
-export function withChanges(raw: { readonly [key: string]: unknown }, changes: readonly FieldChange[]): { readonly [key: string]: unknown } {
-  const set = (node: unknown, path: readonly string[], value: unknown): unknown => {
-    const [head, ...rest] = path;
-    if (head === undefined) return value;
-    const object = isObject(node) ? node : {};
-    return { ...object, [head]: set(object[head], rest, value) };
-  };
-  return changes.reduce<{ readonly [key: string]: unknown }>((doc, c) => set(doc, c.path, c.value) as { readonly [key: string]: unknown }, raw);
-}
-
 /** The engine's answer at every value of `knob` for this document, ascending. Never throws on user input. */
 export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions = {}): SweepResult {
   if (!isSweepKnob(knob)) return failed(null, [`knob: "${String(knob)}" is not a knob that can be swept; use one of ${SWEEP_KNOBS.join(', ')}`]);
@@ -75,7 +63,7 @@ export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions
       skipped.push({ value, reason: changes });
       continue;
     }
-    const output = estimate(withChanges(raw, changes));
+    const output = estimate(withFieldChanges(raw, changes));
     if (output.errors.length > 0) skipped.push({ value, reason: output.errors.join('; ') });
     else rows.push({ value, changes, output: options.timeline === false ? { ...output, timeline: null } : output });
   }

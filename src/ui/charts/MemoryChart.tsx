@@ -7,7 +7,7 @@ import type { BarShapeProps } from 'recharts';
 import { MEMORY_PARTS } from '../../model/input/index.ts';
 import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/index.ts';
 import { formatGiB, formatNumber } from '../format.ts';
-import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
+import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from './chartParts.tsx';
 import { GiB } from '../../model/input/index.ts';
 
 
@@ -30,14 +30,6 @@ function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageR
     totalGiB: s.total / GiB,
     oom: s.total > capacity,
   }));
-}
-
-/** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above the value: a round axis top. */
-function niceCeiling(value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  const mantissa = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * power >= value) ?? 10;
-  return mantissa * power;
 }
 
 function summary(output: EstimateOutput, oomStages: number): string {

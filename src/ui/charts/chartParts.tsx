@@ -76,3 +76,11 @@ export function plainTick(props: TickProps): ReactNode {
     </text>
   );
 }
+
+/** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above the value: a round axis top. */
+export function niceCeiling(value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  const mantissa = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * power >= value) ?? 10;
+  return mantissa * power;
+}

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import type { FitSuggestion } from '../../model/search/index.ts';
-import { setAt, type Doc } from '../../state/doc.ts';
+import { withFieldChanges, type Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { FitSuggestionsAnswer } from '../../worker/api.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
@@ -26,7 +26,7 @@ function suggester(): FitSuggester {
 
 /** The document with the suggestion's fields set: what one click applies. */
 export function withSuggestion(document: Doc, suggestion: Pick<FitSuggestion, 'changes'>): Doc {
-  return suggestion.changes.reduce((doc, change) => setAt(doc, change.path, change.value), document);
+  return withFieldChanges(document, suggestion.changes);
 }
 
 /** "−12 % tokens/s" / "+3 % tokens/s": the price of a fix in throughput. */

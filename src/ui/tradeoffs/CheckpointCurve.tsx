@@ -1,0 +1,99 @@
+// Goodput against the checkpoint interval, from a few minutes to a day, on a log axis:
+// Daly's expected wall time for the user's GPU MTBF, cluster size and checkpoint write
+// time (reliability.ts), with Young's optimum √(2δM) marked and the run's own interval
+// beside it when it is set. Clicking a point sets the interval.
+
+import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, type ReactNode } from 'react';
+import { formatDays, formatMinutes, formatPercent, formatSeconds } from '../format.ts';
+import { TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
+import { CHART_STAGGER_MS, bestGoodput, type TradeoffPoint } from './points.ts';
+import { SECONDS_PER_HOUR } from '../../model/input/index.ts';
+import { useStaggeredValue } from '../useSettledValue.ts';
+
+const COLOR = '#0072b2';
+const OPTIMUM_COLOR = '#009e73';
+const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
+
+interface Props {
+  readonly points: readonly TradeoffPoint[];
+  readonly optimumMinutes: number;
+  /** The interval the run is set to, or null when it checkpoints at the optimum. */
+  readonly chosenMinutes: number | null;
+  readonly writeSeconds: number | null;
+  readonly clusterMtbfHours: number | null;
+  readonly onApply: (p: TradeoffPoint) => void;
+}
+
+function GoodputTooltip({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }): ReactNode {
+  const p = payload?.[0]?.payload as TradeoffPoint | undefined;
+  if (!active || !p) return null;
+  return (
+    <div style={TOOLTIP_STYLES.contentStyle} className="px-2 py-1">
+      <p style={TOOLTIP_STYLES.labelStyle}>Every {p.valueLabel}</p>
+      <p>Goodput {formatPercent(p.goodput)} · {formatDays(p.days)}</p>
+      <p>Click to checkpoint at this interval</p>
+    </div>
+  );
+}
+
+interface DotProps { readonly cx?: number; readonly cy?: number; readonly index?: number }
+
+/** After the three charts of the knob's curve (TradeoffChart's stagger), in a task of its own. */
+const CURVE_DELAY_MS = 3 * CHART_STAGGER_MS;
+
+export default function CheckpointCurve(props: Props) {
+  const shown = useStaggeredValue(props, CURVE_DELAY_MS);
+  if (!shown) return <div style={{ height: 260 }} />;
+  return <CheckpointCurveNow {...shown} />;
+}
+
+// Memoized: until its turn comes, the curve keeps its drawing without redrawing it.
+const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMinutes, chosenMinutes, writeSeconds, clusterMtbfHours, onApply }: Props) {
+  const best = bestGoodput(points);
+  const optimum = points.find((p) => p.value === optimumMinutes);
+  const low = Math.min(...points.map((p) => p.goodput));
+  const dot = (props: DotProps) => {
+    const p = points[props.index ?? -1];
+    if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
+    return (
+      <g key={p.index} style={{ cursor: 'pointer' }} onClick={() => onApply(p)} data-testid="checkpoint-point" data-value={String(p.value)}>
+        <circle cx={props.cx} cy={props.cy} r={10} fill="transparent" />
+        <circle cx={props.cx} cy={props.cy} r={p.value === optimumMinutes ? 5.5 : 3.5} fill={p.value === optimumMinutes ? OPTIMUM_COLOR : COLOR} stroke="#ffffff" />
+      </g>
+    );
+  };
+  const summary = `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ${formatMinutes(points[points.length - 1]?.value as number)}. `
+    + `Young/Daly optimum: every ${formatMinutes(optimumMinutes)}, goodput ${formatPercent(optimum?.goodput ?? 0)}; `
+    + `highest on the curve: every ${best?.valueLabel ?? ''}.`;
+  return (
+    <figure>
+      <div data-testid="checkpoint-curve" data-optimum-minutes={optimumMinutes} role="img" aria-label={summary} className="text-gray-700 dark:text-gray-300">
+        <LineChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={{ top: 20, right: 24, bottom: 16, left: 8 }}
+          style={{ width: '100%', height: 200 }}>
+          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+          <XAxis dataKey={(p: TradeoffPoint) => p.value as number} type="number" scale="log" domain={['dataMin', 'dataMax']} ticks={TICKS_MINUTES}
+            interval={0} tick={plainTick} tickFormatter={(v: number) => formatMinutes(v)} stroke="currentColor"
+            label={{ value: 'Minutes between checkpoints (log scale)', position: 'insideBottom', offset: -10, fill: 'currentColor', fontSize: 12 }} />
+          <YAxis width={56} domain={[Math.max(0, Math.floor(low * 20) / 20), 1]} tick={plainTick} interval={0} tickCount={4}
+            tickFormatter={(v: number) => formatPercent(v)} stroke="currentColor" />
+          <ReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3"
+            label={{ value: `optimum ${formatMinutes(optimumMinutes)}`, position: 'top', fill: 'currentColor', fontSize: 12 }} />
+          {chosenMinutes !== null && chosenMinutes !== optimumMinutes && (
+            <ReferenceLine x={chosenMinutes} stroke="currentColor" strokeDasharray="2 2"
+              label={{ value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 }} />
+          )}
+          <Tooltip content={<GoodputTooltip />} isAnimationActive={false} />
+          <Line dataKey="goodput" stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={dot} activeDot={false} />
+        </LineChart>
+      </div>
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        <span data-testid="checkpoint-optimum">Young/Daly optimum: every {formatMinutes(optimumMinutes)}</span>
+        {writeSeconds !== null && clusterMtbfHours !== null && (
+          <> = √(2 × {formatSeconds(writeSeconds)} to write × {formatSeconds(clusterMtbfHours * SECONDS_PER_HOUR)} between failures of the whole cluster)</>
+        )}, goodput {formatPercent(optimum?.goodput ?? 0)}.
+        {chosenMinutes !== null && chosenMinutes !== optimumMinutes && <> This run checkpoints every {formatMinutes(chosenMinutes)}.</>}
+      </figcaption>
+    </figure>
+  );
+});

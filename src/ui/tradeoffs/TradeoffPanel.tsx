@@ -1,0 +1,185 @@
+// "What does this knob trade?": pick a knob, see tokens/s, memory per GPU and dollars (or
+// days) across its values, click a point to apply it; below, goodput against the
+// checkpoint interval with the Young/Daly optimum. The curves come from the engine's sweep
+// (model/sweep) in a worker of their own (tradeoff-client.ts), asked once the input
+// settles, so a dragged slider never waits for them, and only once the reader has scrolled
+// near the panel (nothing is computed for a page nobody reads this far). It asks, shows, applies.
+
+import { Suspense, lazy, memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
+import { SWEEP_KNOBS, type SweepKnob, type SweepResult } from '../../model/sweep/index.ts';
+import { getAt, withFieldChanges, type Doc } from '../../state/doc.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import type { TradeoffAnswer } from '../../worker/api.ts';
+import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createTradeoffClient, type TradeoffClient } from '../../worker/tradeoff-client.ts';
+import { BUTTON } from '../buttons.ts';
+import { messageInWords } from '../errorWords.ts';
+import { useSettledValue } from '../useSettledValue.ts';
+import { STALE_CLASS } from '../SummaryStrip.tsx';
+import { KNOB_CAPTIONS } from './captions.ts';
+import { tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
+import type { CostUnit } from './TradeoffChart.tsx';
+
+// Memoized: a new estimate re-renders the panel, but the curves redraw only when their own answer changes.
+const TradeoffChart = memo(lazy(() => import('./TradeoffChart.tsx')));
+const CheckpointCurve = memo(lazy(() => import('./CheckpointCurve.tsx')));
+
+/** Quiet time before the curves are asked for: a dragged slider asks once, when it stops. */
+const ASK_AFTER_MS = 400;
+const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
+const KNOB_NAMES: Readonly<Record<SweepKnob, string>> = {
+  tp: 'Tensor parallel (TP)', pp: 'Pipeline parallel (PP)', cp: 'Context parallel (CP)', ep: 'Expert parallel (EP)',
+  vpp: 'Virtual pipeline stages (VPP)', microBatch: 'Micro-batch', globalBatch: 'Global batch', zero: 'ZeRO stage',
+  recompute: 'Recomputation', precision: 'Precision', seqLen: 'Sequence length', gpus: 'GPUs (DP follows)',
+  checkpointInterval: 'Checkpoint interval',
+};
+
+let shared: TradeoffClient | null = null;
+function client(): TradeoffClient {
+  shared ??= createTradeoffClient(createEngineWorker);
+  return shared;
+}
+
+interface Asked { readonly document: Doc; readonly knob: SweepKnob; readonly answer: TradeoffAnswer }
+
+/** True from the first time the element comes within a screen of the viewport: the curves are computed only for a reader who scrolls to them. */
+function useSeen(ref: RefObject<HTMLElement | null>): boolean {
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (seen || !element) return undefined;
+    if (typeof IntersectionObserver === 'undefined') {
+      setSeen(true);
+      return undefined;
+    }
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    }, { rootMargin: '100% 0px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, seen]);
+  return seen;
+}
+
+function useCurves(document: Doc | null, knob: SweepKnob): { answer: TradeoffAnswer | null; current: boolean } {
+  const settled = useSettledValue(document, ASK_AFTER_MS);
+  const [asked, setAsked] = useState<Asked | null>(null);
+  useEffect(() => {
+    if (!settled) return undefined;
+    let live = true;
+    void client().request({ document: settled, knob }).then((answer) => {
+      // A transition: React draws the new curves in slices that yield, so no task runs long.
+      if (live && answer) startTransition(() => setAsked({ document: settled, knob, answer }));
+    });
+    return () => { live = false; };
+  }, [settled, knob]);
+  return { answer: asked?.answer ?? null, current: asked !== null && asked.document === document && asked.knob === knob };
+}
+
+function Caption({ knob, result }: { knob: SweepKnob; result: SweepResult }) {
+  const caption = KNOB_CAPTIONS[knob];
+  const gpus = result.rows.find((r) => r.value === result.current)?.output;
+  return (
+    <p className="text-sm text-gray-800 dark:text-gray-200" data-testid="tradeoff-caption">
+      <strong>{caption.tradeoff}:</strong> {caption.why}
+      {result.absorbedBy === 'dp' && knob !== 'gpus' && gpus && ' Data parallelism follows, so the cluster keeps its size.'}
+      {' '}<span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
+    </p>
+  );
+}
+
+function Skipped({ result }: { result: SweepResult }) {
+  if (result.skipped.length === 0) return null;
+  return (
+    <details className="text-sm text-gray-800 dark:text-gray-200">
+      <summary className="cursor-pointer">{result.skipped.length} value{result.skipped.length === 1 ? '' : 's'} not drawn: the layout rules reject them</summary>
+      <ul className="mt-1 list-disc pl-5">
+        {result.skipped.map((s) => <li key={String(s.value)}>{valueLabel(result.knob, s.value)}: {messageInWords(s.reason)}</li>)}
+      </ul>
+    </details>
+  );
+}
+
+function Problems({ lines }: { lines: readonly string[] }) {
+  return <p role="status" className="text-sm text-gray-800 dark:text-gray-200">No curve for this configuration: {lines.map((l) => messageInWords(l)).join('; ')}</p>;
+}
+
+function CheckpointSection({ result, document, onApply }: { result: SweepResult; document: Doc; onApply: (p: TradeoffPoint) => void }) {
+  const store = usePlannerStore();
+  const points = useMemo(() => tradeoffPoints(result), [result]);
+  if (result.errors.length > 0) return <Problems lines={result.errors} />;
+  const reliability = result.rows[0]?.output.reliability;
+  const optimum = reliability?.optimalCheckpointIntervalMinutes ?? null;
+  const chosen = getAt(document, ['cost', 'checkpointIntervalMinutes']);
+  const chosenMinutes = typeof chosen === 'number' ? chosen : null;
+  if (optimum === null || points.length === 0) return null;
+  const caption = KNOB_CAPTIONS.checkpointInterval;
+  return (
+    <div className="flex flex-col gap-2">
+      <h4 className="text-sm font-semibold">Checkpoint interval against goodput</h4>
+      <p className="text-sm text-gray-800 dark:text-gray-200">
+        <strong>{caption.tradeoff}:</strong> {caption.why} <span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
+      </p>
+      <Suspense fallback={<p className="min-h-48 text-sm">Loading the checkpoint curve…</p>}>
+        <CheckpointCurve points={points} optimumMinutes={optimum} chosenMinutes={chosenMinutes} onApply={onApply}
+          writeSeconds={reliability?.checkpointWriteSeconds ?? null} clusterMtbfHours={reliability?.clusterMtbfHours ?? null} />
+      </Suspense>
+      {chosenMinutes !== null && (
+        <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], undefined)}>
+          Checkpoint at the optimum again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function TradeoffPanel() {
+  const store = usePlannerStore();
+  const document = usePlanner((s) => s.outputDocument);
+  const [knob, setKnob] = useState<SweepKnob>('tp');
+  const [costUnit, setCostUnit] = useState<CostUnit>('usd');
+  const panel = useRef<HTMLElement>(null);
+  const seen = useSeen(panel);
+  const { answer, current } = useCurves(seen ? document : null, knob);
+  const knobId = useId();
+  const moe = document !== null && getAt(document, ['model', 'moe']) != null;
+  const knobs = SWEEP_KNOBS.filter((k) => k !== 'checkpointInterval' && (k !== 'ep' || moe));
+  const apply = useCallback((p: TradeoffPoint) => store.getState().replaceDocument(withFieldChanges(store.getState().document, p.changes)), [store]);
+  const result = answer?.knob ?? null;
+  const points = useMemo(() => (result ? tradeoffPoints(result) : []), [result]);
+  return (
+    <section ref={panel} aria-labelledby={`${knobId}-title`} data-testid="tradeoff-panel" aria-busy={current ? undefined : true} className={`${PANEL} flex flex-col gap-3`}>
+      <h3 id={`${knobId}-title`} className="text-base font-semibold">Trade-offs: move one knob, see the curve</h3>
+      <div className="flex flex-wrap items-end gap-4 text-sm">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${knobId}-knob`} className="font-medium">Knob to sweep</label>
+          <select id={`${knobId}-knob`} value={knob} onChange={(e) => setKnob(e.target.value as SweepKnob)} data-testid="tradeoff-knob"
+            className="rounded border border-gray-500 bg-white px-2 py-1 dark:border-gray-400 dark:bg-gray-900">
+            {knobs.map((k) => <option key={k} value={k}>{KNOB_NAMES[k]}</option>)}
+          </select>
+        </div>
+        <fieldset className="flex gap-3">
+          <legend className="font-medium">Third chart</legend>
+          {(['usd', 'days'] as const).map((unit) => (
+            <label key={unit} className="flex items-center gap-1">
+              <input type="radio" name={`${knobId}-cost`} checked={costUnit === unit} onChange={() => setCostUnit(unit)} />
+              {unit === 'usd' ? 'Dollars' : 'Days'}
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      {!result ? <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
+        : result.errors.length > 0 ? <Problems lines={result.errors} />
+          : (
+            <div className={`flex flex-col gap-3 ${current ? '' : STALE_CLASS}`} data-stale={current ? undefined : 'true'}>
+              <Caption knob={knob} result={result} />
+              <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
+                <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} onApply={apply} />
+              </Suspense>
+              <Skipped result={result} />
+              {answer && document && <CheckpointSection result={answer.checkpoint} document={document} onApply={apply} />}
+            </div>
+          )}
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { sweepDocument } from '../../model/sweep/index.ts';
+import { GiB } from '../../model/input/index.ts';
+import { bestGoodput, tradeoffPoints, valueLabel } from './points.ts';
+import { curveSummary } from './TradeoffChart.tsx';
+
+const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
+
+describe('trade-off points', () => {
+  it('carry the row\'s own figures: reserved memory against capacity, tokens/s, dollars, days, the current value', () => {
+    const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
+    const points = tradeoffPoints(result);
+    expect(points.map((p) => p.index)).toEqual([0, 1, 2, 3]);
+    const tp8 = points[3]!;
+    const row = result.rows[3]!.output;
+    expect(tp8).toMatchObject({ value: 8, valueLabel: '8', current: true, fits: true, tokensPerSecond: row.throughput!.tokensPerSecond, usd: row.cost!.usd, days: row.time!.days });
+    expect(tp8.memoryGiB).toBe(row.memory.reserved / GiB);
+    expect(tp8.capacityGiB).toBe(80);
+    expect(points[0]?.fits).toBe(false);
+  });
+
+  it('names values as the page does', () => {
+    expect(valueLabel('zero', 2)).toBe('ZeRO 2');
+    expect(valueLabel('checkpointInterval', 90)).toBe('1.5 h');
+    expect(valueLabel('seqLen', 8192)).toBe('8,192');
+    expect(valueLabel('precision', 'fp8')).toBe('fp8');
+  });
+
+  it('the checkpoint curve peaks at the optimum of the engine', () => {
+    const result = sweepDocument(LLAMA_70B, 'checkpointInterval', { timeline: false });
+    expect(bestGoodput(tradeoffPoints(result))?.value).toBe(result.current);
+  });
+
+  it('the chart\'s text alternative says how many values fit and which is fastest and cheapest', () => {
+    const points = tradeoffPoints(sweepDocument(LLAMA_70B, 'tp', { timeline: false }));
+    // TP 1 and 2 do not fit (259.7 and 132.3 GiB reserved); of TP 4 and 8, TP 4 is faster (238.8k against 211.7k tokens/s) and cheaper.
+    expect(curveSummary('Tensor parallel (TP)', points, 'usd')).toBe(
+      'Tensor parallel (TP) from 1 to 8: 2 of 4 values fit. Fastest that fits: 4 at 239k tokens/s. Cheapest that fits: 4 at $1.1M.');
+  });
+});

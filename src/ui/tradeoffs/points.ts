@@ -1,0 +1,65 @@
+// A sweep's rows as points of the trade-off charts: the engine's figures picked out and put
+// in display units, the value named as the page names it, the current value and the values
+// that do not fit marked. No arithmetic of the model here: every figure is the row's output.
+
+import type { SweepResult, SweepValue } from '../../model/sweep/index.ts';
+import type { FieldChange } from '../../state/doc.ts';
+import { GiB } from '../../model/input/index.ts';
+import { formatMinutes } from '../format.ts';
+
+/** Each chart of the panel redraws in a task of its own, this far after the one above it (recharts commits a chart in one piece). */
+export const CHART_STAGGER_MS = 40;
+
+export interface TradeoffPoint {
+  /** Position on the chart's axis (0, 1, 2, …): values are drawn evenly spaced, in their order. */
+  readonly index: number;
+  readonly value: SweepValue;
+  readonly valueLabel: string;
+  readonly changes: readonly FieldChange[];
+  readonly tokensPerSecond: number;
+  readonly mfu: number;
+  /** What the verdict judges: the allocator's reserved peak on the most loaded GPU. */
+  readonly memoryGiB: number;
+  readonly capacityGiB: number;
+  readonly usd: number;
+  readonly days: number;
+  readonly goodput: number;
+  readonly fits: boolean;
+  readonly current: boolean;
+}
+
+const RECOMPUTE_WORDS: Readonly<Record<string, string>> = { none: 'none', selective: 'selective', full: 'full' };
+
+/** The value as its axis tick and tooltip say it: "ZeRO 2", "bf16", "90 min", "8,192". */
+export function valueLabel(knob: SweepResult['knob'], value: SweepValue): string {
+  if (typeof value === 'string') return knob === 'recompute' ? (RECOMPUTE_WORDS[value] ?? value) : value;
+  if (knob === 'checkpointInterval') return formatMinutes(value);
+  if (knob === 'zero') return `ZeRO ${value}`;
+  return value.toLocaleString('en-US');
+}
+
+export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
+  return result.rows.map((row, index) => {
+    const o = row.output;
+    return {
+      index,
+      value: row.value,
+      valueLabel: valueLabel(result.knob, row.value),
+      changes: row.changes,
+      tokensPerSecond: o.throughput?.tokensPerSecond ?? 0,
+      mfu: o.throughput?.mfu ?? 0,
+      memoryGiB: o.memory.reserved / GiB,
+      capacityGiB: o.memory.capacity / GiB,
+      usd: o.cost?.usd ?? 0,
+      days: o.time?.days ?? 0,
+      goodput: o.reliability?.goodput ?? 0,
+      fits: o.memory.fits,
+      current: row.value === result.current,
+    };
+  });
+}
+
+/** The point of highest goodput: where the checkpoint curve peaks. */
+export function bestGoodput(points: readonly TradeoffPoint[]): TradeoffPoint | null {
+  return points.reduce<TradeoffPoint | null>((best, p) => (best === null || p.goodput > best.goodput ? p : best), null);
+}
