@@ -14,13 +14,14 @@ import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
 import { SearchPanel } from './search/SearchPanel.tsx';
-import { TradeoffPanel } from './tradeoffs/TradeoffPanel.tsx';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
 const StepBreakdownChart = memo(lazy(() => import('./charts/StepBreakdownChart.tsx')));
+// Below the fold, and its curves are computed only once it is in view: not part of the first script.
+const TradeoffPanel = lazy(() => import('./tradeoffs/TradeoffPanel.tsx'));
 
 const MEMORY_FIGURES = ['memory'] as const;
 const SPEED_FIGURES = ['speed'] as const;
@@ -135,7 +136,7 @@ export function Results() {
           <Warnings />
           {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
           <MemoLaunchArgsPanel document={laterDocument} />
-          <TradeoffPanel />
+          <Suspense fallback={null}><TradeoffPanel /></Suspense>
         </>
       ) : <NoResults />}
       <MemoSearchPanel />

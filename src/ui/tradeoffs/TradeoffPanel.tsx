@@ -133,7 +133,7 @@ function CheckpointSection({ result, document, onApply }: { result: SweepResult;
   );
 }
 
-export function TradeoffPanel() {
+export default function TradeoffPanel() {
   const store = usePlannerStore();
   const document = usePlanner((s) => s.outputDocument);
   const [knob, setKnob] = useState<SweepKnob>('tp');
