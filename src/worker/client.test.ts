@@ -1,28 +1,14 @@
 import { describe, it, expect, afterEach } from 'vitest';
-import { expose, type Endpoint } from 'comlink';
-import { MessageChannel } from 'node:worker_threads';
+import { fakeWorker as fakeWorkerOf } from '../testing/fake-worker.ts';
 import { invalidOutput } from '../model/estimate.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
-import { createEstimator, MAX_RESTARTS_IN_A_ROW, type Estimator, type WorkerLike } from './client.ts';
+import { createEstimator, MAX_RESTARTS_IN_A_ROW, type Estimator } from './client.ts';
 import { engineApi } from './api.ts';
 
 type Impl = (document: unknown) => Promise<EstimateOutput> | EstimateOutput;
 
-/** A stand-in for the worker: comlink over a MessageChannel, with `impl` as the exposed estimate. */
-function fakeWorker(impl: Impl): WorkerLike & { crash(): void } {
-  const { port1, port2 } = new MessageChannel();
-  expose({ estimate: impl }, port2 as unknown as Endpoint);
-  const endpoint = port1 as unknown as Endpoint & EventTarget;
-  return Object.assign(endpoint, {
-    terminate() {
-      port1.close();
-      port2.close();
-    },
-    crash() {
-      endpoint.dispatchEvent(new Event('error'));
-    },
-  });
-}
+/** A stand-in for the worker with `impl` as the exposed estimate. */
+const fakeWorker = (impl: Impl) => fakeWorkerOf({ estimate: impl });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const answerAfter = (ms: number, seen: unknown[]): Impl => async (document) => {

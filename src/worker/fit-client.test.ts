@@ -1,28 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { expose, type Endpoint } from 'comlink';
-import { MessageChannel } from 'node:worker_threads';
 import { engineApi } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import { fakeWorker } from '../testing/fake-worker.ts';
 import { runFit } from './fit-client.ts';
 
-/** A stand-in worker: comlink over a MessageChannel exposing `api`; records whether it was terminated. */
-function fakeWorker(api: object): WorkerLike & { terminated: boolean; crash(): void } {
-  const { port1, port2 } = new MessageChannel();
-  expose(api, port2 as unknown as Endpoint);
-  const endpoint = port1 as unknown as Endpoint & EventTarget;
-  const worker = Object.assign(endpoint, {
-    terminated: false,
-    terminate() {
-      worker.terminated = true;
-      port1.close();
-      port2.close();
-    },
-    crash() {
-      endpoint.dispatchEvent(new Event('error'));
-    },
-  });
-  return worker;
-}
 
 const document = {
   version: 1,

@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expose, type Endpoint } from 'comlink';
-import { MessageChannel } from 'node:worker_threads';
 import { engineApi } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import { fakeWorker, type FakeWorker } from '../testing/fake-worker.ts';
 import { createFitSuggester } from './suggest-client.ts';
 
-function fakeWorker(api: object): WorkerLike & { terminated: boolean } {
-  const { port1, port2 } = new MessageChannel();
-  expose(api, port2 as unknown as Endpoint);
-  const worker = Object.assign(port1 as unknown as Endpoint, {
-    terminated: false,
-    terminate() {
-      worker.terminated = true;
-      port1.close();
-      port2.close();
-    },
-  });
-  return worker;
-}
 
 // An 8B dense model on 8 H100 at ZeRO-0: its unsharded Adam state alone is over 80 GiB, so fixes exist (fit-suggestions.test.ts).
 const tooSmall = {
@@ -49,7 +34,7 @@ describe('the fixes worker client', () => {
   });
 
   it('gives an error value when the worker does not answer in time, and starts a fresh one next time', async () => {
-    const workers: (WorkerLike & { terminated: boolean })[] = [];
+    const workers: FakeWorker[] = [];
     const silent = { fitSuggestions: () => new Promise(() => {}) };
     // The fresh worker answers at once, so the short timeout tests the client, not the machine's speed.
     const prompt = { fitSuggestions: () => ({ ok: false, errors: ['fresh worker'] }) };

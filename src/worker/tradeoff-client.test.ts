@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { expose, type Endpoint } from 'comlink';
 import { readFileSync } from 'node:fs';
-import { MessageChannel } from 'node:worker_threads';
 import { engineApi } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import { fakeWorker } from '../testing/fake-worker.ts';
 import { createTradeoffClient } from './tradeoff-client.ts';
 
-function fakeWorker(api: object): WorkerLike & { terminated: boolean } {
-  const { port1, port2 } = new MessageChannel();
-  expose(api, port2 as unknown as Endpoint);
-  const worker = Object.assign(port1 as unknown as Endpoint, {
-    terminated: false,
-    terminate() {
-      worker.terminated = true;
-      port1.close();
-      port2.close();
-    },
-  });
-  return worker;
-}
 
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
 
