@@ -240,8 +240,13 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
     mm.push({ name: `${prefix}.w2`, size: m.hidden * copies, shard: 'sequence' });
   };
   if (m.moe && isMoeLayer(m, layerIndex)) {
-    mm.push({ name: 'router', size: m.moe.experts, shard: 'sequence' });
-    ffn('experts', m.moe.expertFfnHidden, m.moe.topK);
+    // The router's gate is force-recomputed and left out of the count
+    // (ActivationCheckpoint.per_op_sac_force_recompute_mm_shapes_by_fqns defaults to
+    // ["moe.router.gate"], torchtitan/config/job_config.py). The routed experts run as
+    // torch._grouped_mm, which is not on the save list (torchtitan/models/qwen3/infra/
+    // parallelize.py and llama4's _op_sac_save_list: aten.mm, the SDPA variants,
+    // reduce_scatter, max, flex_attention), so their outputs, and the dispatched tokens
+    // before them, are recomputed. Shared experts are plain nn.Linear (aten.mm) and count.
     if (m.moe.sharedExperts > 0) ffn('sharedExperts', m.moe.expertFfnHidden * m.moe.sharedExperts, 1);
   } else {
     ffn('mlp', m.ffnHidden, 1);

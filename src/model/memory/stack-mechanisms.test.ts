@@ -58,6 +58,17 @@ describe('selective recompute policies on one Llama 3 8B layer, bytes per token'
     // 8192 (input) + 8192 (wq) + 2048 (wv) + 28,672 (w1) + 8192 (w2) + 8192 (sdpa out) + 128 (LSE) = 63,616.
     expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(63_616);
   });
+  it('torchtitan op-level SAC on a Qwen3-30B-A3B MoE layer keeps only the attention\'s saves: 21,632', () => {
+    // The router gate is force-recomputed (per_op_sac_force_recompute_mm_shapes_by_fqns = ["moe.router.gate"])
+    // and the routed experts run as torch._grouped_mm, not on torchtitan's save list: of the aten.mm
+    // outputs wq (1st, saved) wk (2nd) wv (3rd, saved) wo (4th) remain. Bytes per token:
+    // input 2·2048 + wq 2·32·128 + wv 2·4·128 + SDPA output 2·32·128 + LSE 4·32 = 4,096 + 8,192 + 1,024 + 8,192 + 128 = 21,632.
+    const qwen3MoeLayer: ModelConfig = {
+      name: 'Qwen3-30B-A3B', layers: 48, hidden: 2048, heads: 32, kvHeads: 4, headDim: 128, ffnHidden: 6144, ffnType: 'swiglu',
+      vocab: 151_936, tiedEmbeddings: false, moe: { experts: 128, topK: 8, expertFfnHidden: 768, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
+    };
+    expect(activationBytesPerLayer(qwen3MoeLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(21_632);
+  });
   it('Megatron layernorm + mlp drops both norm outputs and the dense MLP (LSE kept): 139,392 − 2·8192 − 86,016 = 36,992', () => {
     expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, recomputeModules: ['layernorm', 'mlp'] })).toBe(139_392 - 2 * 8192 - 86_016);
   });
