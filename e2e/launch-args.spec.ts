@@ -7,11 +7,11 @@ const golden = (file: string) => readFileSync(new URL(`../src/model/export/__gol
 
 const exports = [
   ['megatron', 'Megatron-LM', 'llama3-70b-default.megatron.sh'],
-  ['deepspeed', 'DeepSpeed', 'llama3-70b-default.deepspeed.json'],
+  ['deepspeed', 'DeepSpeed', 'llama3-70b-default.deepspeed.sh'],
   ['torchtitan', 'torchtitan', 'llama3-70b-default.torchtitan.toml'],
 ] as const;
 
-test('each launch-args export of the default configuration matches its golden file, and has a Copy button', async ({ page }) => {
+test('each launch file of the default configuration matches its golden file (the text `npm run launch` prints), and has a Copy button', async ({ page }) => {
   await openPlanner(page);
   await page.getByText('Launch arguments: Megatron-LM, DeepSpeed, torchtitan').click();
   for (const [target, label, file] of exports) {

@@ -7,6 +7,15 @@ import type { RunConfig } from '../input/index.ts';
 
 export type LaunchTarget = 'megatron' | 'deepspeed' | 'torchtitan';
 
+/** A command-line flag and its value (none for a switch). */
+export type Flag = readonly [name: string, value?: string | number];
+
+/** The text to run: what `npm run launch` prints and the page's launch panel shows. */
+export interface LaunchFile {
+  readonly fileName: string;
+  readonly text: string;
+}
+
 export interface LaunchExport {
   readonly target: LaunchTarget;
   /** The framework, as people name it. */
@@ -16,6 +25,8 @@ export interface LaunchExport {
   readonly text: string;
   /** What the plan sets that the export cannot say (also written into the text as comments). */
   readonly notes: readonly string[];
+  /** The whole launch: for Megatron-LM and torchtitan the file above; for DeepSpeed a script that writes it and starts Megatron-DeepSpeed. */
+  readonly launch: LaunchFile;
 }
 
 /** "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB". */
@@ -35,6 +46,40 @@ export function torchrunPrefix(c: RunConfig): string {
   const layout = nodeLayout(c);
   if (!layout) return `torchrun (${c.cluster.gpus} GPUs do not fill whole nodes of ${c.cluster.gpusPerNode})`;
   return `torchrun --nnodes ${layout.nodes} --nproc-per-node ${layout.gpusPerNode}`;
+}
+
+/**
+ * The launcher's own arguments (torchrun --help): nodes and processes per node and, across
+ * nodes, where they meet. The node rank and the first node's address differ per node, so
+ * they are shell variables with single-node defaults, as Megatron-LM's
+ * examples/llama/train_llama3_8b_h100_fp8.sh writes them.
+ */
+export function torchrunFlags(c: RunConfig, notes: string[]): Flag[] {
+  const layout = nodeLayout(c);
+  if (!layout) {
+    notes.push(`${c.cluster.gpus} GPUs do not fill whole nodes of ${c.cluster.gpusPerNode}: torchrun starts the same number of processes on every node`);
+    return [['--nproc-per-node', c.cluster.gpus]];
+  }
+  const flags: Flag[] = [['--nnodes', layout.nodes], ['--nproc-per-node', layout.gpusPerNode]];
+  if (layout.nodes > 1) flags.push(['--node-rank', '"${NODE_RANK:-0}"'], ['--master-addr', '"${MASTER_ADDR:-localhost}"'], ['--master-port', '"${MASTER_PORT:-6000}"']);
+  return flags;
+}
+
+/** One shell command, a flag per line: `command a b \` then `  --flag value \` …, the last line without the backslash. */
+export function commandLines(command: string, flags: readonly Flag[]): string[] {
+  const words = (flags: readonly Flag[]) => flags.map(([name, value]) => (value === undefined ? name : `${name} ${value}`));
+  const lines = [command, ...words(flags).map((w) => `  ${w}`)];
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
+}
+
+/** Sequences for the token budget, rounded up: Megatron-LM's --train-samples. */
+export function trainSamples(c: RunConfig): number {
+  return Math.ceil(c.training.tokens / c.training.seqLen);
+}
+
+/** Optimizer steps for the token budget, rounded up: torchtitan's training.steps. */
+export function trainSteps(c: RunConfig): number {
+  return Math.ceil(c.training.tokens / (c.training.seqLen * c.training.globalBatch));
 }
 
 /** Micro-batches each data-parallel rank runs per optimizer step (consistency.ts guarantees a whole number). */

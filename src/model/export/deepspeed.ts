@@ -3,10 +3,13 @@
 // top-level "//" array: DeepSpeed reads only the keys it knows, and json.load-based
 // readers (Hugging Face Transformers) accept it. The model, its pipeline and its
 // expert layers are built in code with DeepSpeed, so those parts of the plan are notes.
+// The launch (megatron-deepspeed.ts) writes the same keys without the notes, since there
+// Megatron-DeepSpeed's arguments build the model.
 
 import {
   gradientAccumulationSteps, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
 } from './common.ts';
+import { megatronDeepspeedLaunch } from './megatron-deepspeed.ts';
 import type { RunConfig } from '../input/index.ts';
 
 type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json };
@@ -92,5 +95,5 @@ export function deepspeedExport(c: RunConfig): LaunchExport {
     ...notes.map((n) => `- ${n}`),
   ];
   const text = JSON.stringify({ '//': comment, ...body }, null, 2) + '\n';
-  return { target: 'deepspeed', label: 'DeepSpeed', fileName: 'ds_config.json', text, notes };
+  return { target: 'deepspeed', label: 'DeepSpeed', fileName: 'ds_config.json', text, notes, launch: megatronDeepspeedLaunch(c, JSON.stringify(body, null, 2)) };
 }

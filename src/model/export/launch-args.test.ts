@@ -33,6 +33,11 @@ describe('launch arguments equal the hand-written golden files', () => {
     it(`${name}: Megatron-LM flags`, () => expect(megatronExport(c).text).toBe(golden(`${name}.megatron.sh`)));
     it(`${name}: DeepSpeed config`, () => expect(deepspeedExport(c).text).toBe(golden(`${name}.deepspeed.json`)));
     it(`${name}: torchtitan TOML`, () => expect(torchtitanExport(c).text).toBe(golden(`${name}.torchtitan.toml`)));
+    it(`${name}: DeepSpeed launch (config written by a here-document, then Megatron-DeepSpeed)`, () => expect(deepspeedExport(c).launch.text).toBe(golden(`${name}.deepspeed.sh`)));
+    it(`${name}: the launch file is the export's file for Megatron-LM and torchtitan`, () => {
+      expect(megatronExport(c).launch.text).toBe(megatronExport(c).text);
+      expect(torchtitanExport(c).launch.text).toBe(torchtitanExport(c).text);
+    });
   }
 });
 

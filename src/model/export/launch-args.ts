@@ -4,13 +4,13 @@
 // each framework cannot express (each export also says so in its comments).
 
 import { parseDocument } from '../input/index.ts';
-import type { LaunchExport } from './common.ts';
+import type { LaunchExport, LaunchFile, LaunchTarget } from './common.ts';
 import { deepspeedExport } from './deepspeed.ts';
 import { megatronExport } from './megatron.ts';
 import { torchtitanExport } from './torchtitan.ts';
 import type { RunConfig } from '../input/index.ts';
 
-export type { LaunchExport, LaunchTarget } from './common.ts';
+export type { LaunchExport, LaunchFile, LaunchTarget } from './common.ts';
 export { deepspeedExport, megatronExport, torchtitanExport };
 
 /** Every export, in the order the page shows them: the document's framework first (FSDP runs are nearest torchtitan's). */
@@ -30,4 +30,30 @@ export type LaunchExportsResult =
 export function launchExportsForDocument(raw: unknown): LaunchExportsResult {
   const parsed = parseDocument(raw);
   return parsed.ok ? { ok: true, exports: launchExports(parsed.config) } : { ok: false, errors: parsed.errors };
+}
+
+export const LAUNCH_TARGETS: readonly LaunchTarget[] = ['megatron', 'torchtitan', 'deepspeed'];
+
+/** The framework a document's stack names, as a launch target (FSDP runs are nearest torchtitan's; generic is Megatron-LM's). */
+export function defaultLaunchTarget(c: RunConfig): LaunchTarget {
+  const byFramework: Readonly<Record<RunConfig['stack']['framework'], LaunchTarget>> = {
+    generic: 'megatron', megatron: 'megatron', torchtitan: 'torchtitan', deepspeed: 'deepspeed', fsdp: 'torchtitan',
+  };
+  return byFramework[c.stack.framework];
+}
+
+export type LaunchFileResult =
+  | { readonly ok: true; readonly target: LaunchTarget; readonly launch: LaunchFile; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+/**
+ * The launch file of one framework for an untrusted document: what `npm run launch` prints
+ * and what the page's launch panel shows (both call this). No target: the document's framework.
+ */
+export function launchFileForDocument(raw: unknown, target?: LaunchTarget): LaunchFileResult {
+  const parsed = parseDocument(raw);
+  if (!parsed.ok) return { ok: false, errors: parsed.errors };
+  const chosen = target ?? defaultLaunchTarget(parsed.config);
+  const exporters: Readonly<Record<LaunchTarget, (c: RunConfig) => LaunchExport>> = { megatron: megatronExport, torchtitan: torchtitanExport, deepspeed: deepspeedExport };
+  return { ok: true, target: chosen, launch: exporters[chosen](parsed.config).launch, warnings: parsed.warnings };
 }

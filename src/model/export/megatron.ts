@@ -5,12 +5,10 @@
 // holds the mapping table.
 
 import {
-  chunkLayers, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
+  chunkLayers, commandLines, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunFlags, trainSamples, type Flag, type LaunchExport,
 } from './common.ts';
 import { expertTensorParallel } from '../structure/index.ts';
 import type { RunConfig } from '../input/index.ts';
-
-type Flag = readonly [name: string, value?: string | number];
 
 function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const p = c.parallel;
@@ -81,8 +79,29 @@ function batchFlags(c: RunConfig): Flag[] {
   const t = c.training;
   return [
     ['--micro-batch-size', t.microBatch], ['--global-batch-size', t.globalBatch],
-    ['--seq-length', t.seqLen], ['--max-position-embeddings', t.seqLen],
+    ['--seq-length', t.seqLen], ['--max-position-embeddings', t.seqLen], ['--train-samples', trainSamples(c)],
   ];
+}
+
+/**
+ * Llama-style blocks (every SwiGLU or MLA model the planner knows: Llama, Mistral, Mixtral,
+ * Qwen, DeepSeek) normalise with RMSNorm, rotate positions (RoPE) and have no linear biases;
+ * Megatron-LM's defaults are GPT-2's (LayerNorm, learned absolute positions, biases), so a
+ * GELU model needs none of these flags. Names and choices: megatron/training/arguments.py
+ * (--normalization LayerNorm|RMSNorm, --position-embedding-type learned_absolute|rope|…,
+ * --disable-bias-linear), as examples/llama/train_llama3_8b_h100_fp8.sh uses them.
+ */
+export function isLlamaStyle(m: RunConfig['model']): boolean {
+  return m.ffnType === 'swiglu' || m.mla !== null;
+}
+
+/**
+ * Mock data and the NullTokenizer with the plan's vocabulary, so the command runs as it is
+ * (examples/llama/train_llama3_8b_h100_fp8.sh's "MOCK" branch: --mock-data --tokenizer-type
+ * NullTokenizer --vocab-size 128256).
+ */
+function dataFlags(c: RunConfig): Flag[] {
+  return [['--mock-data'], ['--tokenizer-type', 'NullTokenizer'], ['--vocab-size', c.model.vocab]];
 }
 
 function modelFlags(c: RunConfig): Flag[] {
@@ -92,6 +111,7 @@ function modelFlags(c: RunConfig): Flag[] {
   ];
   if (!m.mla && m.kvHeads < m.heads) flags.push(['--group-query-attention'], ['--num-query-groups', m.kvHeads]);
   if (!m.mla && m.headDim * m.heads !== m.hidden) flags.push(['--kv-channels', m.headDim]);
+  if (isLlamaStyle(m)) flags.push(['--normalization', 'RMSNorm'], ['--position-embedding-type', 'rope'], ['--disable-bias-linear']);
   if (m.ffnType === 'swiglu') flags.push(['--swiglu']);
   if (!m.tiedEmbeddings) flags.push(['--untie-embeddings-and-output-weights']);
   if (m.moe) {
@@ -160,19 +180,30 @@ function stackFlags(c: RunConfig): Flag[] {
   return flags;
 }
 
-export function megatronExport(c: RunConfig): LaunchExport {
-  const notes: string[] = [`vocabulary ${c.model.vocab}: set by your tokenizer (--tokenizer-type/--tokenizer-model, or --vocab-size with the NullTokenizer)`];
-  const flags: Flag[] = [
+/** Every Megatron-LM flag of the plan, in the order the export writes them (Megatron-DeepSpeed reuses the model's). */
+export function megatronFlags(c: RunConfig, notes: string[]): Flag[] {
+  return [
     ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...batchFlags(c), ...modelFlags(c),
     ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c), ...stackFlags(c),
-    ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'],
+    ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'], ...dataFlags(c),
   ];
+}
+
+export { modelFlags as megatronModelFlags };
+
+export function megatronExport(c: RunConfig): LaunchExport {
+  const notes: string[] = [];
+  const launcher = torchrunFlags(c, notes);
+  const flags = megatronFlags(c, notes);
+  notes.push('data and tokenizer: the command trains on mock data with the NullTokenizer; for real data replace --mock-data with --data-path and the tokenizer flags with --tokenizer-type HuggingFaceTokenizer --tokenizer-model <yours>');
   const p = c.parallel;
   const header = commentBlock('#', [
-    `Megatron-LM flags for ${planTitle(c)}, from llm-train-planner.`,
-    `Launch: ${torchrunPrefix(c)} pretrain_gpt.py <these flags> <your data, tokenizer, learning-rate and checkpoint flags>`,
+    `Megatron-LM launch for ${planTitle(c)}, from llm-train-planner.`,
+    'Run it on every node from a Megatron-LM checkout (NODE_RANK 0, 1, …; MASTER_ADDR the first node); add your learning-rate and checkpoint flags.',
     `Data parallel ${p.dp} = ${c.cluster.gpus} GPUs / (TP ${p.tp} × PP ${p.pp} × CP ${p.cp}): Megatron-LM derives it from the world size.`,
   ], notes);
-  const lines = flags.map(([name, value], i) => `${name}${value === undefined ? '' : ` ${value}`}${i < flags.length - 1 ? ' \\' : ''}`);
-  return { target: 'megatron', label: 'Megatron-LM', fileName: 'megatron-args.sh', text: [...header, ...lines].join('\n') + '\n', notes };
+  const command = ['torchrun', ...launcher.map(([n, v]) => (v === undefined ? n : `${n} ${v}`)), 'pretrain_gpt.py'].join(' ');
+  const text = [...header, ...commandLines(command, flags)].join('\n') + '\n';
+  const fileName = 'megatron-launch.sh';
+  return { target: 'megatron', label: 'Megatron-LM', fileName, text, notes, launch: { fileName, text } };
 }

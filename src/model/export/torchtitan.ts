@@ -1,11 +1,12 @@
 // The plan as a torchtitan job config (TOML; section and key names from
 // torchtitan/config/job_config.py). torchtitan builds its models from named flavors,
-// so only the Llama 3 shapes map to a [model] section; ZeRO stages map onto FSDP2's
+// so only the shapes of its Llama 3 flavors (torchtitan-flavors.ts) map to a [model] section; ZeRO stages map onto FSDP2's
 // sharding and resharding choices.
 
 import {
-  commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
+  commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, trainSteps, type LaunchExport,
 } from './common.ts';
+import { torchtitanFlavorOf } from './torchtitan-flavors.ts';
 import type { RunConfig, ScheduleKind } from '../input/index.ts';
 
 type Value = string | number | boolean | readonly string[];
@@ -17,17 +18,9 @@ function toml(value: Value): string {
   return String(value);
 }
 
-/** torchtitan's Llama 3 flavors (torchtitan/models/llama3): 8B, 70B and 405B, with Meta's shapes. */
-const LLAMA3_FLAVORS: Readonly<Record<string, readonly [layers: number, hidden: number]>> = {
-  '8B': [32, 4096], '70B': [80, 8192], '405B': [126, 16384],
-};
-
 function llamaFlavor(c: RunConfig): string | null {
-  const m = c.model;
-  const match = /^Llama 3(?:\.\d)? (8B|70B|405B)$/.exec(m.name);
-  const flavor = match?.[1];
-  const shape = flavor ? LLAMA3_FLAVORS[flavor] : undefined;
-  return flavor && shape && shape[0] === m.layers && shape[1] === m.hidden && !m.moe && !m.mla ? flavor : null;
+  const found = torchtitanFlavorOf(c.model);
+  return found ? found.flavor : null;
 }
 
 function modelSection(c: RunConfig, notes: string[]): Section[] {
@@ -53,7 +46,7 @@ function trainingSection(c: RunConfig, notes: string[]): Section {
   if (t.gradDtype === 'bf16') notes.push('bf16 gradient reduction: torchtitan reduces in float32');
   if (!t.masterWeights && t.precision !== 'fp32') notes.push('no fp32 master weights: FSDP2 keeps the sharded parameters in float32');
   const entries: [string, Value][] = [
-    ['local_batch_size', local], ['global_batch_size', t.globalBatch], ['seq_len', t.seqLen],
+    ['local_batch_size', local], ['global_batch_size', t.globalBatch], ['seq_len', t.seqLen], ['steps', trainSteps(c)],
     ['mixed_precision_param', t.precision === 'fp32' ? 'float32' : 'bfloat16'], ['mixed_precision_reduce', 'float32'],
   ];
   if (t.offload.optimizer || t.offload.parameters) {
@@ -132,5 +125,6 @@ export function torchtitanExport(c: RunConfig): LaunchExport {
     `Launch: ${torchrunPrefix(c)} -m torchtitan.train --job.config_file <this file>`,
   ], notes);
   const body = sections.map(([name, entries]) => [`[${name}]`, ...entries.map(([k, v]) => `${k} = ${toml(v)}`)].join('\n'));
-  return { target: 'torchtitan', label: 'torchtitan', fileName: 'torchtitan.toml', text: `${header.join('\n')}\n\n${body.join('\n\n')}\n`, notes };
+  const text = `${header.join('\n')}\n\n${body.join('\n\n')}\n`;
+  return { target: 'torchtitan', label: 'torchtitan', fileName: 'torchtitan.toml', text, notes, launch: { fileName: 'torchtitan.toml', text } };
 }
