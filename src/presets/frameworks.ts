@@ -92,7 +92,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
       savesQuantizedLinearInputs: 'torchao float8 training (torchao/float8/float8_linear.py) saves the 16-bit input and casts again in backward',
-      loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"',
+      loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"; "fused" is its ChunkedLossWrapper (same file: lm_head + cross-entropy over 8 token chunks, memory/loss.ts)',
       selectivePolicy: 'torchtitan v0.1 torchtitan/models/llama3/train_configs/llama3_8b.toml: activation_checkpoint.selective_ac_option = "op"',
       recomputeLayerFrequency: 'torchtitan activation_checkpoint.selective_ac_option = "2" (every second block fully checkpointed, torchtitan/distributed/activation_checkpoint.py)',
       attentionKernel: 'torchtitan llama3 model: F.scaled_dot_product_attention (flash backend on Hopper is FlashAttention-2)',

@@ -4,7 +4,7 @@
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { lossBackwardFp32LogitCopies } from './loss.ts';
+import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
 import { frameworkProfile } from '../../presets/frameworks.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
@@ -51,6 +51,8 @@ export interface ActivationSettings {
   readonly recomputeModules?: readonly RecomputeModule[];
   /** How the loss keeps its fp32 logits (absent: eager). */
   readonly loss?: LossKind;
+  /** The loss runs over this many pieces of the tokens, one at a time (loss.ts lossChunks; absent: 1). */
+  readonly lossChunks?: number;
   /** Stage-level policies (stageActivationBytes): every Nth layer fully recomputed (torchtitan selective_ac_option = N). */
   readonly layerFrequency?: number;
   /** Recompute "full" of this many layers per stage only (Megatron --recompute-num-layers with --recompute-method block); absent: all. */
@@ -267,11 +269,15 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
  */
 function outputTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
-  return [
+  const chunks = s.lossChunks ?? 1;
+  const list = [
     saved('finalNorm.input', w * m.hidden, 'sequence', 'kept'),
     saved('output.input', w * m.hidden, 'sequence', 'kept'),
-    saved('logits.fp32', FP32_BYTES * m.vocab, 'tensor', 'kept'),
+    saved('logits.fp32', (FP32_BYTES * m.vocab) / chunks, 'tensor', 'kept'),
   ];
+  // A chunked loss gathers the gradient of the hidden states in one fp32 [T, D] buffer (torchtitan GradAccumulator).
+  if (chunks > 1) list.push(saved('loss.hiddenGradient', FP32_BYTES * m.hidden, 'sequence', 'kept'));
+  return list;
 }
 
 /** One MTP module: enorm and hnorm inputs, the 2h projection input, its layer, its own output and loss (arXiv 2412.19437, section 2.2). */
@@ -282,8 +288,9 @@ function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
 }
 
 function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
-  const copies = lossBackwardFp32LogitCopies(s.loss ?? 'eager', s.tp);
-  return bytesOf([saved('loss.gradients', copies * FP32_BYTES * m.vocab, 'tensor', 'kept')], s);
+  const chunks = s.lossChunks ?? 1;
+  const copies = lossBackwardFp32LogitCopies(chunkLossKind(s.loss ?? 'eager', chunks), s.tp);
+  return bytesOf([saved('loss.gradients', (copies * FP32_BYTES * m.vocab) / chunks, 'tensor', 'kept')], s);
 }
 
 /**
@@ -329,6 +336,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     elementBytes: ACTIVATION_BYTES[c.training.precision],
     recomputeModules: k.recomputeModules,
     loss: k.loss,
+    ...(lossChunks(k.framework, k.loss) > 1 ? { lossChunks: lossChunks(k.framework, k.loss) } : {}),
     ...(layerPolicy ? { layerFrequency: k.recomputeLayerFrequency } : {}),
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { activationBytesPerLayer, engineActivationSettings, stageActivationBytes, type ActivationSettings } from './activations.ts';
-import { lossBackwardFp32LogitCopies } from './loss.ts';
+import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
 import { modelStateBytes, optimizerBytesPerParameter, stageMemoryDetails } from './memory.ts';
 import { parseDocument, type ModelConfig, type RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
@@ -45,6 +45,19 @@ describe('loss buffers: 128k vocabulary at 8k tokens', () => {
   });
   it('compiled: 1 + 1 = 2 copies = 8 GiB (one fused backward kernel writes one fp32 gradient)', () => {
     expect((1 + lossBackwardFp32LogitCopies('compiled', 1)) * copyBytes).toBe(8 * 2 ** 30);
+  });
+  it('torchtitan fused = ChunkedLossWrapper, 8 pieces of eager cross-entropy: (1 + 2) / 8 copies = 1.5 GiB', () => {
+    const chunks = lossChunks('torchtitan', 'fused');
+    expect(chunks).toBe(8);
+    expect(lossChunks('megatron', 'fused')).toBe(1);
+    expect((1 + lossBackwardFp32LogitCopies(chunkLossKind('fused', chunks), 1)) * copyBytes / chunks).toBe(1.5 * 2 ** 30);
+  });
+  it('on a stage: torchtitan eager holds 3 fp32 logits copies, fused 3/8 of one plus the fp32 [T, D] gradient of the hidden states', () => {
+    // 256 tokens × vocab 1,024 × 4 B = 1 MiB per copy; the accumulator 256 × hidden 256 × 4 B = 0.25 MiB: 3 − 3/8 − 1/4 = 2.375 MiB less.
+    const eager = config(doc({ framework: 'torchtitan', recompute: 'none', loss: 'eager' }, { dp: 2 }, 1));
+    const fused = config(doc({ framework: 'torchtitan', recompute: 'none', loss: 'fused' }, { dp: 2 }, 1));
+    const [stage] = pipelineLayout(eager.model, eager.parallel);
+    expect(stageActivationBytes(eager, stage!) - stageActivationBytes(fused, stage!)).toBe(2.375 * 2 ** 20);
   });
 });
 

@@ -13,7 +13,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   },
   memory: {
     lowerError: -0.3712942536217826,
-    upperError: 0.7775418614272628,
+    upperError: 0.6663411243040427,
     rows: 62
   }
 };
