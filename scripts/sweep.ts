@@ -54,7 +54,8 @@ function summaryLines(r: SweepResult): string {
     `goodput ${((o.reliability?.goodput ?? 0) * 100).toFixed(2)} %`,
   ].join('  '));
   const skipped = r.skipped.map((s) => `${shown(s.value)}   skipped: ${s.reason}`);
-  return [`${r.label}${r.absorbedBy ? ' (DP follows, GPUs fixed)' : ''}; * = the document's value`, ...lines, ...skipped].join('\n');
+  const follows = r.knob === 'gpus' ? ' (DP follows the GPU count)' : r.absorbedBy ? ' (DP follows, GPUs fixed)' : '';
+  return [`${r.label}${follows}; * = the document's value`, ...lines, ...skipped].join('\n');
 }
 
 process.stdout.write(args.includes('--summary') ? `${summaryLines(result)}\n` : `${JSON.stringify(wholeBytes(result), null, 2)}\n`);
