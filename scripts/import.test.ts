@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+// `npm run import`: the document and its warnings on stdout; errors that name the line or the flag, exit 1.
+const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...args], { encoding: 'utf8', input });
+
+describe('npm run import', () => {
+  it('--help: usage on stdout, exit 0', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run --silent import -- FILE/);
+  });
+
+  it('a DeepSpeed config with --hf config.json: the document, framework deepspeed, warnings', () => {
+    const out = run(['scripts/fixtures/import/deepspeed/finetune_hf_llama_ds_config.json', '--hf', 'e2e/data/llama3-8b-config.json', '--gpu', 'a100-80gb', '--gpus', '16']);
+    expect(out.status).toBe(0);
+    const doc = JSON.parse(out.stdout) as { model: { layers: number }; training: { framework: string }; cluster: { gpu: string; gpus: number }; warnings: string[] };
+    expect(doc.model.layers).toBe(32);
+    expect(doc.training.framework).toBe('deepspeed');
+    expect(doc.cluster).toMatchObject({ gpu: 'a100-80gb', gpus: 16 });
+    expect(doc.warnings).toContain('steps_per_print: not used by the planner, ignored');
+  });
+
+  it('a malformed file: exit 1, the line named on stderr', () => {
+    const out = run(['-'], '[model]\nflavor = 8B\n');
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('the TOML file: line 2:');
+  });
+});

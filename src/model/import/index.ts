@@ -1,0 +1,151 @@
+// import/: "what does the launch file I already have plan?". Reads a Megatron-LM launch
+// script or argument list (shell.ts resolves its variables, arrays, continuations and
+// here-documents; megatron.ts maps the flags, Megatron-DeepSpeed's too), a torchtitan
+// TOML job config (toml.ts, torchtitan.ts) or a DeepSpeed JSON config (deepspeed.ts, with a
+// Hugging Face config.json for the model through input/'s importer) and returns the
+// interchange document, the framework set, a warning for each flag or key it cannot map,
+// and errors that name the line or the flag. Pure and DOM-free; never throws.
+// This file is the wing's one public entry: code outside the wing imports from here.
+
+import { importHfConfig, parseDocument } from '../input/index.ts';
+import { parseCommand, type ParsedCommand } from './args.ts';
+import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
+import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
+import { readMegatron } from './megatron.ts';
+import { firstJsonErrorOffset, lineAndColumn } from './json-position.ts';
+import { readShell } from './shell.ts';
+import { parseToml } from './toml.ts';
+import { readTorchtitan } from './torchtitan.ts';
+
+export type { ImportKind, ImportResult } from './draft.ts';
+export { parseToml, type TomlResult, type TomlTable, type TomlValue } from './toml.ts';
+
+export interface ImportOptions {
+  /** A Hugging Face config.json's text: the model for a DeepSpeed config (or instead of a torchtitan flavor). */
+  readonly hfConfig?: string;
+  /** A GPU preset id (launch files do not name the GPU). */
+  readonly gpu?: string;
+  /** The GPUs, where the file leaves them to the launcher (torchtitan's shard degree -1, a bare DeepSpeed config). */
+  readonly gpus?: number;
+  readonly gpusPerNode?: number;
+  readonly name?: string;
+}
+
+/** The largest file read (launch files are a few kB). */
+export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
+export const DEFAULT_IMPORT_GPU = 'h100-sxm';
+
+export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), or a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model)';
+
+/** "line 3, column 5: not valid JSON (…)" for a JSON.parse failure, located by json-position.ts. */
+export function jsonError(text: string, error: unknown, what: string): string {
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 100);
+  const offset = firstJsonErrorOffset(text) ?? text.length;
+  const { line, column } = lineAndColumn(text, offset);
+  return `${what}: line ${line}, column ${column}: not valid JSON (${message})`;
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+function parseJson(text: string, what: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: jsonError(text, error, what) };
+  }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const looksToml = (text: string) => /^\s*\[\[?[A-Za-z0-9_".' -]+\]\]?\s*(#.*)?$/m.test(text) && /^\s*[A-Za-z0-9_"'.-]+\s*=/m.test(text);
+const looksShell = (text: string) => /(^|\s)--?[A-Za-z][\w-]*/.test(text);
+
+/** The training command of a script: its last Python launch (pretrain_*.py first), or the whole file as an argument list. */
+function trainingCommand(text: string): { command: ParsedCommand; hereDocuments: readonly { body: string; line: number }[] } {
+  const script = readShell(text);
+  const launches = script.launches.map((l) => parseCommand(l.words)).filter((c) => c.script !== null);
+  const pretrain = launches.filter((c) => /pretrain|train/i.test(c.script ?? ''));
+  const chosen = pretrain[pretrain.length - 1] ?? launches[launches.length - 1] ?? parseCommand(script.allWords);
+  return { command: chosen, hereDocuments: script.hereDocuments };
+}
+
+function hfModel(d: Draft, hfText: string): number | undefined {
+  const parsed = parseJson(hfText, 'config.json');
+  if (!parsed.ok) { d.error(parsed.error); return undefined; }
+  const result = importHfConfig(parsed.value);
+  if (!result.ok) { for (const e of result.errors) d.error(e); return undefined; }
+  for (const w of result.warnings) d.warn(w);
+  Object.assign(d.model, result.model);
+  const positions = isObj(parsed.value) ? parsed.value['max_position_embeddings'] : undefined;
+  return typeof positions === 'number' && Number.isInteger(positions) && positions > 0 ? positions : undefined;
+}
+
+function readScript(d: Draft, text: string): void {
+  const { command, hereDocuments } = trainingCommand(text);
+  if (command.flags.length === 0) { d.error(`the file holds no flags: it is not ${KINDS_READ}`); return; }
+  readMegatron(d, command);
+  for (const doc of hereDocuments) {
+    const parsed = parseJson(doc.body, 'here-document');
+    if (parsed.ok && isObj(parsed.value) && isDeepspeedConfig(parsed.value)) {
+      readDeepspeedConfig(d, parsed.value, () => undefined);
+    } else if (!parsed.ok && /^\s*\{/.test(doc.body)) {
+      d.error(parsed.error.replace(/line (\d+)/, (_, n: string) => `line ${doc.line + Number(n) - 1}`));
+    }
+  }
+  if (d.training['framework'] === 'deepspeed' && !hereDocuments.some((h) => /train_batch_size|zero_optimization/.test(h.body))) {
+    d.warn('--deepspeed_config: the DeepSpeed config is another file; import it too for ZeRO, offload and precision');
+  }
+}
+
+function document(d: Draft, options: ImportOptions): Section {
+  const cluster: Section = { gpu: options.gpu ?? DEFAULT_IMPORT_GPU, ...d.cluster };
+  if (options.gpus !== undefined) cluster['gpus'] = options.gpus;
+  if (options.gpusPerNode !== undefined) cluster['gpusPerNode'] = options.gpusPerNode;
+  if (options.gpu === undefined) d.warn(`cluster.gpu: a launch file does not name the GPU; ${DEFAULT_IMPORT_GPU} is assumed (choose another)`);
+  const name = options.name ?? (typeof d.model['name'] === 'string' ? d.model['name'] : 'Imported launch file');
+  return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
+}
+
+/** Reads one launch file (see the opening comment). */
+export function importLaunchFile(text: string, options: ImportOptions = {}): ImportResult {
+  const d = new Draft();
+  const fail = (kind: ImportKind | null, error: string): ImportResult => ({ ok: false, kind, errors: [error], warnings: [] });
+  if (typeof text !== 'string' || text.trim() === '') return fail(null, `the file is empty: paste or choose ${KINDS_READ}`);
+  if (text.length > MAX_LAUNCH_FILE_CHARS) return fail(null, `the file is larger than ${MAX_LAUNCH_FILE_CHARS / 1e6} MB: not a launch file`);
+  let kind: ImportKind;
+  const hasModel = options.hfConfig !== undefined;
+  const positions = hasModel ? hfModel(d, options.hfConfig ?? '') : undefined;
+  if (/^\s*[{[]/.test(text) && !looksToml(text.slice(0, 2000))) {
+    kind = 'deepspeed';
+    const parsed = parseJson(text, 'the JSON file');
+    if (!parsed.ok) return fail(kind, parsed.error);
+    if (!isObj(parsed.value)) return fail(kind, `the JSON file holds ${Array.isArray(parsed.value) ? 'an array' : 'no object'}: it is not a DeepSpeed config (${KINDS_READ} are read)`);
+    if (!isDeepspeedConfig(parsed.value)) {
+      const hf = parsed.value['architectures'] !== undefined || parsed.value['model_type'] !== undefined;
+      return fail(kind, hf ? 'this is a Hugging Face config.json: import it with the model import, or give it with a DeepSpeed config (--hf)'
+        : `the JSON file has none of a DeepSpeed config's keys (train_batch_size, train_micro_batch_size_per_gpu, zero_optimization, bf16, fp16): ${KINDS_READ} are read`);
+    }
+    const tp = () => (typeof d.parallel['tp'] === 'number' ? d.parallel['tp'] : 1);
+    readDeepspeedConfig(d, parsed.value, () => (options.gpus !== undefined ? options.gpus / tp() : undefined));
+    if (!hasModel) d.warn('model: a DeepSpeed config does not describe the model; give its Hugging Face config.json');
+    if (positions !== undefined) {
+      d.training['seqLen'] = positions;
+      d.warn(`training.seqLen: not in a DeepSpeed config; the model's max_position_embeddings (${positions}) is read`);
+    } else d.warn('training.seqLen: not in a DeepSpeed config; set it');
+  } else if (looksToml(text)) {
+    kind = 'torchtitan';
+    const parsed = parseToml(text);
+    if (!parsed.ok) return fail(kind, `the TOML file: ${parsed.error}`);
+    readTorchtitan(d, parsed.value, options.gpus, hasModel);
+  } else if (looksShell(text)) {
+    kind = 'megatron';
+    readScript(d, text);
+    if (d.training['framework'] === 'deepspeed') kind = 'deepspeed';
+  } else {
+    return fail(null, `the file is of no kind the importer reads: it reads ${KINDS_READ}`);
+  }
+  if (d.errors.length > 0) return { ok: false, kind, errors: d.errors, warnings: d.warnings };
+  const doc = document(d, options);
+  const check = parseDocument(doc);
+  if (!check.ok) for (const e of check.errors) d.warn(`the imported document is incomplete: ${e}`);
+  return { ok: true, kind, document: doc, warnings: d.warnings };
+}
