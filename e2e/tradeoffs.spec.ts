@@ -77,6 +77,17 @@ test('the checkpoint curve marks the Young/Daly optimum, and a clicked interval 
   await expect(reset).toHaveCount(0);
 });
 
+test('while the input is invalid, the curves stay, dimmed and marked as the previous input\'s', async ({ page }) => {
+  const panel = await openPanel(page);
+  await expect(panel).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
+  await page.getByLabel('Layers (L)').fill('abc');
+  await expect(panel.getByRole('heading', { level: 3 })).toContainText('(for the previous input)');
+  await expect(panel.locator('[data-stale="true"]')).toHaveCount(1);
+  await expect(panel.getByTestId('tradeoff-chart')).toBeVisible();
+  await page.getByLabel('Layers (L)').fill('80');
+  await expect(panel.locator('[data-stale="true"]')).toHaveCount(0, { timeout: 30_000 });
+});
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`axe finds no WCAG 2.1 A/AA violations in the trade-off panel (${colorScheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme });

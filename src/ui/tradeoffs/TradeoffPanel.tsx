@@ -15,7 +15,7 @@ import { createTradeoffClient, type TradeoffClient } from '../../worker/tradeoff
 import { BUTTON } from '../buttons.ts';
 import { messageInWords } from '../errorWords.ts';
 import { useSettledValue } from '../useSettledValue.ts';
-import { STALE_CLASS } from '../SummaryStrip.tsx';
+import { STALE_CLASS, STALE_TEXT } from '../SummaryStrip.tsx';
 import { KNOB_CAPTIONS } from './captions.ts';
 import { tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
 import type { CostUnit } from './TradeoffChart.tsx';
@@ -141,6 +141,9 @@ export default function TradeoffPanel() {
   const panel = useRef<HTMLElement>(null);
   const seen = useSeen(panel);
   const { answer, current } = useCurves(seen ? document : null, knob);
+  // While the input is invalid the curves are the last valid input's, as every figure above is.
+  const invalid = usePlanner((st) => st.errors.length > 0);
+  const stale = !current || invalid;
   const knobId = useId();
   const moe = document !== null && getAt(document, ['model', 'moe']) != null;
   const knobs = SWEEP_KNOBS.filter((k) => k !== 'checkpointInterval' && (k !== 'ep' || moe));
@@ -149,7 +152,7 @@ export default function TradeoffPanel() {
   const points = useMemo(() => (result ? tradeoffPoints(result) : []), [result]);
   return (
     <section ref={panel} aria-labelledby={`${knobId}-title`} data-testid="tradeoff-panel" aria-busy={current ? undefined : true} className={`${PANEL} flex flex-col gap-3`}>
-      <h3 id={`${knobId}-title`} className="text-base font-semibold">Trade-offs: move one knob, see the curve</h3>
+      <h3 id={`${knobId}-title`} className="text-base font-semibold">Trade-offs: move one knob, see the curve{invalid ? ` (${STALE_TEXT})` : ''}</h3>
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <div className="flex flex-col gap-1">
           <label htmlFor={`${knobId}-knob`} className="font-medium">Knob to sweep</label>
@@ -171,7 +174,7 @@ export default function TradeoffPanel() {
       {!result ? <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
         : result.errors.length > 0 ? <Problems lines={result.errors} />
           : (
-            <div className={`flex flex-col gap-3 ${current ? '' : STALE_CLASS}`} data-stale={current ? undefined : 'true'}>
+            <div className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`} data-stale={stale ? 'true' : undefined}>
               <Caption knob={knob} result={result} />
               <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
                 <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} onApply={apply} />
