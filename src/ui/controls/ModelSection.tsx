@@ -9,6 +9,7 @@ import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type Help } from '../help.ts';
 import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { HfImport } from './HfImport.tsx';
+import { LaunchImport } from './LaunchImport.tsx';
 import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
@@ -117,6 +118,7 @@ export function ModelSection() {
     <Section title="Model" id="model">
       <PresetPicker />
       <HfImport />
+      <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />
       <Dimensions />
       <ChoiceField path={model('ffnType')} help={HELP.ffnType} choices={FFN_TYPES} labels={{ gelu: 'GELU (2 matrices)', swiglu: 'SwiGLU (3 matrices)' }} />
