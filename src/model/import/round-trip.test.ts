@@ -110,3 +110,30 @@ describe('import(launch(document, framework)) gives back what the framework can 
     }
   }
 });
+
+describe('Megatron-LM round trip of the rarer flags', () => {
+  it('DeepSeek-V3 shapes (MLA, shared experts, leading dense layers, MTP), Megatron-FSDP ZeRO-3, recompute modules, the fp8 recipe, bf16 moments', () => {
+    const deepseek = {
+      version: 1,
+      model: {
+        name: 'DeepSeek-V3 671B', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
+        moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
+        mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 }, mtpLayers: 1,
+      },
+      training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, precision: 'fp8', framework: 'megatron', recompute: 'selective', recomputeModules: ['mla_up_proj', 'moe_act'],
+        optimizerStateDtype: 'bf16', fp8Recipe: 'blockwise', loss: 'fused' },
+      parallel: { tp: 1, pp: 16, dp: 128, ep: 64, zero: 3, schedule: '1f1b' },
+      cluster: { gpu: 'h800', gpus: 2048 },
+    };
+    const original = config(deepseek);
+    const launch = launchFileForDocument(deepseek, 'megatron');
+    if (!launch.ok) throw new Error(launch.errors.join('; '));
+    const imported = importLaunchFile(launch.launch.text, { gpu: 'h800' });
+    if (!imported.ok) throw new Error(imported.errors.join('; '));
+    const back = config(imported.document);
+    expect(back.model).toEqual({ ...original.model, name: back.model.name });
+    expect(back.parallel).toEqual(original.parallel);
+    expect(back.stack).toMatchObject({ recomputeModules: ['mla_up_proj', 'moe_act'], optimizerStateDtype: 'bf16', fp8Recipe: 'blockwise', loss: 'fused' });
+    expect(imported.warnings.filter((w) => !w.startsWith('cluster.gpu'))).toEqual([]);
+  });
+});
