@@ -13,6 +13,7 @@ import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
 import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
 import { readMegatron } from './megatron.ts';
 import { firstJsonErrorOffset, lineAndColumn } from './json-position.ts';
+import { readPlannerHeader, type PlannerHeader } from './planner-header.ts';
 import { readShell } from './shell.ts';
 import { parseToml } from './toml.ts';
 import { readTorchtitan } from './torchtitan.ts';
@@ -96,12 +97,13 @@ function readScript(d: Draft, text: string): void {
   }
 }
 
-function document(d: Draft, options: ImportOptions): Section {
-  const cluster: Section = { gpu: options.gpu ?? DEFAULT_IMPORT_GPU, ...d.cluster };
+function document(d: Draft, options: ImportOptions, header: PlannerHeader | null): Section {
+  const gpu = options.gpu ?? header?.gpu ?? undefined;
+  const cluster: Section = { gpu: gpu ?? DEFAULT_IMPORT_GPU, ...d.cluster };
   if (options.gpus !== undefined) cluster['gpus'] = options.gpus;
   if (options.gpusPerNode !== undefined) cluster['gpusPerNode'] = options.gpusPerNode;
-  if (options.gpu === undefined) d.warn(`cluster.gpu: a launch file does not name the GPU; ${DEFAULT_IMPORT_GPU} is assumed (choose another)`);
-  const name = options.name ?? (typeof d.model['name'] === 'string' ? d.model['name'] : 'Imported launch file');
+  if (gpu === undefined) d.warn(`cluster.gpu: a launch file does not name the GPU; ${DEFAULT_IMPORT_GPU} is assumed (choose another)`);
+  const name = options.name ?? (header?.modelName || (typeof d.model['name'] === 'string' ? d.model['name'] : 'Imported launch file'));
   return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
 }
 
@@ -144,7 +146,7 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     return fail(null, `the file is of no kind the importer reads: it reads ${KINDS_READ}`);
   }
   if (d.errors.length > 0) return { ok: false, kind, errors: d.errors, warnings: d.warnings };
-  const doc = document(d, options);
+  const doc = document(d, options, readPlannerHeader(text));
   const check = parseDocument(doc);
   if (!check.ok) for (const e of check.errors) d.warn(`the imported document is incomplete: ${e}`);
   return { ok: true, kind, document: doc, warnings: d.warnings };

@@ -137,3 +137,17 @@ describe('Megatron-LM round trip of the rarer flags', () => {
     expect(imported.warnings.filter((w) => !w.startsWith('cluster.gpu'))).toEqual([]);
   });
 });
+
+describe('a launch file the planner wrote names its model and GPU in its first comment', () => {
+  for (const framework of ['megatron', 'torchtitan', 'deepspeed'] as const) {
+    it(`${framework}: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB" comes back as the name and h100-sxm, with no GPU warning`, () => {
+      const launch = launchFileForDocument(DEFAULT_DOCUMENT, framework);
+      if (!launch.ok) throw new Error(launch.errors.join('; '));
+      const imported = importLaunchFile(launch.launch.text);
+      if (!imported.ok) throw new Error(imported.errors.join('; '));
+      expect((imported.document['model'] as { name: string }).name).toBe('Llama 3 70B');
+      expect((imported.document['cluster'] as { gpu: string }).gpu).toBe('h100-sxm');
+      expect(imported.warnings.some((w) => w.startsWith('cluster.gpu'))).toBe(false);
+    });
+  }
+});
