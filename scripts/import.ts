@@ -58,7 +58,7 @@ for (let i = 0; i < args.length; i += 1) {
   else fail(`${arg}: one FILE at a time\nusage: ${USAGE}`, 2);
 }
 if (file === undefined) fail(`usage: ${USAGE}`, 2);
-if (options.name === undefined && file !== '-') options.name = `Imported from ${basename(file)}`;
+if (file !== '-') options.defaultName = `Imported from ${basename(file)}`;
 const result = importLaunchFile(read(file), options);
 if (!result.ok) fail(`${file} cannot be imported:\n${result.errors.map((e) => `  - ${e}`).join('\n')}`, 1);
 process.stdout.write(`${JSON.stringify({ ...result.document, warnings: result.warnings }, null, 2)}\n`);

@@ -30,6 +30,8 @@ export interface ImportOptions {
   readonly gpus?: number;
   readonly gpusPerNode?: number;
   readonly name?: string;
+  /** The model's name when neither `name` nor the file gives one (the command line: "Imported from FILE"). */
+  readonly defaultName?: string;
 }
 
 /** The largest file read (launch files are a few kB). */
@@ -103,7 +105,7 @@ function document(d: Draft, options: ImportOptions, header: PlannerHeader | null
   if (options.gpus !== undefined) cluster['gpus'] = options.gpus;
   if (options.gpusPerNode !== undefined) cluster['gpusPerNode'] = options.gpusPerNode;
   if (gpu === undefined) d.warn(`cluster.gpu: a launch file does not name the GPU; ${DEFAULT_IMPORT_GPU} is assumed (choose another)`);
-  const name = options.name ?? (header?.modelName || (typeof d.model['name'] === 'string' ? d.model['name'] : 'Imported launch file'));
+  const name = options.name ?? (header?.modelName || (typeof d.model['name'] === 'string' ? d.model['name'] : options.defaultName ?? 'Imported launch file'));
   return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
 }
 

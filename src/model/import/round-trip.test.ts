@@ -151,3 +151,15 @@ describe('a launch file the planner wrote names its model and GPU in its first c
     });
   }
 });
+
+describe('what `npm run import` prints', () => {
+  it('the header\'s name wins over the command line\'s default name, and the printed warnings are no unknown field to estimate', () => {
+    const launch = launchFileForDocument(DEFAULT_DOCUMENT, 'megatron');
+    if (!launch.ok) throw new Error(launch.errors.join('; '));
+    const imported = importLaunchFile(launch.launch.text, { defaultName: 'Imported from run.sh' });
+    if (!imported.ok) throw new Error(imported.errors.join('; '));
+    expect((imported.document['model'] as { name: string }).name).toBe('Llama 3 70B');
+    const parsed = parseDocument({ ...imported.document, warnings: ['a flag it could not map'] });
+    expect(parsed.warnings.filter((w) => w.includes('unknown field'))).toEqual([]);
+  });
+});

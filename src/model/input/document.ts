@@ -17,7 +17,8 @@ export type ParseResult =
   | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };
 
 // search: the search's own block (search/search-block.ts reads it; estimate ignores it).
-const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search'];
+// warnings: what `npm run import` could not map from the file it read (estimate ignores them).
+const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search', 'warnings'];
 const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
 const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers'];
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
