@@ -5,9 +5,11 @@ import { CalibrateSection } from './calibrate/CalibrateSection.tsx';
 import { CostSection } from './controls/CostSection.tsx';
 import { FrameworkSection } from './controls/FrameworkSection.tsx';
 import { HardwareSection } from './controls/HardwareSection.tsx';
+import { MemorySection } from './controls/MemorySection.tsx';
 import { ModelSection } from './controls/ModelSection.tsx';
 import { ParallelSection } from './controls/ParallelSection.tsx';
-import { TrainingSection } from './controls/TrainingSection.tsx';
+import { PrecisionSection } from './controls/PrecisionSection.tsx';
+import { ScheduleSection } from './controls/ScheduleSection.tsx';
 import { EmbedView } from './EmbedView.tsx';
 import { HistoryButtons, HistoryKeys, PresetNote } from './History.tsx';
 import { Notices } from './Notices.tsx';
@@ -44,11 +46,15 @@ function PlannerBody() {
       <Notices />
       <PresetNote />
       <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(15rem,2fr)_minmax(0,3fr)] xl:grid-cols-[26rem_minmax(0,1fr)]">
+        {/* The knobs a planner turns first (layout, schedule, memory savers), then what a preset sets once (model, cluster),
+            then the finer settings, the price and the calibration. Each section folds (controls/Section.tsx). */}
         <div className="flex min-w-0 flex-col gap-4">
           <ParallelSection />
+          <ScheduleSection />
+          <MemorySection />
           <ModelSection />
           <HardwareSection />
-          <TrainingSection />
+          <PrecisionSection />
           <FrameworkSection />
           <CostSection />
           <CalibrateSection />

@@ -1,6 +1,6 @@
 // The software stack (interchange "The software stack"): the framework, whose profile
 // (presets/frameworks.ts) sets every stack field's default, and the stack fields under
-// it. Each field offers "profile default (value)", which leaves the field out of the
+// it (activation offload sits with the other memory savers). Each field offers "profile default (value)", which leaves the field out of the
 // document, or an explicit value, which wins over the profile.
 
 import { FRAMEWORK_PROFILES, type StackDefaults } from '../../presets/frameworks.ts';
@@ -10,7 +10,7 @@ import {
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
-import { NumberField, SelectField, controlId } from './fields.tsx';
+import { SelectField, controlId } from './fields.tsx';
 import { Section } from './Section.tsx';
 
 const DEFAULT_VALUE = '__profile__';
@@ -80,8 +80,6 @@ export function FrameworkSection() {
       <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3">
         {STACK_FIELDS.map((field) => <StackFieldControl key={field.key} field={field} framework={framework} />)}
       </div>
-      <NumberField path={['training', 'activationOffloadLayers']} optional placeholder="0"
-        help={{ label: 'Offloaded layers per stage', explain: 'Layers per pipeline stage whose saved activations go to host memory.' }} />
     </Section>
   );
 }

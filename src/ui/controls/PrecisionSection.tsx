@@ -1,0 +1,22 @@
+// Number formats and the optimizer: the precision of the matmuls, the optimizer and
+// its states, master weights and the gradients' format.
+
+import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS } from '../../model/input/index.ts';
+import { HELP } from '../help.ts';
+import { CheckField, ChoiceField } from './fields.tsx';
+import { Section } from './Section.tsx';
+
+const training = (key: string) => ['training', key];
+
+export function PrecisionSection() {
+  return (
+    <Section title="Number formats and optimizer" id="precision">
+      <ChoiceField path={training('precision')} help={HELP.precision} choices={PRECISIONS}
+        labels={{ fp32: 'FP32', fp16: 'FP16 (mixed)', bf16: 'BF16 (mixed)', fp8: 'FP8 (mixed)', fp4: 'FP4 (mixed)' }} />
+      <ChoiceField path={training('optimizer')} help={HELP.optimizer} choices={OPTIMIZERS}
+        labels={{ adam: 'Adam / AdamW', adam8bit: '8-bit Adam', sgd: 'SGD with momentum' }} />
+      <CheckField path={training('masterWeights')} help={HELP.masterWeights} fallback />
+      <ChoiceField path={training('gradDtype')} help={HELP.gradDtype} choices={GRAD_DTYPES} labels={{ fp32: 'FP32', bf16: 'BF16' }} />
+    </Section>
+  );
+}
