@@ -1,7 +1,7 @@
 // The page: the full planner, or the compact embed view for `?embed=1`.
 
+import { lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
-import { CalibrateSection } from './calibrate/CalibrateSection.tsx';
 import { CostSection } from './controls/CostSection.tsx';
 import { FrameworkSection } from './controls/FrameworkSection.tsx';
 import { HardwareSection } from './controls/HardwareSection.tsx';
@@ -18,6 +18,9 @@ import { Results } from './Results.tsx';
 import { useRoute } from './route.ts';
 import { ShareBar } from './ShareBar.tsx';
 import { ValidationRoute } from './validation/ValidationRoute.tsx';
+import { WhenIdle } from './WhenIdle.tsx';
+
+const CalibrateSection = lazy(() => import('./calibrate/CalibrateSection.tsx').then((m) => ({ default: m.CalibrateSection })));
 
 function FullPage() {
   const route = useRoute();
@@ -57,7 +60,7 @@ function PlannerBody() {
           <PrecisionSection />
           <FrameworkSection />
           <CostSection />
-          <CalibrateSection />
+          <WhenIdle round={3}><CalibrateSection /></WhenIdle>
         </div>
         <Results />
       </main>

@@ -8,14 +8,12 @@ import type { EstimateOutput } from '../model/input/index.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
 import { CompareView } from './compare/CompareView.tsx';
-import { ExportMenu } from './ExportMenu.tsx';
 import { Figures } from './Figures.tsx';
 import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
-import { LaunchArgsPanel } from './launch/LaunchArgsPanel.tsx';
-import { SearchPanel } from './search/SearchPanel.tsx';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
+import { WhenIdle } from './WhenIdle.tsx';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
@@ -29,18 +27,19 @@ const REST_OF_FIGURES = FIGURE_GROUPS.filter((g) => g !== 'memory' && g !== 'spe
 
 // Memoized so that the deferred render below redraws only what changed: the key figures first, then the rest.
 const MemoFigures = memo(Figures);
-const MemoExportMenu = memo(ExportMenu);
-const MemoLaunchArgsPanel = memo(LaunchArgsPanel);
-const MemoSearchPanel = memo(SearchPanel);
+// Below the fold: their code loads and renders once the page is idle after the first answer (WhenIdle).
+const MemoExportMenu = memo(lazy(() => import('./ExportMenu.tsx').then((m) => ({ default: m.ExportMenu }))));
+const MemoLaunchArgsPanel = memo(lazy(() => import('./launch/LaunchArgsPanel.tsx').then((m) => ({ default: m.LaunchArgsPanel }))));
+const MemoSearchPanel = memo(lazy(() => import('./search/SearchPanel.tsx').then((m) => ({ default: m.SearchPanel }))));
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 
-function ChartSlot({ title, children }: { title: string; children: ReactNode }) {
+/** A chart's panel; `round` > 0 draws it only after that many idle moments (WhenIdle), so the charts load one per task. */
+function ChartSlot({ title, round = 0, children }: { title: string; round?: number; children: ReactNode }) {
+  const loading = <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>;
   return (
     <section aria-label={title} className={`${PANEL} panel-contained`}>
-      <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>}>
-        {children}
-      </Suspense>
+      {round > 0 ? <WhenIdle round={round} fallback={loading}>{children}</WhenIdle> : <Suspense fallback={loading}>{children}</Suspense>}
     </section>
   );
 }
@@ -80,8 +79,8 @@ function SpeedCharts({ output }: { output: EstimateOutput }) {
   const breakdown = useSettledValue(output, SETTLE_MS.stepBreakdownChart);
   return (
     <>
-      <ChartSlot title="Pipeline timeline"><PipelineChart output={timeline} /></ChartSlot>
-      <ChartSlot title="Step-time breakdown"><StepBreakdownChart output={breakdown} /></ChartSlot>
+      <ChartSlot title="Pipeline timeline" round={1}><PipelineChart output={timeline} /></ChartSlot>
+      <ChartSlot title="Step-time breakdown" round={2}><StepBreakdownChart output={breakdown} /></ChartSlot>
     </>
   );
 }
@@ -121,25 +120,29 @@ export function Results() {
       {output ? (
         <>
           {comparing ? <CompareView current={output} /> : (<>
-            <SummaryStrip output={output} stale={stale} />
-            {/* Each chart sits under the figures it explains: memory, then speed, then the rest. */}
-            <div data-stale={stale ? 'true' : undefined} className={`flex flex-col gap-4 ${stale ? STALE_CLASS : ''}`}>
+            <SummaryStrip output={output} document={document} stale={stale} />
+            {/* Each chart sits under the figures it explains: memory, then speed, then the rest. The first answer
+                draws the strip at once and this block in the deferred render, in slices that yield (page load's
+                total blocking time); from then on the block follows each answer in the same frame as the strip. */}
+            {laterOutput && <div data-stale={stale ? 'true' : undefined} className={`flex flex-col gap-4 ${stale ? STALE_CLASS : ''}`}>
               {stale && <p className="sr-only">The figures and charts below are {STALE_TEXT}.</p>}
               <MemoryCharts output={output} />
               <FitSuggestions output={output} document={document} />
               <MemoFigures output={output} groups={MEMORY_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <SpeedCharts output={output} />
-              {laterOutput && <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />}
-            </div>
+              <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
+            </div>}
           </>)}
           <Warnings />
-          {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
-          <MemoLaunchArgsPanel document={laterDocument} />
+          <WhenIdle round={3}>
+            {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
+            <MemoLaunchArgsPanel document={laterDocument} />
+          </WhenIdle>
           <Suspense fallback={null}><TradeoffPanel /></Suspense>
         </>
       ) : <NoResults />}
-      <MemoSearchPanel />
+      <WhenIdle round={3}><MemoSearchPanel /></WhenIdle>
     </div>
   );
 }

@@ -1,15 +1,17 @@
-// The answer at a glance, pinned at the top of the results at every width: the
-// memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
+// The answer at a glance, pinned at the top of the results at every width: the run it
+// is for (model, GPUs, layout), the memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
 // days and dollars for the token budget. These figures' data-testids live here only
 // (the cards below repeat them with their range and explanation, without ids). While the input is invalid the strip keeps the
 // last good figures, dimmed and marked data-stale="true"; a run that does not fit
 // says so beside its speed and cost.
 
-import type { EstimateOutput } from '../model/input/index.ts';
+import type { Doc, EstimateOutput } from '../model/input/index.ts';
+import { layoutWords } from './embed/embedCard.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';
 import { formatGiB } from './format.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
 import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
+import { planTitle } from './ShareBar.tsx';
 
 /** The figures of the strip, in order; the cards below show them again as the second look, without their ids. */
 export const STRIP_FIGURE_IDS: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
@@ -39,7 +41,16 @@ function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOu
   );
 }
 
-export function SummaryStrip({ output, stale }: { output: EstimateOutput; stale: boolean }) {
+/** Which run the figures are for: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB · TP 8 · PP 4 · DP 2 · CP 1 · EP 1". */
+function runLine(document: Doc | null): string | null {
+  if (!document) return null;
+  const words = layoutWords(document);
+  // A no-break space keeps each degree with its value ("EP 1") when the line wraps.
+  return words ? `${planTitle(document)} · ${words.degrees.replace(/([A-Z]+) (\d)/g, '$1\u00a0$2')}` : planTitle(document);
+}
+
+export function SummaryStrip({ output, document, stale }: { output: EstimateOutput; document: Doc | null; stale: boolean }) {
+  const run = runLine(document);
   const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
   const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
   const oom = memoryCapacityNote(output).oomText;
@@ -48,12 +59,15 @@ export function SummaryStrip({ output, stale }: { output: EstimateOutput; stale:
       className="sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
       {stale && <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">These figures are {STALE_TEXT}: correct the error above to update them.</p>}
       <div className={`flex flex-col gap-1 ${stale ? STALE_CLASS : ''}`}>
-        <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
-          <dt className="sr-only">Memory verdict</dt>
-          <OomVerdictLine output={output} />
-          <dt className="sr-only">Margin to the GPU's memory</dt>
-          <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
-        </dl>
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+          <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
+            <dt className="sr-only">Memory verdict</dt>
+            <OomVerdictLine output={output} />
+            <dt className="sr-only">Margin to the GPU's memory</dt>
+            <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
+          </dl>
+          {run && <p data-testid="strip-run" className="text-xs text-gray-700 dark:text-gray-300">{run}</p>}
+        </div>
         <dl className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-1">
           {figures.map((f) => <StripFigure key={f.id} figure={f} output={output} />)}
         </dl>

@@ -120,17 +120,23 @@ export function formatPercent(fraction: number): string {
   return withUnit(fraction * 100, '%');
 }
 
-const usdCents = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD' });
-const usdWhole = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
-const usdCompact = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'USD', notation: 'compact' });
+/** A formatter made on first use: building one (compact and currency ones load locale data) costs the page's first script otherwise. */
+function onFirstUse(options: Intl.NumberFormatOptions): () => Intl.NumberFormat {
+  let formatter: Intl.NumberFormat | null = null;
+  return () => (formatter ??= new Intl.NumberFormat(LOCALE, options));
+}
+
+const usdCents = onFirstUse({ style: 'currency', currency: 'USD' });
+const usdWhole = onFirstUse({ style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const usdCompact = onFirstUse({ style: 'currency', currency: 'USD', notation: 'compact' });
 
 /** US dollars: "$12.34", "$4,321", compact from ten thousand: "$45K", "$1.2M". */
 export function formatUsd(usd: number): string {
   if (!Number.isFinite(usd)) return NOT_AVAILABLE;
   const magnitude = Math.abs(usd);
-  if (magnitude < 100) return usdCents.format(magnitude < 0.005 ? 0 : usd);
-  if (magnitude < 10_000) return usdWhole.format(usd);
-  return usdCompact.format(usd);
+  if (magnitude < 100) return usdCents().format(magnitude < 0.005 ? 0 : usd);
+  if (magnitude < 10_000) return usdWhole().format(usd);
+  return usdCompact().format(usd);
 }
 
 const ENERGY_SCALES: readonly Scale[] = [
@@ -151,13 +157,13 @@ export function formatCo2Kg(kg: number): string {
   return `${formatCompactCount(kg / KG_PER_TONNE)} t CO₂`;
 }
 
-const compactCount = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
+const compactCount = onFirstUse({ notation: 'compact', maximumFractionDigits: 1 });
 
 /** A count, compact from ten thousand: "1,536", "2.5", "45K", "1.2M". */
 export function formatCompactCount(count: number): string {
   if (!Number.isFinite(count)) return NOT_AVAILABLE;
   if (Math.abs(count) < 10_000) return formatNumber(count);
-  return compactCount.format(count);
+  return compactCount().format(count);
 }
 
 /** A count with grouping and no compaction: "1,536", "3.25". */
