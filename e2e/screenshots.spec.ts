@@ -3,8 +3,11 @@
 
 import { test, expect, openPlanner, setSlider } from './fixtures.ts';
 
+// A laptop (1440×900), a narrow window (800×900, one column: the strip pins to the window)
+// and the embed card at the size its copied snippet asks for (700×450).
 const views = [
-  { name: 'full', path: '/', viewport: { width: 1440, height: 1000 } },
+  { name: 'full', path: '/', viewport: { width: 1440, height: 900 } },
+  { name: 'narrow', path: '/', viewport: { width: 800, height: 900 } },
   { name: 'embed', path: '/?embed=1', viewport: { width: 700, height: 450 } },
 ] as const;
 
