@@ -33,9 +33,13 @@ test('a chart for each of five knobs: tokens/s, memory and cost at every valid v
   const expected: ReadonlyArray<[string, string, number]> = [['tp', '8', 4], ['zero', '1', 4], ['recompute', 'selective', 3], ['microBatch', '1', 2], ['gpus', '64', 4]];
   for (const [knob, current, atLeast] of expected) {
     await pickKnob(page, knob);
-    const speed = panel.locator('[data-testid="tradeoff-point"][data-series="speed"]');
-    expect(await speed.count(), knob).toBeGreaterThanOrEqual(atLeast);
-    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="memory"]')).toHaveCount(await speed.count());
+    // Each small chart draws its points in its own render: wait for every series to show the curve's points.
+    const chart = panel.locator(`[data-knob="${knob}"] [data-testid="tradeoff-chart"]`);
+    const points = Number(await chart.getAttribute('data-points', { timeout: 30_000 }));
+    expect(points, knob).toBeGreaterThanOrEqual(atLeast);
+    for (const series of ['speed', 'memory', 'cost']) {
+      await expect(panel.locator(`[data-testid="tradeoff-point"][data-series="${series}"]`), `${knob} ${series}`).toHaveCount(points);
+    }
     await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]'), knob).toHaveAttribute('data-value', current);
     await expect(panel.getByTestId('tradeoff-caption')).toContainText('Source:');
   }

@@ -155,7 +155,7 @@ export default function TradeoffChart({ knobLabel, points, costUnit, onApply }: 
 }) {
   return (
     <figure>
-      <div data-testid="tradeoff-chart" role="img" aria-label={curveSummary(knobLabel, points, costUnit)} className="flex flex-col gap-1">
+      <div data-testid="tradeoff-chart" data-points={points.length} role="img" aria-label={curveSummary(knobLabel, points, costUnit)} className="flex flex-col gap-1">
         {[SPEED, MEMORY, COST[costUnit]].map((series, order) => (
           <SmallChart key={series.id} series={series} order={order} points={points} onApply={onApply} />
         ))}

@@ -174,7 +174,7 @@ export default function TradeoffPanel() {
       {!result ? <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
         : result.errors.length > 0 ? <Problems lines={result.errors} />
           : (
-            <div className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`} data-stale={stale ? 'true' : undefined}>
+            <div className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`} data-stale={stale ? 'true' : undefined} data-knob={result.knob ?? undefined}>
               <Caption knob={knob} result={result} />
               <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
                 <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} onApply={apply} />
