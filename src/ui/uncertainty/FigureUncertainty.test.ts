@@ -30,7 +30,7 @@ describe('OomVerdictLine', () => {
   it('states the rule with its threshold', () => {
     const html = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.95) }));
     const threshold = formatPercent(Math.min(1 + UNCERTAINTY_TABLE.memory.lowerError, MAX_TIGHT_FROM_SHARE));
-    expect(html).toContain(`above ${threshold} of capacity`);
+    expect(html).toContain(`(${formatPercent(0.95)} of capacity), tight from ${threshold}`);
   });
 });
 

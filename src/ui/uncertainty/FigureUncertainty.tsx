@@ -48,9 +48,11 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   const a = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
+  // The share the allocator holds first, then the threshold it is judged against.
+  const held = formatPercent(reserved / capacity);
   const headline: Record<OomVerdict, string> = {
-    safe: `below ${share} of capacity`,
-    tight: `above ${share} of capacity`,
+    safe: `${formatGiB(reserved)} held by the allocator (${held} of capacity), tight from ${share}`,
+    tight: `${formatGiB(reserved)} held by the allocator (${held} of capacity), tight from ${share}`,
     'will-not-fit': `above the GPU's ${formatGiB(capacity)}`,
   };
   const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
