@@ -53,11 +53,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'Generic (plain PyTorch)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       loss: 'the engine before profiles: eager torch.nn.functional.cross_entropy (log_softmax + nll_loss)',
+      modelCode: 'the engine before profiles: the inventory of Korthikanti et al. 2022 (arXiv 2205.05198, section 4.1), norms saving their 16-bit input',
       selectivePolicy: 'the engine before profiles: norm outputs and activation products recomputed, matrix-multiply outputs kept (model/memory/activations.ts)',
       dropout: 'modern recipes train without dropout (Llama 3, Qwen, DeepSeek-V3 configs: attention_dropout 0)',
     },
@@ -67,13 +68,14 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'Megatron-Core / NeMo',
     defaults: {
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP,
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       savesQuantizedLinearInputs: 'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
       loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
       recomputeModules: 'Megatron-LM core_r0.13 megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"] (--recompute-modules)',
+      modelCode: 'Megatron-Core transformer_layer.py with Transformer Engine modules (TENorm / LayerNormLinear, fused bias-SwiGLU megatron/core/fusions/fused_bias_swiglu.py)',
       selectivePolicy: 'Megatron-LM --recompute-granularity selective recomputes the --recompute-modules list',
       dropout: 'Megatron-Bridge recipes set hidden_dropout = attention_dropout = 0 (GPT-3-era Megatron-LM scripts: 0.1)',
       attentionKernel: 'Transformer Engine DotProductAttention picks the cuDNN fused attention backend on Hopper (NVTE_FUSED_ATTN=1)',
@@ -87,13 +89,14 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'torchtitan (FSDP2)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP,
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
       savesQuantizedLinearInputs: 'torchao float8 training (torchao/float8/float8_linear.py) saves the 16-bit input and casts again in backward',
       loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"; "fused" is its ChunkedLossWrapper (same file: lm_head + cross-entropy over 8 token chunks, memory/loss.ts)',
       selectivePolicy: 'torchtitan v0.1 torchtitan/models/llama3/train_configs/llama3_8b.toml: activation_checkpoint.selective_ac_option = "op"',
+      modelCode: 'torchtitan\'s own model code (torchtitan/models/llama3/model.py), usually run with torch.compile, whose partitioner recomputes the norms\' and SwiGLU\'s element-wise ops rather than saving them; the op-level policy has its own inventory (memory/activations.ts)',
       recomputeLayerFrequency: 'torchtitan activation_checkpoint.selective_ac_option = "2" (every second block fully checkpointed, torchtitan/distributed/activation_checkpoint.py)',
       attentionKernel: 'torchtitan llama3 model: F.scaled_dot_product_attention (flash backend on Hopper is FlashAttention-2)',
       fp8Recipe: 'torchao Float8LinearConfig default recipe is tensorwise dynamic scaling (torchtitan float8.recipe_name unset)',
@@ -106,12 +109,13 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'DeepSpeed',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'transformers',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
       loss: 'DeepSpeed trains the user model (Hugging Face LlamaForCausalLM: eager CrossEntropyLoss on upcast logits)',
       selectivePolicy: 'DeepSpeed has no selective policy of its own (deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoints whole blocks)',
+      modelCode: 'DeepSpeed brings no model code: it trains the model it is given, usually a Hugging Face transformers one (transformers/integrations/deepspeed.py; FlagPerf llama2_7b-deepspeed and ms-swift run LlamaForCausalLM / Qwen2ForCausalLM)',
       flatFp32GradientBuffer: 'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one fp32 buffer the size of every bf16 parameter group, used with bf16 and ZeRO stage 0/1',
     },
   },
@@ -120,11 +124,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'PyTorch FSDP (Composer, Accelerate)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP,
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
       attentionKernel: 'llm-foundry attn_config.attn_impl = "flash" (flash-attn 2 package), llmfoundry/models/layers/attention.py',
+      modelCode: 'the FSDP runs of validation/ use fused layers: llm-foundry MPT (llmfoundry/models/layers, low-precision LayerNorm) and NeMo Automodel with Transformer Engine; a plain Accelerate run of a transformers model is modelCode "transformers"',
       loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',
       fsdpFp32ShardedParameters: 'torch.distributed.fsdp MixedPrecision(param_dtype=bf16): the flat parameter shard stays fp32 (_flat_param.py, _use_low_precision_shard only for the gathered copy)',
       deferredGradSyncUnderPp: 'torch.distributed.fsdp no_sync()/set_requires_gradient_sync: gradient accumulation without sync keeps unsharded gradients',

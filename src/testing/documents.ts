@@ -39,6 +39,7 @@ export const EVERY_FIELD_DOCUMENT = {
     framework: 'megatron', loss: 'compiled', compile: true, dropout: true, recomputeModules: ['core_attn', 'moe_act'],
     selectivePolicy: 'modules', recomputeLayerFrequency: 2, recomputeLayers: 2, optimizerStateDtype: 'bf16',
     activationOffloadLayers: 1, attentionKernel: 'flash3', fp8Recipe: 'mxfp8', overlap: { tpComm: true, dpGrad: true, dpParam: false },
+    modelCode: 'transformers',
   },
   parallel: { tp: 2, pp: 4, dp: 8, cp: 2, ep: 4, vpp: 2, sequenceParallel: true, zero: 2, schedule: 'interleaved-1f1b' },
   cluster: {

@@ -5,13 +5,14 @@
 import { frameworkProfile } from '../../presets/frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
 import {
-  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
+  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
   type OverlapConfig, type RecomputeModule, type ResolvedSelectivePolicy, type StackConfig,
 } from './types.ts';
 
 export const STACK_KEYS = [
   'framework', 'loss', 'compile', 'dropout', 'recomputeModules', 'selectivePolicy', 'recomputeLayerFrequency',
   'recomputeLayers', 'optimizerStateDtype', 'activationOffloadLayers', 'attentionKernel', 'fp8Recipe', 'overlap',
+  'modelCode',
 ] as const;
 
 /** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
@@ -66,5 +67,6 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
     attentionKernel: r.choice(t, 'attentionKernel', 'training', ATTENTION_KERNELS, d.attentionKernel),
     fp8Recipe: r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe),
     overlap: readOverlap(r, t, d.overlap),
+    modelCode: r.choice(t, 'modelCode', 'training', MODEL_CODES, d.modelCode),
   };
 }

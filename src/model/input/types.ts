@@ -86,6 +86,12 @@ export type RecomputeModule = 'core_attn' | 'mlp' | 'moe_act' | 'layernorm' | 'm
 export type StateDtype = 'fp32' | 'bf16';
 export type AttentionKernel = 'auto' | 'flash2' | 'flash3' | 'cudnn' | 'sdpa';
 export type Fp8Recipe = 'auto' | 'tensorwise' | 'rowwise' | 'delayed' | 'blockwise' | 'mxfp8' | 'nvfp4';
+/**
+ * Whose code builds the layers: 'fused' (Megatron-Core / Transformer Engine modules, fused
+ * norms and SwiGLU: the inventory of Korthikanti et al.) or 'transformers' (Hugging Face
+ * transformers modeling code run eagerly, as DeepSpeed and Accelerate usually train it).
+ */
+export type ModelCode = 'fused' | 'transformers';
 
 export const FRAMEWORKS: readonly Framework[] = ['generic', 'megatron', 'torchtitan', 'deepspeed', 'fsdp'];
 export const LOSS_KINDS: readonly LossKind[] = ['eager', 'fused', 'compiled'];
@@ -94,6 +100,7 @@ export const RECOMPUTE_MODULES: readonly RecomputeModule[] = ['core_attn', 'mlp'
 export const STATE_DTYPES: readonly StateDtype[] = ['fp32', 'bf16'];
 export const ATTENTION_KERNELS: readonly AttentionKernel[] = ['auto', 'flash2', 'flash3', 'cudnn', 'sdpa'];
 export const FP8_RECIPES: readonly Fp8Recipe[] = ['auto', 'tensorwise', 'rowwise', 'delayed', 'blockwise', 'mxfp8', 'nvfp4'];
+export const MODEL_CODES: readonly ModelCode[] = ['fused', 'transformers'];
 
 export interface OverlapConfig {
   /** Tensor-parallel communication overlapped with GEMMs (Megatron --tp-comm-overlap, torchtitan async TP). */
@@ -120,6 +127,7 @@ export interface StackConfig {
   readonly attentionKernel: AttentionKernel;
   readonly fp8Recipe: Fp8Recipe;
   readonly overlap: OverlapConfig;
+  readonly modelCode: ModelCode;
 }
 
 export interface ParallelConfig {

@@ -8,8 +8,10 @@ import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.t
 import { frameworkProfile } from '../../presets/frameworks.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
-import type { LossKind, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
+import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
+import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.ts';
+import { modelCodeTensors } from './model-code.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -59,25 +61,12 @@ export interface ActivationSettings {
   readonly fullRecomputeLayers?: number;
   /** Layers per stage whose saved activations go to host memory (Megatron --cpu-offloading-num-layers). */
   readonly offloadLayers?: number;
+  /** Whose code builds the layers (model-code.ts; absent: fused). */
+  readonly modelCode?: ModelCode;
   /** Bytes per element of the saved inputs of linear layers, when the framework keeps them quantized (fp8 with Transformer Engine: 1). */
   readonly linearInputBytes?: number;
 }
 
-/** 'tensor': split over tp ranks; 'sequence': split over tp only with sequence parallelism (section 4.2.2). */
-type Shard = 'tensor' | 'sequence';
-/** 'input' the layer input (kept by full recompute); 'scores' attention s² tensors; 'elementwise' outputs of cheap ops; 'kept' everything else. */
-type Role = 'input' | 'scores' | 'elementwise' | 'kept';
-
-interface SavedTensor {
-  readonly name: string;
-  readonly bytesPerToken: number;
-  readonly shard: Shard;
-  readonly role: Role;
-  /** Megatron-Core recompute modules that drop this tensor (transformer_config.py recompute_modules). */
-  readonly modules: readonly RecomputeModule[];
-}
-
-const FP32_BYTES = 4;
 const FP8_BYTES = 1;
 /** The framework keeps linear inputs quantized for backward (presets/frameworks.ts) and the run computes in fp8 or fp4. */
 function fp8LinearInputs(c: RunConfig): boolean {
@@ -87,7 +76,6 @@ function fp8LinearInputs(c: RunConfig): boolean {
 /** Dropout masks are stored as one byte per element (Korthikanti section 4.1). */
 const MASK_BYTES = 1;
 
-const saved = (name: string, bytesPerToken: number, shard: Shard, role: Role, modules: readonly RecomputeModule[] = []): SavedTensor => ({ name, bytesPerToken, shard, role, modules });
 
 function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
@@ -162,6 +150,7 @@ function layerTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings)
     ...attentionTensors(m, s),
     saved('norm2.input', w * m.hidden, 'sequence', 'kept'),
     ...mlpTensors(m, layerIndex, s),
+    ...modelCodeTensors(s.modelCode, m, layerIndex, w),
   ];
   const quantized = s.linearInputBytes;
   if (quantized === undefined || quantized >= w) return list;
@@ -341,6 +330,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
+    ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
   };
 }
 

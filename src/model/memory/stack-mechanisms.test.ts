@@ -143,9 +143,10 @@ describe('activation offload and full recompute of some layers', () => {
   });
   it('an explicit field wins over the profile', () => {
     fc.assert(fc.property(fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)), fc.constantFrom('eager', 'fused', 'compiled'), fc.boolean(), fc.constantFrom('fp32', 'bf16'),
-      (framework, loss, dropout, optimizerStateDtype) => {
-        const c = config(doc({ framework, loss, dropout, optimizerStateDtype }));
-        expect(c.stack).toMatchObject({ framework, loss, dropout, optimizerStateDtype });
+      fc.constantFrom('fused', 'transformers'),
+      (framework, loss, dropout, optimizerStateDtype, modelCode) => {
+        const c = config(doc({ framework, loss, dropout, optimizerStateDtype, modelCode }));
+        expect(c.stack).toMatchObject({ framework, loss, dropout, optimizerStateDtype, modelCode });
       }));
   });
   it('a missing field takes the profile\'s default', () => {
@@ -154,6 +155,7 @@ describe('activation offload and full recompute of some layers', () => {
       expect(c.stack.loss).toBe(profile.defaults.loss);
       expect(c.stack.selectivePolicy).toBe(profile.defaults.selectivePolicy);
       expect(c.stack.attentionKernel).toBe(profile.defaults.attentionKernel);
+      expect(c.stack.modelCode).toBe(profile.defaults.modelCode);
     }
   });
 });
@@ -180,6 +182,7 @@ describe('bad stack values get field-named errors', () => {
   it.each([
     [{ framework: 'jax' }, 'training.framework'],
     [{ fp8Recipe: 'fancy' }, 'training.fp8Recipe'],
+    [{ modelCode: 'keras' }, 'training.modelCode'],
     [{ recomputeModules: ['attention'] }, 'training.recomputeModules'],
     [{ recomputeModules: 'core_attn' }, 'training.recomputeModules'],
     [{ activationOffloadLayers: 5 }, 'training.activationOffloadLayers'],

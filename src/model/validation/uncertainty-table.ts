@@ -12,7 +12,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
     rows: 427
   },
   memory: {
-    lowerError: -0.3712942536217826,
+    lowerError: -0.2820594797726771,
     upperError: 0.6663411243040427,
     rows: 62
   }

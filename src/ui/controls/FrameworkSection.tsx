@@ -5,7 +5,7 @@
 
 import { FRAMEWORK_PROFILES, type StackDefaults } from '../../presets/frameworks.ts';
 import {
-  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, SELECTIVE_POLICIES, STATE_DTYPES, type Framework,
+  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, SELECTIVE_POLICIES, STATE_DTYPES, type Framework,
 } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
@@ -36,6 +36,9 @@ const STACK_FIELDS: readonly StackField[] = [
   { key: 'optimizerStateDtype', choices: STATE_DTYPES, help: { label: 'Adam moment dtype', explain: 'bf16 moments: 8 instead of 12 bytes per parameter with fp32 master weights.' } },
   { key: 'attentionKernel', choices: ATTENTION_KERNELS, help: { label: 'Attention kernel', explain: 'The fused attention implementation (auto: what the GPU runs best).' } },
   { key: 'fp8Recipe', choices: FP8_RECIPES, help: { label: 'FP8 recipe', explain: 'How fp8 tensors are scaled (with fp8/fp4 precision).' } },
+  { key: 'modelCode', choices: MODEL_CODES, labels: { fused: 'fused', transformers: 'HF transformers' },
+    help: { label: 'Model code', explain: 'Whose layers the run trains: fused (Megatron-Core, Transformer Engine) or Hugging Face transformers run eagerly, whose RMSNorm keeps an fp32 copy of the hidden state and its SwiGLU one more tensor per layer.',
+      source: 'transformers models/llama/modeling_llama.py LlamaRMSNorm and LlamaMLP (src/model/memory/model-code.ts)' } },
   { key: 'compile', choices: [false, true], labels: { false: 'off', true: 'on' }, help: { label: 'torch.compile', explain: 'The model compiled with torch.compile.' } },
 ];
 
