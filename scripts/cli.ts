@@ -10,6 +10,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+/** Writes `message` to standard error and exits with `code` (2: unreadable input or bad arguments; 1: an input that cannot be used). */
+export function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
 /** Prints `help` and exits 0 when the arguments ask for it (--help or -h anywhere). */
 export function exitWithHelpIfAsked(args: readonly string[], help: string): void {
   if (!args.includes('--help') && !args.includes('-h')) return;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runScript } from './run-script.ts';
 
 // The command line of the interchange spec: `estimate FILE` prints the output JSON and
 // exits 0 even for invalid documents; only unreadable or non-JSON input exits non-zero.
@@ -74,7 +75,7 @@ const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
 
 describe('estimate command line', () => {
   const dir = mkdtempSync(join(tmpdir(), 'estimate-'));
-  const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/estimate.ts', ...args], { encoding: 'utf8', input });
+  const run = (args: string[], input?: string) => runScript('scripts/estimate.ts', args, input);
 
   it('answers 200 random invalid documents with field-named errors, exit 0 and no stack trace', () => {
     const cases = fc.sample(fc.oneof(...breakages), { numRuns: 200, seed: 20261202 });
@@ -110,7 +111,7 @@ describe('estimate command line', () => {
 
   it('answers --help with usage on stdout and exit 0, for estimate and search', () => {
     for (const script of ['scripts/estimate.ts', 'scripts/search.ts']) {
-      const help = spawnSync(process.execPath, ['--import', 'tsx', script, '--help'], { encoding: 'utf8' });
+      const help = runScript(script, ['--help']);
       expect(help.status, script).toBe(0);
       expect(help.stdout, script).toMatch(/^usage: npm run --silent (estimate|search) -- FILE/);
       expect(help.stderr, script).toBe('');

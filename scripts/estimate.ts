@@ -1,7 +1,7 @@
 // npm run --silent estimate -- FILE|- [--summary]
 // One input document → one output; a JSON array of documents → an array of outputs.
 import { estimate } from '../src/model/estimate.ts';
-import { exitWithHelpIfAsked, summaryTable, wholeBytes } from './cli.ts';
+import { exitWithHelpIfAsked, fail, summaryTable, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
 const USAGE = 'npm run --silent estimate -- FILE|- [--summary]';
@@ -24,10 +24,7 @@ const args = process.argv.slice(2);
 exitWithHelpIfAsked(args, HELP);
 const summary = args.includes('--summary');
 const unknown = args.filter((a) => a.startsWith('--') && a !== '--summary');
-if (unknown.length > 0) {
-  process.stderr.write(`${unknown.join(', ')}: unknown option\nusage: ${USAGE}\n`);
-  process.exit(2);
-}
+if (unknown.length > 0) fail(`${unknown.join(', ')}: unknown option\nusage: ${USAGE}`);
 const input = readJsonInput(args.filter((a) => a !== '--summary'), USAGE);
 const documents: unknown[] = Array.isArray(input) ? input : [input];
 const outputs = documents.map((doc) => estimate(doc));

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { runScript } from './run-script.ts';
 import { describe, expect, it } from 'vitest';
 
 // `npm run import`: the document and its warnings on stdout; errors that name the line or the flag, exit 1.
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/import.ts', ...args], { encoding: 'utf8', input });
+const run = (args: string[], input?: string) => runScript('scripts/import.ts', args, input);
 
 describe('npm run import', () => {
   it('--help: usage on stdout, exit 0', () => {

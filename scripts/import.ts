@@ -15,27 +15,14 @@
 // with a warning). Exits 1 with the errors on standard error when the file cannot be read as
 // a launch file (a malformed TOML or JSON names the line, a bad value names the flag), 2 when
 // FILE cannot be read.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { importLaunchFile, type ImportOptions } from '../src/model/import/index.ts';
-import { exitWithHelpIfAsked, openingComment } from './cli.ts';
+import { exitWithHelpIfAsked, fail, openingComment } from './cli.ts';
+import { readTextInput as read } from './read-input.ts';
 
 const USAGE = 'npm run --silent import -- FILE|- [--hf config.json] [--gpu ID] [--gpus N] [--gpus-per-node N] [--name TEXT]';
 const args = process.argv.slice(2);
 exitWithHelpIfAsked(args, `usage: ${USAGE}\n${openingComment(import.meta.url)}`);
-
-function fail(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
-function read(path: string): string {
-  try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
-  } catch (error) {
-    return fail(`cannot read ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 2);
-  }
-}
 
 function whole(flag: string, text: string | undefined): number {
   const n = Number(text);

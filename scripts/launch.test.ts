@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runScript } from './run-script.ts';
 
 // `npm run launch` prints exactly the golden launch files (the page shows the same text).
-const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', ...args], { encoding: 'utf8' });
+const run = (args: string[], input?: string) => runScript('scripts/launch.ts', args, input);
 const golden = 'src/model/export/__golden__/launch';
 
 describe('npm run launch', () => {
@@ -25,7 +25,7 @@ describe('npm run launch', () => {
     const bad = run([`${golden}/mixtral-8x7b-ep.document.json`, '--framework', 'nemo']);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--framework: needs one of megatron, torchtitan, deepspeed');
-    const invalid = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', '-'], { encoding: 'utf8', input: '{"version":1,"model":{},"training":{},"cluster":{"gpu":"h100-sxm"}}' });
+    const invalid = run(['-'], '{"version":1,"model":{},"training":{},"cluster":{"gpu":"h100-sxm"}}');
     expect(invalid.status).toBe(1);
     expect(invalid.stderr).toContain('model.layers');
   });

@@ -11,17 +11,12 @@
 // standard error for a document that describes no valid run, 2 when FILE cannot be read
 // or is not JSON.
 import { LAUNCH_TARGETS, launchFileForDocument, type LaunchTarget } from '../src/model/export/index.ts';
-import { exitWithHelpIfAsked, openingComment } from './cli.ts';
+import { exitWithHelpIfAsked, fail, openingComment } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
 const USAGE = 'npm run --silent launch -- FILE|- [--framework megatron|torchtitan|deepspeed]';
 const args = process.argv.slice(2);
 exitWithHelpIfAsked(args, `usage: ${USAGE}\n${openingComment(import.meta.url)}`);
-
-function fail(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 const isTarget = (value: string | undefined): value is LaunchTarget => LAUNCH_TARGETS.some((t) => t === value);
 const files: string[] = [];

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { runScript } from './run-script.ts';
 import { estimate } from '../src/model/estimate.ts';
 
 // `npm run --silent sweep -- FILE --knob K` (issue 13): the interchange spec's command-line
 // rules (exit 0 with errors for a bad document, 2 only for unreadable input or bad arguments).
 
 const FILE = 'examples/llama3-70b-256-h100.json';
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/sweep.ts', ...args], { encoding: 'utf8', input, maxBuffer: 256 * 2 ** 20 });
+const run = (args: string[], input?: string) => runScript('scripts/sweep.ts', args, input);
 
 interface Printed { knob: string; rows: Array<{ value: number; output: { memory: { reserved: number }; throughput: { tokensPerSecond: number } } }>; skipped: Array<{ value: number; reason: string }>; errors: string[] }
 
@@ -19,7 +20,7 @@ describe('sweep command line', () => {
     expect(printed.rows.map((r) => r.value)).toEqual([1, 2, 4, 8]);
     expect(printed.skipped.map((s) => s.value)).toEqual([16, 32, 64]);
     // TP 4 at a fixed 256 GPUs: DP 16 (4 × 4 × 16 = 256).
-    const doc = JSON.parse(spawnSync('cat', [FILE], { encoding: 'utf8' }).stdout) as { parallel: object };
+    const doc = JSON.parse(readFileSync(FILE, 'utf8')) as { parallel: object };
     const tp4 = estimate({ ...doc, parallel: { ...doc.parallel, tp: 4, dp: 16 } });
     expect(printed.rows[2]?.output.throughput.tokensPerSecond).toBe(tp4.throughput?.tokensPerSecond);
     expect(printed.rows[2]?.output.memory.reserved).toBe(Math.round(tp4.memory.reserved));

@@ -4,7 +4,7 @@
 // value set; values the engine rejects are listed under "skipped" with its reason.
 import { sweepDocument, SWEEP_KNOBS, type SweepResult } from '../src/model/sweep/index.ts';
 import { GiB } from '../src/model/input/index.ts';
-import { exitWithHelpIfAsked, wholeBytes } from './cli.ts';
+import { exitWithHelpIfAsked, fail, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
 const USAGE = 'npm run --silent sweep -- FILE|- --knob K [--no-timeline] [--summary]';
@@ -33,10 +33,7 @@ const knobAt = args.indexOf('--knob');
 const knob = knobAt >= 0 ? args[knobAt + 1] : undefined;
 const flags = new Set(['--knob', '--no-timeline', '--summary']);
 const unknown = args.filter((a) => a.startsWith('--') && !flags.has(a));
-if (unknown.length > 0 || knob === undefined) {
-  process.stderr.write(`${unknown.length > 0 ? `${unknown.join(', ')}: unknown option` : '--knob is required'}\nusage: ${USAGE}\n`);
-  process.exit(2);
-}
+if (unknown.length > 0 || knob === undefined) fail(`${unknown.length > 0 ? `${unknown.join(', ')}: unknown option` : '--knob is required'}\nusage: ${USAGE}`);
 const files = args.filter((a, i) => !a.startsWith('--') && i !== knobAt + 1);
 const result = sweepDocument(readJsonInput(files, USAGE), knob, { timeline: !args.includes('--no-timeline') });
 
