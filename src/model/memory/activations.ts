@@ -11,7 +11,7 @@ import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
 import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.ts';
-import { modelCodeTensors } from './model-code.ts';
+import { eagerNormCopies, eagerSiluOutput } from './model-code.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -111,10 +111,15 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
 }
 
 /** One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps both branch outputs and the product. */
-function ffnTensors(prefix: string, inner: number, m: ModelConfig, w: number, copies: number, modules: readonly RecomputeModule[], actModules: readonly RecomputeModule[]): SavedTensor[] {
-  const size = w * inner * copies;
+function ffnTensors(prefix: string, inner: number, m: ModelConfig, s: ActivationSettings, copies: number, modules: readonly RecomputeModule[], actModules: readonly RecomputeModule[]): SavedTensor[] {
+  const size = s.elementBytes * inner * copies;
   const product = saved(`${prefix}.down.input`, size, 'tensor', 'elementwise', [...modules, ...actModules]);
-  if (m.ffnType === 'swiglu') return [saved(`${prefix}.up.output`, size, 'tensor', 'kept', modules), saved(`${prefix}.gate.output`, size, 'tensor', 'kept', modules), product];
+  if (m.ffnType === 'swiglu') {
+    return [
+      saved(`${prefix}.up.output`, size, 'tensor', 'kept', modules), saved(`${prefix}.gate.output`, size, 'tensor', 'kept', modules), product,
+      ...eagerSiluOutput(s.modelCode, prefix, size, [...modules, ...actModules]),
+    ];
+  }
   return [saved(`${prefix}.activation.input`, size, 'tensor', 'kept', modules), product];
 }
 
@@ -131,11 +136,11 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
       // torchtitan's score_before_experts), so the combine keeps no expert outputs.
       saved('experts.dispatched', w * m.hidden * topK, 'tensor', 'kept', ['moe']),
-      ...ffnTensors('experts', expertFfnHidden, m, w, topK, ['moe'], ['moe_act']),
+      ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
     );
-    if (sharedExperts > 0) list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, w, 1, ['moe', 'shared_experts'], []));
+    if (sharedExperts > 0) list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, s, 1, ['moe', 'shared_experts'], []));
   } else {
-    list.push(...ffnTensors('mlp', m.ffnHidden, m, w, 1, ['mlp'], []));
+    list.push(...ffnTensors('mlp', m.ffnHidden, m, s, 1, ['mlp'], []));
   }
   if (s.dropout) list.push(saved('mlp.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept'));
   return list;
@@ -150,7 +155,7 @@ function layerTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings)
     ...attentionTensors(m, s),
     saved('norm2.input', w * m.hidden, 'sequence', 'kept'),
     ...mlpTensors(m, layerIndex, s),
-    ...modelCodeTensors(s.modelCode, m, layerIndex, w),
+    ...eagerNormCopies(s.modelCode, m),
   ];
   const quantized = s.linearInputBytes;
   if (quantized === undefined || quantized >= w) return list;

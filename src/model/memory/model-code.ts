@@ -19,26 +19,18 @@
 // models' nn.LayerNorm saves its 16-bit input and statistics, as the fused one does.
 
 import type { ModelConfig, ModelCode, RecomputeModule } from '../input/index.ts';
-import { isMoeLayer } from '../structure/index.ts';
 import { FP32_BYTES, saved, type SavedTensor } from './saved-tensor.ts';
 
-function siluOutput(prefix: string, width: number, elementBytes: number, modules: readonly RecomputeModule[]): SavedTensor {
-  return saved(`${prefix}.silu.output`, elementBytes * width, 'tensor', 'elementwise', modules);
-}
-
-/** The tensors `code` saves per token in layer `layerIndex` beyond the fused inventory (none for "fused" or GELU models). */
-export function modelCodeTensors(code: ModelCode | undefined, m: ModelConfig, layerIndex: number, elementBytes: number): SavedTensor[] {
+/** The fp32 copy each of a layer's two RMSNorms keeps under `code` (none for "fused" or GELU models). */
+export function eagerNormCopies(code: ModelCode | undefined, m: ModelConfig): SavedTensor[] {
   if (code !== 'transformers' || m.ffnType !== 'swiglu') return [];
-  const list = [
+  return [
     saved('norm1.fp32', FP32_BYTES * m.hidden, 'sequence', 'elementwise', ['layernorm']),
     saved('norm2.fp32', FP32_BYTES * m.hidden, 'sequence', 'elementwise', ['layernorm']),
   ];
-  if (m.moe && isMoeLayer(m, layerIndex)) {
-    const { topK, expertFfnHidden, sharedExperts } = m.moe;
-    list.push(siluOutput('experts', expertFfnHidden * topK, elementBytes, ['moe', 'moe_act']));
-    if (sharedExperts > 0) list.push(siluOutput('sharedExperts', expertFfnHidden * sharedExperts, elementBytes, ['moe', 'shared_experts']));
-  } else {
-    list.push(siluOutput('mlp', m.ffnHidden, elementBytes, ['mlp']));
-  }
-  return list;
+}
+
+/** silu's output, which a SwiGLU FFN of the given per-token size keeps under `code` beside the fused inventory's three tensors. */
+export function eagerSiluOutput(code: ModelCode | undefined, prefix: string, bytesPerToken: number, modules: readonly RecomputeModule[]): SavedTensor[] {
+  return code === 'transformers' ? [saved(`${prefix}.silu.output`, bytesPerToken, 'tensor', 'elementwise', modules)] : [];
 }
