@@ -48,13 +48,10 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   const a = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
-  // The share the allocator holds first, then the threshold it is judged against.
-  const held = formatPercent(reserved / capacity);
-  const headline: Record<OomVerdict, string> = {
-    safe: `${formatGiB(reserved)} held by the allocator (${held} of capacity), tight from ${share}`,
-    tight: `${formatGiB(reserved)} held by the allocator (${held} of capacity), tight from ${share}`,
-    'will-not-fit': `above the GPU's ${formatGiB(capacity)}`,
-  };
+  // Safe or tight: what the allocator holds first, then the threshold it is judged against.
+  const headline = a.verdict === 'will-not-fit'
+    ? `above the GPU's ${formatGiB(capacity)}`
+    : `${formatGiB(reserved)} held by the allocator (${formatPercent(reserved / capacity)} of capacity), tight from ${share}`;
   const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
@@ -69,7 +66,7 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   return (
     <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
-        <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline[a.verdict]}
+        <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
       <span className={NOTE}>{rule[a.verdict]}</span>
     </dd>
