@@ -7,12 +7,12 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.207519205445212,
-    upperError: 0.34096187796050603,
+    lowerError: -0.1676346445326412,
+    upperError: 0.3865538274002352,
     rows: 427
   },
   memory: {
-    lowerError: -0.2820594797726771,
+    lowerError: -0.2614869335422362,
     upperError: 0.6663411243040427,
     rows: 62
   }
