@@ -17,7 +17,7 @@
 //   npm run calibrate -- [rounds=5] [restarts=10]
 
 import { readFileSync } from 'node:fs';
-import { COMM_EXPOSED_FRACTION, DP_OVERLAP, TIME_CALIBRATION } from '../src/model/calibration.ts';
+import { COMM_EXPOSED_FRACTION, DP_OVERLAP, MOE_TIME, TIME_CALIBRATION } from '../src/model/calibration.ts';
 import { peakFlopsPerSecond } from '../src/model/time/index.ts';
 import { parseDocument } from '../src/model/input/index.ts';
 import { stepFlops } from '../src/model/structure/index.ts';
@@ -29,6 +29,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]
 const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;
 const exposed = COMM_EXPOSED_FRACTION as Mutable<typeof COMM_EXPOSED_FRACTION>;
 const dpOverlap = DP_OVERLAP as Mutable<typeof DP_OVERLAP>;
+const moeTime = MOE_TIME as Mutable<typeof MOE_TIME>;
+const hostSync = moeTime.hostSyncSeconds;
 
 interface Knob {
   readonly name: string;
@@ -68,8 +70,6 @@ const KNOBS: readonly Knob[] = [
   knob('moeDispatchPassesPerCopy', time, 'moeDispatchPassesPerCopy', 4, 0.8, 0.3, 60),
   // A few kernel launches of ~5 µs that asynchronous launching mostly hides.
   knob('layerOverheadSeconds', time, 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
-  // One host synchronisation plus the launches of the dispatcher's kernels.
-  knob('moeLayerOverheadSeconds', time, 'moeLayerOverheadSeconds', 3e-4, 1.2, 1e-6, 1e-2),
   knob('moeLocalExpertOverheadSeconds', time, 'moeLocalExpertOverheadSeconds', 1e-5, 1.5, 1e-8, 1e-3),
   // FlashAttention-2/3: 50–75 % of the dense peak on the matmuls.
   knob('attentionTensorEfficiency', time, 'attentionTensorEfficiency', 0.6, 0.35, 0.15, 0.9),
@@ -77,10 +77,31 @@ const KNOBS: readonly Knob[] = [
   knob('softmaxExposedFraction', time, 'softmaxExposedFraction', 0.3, 1.2, 0.001, 1),
   knob('COMM_EXPOSED_FRACTION.tp', exposed, 'tp', 0.8, 0.5, 0.05, 1),
   knob('COMM_EXPOSED_FRACTION.cp', exposed, 'cp', 0.2, 1, 0.01, 1),
-  knob('COMM_EXPOSED_FRACTION.ep', exposed, 'ep', 0.3, 0.8, 0.02, 1),
   knob('COMM_EXPOSED_FRACTION.zero3Gather', exposed, 'zero3Gather', 0.3, 0.8, 0.02, 1),
   knob('DP_OVERLAP.minimumExposedFraction', dpOverlap, 'minimumExposedFraction', 0.1, 0.8, 0.01, 1),
 ];
+/**
+ * The MoE knobs (`--moe`): fitted on the MoE rows with every other constant held, so a
+ * dense run's figures cannot move. Priors from ../shared/docs/moe.md.
+ */
+const MOE_KNOBS: readonly Knob[] = [
+  // About 4.5 ms per layer per micro-batch in the B200 micro-batch 1 → 4 pair (moe.md).
+  knob('MOE_TIME.hostSyncSeconds.alltoall', hostSync, 'alltoall', 4.5e-3, 1, 1e-5, 3e-2),
+  knob('MOE_TIME.hostSyncSeconds.allgather', hostSync, 'allgather', 4.5e-3, 1, 1e-5, 3e-2),
+  // DeepEP's and HybridEP's counts arrive in host-mapped memory: a shorter wait, same launch gap.
+  knob('MOE_TIME.hostSyncSeconds.deepep', hostSync, 'deepep', 1e-3, 1.2, 1e-5, 3e-2),
+  knob('MOE_TIME.hostSyncSeconds.hybridep', hostSync, 'hybridep', 1e-3, 1.2, 1e-5, 3e-2),
+  knob('MOE_TIME.partialGraphSyncScale', moeTime, 'partialGraphSyncScale', 1, 0.5, 0.1, 1.5),
+  knob('MOE_TIME.exposedFraction', moeTime, 'exposedFraction', 1, 0.5, 0.1, 1),
+  // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
+  knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
+  knob('moeDispatchPassesPerCopy', time, 'moeDispatchPassesPerCopy', 4, 0.8, 0.3, 60),
+  knob('moeLocalExpertOverheadSeconds', time, 'moeLocalExpertOverheadSeconds', 1e-5, 1.5, 1e-8, 1e-3),
+  ...(process.argv.includes('--fit-grouped-gemm')
+    ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
+];
+const moeOnly = process.argv.includes('--moe');
+const ACTIVE_KNOBS = moeOnly ? MOE_KNOBS : KNOBS;
 const PRIOR_WEIGHT = Number(process.env.PRIOR_WEIGHT ?? 1);
 
 interface Row { readonly id: string; readonly config: RunConfig; readonly figure: 'tps' | 'mfu'; readonly published: number }
@@ -93,6 +114,7 @@ for (const c of readValidationCases(file)) {
   if (tps !== null && tps > 0) rows.push({ id: c.id, config: parsed.config, figure: 'tps', published: tps });
   else if (c.expected.mfu !== null && c.expected.mfu > 0) rows.push({ id: c.id, config: parsed.config, figure: 'mfu', published: c.expected.mfu });
 }
+if (moeOnly) rows.splice(0, rows.length, ...rows.filter((r) => r.config.model.moe !== null));
 
 /** Small schedules simulated, large ones by the closed form: the fit's fast path. */
 const FIT_SIMULATED_BLOCKS = 600;
@@ -116,7 +138,7 @@ function errorSummary(ratio: readonly number[]): { median: number; p90: number }
 }
 
 function priorPenalty(): number {
-  return KNOBS.reduce((sum, k) => sum + (Math.log(k.get() / k.prior) / k.spread) ** 2, 0) / KNOBS.length;
+  return ACTIVE_KNOBS.reduce((sum, k) => sum + (Math.log(k.get() / k.prior) / k.spread) ** 2, 0) / ACTIVE_KNOBS.length;
 }
 
 function loss(subset: readonly Row[]): number {
@@ -138,7 +160,7 @@ function descend(subset: readonly Row[], startLoss: number, log: boolean): numbe
   let best = startLoss;
   for (let round = 0; round < rounds; round++) {
     const step = 0.5 / (round + 1);
-    for (const k of KNOBS) {
+    for (const k of ACTIVE_KNOBS) {
       for (const direction of [1, -1]) {
         let stride = step;
         for (;;) {
@@ -164,24 +186,28 @@ function descend(subset: readonly Row[], startLoss: number, log: boolean): numbe
 
 /** Coordinate descent from the priors, then restarts from deterministic perturbations of the best point (anyone rerunning gets the same fit). */
 function fit(subset: readonly Row[], log: boolean): void {
-  for (const k of KNOBS) k.set(k.prior);
+  for (const k of ACTIVE_KNOBS) k.set(k.prior);
   let seed = 987654;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let best = descend(subset, loss(subset), log);
   for (let r = 0; r < restarts; r++) {
-    const saved = KNOBS.map((k) => k.get());
-    for (const k of KNOBS) k.set(Math.min(k.max, Math.max(k.min, k.get() * Math.exp((random() - 0.5) * 1.0))));
+    const saved = ACTIVE_KNOBS.map((k) => k.get());
+    for (const k of ACTIVE_KNOBS) k.set(Math.min(k.max, Math.max(k.min, k.get() * Math.exp((random() - 0.5) * 1.0))));
     const l = descend(subset, loss(subset), false);
     if (log) console.log(`restart ${r + 1}: loss ${l.toFixed(4)} (best ${best.toFixed(4)})`);
     if (l < best) best = l;
-    else KNOBS.forEach((k, i) => k.set(saved[i] ?? k.get()));
+    else ACTIVE_KNOBS.forEach((k, i) => k.set(saved[i] ?? k.get()));
   }
 }
 
 /** The publisher a row comes from (its id's first word; NeMo's releases as one). */
-const sourceOf = (r: Row) => r.id.split('-')[0]?.replace(/^nemo\d+$/, 'nemo') ?? '';
+const publisherOf = (r: Row) => r.id.split('-')[0]?.replace(/^nemo\d+$/, 'nemo') ?? '';
+/** `--cv-release`: Megatron-Bridge rows by release (bridge-26.04.01-… → bridge 26.04.01), every other publisher as one group. */
+const releaseOf = (r: Row) => (r.id.startsWith('bridge-') && /^bridge-\d/.test(r.id) ? `bridge ${r.id.split('-')[1] ?? ''}` : publisherOf(r));
+const byRelease = process.argv.includes('--cv-release');
+const sourceOf = byRelease ? releaseOf : publisherOf;
 
-if (process.argv.includes('--cv')) {
+if (process.argv.includes('--cv') || byRelease) {
   // Leave one source out: fit on every other publisher's rows, predict the held-out
   // ones. What a new software stack or publisher should expect.
   const heldOut: { source: string; ratio: number }[] = [];
@@ -202,7 +228,7 @@ if (process.argv.includes('--cv')) {
 report('before');
 fit(rows, true);
 report('after');
-for (const k of KNOBS) {
+for (const k of ACTIVE_KNOBS) {
   const z = Math.log(k.get() / k.prior) / k.spread;
   console.log(`  ${k.name.padEnd(40)} ${String(Number(k.get().toPrecision(3))).padStart(10)}   prior ${k.prior}, z ${z.toFixed(1)}`);
 }

@@ -3,9 +3,17 @@
 // published figure and the summary: median and 90th-percentile |error|.
 import { readFileSync } from 'node:fs';
 import { fitVerdicts, readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validation/index.ts';
+import { parseDocument, type RunConfig } from '../src/model/input/index.ts';
 
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
-const rows = readValidationCases(file).flatMap((c) => validateCase(c));
+const cases = readValidationCases(file);
+const rows = cases.flatMap((c) => validateCase(c));
+/** Each case's resolved configuration, for the MoE breakdown (dispatcher, CUDA-graph scope). */
+const configs = new Map<string, RunConfig>();
+for (const c of cases) {
+  const parsed = parseDocument(c.input);
+  if (parsed.ok) configs.set(c.id, parsed.config);
+}
 const pct = (x: number | null) => (x === null ? '   —   ' : `${(x * 100).toFixed(1).padStart(6)}%`);
 const num = (x: number | null, figure: Figure) => {
   if (x === null) return '—';
@@ -39,3 +47,19 @@ console.log('\nSummary');
 const frameworks = [...new Set(rows.map((r) => r.framework))].sort();
 for (const f of frameworks) block(`framework ${f}`, rows.filter((r) => r.framework === f));
 block('overall', rows);
+
+// Dense against mixture-of-experts, and MoE by its software path (issue 20): the
+// dispatcher and the CUDA-graph scope each case resolves to (stated, or its profile's default).
+const isMoe = (r: ValidationRow) => configs.get(r.id)?.model.moe != null;
+const throughput = rows.filter((r) => !isMemory(r));
+console.log('\nThroughput, dense and mixture-of-experts');
+line('  dense', throughput.filter((r) => !isMoe(r)));
+line('  MoE', throughput.filter(isMoe));
+for (const d of ['alltoall', 'allgather', 'deepep', 'hybridep'] as const) {
+  const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.moeDispatcher === d);
+  if (subset.length > 0) line(`  MoE, dispatcher ${d}`, subset);
+}
+for (const g of ['none', 'partial', 'full'] as const) {
+  const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.cudaGraph === g);
+  if (subset.length > 0) line(`  MoE, CUDA graphs ${g}`, subset);
+}

@@ -133,18 +133,6 @@ export interface TimeCalibration {
   readonly layerOverheadSeconds: number;
   /** FlashAttention-2 backward runs five GEMM-like products to forward's two, recomputing the scores (Dao 2023, arXiv 2307.08691, section 3.1.2): 2.5× forward. */
   readonly attentionBackwardOverForward: number;
-  /**
-   * FITTED: extra fixed forward time per MoE layer per micro-batch: the dropless token
-   * dispatcher synchronises with the host to size its all-to-all and launches many small
-   * kernels (Megatron-Core MoE; visible in the published rows as throughput rising steeply with micro-batch size).
-   */
-  readonly moeLayerOverheadSeconds: number;
-  /**
-   * FITTED: further fixed forward time per MoE layer per micro-batch for each expert a GPU
-   * holds (experts / EP): per-expert splits, fp8 casts and scaling factors, and
-   * bookkeeping of the grouped GEMM (Transformer Engine GroupedLinear) scale with the
-   * local experts, not with the tokens.
-   */
   readonly moeLocalExpertOverheadSeconds: number;
   /** Backward FLOPs over forward FLOPs for matrix multiplies: two GEMMs (input and weight gradients) per forward GEMM (Narayanan et al. 2021, section 5.1). */
   readonly backwardOverForward: number;
@@ -165,12 +153,51 @@ export const TIME_CALIBRATION: TimeCalibration = {
   causalAttentionFraction: 0.5,
   elementwiseHiddenPasses: 10.3,
   elementwiseFfnPasses: 2.57,
-  moeDispatchPassesPerCopy: 2.58,
+  moeDispatchPassesPerCopy: 2.18,
   layerOverheadSeconds: 7.47e-6,
-  moeLayerOverheadSeconds: 3.15e-4,
-  moeLocalExpertOverheadSeconds: 5.79e-6,
+  moeLocalExpertOverheadSeconds: 8.71e-06,
   backwardOverForward: 2,
   attentionBackwardOverForward: 2.5,
+};
+
+/**
+ * Mixture-of-experts time terms (time/moe-time.ts; sources in ../shared/docs/moe.md).
+ * FITTED values come from `npm run calibrate -- --moe` on the MoE throughput rows of
+ * validation/published-runs.json, the other constants held as they are.
+ */
+export interface MoeTimeCalibration {
+  /**
+   * FITTED: seconds per MoE layer per forward pass of a micro-batch that the dispatcher's
+   * host synchronisation costs when the layer is not graph-captured, by dispatcher.
+   * Prior for "alltoall": about 4.5 ms, what the Megatron-Bridge B200 Qwen3-30B-A3B
+   * micro-batch 1 → 4 pair of the set implies per layer per micro-batch (moe.md).
+   */
+  readonly hostSyncSeconds: Readonly<Record<'alltoall' | 'allgather' | 'deepep' | 'hybridep', number>>;
+  /** FITTED (prior 1): share of the host synchronisation left under per-module CUDA graphs (graphed router and preprocess launch faster around the eager MoE). */
+  readonly partialGraphSyncScale: number;
+  /** FITTED (prior 1: "without overlap the dispatch and combine sit on the critical path"): exposed share of the EP all-to-all without overlap. */
+  readonly exposedFraction: number;
+  /** FITTED (prior 0.2): exposed share with --overlap-moe-expert-parallel-comm. */
+  readonly overlappedExposedFraction: number;
+  /** DualPipe hides nearly all of the all-to-all at a 1:1 compute/communication ratio (DeepSeek-V3 report, arXiv 2412.19437, section 3.2.1): 0.05. */
+  readonly dualPipeExposedFraction: number;
+  /**
+   * Tokens per expert at which a grouped GEMM reaches half its M-efficiency. From the
+   * anchor of tgale96/grouped_gemm PR #37: Qwen3-30B-A3B up_proj (128 experts, K 2048,
+   * N 1536, 512 tokens per expert) on H100 runs at 129.5 (cuBLAS) to 160.5 (CUTLASS)
+   * TFLOP/s; 1,080 puts the engine's grouped GEMM at their mean, 145 TFLOP/s (worked in
+   * time/moe-time.test.ts). NOT FITTED.
+   */
+  readonly groupedGemmHalfSaturationTokens: number;
+}
+
+export const MOE_TIME: MoeTimeCalibration = {
+  hostSyncSeconds: { alltoall: 0.00306, allgather: 0.00474, deepep: 0.000946, hybridep: 0.00137 },
+  partialGraphSyncScale: 1.17,
+  exposedFraction: 0.853,
+  overlappedExposedFraction: 0.269,
+  dualPipeExposedFraction: 0.05,
+  groupedGemmHalfSaturationTokens: 1080,
 };
 
 /** How the data-parallel synchronisation of a step hides behind compute (time.ts). */
@@ -232,17 +259,15 @@ export const INTER_NODE_BANDWIDTH_EFFICIENCY = 0.9;
 
 /**
  * Share of each per-micro-batch communication term left on the critical path after
- * overlap with compute (keys as CommTerm in comm.ts). Pipeline sends have none: the
+ * overlap with compute (keys as CommTerm in comm.ts; expert parallelism's is MOE_TIME's, by dispatcher and overlap). Pipeline sends have none: the
  * schedule simulator puts each on the critical path (Narayanan et al. 2021, section
  * 2.2). The once-per-step data-parallel sync overlaps as DP_OVERLAP says.
  */
-export const COMM_EXPOSED_FRACTION: Readonly<Record<'tp' | 'cp' | 'ep' | 'zero3Gather', number>> = {
+export const COMM_EXPOSED_FRACTION: Readonly<Record<'tp' | 'cp' | 'zero3Gather', number>> = {
   /** FITTED (prior 0.8): tensor-parallel collectives sit between dependent matmuls; Transformer Engine's --tp-comm-overlap (in the NeMo and Megatron-Bridge recipes) hides part of them. */
   tp: 0.582,
   /** FITTED (prior 0.2): ring attention sends the next K/V block while computing on the current one (Liu et al. 2023, arXiv 2310.01889, section 3); exposed when blocks are short. */
   cp: 0.203,
-  /** FITTED (prior 0.3): Megatron-Core's all-to-all dispatcher is mostly exposed; DeepSeek-V3's DualPipe hides nearly all of it (arXiv 2412.19437, section 3.2.1). */
-  ep: 0.449,
   /** FITTED (prior 0.3): FSDP prefetches the next unit's all-gather during the current unit's compute (Zhao et al. 2023, arXiv 2304.11277, figure 5). */
   zero3Gather: 0.401,
 };

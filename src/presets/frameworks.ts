@@ -45,7 +45,9 @@ export interface FrameworkProfile {
   readonly sources: Readonly<Partial<Record<keyof StackDefaults | keyof FrameworkMechanisms, string>>>;
 }
 
-const NO_OVERLAP_TP: OverlapConfig = { tpComm: false, dpGrad: true, dpParam: true };
+// epComm false everywhere: Megatron-Core overlap_moe_expert_parallel_comm defaults to False
+// (megatron/core/transformer/transformer_config.py); torchtitan, DeepSpeed and FSDP have no such overlap.
+const NO_OVERLAP_TP: OverlapConfig = { tpComm: false, dpGrad: true, dpParam: true, epComm: false };
 
 export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> = {
   generic: {
@@ -53,10 +55,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'Generic (plain PyTorch)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'fused',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
+      moeDispatcher: 'a plain PyTorch expert-parallel layer exchanges tokens with torch.distributed.all_to_all_single, sizing it from per-expert counts copied to the host',
+      cudaGraph: 'PyTorch runs eagerly unless the user captures graphs (torch.cuda.graphs)',
       loss: 'the engine before profiles: eager torch.nn.functional.cross_entropy (log_softmax + nll_loss)',
       modelCode: 'the engine before profiles: the inventory of Korthikanti et al. 2022 (arXiv 2205.05198, section 4.1), norms saving their 16-bit input',
       selectivePolicy: 'the engine before profiles: norm outputs and activation products recomputed, matrix-multiply outputs kept (model/memory/activations.ts)',
@@ -68,10 +72,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'Megatron-Core / NeMo',
     defaults: {
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, modelCode: 'fused',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
+      moeDispatcher: 'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
+      cudaGraph: 'Megatron-Core transformer_config.py cuda_graph_impl default "none" (--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
       savesQuantizedLinearInputs: 'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
       loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
       recomputeModules: 'Megatron-LM core_r0.13 megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"] (--recompute-modules)',
@@ -89,10 +95,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'torchtitan (FSDP2)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, modelCode: 'fused',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
+      moeDispatcher: 'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
+      cudaGraph: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
       savesQuantizedLinearInputs: 'torchao float8 training (torchao/float8/float8_linear.py) saves the 16-bit input and casts again in backward',
       loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"; "fused" is its ChunkedLossWrapper (same file: lm_head + cross-entropy over 8 token chunks, memory/loss.ts)',
       selectivePolicy: 'torchtitan v0.1 torchtitan/models/llama3/train_configs/llama3_8b.toml: activation_checkpoint.selective_ac_option = "op"',
@@ -109,10 +117,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'DeepSpeed',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'transformers',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'transformers',
     },
     mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
     sources: {
+      moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
+      cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
       loss: 'DeepSpeed trains the user model (Hugging Face LlamaForCausalLM: eager CrossEntropyLoss on upcast logits)',
       selectivePolicy: 'DeepSpeed has no selective policy of its own (deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoints whole blocks)',
       modelCode: 'DeepSpeed brings no model code: it trains the model it is given, usually a Hugging Face transformers one (transformers/integrations/deepspeed.py; FlagPerf llama2_7b-deepspeed and ms-swift run LlamaForCausalLM / Qwen2ForCausalLM)',
@@ -124,10 +134,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     label: 'PyTorch FSDP (Composer, Accelerate)',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, modelCode: 'fused',
+      recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
     mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
     sources: {
+      moeDispatcher: 'plain FSDP training of a MoE model runs the model code\'s own all-to-all (NeMo AutoModel states DeepEP where it uses it)',
+      cudaGraph: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
       attentionKernel: 'llm-foundry attn_config.attn_impl = "flash" (flash-attn 2 package), llmfoundry/models/layers/attention.py',
       modelCode: 'the FSDP runs of validation/ use fused layers: llm-foundry MPT (llmfoundry/models/layers, low-precision LayerNorm) and NeMo Automodel with Transformer Engine; a plain Accelerate run of a transformers model is modelCode "transformers"',
       loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',

@@ -36,6 +36,20 @@ export function epProblem(model: ModelConfig, p: Pick<ParallelConfig, 'ep' | 'tp
   return null;
 }
 
+/**
+ * Why an explicit expert tensor-parallel degree cannot split the experts, or null.
+ * Megatron-Core builds expert groups of ep × etp ranks from a stage's tp × dp × cp
+ * (megatron/core/parallel_state.py, expert_tensor_and_model_parallel groups), and etp
+ * splits each expert's FFN width like tp splits a dense one.
+ */
+export function etpProblem(model: ModelConfig, p: Pick<ParallelConfig, 'ep' | 'etp' | 'tp' | 'dp' | 'cp'>): string | null {
+  if (p.etp == null || !model.moe) return null;
+  if (model.moe.expertFfnHidden % p.etp !== 0) return `${p.etp} does not divide model.moe.expertFfnHidden=${model.moe.expertFfnHidden}`;
+  const ranks = p.tp * p.dp * p.cp;
+  if (ranks % (p.ep * p.etp) !== 0) return `ep × etp = ${p.ep}×${p.etp} does not divide tp × dp × cp = ${ranks}`;
+  return null;
+}
+
 export function batchProblem(training: TrainingConfig, dp: number): string | null {
   const perStep = training.microBatch * dp;
   if (training.globalBatch % perStep !== 0) {
@@ -75,6 +89,7 @@ export function checkConsistency(c: RunConfig): Issues {
   add('parallel.tp', tpProblem(model, p.tp));
   add('parallel.pp', ppProblem(model, p.pp, p.vpp));
   add('parallel.ep', epProblem(model, p));
+  add('parallel.etp', etpProblem(model, p));
   add('training.globalBatch', batchProblem(training, p.dp));
   add('parallel.cp', cpProblem(training, p.cp));
   add('parallel.schedule', scheduleProblem(p));

@@ -20,10 +20,10 @@ export type ParseResult =
 // warnings: what `npm run import` could not map from the file it read (estimate ignores them).
 const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search', 'warnings'];
 const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
-const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers'];
+const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'];
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
 const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', ...STACK_KEYS];
-const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'sequenceParallel', 'zero', 'schedule'];
+const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
 const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes'];
@@ -104,7 +104,17 @@ function readMoe(r: FieldReader, m: JsonObject): MoeConfig | null {
     expertFfnHidden: r.integer(o, 'expertFfnHidden', 'model.moe', undefined),
     sharedExperts: r.integer(o, 'sharedExperts', 'model.moe', 0, 0),
     denseLayers: r.integer(o, 'denseLayers', 'model.moe', 0, 0),
+    ...readCapacityFactor(r, o),
   };
+}
+
+/** Largest capacity factor read: every expert padded to all the tokens is capacity = experts / topK, far below this. */
+const MAX_CAPACITY_FACTOR = 1e4;
+
+/** Absent or null: dropless (the key stays out of the config, so older documents read exactly as before). */
+function readCapacityFactor(r: FieldReader, o: JsonObject): { capacityFactor?: number } {
+  if (own(o, 'capacityFactor') == null) return {};
+  return { capacityFactor: r.number(o, 'capacityFactor', 'model.moe', 1, 0, MAX_CAPACITY_FACTOR, true) };
 }
 
 function readMla(r: FieldReader, m: JsonObject): MlaConfig | null {
@@ -157,6 +167,8 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
     cp,
     ep: r.integer(p, 'ep', 'parallel', 1),
     vpp,
+    // Absent or null: the default expert tensor-parallel rule (structure/params.ts); the key stays out of the config.
+    ...(own(p, 'etp') == null ? {} : { etp: r.integer(p, 'etp', 'parallel', 1) }),
     sequenceParallel: r.boolean(p, 'sequenceParallel', 'parallel', tp > 1),
     zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, 1),
     schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, vpp > 1 ? 'interleaved-1f1b' : '1f1b'),

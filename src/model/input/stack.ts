@@ -5,14 +5,14 @@
 import { frameworkProfile } from '../../presets/frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
 import {
-  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
-  type OverlapConfig, type RecomputeModule, type ResolvedSelectivePolicy, type StackConfig,
+  ATTENTION_KERNELS, CUDA_GRAPH_SCOPES, FP8_RECIPES, MOE_DISPATCHERS, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
+  type MoeDispatcher, type OverlapConfig, type RecomputeModule, type ResolvedSelectivePolicy, type StackConfig,
 } from './types.ts';
 
 export const STACK_KEYS = [
   'framework', 'loss', 'compile', 'dropout', 'recomputeModules', 'selectivePolicy', 'recomputeLayerFrequency',
   'recomputeLayers', 'optimizerStateDtype', 'activationOffloadLayers', 'attentionKernel', 'fp8Recipe', 'overlap',
-  'modelCode',
+  'modelCode', 'moeDispatcher', 'cudaGraph',
 ] as const;
 
 /** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
@@ -40,12 +40,22 @@ function readModules(r: FieldReader, t: JsonObject, fallback: readonly Recompute
 function readOverlap(r: FieldReader, t: JsonObject, fallback: OverlapConfig): OverlapConfig {
   const o = r.section(t, 'overlap', 'training.overlap');
   if (!o) return fallback;
-  r.unknownKeys(o, ['tpComm', 'dpGrad', 'dpParam'], 'training.overlap');
+  r.unknownKeys(o, ['tpComm', 'dpGrad', 'dpParam', 'epComm'], 'training.overlap');
   return {
     tpComm: r.boolean(o, 'tpComm', 'training.overlap', fallback.tpComm),
     dpGrad: r.boolean(o, 'dpGrad', 'training.overlap', fallback.dpGrad),
     dpParam: r.boolean(o, 'dpParam', 'training.overlap', fallback.dpParam),
+    epComm: r.boolean(o, 'epComm', 'training.overlap', fallback.epComm),
   };
+}
+
+/** Megatron's "flex" is not a dispatcher of its own: its backend (--moe-flex-dispatcher-backend) names it. */
+function readDispatcher(r: FieldReader, t: JsonObject, fallback: MoeDispatcher): MoeDispatcher {
+  if (own(t, 'moeDispatcher') === 'flex') {
+    r.error('training.moeDispatcher', '"flex" is named by its backend: "deepep" or "hybridep" (Megatron --moe-flex-dispatcher-backend)');
+    return fallback;
+  }
+  return r.choice(t, 'moeDispatcher', 'training', MOE_DISPATCHERS, fallback);
 }
 
 /** Reads the stack fields of `training`; whatever is absent comes from the profile of `training.framework` (default "generic"). */
@@ -68,5 +78,7 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
     fp8Recipe: r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe),
     overlap: readOverlap(r, t, d.overlap),
     modelCode: r.choice(t, 'modelCode', 'training', MODEL_CODES, d.modelCode),
+    moeDispatcher: readDispatcher(r, t, d.moeDispatcher),
+    cudaGraph: r.choice(t, 'cudaGraph', 'training', CUDA_GRAPH_SCOPES, d.cudaGraph),
   };
 }

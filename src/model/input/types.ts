@@ -25,6 +25,13 @@ export interface MoeConfig {
   readonly sharedExperts: number;
   /** Leading layers with a dense FFN instead of experts (DeepSeek-V3: 3). */
   readonly denseLayers: number;
+  /**
+   * null or absent: dropless. A number c: each expert takes at most c × the mean tokens
+   * per expert, the rest dropped, inputs padded to capacity (Megatron-Core
+   * --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity): compute,
+   * dispatch and activations follow the padded count.
+   */
+  readonly capacityFactor?: number | null;
 }
 
 /** Multi-head latent attention (DeepSeek-V2/V3, arXiv 2405.04434 section 2.1). */
@@ -109,7 +116,23 @@ export interface OverlapConfig {
   readonly dpGrad: boolean;
   /** Parameter all-gather overlapped with forward (Megatron --overlap-param-gather, FSDP prefetch). */
   readonly dpParam: boolean;
+  /**
+   * Expert-parallel dispatch/combine overlapped with another micro-batch's compute
+   * (Megatron --overlap-moe-expert-parallel-comm, combined 1F1B; DualPipe implies it).
+   */
+  readonly epComm: boolean;
 }
+
+/**
+ * How routed tokens travel (Megatron-Core --moe-token-dispatcher-type; "flex" is named by
+ * its --moe-flex-dispatcher-backend): NCCL all-to-all, all-gather + reduce-scatter over
+ * the expert group, or DeepEP / HybridEP kernels that send a token once per node.
+ */
+export type MoeDispatcher = 'alltoall' | 'allgather' | 'deepep' | 'hybridep';
+export const MOE_DISPATCHERS: readonly MoeDispatcher[] = ['alltoall', 'allgather', 'deepep', 'hybridep'];
+/** CUDA graphs: none, per-module graphs (--cuda-graph-scope attn, moe_router …), or the whole iteration (--cuda-graph-impl full_iteration). */
+export type CudaGraphScope = 'none' | 'partial' | 'full';
+export const CUDA_GRAPH_SCOPES: readonly CudaGraphScope[] = ['none', 'partial', 'full'];
 
 /** Every stack field resolved: explicit document fields over the profile's defaults. */
 export interface StackConfig {
@@ -128,6 +151,8 @@ export interface StackConfig {
   readonly fp8Recipe: Fp8Recipe;
   readonly overlap: OverlapConfig;
   readonly modelCode: ModelCode;
+  readonly moeDispatcher: MoeDispatcher;
+  readonly cudaGraph: CudaGraphScope;
 }
 
 export interface ParallelConfig {
@@ -138,6 +163,12 @@ export interface ParallelConfig {
   readonly ep: number;
   /** Virtual pipeline stages per device (interleaving). */
   readonly vpp: number;
+  /**
+   * Expert tensor-parallel degree (Megatron --expert-tensor-parallel-size); null or absent:
+   * the default rule of structure/params.ts expertTensorParallel (tp when the expert group
+   * fits the stage, else 1).
+   */
+  readonly etp?: number | null;
   readonly sequenceParallel: boolean;
   readonly zero: ZeroStage;
   readonly schedule: ScheduleKind;
@@ -159,6 +190,12 @@ export interface GpuSpec {
    * 989 TFLOP/s of FP16 matmul but 3.9 TFLOP/s of special functions).
    */
   readonly expTeraOpsPerSecond: number;
+  /**
+   * Streaming multiprocessors (AMD: compute units), for the wave quantisation of grouped
+   * GEMMs (time/moe-time.ts). Presets carry the datasheet count; absent on custom GPUs,
+   * where the engine takes H100's 132.
+   */
+  readonly sms?: number;
   readonly hbmGBps: number;
   readonly intraNodeGBps: number;
   readonly interNodeGBps: number;

@@ -179,7 +179,7 @@ export class LayoutEvaluator {
       const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
       firstStage = Math.min(firstStage, perDense * d + perExpert * e + kept);
     }
-    const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * time.moe + time.output;
+    const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * Math.min(time.moe, time.moeDualPipe) + time.output;
     const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
     const states = perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense)
       + perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
@@ -223,6 +223,7 @@ export class LayoutEvaluator {
     if (!this.syncReady) this.prepareSync();
     const { time, activation: a, grid } = pieces;
     const m = this.microBatches;
+    const moeWork = shape.schedule === 'dualpipe' ? time.moeDualPipe : time.moe;
     this.count = stages.count;
     this.timeFactor = pipelineTimeFactor(shape.schedule, shape.pp, m, shape.vpp);
     const denseBig = grid.layerDense.dense + grid.layerDense.expert;
@@ -237,7 +238,7 @@ export class LayoutEvaluator {
       const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
       this.dense[c] = d;
       this.expert[c] = e;
-      this.work[c] = nd * time.dense + nm * time.moe + (output ? time.output : 0);
+      this.work[c] = nd * time.dense + nm * moeWork + (output ? time.output : 0);
       const x = microBatchesInFlight(shape, stages.stageIndex[c] ?? 0, m);
       const b = this.sequences;
       this.activation[c] = peakActivationBytes(

@@ -35,6 +35,11 @@ function parallelOf(p: Partial<ParallelConfig>): ParallelConfig {
   return { tp: 1, pp: 1, dp: 1, cp: 1, ep: 1, vpp: 1, sequenceParallel: false, zero: 0, schedule: '1f1b', ...p };
 }
 
+/** The document's explicit expert tensor-parallel degree, carried into every layout the search builds (absent: the default rule). */
+export function explicitEtp(base: RunConfig): { etp?: number } {
+  return base.parallel.etp == null ? {} : { etp: base.parallel.etp };
+}
+
 /** A first dense and a first MoE layer index of the main stack (−1 when the model has none of that kind). */
 export function layerKinds(m: ModelConfig): { readonly dense: number; readonly moe: number } {
   const firstMoe = m.moe ? Math.min(m.moe.denseLayers, m.layers) : m.layers;
@@ -89,6 +94,8 @@ export function stageCandidates(m: ModelConfig, pp: number, vpp: number, schedul
 export interface LayerTimePieces {
   readonly dense: number;
   readonly moe: number;
+  /** A MoE layer under DualPipe, which hides most of the expert-parallel all-to-all (time/moe-time.ts expertParallelExposedFraction). */
+  readonly moeDualPipe: number;
   /** Output layer, loss and MTP modules. */
   readonly output: number;
 }
@@ -100,12 +107,15 @@ function workSeconds(c: RunConfig, stage: PipelineStage): number {
 }
 
 export function layerTimePieces(base: RunConfig, g: LayoutGroup): LayerTimePieces {
-  const p = parallelOf({ tp: g.tp, cp: g.cp, ep: g.ep, sequenceParallel: g.sequenceParallel });
+  // dp matters to a MoE layer through the expert tensor-parallel default (structure/params.ts expertTensorParallel).
+  const p = parallelOf({ tp: g.tp, cp: g.cp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel, ...explicitEtp(base) });
   const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
   const kinds = layerKinds(base.model);
+  const dualPipe = { ...c, parallel: { ...c.parallel, schedule: 'dualpipe' as const } };
   return {
     dense: kinds.dense >= 0 ? workSeconds(c, stageOf([kinds.dense], false, false)) : 0,
     moe: kinds.moe >= 0 ? workSeconds(c, stageOf([kinds.moe], false, false)) : 0,
+    moeDualPipe: kinds.moe >= 0 ? workSeconds(dualPipe, stageOf([kinds.moe], false, false)) : 0,
     output: workSeconds(c, stageOf([], false, true)),
   };
 }
@@ -117,7 +127,7 @@ export function layerTimePieces(base: RunConfig, g: LayoutGroup): LayerTimePiece
  */
 export function pipelineMessagePieces(base: RunConfig, g: LayoutGroup): { readonly intercept: number; readonly slope: number } {
   if (g.pp <= 1) return { intercept: 0, slope: 0 };
-  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel });
+  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel, ...explicitEtp(base) });
   const at = (microBatch: number) => stageComm(layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch, recompute: g.recompute, offload: NO_OFFLOAD }), 0, NO_PARAMETERS, 0).seconds.ppPerMessage;
   const one = at(1);
   const slope = at(2) - one;
@@ -241,13 +251,13 @@ export interface ParameterPieces {
 }
 
 /** The key parameterPieces depends on. */
-export function parameterKey(g: Pick<LayoutGroup, 'tp' | 'dp' | 'cp' | 'ep'>): string {
-  return `${g.tp},${g.ep},${expertTensorParallel(g)}`;
+export function parameterKey(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp' | 'cp' | 'ep'>): string {
+  return `${g.tp},${g.ep},${expertTensorParallel({ ...g, ...explicitEtp(base) })}`;
 }
 
 export function parameterPieces(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp' | 'cp' | 'ep'>): ParameterPieces {
   const m = base.model;
-  const p = parallelOf({ tp: g.tp, cp: g.cp, dp: g.dp, ep: g.ep });
+  const p = parallelOf({ tp: g.tp, cp: g.cp, dp: g.dp, ep: g.ep, ...explicitEtp(base) });
   const kinds = layerKinds(m);
   const layerDense = kinds.dense >= 0 ? layerGpuParameters(m, kinds.dense, p) : NO_PARAMETERS;
   const layerMoe = kinds.moe >= 0 ? layerGpuParameters(m, kinds.moe, p) : NO_PARAMETERS;
@@ -256,7 +266,7 @@ export function parameterPieces(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp
 }
 
 export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: ParameterPieces): GridPieces {
-  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep });
+  const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep, ...explicitEtp(base) });
   const { layerDense, layerMoe } = parameters;
   const edges = { dense: parameters.edgeDense, expert: parameters.edgeExpert };
   const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });

@@ -62,7 +62,7 @@ export class PieceCache {
     }
     let grid = this.grids[g.gridSlot];
     if (!grid) {
-      const key = parameterKey(g);
+      const key = parameterKey(this.base, g);
       let parameters = this.parameters.get(key);
       if (!parameters) this.parameters.set(key, (parameters = parameterPieces(this.base, g)));
       this.grids[g.gridSlot] = grid = gridPieces(this.base, g, parameters);

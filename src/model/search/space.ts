@@ -10,8 +10,8 @@
 // degree overrides both.
 
 import { divisors, microBatchesPerStep } from '../input/index.ts';
-import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
-import { expertDataParallel } from '../structure/index.ts';
+import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
+import { expertDataParallel, expertTensorParallel } from '../structure/index.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
 import {
   RECOMPUTES, SCHEDULES, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
@@ -203,7 +203,10 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   const sparseInterleaving = !(ctx.options.interleaveWithFullPipeline ?? false);
   const experts = model.moe ? model.moe.experts : 1;
   divisors(experts).forEach((ep, epIndex) => {
-    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null) return;
+    const etp = ctx.base.parallel.etp ?? null;
+    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null || etpProblem(model, { ep, etp, tp, dp, cp }) !== null) return;
+    // A MoE layer's time depends on the expert tensor-parallel degree, which the default rule takes from dp (structure/params.ts).
+    const etpIndex = expertTensorParallel({ tp, dp, cp, ep, etp }) === tp ? 0 : 1;
     const combos = zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full;
     if (combos.length === 0) return;
     const gridSlot = slotOf(ctx.gridSlots, `${grid.gpus}/${tp}/${cp}/${pp}/${ep}`, ctx, 'grid', 1);
@@ -212,7 +215,7 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
       const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
       const groupShapes = sparseInterleaving || microBatches >= pp ? shapes : uninterleaved;
       if (groupShapes.length === 0) continue;
-      const timeBlock = slotOf(slots.time, epIndex * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
+      const timeBlock = slotOf(slots.time, (2 * epIndex + etpIndex) * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
         RECOMPUTES.forEach((recompute, recomputeIndex) => {

@@ -147,18 +147,22 @@ export function pipelineLayout(m: ModelConfig, p: Pick<ParallelConfig, 'pp' | 'v
 // ---- Parameters per GPU ------------------------------------------------------
 
 /**
- * Expert tensor-parallel size. Megatron-Core splits a stage's tp·dp·cp ranks into
- * expert groups of ep × etp (× expert data-parallel). When the expert-parallel group
- * fits in the data × context ranks (ep divides dp·cp), experts keep the dense
- * tensor-parallel split (etp = tp, Megatron's default); otherwise expert parallelism
- * spans the TP ranks and each expert lives whole on one GPU (etp = 1).
+ * Expert tensor-parallel size: parallel.etp when the document gives it. Otherwise the
+ * default rule, the meaning every document had before the field existed: Megatron-Core
+ * splits a stage's tp·dp·cp ranks into expert groups of ep × etp (× expert data-parallel)
+ * and takes etp = tp when unset (megatron/core/model_parallel_config.py,
+ * expert_tensor_parallel_size); that fits when ep divides dp·cp. When it does not, expert
+ * parallelism spans the TP ranks and each expert lives whole on one GPU (etp = 1, as the
+ * Megatron-Bridge MoE recipes set it). Compute (time/compute.ts), communication
+ * (time/comm.ts) and memory (here and memory/) all read this one function.
  */
-export function expertTensorParallel(p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep'>): number {
+export function expertTensorParallel(p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>): number {
+  if (p.etp != null) return p.etp;
   return (p.dp * p.cp) % p.ep === 0 ? p.tp : 1;
 }
 
 /** GPUs of one stage that hold the same expert weights: the group ZeRO shards expert states over. */
-export function expertDataParallel(p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep'>): number {
+export function expertDataParallel(p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>): number {
   return Math.max(1, (p.tp * p.dp * p.cp) / (p.ep * expertTensorParallel(p)));
 }
 
@@ -180,7 +184,7 @@ export interface GpuParameters {
  * parallel, Shoeybi et al. 2019, section 3), routed experts by ep·etp; norm
  * weights are replicated on every tensor-parallel rank.
  */
-export function layerGpuParameters(m: ModelConfig, layerIndex: number, p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep'>): GpuParameters {
+export function layerGpuParameters(m: ModelConfig, layerIndex: number, p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>): GpuParameters {
   const expertSplit = p.ep * expertTensorParallel(p);
   let dense = layerNormParameters(m);
   let expert = 0;

@@ -3,17 +3,20 @@
 // pipeline stage and of one optimizer step. Every time here is before overlap with
 // compute; the time model applies COMM_EXPOSED_FRACTION from calibration.ts.
 //
-// Layout (Megatron-LM): tp varies fastest, then cp, then dp, then pp. Experts use
-// expert-tensor-parallel size 1 (Megatron-Core --expert-tensor-parallel-size 1, the
-// DeepSeek-V3 and Mixtral recipes): an expert-parallel group is ep consecutive ranks
-// of a stage's tp·cp·dp ranks, and expert weights are replicated over the
-// tp·cp·dp/ep ranks of the expert-data-parallel group (stride ep).
+// Layout (Megatron-LM): tp varies fastest, then cp, then dp, then pp. Experts are laid
+// out etp fastest, then ep (megatron/core/parallel_state.py, expert groups of
+// "tp-ep-dp-pp" order): an expert-tensor-parallel group is etp consecutive ranks, an
+// expert-parallel group ep ranks etp apart, and expert weights are replicated over the
+// tp·cp·dp/(ep·etp) ranks of the expert-data-parallel group (stride ep·etp). etp comes
+// from structure/params.ts expertTensorParallel, as for compute and memory.
 
 import {
   INTER_NODE_BANDWIDTH_EFFICIENCY, INTER_NODE_LATENCY_SECONDS,
   INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS,
 } from '../calibration.ts';
-import type { ClusterConfig, ModelConfig, RunConfig, ZeroStage } from '../input/index.ts';
+import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from '../input/index.ts';
+import { expertTensorParallel } from '../structure/index.ts';
+import { deepEpTransferSeconds, routedCopiesPerToken } from './moe-time.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -102,15 +105,17 @@ export function groupLink(cluster: ClusterConfig, group: RankGroup, pattern: Tra
 }
 
 /** Every group of the layout, Megatron order tp → cp → dp → pp. */
-export function parallelGroups(c: RunConfig): Readonly<Record<'tp' | 'cp' | 'dp' | 'ep' | 'expertDp' | 'pp', RankGroup>> {
+export function parallelGroups(c: RunConfig): Readonly<Record<'tp' | 'cp' | 'dp' | 'ep' | 'etp' | 'expertDp' | 'pp', RankGroup>> {
   const { tp, cp, dp, ep, pp } = c.parallel;
+  const etp = expertTensorParallel(c.parallel);
   return {
     tp: { ranks: tp, stride: 1 },
     cp: { ranks: cp, stride: tp },
     // Context-parallel ranks hold the same weights, so gradients reduce over dp × cp.
     dp: { ranks: dp * cp, stride: tp },
-    ep: { ranks: ep, stride: 1 },
-    expertDp: { ranks: (tp * cp * dp) / ep, stride: ep },
+    etp: { ranks: etp, stride: 1 },
+    ep: { ranks: ep, stride: etp },
+    expertDp: { ranks: Math.max(1, (tp * cp * dp) / (ep * etp)), stride: ep * etp },
     pp: { ranks: pp, stride: tp * cp * dp },
   };
 }
@@ -209,26 +214,65 @@ function contextParallel(c: RunConfig, layersOnStage: number, link: Link): Part 
   return times(layersOnStage * ringSendsPerLayer, pointToPoint(blockBytes, link));
 }
 
-/**
- * Expert parallel: dispatch and combine all-to-alls of tokens·topK hidden vectors per
- * MoE layer in forward, two more in backward (DeepSeek-V3, arXiv 2412.19437, section
- * 3.2.2; Megatron-Core MoEAlltoAllTokenDispatcher). Megatron requires sequence
- * parallelism for MoE with tp > 1, so each rank dispatches its s/(cp·tp) tokens.
- */
 /** Bytes of one token element dispatched in fp8 (plus per-block scales, under 1 %). */
 const FP8_DISPATCH_BYTES = 1;
 
-function expertParallel(c: RunConfig, moeLayers: number, link: Link): Part {
-  if (!c.model.moe || moeLayers <= 0) return NONE;
+/** Nodes an expert-parallel group spans (1 when it stays in one NVLink domain). */
+function nodesSpanned(c: RunConfig, group: RankGroup): number {
+  return groupSpansNodes(c.cluster, group) ? Math.ceil((group.ranks * group.stride) / c.cluster.gpusPerNode) : 1;
+}
+
+/**
+ * One dispatch or combine of `tokens` sequence-parallel tokens per rank, each element
+ * `bytes` wide, by the document's dispatcher:
+ * - alltoall: NCCL all-to-all of every routed copy (Megatron-Core MoEAlltoAllTokenDispatcher);
+ * - allgather: every rank gathers the group's hidden states once and reduce-scatters the
+ *   outputs (MoEAllGatherTokenDispatcher): ep × tokens per rank, whatever topK;
+ * - deepep / hybridep: NVLink for the copies inside a node, one RDMA send per remote node
+ *   a token touches (moe-time.ts deepEpTransferSeconds).
+ */
+function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: number, ep: RankGroup, link: Link): Part {
+  if (ep.ranks <= 1) return NONE;
+  const h = c.model.hidden;
+  switch (c.stack.moeDispatcher) {
+    case 'allgather':
+      return allGather(ep.ranks * tokens * h * bytes, ep.ranks, link);
+    case 'deepep':
+    case 'hybridep': {
+      const seconds = deepEpTransferSeconds(c.cluster.gpu, moe, ep.ranks, nodesSpanned(c, ep), tokens, h * bytes) + link.latencySeconds;
+      return { seconds, sentBytes: tokens * routedCopiesPerToken(moe) * h * bytes * (ep.ranks - 1) / ep.ranks };
+    }
+    default:
+      return allToAll(tokens * routedCopiesPerToken(moe) * h * bytes, ep.ranks, link);
+  }
+}
+
+/**
+ * Expert parallel: dispatch and combine of the routed tokens per MoE layer in forward,
+ * their gradients in backward (DeepSeek-V3, arXiv 2412.19437, section 3.2.2). Megatron
+ * requires sequence parallelism for MoE with tp > 1, so each rank dispatches its
+ * s/(cp·tp) tokens. With expert tensor parallelism the tokens an expert-parallel rank
+ * receives are all-gathered over its etp group before the experts and reduce-scattered
+ * after (Megatron-Core token_dispatcher.py, gather/reduce-scatter over the expert
+ * tensor-parallel group), forward and backward.
+ */
+function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<typeof parallelGroups>): Part {
+  const moe = c.model.moe;
+  if (!moe || moeLayers <= 0) return NONE;
   const tokens = tokensPerRank(c) / c.parallel.tp;
-  const copyElements = tokens * c.model.moe.topK * c.model.hidden;
-  const sixteenBit = allToAll(copyElements * ACTIVATION_BYTES[c.training.precision], c.parallel.ep, link);
+  const sixteenBitBytes = ACTIVATION_BYTES[c.training.precision];
+  const epLink = groupLink(c.cluster, groups.ep, 'direct');
+  const sixteenBit = dispatchOnce(c, moe, tokens, sixteenBitBytes, groups.ep, epLink);
   // fp8/fp4 recipes dispatch tokens in fp8 and combine in bf16 (DeepSeek-V3 report, arXiv 2412.19437, section 3.3.2; DeepEP).
   const lowPrecisionDispatch = c.training.precision === 'fp8' || c.training.precision === 'fp4';
-  const dispatch = lowPrecisionDispatch ? allToAll(copyElements * FP8_DISPATCH_BYTES, c.parallel.ep, link) : sixteenBit;
+  const dispatch = lowPrecisionDispatch ? dispatchOnce(c, moe, tokens, FP8_DISPATCH_BYTES, groups.ep, epLink) : sixteenBit;
+  const etp = groups.etp.ranks;
+  const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
+  const etpLink = groupLink(c.cluster, groups.etp, 'ring');
+  const etpPair = etp > 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
   // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both, in 16-bit.
-  const forward = plus(dispatch, sixteenBit);
-  return times(moeLayers, plus(times(forwardPasses(c), forward), times(2, sixteenBit)));
+  const forward = plus(plus(dispatch, sixteenBit), etpPair);
+  return times(moeLayers, plus(times(forwardPasses(c), forward), plus(times(2, sixteenBit), etpPair)));
 }
 
 /** Pipeline: one activation message per micro-batch per boundary (sharded by tp under sequence parallelism). */
@@ -290,7 +334,7 @@ export function stageComm(
   const parts: Readonly<Record<CommTerm, Part>> = {
     tp: tensorParallel(c, layersOnStage, moeLayers, link(groups.tp, 'ring')),
     cp: contextParallel(c, layersOnStage, link(groups.cp, 'direct')),
-    ep: expertParallel(c, moeLayers, link(groups.ep, 'direct')),
+    ep: expertParallel(c, moeLayers, groups),
     ppPerMessage: pipelineMessage(c, link(groups.pp, 'direct')),
     dp: plus(dense.step, expert.step),
     zero3Gather: plus(dense.perMicroBatch, expert.perMicroBatch),

@@ -4,8 +4,9 @@
 // bytes moved over HBM bandwidth.
 
 import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
-import { TIME_CALIBRATION as K } from '../calibration.ts';
-import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
+import { MOE_TIME, TIME_CALIBRATION as K } from '../calibration.ts';
+import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
+import { groupedGemmTileFill, moeHostSyncSeconds, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
 import { TERA } from '../input/index.ts';
 
@@ -63,11 +64,38 @@ export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: nu
   return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
 }
 
-/** Rows × cols of a matrix on one GPU: column-parallel matrices split their output, row-parallel (o, down) their input (Shoeybi et al. 2019, section 3). */
-function shardedShape(matrix: WeightMatrix, tp: number): { k: number; n: number } {
+/**
+ * Rows × cols of a matrix on one GPU: column-parallel matrices split their output,
+ * row-parallel (o, down) their input (Shoeybi et al. 2019, section 3), by tp, or by the
+ * expert tensor-parallel degree for routed experts.
+ */
+function shardedShape(matrix: WeightMatrix, tp: number, etp: number): { k: number; n: number } {
   const rowParallel = matrix.name === 'o' || matrix.name === 'down';
   if (matrix.group === 'router') return { k: matrix.rows, n: matrix.cols };
-  return rowParallel ? { k: matrix.rows / tp, n: matrix.cols } : { k: matrix.rows, n: matrix.cols / tp };
+  const split = matrix.group === 'routedExpert' ? etp : tp;
+  return rowParallel ? { k: matrix.rows / split, n: matrix.cols } : { k: matrix.rows, n: matrix.cols / split };
+}
+
+/** Streaming multiprocessors of a custom GPU that does not say: H100 SXM's 132. */
+const DEFAULT_SMS = 132;
+
+/**
+ * A grouped GEMM of `groups` experts, each M×K by K×N (Transformer Engine GroupedLinear,
+ * CUTLASS grouped GEMM): the dense roofline of gemmSeconds, except that the M-efficiency
+ * follows MOE_TIME.groupedGemmHalfSaturationTokens (far below a dense GEMM of the same
+ * FLOPs at a few hundred tokens per expert) and partial tiles and the last partial wave
+ * over the SMs idle tensor cores (moe-time.ts groupedGemmTileFill).
+ */
+export function groupedGemmSeconds(gpu: GpuSpec, precision: Precision, groups: number, m: number, k: number, n: number, peakScale = 1, castPassesScale = 1): number {
+  if (m <= 0) return 0;
+  const d0 = K.gemmHalfSaturationDim;
+  const m0 = MOE_TIME.groupedGemmHalfSaturationTokens;
+  const fill = groupedGemmTileFill(groups, m, n, gpu.sms ?? DEFAULT_SMS);
+  const efficiency = K.matmulEfficiencyCeiling[precision] * (m / (m + m0)) * (k / (k + d0)) * (n / (n + d0)) * fill;
+  const compute = (2 * groups * m * k * n) / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * efficiency);
+  const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
+  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
+  return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
 }
 
 export interface LayerComputeSeconds {
@@ -75,31 +103,37 @@ export interface LayerComputeSeconds {
   readonly attentionForward: number;
   readonly attentionBackward: number;
   readonly elementwiseForward: number;
+  /** The MoE dispatcher's host synchronisation (moe-time.ts): forward passes only, so kept apart from element-wise work, which backward repeats. */
+  readonly hostSyncForward: number;
 }
 
 /**
  * Forward time of one layer for `tokens` tokens on one GPU (tokens per micro-batch per
  * context-parallel rank), before communication. Routed experts: each GPU holds
- * experts/ep of them and receives, with balanced routing, tokens·topK·ep/experts tokens per expert.
+ * experts/ep of them as one grouped GEMM per matrix, split etp ways, on the tokens its
+ * expert group sends each expert (moe-time.ts tokensPerLocalExpert, balanced routing).
  */
 export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: number): LayerComputeSeconds {
   const { model, parallel, training, cluster } = c;
-  const tp = parallel.tp;
   const scale = c.calibration.computeEfficiencyScale;
   const castScale = lowPrecisionCastScale(c);
+  const moe = model.moe && isMoeLayer(model, layerIndex) ? model.moe : null;
+  const etp = moe ? expertTensorParallel(parallel) : 1;
   let matmulForward = 0;
   for (const matrix of layerMatrices(model, layerIndex)) {
-    const { k, n } = shardedShape(matrix, tp);
-    const expertTokens = matrix.group === 'routedExpert'
-      ? (tokens * matrix.activeCopies * parallel.ep) / matrix.copies
-      : tokens;
-    const gemms = matrix.group === 'routedExpert' ? matrix.copies / parallel.ep : 1;
-    matmulForward += gemms * gemmSeconds(cluster.gpu, training.precision, expertTokens, k, n, scale, castScale);
+    const { k, n } = shardedShape(matrix, parallel.tp, etp);
+    if (moe && matrix.group === 'routedExpert') {
+      const localExperts = matrix.copies / parallel.ep;
+      matmulForward += groupedGemmSeconds(cluster.gpu, training.precision, localExperts, tokensPerLocalExpert(c, moe, tokens), k, n, scale, castScale);
+    } else {
+      matmulForward += gemmSeconds(cluster.gpu, training.precision, tokens, k, n, scale, castScale);
+    }
   }
   return {
     matmulForward,
     ...attentionSeconds(c, tokens),
     elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
+    hostSyncForward: moe ? moeHostSyncSeconds(c) : 0,
   };
 }
 
@@ -147,17 +181,19 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const { model, parallel } = c;
   const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
-  // MoE token dispatch: permute, unpermute and the weighted combine copy topK h-sized rows per token (Megatron-Core token_dispatcher.py).
-  const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? model.moe.topK : 0;
+  // MoE token dispatch: permute, unpermute and the weighted combine copy each routed (or
+  // capacity-padded) h-sized row per token (Megatron-Core token_dispatcher.py).
+  const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? routedCopiesPerToken(model.moe) : 0;
   const passes = (K.elementwiseHiddenPasses + K.moeDispatchPassesPerCopy * routedCopies) * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
   const localExperts = model.moe && routedCopies > 0 ? model.moe.experts / parallel.ep : 0;
-  const overhead = K.layerOverheadSeconds + (routedCopies > 0 ? K.moeLayerOverheadSeconds : 0) + K.moeLocalExpertOverheadSeconds * localExperts;
+  // The dispatcher's host synchronisation is not here: layerForwardSeconds keeps it apart (moe-time.ts).
+  const overhead = K.layerOverheadSeconds + K.moeLocalExpertOverheadSeconds * localExperts;
   return (2 * tokens * passes) / (c.cluster.gpu.hbmGBps * 1e9) + overhead;
 }
 
 function activeFfnWidth(model: ModelConfig, layerIndex: number): number {
   if (!model.moe || !isMoeLayer(model, layerIndex)) return model.ffnHidden;
-  return model.moe.expertFfnHidden * (model.moe.topK + model.moe.sharedExperts);
+  return model.moe.expertFfnHidden * (routedCopiesPerToken(model.moe) + model.moe.sharedExperts);
 }
 
 /** Output layer (logits) and loss for `tokens` tokens on one GPU: the vocabulary is split over tp. */

@@ -8,3 +8,4 @@ export * from './compute.ts';
 export * from './optimizer.ts';
 export * from './step.ts';
 export * from './stack-time.ts';
+export * from './moe-time.ts';

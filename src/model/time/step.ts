@@ -6,6 +6,7 @@
 import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time.ts';
 import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
 import { stageComm } from './comm.ts';
+import { expertParallelExposedFraction } from './moe-time.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
@@ -51,7 +52,7 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
       t = layerForwardSeconds(c, index, tokens);
       cache.set(moe, t);
     }
-    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward;
+    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostSyncForward;
     forward += layerForward;
     backward += (t.matmulForward + t.elementwiseForward) * K.backwardOverForward + t.attentionBackward;
     // Full recomputation reruns each layer's forward; selective the attention core
@@ -89,7 +90,7 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
     exposed: {
       tp: comm.tp * EXPOSED.tp,
       cp: comm.cp * EXPOSED.cp,
-      ep: comm.ep * EXPOSED.ep,
+      ep: comm.ep * expertParallelExposedFraction(c),
       zero3: comm.zero3Gather * zero3GatherExposedFraction(c, EXPOSED.zero3Gather),
     },
     p2pSeconds: comm.ppPerMessage,

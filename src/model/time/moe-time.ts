@@ -1,0 +1,115 @@
+// What a mixture-of-experts layer spends beyond its FLOPs, each a named term with its
+// source (../shared/docs/moe.md): the dispatcher's host synchronisation, how much of
+// the dispatch/combine is exposed, DeepEP/HybridEP's once-per-node sending and link
+// rates, the grouped GEMM's efficiency at small tokens per expert, and capacity-factor
+// padding. Expert tensor parallelism comes from one function (structure/params.ts
+// expertTensorParallel) for compute, communication and memory alike.
+
+import { MOE_TIME } from '../calibration.ts';
+import { expertTensorParallel } from '../structure/index.ts';
+import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
+
+/**
+ * Routed copies per token that the experts compute and the dispatcher moves: topK when
+ * dropless; with a capacity factor c and inputs padded to capacity, every expert takes
+ * c × the mean tokens per expert (Megatron-Core --moe-expert-capacity-factor with
+ * --moe-pad-expert-input-to-capacity, moe_utils.py: capacity = ceil(tokens × topK / experts × c)).
+ * The engine assumes balanced routing, as the published benchmarks force it
+ * (moe_router_force_load_balancing), so with c ≥ 1 nothing is dropped and the padded
+ * count is c × topK; with c < 1 the dropped tokens are not computed either.
+ */
+export function routedCopiesPerToken(moe: MoeConfig): number {
+  return moe.topK * (moe.capacityFactor ?? 1);
+}
+
+/**
+ * Tokens each local expert's GEMMs run on, per micro-batch: the ep·etp ranks of an
+ * expert group pool their tokens (sequence-parallel shards of `tokens / tp` each) and
+ * spread tokens × copies over the experts. `tokens` is one micro-batch's tokens on a
+ * context-parallel rank.
+ */
+export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: number): number {
+  const { tp, ep } = c.parallel;
+  const etp = expertTensorParallel(c.parallel);
+  return (tokens / tp) * ep * etp * routedCopiesPerToken(moe) / moe.experts;
+}
+
+/**
+ * The dispatcher's host synchronisation, seconds per MoE layer per forward pass of one
+ * micro-batch. Dropless MoE has dynamic shapes: Megatron-Core's all-to-all dispatcher
+ * copies the per-expert token counts to the host and synchronises before the
+ * all-to-all (megatron/core/transformer/moe/token_dispatcher.py,
+ * _maybe_dtoh_and_synchronize), and the grouped GEMM takes its splits as a host list,
+ * so the CPU waits for the GPU and the GPU then waits for the kernels the CPU launches
+ * next. Whole-iteration CUDA graphs (--cuda-graph-impl full_iteration) run MoE
+ * sync-free, so the term vanishes; per-module graphs leave the MoE layer eager
+ * (moe/README.md, "CUDA graph"), scaled by the fitted partialGraphSyncScale.
+ */
+export function moeHostSyncSeconds(c: RunConfig): number {
+  if (c.stack.cudaGraph === 'full') return 0;
+  const perLayer = MOE_TIME.hostSyncSeconds[c.stack.moeDispatcher];
+  return c.stack.cudaGraph === 'partial' ? perLayer * MOE_TIME.partialGraphSyncScale : perLayer;
+}
+
+/**
+ * Share of the expert-parallel dispatch and combine left on the critical path.
+ * DualPipe overlaps one micro-batch's all-to-all with another's compute and hides
+ * nearly all of it (DeepSeek-V3 report, arXiv 2412.19437, section 3.2.1);
+ * --overlap-moe-expert-parallel-comm (combined 1F1B) does the same in Megatron-Core
+ * (Bridge skill card nemo-mbridge-perf-moe-comm-overlap: Qwen3-30B-A3B on 16 H100,
+ * 24.71 → 20.99 s per step); without either, the fitted share (prior: all of it).
+ */
+export function expertParallelExposedFraction(c: RunConfig): number {
+  if (c.parallel.schedule === 'dualpipe') return MOE_TIME.dualPipeExposedFraction;
+  return c.stack.overlap.epComm ? MOE_TIME.overlappedExposedFraction : MOE_TIME.exposedFraction;
+}
+
+/**
+ * Expected number of other nodes a token's topK experts live on, when the experts of an
+ * expert-parallel group are spread evenly over `nodes` nodes: DeepEP and HybridEP send
+ * a token once per node it touches and fan it out over NVLink there (deepseek-ai/DeepEP
+ * README, "internode" kernels; DeepSeek-V3 report section 3.2.2). With topK distinct
+ * experts drawn from `experts`, a given node holding experts/nodes of them is missed
+ * with probability C(experts − experts/nodes, topK) / C(experts, topK); the token's own
+ * node is among the `nodes`, so the remote ones are (nodes − 1) of them on average
+ * weighted by the same hit probability.
+ */
+export function remoteNodesPerToken(experts: number, topK: number, nodes: number): number {
+  if (nodes <= 1) return 0;
+  const perNode = experts / nodes;
+  let miss = 1;
+  for (let i = 0; i < topK; i++) miss *= Math.max(0, experts - perNode - i) / (experts - i);
+  return (nodes - 1) * (1 - miss);
+}
+
+/**
+ * DeepEP's achieved rates as a share of the link: intra-node EP8 153–158 GB/s on H800
+ * NVLink (160 GB/s), inter-node 43–58 GB/s per 50 GB/s RDMA NIC (deepseek-ai/DeepEP
+ * README, "Normal kernels with NVLink and RDMA forwarding" table).
+ */
+export const DEEPEP_NVLINK_EFFICIENCY = 153 / 160;
+export const DEEPEP_RDMA_EFFICIENCY = 43 / 50;
+
+/** Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group spanning `nodes` nodes. */
+export function deepEpTransferSeconds(gpu: GpuSpec, moe: MoeConfig, ep: number, nodes: number, tokens: number, bytesPerToken: number): number {
+  const copies = routedCopiesPerToken(moe);
+  const nvlinkBytes = tokens * copies * bytesPerToken * (ep - 1) / ep;
+  const rdmaBytes = tokens * bytesPerToken * remoteNodesPerToken(moe.experts, moe.topK, nodes) * (moe.capacityFactor ?? 1);
+  const nvlink = nvlinkBytes / (gpu.intraNodeGBps * 1e9 * DEEPEP_NVLINK_EFFICIENCY);
+  const rdma = rdmaBytes / (gpu.interNodeGBps * 1e9 * DEEPEP_RDMA_EFFICIENCY);
+  // The RDMA and NVLink forwarding stages run as one pipeline: the slower sets the pace.
+  return Math.max(nvlink, rdma);
+}
+
+/**
+ * Fraction of the tensor cores a grouped GEMM keeps busy: partial tiles in M (each
+ * expert's M rounded up to the 128-row tile) and the last partial wave of tiles over
+ * the GPU's streaming multiprocessors (wave quantisation). `groups` experts of M×N each.
+ */
+export function groupedGemmTileFill(groups: number, m: number, n: number, sms: number): number {
+  const tile = 128;
+  const mTiles = Math.ceil(m / tile);
+  const tiles = groups * mTiles * Math.ceil(n / tile);
+  const waves = Math.ceil(tiles / sms);
+  return (m / (mTiles * tile)) * (tiles / (waves * sms));
+}
