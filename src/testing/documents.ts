@@ -53,10 +53,22 @@ export const EVERY_FIELD_DOCUMENT = {
   calibration: { computeEfficiencyScale: 0.9, memoryOverheadScale: 1.1 },
 } as const;
 
-/** Valid documents: the default, the every-field one, and each model preset. */
+/** A MoE run with every field of its software path set (issue 20): dispatcher, CUDA graphs, EP overlap, expert TP, capacity factor. */
+export const MOE_STACK_DOCUMENT = {
+  ...EVERY_FIELD_DOCUMENT,
+  model: { ...EVERY_FIELD_DOCUMENT.model, moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 } },
+  training: {
+    ...EVERY_FIELD_DOCUMENT.training, moeDispatcher: 'hybridep', cudaGraph: 'full',
+    overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
+  },
+  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
+} as const;
+
+/** Valid documents: the default, the every-field one, the MoE-stack one, and each model preset. */
 export const VALID_DOCUMENTS: readonly unknown[] = [
   DEFAULT_DOCUMENT,
   EVERY_FIELD_DOCUMENT,
+  MOE_STACK_DOCUMENT,
   ...MODEL_PRESETS.map((_, i) => presetDocument(i)),
 ];
 
@@ -102,6 +114,11 @@ export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc.record(
   tokens: rare(fc.constant(1e12), fc.constantFrom(1, 1e18)),
   gpuMtbfHours: rare(fc.constant(50_000), fc.constantFrom(1e-300, 1, 1e12)),
   checkpointWriteGBps: rare(fc.constant(50), fc.constantFrom(1e-300, 1e9)),
+  moeDispatcher: fc.constantFrom('alltoall', 'allgather', 'deepep', 'hybridep'),
+  cudaGraph: fc.constantFrom('none', 'partial', 'full'),
+  epComm: fc.boolean(),
+  capacityFactor: fc.option(rare(fc.constantFrom(0.5, 1, 1.25, 2), fc.constantFrom(1e-300, 1e-3, 1e4)), { nil: null }),
+  etpOne: fc.boolean(),
 }).map((r) => {
   const kvChoices = divisorsOf(r.heads);
   const kvHeads = pickFrom(kvChoices, r.kvIndex, 1);
@@ -121,15 +138,17 @@ export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc.record(
     version: 1,
     model: {
       name: 'Extreme', layers: r.layers, hidden, heads: r.heads, kvHeads, headDim: r.headDim, ffnHidden: r.ffnHidden, vocab: r.vocab,
-      moe: r.moe ? { ...r.moe, topK: Math.min(r.moe.topK, experts), denseLayers: 0 } : null,
+      moe: r.moe ? { ...r.moe, topK: Math.min(r.moe.topK, experts), denseLayers: 0, capacityFactor: r.capacityFactor } : null,
       mla: r.mla ? { qLoraRank: 0, kvLoraRank: 64, qkNopeHeadDim: r.headDim, qkRopeHeadDim: 8, vHeadDim: r.headDim } : null,
     },
     training: {
       seqLen: r.seqLen, microBatch: r.microBatch, globalBatch: r.microBatch * r.dp * r.accumulation, tokens: r.tokens,
       precision: r.precision, recompute: r.recompute, flashAttention: r.flashAttention,
       offload: { optimizer: r.offloadOptimizer, parameters: false },
+      moeDispatcher: r.moeDispatcher, cudaGraph: r.cudaGraph, overlap: { epComm: r.epComm },
     },
-    parallel: { tp, pp: ppSafe, dp: r.dp, cp, ep, vpp, zero: r.zero, schedule: ppSafe === 1 && schedule === 'dualpipe' ? '1f1b' : schedule },
+    // etp 1 always divides (ep divides tp·dp·cp above); null keeps the default rule.
+    parallel: { tp, pp: ppSafe, dp: r.dp, cp, ep, etp: r.etpOne ? 1 : null, vpp, zero: r.zero, schedule: ppSafe === 1 && schedule === 'dualpipe' ? '1f1b' : schedule },
     cluster: { gpu: typeof r.gpu === 'string' ? r.gpu : { ...r.gpu }, gpus: tp * ppSafe * r.dp * cp },
     cost: { gpuMtbfHours: r.gpuMtbfHours, checkpointWriteGBps: r.checkpointWriteGBps },
   };

@@ -83,11 +83,13 @@ export function remoteNodesPerToken(experts: number, topK: number, nodes: number
 }
 
 /**
- * DeepEP's achieved rates as a share of the link: intra-node EP8 153–158 GB/s on H800
- * NVLink (160 GB/s), inter-node 43–58 GB/s per 50 GB/s RDMA NIC (deepseek-ai/DeepEP
- * README, "Normal kernels with NVLink and RDMA forwarding" table).
+ * DeepEP's achieved rates as a share of the nominal one-direction link: intra-node EP 8
+ * dispatch at 153 GB/s on H800, whose NVLink is 200 GB/s each way (400 GB/s
+ * bidirectional; DeepEP's README puts its achievable maximum at ~160 GB/s), and
+ * inter-node 43–58 GB/s per 50 GB/s RDMA NIC (deepseek-ai/DeepEP README, "Normal
+ * kernels with NVLink and RDMA forwarding" table). The lower figures, dispatch's.
  */
-export const DEEPEP_NVLINK_EFFICIENCY = 153 / 160;
+export const DEEPEP_NVLINK_EFFICIENCY = 153 / 200;
 export const DEEPEP_RDMA_EFFICIENCY = 43 / 50;
 
 /** Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group spanning `nodes` nodes. */

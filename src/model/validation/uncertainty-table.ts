@@ -7,8 +7,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.1668562861195491,
-    upperError: 0.2772791949670372,
+    lowerError: -0.16602492237702868,
+    upperError: 0.28233513967921786,
     rows: 427
   },
   memory: {

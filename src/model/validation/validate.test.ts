@@ -24,3 +24,23 @@ describe('fitVerdicts', () => {
     expect(fitVerdicts(rows)).toEqual({ runs: 2, predictedToFit: 1, falseAlarms: 1 });
   });
 });
+
+describe('the calibration set (issue 20 floors)', () => {
+  it('dense tokens/s stay within median 6 % and p90 16.5 %; MoE within median 8 %', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { readValidationCases, summarize } = await import('./index.ts');
+    const { parseDocument } = await import('../input/index.ts');
+    const file = JSON.parse(readFileSync(new URL('../../../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
+    const cases = readValidationCases(file);
+    const moeIds = new Set(cases.filter((c) => {
+      const parsed = parseDocument(c.input);
+      return parsed.ok && parsed.config.model.moe !== null;
+    }).map((c) => c.id));
+    const throughput = cases.flatMap((c) => validateCase(c)).filter((r) => r.figure !== 'memoryBytesPerGpu');
+    const dense = summarize(throughput.filter((r) => !moeIds.has(r.id)));
+    const moe = summarize(throughput.filter((r) => moeIds.has(r.id)));
+    expect(dense.medianAbsError).toBeLessThanOrEqual(0.06);
+    expect(dense.p90AbsError).toBeLessThanOrEqual(0.165);
+    expect(moe.medianAbsError).toBeLessThanOrEqual(0.08);
+  });
+});
