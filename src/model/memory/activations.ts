@@ -6,7 +6,7 @@
 import { microBatchesPerStep } from '../input/index.ts';
 import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
 import { frameworkProfile } from '../../presets/frameworks.ts';
-import { isMoeLayer } from '../structure/index.ts';
+import { isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
@@ -128,7 +128,9 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
   // Input of the first linear layer (2sbh), shared by router, experts and shared experts.
   const list = [saved('mlp.input', w * m.hidden, 'sequence', 'elementwise', ['layernorm'])];
   if (m.moe && isMoeLayer(m, layerIndex)) {
-    const { experts, topK, expertFfnHidden, sharedExperts } = m.moe;
+    const { experts, expertFfnHidden, sharedExperts } = m.moe;
+    // Routed copies per token, padded to capacity under a capacity factor (structure/params.ts routedCopiesPerToken).
+    const topK = routedCopiesPerToken(m.moe);
     list.push(
       // Router scores in fp32 for the softmax/top-k backward (Megatron-Core moe_router_dtype fp32).
       saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),

@@ -3,7 +3,7 @@
 // tensor and expert parallelism split each matrix.
 
 import { layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
-import type { ModelConfig, ParallelConfig } from '../input/index.ts';
+import type { ModelConfig, MoeConfig, ParallelConfig } from '../input/index.ts';
 
 function matrixParameters(w: WeightMatrix): number {
   return w.rows * w.cols * w.copies;
@@ -145,6 +145,19 @@ export function pipelineLayout(m: ModelConfig, p: Pick<ParallelConfig, 'pp' | 'v
 }
 
 // ---- Parameters per GPU ------------------------------------------------------
+
+/**
+ * Routed copies per token that the experts compute and the dispatcher moves: topK when
+ * dropless; with a capacity factor c and inputs padded to capacity, every expert takes
+ * c × the mean tokens per expert (Megatron-Core --moe-expert-capacity-factor with
+ * --moe-pad-expert-input-to-capacity, moe_utils.py: capacity = ceil(tokens × topK / experts × c)).
+ * The engine assumes balanced routing, as the published benchmarks force it
+ * (moe_router_force_load_balancing), so with c ≥ 1 nothing is dropped and the padded
+ * count is c × topK; with c < 1 the dropped tokens are not computed either.
+ */
+export function routedCopiesPerToken(moe: MoeConfig): number {
+  return moe.topK * (moe.capacityFactor ?? 1);
+}
 
 /**
  * Expert tensor-parallel size: parallel.etp when the document gives it. Otherwise the

@@ -244,3 +244,20 @@ describe('bad values get field-named errors', () => {
     expect(parse((d) => { (d.training as Json).overlap = { epComm: 'yes' }; })[0]).toMatch(/^training\.overlap\.epComm/);
   });
 });
+
+describe('memory that a capacity factor adds', () => {
+  it('the routed experts\' saved activations follow the padded count: 1.5 × the dropless ones', async () => {
+    const { activationBytesPerLayer, engineActivationSettings } = await import('../memory/index.ts');
+    const model = (cf: number | null): Json => ({ ...MOE_MODEL, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, capacityFactor: cf } });
+    const dropless = config({ ep: 8, dp: 8 }, { recompute: 'none' }, model(null));
+    const padded = config({ ep: 8, dp: 8 }, { recompute: 'none' }, model(1.5));
+    const denseOnly = config({ dp: 8 }, { recompute: 'none' }, DENSE_MODEL);
+    const bytes = (c: RunConfig) => activationBytesPerLayer(c.model, 0, engineActivationSettings(c));
+    // Per token, the routed part is what the MoE layer saves beyond the router and the shared input:
+    // dispatched input 2·h·k plus SwiGLU's up, gate and product 3 × 2·f·k (k = top-K copies).
+    const routedPerToken = (k: number) => 2 * 4096 * k + 3 * 2 * 14336 * k;
+    const tokens = 2048;
+    expect(bytes(padded) - bytes(dropless)).toBeCloseTo(tokens * (routedPerToken(3) - routedPerToken(2)), 0);
+    expect(bytes(denseOnly)).toBeGreaterThan(0);
+  });
+});

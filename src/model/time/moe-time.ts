@@ -6,21 +6,10 @@
 // expertTensorParallel) for compute, communication and memory alike.
 
 import { MOE_TIME } from '../calibration.ts';
-import { expertTensorParallel } from '../structure/index.ts';
-import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
+import { expertTensorParallel, routedCopiesPerToken } from '../structure/index.ts';
 
-/**
- * Routed copies per token that the experts compute and the dispatcher moves: topK when
- * dropless; with a capacity factor c and inputs padded to capacity, every expert takes
- * c × the mean tokens per expert (Megatron-Core --moe-expert-capacity-factor with
- * --moe-pad-expert-input-to-capacity, moe_utils.py: capacity = ceil(tokens × topK / experts × c)).
- * The engine assumes balanced routing, as the published benchmarks force it
- * (moe_router_force_load_balancing), so with c ≥ 1 nothing is dropped and the padded
- * count is c × topK; with c < 1 the dropped tokens are not computed either.
- */
-export function routedCopiesPerToken(moe: MoeConfig): number {
-  return moe.topK * (moe.capacityFactor ?? 1);
-}
+export { routedCopiesPerToken };
+import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
 
 /**
  * Tokens each local expert's GEMMs run on, per micro-batch: the ep·etp ranks of an
