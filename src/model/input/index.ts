@@ -13,3 +13,5 @@ export * from './hf-config.ts';
 export * from './stack.ts';
 export * from './types.ts';
 export * from './units.ts';
+export * from './layout.ts';
+export * from './layout-intent.ts';

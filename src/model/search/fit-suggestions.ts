@@ -11,7 +11,7 @@
 // page's OOM verdict), then by tokens per second per GPU: the cheapest fix first.
 
 import { checkConsistency } from '../input/index.ts';
-import { divisors, MAX_INTEGER_FIELD } from '../input/index.ts';
+import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { stageMemoryDetails } from '../memory/index.ts';
@@ -106,20 +106,29 @@ function knobs(c: RunConfig): Step[][] {
   return lists.filter((list) => list.length > 0);
 }
 
-/** The run with these steps applied and DP = GPUs ÷ (TP × PP × CP); null when that is not a whole number. */
+/**
+ * The run with these steps applied, laid out by the engine's one layout rule (input/layout-intent.ts),
+ * as the page lays out the same edit: the steps' degrees and GPU count, the run's other degrees kept
+ * where they fit, DP = GPUs ÷ (TP × PP × CP). Null when a step's own value cannot be laid out.
+ */
 function build(c: RunConfig, steps: readonly Step[]): RunConfig | null {
   let parallel = c.parallel;
   let training = c.training;
   let gpus = c.cluster.gpus;
+  const asked = new Set<string>();
   for (const s of steps) {
     parallel = { ...parallel, ...s.parallel };
     training = { ...training, ...s.training };
     gpus = s.gpus ?? gpus;
+    for (const key of Object.keys({ ...s.parallel, ...s.training })) asked.add(key);
   }
-  const dp = gpus / (parallel.tp * parallel.pp * parallel.cp);
   // A fix must be a document the engine reads back: no field above its largest value (fields.ts).
-  if (!Number.isInteger(dp) || dp < 1 || gpus > MAX_INTEGER_FIELD) return null;
-  return { ...c, parallel: { ...parallel, dp }, training, cluster: { ...c.cluster, gpus } };
+  if (gpus > MAX_INTEGER_FIELD) return null;
+  const intent = intentOfLayout({ ...layoutOfRun(c), ...parallel, microBatch: training.microBatch });
+  const result = layoutFromIntent({ model: c.model, training }, intent, parallel.schedule, gpus);
+  if (result.forced.some((f) => asked.has(f.key))) return null;
+  const { tp, pp, dp, cp, ep, vpp, schedule, microBatch } = result.layout;
+  return { ...c, parallel: { ...parallel, tp, pp, dp, cp, ep, vpp, schedule }, training: { ...training, microBatch }, cluster: { ...c.cluster, gpus } };
 }
 
 /** The fields that differ, as document changes and in words; DP, which only follows, in brackets. */
