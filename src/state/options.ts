@@ -10,9 +10,10 @@ import { parseDocument } from '../model/input/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
   describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
-  withLayoutSchedule, DEGREE_WORDS, type ForcedDegree, type Layout, type LayoutIntent,
+  layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
 } from '../model/input/index.ts';
-import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
+import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
+import { zeroWithoutEffect } from '../model/structure/index.ts';
 
 export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';
 export const DEGREE_KEYS: readonly DegreeKey[] = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'];
@@ -240,6 +241,19 @@ export function modelMove(doc: Doc, intent: LayoutIntent = intentOfDocument(doc)
   if (!read.ok || countAt(doc, GPUS_PATH) === null) return { document: doc, notes: [] };
   const result = layoutFromIntent(read.ctx, intent, l0.schedule, l0.gpus);
   return { document: withLayout(doc, result.layout), notes: describeLayoutMove(l0, result, intent, cause) };
+}
+
+/** The nearest values that make a layout the rules reject valid, one click each (model/input/cures.ts); none when it runs. */
+export function layoutCuresOf(doc: Doc): readonly Cure[] {
+  const read = readContext(doc);
+  return read.ok ? layoutCures(read.ctx, readLayout(doc)) : [];
+}
+
+/** Why the document's ZeRO stage changes nothing on its layout, and what would help (model/structure/zero-groups.ts); null when it shards. */
+export function zeroNoteOf(doc: Doc): string | null {
+  const zero = getAt(doc, ['parallel', 'zero']);
+  if (zero !== 1 && zero !== 2 && zero !== 3) return null;
+  return zeroWithoutEffect({ ...readLayout(doc), zero }, isPlainObject(getAt(doc, ['model', 'moe'])));
 }
 
 /** degreeMove's document: the document's own degrees taken as the user's. */

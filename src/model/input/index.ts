@@ -6,6 +6,7 @@
 
 export * from './consistency.ts';
 export * from './counts.ts';
+export * from './cures.ts';
 export * from './document.ts';
 export * from './edit.ts';
 export * from './fields.ts';
