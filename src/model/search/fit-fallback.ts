@@ -41,11 +41,10 @@ export function fewestGpusThatFit(c: RunConfig): RunConfig | null {
   const counts = allowedGpuCounts(c, SEARCH, { min: c.cluster.gpus + 1, max: c.cluster.gpus * MAX_GPU_FACTOR });
   let lo = 0;
   let hi = counts.length - 1;
-  let found: RunConfig | null = null;
   const top = counts[hi];
   if (top === undefined) return null;
   // The largest count first: when even that does not fit, no bisection is worth its searches.
-  found = bestLayoutOn(c, top);
+  let found = bestLayoutOn(c, top);
   if (!found) return null;
   hi -= 1;
   for (let searches = 1; lo <= hi && searches < MAX_SIZING_SEARCHES; searches++) {
