@@ -10,7 +10,12 @@ export interface ModelPreset {
   readonly model: ModelJson;
   readonly seqLen: number;
   readonly source: string;
+  /** For a mixture of experts: the expert-parallel degree its authors trained with, and where that is said. */
+  readonly authorsEp?: { readonly ep: number; readonly source: string };
 }
+
+/** Megatron-LM's Mixtral recipe (examples/mixtral/train_mixtral_8x7b_distributed.sh): EP 8, one expert per rank. */
+const MIXTRAL_EP = { ep: 8, source: "Megatron-LM's Mixtral training example (examples/mixtral), EXPERT_MODEL_PARALLEL_SIZE=8" } as const;
 
 const LLAMA2_SOURCE = 'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1 (4k context, GQA for 70B only); shapes from meta-llama/Llama-2-*-hf config.json';
 const LLAMA3_SOURCE = 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv 2407.21783), Table 3; shapes from meta-llama/Meta-Llama-3*-hf config.json';
@@ -54,6 +59,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
     },
     seqLen: 32768,
+    authorsEp: MIXTRAL_EP,
     source: 'Jiang et al. 2024, Mixtral of Experts (arXiv 2401.04088), Table 1: 32 layers, dim 4096, hidden 14336, 32 heads, 8 KV heads, '
       + 'vocab 32000, 8 experts, top-2, 32K context; Mistral AI\'s announcement: 46.7B total, 12.9B active',
   },
@@ -64,6 +70,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 16384, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
     },
     seqLen: 65536,
+    authorsEp: MIXTRAL_EP,
     source: 'mistral-community/Mixtral-8x22B-v0.1 config.json (56 layers, 6144, 48 heads, 8 KV heads, intermediate 16384, vocab 32000; '
       + 'the Instruct model\'s v3 tokenizer has 32768); Mistral AI, "Cheaper, Better, Faster, Stronger" (2024): 141B total, 39B active, 64K context',
   },
@@ -77,6 +84,8 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       mtpLayers: 1,
     },
     seqLen: 4096,
+    // DeepSeek-V3 technical report (arXiv 2412.19437), section 3.2.
+    authorsEp: { ep: 64, source: 'DeepSeek-V3 technical report (arXiv 2412.19437), section 3.2: 64-way expert parallelism across 8 nodes, 16-way pipeline' },
     source: 'deepseek-ai/DeepSeek-V3 inference/configs/config_671B.json (dim 7168, inter_dim 18432, moe_inter_dim 2048, 61 layers, '
       + '3 dense, 128 heads, 256 routed + 1 shared experts, 8 activated, q_lora_rank 1536, kv_lora_rank 512, qk dims 128 + 64, v 128, '
       + 'vocab 129280); DeepSeek-V3 technical report (arXiv 2412.19437): 671B total, 1 MTP module (section 2.2), 4K pre-training length (section 4.2)',

@@ -49,7 +49,7 @@ describe('presets keep what the user set', () => {
     store.getState().setGpuPreset('a100-80gb');
     expect(getAt(store.getState().document, ['cluster', 'gpu'])).toBe('a100-80gb');
     expect(getAt(store.getState().document, ['cost', 'usdPerGpuHour'])).toBe(1.23);
-    expect(store.getState().presetNote).toMatch(/Kept your price of \$1\.23/);
+    expect(store.getState().changeNote?.join(' ')).toMatch(/Kept your price of \$1\.23/);
   });
 
   it("a GPU preset moves a price that was the previous GPU's own", () => {
@@ -66,9 +66,9 @@ describe('presets keep what the user set', () => {
     store.getState().setField(['training', 'seqLen'], 1234);
     advance();
     store.getState().setModelPreset('llama2-7b');
-    expect(store.getState().presetNote).toMatch(/Sequence length changed from 1,234 to/);
+    expect(store.getState().changeNote?.join(' ')).toMatch(/Sequence length changed from 1,234 to/);
     store.getState().undo();
     expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(1234);
-    expect(store.getState().presetNote).toBeNull();
+    expect(store.getState().changeNote).toBeNull();
   });
 });

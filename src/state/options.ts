@@ -1,13 +1,19 @@
 // Which values each parallelism slider offers, and why the others are not offered.
 // The rules themselves live in the engine (src/model/consistency.ts); this module
 // only asks them about candidate values, so the page never does model arithmetic.
-// It also keeps tp · pp · dp · cp = cluster.gpus whenever a degree or the GPU count moves.
+// Its edits (a degree, the schedule, the GPU count) apply the engine's one layout rule
+// (model/input/layout.ts) to the document; the store keeps the user's own degrees.
 
 import { divisors } from '../model/input/index.ts';
 import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
 import { parseDocument } from '../model/input/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
-import { countAt, getAt, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
+import {
+  describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
+  layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
+} from '../model/input/index.ts';
+import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
+import { zeroWithoutEffect } from '../model/structure/index.ts';
 
 export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';
 export const DEGREE_KEYS: readonly DegreeKey[] = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'];
@@ -40,11 +46,6 @@ export interface DegreeChoices {
 
 export interface ScheduleChoice { readonly schedule: ScheduleKind; readonly problem: string | null }
 
-interface Layout {
-  readonly tp: number; readonly pp: number; readonly dp: number; readonly cp: number;
-  readonly ep: number; readonly vpp: number; readonly microBatch: number; readonly gpus: number;
-  readonly schedule: ScheduleKind;
-}
 interface Context { readonly model: ModelConfig; readonly training: TrainingConfig; readonly layout: Layout }
 type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
 
@@ -60,7 +61,7 @@ function readLayout(doc: Doc): Layout {
   return {
     tp, pp, dp, cp, vpp, ep: count(DEGREE_PATHS.ep), microBatch: count(DEGREE_PATHS.microBatch),
     gpus: countAt(doc, GPUS_PATH) ?? tp * pp * dp * cp,
-    schedule: named ?? (vpp > 1 ? 'interleaved-1f1b' : '1f1b'),
+    schedule: named ?? scheduleForVpp('1f1b', vpp),
   };
 }
 
@@ -78,18 +79,6 @@ function readContext(doc: Doc): ContextRead {
   return { ok: true, ctx: { model: probe.config.model, training, layout } };
 }
 
-/** Largest value ≤ current, else the smallest; 1 when there is nothing to pick from. */
-function nearest(values: readonly number[], current: number): number {
-  const below = values.filter((v) => v <= current);
-  return below.length > 0 ? Math.max(...below) : (values[0] ?? 1);
-}
-
-/** The current value when it is valid, else the nearest valid one (or the current when none is). */
-function settle(c: DegreeChoices): number {
-  const valid = c.values.filter((v) => v !== c.current);
-  return c.currentProblem && valid.length > 0 ? nearest(valid, c.current) : c.current;
-}
-
 function choices(current: number, candidates: readonly number[], problemOf: (v: number) => string | null, rule: string): DegreeChoices {
   const excluded: Excluded[] = [];
   const valid: number[] = [];
@@ -103,11 +92,6 @@ function choices(current: number, candidates: readonly number[], problemOf: (v: 
   return { current, values, currentProblem, rule, excluded };
 }
 
-/** DP when the other three degrees are these, or null when they do not divide the GPU count. */
-function derivedDp(gpus: number, tp: number, pp: number, cp: number): number | null {
-  return gpus % (tp * pp * cp) === 0 ? gpus / (tp * pp * cp) : null;
-}
-
 function batchWithDp(ctx: Context, dp: number | null): string | null {
   if (dp === null) return 'DP would not be a whole number';
   const problem = batchProblem(ctx.training, dp);
@@ -117,7 +101,7 @@ function batchWithDp(ctx: Context, dp: number | null): string | null {
 function tpChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   const room = l.gpus / (l.pp * l.cp);
-  return choices(l.tp, divisors(room), (t) => tpProblem(model, t) ?? batchWithDp(ctx, derivedDp(l.gpus, t, l.pp, l.cp)),
+  return choices(l.tp, divisors(room), (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
     `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
 }
 
@@ -125,14 +109,14 @@ function ppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   const room = l.gpus / (l.tp * l.cp);
   return choices(l.pp, divisors(room),
-    (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ?? batchWithDp(ctx, derivedDp(l.gpus, l.tp, p, l.cp)),
+    (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
     `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
 }
 
 function cpChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
   const room = l.gpus / (l.tp * l.pp);
-  return choices(l.cp, divisors(room), (c) => cpProblem(training, c) ?? batchWithDp(ctx, derivedDp(l.gpus, l.tp, l.pp, c)),
+  return choices(l.cp, divisors(room), (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
     `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
 }
 
@@ -201,50 +185,83 @@ function withLayout(doc: Doc, l: Layout): Doc {
   return setAt(setAt(next, GPUS_PATH, l.gpus), SCHEDULE_PATH, l.schedule);
 }
 
-/** Brings EP and the micro-batch back to valid values after the others moved (largest valid ≤ current). */
-function repairDependents(ctx: Context): Layout {
-  const withEp = { ...ctx.layout, ep: settle(epChoices(ctx)) };
-  return { ...withEp, microBatch: settle(microBatchChoices({ ...ctx, layout: withEp })) };
+/** The user's own degrees as the document states them (a link opens with its layout as the user's choice). */
+export function intentOfDocument(doc: Doc): LayoutIntent {
+  return intentOfLayout(readLayout(doc));
 }
 
-/** The document with one degree set, DP (or, for DP, the GPU count) following so tp · pp · dp · cp = GPUs. */
-export function withDegree(doc: Doc, key: DegreeKey, value: number): Doc {
+/**
+ * The document with one degree set, the rest following the engine's rule (model/input/layout.ts):
+ * DP (or, for DP, the GPU count) so tp · pp · dp · cp = GPUs, the schedule with VPP, and EP and
+ * the micro-batch back to the user's values where valid, else the largest valid below them.
+ */
+export function degreeMove(doc: Doc, key: DegreeKey, value: number, intent: LayoutIntent = intentOfDocument(doc)): LayoutMove {
   const read = readContext(doc);
-  let l: Layout = { ...readLayout(doc), [key]: value };
-  if (key === 'dp') l = { ...l, gpus: l.tp * l.pp * l.cp * value };
-  if (key === 'tp' || key === 'pp' || key === 'cp') l = { ...l, dp: derivedDp(l.gpus, l.tp, l.pp, l.cp) ?? l.dp };
-  if (key === 'vpp') l = { ...l, schedule: value > 1 ? 'interleaved-1f1b' : l.schedule === 'interleaved-1f1b' ? '1f1b' : l.schedule };
-  if (!read.ok || key === 'ep' || key === 'microBatch') return withLayout(doc, l);
-  return withLayout(doc, repairDependents({ ...read.ctx, layout: l }));
+  const l0 = readLayout(doc);
+  const edit = withLayoutDegree(l0, key, value);
+  // DP cannot be whole (a slider never offers this): the degree is set as asked, and the engine's error names the fields.
+  const l = edit.ok ? edit.layout : { ...l0, [key]: value };
+  if (!read.ok || !edit.ok || key === 'ep' || key === 'microBatch') return { document: withLayout(doc, l), notes: [] };
+  const forced: ForcedDegree[] = [];
+  const settled = settleDependents(read.ctx, l, intent, (p) => {
+    if (p.forced) forced.push(p.forced);
+    return p.got;
+  });
+  const after = { ...l, ...settled };
+  // Only what moved besides the edited degree and DP (which follows it) is said.
+  const notes = describeLayoutMove(l, { layout: after, forced, problem: null }, intent, `${DEGREE_WORDS[key]} ${value}`);
+  return { document: withLayout(doc, after), notes };
 }
 
 /** The document with another schedule; VPP follows (2 or more for interleaved 1F1B, 1 otherwise). */
 export function withSchedule(doc: Doc, schedule: ScheduleKind): Doc {
-  const l = readLayout(doc);
-  const vpp = schedule === 'interleaved-1f1b' ? Math.max(2, l.vpp) : 1;
-  return withLayout(doc, { ...l, schedule, vpp });
+  return withLayout(doc, withLayoutSchedule(readLayout(doc), schedule));
 }
+
+/** A layout edit's result: the new document, and what it changed besides what was asked, in words. */
+export interface LayoutMove { readonly document: Doc; readonly notes: readonly string[] }
 
 /**
- * The document on `gpus` GPUs: TP, PP and CP kept where they still fit, else the
- * largest valid value below them, and DP = GPUs / (TP × PP × CP).
+ * The document on `gpus` GPUs, laid out from the user's degrees (model/input/layout-intent.ts).
+ * A count the engine refuses changes only the count field (its error shows there), and the note says why.
  */
-export function withGpus(doc: Doc, gpus: number): Doc {
+export function gpuCountMove(doc: Doc, gpus: unknown, intent: LayoutIntent = intentOfDocument(doc)): LayoutMove {
   const read = readContext(doc);
+  if (!read.ok || typeof gpus !== 'number') return { document: setAt(doc, GPUS_PATH, gpus), notes: [] };
   const l0 = readLayout(doc);
-  if (!read.ok || !Number.isInteger(gpus) || gpus < 1) return setAt(doc, GPUS_PATH, gpus);
-  const { model, training } = read.ctx;
-  const tp = nearest(divisors(gpus).filter((t) => !tpProblem(model, t)), l0.tp);
-  const pp = nearest(divisors(gpus / tp).filter((p) => !ppProblem(model, p, l0.vpp) && !scheduleProblem({ ...l0, pp: p })), l0.pp);
-  const cp = nearest(divisors(gpus / (tp * pp)).filter((c) => !cpProblem(training, c)), l0.cp);
-  const layout: Layout = { ...l0, gpus, tp, pp, cp, dp: gpus / (tp * pp * cp) };
-  return withLayout(doc, repairDependents({ ...read.ctx, layout }));
+  const result = layoutForGpuCount(read.ctx, intent, l0.schedule, gpus);
+  if (!result.ok) return { document: setAt(doc, GPUS_PATH, gpus), notes: [result.reason] };
+  return { document: withLayout(doc, result.layout), notes: describeLayoutMove(l0, result, intent, `${gpus.toLocaleString('en-US')} GPUs`) };
 }
 
-/** The same GPU count, every degree brought back to valid values (after the model changed, say). */
-export function repairLayout(doc: Doc): Doc {
-  return withGpus(doc, readLayout(doc).gpus);
+/** The same GPU count, every degree brought back to the user's values where the (new) model allows (after the model changed, say). */
+export function modelMove(doc: Doc, intent: LayoutIntent = intentOfDocument(doc), cause = 'this model'): LayoutMove {
+  const read = readContext(doc);
+  const l0 = readLayout(doc);
+  if (!read.ok || countAt(doc, GPUS_PATH) === null) return { document: doc, notes: [] };
+  const result = layoutFromIntent(read.ctx, intent, l0.schedule, l0.gpus);
+  return { document: withLayout(doc, result.layout), notes: describeLayoutMove(l0, result, intent, cause) };
 }
+
+/** The nearest values that make a layout the rules reject valid, one click each (model/input/cures.ts); none when it runs. */
+export function layoutCuresOf(doc: Doc): readonly Cure[] {
+  const read = readContext(doc);
+  return read.ok ? layoutCures(read.ctx, readLayout(doc)) : [];
+}
+
+/** Why the document's ZeRO stage changes nothing on its layout, and what would help (model/structure/zero-groups.ts); null when it shards. */
+export function zeroNoteOf(doc: Doc): string | null {
+  const zero = getAt(doc, ['parallel', 'zero']);
+  if (zero !== 1 && zero !== 2 && zero !== 3) return null;
+  return zeroWithoutEffect({ ...readLayout(doc), zero }, isPlainObject(getAt(doc, ['model', 'moe'])));
+}
+
+/** degreeMove's document: the document's own degrees taken as the user's. */
+export const withDegree = (doc: Doc, key: DegreeKey, value: number): Doc => degreeMove(doc, key, value).document;
+/** gpuCountMove's document. */
+export const withGpus = (doc: Doc, gpus: unknown): Doc => gpuCountMove(doc, gpus).document;
+/** modelMove's document. */
+export const repairLayout = (doc: Doc): Doc => modelMove(doc).document;
 
 /** Micro-batches per step per pipeline, m = globalBatch / (microBatch × DP), or null when it is not a whole number. */
 export function microBatchesPerStep(doc: Doc): number | null {

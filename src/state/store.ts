@@ -7,9 +7,10 @@ import type { EstimateOutput, ScheduleKind } from '../model/input/index.ts';
 import { findGpuPreset, findModelPreset } from './catalog.ts';
 import { compareSlice, type CompareSlice } from './compare.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
-import { getAt, isPlainObject, setAt, type Doc, type FieldPath } from './doc.ts';
+import { fieldName, getAt, isPlainObject, setAt, type Doc, type FieldPath } from './doc.ts';
 import { importHfText } from './hf-import.ts';
-import { repairLayout, withDegree, withGpus, withSchedule, type DegreeKey } from './options.ts';
+import { type Choices, choicesOfDocument, modelPresetNotes, priceNotes } from './choices.ts';
+import { degreeMove, gpuCountMove, modelMove, withSchedule, type DegreeKey } from './options.ts';
 
 export interface ConfigSlice {
   readonly document: Doc;
@@ -20,6 +21,8 @@ export interface ConfigSlice {
   setGpuCount(value: unknown): void;
   setSchedule(schedule: ScheduleKind): void;
   setModelPreset(id: string): void;
+  /** A field of the model; the layout follows the new model, from the user's own degrees. */
+  setModelField(path: FieldPath, value: unknown): void;
   /** A GPU preset id, or 'custom' to edit the current GPU's figures. */
   setGpuPreset(id: string): void;
   importHfConfigText(text: string): void;
@@ -28,11 +31,14 @@ export interface ConfigSlice {
   readonly past: readonly Doc[];
   /** Configurations undone, next first. */
   readonly future: readonly Doc[];
-  /** What a preset changed besides what it is about (or kept as the user set it); Undo restores. */
-  readonly presetNote: string | null;
+  /**
+   * What the last edit changed besides what it is about (a preset's sequence length, a
+   * degree the GPU count forced), or kept as the user set it, one sentence each; Undo restores.
+   */
+  readonly changeNote: readonly string[] | null;
   undo(): void;
   redo(): void;
-  dismissPresetNote(): void;
+  dismissChangeNote(): void;
 }
 
 /** Edits closer together than this are one history step: a slider drag or a typed number is undone at once. */
@@ -76,55 +82,95 @@ type Slice<T> = StateCreator<PlannerState, [], [], T>;
 
 const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (set, get) => {
   let lastEdit = -Infinity;
-  /** The new configuration, with the one it replaces on the history (merged with an edit just before it). */
-  const commit = (document: Doc, extra: Partial<PlannerState> = {}) => {
-    const state = get();
-    if (document === state.document) return;
-    const t = now();
-    const merge = t - lastEdit < HISTORY_MERGE_MS && state.past.length > 0;
-    lastEdit = t;
-    const past = merge ? state.past : [...state.past, state.document].slice(-HISTORY_LIMIT);
-    set({ document, past, future: [], presetNote: null, ...extra });
+  // The user's own choices beside each configuration (history included), so an undo brings back both.
+  const choices = new WeakMap<Doc, Choices>();
+  const choicesOf = (doc: Doc): Choices => {
+    const known = choices.get(doc);
+    if (known) return known;
+    const read = choicesOfDocument(doc);
+    choices.set(doc, read);
+    return read;
   };
+  /**
+   * The new configuration, with the one it replaces on the history (merged with an edit just before it);
+   * `mine` the user's choices with it. An edit that says what else it changed is a history step of its own,
+   * so the note's Undo takes back exactly that edit.
+   */
+  const commit = (document: Doc, extra: Partial<PlannerState> = {}, mine?: Choices) => {
+    const state = get();
+    const next = mine ?? choicesOf(state.document);
+    if (document === state.document) {
+      choices.set(document, next);
+      if (extra.changeNote) set(extra);
+      return;
+    }
+    const t = now();
+    const noted = (extra.changeNote?.length ?? 0) > 0;
+    const merge = !noted && t - lastEdit < HISTORY_MERGE_MS && state.past.length > 0;
+    lastEdit = noted ? -Infinity : t;
+    const past = merge ? state.past : [...state.past, state.document].slice(-HISTORY_LIMIT);
+    choices.set(document, next);
+    set({ document, past, future: [], changeNote: null, ...extra });
+  };
+  const noteOf = (lines: readonly string[]) => (lines.length > 0 ? lines : null);
   return {
   document: initial,
   past: [],
   future: [],
-  presetNote: null,
+  changeNote: null,
   undo: () => {
     const { past, future, document } = get();
     const previous = past[past.length - 1];
     if (previous === undefined) return;
     lastEdit = -Infinity;
-    set({ document: previous, past: past.slice(0, -1), future: [document, ...future], presetNote: null });
+    set({ document: previous, past: past.slice(0, -1), future: [document, ...future], changeNote: null });
   },
   redo: () => {
     const { past, future, document } = get();
     const next = future[0];
     if (next === undefined) return;
     lastEdit = -Infinity;
-    set({ document: next, past: [...past, document], future: future.slice(1), presetNote: null });
+    set({ document: next, past: [...past, document], future: future.slice(1), changeNote: null });
   },
-  dismissPresetNote: () => set({ presetNote: null }),
-  setField: (path, value) => commit(setAt(get().document, path, value)),
-  setDegree: (key, value) => commit(withDegree(get().document, key, value)),
+  dismissChangeNote: () => set({ changeNote: null }),
+  setField: (path, value) => {
+    const mine = choicesOf(get().document);
+    // A price the user types is theirs from then on: a GPU switch never replaces it.
+    const ownPrice = fieldName(path) === 'cost.usdPerGpuHour' ? value !== undefined : mine.ownPrice;
+    commit(setAt(get().document, path, value), {}, { ...mine, ownPrice });
+  },
+  setDegree: (key, value) => {
+    const mine = choicesOf(get().document);
+    const layout = key === 'dp' ? mine.layout : { ...mine.layout, [key]: value };
+    const move = degreeMove(get().document, key, value, layout);
+    commit(move.document, { changeNote: noteOf(move.notes) }, { ...mine, layout });
+  },
   setGpuCount: (value) => {
-    const doc = get().document;
-    const valid = typeof value === 'number' && Number.isInteger(value) && value >= 1;
-    commit(valid ? withGpus(doc, value) : setAt(doc, ['cluster', 'gpus'], value));
+    const move = gpuCountMove(get().document, value, choicesOf(get().document).layout);
+    commit(move.document, { changeNote: noteOf(move.notes) });
   },
-  setSchedule: (schedule) => commit(withSchedule(get().document, schedule)),
+  setSchedule: (schedule) => {
+    const mine = choicesOf(get().document);
+    const document = withSchedule(get().document, schedule);
+    const vpp = getAt(document, ['parallel', 'vpp']);
+    commit(document, {}, { ...mine, layout: { ...mine.layout, vpp: typeof vpp === 'number' ? vpp : mine.layout.vpp } });
+  },
   setModelPreset: (id) => {
     const preset = findModelPreset(id);
     if (!preset) return;
     const doc = get().document;
-    const seqLen = getAt(doc, ['training', 'seqLen']);
-    const next = repairLayout(setAt(setAt(doc, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen));
-    // The sequence length belongs to the training, not the model: say so when the preset moves it.
-    const note = seqLen !== preset.seqLen
-      ? `Sequence length changed from ${typeof seqLen === 'number' ? seqLen.toLocaleString('en-US') : String(seqLen)} to ${preset.seqLen.toLocaleString('en-US')}, the model's own.`
-      : null;
-    commit(next, { importStatus: null, presetNote: note });
+    const mine = choicesOf(doc);
+    // A mixture of experts opens with its experts spread as its authors ran it, where the GPUs allow (ux.md principle 11).
+    const layout = preset.model.moe && preset.authorsEp ? { ...mine.layout, ep: preset.authorsEp.ep } : mine.layout;
+    const withModel = setAt(setAt(doc, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen);
+    const move = modelMove(withModel, layout, preset.model.name);
+    const notes = [...modelPresetNotes(doc, preset), ...move.notes];
+    commit(move.document, { importStatus: null, changeNote: noteOf(notes) }, { ...mine, layout });
+  },
+  setModelField: (path, value) => {
+    const mine = choicesOf(get().document);
+    const move = modelMove(setAt(get().document, path, value), mine.layout, 'the edited model');
+    commit(move.document, { changeNote: noteOf(move.notes) });
   },
   setGpuPreset: (id) => {
     const doc = get().document;
@@ -138,16 +184,12 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     }
     const preset = findGpuPreset(id);
     if (!preset) return;
+    const mine = choicesOf(doc);
     let next = setAt(doc, ['cluster', 'gpu'], preset.id);
     next = setAt(next, ['cluster', 'gpusPerNode'], preset.gpusPerNode);
-    // The price follows the GPU only while it is the previous GPU's own (or unset): a typed price stays the user's.
-    const price = getAt(doc, ['cost', 'usdPerGpuHour']);
-    const typed = price !== undefined && price !== currentPreset?.usdPerHour;
-    if (typed) {
-      commit(next, { presetNote: `Kept your price of $${String(price)} per GPU-hour (${preset.name}'s typical price: $${preset.usdPerHour}).` });
-      return;
-    }
-    commit(setAt(next, ['cost', 'usdPerGpuHour'], preset.usdPerHour));
+    // The price follows the GPU only while the user has not set one; either way the note says what happened.
+    if (!mine.ownPrice) next = setAt(next, ['cost', 'usdPerGpuHour'], preset.usdPerHour);
+    commit(next, { changeNote: noteOf(priceNotes(doc, next, preset, mine.ownPrice)) });
   },
   importHfConfigText: (text) => {
     const result = importHfText(text);
@@ -157,11 +199,13 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     }
     const model = result.model as unknown as Doc;
     const name = typeof model['name'] === 'string' ? model['name'] : 'the model';
-    commit(repairLayout(setAt(get().document, ['model'], model)), {
+    const move = modelMove(setAt(get().document, ['model'], model), choicesOf(get().document).layout, name);
+    commit(move.document, {
       importStatus: { ok: true, lines: [`Imported ${name}.`, ...result.warnings] },
+      changeNote: noteOf(move.notes),
     });
   },
-  replaceDocument: (document) => { if (isPlainObject(document)) commit(document); },
+  replaceDocument: (document) => { if (isPlainObject(document)) commit(document, {}, choicesOfDocument(document)); },
   };
 };
 

@@ -8,6 +8,7 @@ import type { EstimateOutput } from '../model/input/index.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
 import { CompareView } from './compare/CompareView.tsx';
+import { CureButtons } from './cures/CureButtons.tsx';
 import { Figures } from './Figures.tsx';
 import { FitSuggestions } from './fit/FitSuggestions.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
@@ -52,6 +53,7 @@ export function ConfigErrors() {
     <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
       <p className="font-semibold">This configuration cannot run:</p>
       <ul className="list-disc pl-5">{errors.map((e, i) => <li key={i}>{messageInWords(e)}</li>)}</ul>
+      <CureButtons />
       {hasOutput && <p className="mt-1">The figures below are {STALE_TEXT}, the last valid configuration.</p>}
     </div>
   );

@@ -50,7 +50,7 @@ export function etpProblem(model: ModelConfig, p: Pick<ParallelConfig, 'ep' | 'e
   return null;
 }
 
-export function batchProblem(training: TrainingConfig, dp: number): string | null {
+export function batchProblem(training: Pick<TrainingConfig, 'globalBatch' | 'microBatch'>, dp: number): string | null {
   const perStep = training.microBatch * dp;
   if (training.globalBatch % perStep !== 0) {
     return `${training.globalBatch} is not a multiple of training.microBatch × parallel.dp = ${training.microBatch}×${dp}`;
@@ -58,7 +58,7 @@ export function batchProblem(training: TrainingConfig, dp: number): string | nul
   return null;
 }
 
-export function cpProblem(training: TrainingConfig, cp: number): string | null {
+export function cpProblem(training: Pick<TrainingConfig, 'seqLen'>, cp: number): string | null {
   // Load-balanced causal context parallelism cuts the sequence into 2·cp chunks (Megatron-Core).
   if (cp > 1 && training.seqLen % (2 * cp) !== 0) return `${cp} needs training.seqLen divisible by 2×cp = ${2 * cp}`;
   return null;

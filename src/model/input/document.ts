@@ -5,6 +5,7 @@
 import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
 import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
+import { dpOnGpus, scheduleForVpp } from './layout.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
   FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
@@ -159,7 +160,8 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
   const cp = r.integer(p, 'cp', 'parallel', 1);
   const vpp = r.integer(p, 'vpp', 'parallel', 1);
   const gpus = own(clusterObj, 'gpus');
-  const dpFromGpus = typeof gpus === 'number' && Number.isInteger(gpus) && gpus % (tp * pp * cp) === 0 ? gpus / (tp * pp * cp) : 1;
+  // An absent DP follows from the GPU count, and an absent schedule from VPP: the layout rule of layout.ts.
+  const dpFromGpus = typeof gpus === 'number' ? (dpOnGpus(gpus, tp, pp, cp) ?? 1) : 1;
   return {
     tp,
     pp,
@@ -171,7 +173,7 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
     ...(own(p, 'etp') == null ? {} : { etp: r.integer(p, 'etp', 'parallel', 1) }),
     sequenceParallel: r.boolean(p, 'sequenceParallel', 'parallel', tp > 1),
     zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, 1),
-    schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, vpp > 1 ? 'interleaved-1f1b' : '1f1b'),
+    schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, scheduleForVpp('1f1b', vpp)),
   };
 }
 

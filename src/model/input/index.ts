@@ -6,6 +6,7 @@
 
 export * from './consistency.ts';
 export * from './counts.ts';
+export * from './cures.ts';
 export * from './document.ts';
 export * from './edit.ts';
 export * from './fields.ts';
@@ -13,3 +14,5 @@ export * from './hf-config.ts';
 export * from './stack.ts';
 export * from './types.ts';
 export * from './units.ts';
+export * from './layout.ts';
+export * from './layout-intent.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkConsistency } from '../input/index.ts';
-import { parseDocument } from '../input/index.ts';
+import { parseDocument, withFieldChanges } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
-import { estimate } from '../estimate.ts';
+import { estimate, estimateConfig } from '../estimate.ts';
 import { findModelPreset } from '../../presets/models.ts';
 import { fitSuggestions } from './fit-suggestions.ts';
 import type { FieldChange } from '../input/index.ts';
@@ -112,17 +112,25 @@ describe('fit suggestions, bounds', () => {
     }
   });
 
-  it('says there is no fix, quickly, for a run no single change or pair can rescue', () => {
+  it('falls back to the layout search on these GPUs, within seconds, for a run no single change or pair can rescue', () => {
     // DeepSeek-V3 unsharded on 1,024 GPUs, TP 1, 4 sequences of 4,096 tokens per micro-batch, nothing recomputed.
-    const hopeless = config({
+    const hoplessDocument = {
       version: 1, model: deepseek?.model,
       training: { seqLen: 4096, globalBatch: 4096, microBatch: 4, recompute: 'none' },
       parallel: { tp: 1, pp: 1, dp: 1024, zero: 0 }, cluster: { gpu: 'h100-sxm', gpus: 1024 },
-    });
+    };
+    const hopeless = config(hoplessDocument);
     const started = performance.now();
     const result = fitSuggestions(hopeless);
     expect(result.fits).toBe(false);
-    expect(result.suggestions).toEqual([]);
+    // No single change or pair fits on 1,024 GPUs (nor with more of them); the search's best layout on the same 1,024 does.
+    expect(result.suggestions).toHaveLength(1);
+    const [searched] = result.suggestions;
+    expect(searched?.label).toMatch(/^Layout search, best on 1024 GPUs: /);
+    expect(searched?.gpus).toBe(1024);
+    expect(searched?.memoryBytes).toBeLessThanOrEqual(searched?.capacityBytes ?? 0);
+    const applied = config(withFieldChanges(hoplessDocument, searched?.changes ?? []));
+    expect(estimateConfig(applied).memory.fits).toBe(true);
     // About 0.4 s on a laptop core; generous for a shared CI machine.
     expect(performance.now() - started).toBeLessThan(10_000);
   });

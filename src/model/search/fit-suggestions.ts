@@ -11,9 +11,10 @@
 // page's OOM verdict), then by tokens per second per GPU: the cheapest fix first.
 
 import { checkConsistency } from '../input/index.ts';
-import { divisors, MAX_INTEGER_FIELD } from '../input/index.ts';
+import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
+import { bestLayoutOn, fewestGpusThatFit } from './fit-fallback.ts';
 import { stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
 import { UNCERTAINTY_TABLE } from '../validation/index.ts';
@@ -106,20 +107,29 @@ function knobs(c: RunConfig): Step[][] {
   return lists.filter((list) => list.length > 0);
 }
 
-/** The run with these steps applied and DP = GPUs ÷ (TP × PP × CP); null when that is not a whole number. */
+/**
+ * The run with these steps applied, laid out by the engine's one layout rule (input/layout-intent.ts),
+ * as the page lays out the same edit: the steps' degrees and GPU count, the run's other degrees kept
+ * where they fit, DP = GPUs ÷ (TP × PP × CP). Null when a step's own value cannot be laid out.
+ */
 function build(c: RunConfig, steps: readonly Step[]): RunConfig | null {
   let parallel = c.parallel;
   let training = c.training;
   let gpus = c.cluster.gpus;
+  const asked = new Set<string>();
   for (const s of steps) {
     parallel = { ...parallel, ...s.parallel };
     training = { ...training, ...s.training };
     gpus = s.gpus ?? gpus;
+    for (const key of Object.keys({ ...s.parallel, ...s.training })) asked.add(key);
   }
-  const dp = gpus / (parallel.tp * parallel.pp * parallel.cp);
   // A fix must be a document the engine reads back: no field above its largest value (fields.ts).
-  if (!Number.isInteger(dp) || dp < 1 || gpus > MAX_INTEGER_FIELD) return null;
-  return { ...c, parallel: { ...parallel, dp }, training, cluster: { ...c.cluster, gpus } };
+  if (gpus > MAX_INTEGER_FIELD) return null;
+  const intent = intentOfLayout({ ...layoutOfRun(c), ...parallel, microBatch: training.microBatch });
+  const result = layoutFromIntent({ model: c.model, training }, intent, parallel.schedule, gpus);
+  if (result.forced.some((f) => asked.has(f.key))) return null;
+  const { tp, pp, dp, cp, ep, vpp, schedule, microBatch } = result.layout;
+  return { ...c, parallel: { ...parallel, tp, pp, dp, cp, ep, vpp, schedule }, training: { ...training, microBatch }, cluster: { ...c.cluster, gpus } };
 }
 
 /** The fields that differ, as document changes and in words; DP, which only follows, in brackets. */
@@ -140,6 +150,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['parallel', 'pp'], p.pp, q.pp, `Pipeline parallel ${q.pp}`);
   diff(['parallel', 'cp'], p.cp, q.cp, `Context parallel ${q.cp}`);
   diff(['parallel', 'ep'], p.ep, q.ep, `Expert parallel ${q.ep}`);
+  diff(['parallel', 'vpp'], p.vpp, q.vpp, `Virtual stages ${q.vpp}`);
+  diff(['parallel', 'schedule'], p.schedule, q.schedule, `Schedule ${q.schedule}`);
+  diff(['parallel', 'sequenceParallel'], p.sequenceParallel, q.sequenceParallel, q.sequenceParallel ? 'Sequence parallel' : 'No sequence parallel');
   diff(['training', 'offload', 'optimizer'], s.offload.optimizer, t.offload.optimizer, 'Optimizer states offloaded to CPU memory');
   diff(['training', 'offload', 'parameters'], s.offload.parameters, t.offload.parameters, 'Parameters offloaded to CPU memory');
   let label = words.join(' + ');
@@ -192,6 +205,18 @@ function pairFits(c: RunConfig, lists: readonly Step[][], singles: readonly numb
   return found;
 }
 
+/**
+ * Where single changes and pairs leave no fix on these GPUs: the layout search's best layout
+ * on them; where they leave no fix at all: the fewest GPUs that fit, with their layout (fit-fallback.ts).
+ */
+function fallbacks(config: RunConfig, runs: readonly RunConfig[]): RunConfig[] {
+  const onTheseGpus = runs.some((r) => r.cluster.gpus === config.cluster.gpus);
+  const searched = onTheseGpus ? null : bestLayoutOn(config, config.cluster.gpus);
+  if (searched) return [searched];
+  const fewest = runs.length > 0 ? null : fewestGpusThatFit(config);
+  return fewest ? [fewest] : [];
+}
+
 const VERDICT_RANK: Readonly<Record<FitSuggestion['verdict'], number>> = { safe: 0, tight: 1 };
 
 /**
@@ -220,14 +245,19 @@ export function fitSuggestions(config: RunConfig): FitSuggestions {
   });
   const sameCluster = runs.filter((r) => r.cluster.gpus === config.cluster.gpus).length;
   if (sameCluster < MIN_SAME_CLUSTER_FIXES) runs.push(...pairFits(config, lists, singles));
+  const searched = fallbacks(config, runs);
+  runs.push(...searched);
 
   const suggestions: FitSuggestion[] = [];
   for (const run of runs) {
     const output = estimateConfig(run);
     if (output.errors.length > 0 || !output.throughput || !output.memory.fits) continue;
     const { verdict } = oomAssessment(output.memory.reserved, output.memory.capacity, UNCERTAINTY_TABLE.memory);
+    const described = describe(config, run);
+    const source = searched.includes(run) ? `Layout search, best on ${run.cluster.gpus} GPUs: ` : '';
     suggestions.push({
-      ...describe(config, run),
+      ...described,
+      label: source + described.label,
       memoryBytes: output.memory.perGpu.total, capacityBytes: output.memory.capacity,
       verdict: verdict === 'safe' ? 'safe' : 'tight',
       tokensPerSecond: output.throughput.tokensPerSecond,

@@ -6,3 +6,4 @@
 export * from './flops.ts';
 export * from './matrices.ts';
 export * from './params.ts';
+export * from './zero-groups.ts';

@@ -3,12 +3,14 @@
 // the engine's own rules (consistency.ts) decide which are valid, and a rejected value is
 // reported with the engine's reason, never silently dropped.
 //
-// Where a knob moves the GPU count (TP, PP and CP at a fixed cluster), data parallelism
-// absorbs it: DP = GPUs / (TP × PP × CP), as fit-suggestions.ts does. The "GPUs" knob
-// moves DP itself. EP is carved out of TP × DP × CP (Megatron-Core's expert groups), so it
-// moves nothing else.
+// Every layout knob (TP, PP, CP, VPP, GPUs) edits the layout through the engine's one rule
+// (input/layout.ts), as the page and fit-suggestions.ts do: at a fixed cluster DP absorbs
+// TP, PP and CP; VPP brings its schedule; the "GPUs" knob keeps the run's degrees where the
+// count allows and DP follows. EP is carved out of TP × DP × CP (Megatron-Core's expert
+// groups), so it moves nothing else.
 
 import { divisors, PRECISIONS, RECOMPUTES, ZERO_STAGES, type FieldChange, type RunConfig } from '../input/index.ts';
+import { intentOfLayout, layoutChanges, layoutForGpuCount, layoutOfRun, withLayoutDegree } from '../input/index.ts';
 
 export const SWEEP_KNOBS = [
   'tp', 'pp', 'cp', 'ep', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus',
@@ -56,13 +58,12 @@ const num = (value: SweepValue) => (typeof value === 'number' ? value : Number.N
 const sortedUnique = (values: readonly number[]) => [...new Set(values)].sort((a, b) => a - b);
 const gpusOf = (c: RunConfig) => c.parallel.tp * c.parallel.pp * c.parallel.dp * c.parallel.cp;
 
-/** TP, PP or CP set to `value` with DP following, or why the GPU count does not split that way. */
-function degreeWithDp(c: RunConfig, key: 'tp' | 'pp' | 'cp', value: number): readonly FieldChange[] | string {
-  const others = { ...c.parallel, [key]: value };
-  const width = others.tp * others.pp * others.cp;
-  const gpus = gpusOf(c);
-  if (gpus % width !== 0) return `${gpus} GPUs do not split into TP × PP × CP = ${others.tp}×${others.pp}×${others.cp}`;
-  return [{ path: ['parallel', key], value }, { path: ['parallel', 'dp'], value: gpus / width }];
+/** One degree set with the rest following as the page sets it (input/layout.ts), or why the GPU count does not split that way. */
+function degreeChanges(c: RunConfig, key: 'tp' | 'pp' | 'cp' | 'vpp', value: number): readonly FieldChange[] | string {
+  const from = layoutOfRun(c);
+  const edit = withLayoutDegree(from, key, value);
+  // The knob's own field (and DP, which absorbs it) are listed even at the current value, so every row says what it sets.
+  return edit.ok ? layoutChanges(from, edit.layout, key === 'vpp' ? [key] : [key, 'dp']) : edit.reason;
 }
 
 function degreeKnob(key: 'tp' | 'pp' | 'cp', label: string, bound: (c: RunConfig) => number): KnobSpec {
@@ -74,7 +75,7 @@ function degreeKnob(key: 'tp' | 'pp' | 'cp', label: string, bound: (c: RunConfig
       const rest = (c.parallel.tp * c.parallel.pp * c.parallel.cp) / c.parallel[key];
       return divisors(gpusOf(c) / rest).filter((d) => d <= Math.min(MAX_DEGREE, bound(c)));
     },
-    changes: ({ config }, value) => degreeWithDp(config, key, num(value)),
+    changes: ({ config }, value) => degreeChanges(config, key, num(value)),
   };
 }
 
@@ -84,15 +85,6 @@ function fieldKnob(label: string, path: readonly string[], current: (c: RunConfi
     label, absorbedBy: null, current: ({ config }) => current(config), candidates,
     changes: (_, value) => [{ path, value }],
   };
-}
-
-/** Interleaving needs its schedule: virtual stages above 1 switch 1F1B to interleaved 1F1B, and back at 1. */
-function vppChanges(c: RunConfig, vpp: number): readonly FieldChange[] {
-  const changes: FieldChange[] = [{ path: ['parallel', 'vpp'], value: vpp }];
-  const schedule = c.parallel.schedule;
-  if (vpp > 1 && schedule !== 'interleaved-1f1b') changes.push({ path: ['parallel', 'schedule'], value: 'interleaved-1f1b' });
-  if (vpp === 1 && schedule === 'interleaved-1f1b') changes.push({ path: ['parallel', 'schedule'], value: '1f1b' });
-  return changes;
 }
 
 function globalBatches(c: RunConfig): number[] {
@@ -113,6 +105,16 @@ function gpuCounts(c: RunConfig): number[] {
   return sortedUnique(values);
 }
 
+/**
+ * A GPU count laid out as the page lays it out when the count is typed (input/layout-intent.ts):
+ * the run's own degrees kept where the count allows, DP following; a count the page refuses is skipped with its reason.
+ */
+function gpuCountChanges(c: RunConfig, gpus: number): readonly FieldChange[] | string {
+  const from = layoutOfRun(c);
+  const result = layoutForGpuCount(c, intentOfLayout(from), from.schedule, gpus);
+  return result.ok ? [...layoutChanges(from, result.layout, ['dp']).filter((ch) => ch.path[1] !== 'gpus'), { path: ['cluster', 'gpus'], value: gpus }] : result.reason;
+}
+
 export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
   tp: degreeKnob('tp', 'Tensor parallel (TP)', (c) => c.model.heads),
   pp: degreeKnob('pp', 'Pipeline parallel (PP)', (c) => c.model.layers),
@@ -124,7 +126,7 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     absorbedBy: null,
     current: ({ config }) => config.parallel.vpp,
     candidates: ({ config: c }) => (c.parallel.pp < 2 ? [1] : divisors(Math.max(1, Math.floor(c.model.layers / c.parallel.pp)))),
-    changes: ({ config }, value) => vppChanges(config, num(value)),
+    changes: ({ config }, value) => degreeChanges(config, 'vpp', num(value)),
   },
   microBatch: fieldKnob('Micro-batch (sequences)', ['training', 'microBatch'], (c) => c.training.microBatch,
     ({ config: c }) => {
@@ -145,12 +147,7 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     absorbedBy: 'dp',
     current: ({ config }) => gpusOf(config),
     candidates: ({ config }) => gpuCounts(config),
-    changes: ({ config: c }, value) => {
-      const width = c.parallel.tp * c.parallel.pp * c.parallel.cp;
-      const gpus = num(value);
-      if (gpus % width !== 0) return `${gpus} GPUs do not split into TP × PP × CP = ${c.parallel.tp}×${c.parallel.pp}×${c.parallel.cp}`;
-      return [{ path: ['parallel', 'dp'], value: gpus / width }, { path: ['cluster', 'gpus'], value: gpus }];
-    },
+    changes: ({ config: c }, value) => gpuCountChanges(c, num(value)),
   },
   checkpointInterval: {
     label: 'Checkpoint interval (minutes)',

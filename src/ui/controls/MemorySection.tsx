@@ -8,6 +8,7 @@ import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { CheckField, ChoiceField, NumberField } from './fields.tsx';
 import { Section } from './Section.tsx';
+import { ZeroNote } from './ZeroNote.tsx';
 
 const ZERO_LABELS = { '0': '0: off', '1': '1: optimizer states', '2': '2: + gradients', '3': '3: + weights (FSDP)' };
 
@@ -16,6 +17,7 @@ export function MemorySection() {
   return (
     <Section title="Memory savers" id="memory">
       <ChoiceField path={['parallel', 'zero']} help={HELP.zero} choices={ZERO_STAGES} labels={ZERO_LABELS} />
+      <ZeroNote />
       <ChoiceField path={['training', 'recompute']} help={HELP.recompute} choices={RECOMPUTES}
         labels={{ none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)' }} />
       <CheckField path={['training', 'flashAttention']} help={HELP.flashAttention} fallback />

@@ -3,8 +3,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { FFN_TYPES } from '../../model/input/index.ts';
 import { MODEL_PRESETS, matchModelPreset, readModel } from '../../state/catalog.ts';
-import { getAt, isPlainObject, setAt, type FieldPath } from '../../state/doc.ts';
-import { repairLayout } from '../../state/options.ts';
+import { getAt, isPlainObject, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type Help } from '../help.ts';
 import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
@@ -21,10 +20,7 @@ const model = (key: string): FieldPath => ['model', key];
 
 function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   const store = usePlannerStore();
-  return (path, value) => {
-    const state = store.getState();
-    state.replaceDocument(repairLayout(setAt(state.document, path, value)));
-  };
+  return (path, value) => store.getState().setModelField(path, value);
 }
 
 function PresetPicker() {

@@ -84,10 +84,10 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
       {fixes === 'asking' && <p role="status">Looking for the smallest changes that make this run fit…</p>}
       {fixes !== 'asking' && !fixes.ok && <p role="status">No fixes: {fixes.errors.join('; ')}</p>}
       {fixes !== 'asking' && fixes.ok && (fixes.suggestions.length === 0
-        ? <p role="status">No single change (or pair) of ZeRO, recomputation, micro-batch, TP, PP, CP, EP, offload or up to 64× the GPUs makes this run fit.</p>
+        ? <p role="status">No single change (or pair) of ZeRO, recomputation, micro-batch, TP, PP, CP, EP, offload or up to 64× the GPUs makes this run fit, and the layout search finds no layout that fits on these GPUs or on up to 64× as many.</p>
         : (<>
           <p className="text-gray-700 dark:text-gray-300">
-            Each of these makes it fit (now {formatGiB(fixes.memoryBytes)} of {formatGiB(fixes.capacityBytes)}, {formatTokensPerSecond(fixes.tokensPerSecond)}); cheapest per token (most tokens/s per GPU) first. Select one to apply it.
+            Each of these makes it fit (now {formatGiB(fixes.memoryBytes)} of {formatGiB(fixes.capacityBytes)}, {formatTokensPerSecond(fixes.tokensPerSecond)}); safe fixes first, then tight ones, each group cheapest per token (most tokens/s per GPU) first. Select one to apply it.
           </p>
           <ul className="mt-2 flex flex-col gap-1.5">
             {fixes.suggestions.map((s) => <SuggestionButton key={s.label} suggestion={s} gpus={fixes.gpus} onApply={() => apply(s)} />)}

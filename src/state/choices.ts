@@ -1,0 +1,60 @@
+// What the user chose, kept beside the configuration: their own degrees (the engine lays
+// the run out from them on whatever GPU count and model, model/input/layout-intent.ts) and
+// whether the price is theirs. And the notes a preset or GPU switch leaves about the other
+// fields it changed (ux.md principle 11: nothing changes without a word).
+
+import type { LayoutIntent } from '../model/input/index.ts';
+import { findGpuPreset, type GpuPreset, type ModelPreset } from './catalog.ts';
+import { getAt, type Doc } from './doc.ts';
+import { intentOfDocument } from './options.ts';
+
+export interface Choices {
+  readonly layout: LayoutIntent;
+  /** The price per GPU-hour is one the user set: a GPU switch keeps it. */
+  readonly ownPrice: boolean;
+}
+
+function presetPrice(doc: Doc): number | undefined {
+  const gpu = getAt(doc, ['cluster', 'gpu']);
+  return typeof gpu === 'string' ? findGpuPreset(gpu)?.usdPerHour : undefined;
+}
+
+/**
+ * A configuration's choices as it states them: its layout is the user's, and its price is the
+ * user's unless it is the GPU's own typical price (the most a link can tell).
+ */
+export function choicesOfDocument(doc: Doc): Choices {
+  const price = getAt(doc, ['cost', 'usdPerGpuHour']);
+  return { layout: intentOfDocument(doc), ownPrice: price !== undefined && price !== presetPrice(doc) };
+}
+
+const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
+
+/** What a model preset changes besides the model: the sequence length, and the experts' spread its authors used. */
+export function modelPresetNotes(before: Doc, preset: ModelPreset): string[] {
+  const notes: string[] = [];
+  const seqLen = getAt(before, ['training', 'seqLen']);
+  // The sequence length belongs to the training, not the model: say so when the preset moves it.
+  if (seqLen !== preset.seqLen) notes.push(`Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, the model's own.`);
+  if (preset.model.moe && preset.authorsEp) {
+    notes.push(`${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`);
+  }
+  return notes;
+}
+
+const dollars = (value: unknown) => (typeof value === 'number' ? `$${value}` : 'no price');
+
+/** What a GPU switch did to the price and the node size, in words. */
+export function priceNotes(before: Doc, after: Doc, preset: GpuPreset, ownPrice: boolean): string[] {
+  const notes: string[] = [];
+  const price = getAt(before, ['cost', 'usdPerGpuHour']);
+  if (ownPrice) {
+    notes.push(`Kept your price of ${dollars(price)} per GPU-hour (${preset.name}'s typical price: $${preset.usdPerHour}).`);
+  } else if (price !== preset.usdPerHour) {
+    notes.push(`Price per GPU-hour ${dollars(price)} → $${preset.usdPerHour}, ${preset.name}'s typical price (you had not set one).`);
+  }
+  const perNode = getAt(before, ['cluster', 'gpusPerNode']);
+  const perNodeNow = getAt(after, ['cluster', 'gpusPerNode']);
+  if (perNode !== perNodeNow) notes.push(`GPUs per node ${count(perNode)} → ${count(perNodeNow)}, ${preset.name}'s node.`);
+  return notes;
+}
