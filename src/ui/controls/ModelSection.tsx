@@ -27,7 +27,8 @@ function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   };
 }
 
-function PresetPicker() {
+/** The model preset; it opens the controls in the run's frame (FrameSection). */
+export function PresetPicker() {
   const store = usePlannerStore();
   const current = usePlanner((s) => getAt(s.document, ['model']));
   const preset = useMemo(() => matchModelPreset(current), [current]);
@@ -116,7 +117,6 @@ function MlaFields() {
 export function ModelSection() {
   return (
     <Section title="Model" id="model">
-      <PresetPicker />
       <HfImport />
       <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />
