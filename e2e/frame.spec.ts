@@ -2,6 +2,7 @@
 // answer, the embed's budget, one "tight" threshold (issue 22, items 3, 4, 9, 10, 11).
 
 import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { setAt } from '../src/state/doc.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
@@ -124,4 +125,21 @@ test('the frame, the skip link, the strip\'s new buttons and the phone strip are
   await page.setViewportSize({ width: 1440, height: 900 });
   const wide = await new AxeBuilder({ page }).include('[data-testid="summary-strip"]').withTags(WCAG).analyze();
   expect(wide.violations).toEqual([]);
+});
+
+test('a launch file that replaces the imported model clears the Hugging Face import\'s message; the budget reads in words', async ({ page }) => {
+  await openPlanner(page);
+  const config = readFileSync(new URL('./data/llama3-8b-config.json', import.meta.url), 'utf8');
+  await page.getByLabel(/Import a Hugging Face config\.json/).fill(config);
+  await page.getByRole('button', { name: 'Import pasted config' }).click();
+  const hfMessage = page.getByRole('status').filter({ hasText: /^Imported (?!the )/ });
+  await expect(hfMessage).toBeVisible();
+  // Without _name_or_path the model is named by its family, not by its Python class.
+  await expect(page.getByLabel('Model name')).toHaveValue('Llama (imported config)');
+  await page.getByLabel(/Import a launch file/).fill(readFileSync(new URL('../scripts/fixtures/import/torchtitan/llama3_8b.toml', import.meta.url), 'utf8'));
+  await page.getByRole('button', { name: 'Import pasted launch file' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Imported the torchtitan launch file' })).toBeVisible();
+  await expect(hfMessage).toHaveCount(0);
+  // Whatever budget the file implies, it reads as a count a person can say, never "5.24288e11" alone.
+  await expect(page.getByTestId('ctl-training-tokens-words')).toHaveText(/^[\d.,]+( thousand| million| billion| trillion)? tokens$/);
 });
