@@ -61,7 +61,7 @@ test('the timeline caption says what the step time adds after the drawn schedule
   await openPlanner(page);
   const stripStep = (await page.getByTestId('summary-strip').getByTestId('step-time').innerText()).trim();
   const after = page.getByTestId('pipeline-after');
-  await expect(after).toContainText(`The step time (${stripStep}) also counts what follows the schedule`);
+  await expect(after).toContainText(`The step time (${stripStep}) adds what comes after this timeline`);
   await expect(after).toContainText('optimizer step');
 });
 

@@ -141,10 +141,9 @@ function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): Legen
 interface AfterSchedule { readonly stepSeconds: number; readonly dpSeconds: number; readonly optimizerSeconds: number }
 
 /** The strip's step time against the drawn schedule, so the two numbers never disagree without a word (issue 22, item 11). */
-function afterText(makespan: number, a: AfterSchedule): string {
-  return `The step time (${formatSeconds(a.stepSeconds)}) also counts what follows the schedule, outside this timeline: `
-    + `the optimizer step (${formatSeconds(a.optimizerSeconds)}) and the data-parallel gradient sync left exposed (${formatSeconds(a.dpSeconds)}); `
-    + `the timeline draws the ${formatSeconds(makespan)} of forward and backward passes.`;
+function afterText(a: AfterSchedule): string {
+  return `The step time (${formatSeconds(a.stepSeconds)}) adds what comes after this timeline: the optimizer step `
+    + `(${formatSeconds(a.optimizerSeconds)}) and the exposed data-parallel gradient sync (${formatSeconds(a.dpSeconds)}).`;
 }
 
 function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline; bubbleFraction: number | null; after: AfterSchedule | null }) {
@@ -185,7 +184,7 @@ function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline
         Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)})
         {bubbleFraction !== null && <>: pipeline bubble {formatPercent(bubbleFraction)} of the step, as on the Pipeline bubble figure</>}.
         Empty stretches are idle time; numbers are micro-batches, from 1.
-        {after && <> <span data-testid="pipeline-after">{afterText(timeline.makespanSeconds, after)}</span></>}
+        {after && <> <span data-testid="pipeline-after">{afterText(after)}</span></>}
       </figcaption>
       <StageTable stats={stats} />
     </figure>
