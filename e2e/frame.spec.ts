@@ -6,8 +6,11 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { setAt } from '../src/state/doc.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
+import { TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 const FRAME_LABELS = ['Model preset', 'GPU', 'Cluster size (GPUs)', 'Price ($/GPU-h)', 'Token budget (tokens)'] as const;
+/** The issue's budget for one main-thread task, CPU time (e2e/main-thread.ts). */
+const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** "A few Tab presses from the top" (ux.md principle 10); the GPU count took 83 before the frame moved up. */
 const MOST_TABS_TO_THE_FRAME = 20;
@@ -142,4 +145,44 @@ test('a launch file that replaces the imported model clears the Hugging Face imp
   await expect(hfMessage).toHaveCount(0);
   // Whatever budget the file implies, it reads as a count a person can say, never "5.24288e11" alone.
   await expect(page.getByTestId('ctl-training-tokens-words')).toHaveText(/^[\d.,]+( thousand| million| billion| trillion)? tokens$/);
+});
+
+test(`no main-thread task over ${BUDGET_MS} ms across these flows: a phone edit, the frame, the search, the timeline window`, async ({ page, browser }) => {
+  const longest: number[] = [];
+  const traced = async (flow: () => Promise<void>) => {
+    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await flow();
+    await page.waitForTimeout(300);
+    longest.push(longestMainThreadTask(await browser.stopTracing()).cpuMs);
+  };
+  // The phone: a field edited under the pinned strip. (A window resized from phone to laptop width relays out the whole
+  // page at once, which no user flow here asks for: the laptop flows open a page of their own.)
+  // Each page first finishes what it draws once the page is idle (charts, the search panel: WhenIdle), which is page load.
+  const loaded = async () => {
+    await expect(page.getByTestId('search-panel')).toBeAttached();
+    await page.waitForTimeout(1000);
+  };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPlanner(page);
+  await loaded();
+  await traced(async () => {
+    await page.getByLabel('Sequence length (s, tokens)').fill('4096');
+    await resultsSettled(page);
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlanner(page);
+  await loaded();
+  await traced(async () => {
+    await page.getByTestId('summary-strip').getByRole('button', { name: /^Llama 3 70B on/ }).click();
+    await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
+    await page.getByLabel('Cluster size (GPUs)', { exact: true }).fill('128');
+    await page.keyboard.press('Enter');
+    await resultsSettled(page);
+    await page.getByTestId('summary-strip').getByRole('button', { name: 'Search layouts' }).click();
+    await expect(page.getByTestId('search-panel')).toHaveAttribute('open', '');
+    await page.getByRole('button', { name: 'Cool-down', exact: true }).click();
+    await page.getByRole('button', { name: 'Steady state', exact: true }).click();
+  });
+  console.log(`frame flows: longest main-thread task (CPU) ${longest.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`);
+  for (const ms of longest) expect(ms).toBeLessThan(BUDGET_MS);
 });
