@@ -82,8 +82,10 @@ test('invalid layers keep the last figures, dimmed and marked stale, and the ale
   const strip = page.getByTestId('summary-strip');
   await expect(strip).toHaveAttribute('data-stale', 'true');
   await expect(strip).toContainText('for the previous input');
-  // The strip and the figures under it (the trade-off panel, when drawn, marks its curves too: e2e/tradeoffs.spec.ts).
-  await expect(page.locator('[data-stale="true"]:not([data-testid="tradeoff-panel"] *)')).toHaveCount(2);
+  // The strip, the figures under it and the phone's strip (hidden at this width; the trade-off panel, when drawn, marks its
+  // curves too: e2e/tradeoffs.spec.ts).
+  await expect(page.locator('[data-stale="true"]:not([data-testid="tradeoff-panel"] *)')).toHaveCount(3);
+  await expect(page.getByTestId('phone-strip')).toHaveAttribute('data-stale', 'true');
   await expect(page.getByTestId('memory-total')).toHaveAttribute('data-value', memory ?? '');
   await page.getByLabel('Layers (L)').fill('80');
   await expect(page.locator('[data-stale="true"]')).toHaveCount(0);

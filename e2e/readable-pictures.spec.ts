@@ -27,6 +27,44 @@ test('the timeline opens on the first micro-batches at full size, and a button s
   await expect(page.getByTestId('pipeline-window')).toContainText('The whole step: 128 micro-batches');
 });
 
+test('the zoomed timeline moves to the steady state and the cool-down, by button and by keyboard', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openPlanner(page);
+  const chart = page.getByTestId('pipeline-chart');
+  await expect(chart).toBeVisible();
+  const window = Number(await chart.getAttribute('data-window-seconds'));
+  await expect(chart).toHaveAttribute('data-window-start', '0');
+  const span = Number(await page.getByTestId('step-time').getAttribute('data-value'));
+  await page.getByRole('button', { name: 'Cool-down', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Cool-down', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  const end = Number(await chart.getAttribute('data-window-start'));
+  // The window ends where the drawn schedule ends (at most the step time: the optimizer step is outside the timeline).
+  expect(end + window).toBeLessThanOrEqual(span);
+  expect(end).toBeGreaterThan(window);
+  await expect(page.getByTestId('pipeline-window')).toContainText(/^From .* to .* of the .* step, blocks at full size\.$/);
+  // The last micro-batch (128) is drawn with its number in the cool-down.
+  await expect(chart.locator('svg text', { hasText: /^128$/ }).first()).toBeAttached();
+  await page.getByRole('button', { name: 'Steady state', exact: true }).click();
+  const middle = Number(await chart.getAttribute('data-window-start'));
+  expect(middle).toBeCloseTo(end / 2, 6);
+  // The slider: Home back to the start, arrows move the window a step at a time.
+  const position = page.getByTestId('pipeline-window-position');
+  await position.focus();
+  await page.keyboard.press('Home');
+  await expect(chart).toHaveAttribute('data-window-start', '0');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => Number(await chart.getAttribute('data-window-start'))).toBeGreaterThan(0);
+  await expect(position).toHaveAttribute('aria-valuetext', /^From .* of the .* step/);
+});
+
+test('the timeline caption says what the step time adds after the drawn schedule', async ({ page }) => {
+  await openPlanner(page);
+  const stripStep = (await page.getByTestId('summary-strip').getByTestId('step-time').innerText()).trim();
+  const after = page.getByTestId('pipeline-after');
+  await expect(after).toContainText(`The step time (${stripStep}) adds what comes after this timeline`);
+  await expect(after).toContainText('optimizer step');
+});
+
 test('the bubble is one number: card, timeline caption, step breakdown and formula view', async ({ page }) => {
   await openPlanner(page);
   const card = page.getByTestId('results').getByTestId('bubble-fraction').first();

@@ -6,12 +6,13 @@ import { test, expect, openPlanner } from './fixtures.ts';
 
 /** Each section, by its title, with one control inside it (its visible label). */
 const SECTIONS = [
+  { title: 'Run: model, GPUs, budget', control: 'Cluster size (GPUs)' },
   { title: 'Model', control: 'Layers (L)' },
   { title: 'Cluster', control: 'GPUs per node' },
   { title: 'Parallelism', control: /\(TP\)/ },
   { title: 'Memory savers', control: /^ZeRO stage/ },
   { title: 'Schedule', control: /\(MBS\)/ },
-  { title: 'Cost and reliability', control: 'Price ($/GPU-h)' },
+  { title: 'Cost and reliability', control: 'Power usage effectiveness (PUE)' },
 ] as const;
 
 for (const { title, control } of SECTIONS) {

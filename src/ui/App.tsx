@@ -3,6 +3,7 @@
 import { lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { CostSection } from './controls/CostSection.tsx';
+import { FrameSection } from './controls/FrameSection.tsx';
 import { FrameworkSection } from './controls/FrameworkSection.tsx';
 import { HardwareSection } from './controls/HardwareSection.tsx';
 import { MemorySection } from './controls/MemorySection.tsx';
@@ -17,6 +18,8 @@ import { PageTabs } from './PageTabs.tsx';
 import { Results } from './Results.tsx';
 import { useRoute } from './route.ts';
 import { ShareBar } from './ShareBar.tsx';
+import { PhoneStrip } from './frame/PhoneStrip.tsx';
+import { SkipLink } from './frame/SkipLink.tsx';
 import { ValidationRoute } from './validation/ValidationRoute.tsx';
 import { WhenIdle } from './WhenIdle.tsx';
 
@@ -26,6 +29,7 @@ function FullPage() {
   const route = useRoute();
   return (
     <div className="mx-auto flex max-w-[96rem] flex-col gap-4 p-4">
+      {route === 'planner' && <SkipLink />}
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold text-gray-900 dark:text-gray-50">LLM training planner</h1>
@@ -48,10 +52,13 @@ function PlannerBody() {
       <HistoryKeys />
       <Notices />
       <PresetNote />
+      <PhoneStrip />
       <main className="grid items-start gap-4 min-[700px]:grid-cols-[minmax(15rem,2fr)_minmax(0,3fr)] xl:grid-cols-[26rem_minmax(0,1fr)]">
-        {/* The knobs a planner turns first (layout, schedule, memory savers), then what a preset sets once (model, cluster),
-            then the finer settings, the price and the calibration. Each section folds (controls/Section.tsx). */}
+        {/* The run's frame first (model, GPU type and count, token budget, price: ux.md principle 10), then the layout knobs
+            (layout, schedule, memory savers), the model's and cluster's details, the finer settings and the calibration.
+            Each section folds (controls/Section.tsx). */}
         <div className="flex min-w-0 flex-col gap-4">
+          <FrameSection />
           <ParallelSection />
           <ScheduleSection />
           <MemorySection />

@@ -32,6 +32,8 @@ function Layout({ document }: { document: unknown }) {
     <p data-testid="embed-layout" className={`text-xs leading-snug ${MUTED}`}>
       <span className="font-medium text-gray-900 dark:text-gray-100">{words.cluster}</span>
       {' · '}{words.degrees} · {words.memoryAndSchedule} · {words.batch}
+      {/* Days and dollars cannot be read alone: say the budget and price they assume (ux.md principle 15). */}
+      {' · '}<span data-testid="embed-budget">days and cost for {words.budget}</span>
     </p>
   );
 }

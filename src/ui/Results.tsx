@@ -15,6 +15,7 @@ import { FIGURE_GROUPS } from './keyFigures.ts';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 import { WhenIdle } from './WhenIdle.tsx';
+import { RESULTS_ID } from './frame/jump.ts';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
@@ -114,7 +115,7 @@ export function Results() {
   return (
     // From 700 px (two columns) the results stay in view (their own scroll area) while the controls scroll, the summary
     // strip pinned at its top; in one column the strip pins to the window. tabIndex lets keyboards scroll it.
-    <div role="region" aria-label="Results" tabIndex={0} data-testid="results" data-answers={laterAnswers}
+    <div role="region" aria-label="Results" id={RESULTS_ID} tabIndex={0} data-testid="results" data-answers={laterAnswers}
       aria-busy={busy ? true : undefined}
       className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300">
       <ConfigErrors />

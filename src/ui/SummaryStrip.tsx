@@ -7,6 +7,7 @@
 
 import type { Doc, EstimateOutput } from '../model/input/index.ts';
 import { layoutWords } from './embed/embedCard.ts';
+import { jumpToFrame, jumpToSearch } from './frame/jump.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';
 import { formatGiB } from './format.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
@@ -41,32 +42,49 @@ function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOu
   );
 }
 
-/** Which run the figures are for: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB · TP 8 · PP 4 · DP 2 · CP 1 · EP 1". */
-function runLine(document: Doc | null): string | null {
+const LINK = 'rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-visible:outline-2 focus-visible:outline-blue-700 '
+  + 'dark:text-blue-300 dark:hover:text-blue-100 dark:focus-visible:outline-blue-300';
+
+/**
+ * Which run the figures are for: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB · TP 8 · PP 4 · DP 2 · CP 1 · EP 1". The run's
+ * name is a button to its frame (model, GPUs, budget, price), the controls anyone changes first.
+ */
+function RunLine({ document }: { document: Doc | null }) {
   if (!document) return null;
   const words = layoutWords(document);
   // A no-break space keeps each degree with its value ("EP 1") when the line wraps.
-  return words ? `${planTitle(document)} · ${words.degrees.replace(/([A-Z]+) (\d)/g, '$1\u00a0$2')}` : planTitle(document);
+  const degrees = words ? ` · ${words.degrees.replace(/([A-Z]+) (\d)/g, '$1\u00a0$2')}` : '';
+  return (
+    <p data-testid="strip-run" className="text-xs text-gray-700 dark:text-gray-300">
+      <button type="button" data-testid="strip-run-name" className={`${LINK} text-left`} onClick={jumpToFrame}>
+        {planTitle(document)}<span className="sr-only"> (change the model, GPUs, token budget or price)</span>
+      </button>
+      {degrees}
+    </p>
+  );
 }
 
 export function SummaryStrip({ output, document, stale }: { output: EstimateOutput; document: Doc | null; stale: boolean }) {
-  const run = runLine(document);
   const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
   const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
   const oom = memoryCapacityNote(output).oomText;
   return (
     <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
-      className="sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
+      className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
       {stale && <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">These figures are {STALE_TEXT}: correct the error above to update them.</p>}
       <div className={`flex flex-col gap-1 ${stale ? STALE_CLASS : ''}`}>
         <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-          <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
-            <dt className="sr-only">Memory verdict</dt>
-            <OomVerdictLine output={output} />
-            <dt className="sr-only">Margin to the GPU's memory</dt>
-            <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
-          </dl>
-          {run && <p data-testid="strip-run" className="text-xs text-gray-700 dark:text-gray-300">{run}</p>}
+          <div className="flex flex-wrap items-baseline gap-x-3">
+            <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
+              <dt className="sr-only">Memory verdict</dt>
+              <OomVerdictLine output={output} />
+              <dt className="sr-only">Margin to the GPU's memory</dt>
+              <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
+            </dl>
+            {/* The layout search sits at the bottom of the results; the way to it sits beside the verdict (issue 22, item 9). */}
+            <button type="button" data-testid="strip-search" className={`${LINK} text-sm`} onClick={jumpToSearch}>Search layouts</button>
+          </div>
+          <RunLine document={document} />
         </div>
         <dl className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-1">
           {figures.map((f) => <StripFigure key={f.id} figure={f} output={output} />)}

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import {
   NOT_AVAILABLE, formatBytes, formatCo2Kg, formatCompactCount, formatCount, formatDays, formatEnergyKwh,
   formatFlopRate, formatFlops, formatGiB, formatGpuHours, formatMinutes, formatNumber, formatPercent,
-  formatSeconds, formatTokensPerSecond, formatUsd,
+  formatSeconds, formatTokenCount, formatTokensPerSecond, formatUsd,
 } from './format.ts';
 
 const ALL_FORMATTERS = [
@@ -103,5 +103,14 @@ describe('format', () => {
         if (Math.abs(value) < 1e300) expect(text).not.toBe(NOT_AVAILABLE);
       }
     }));
+  });
+});
+
+describe('token counts in words (ux.md principle 9)', () => {
+  it('reads 5.24288e11 as 524 billion tokens, small counts with separators, never NaN', () => {
+    expect(formatTokenCount(5.24288e11)).toBe('524 billion tokens');
+    expect(formatTokenCount(1e12)).toBe('1 trillion tokens');
+    expect(formatTokenCount(8192)).toBe('8,192 tokens');
+    expect(formatTokenCount(Number.NaN)).toBe(NOT_AVAILABLE);
   });
 });

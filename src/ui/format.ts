@@ -187,3 +187,12 @@ export function formatGpuHours(gpuHours: number): string {
   const text = formatCompactCount(gpuHours);
   return text === NOT_AVAILABLE ? text : `${text} GPU-hours`;
 }
+
+const longCount = onFirstUse({ notation: 'compact', compactDisplay: 'long', maximumSignificantDigits: 3 });
+
+/** A token count a person reads at a glance: "8,192 tokens", "524 billion tokens", "1 trillion tokens". */
+export function formatTokenCount(tokens: number): string {
+  if (!Number.isFinite(tokens)) return NOT_AVAILABLE;
+  const text = Math.abs(tokens) < 1e6 ? formatNumber(tokens) : longCount().format(tokens);
+  return `${text} tokens`;
+}

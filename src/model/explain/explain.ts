@@ -136,7 +136,8 @@ function costUsd(c: RunConfig, output: EstimateOutput): Explanation | null {
         { name: 'training time', value: output.time.days, unit: 'days' }, '×',
         { name: 'hours per day', value: HOURS_PER_DAY, unit: 'hours-per-day' }),
       equation('usd', { name: 'cost', value: output.cost.usd, unit: 'usd' }, 'GPU-hours × price per GPU-hour',
-        'Interchange cost.usdPerGpuHour', { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' }, '×',
+        // The source in the user's words (issue 22, item 11), not the document's field name.
+        'Your price per GPU-hour (Price, $/GPU-h); left empty, the GPU preset\'s own price', { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' }, '×',
         { name: 'price per GPU-hour', value: c.cost.usdPerGpuHour, unit: 'usd-per-gpu-hour' }),
     ],
     notes: [],

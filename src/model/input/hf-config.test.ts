@@ -100,13 +100,19 @@ describe('importHfConfig: supported architectures', () => {
     const result = importHfConfig(LLAMA3_8B);
     const model = expectOk(result);
     expect(model).toEqual({
-      name: 'LlamaForCausalLM (imported)', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336,
+      name: 'Llama (imported config)', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336,
       ffnType: 'swiglu', vocab: 128256, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0,
     });
     expect(result.ok && result.warnings).toEqual([]);
     expect(parsesAsDocument(model)).toBe(true);
     // The same shape as the hand-entered preset.
     expect({ ...model, name: '' }).toEqual({ ...findModelPreset('llama3-8b')?.model, name: '' });
+  });
+
+  it('names a model saved from a local folder by the folder, and one without a name by its family, in words', () => {
+    expect(expectOk(importHfConfig({ ...LLAMA3_8B, _name_or_path: '/data/checkpoints/qwen2.5-7b/' })).name).toBe('qwen2.5-7b');
+    expect(expectOk(importHfConfig({ ...LLAMA3_8B, _name_or_path: 'C:\\models\\llama-3-8b' })).name).toBe('llama-3-8b');
+    expect(expectOk(importHfConfig({ ...LLAMA3_8B, architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2' })).name).toBe('Qwen2 (imported config)');
   });
 
   it('names the model from _name_or_path, and ignores a prototype carrying fields', () => {

@@ -271,6 +271,18 @@ function readModel(r: ConfigReader, name: string, arch: Architecture): ModelJson
   };
 }
 
+/** The architecture class without the head it was saved with: "Qwen2ForCausalLM" → "Qwen2", "GPT2LMHeadModel" → "GPT2". */
+function familyName(architecture: string): string {
+  return architecture.replace(/(For(CausalLM|ConditionalGeneration|SequenceClassification)|LMHeadModel|Model)$/, '') || architecture;
+}
+
+/** A hub id stays as it is ("Qwen/Qwen2.5-7B"); a local path gives its last folder ("/data/ckpt/qwen2.5-7b/" → "qwen2.5-7b"). */
+function readableNameOrPath(nameOrPath: string): string {
+  const trimmed = nameOrPath.trim().replace(/[\\/]+$/, '');
+  const local = /^([./~\\]|[A-Za-z]:[\\/])/.test(trimmed);
+  return (local ? trimmed.split(/[\\/]/).pop() : trimmed) || nameOrPath;
+}
+
 /** A Hugging Face config.json (already JSON-parsed) → the interchange `model` object, or field-named errors. */
 export function importHfConfig(raw: unknown): HfImportResult {
   if (!isObject(raw)) return { ok: false, errors: [`config.json: must be a JSON object, got ${describe(raw)}`] };
@@ -278,7 +290,7 @@ export function importHfConfig(raw: unknown): HfImportResult {
   const resolved = resolveArchitecture(r);
   if (!resolved) return { ok: false, errors: r.errors };
   const nameOrPath = r.text(['_name_or_path', 'name_or_path']);
-  const name = (nameOrPath ?? `${resolved.name} (imported)`).slice(0, MAX_NAME_LENGTH);
+  const name = (nameOrPath === undefined ? `${familyName(resolved.name)} (imported config)` : readableNameOrPath(nameOrPath)).slice(0, MAX_NAME_LENGTH);
   const model = readModel(r, name, resolved.arch);
   if (r.errors.length > 0) return { ok: false, errors: r.errors };
   return { ok: true, model, warnings: r.warnings };

@@ -13,9 +13,9 @@ import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
 export const stageLabel = (stage: number): string => `Stage ${stage + 1}`;
 import { ChartLegend, ChartUnavailable } from './chartParts.tsx';
 import type { LegendItem } from './chartParts.tsx';
-import { chartGeometry, readableWindow, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
-import { BUTTON } from '../buttons.ts';
-import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
+import { chartGeometry, clampWindowStart, readableWindow, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
+import { TimelineWindow } from './TimelineWindow.tsx';
+import { timeAxisFormatter, windowTicks } from './timeTicks.ts';
 import type { ChartGeometry, StageStats } from './pipelineLayout.ts';
 
 interface Shade { readonly fill: string; readonly text: string; readonly stroke?: string }
@@ -50,19 +50,19 @@ function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
     const outline = shade.stroke ? ` stroke="${shade.stroke}" stroke-width="0.75"` : '';
     rects.push(`<rect data-kind="${block.kind}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${height}" fill="${shade.fill}"${outline}/>`);
     const text = String(Math.trunc(block.microBatch) + 1);
-    if (labelRows && width >= 6 + 6 * text.length && x + width <= g.left + g.plotWidth + 0.5) {
+    if (labelRows && width >= 6 + 6 * text.length && x >= g.left - 0.5 && x + width <= g.left + g.plotWidth + 0.5) {
       labels.push(`<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`);
     }
   }
   return rects.join('') + labels.join('');
 }
 
-function Axes({ timeline, g }: { timeline: Timeline; g: ChartGeometry }) {
+function Axes({ timeline, g, origin }: { timeline: Timeline; g: ChartGeometry; origin: number }) {
   const labelEvery = Math.max(1, Math.ceil(12 / g.rowHeight));
   const rows = Array.from({ length: timeline.stages }, (_, stage) => stage);
   const axisY = g.plotBottom;
-  const ticks = timeTicks(g.span, Math.max(2, Math.floor(g.plotWidth / 90)));
-  const tickText = timeAxisFormatter(ticks[ticks.length - 1] ?? g.span);
+  const ticks = windowTicks(origin, g.span, Math.max(2, Math.floor(g.plotWidth / 90)));
+  const tickText = timeAxisFormatter(ticks[ticks.length - 1] ?? origin + g.span);
   return (
     <g fill="currentColor" fontSize={11}>
       {rows.map((stage) => (
@@ -137,9 +137,19 @@ function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): Legen
   return items;
 }
 
-function TimelineChart({ timeline, bubbleFraction }: { timeline: Timeline; bubbleFraction: number | null }) {
+/** What the step time adds after the drawn schedule: the exposed data-parallel sync and the optimizer step (the engine's breakdown). */
+interface AfterSchedule { readonly stepSeconds: number; readonly dpSeconds: number; readonly optimizerSeconds: number }
+
+/** The strip's step time against the drawn schedule, so the two numbers never disagree without a word (issue 22, item 11). */
+function afterText(a: AfterSchedule): string {
+  return `The step time (${formatSeconds(a.stepSeconds)}) adds what comes after this timeline: the optimizer step `
+    + `(${formatSeconds(a.optimizerSeconds)}) and the exposed data-parallel gradient sync (${formatSeconds(a.dpSeconds)}).`;
+}
+
+function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline; bubbleFraction: number | null; after: AfterSchedule | null }) {
   const [containerRef, width] = useElementWidth<HTMLDivElement>(960);
   const [wholeStep, setWholeStep] = useState(false);
+  const [start, setStart] = useState(0);
   // An id that is a plain XML name, so the exported SVG (PNG export) reads it too.
   const clipId = `pipeline-plot-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const span = timelineSpan(timeline);
@@ -148,30 +158,24 @@ function TimelineChart({ timeline, bubbleFraction }: { timeline: Timeline; bubbl
   // Zoomed only where the whole step would shrink its blocks below a readable width.
   const zoomable = readable < span * 0.98;
   const shown = zoomable && !wholeStep ? readable : span;
-  const g = useMemo(() => chartGeometry(timeline.stages, shown, width), [timeline.stages, shown, width]);
+  // Kept inside the step when the step or the window shrinks (a new configuration, a narrower window).
+  const origin = shown < span ? clampWindowStart(start, span, shown) : 0;
+  const g = useMemo(() => chartGeometry(timeline.stages, shown, width, origin), [timeline.stages, shown, width, origin]);
   const blocks = useMemo(() => ({ __html: blockMarkup(timeline, g) }), [timeline, g]);
   const stats = useMemo(() => stageStats(timeline, span), [timeline, span]);
   const hasOddChunks = useMemo(() => timeline.blocks.some((b) => b.chunk % 2 === 1), [timeline]);
   return (
     <figure className="flex flex-col">
       {zoomable && (
-        <div className="mb-1 flex flex-wrap items-center justify-between gap-2 text-sm text-gray-700 dark:text-gray-300">
-          <p data-testid="pipeline-window">
-            {wholeStep
-              ? `The whole step: ${timeline.microBatches} micro-batches over ${formatSeconds(span)}.`
-              : `The first ${formatSeconds(shown)} of the ${formatSeconds(span)} step, blocks at full size.`}
-          </p>
-          <button type="button" className={BUTTON} aria-pressed={wholeStep} onClick={() => setWholeStep(!wholeStep)}>
-            {wholeStep ? 'Show the first micro-batches at full size' : `Show the whole step (${timeline.microBatches} micro-batches)`}
-          </button>
-        </div>
+        <TimelineWindow start={origin} window={readable} span={span} microBatches={timeline.microBatches} wholeStep={wholeStep}
+          onStart={setStart} onWholeStep={setWholeStep} />
       )}
       <div ref={containerRef} data-testid="pipeline-chart" data-chart-title="Pipeline schedule (stages × time)" role="img"
-        data-window-seconds={shown} aria-label={summary(timeline, stats, bubbleFraction)} className="text-gray-700 dark:text-gray-300">
+        data-window-seconds={shown} data-window-start={origin} aria-label={summary(timeline, stats, bubbleFraction)} className="text-gray-700 dark:text-gray-300">
         <svg xmlns="http://www.w3.org/2000/svg" width={g.width} height={g.height} viewBox={`0 0 ${g.width} ${g.height}`}
           className="block max-w-full" fontFamily="system-ui, sans-serif">
           <defs><clipPath id={clipId}><rect x={g.left} y={0} width={g.plotWidth} height={g.plotBottom} /></clipPath></defs>
-          <Axes timeline={timeline} g={g} />
+          <Axes timeline={timeline} g={g} origin={origin} />
           <g clipPath={`url(#${clipId})`} dangerouslySetInnerHTML={blocks} />
         </svg>
         <ChartLegend items={legendItems(stats, hasOddChunks)} />
@@ -180,6 +184,7 @@ function TimelineChart({ timeline, bubbleFraction }: { timeline: Timeline; bubbl
         Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)})
         {bubbleFraction !== null && <>: pipeline bubble {formatPercent(bubbleFraction)} of the step, as on the Pipeline bubble figure</>}.
         Empty stretches are idle time; numbers are micro-batches, from 1.
+        {after && <> <span data-testid="pipeline-after">{afterText(after)}</span></>}
       </figcaption>
       <StageTable stats={stats} />
     </figure>
@@ -192,5 +197,7 @@ export default function PipelineChart(props: { output: EstimateOutput }) {
   if (timeline.blocks.length === 0 || !(timelineSpan(timeline) > 0)) {
     return <ChartUnavailable>Pipeline timeline not shown: the simulated schedule is empty.</ChartUnavailable>;
   }
-  return <TimelineChart timeline={timeline} bubbleFraction={props.output.throughput?.bubbleFraction ?? null} />;
+  const t = props.output.throughput;
+  const after = t ? { stepSeconds: t.stepSeconds, dpSeconds: t.breakdown.dp, optimizerSeconds: t.breakdown.optimizer } : null;
+  return <TimelineChart timeline={timeline} bubbleFraction={t?.bubbleFraction ?? null} after={after} />;
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { chartGeometry, niceTicks, stageStats, timelineSpan } from './pipelineLayout.ts';
+import { chartGeometry, clampWindowStart, niceTicks, stageStats, timelineSpan, windowStart } from './pipelineLayout.ts';
 import { gpipeTimeline } from '../testOutputs.ts';
 
 describe('stageStats', () => {
@@ -52,5 +52,23 @@ describe('niceTicks', () => {
     expect(niceTicks(33, 8)).toEqual([0, 5, 10, 15, 20, 25, 30]);
     expect(niceTicks(1, 5)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect(niceTicks(0, 8)).toEqual([0]);
+  });
+});
+
+describe('the zoomed window moved along the step', () => {
+  it('names the start, the steady state in the middle and the cool-down at the end, and never leaves the step', () => {
+    // A 100 s step seen through a 10 s window: the last start is 90 s.
+    expect([windowStart('start', 100, 10), windowStart('steady', 100, 10), windowStart('cooldown', 100, 10)]).toEqual([0, 45, 90]);
+    expect(clampWindowStart(-5, 100, 10)).toBe(0);
+    expect(clampWindowStart(95, 100, 10)).toBe(90);
+    expect(clampWindowStart(Number.NaN, 100, 10)).toBe(0);
+    // A window longer than the step stays at 0.
+    expect(windowStart('cooldown', 5, 10)).toBe(0);
+  });
+
+  it('draws the window\'s start at the plot\'s left edge', () => {
+    const g = chartGeometry(4, 10, 1000, 45);
+    expect(g.x(45)).toBe(g.left);
+    expect(g.x(55)).toBeCloseTo(g.left + g.plotWidth, 9);
   });
 });

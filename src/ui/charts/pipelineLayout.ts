@@ -37,7 +37,8 @@ export function timelineSpan(timeline: Timeline): number {
   return end;
 }
 
-export function chartGeometry(stages: number, span: number, containerWidth: number): ChartGeometry {
+/** `origin`: the time at the plot's left edge, for a window moved along the step (0: the step's start). */
+export function chartGeometry(stages: number, span: number, containerWidth: number, origin = 0): ChartGeometry {
   const width = Math.max(MIN_WIDTH, Math.floor(containerWidth));
   const rows = Math.max(1, stages);
   const rowHeight = Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.floor(ROWS_TARGET_HEIGHT / rows)));
@@ -47,7 +48,7 @@ export function chartGeometry(stages: number, span: number, containerWidth: numb
   const scale = span > 0 ? plotWidth / span : 0;
   return {
     width, height: plotBottom + AXIS_HEIGHT, left: MARGIN_LEFT, plotWidth, plotBottom, rowHeight, rowGap, span,
-    x: (seconds) => MARGIN_LEFT + seconds * scale,
+    x: (seconds) => MARGIN_LEFT + (seconds - origin) * scale,
     rowTop: (stage) => MARGIN_TOP + stage * rowHeight,
   };
 }
@@ -144,4 +145,22 @@ export function readableWindow(timeline: Timeline, span: number, plotWidth: numb
   const block = typicalBlockSeconds(timeline);
   if (!(block > 0) || !(plotWidth > 0)) return span;
   return Math.min(span, (block * plotWidth) / MIN_READABLE_BLOCK_PX);
+}
+
+export type WindowPlace = 'start' | 'steady' | 'cooldown';
+
+/**
+ * Where a zoomed window of `window` seconds starts for each named place of a `span`-second step: the fill at the start,
+ * the steady state in the middle (every stage busy, the schedule's repeating pattern), the drain at the end.
+ */
+export function windowStart(place: WindowPlace, span: number, window: number): number {
+  const last = Math.max(0, span - window);
+  if (place === 'start') return 0;
+  return place === 'steady' ? last / 2 : last;
+}
+
+/** A window start kept inside the step: never before 0, never so late that the window runs past the end. */
+export function clampWindowStart(start: number, span: number, window: number): number {
+  const last = Math.max(0, span - window);
+  return Number.isFinite(start) ? Math.min(last, Math.max(0, start)) : 0;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
+import { timeAxisFormatter, timeTicks, windowTicks } from './timeTicks.ts';
 
 /** The axis as a person reads it: the ticks in the one unit of the largest. */
 function labels(span: number, count = 6): string[] {
@@ -39,5 +39,13 @@ describe('time axis ticks', () => {
     expect(timeTicks(0, 6)).toEqual([0]);
     expect(timeTicks(Number.NaN, 6)).toEqual([0]);
     expect(timeTicks(Number.POSITIVE_INFINITY, 6)).toEqual([0]);
+  });
+});
+
+describe('ticks of a moved window', () => {
+  it('fall on round times inside the window, not from 0', () => {
+    expect(windowTicks(45, 10, 5)).toEqual([46, 48, 50, 52, 54]);
+    expect(windowTicks(0, 10, 5)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(windowTicks(Number.NaN, 10, 5)).toEqual([0]);
   });
 });

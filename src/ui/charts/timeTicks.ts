@@ -59,3 +59,12 @@ export function timeAxisFormatter(largestSeconds: number): (seconds: number) => 
   if (!unit || !Number.isFinite(magnitude) || magnitude === 0) return (seconds) => `${formatNumber(seconds)} s`;
   return (seconds) => `${formatNumber(seconds / unit.seconds)} ${unit.unit}`;
 }
+
+/** Ticks on round times inside the window [origin, origin + length]: the axis of a zoomed view moved along the step. */
+export function windowTicks(origin: number, length: number, count: number): number[] {
+  if (!(length > 0) || !Number.isFinite(length) || !Number.isFinite(origin)) return [Math.max(0, origin || 0)];
+  const step = timeTickStep(length, count);
+  const ticks: number[] = [];
+  for (let i = Math.ceil(origin / step - 1e-9); i * step <= (origin + length) * (1 + 1e-9); i++) ticks.push(Number((i * step).toPrecision(12)));
+  return ticks;
+}

@@ -4,7 +4,8 @@ import { HELP, type HelpKey } from '../help.ts';
 import { NumberField } from './fields.tsx';
 import { Section } from './Section.tsx';
 
-const COST_FIELDS: readonly HelpKey[] = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps'];
+// The price per GPU-hour is in the run's frame (FrameSection).
+const COST_FIELDS: readonly HelpKey[] = ['pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps'];
 
 export function CostSection() {
   return (

@@ -1,4 +1,4 @@
-// The cluster: GPU preset or custom GPU figures, GPUs per node, cluster size.
+// The cluster: the GPU preset's picker (shown in the run's frame), custom GPU figures, GPUs per node.
 
 import { GPU_PRESETS, findGpuPreset } from '../../state/catalog.ts';
 import { getAt, isPlainObject } from '../../state/doc.ts';
@@ -13,7 +13,8 @@ const GPU_FIELDS: readonly HelpKey[] = [
 ];
 const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'tdpWatts', 'usdPerHour']);
 
-function GpuPicker() {
+/** The GPU type; it opens the controls in the run's frame (FrameSection). */
+export function GpuPicker() {
   const store = usePlannerStore();
   const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
   const preset = typeof gpu === 'string' ? findGpuPreset(gpu) : undefined;
@@ -51,14 +52,11 @@ function CustomGpuFields() {
 }
 
 export function HardwareSection() {
-  const store = usePlannerStore();
   const custom = usePlanner((s) => isPlainObject(getAt(s.document, ['cluster', 'gpu'])));
   return (
     <Section title="Cluster" id="cluster">
-      <GpuPicker />
       {custom && <CustomGpuFields />}
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
-        <NumberField path={['cluster', 'gpus']} help={HELP.gpus} commitOnBlur onCommit={(v) => store.getState().setGpuCount(v)} />
         <NumberField path={['cluster', 'gpusPerNode']} help={HELP.gpusPerNode} />
       </div>
     </Section>

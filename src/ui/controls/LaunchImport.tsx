@@ -48,7 +48,10 @@ export function LaunchImport() {
       setStatus({ ok: false, lines: result.errors, warnings: [] });
       return;
     }
-    store.getState().replaceDocument(mergeLaunchImport(current, result.document as Doc));
+    const merged = mergeLaunchImport(current, result.document as Doc);
+    store.getState().replaceDocument(merged);
+    // A launch file that brings its own model replaces the Hugging Face import's: its "Imported …" line no longer describes the page.
+    if (JSON.stringify(merged['model']) !== JSON.stringify(current['model'])) store.getState().clearImportStatus();
     const label = KIND_LABELS[result.kind];
     setStatus({ ok: true, lines: [`Imported the ${label} launch file (framework: ${label}).`], warnings: result.warnings.filter((w) => !w.startsWith('cluster.gpu:')) });
   };

@@ -23,7 +23,8 @@ function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   return (path, value) => store.getState().setModelField(path, value);
 }
 
-function PresetPicker() {
+/** The model preset; it opens the controls in the run's frame (FrameSection). */
+export function PresetPicker() {
   const store = usePlannerStore();
   const current = usePlanner((s) => getAt(s.document, ['model']));
   const preset = useMemo(() => matchModelPreset(current), [current]);
@@ -112,7 +113,6 @@ function MlaFields() {
 export function ModelSection() {
   return (
     <Section title="Model" id="model">
-      <PresetPicker />
       <HfImport />
       <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />

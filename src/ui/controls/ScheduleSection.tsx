@@ -1,4 +1,4 @@
-// The schedule of a step: global batch, sequence length and token budget, the
+// The schedule of a step: global batch and sequence length (the token budget is in the run's frame), the
 // micro-batch and how many of them a step runs, the pipeline schedule and its virtual stages.
 
 import { useMemo } from 'react';
@@ -51,7 +51,6 @@ export function ScheduleSection() {
         <NumberField path={training('globalBatch')} help={HELP.globalBatch} />
         <NumberField path={training('seqLen')} help={HELP.seqLen} />
       </div>
-      <NumberField path={training('tokens')} help={HELP.tokens} />
       <DegreeSlider degree="microBatch" choices={choices.microBatch} />
       <MicroBatchCount />
       <ScheduleField />

@@ -86,16 +86,20 @@ export function NumberField(props: {
   path: FieldPath; help: Help; optional?: boolean; placeholder?: string; onCommit?: (value: unknown) => void;
   /** Commit on Enter or leaving the field, not per keystroke (for a value whose every step rearranges others). */
   commitOnBlur?: boolean;
+  /** The value in words beside the label ("524 billion tokens"), for numbers too long to read at a glance in the box. */
+  readable?: (value: number) => string;
 }) {
-  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false } = props;
+  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false, readable } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const error = useFieldError(path);
   const [draft, setDraft] = useState<string | null>(null);
   const id = controlId(path);
   const commit = onCommit ?? ((v: unknown) => store.getState().setField(path, v));
+  const words = readable && typeof value === 'number' && Number.isFinite(value) && !error ? readable(value) : null;
+  const aside = words && <span data-testid={`${id}-words`} className="text-xs text-gray-700 tabular-nums dark:text-gray-300">{words}</span>;
   return (
-    <FieldShell id={id} help={help} error={error}>
+    <FieldShell id={id} help={help} error={error} aside={aside}>
       <input
         id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className={INPUT}
         value={draft ?? showNumber(value)} placeholder={placeholder}

@@ -13,7 +13,14 @@ describe('the embed card in words', () => {
       degrees: 'TP 8 · PP 4 · DP 2 · CP 1 · EP 1',
       memoryAndSchedule: 'ZeRO-1 · 1F1B schedule · selective recompute',
       batch: 'global batch 256 × 8,192 tokens (micro-batch 1)',
+      budget: '1 trillion tokens at $2.50 per GPU-hour',
     });
+  });
+
+  it('says the token budget and price that the days and dollars assume, in readable numbers', () => {
+    let doc = setAt(DEFAULT_DOCUMENT, ['training', 'tokens'], 524_288_000_000);
+    doc = setAt(doc, ['cost', 'usdPerGpuHour'], 1.9);
+    expect(layoutWords(doc)?.budget).toBe('524 billion tokens at $1.90 per GPU-hour');
   });
 
   it('names the virtual stages of an interleaved schedule and what is offloaded', () => {
@@ -21,6 +28,15 @@ describe('the embed card in words', () => {
     doc = setAt(doc, ['parallel', 'vpp'], 2);
     doc = setAt(doc, ['training', 'offload', 'optimizer'], true);
     expect(layoutWords(doc)?.memoryAndSchedule).toBe('ZeRO-1 · interleaved 1F1B (VPP 2) schedule · selective recompute · optimizer offloaded');
+  });
+
+  it('names no schedule at PP 1, where there is no pipeline', () => {
+    let doc = setAt(DEFAULT_DOCUMENT, ['parallel', 'pp'], 1);
+    doc = setAt(doc, ['parallel', 'dp'], 8);
+    doc = setAt(doc, ['parallel', 'schedule'], 'gpipe');
+    const words = layoutWords(doc);
+    expect(words?.memoryAndSchedule).toBe('ZeRO-1 · selective recompute');
+    expect(JSON.stringify(words)).not.toMatch(/gpipe|1F1B/i);
   });
 
   it('has no words for a document the engine cannot read', () => {

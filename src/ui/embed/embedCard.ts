@@ -4,9 +4,9 @@
 
 import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
-import { oomAssessment, type OomVerdict } from '../../model/validation/index.ts';
-import { formatCount, formatGiB, formatPercent } from '../format.ts';
+import type { OomVerdict } from '../../model/validation/index.ts';
+import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
 
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
 export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
@@ -14,6 +14,15 @@ export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'to
 const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
   gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B', 'zero-bubble': 'zero-bubble (ZB-H1)', dualpipe: 'DualPipe',
 };
+
+/**
+ * The pipeline schedule in words ("1F1B", "interleaved 1F1B (VPP 2)"), or null at PP 1: with one stage there is no
+ * pipeline, so no schedule to name (the document may still carry one, unused).
+ */
+export function scheduleWords(schedule: ScheduleKind, pp: number, vpp: number): string | null {
+  if (pp <= 1) return null;
+  return schedule === 'interleaved-1f1b' ? `${SCHEDULE_WORDS[schedule]} (VPP ${vpp})` : SCHEDULE_WORDS[schedule];
+}
 
 export interface LayoutWords {
   /** "64 × NVIDIA H100 SXM5 80GB" */
@@ -24,6 +33,8 @@ export interface LayoutWords {
   readonly memoryAndSchedule: string;
   /** "global batch 256 × 8,192 tokens (micro-batch 1)" */
   readonly batch: string;
+  /** What the days and dollars assume: "1 trillion tokens at $2.50 per GPU-hour" (ux.md principle 15). */
+  readonly budget: string;
 }
 
 /** The layout of the document in words, or null when the document cannot be read. */
@@ -34,11 +45,11 @@ export function layoutWords(document: unknown): LayoutWords | null {
 
 export function describeLayout(c: RunConfig): LayoutWords {
   const p = c.parallel;
-  const schedule = p.schedule === 'interleaved-1f1b' ? `${SCHEDULE_WORDS[p.schedule]} (VPP ${p.vpp})` : SCHEDULE_WORDS[p.schedule];
+  const schedule = scheduleWords(p.schedule, p.pp, p.vpp);
   const offload = [c.training.offload.optimizer && 'optimizer', c.training.offload.parameters && 'parameters'].filter(Boolean);
   const extras = [
     `ZeRO-${p.zero}`,
-    `${schedule} schedule`,
+    ...(schedule ? [`${schedule} schedule`] : []),
     c.training.recompute === 'none' ? 'no recompute' : `${c.training.recompute} recompute`,
     ...(offload.length > 0 ? [`${offload.join(' and ')} offloaded`] : []),
   ];
@@ -47,6 +58,7 @@ export function describeLayout(c: RunConfig): LayoutWords {
     degrees: `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}`,
     memoryAndSchedule: extras.join(' · '),
     batch: `global batch ${formatCount(c.training.globalBatch)} × ${formatCount(c.training.seqLen)} tokens (micro-batch ${formatCount(c.training.microBatch)})`,
+    budget: `${formatTokenCount(c.training.tokens)} at ${formatUsd(c.cost.usdPerGpuHour)} per GPU-hour`,
   };
 }
 
@@ -64,7 +76,7 @@ const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Fits', tight: '
 export function verdictWords(output: EstimateOutput): VerdictWords {
   // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
   const { reserved, capacity } = output.memory;
-  const { verdict } = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
+  const { verdict } = memoryVerdict(reserved, capacity);
   const margin = capacity - reserved;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(reserved / capacity)})` : '';

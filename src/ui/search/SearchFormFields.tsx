@@ -9,6 +9,8 @@ import type { Doc } from '../../state/doc.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
+import { formatPercent } from '../format.ts';
+import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 
 export interface FormText {
   readonly mode: SearchMode;
@@ -30,6 +32,12 @@ const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = 
   { mode: 'layout', label: 'Best layout for this cluster' },
   { mode: 'sizing', label: 'Size the cluster' },
 ];
+
+/** The page's one "tight" threshold (memoryVerdict.ts), so the form and the strip name the same share. */
+function marginHint(): string {
+  const tight = tightFromShare();
+  return `Of each GPU's memory, 0 to 90. The page calls a run tight above ${formatPercent(tight)} used: keep ${formatPercent(1 - tight)} free to list only safe layouts`;
+}
 
 const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
 
@@ -84,7 +92,7 @@ export function SearchFormFields(props: { form: FormText; document: Doc; cluster
           <input id={`${id}-usd`} inputMode="decimal" className={INPUT} value={form.maxUsd}
             aria-describedby={`${id}-usd-hint`} onChange={(e) => set({ maxUsd: e.target.value })} />
         </Field>
-        <Field id={`${id}-margin`} label="Memory kept free (%)" hint="Of each GPU's memory, 0 to 90; the page calls a run tight above 90 % used">
+        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint()}>
           <input id={`${id}-margin`} inputMode="decimal" className={INPUT} value={form.margin}
             aria-describedby={`${id}-margin-hint`} onChange={(e) => set({ margin: e.target.value })} />
         </Field>

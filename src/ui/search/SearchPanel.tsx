@@ -13,6 +13,7 @@ import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createSearchWorker } from '../../worker/create-search-worker.ts';
 import { startSearch, type SearchJob } from '../../worker/search-client.ts';
 import { BUTTON } from '../buttons.ts';
+import { SEARCH_PANEL_ID } from '../frame/jump.ts';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import { formatCount, formatPercent } from '../format.ts';
 import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
@@ -110,7 +111,7 @@ export function SearchPanel() {
     setApplied(`Applied ${what}: ${layoutText(chosen)}${gpu}.`);
   };
   return (
-    <details data-testid="search-panel" className="rounded-lg border border-gray-300 p-4 dark:border-gray-700">
+    <details id={SEARCH_PANEL_ID} data-testid="search-panel" className="rounded-lg border border-gray-300 p-4 dark:border-gray-700">
       <summary className="cursor-pointer text-base font-semibold text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-gray-100 dark:focus-visible:outline-blue-300">
         Find the best layout
       </summary>

@@ -60,7 +60,10 @@ describe('Apply', () => {
     expect(parsed.config.parallel).toMatchObject(layout.parallel);
     expect(parsed.config.training.recompute).toBe('full');
     expect(parsed.config.cluster.gpus).toBe(64);
-    expect(layoutText(layout)).toBe('TP 2 · PP 8 · DP 2 · CP 2 (64 GPUs, ZeRO-1, zero-bubble, MBS 1, full recompute, SP)');
+    expect(layoutText(layout)).toBe('TP 2 · PP 8 · DP 2 · CP 2 (64 GPUs, ZeRO-1, zero-bubble (ZB-H1), MBS 1, full recompute, SP)');
+    // One pipeline stage: no schedule to name (issue 22, item 11: PP 1 layouts were labelled "gpipe").
+    const flat = { ...layout, parallel: { ...layout.parallel, pp: 1, dp: 16, schedule: 'gpipe' as const } };
+    expect(layoutText(flat)).toBe('TP 2 · PP 1 · DP 16 · CP 2 (64 GPUs, ZeRO-1, MBS 1, full recompute, SP)');
   });
 });
 

@@ -4,6 +4,7 @@
 
 import type { SearchDocumentResult, SearchVariant } from '../../model/search/index.ts';
 import { findGpuPreset } from '../../state/catalog.ts';
+import { scheduleWords } from '../embed/embedCard.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
@@ -85,7 +86,8 @@ export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'trai
   if (p.cp > 1) degrees.push(`CP ${p.cp}`);
   if (p.ep > 1) degrees.push(`EP ${p.ep}`);
   if (p.vpp > 1) degrees.push(`VPP ${p.vpp}`);
-  const details = [`${result.cluster.gpus} GPUs`, `ZeRO-${p.zero}`, p.schedule, `MBS ${result.training.microBatch}`, `${result.training.recompute} recompute`];
+  const schedule = scheduleWords(p.schedule, p.pp, p.vpp);
+  const details = [`${result.cluster.gpus} GPUs`, `ZeRO-${p.zero}`, ...(schedule ? [schedule] : []), `MBS ${result.training.microBatch}`, `${result.training.recompute} recompute`];
   if (p.sequenceParallel) details.push('SP');
   if (result.training.offload.optimizer) details.push('optimizer offload');
   if (result.training.offload.parameters) details.push('parameter offload');

@@ -11,6 +11,7 @@ import { GiB } from '../../model/input/index.ts';
 import { OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
 import { useStaggeredValue } from '../useSettledValue.ts';
 import { CHART_STAGGER_MS, type TradeoffPoint } from './points.ts';
+import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 
 export type CostUnit = 'usd' | 'days';
 
@@ -36,7 +37,7 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
     <div style={TOOLTIP_STYLES.contentStyle} className="px-2 py-1">
       <p style={TOOLTIP_STYLES.labelStyle}>{p.valueLabel}{p.current ? ' (current)' : ''}</p>
       <p>{formatTokensPerSecond(p.tokensPerSecond)} · MFU {formatPercent(p.mfu)}</p>
-      <p>{formatGiB(p.memoryGiB * GiB)} of {formatGiB(p.capacityGiB * GiB)}{p.fits ? '' : ': does not fit'}</p>
+      <p>{formatGiB(p.memoryGiB * GiB)} of {formatGiB(p.capacityGiB * GiB)}{p.verdict === 'safe' ? '' : `: ${VERDICT_LABEL[p.verdict].toLowerCase()}`}</p>
       <p>{formatDays(p.days)} · {formatUsd(p.usd)}</p>
       <p>Click to apply</p>
     </div>
@@ -112,7 +113,7 @@ function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; 
             <tr>
               <th scope="col" className="px-2 text-left">Value</th><th scope="col" className="px-2">Tokens/s</th>
               <th scope="col" className="px-2">Memory per GPU</th><th scope="col" className="px-2">Days</th>
-              <th scope="col" className="px-2">Cost</th><th scope="col" className="px-2 text-left">Fits</th>
+              <th scope="col" className="px-2">Cost</th><th scope="col" className="px-2 text-left">Memory verdict</th>
               <th scope="col" className="px-2"><span className="sr-only">Apply</span></th>
             </tr>
           </thead>
@@ -124,7 +125,7 @@ function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; 
                 <td className="px-2">{formatGiB(p.memoryGiB * GiB)}</td>
                 <td className="px-2">{formatDays(p.days)}</td>
                 <td className="px-2">{formatUsd(p.usd)}</td>
-                <td className="px-2 text-left">{p.fits ? 'yes' : 'no'}</td>
+                <td className="px-2 text-left" data-testid="tradeoff-verdict" data-verdict={p.verdict}>{VERDICT_LABEL[p.verdict]}</td>
                 <td className="px-2">
                   <button type="button" disabled={p.current} onClick={() => onApply(p)}
                     className="rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline dark:text-blue-300 dark:disabled:text-gray-400">

@@ -4,6 +4,7 @@ import { sweepDocument } from '../../model/sweep/index.ts';
 import { GiB } from '../../model/input/index.ts';
 import { bestGoodput, tradeoffPoints, valueLabel } from './points.ts';
 import { curveSummary } from './TradeoffChart.tsx';
+import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
 
@@ -37,5 +38,18 @@ describe('trade-off points', () => {
     // TP 1 and 2 do not fit (259.7 and 132.3 GiB reserved); of TP 4 and 8, TP 4 is faster (238.8k against 211.7k tokens/s) and cheaper.
     expect(curveSummary('Tensor parallel (TP)', points, 'usd')).toBe(
       'Tensor parallel (TP) from 1 to 8: 2 of 4 values fit. Fastest that fits: 4 at 239k tokens/s. Cheapest that fits: 4 at $1.1M.');
+  });
+});
+
+describe('the trade-off table\'s verdict', () => {
+  it('is the strip\'s: 74.5 of 80 GiB is tight (above the one threshold), 50 of 80 safe, 81 of 80 will not fit', () => {
+    const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
+    const row = result.rows[3]!;
+    const at = (reservedGiB: number) => ({ ...row, output: { ...row.output, memory: { ...row.output.memory, reserved: reservedGiB * GiB, fits: reservedGiB <= 80 } } });
+    const points = tradeoffPoints({ ...result, rows: [at(74.5), at(50), at(81)] });
+    // 74.5 / 80 = 93 %, above the tight threshold (at most 90 %, lower where the band says so).
+    expect(tightFromShare()).toBeLessThan(74.5 / 80);
+    expect(points.map((p) => p.verdict)).toEqual(['tight', 'safe', 'will-not-fit']);
+    expect(points[0]?.fits).toBe(true);
   });
 });

@@ -6,6 +6,8 @@ import type { SweepResult, SweepValue } from '../../model/sweep/index.ts';
 import type { FieldChange } from '../../state/doc.ts';
 import { GiB } from '../../model/input/index.ts';
 import { formatMinutes } from '../format.ts';
+import type { OomVerdict } from '../../model/validation/index.ts';
+import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
 
 /** Each chart of the panel redraws in a task of its own, this far after the one above it (recharts commits a chart in one piece). */
 export const CHART_STAGGER_MS = 40;
@@ -25,6 +27,8 @@ export interface TradeoffPoint {
   readonly days: number;
   readonly goodput: number;
   readonly fits: boolean;
+  /** The page's one verdict (memoryVerdict.ts): a point the strip would call tight is tight here too. */
+  readonly verdict: OomVerdict;
   readonly current: boolean;
 }
 
@@ -54,6 +58,7 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       days: o.time?.days ?? 0,
       goodput: o.reliability?.goodput ?? 0,
       fits: o.memory.fits,
+      verdict: memoryVerdict(o.memory.reserved, o.memory.capacity).verdict,
       current: row.value === result.current,
     };
   });

@@ -3,8 +3,9 @@
 // OOM-risk verdict with its rule.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
-import { MAX_TIGHT_FROM_SHARE, headlineBands, oomAssessment, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
+import { MAX_TIGHT_FROM_SHARE, headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
+import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, memoryVerdict } from './memoryVerdict.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
 /** Figure id → the output field its band is for, and the figure's own formatter. */
@@ -33,19 +34,11 @@ export function FigureBand({ figureId, output }: { figureId: string; output: Est
   );
 }
 
-const VERDICT_STYLE: Readonly<Record<OomVerdict, string>> = {
-  safe: 'text-green-800 dark:text-green-300',
-  tight: 'text-amber-800 dark:text-amber-300',
-  'will-not-fit': 'text-red-700 dark:text-red-300',
-};
-const VERDICT_LABEL: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };
-const VERDICT_ICON: Readonly<Record<OomVerdict, string>> = { safe: '✓', tight: '⚠', 'will-not-fit': '✕' };
-
 export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
   // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
   const { reserved, capacity } = output.memory;
-  const a = oomAssessment(reserved, capacity, UNCERTAINTY_TABLE.memory);
+  const a = memoryVerdict(reserved, capacity);
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
   // Safe or tight: what the allocator holds first, then the threshold it is judged against.

@@ -5,7 +5,8 @@
 import { useId, useMemo, useState } from 'react';
 import type { ErrorSummary } from '../../model/validation/index.ts';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { MAX_TIGHT_FROM_SHARE, oomAssessment } from '../../model/validation/index.ts';
+import { MAX_TIGHT_FROM_SHARE } from '../../model/validation/index.ts';
+import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { INPUT } from '../controls/fields.tsx';
 import {
@@ -44,7 +45,7 @@ function SummaryBlock({ title, summary, testId }: { title: string; summary: Erro
 
 function BandNote() {
   const { throughput, memory, lowerQuantile, upperQuantile } = UNCERTAINTY_TABLE;
-  const tightShare = oomAssessment(0, 1, memory).tightFromShare;
+  const tightShare = tightFromShare();
   const range = (band: typeof memory) => `${signedPercentText(band.lowerError)} to ${signedPercentText(band.upperError)}`;
   return (
     <p data-testid="validation-band-note" className="text-sm text-gray-800 dark:text-gray-200">

@@ -1,0 +1,27 @@
+// The run's frame (ux.md principle 10): what anyone changes first — the model, the GPU
+// type, how many GPUs, the token budget and the price — opens the controls, a few Tab
+// presses from the top. The layout knobs come after it.
+
+import { usePlannerStore } from '../../state/react.ts';
+import { FRAME_SECTION_ID } from '../frame/jump.ts';
+import { formatTokenCount } from '../format.ts';
+import { HELP } from '../help.ts';
+import { NumberField } from './fields.tsx';
+import { GpuPicker } from './HardwareSection.tsx';
+import { PresetPicker } from './ModelSection.tsx';
+import { Section } from './Section.tsx';
+
+export function FrameSection() {
+  const store = usePlannerStore();
+  return (
+    <Section title="Run: model, GPUs, budget" id={FRAME_SECTION_ID}>
+      <PresetPicker />
+      <GpuPicker />
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
+        <NumberField path={['cluster', 'gpus']} help={HELP.gpus} commitOnBlur onCommit={(v) => store.getState().setGpuCount(v)} />
+        <NumberField path={['cost', 'usdPerGpuHour']} help={HELP.usdPerGpuHour} optional />
+      </div>
+      <NumberField path={['training', 'tokens']} help={HELP.tokens} readable={formatTokenCount} />
+    </Section>
+  );
+}
