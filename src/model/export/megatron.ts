@@ -7,6 +7,7 @@
 import {
   chunkLayers, commandLines, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunFlags, trainSamples, type Flag, type LaunchExport,
 } from './common.ts';
+import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
 import type { RunConfig } from '../input/index.ts';
 
@@ -119,7 +120,7 @@ function modelFlags(c: RunConfig): Flag[] {
     flags.push(['--num-experts', experts], ['--moe-router-topk', topK], ['--moe-ffn-hidden-size', expertFfnHidden]);
     if (sharedExperts > 0) flags.push(['--moe-shared-expert-intermediate-size', sharedExperts * expertFfnHidden]);
     if (denseLayers > 0) flags.push(['--moe-layer-freq', `"([0]*${denseLayers}+[1]*${m.layers - denseLayers})"`]);
-    flags.push(['--moe-token-dispatcher-type', 'alltoall']);
+    flags.push(...dispatcherFlags(c.stack.moeDispatcher));
   }
   if (m.mla) {
     flags.push(['--multi-latent-attention']);
@@ -177,6 +178,7 @@ function stackFlags(c: RunConfig): Flag[] {
   const megatronRecipes = ['delayed', 'tensorwise', 'blockwise', 'mxfp8'];
   if (c.training.precision === 'fp8' && megatronRecipes.includes(k.fp8Recipe)) flags.push(['--fp8-recipe', k.fp8Recipe]);
   if (k.overlap.tpComm && c.parallel.tp > 1) flags.push(['--tp-comm-overlap']);
+  flags.push(...megatronMoeStackFlags(c));
   return flags;
 }
 

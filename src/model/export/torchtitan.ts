@@ -7,6 +7,7 @@ import {
   commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunPrefix, trainSteps, type LaunchExport,
 } from './common.ts';
 import { torchtitanFlavorOf } from './torchtitan-flavors.ts';
+import { expertTensorParallel } from '../structure/index.ts';
 import type { RunConfig, ScheduleKind } from '../input/index.ts';
 
 type Value = string | number | boolean | readonly string[];
@@ -95,7 +96,26 @@ function parallelismSection(c: RunConfig, notes: string[]): Section {
     ...pipelineEntries(c, notes),
     ['context_parallel_degree', p.cp],
     ['expert_parallel_degree', p.ep],
+    ...moeEntries(c, notes),
   ]];
+}
+
+/**
+ * torchtitan's MoE knobs (torchtitan/config/job_config.py Parallelism): only
+ * expert_tensor_parallel_degree (default 1) has an equivalent. Its expert parallelism
+ * exchanges tokens with torch all_to_all_single (torchtitan/distributed/expert_parallel.py),
+ * trains dropless and eagerly: a DeepEP/HybridEP dispatcher, expert-parallel overlap, CUDA
+ * graphs and a capacity factor have no key, and each one the plan sets becomes a note.
+ */
+function moeEntries(c: RunConfig, notes: string[]): [string, Value][] {
+  const moe = c.model.moe;
+  if (!moe) return [];
+  const k = c.stack;
+  if (k.moeDispatcher !== 'alltoall') notes.push(`the ${k.moeDispatcher} token dispatcher: torchtitan exchanges tokens with torch all-to-all`);
+  if (k.overlap.epComm) notes.push('expert-parallel communication overlap: torchtitan has no such option');
+  if (k.cudaGraph !== 'none') notes.push(`CUDA graphs (${k.cudaGraph === 'full' ? 'whole iteration' : 'per module'}): torchtitan trains without them`);
+  if (moe.capacityFactor != null) notes.push(`capacity factor ${moe.capacityFactor}: torchtitan's MoE is dropless`);
+  return [['expert_tensor_parallel_degree', expertTensorParallel(c.parallel)]];
 }
 
 function optimizerAndRecompute(c: RunConfig, notes: string[]): Section[] {

@@ -50,3 +50,26 @@ describe('bad launch files', () => {
     expect(result.ok && result.warnings.filter((w) => w.includes('not used'))).toEqual(['--lr: not used by the planner, ignored', '--seed: not used by the planner, ignored']);
   });
 });
+
+describe('the mixture-of-experts stack flags (issue 20)', () => {
+  const moe = 'torchrun --nproc-per-node 8 pretrain_gpt.py --num-layers 2 --num-experts 8 --moe-router-topk 2';
+  it('a bad dispatcher, backend, graph implementation or capacity factor names its flag', () => {
+    expect(errors(`${moe} --moe-token-dispatcher-type nccl`)).toEqual(['--moe-token-dispatcher-type: needs one of alltoall, allgather, flex, alltoall_seq, got "nccl"']);
+    expect(errors(`${moe} --moe-token-dispatcher-type flex --moe-flex-dispatcher-backend uccl`)).toEqual(['--moe-flex-dispatcher-backend: needs one of deepep, hybridep, got "uccl"']);
+    expect(errors(`${moe} --cuda-graph-impl full_iteration`)).toEqual(['--cuda-graph-impl: needs one of none, local, transformer_engine, got "full_iteration"']);
+    expect(errors(`${moe} --moe-expert-capacity-factor -1 --moe-pad-expert-input-to-capacity`)).toEqual(['--moe-expert-capacity-factor: needs a number above 0 and at most 10000, got "-1"']);
+  });
+
+  it('older spellings: --moe-enable-deepep is flex with DeepEP; --enable-cuda-graph with the full_iteration scope is a whole-iteration graph', () => {
+    const result = importLaunchFile(`${moe} --moe-enable-deepep --enable-cuda-graph --cuda-graph-scope full_iteration`, { gpu: 'h100-sxm' });
+    if (!result.ok) throw new Error(result.errors.join('; '));
+    expect(result.document['training']).toMatchObject({ moeDispatcher: 'deepep', cudaGraph: 'full' });
+    expect(result.warnings.filter((w) => w.includes('not used'))).toEqual([]);
+  });
+
+  it('a capacity factor without padding is read with a warning that the planner pads', () => {
+    const result = importLaunchFile(`${moe} --moe-expert-capacity-factor 1.5`, { gpu: 'h100-sxm' });
+    expect(result.ok && (result.document['model'] as { moe: unknown }).moe).toMatchObject({ capacityFactor: 1.5 });
+    expect(result.warnings.some((w) => w.startsWith('--moe-expert-capacity-factor 1.5 without --moe-pad-expert-input-to-capacity'))).toBe(true);
+  });
+});

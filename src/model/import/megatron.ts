@@ -11,6 +11,7 @@
 import { FP8_RECIPES, RECOMPUTE_MODULES } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
 import type { Draft } from './draft.ts';
+import { readMegatronMoeStack } from './megatron-moe.ts';
 
 /** --a_b and --a-b are one flag (argparse keeps both spellings apart, but torchrun and DeepSpeed accept either). */
 const norm = (name: string) => name.replace(/_/g, '-').toLowerCase();
@@ -18,7 +19,7 @@ const norm = (name: string) => name.replace(/_/g, '-').toLowerCase();
 /** Flags whose meaning the document holds in other fields, or that only restate a default: read, no warning. */
 const IMPLIED = new Set([
   '--group-query-attention', '--normalization', '--position-embedding-type', '--disable-bias-linear', '--use-rotary-position-embeddings',
-  '--max-position-embeddings', '--expert-tensor-parallel-size', '--moe-token-dispatcher-type', '--use-precision-aware-optimizer',
+  '--max-position-embeddings', '--use-precision-aware-optimizer',
   '--exp-avg-sq-dtype', '--cpu-offloading', '--no-gradient-accumulation-fusion', '--ckpt-format', '--mock-data', '--tokenizer-type',
   '--no-pipeline-parallel', '--create-moe-param-group', '--deepspeed', '--deepspeed-config', '--deepspeed-activation-checkpointing',
   '--recompute-method', '--use-mcore-models', '--data-parallel-sharding-strategy', '--use-megatron-fsdp',
@@ -281,6 +282,7 @@ export function readMegatron(d: Draft, command: ParsedCommand): void {
   readOptimizer(d, f);
   readRecompute(d, f, deepspeed);
   readParallel(d, f, deepspeed);
+  readMegatronMoeStack(d, f);
   t['framework'] = deepspeed ? 'deepspeed' : 'megatron';
   for (const name of f.unused()) d.warn(`${name}: not used by the planner, ignored`);
 }

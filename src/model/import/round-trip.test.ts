@@ -132,7 +132,9 @@ describe('Megatron-LM round trip of the rarer flags', () => {
     if (!imported.ok) throw new Error(imported.errors.join('; '));
     const back = config(imported.document);
     expect(back.model).toEqual({ ...original.model, name: back.model.name });
-    expect(back.parallel).toEqual(original.parallel);
+    // The file states the expert TP the planner resolved (Megatron-Core would otherwise take tp: model_parallel_config.py),
+    // so it comes back explicit: tp 1 → etp 1.
+    expect(back.parallel).toEqual({ ...original.parallel, etp: 1 });
     expect(back.stack).toMatchObject({ recomputeModules: ['mla_up_proj', 'moe_act'], optimizerStateDtype: 'bf16', fp8Recipe: 'blockwise', loss: 'fused' });
     expect(imported.warnings.filter((w) => !w.startsWith('cluster.gpu'))).toEqual([]);
   });
@@ -161,5 +163,48 @@ describe('what `npm run import` prints', () => {
     expect((imported.document['model'] as { name: string }).name).toBe('Llama 3 70B');
     const parsed = parseDocument({ ...imported.document, warnings: ['a flag it could not map'] });
     expect(parsed.warnings.filter((w) => w.includes('unknown field'))).toEqual([]);
+  });
+});
+
+describe('Megatron-LM round trip of the mixture-of-experts stack (issue 20)', () => {
+  // Every new field away from its default: the flags of export/moe-flags.ts (Megatron-LM
+  // arguments.py) must bring each back, and the resolved run must be the same run.
+  const moeStack = {
+    ...mixtral,
+    model: { ...mixtral.model, moe: { ...mixtral.model.moe, capacityFactor: 1.25 } },
+    training: { ...mixtral.training, framework: 'megatron', moeDispatcher: 'hybridep', cudaGraph: 'full', overlap: { epComm: true } },
+    parallel: { ...mixtral.parallel, etp: 1 },
+  };
+
+  it('hybridep, EP overlap, whole-iteration graphs, etp 1 and capacity factor 1.25 come back identical', () => {
+    const original = config(moeStack);
+    const launch = launchFileForDocument(moeStack, 'megatron');
+    if (!launch.ok) throw new Error(launch.errors.join('; '));
+    const text = launch.launch.text;
+    for (const line of ['--moe-token-dispatcher-type flex', '--moe-flex-dispatcher-backend hybridep', '--overlap-moe-expert-parallel-comm',
+      '--cuda-graph-impl local', '--cuda-graph-scope full_iteration', '--expert-tensor-parallel-size 1', '--moe-expert-capacity-factor 1.25',
+      '--moe-pad-expert-input-to-capacity']) {
+      expect(text).toContain(`  ${line} \\`);
+    }
+    const imported = importLaunchFile(text, { gpu: 'h100-sxm' });
+    if (!imported.ok) throw new Error(imported.errors.join('; '));
+    const back = config(imported.document);
+    expect(back.model).toEqual(original.model);
+    expect(back.parallel).toEqual(original.parallel);
+    expect(back.stack).toEqual(original.stack);
+    expect(imported.warnings).toEqual([]);
+  });
+
+  it('each dispatcher and CUDA-graph scope survives on its own', () => {
+    for (const moeDispatcher of ['alltoall', 'allgather', 'deepep', 'hybridep']) {
+      for (const cudaGraph of ['none', 'partial', 'full']) {
+        const document = { ...moeStack, training: { ...moeStack.training, moeDispatcher, cudaGraph } };
+        const launch = launchFileForDocument(document, 'megatron');
+        if (!launch.ok) throw new Error(launch.errors.join('; '));
+        const imported = importLaunchFile(launch.launch.text, { gpu: 'h100-sxm' });
+        if (!imported.ok) throw new Error(imported.errors.join('; '));
+        expect(config(imported.document).stack, `${moeDispatcher} / ${cudaGraph}`).toMatchObject({ moeDispatcher, cudaGraph });
+      }
+    }
   });
 });

@@ -16,7 +16,8 @@ const READ: Readonly<Record<string, readonly string[]>> = {
   model: ['name', 'flavor', 'converters'],
   training: ['local_batch_size', 'batch_size', 'global_batch_size', 'seq_len', 'steps', 'mixed_precision_param', 'mixed_precision_reduce', 'enable_cpu_offload', 'compile'],
   parallelism: ['data_parallel_replicate_degree', 'data_parallel_shard_degree', 'fsdp_reshard_after_forward', 'tensor_parallel_degree', 'pipeline_parallel_degree',
-    'pipeline_parallel_schedule', 'pipeline_parallel_layers_per_stage', 'pipeline_parallel_microbatch_size', 'context_parallel_degree', 'expert_parallel_degree'],
+    'pipeline_parallel_schedule', 'pipeline_parallel_layers_per_stage', 'pipeline_parallel_microbatch_size', 'context_parallel_degree', 'expert_parallel_degree',
+    'expert_tensor_parallel_degree'],
   optimizer: ['name'],
   activation_checkpoint: ['mode', 'selective_ac_option'],
   float8: ['recipe_name'],
@@ -90,6 +91,9 @@ function readParallel(d: Draft, root: TomlTable, gpus: number | undefined): numb
     else d.warn('[parallelism] data_parallel_shard_degree = -1 takes the GPUs left over: set cluster.gpus (--gpus) to know the data-parallel degree');
   }
   Object.assign(out, { tp, pp, cp, ep, sequenceParallel: tp > 1 });
+  // Absent, torchtitan runs expert TP 1 (job_config.py default); the planner's own rule is left to the profile then.
+  const etp = 'expert_tensor_parallel_degree' in p ? degree(d, p, 'expert_tensor_parallel_degree') : undefined;
+  if (etp !== undefined) out['etp'] = etp;
   const dp = shard !== undefined ? shard * replicate : undefined;
   if (dp !== undefined) out['dp'] = dp;
   const reshard = p['fsdp_reshard_after_forward'];
