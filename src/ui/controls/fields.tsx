@@ -109,7 +109,11 @@ export function NumberField(props: {
           if (!commitOnBlur) commit(parseNumberText(e.target.value, optional));
         }}
         onKeyDown={(e) => {
-          if (commitOnBlur && e.key === 'Enter' && draft !== null) commit(parseNumberText(draft, optional));
+          if (commitOnBlur && e.key === 'Enter' && draft !== null) {
+            commit(parseNumberText(draft, optional));
+            // Committed: leaving the field later (to click the note's Undo, say) must not commit the same text again.
+            setDraft(null);
+          }
         }}
         onBlur={() => {
           if (commitOnBlur && draft !== null) commit(parseNumberText(draft, optional));
