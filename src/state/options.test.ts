@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
-import { DEGREE_KEYS, divisors, layoutChoices, microBatchesPerStep, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
 
 const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
@@ -178,5 +178,26 @@ describe('micro-batches per step', () => {
   it('is GBS / (MBS × DP): 256 / (1 × 2) = 128 for the default, null when not whole', () => {
     expect(microBatchesPerStep(DEFAULT_DOCUMENT)).toBe(128);
     expect(microBatchesPerStep(setAt(DEFAULT_DOCUMENT, ['training', 'microBatch'], 3))).toBeNull();
+  });
+});
+
+describe('etpChoices: what the expert-TP control offers (issue 20)', () => {
+  // Mixtral 8 experts of 14336 on TP 2 × DP 8: an expert group of EP 8 × ETP ranks must divide
+  // TP × DP × CP = 16 (consistency.ts etpProblem), so ETP 1 and 2 fit, 4, 8 and 16 do not;
+  // the default is TP = 2 because EP 8 divides DP × CP = 8 (params.ts expertTensorParallel).
+  const doc = {
+    version: 1,
+    model: { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
+    training: { seqLen: 4096, globalBatch: 256, microBatch: 1 }, parallel: { tp: 2, pp: 4, dp: 8, ep: 8 }, cluster: { gpu: 'h100-sxm', gpus: 64 },
+  };
+  it('Mixtral on TP 2, DP 8, EP 8: default 2; 1 and 2 valid; 4, 8, 16 named as not dividing', () => {
+    const c = etpChoices(doc);
+    expect(c?.fallback).toBe(2);
+    expect(c?.options.filter((o) => o.problem === null).map((o) => o.value)).toEqual([1, 2]);
+    expect(c?.options.filter((o) => o.problem !== null).map((o) => o.value)).toEqual([4, 8, 16]);
+    expect(c?.options.find((o) => o.value === 4)?.problem).toBe('ep × etp = 8×4 does not divide tp × dp × cp = 16');
+  });
+  it('a dense model has no expert-TP control', () => {
+    expect(etpChoices({ ...doc, model: { ...doc.model, moe: null } })).toBeNull();
   });
 });

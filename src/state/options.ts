@@ -5,7 +5,8 @@
 // (model/input/layout.ts) to the document; the store keeps the user's own degrees.
 
 import { divisors } from '../model/input/index.ts';
-import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
+import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
+import { expertTensorParallel } from '../model/structure/index.ts';
 import { parseDocument } from '../model/input/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
@@ -270,4 +271,27 @@ export function microBatchesPerStep(doc: Doc): number | null {
   if (globalBatch === null) return null;
   const m = globalBatch / (l.microBatch * l.dp);
   return Number.isInteger(m) ? m : null;
+}
+
+export interface EtpOption { readonly value: number; readonly problem: string | null }
+export interface EtpChoices {
+  /** The expert TP the engine takes when the document names none (structure/params.ts expertTensorParallel). */
+  readonly fallback: number;
+  /** Candidates, ascending, each with the engine's reason it cannot be used here (consistency.ts etpProblem), or null. */
+  readonly options: readonly EtpOption[];
+}
+
+/** The most expert TP offered: Megatron-Bridge's MoE recipes use 1 to 8, one node's NVLink domain. */
+const MAX_ETP = 64;
+
+/** What the expert-TP control offers; null for a dense model or a model the rules cannot read yet. */
+export function etpChoices(doc: Doc): EtpChoices | null {
+  const read = readContext(doc);
+  if (!read.ok || !read.ctx.model.moe) return null;
+  const { model, layout: l } = read.ctx;
+  const candidates = divisors(l.tp * l.dp * l.cp).filter((v) => v <= MAX_ETP);
+  return {
+    fallback: expertTensorParallel({ tp: l.tp, dp: l.dp, cp: l.cp, ep: l.ep }),
+    options: candidates.map((value) => ({ value, problem: etpProblem(model, { ep: l.ep, etp: value, tp: l.tp, dp: l.dp, cp: l.cp }) })),
+  };
 }

@@ -3,6 +3,7 @@ import { parseDocument } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { EXPLAINED_FIGURES, evaluateEquation, explainFigure, type Equation, type Quantity } from './explain.ts';
 import { MODEL_PRESETS } from '../../presets/models.ts';
+import { MOE_TIME } from '../calibration.ts';
 import type { RunConfig } from '../input/index.ts';
 import type { UncertaintyTable } from '../validation/index.ts';
 
@@ -130,5 +131,33 @@ describe('explainFigure', () => {
     const c = config(TINY);
     const output = { ...estimateConfig(c), errors: ['model.layers: must be positive'] };
     expect(explainFigure('memory-total', c, output, TABLE)).toBeNull();
+  });
+});
+
+describe('the step time of a MoE run names its host-sync and EP-exposure terms (issue 20)', () => {
+  // Values read from the engine's fitted constants (calibration.ts MOE_TIME), as moe-time.ts uses them.
+  const mixtral = (training: Record<string, unknown>) => config({
+    version: 1,
+    model: { name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
+    training: { seqLen: 4096, globalBatch: 256, microBatch: 1, framework: 'megatron', ...training },
+    parallel: { tp: 2, pp: 4, dp: 8, ep: 8 }, cluster: { gpu: 'h100-sxm' },
+  });
+  const notes = (c: RunConfig) => explainFigure('step-time', c, estimateConfig(c), TABLE)?.notes ?? [];
+
+  it('all-to-all without graphs: its per-layer wait in ms; without overlap the fitted exposed share', () => {
+    const n = notes(mixtral({ moeDispatcher: 'alltoall' }));
+    expect(n).toContain(`Dispatcher host synchronisation, inside "compute": ${(MOE_TIME.hostSyncSeconds.alltoall * 1e3).toFixed(2)} ms per MoE layer per micro-batch forward (alltoall dispatcher, no CUDA graphs); Megatron-Core token_dispatcher.py copies the per-expert token counts to the host before the exchange (fitted on the validation set).`);
+    expect(n.some((x) => x.startsWith(`Exposed EP communication: ${Math.round(MOE_TIME.exposedFraction * 100)} % `) && x.endsWith('not overlapped.'))).toBe(true);
+  });
+
+  it('whole-iteration graphs: no host wait; EP overlap: the overlapped share', () => {
+    const n = notes(mixtral({ cudaGraph: 'full', overlap: { epComm: true } }));
+    expect(n.some((x) => x.startsWith('Dispatcher host synchronisation: none'))).toBe(true);
+    expect(n.some((x) => x.startsWith(`Exposed EP communication: ${Math.round(MOE_TIME.overlappedExposedFraction * 100)} % `))).toBe(true);
+  });
+
+  it('a dense run has no MoE note', () => {
+    const dense = config({ ...TINY, training: { ...TINY.training, moeDispatcher: 'hybridep' } });
+    expect(notes(dense).some((x) => /Dispatcher|Exposed EP/.test(x))).toBe(false);
   });
 });

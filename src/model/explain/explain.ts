@@ -5,6 +5,7 @@
 
 import { peakFlopsPerSecond } from '../time/index.ts';
 import { explainMemory } from './memory.ts';
+import { moeStepNotes } from './moe.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { equation, type Equation, type ExplainedFigure, type Explanation, type Operator, type Quantity } from './equation.ts';
 import type { EstimateOutput, RunConfig, TimePart } from '../input/index.ts';
@@ -23,7 +24,7 @@ const TIME_PART_NAMES: Readonly<Record<TimePart, string>> = {
 
 type Throughput = NonNullable<EstimateOutput['throughput']>;
 
-function stepTime(t: Throughput): Explanation {
+function stepTime(c: RunConfig, t: Throughput): Explanation {
   const parts: (Quantity | Operator)[] = [];
   for (const part of STEP_SUM_ORDER) {
     const value = t.breakdown[part];
@@ -37,7 +38,7 @@ function stepTime(t: Throughput): Explanation {
     lead: 'One optimizer step on the slowest (critical) pipeline stage: its compute and exposed communication for every micro-batch, the schedule\'s idle time, then the data-parallel gradient sync and the optimizer update.',
     equations: [equation('step', { name: 'step time', value: t.stepSeconds, unit: 'seconds' }, 'sum of the parts of the step that are not hidden',
       'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2; exposed communication and overlap: model-reference.md, "Time"', ...parts)],
-    notes: ['Zero terms are left out. The step-time chart draws the same parts.'],
+    notes: ['Zero terms are left out. The step-time chart draws the same parts.', ...moeStepNotes(c)],
   };
 }
 
@@ -151,7 +152,7 @@ export function explainFigure(figure: ExplainedFigure, config: RunConfig, output
   const t = output.throughput;
   if (!t) return null;
   switch (figure) {
-    case 'step-time': return stepTime(t);
+    case 'step-time': return stepTime(config, t);
     case 'tokens-per-second': return tokensPerSecond(config, t);
     case 'mfu': return mfu(config, output, t);
     case 'bubble-fraction': return bubble(config, output, t);

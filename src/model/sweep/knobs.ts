@@ -9,12 +9,15 @@
 // count allows and DP follows. EP is carved out of TP × DP × CP (Megatron-Core's expert
 // groups), so it moves nothing else.
 
-import { divisors, PRECISIONS, RECOMPUTES, ZERO_STAGES, type FieldChange, type RunConfig } from '../input/index.ts';
+import {
+  CUDA_GRAPH_SCOPES, divisors, MOE_DISPATCHERS, PRECISIONS, RECOMPUTES, ZERO_STAGES, type FieldChange, type RunConfig,
+} from '../input/index.ts';
 import { intentOfLayout, layoutChanges, layoutForGpuCount, layoutOfRun, withLayoutDegree } from '../input/index.ts';
+import { expertTensorParallel } from '../structure/index.ts';
 
 export const SWEEP_KNOBS = [
   'tp', 'pp', 'cp', 'ep', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus',
-  'checkpointInterval',
+  'checkpointInterval', 'moeDispatcher', 'epComm', 'cudaGraph', 'etp',
 ] as const;
 export type SweepKnob = (typeof SWEEP_KNOBS)[number];
 export type SweepValue = number | string;
@@ -51,6 +54,13 @@ const GPU_OCTAVES = 4;
 const SEQ_LENGTHS = [512, 1024, 2048, 4096, 8192, 16_384, 32_768, 65_536, 131_072];
 /** From a few minutes to a day (issue 13), roughly evenly on a log axis. */
 export const CHECKPOINT_INTERVALS_MINUTES = [2, 3, 5, 7, 10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 360, 480, 720, 1080, 1440];
+/** Expert TP drawn up to one 8-GPU node's NVLink domain and a little past it (Megatron-Bridge MoE recipes use 1 to 8). */
+const MAX_ETP = 64;
+/** A boolean field as the sweep's values (a row value is a number or a string). */
+const OFF_ON = ['off', 'on'] as const;
+/** A MoE stack knob offers its choices for a MoE model; a dense one has only its current value (the field changes nothing there). */
+const forMoe = (c: RunConfig, choices: readonly SweepValue[], current: SweepValue): readonly SweepValue[] => (c.model.moe ? choices : [current]);
+
 /** Least to most precise: bytes per weight ascending. */
 const PRECISION_ORDER = ['fp4', 'fp8', 'fp16', 'bf16', 'fp32'] as const;
 
@@ -156,4 +166,19 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     candidates: (x) => sortedUnique([...CHECKPOINT_INTERVALS_MINUTES, x.optimalCheckpointIntervalMinutes, num(KNOBS.checkpointInterval.current(x))]),
     changes: (_, value) => [{ path: ['cost', 'checkpointIntervalMinutes'], value }],
   },
+  // The MoE stack (issue 20): each value is the document field set explicitly, over the framework's default.
+  moeDispatcher: fieldKnob('Token dispatcher', ['training', 'moeDispatcher'], (c) => c.stack.moeDispatcher,
+    ({ config: c }) => forMoe(c, MOE_DISPATCHERS, c.stack.moeDispatcher)),
+  epComm: {
+    label: 'Overlap expert-parallel communication',
+    absorbedBy: null,
+    current: ({ config }) => (config.stack.overlap.epComm ? 'on' : 'off'),
+    candidates: ({ config: c }) => forMoe(c, OFF_ON, c.stack.overlap.epComm ? 'on' : 'off'),
+    changes: (_, value) => [{ path: ['training', 'overlap', 'epComm'], value: value === 'on' }],
+  },
+  cudaGraph: fieldKnob('CUDA graphs', ['training', 'cudaGraph'], (c) => c.stack.cudaGraph,
+    ({ config: c }) => forMoe(c, CUDA_GRAPH_SCOPES, c.stack.cudaGraph)),
+  // Divisors of the stage's TP × DP × CP; the engine (consistency.ts etpProblem) rejects those EP × ETP does not divide.
+  etp: fieldKnob('Expert tensor parallel (ETP)', ['parallel', 'etp'], (c) => expertTensorParallel(c.parallel),
+    ({ config: c }) => forMoe(c, divisors(c.parallel.tp * c.parallel.dp * c.parallel.cp).filter((d) => d <= MAX_ETP), expertTensorParallel(c.parallel))),
 };

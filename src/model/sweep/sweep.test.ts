@@ -32,6 +32,9 @@ function byHand(doc: Doc, knob: SweepKnob, value: number | string): unknown {
     case 'microBatch': case 'globalBatch': case 'recompute': case 'precision': case 'seqLen': return training({ [knob]: value });
     case 'gpus': return { ...parallel({ dp: v / (p.tp * p.pp * p.cp) }), cluster: { ...doc.cluster, gpus: v } };
     case 'checkpointInterval': return { ...doc, cost: { ...doc.cost, checkpointIntervalMinutes: v } };
+    case 'moeDispatcher': case 'cudaGraph': return training({ [knob]: value });
+    case 'epComm': return training({ overlap: { epComm: value === 'on' } });
+    case 'etp': return parallel({ etp: v });
   }
 }
 
@@ -39,6 +42,7 @@ const CASES: readonly [string, Doc, SweepKnob][] = [
   ...(['tp', 'pp', 'cp', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus', 'checkpointInterval'] as const)
     .map((k): [string, Doc, SweepKnob] => ['Llama 3 70B', LLAMA_70B, k]),
   ['Mixtral 8x7B', MIXTRAL, 'ep'],
+  ...(['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const).map((k): [string, Doc, SweepKnob] => ['Mixtral 8x7B', MIXTRAL, k]),
 ];
 
 describe('sweep: each row is the estimate of the document with that value', () => {
@@ -133,5 +137,32 @@ describe('sweep: checkpoint interval against goodput (Young 1974, Daly 2006)', (
     // Days follow goodput: checkpointing every 2 minutes costs over a tenth of the run.
     const days = (v: number) => rows.find((r) => r.value === v)!.output.time!.days;
     expect(days(2) / days(90)).toBeGreaterThan(1.1);
+  });
+});
+
+describe('sweep: the MoE stack knobs (issue 20)', () => {
+  const steps = (knob: SweepKnob, doc: Doc = MIXTRAL) => sweepDocument(doc, knob).rows.map((r) => [r.value, r.output.throughput?.stepSeconds ?? Number.NaN] as const);
+
+  it('Mixtral on EP 8: one row per dispatcher, graph scope and overlap setting, and they give different step times', () => {
+    for (const [knob, values] of [['moeDispatcher', ['alltoall', 'allgather', 'deepep', 'hybridep']], ['cudaGraph', ['none', 'partial', 'full']], ['epComm', ['off', 'on']]] as const) {
+      const rows = steps(knob);
+      expect(rows.map(([v]) => v), knob).toEqual(values);
+      expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
+    }
+    // Overlap hides exchange behind compute (moe-time.ts expertParallelExposedFraction); whole-iteration graphs remove the host wait.
+    const [off, on] = steps('epComm');
+    expect(on?.[1]).toBeLessThan(off?.[1] ?? 0);
+    const graphs = steps('cudaGraph');
+    expect(graphs[2]?.[1]).toBeLessThan(graphs[0]?.[1] ?? 0);
+  });
+
+  it('expert TP: divisors of TP × DP × CP = 2 × 32 × 1 = 64 the engine accepts with EP 8 (EP × ETP must divide 64: 1, 2, 4, 8)', () => {
+    const result = sweepDocument(MIXTRAL, 'etp');
+    expect(result.rows.map((r) => r.value)).toEqual([1, 2, 4, 8]);
+    expect(result.skipped.map((s) => s.value)).toEqual([16, 32, 64]);
+  });
+
+  it('a dense run offers only its current value for each MoE knob', () => {
+    for (const knob of ['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const) expect(sweepDocument(LLAMA_70B, knob).rows, knob).toHaveLength(1);
   });
 });

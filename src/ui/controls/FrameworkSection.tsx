@@ -3,30 +3,23 @@
 // it (activation offload sits with the other memory savers). Each field offers "profile default (value)", which leaves the field out of the
 // document, or an explicit value, which wins over the profile.
 
-import { FRAMEWORK_PROFILES, type StackDefaults } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
 import {
-  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, SELECTIVE_POLICIES, STATE_DTYPES, type Framework,
+  ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, SELECTIVE_POLICIES, STATE_DTYPES,
 } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
 import { SelectField, controlId } from './fields.tsx';
+import { MoeStackFields } from './MoeStackFields.tsx';
 import { Section } from './Section.tsx';
-
-const DEFAULT_VALUE = '__profile__';
+import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
 
 const HELP_FRAMEWORK: Help = {
   label: 'Framework',
   explain: 'The training stack: it sets the defaults below (loss, recompute policy, kernels, what the allocator and optimizer keep).',
   source: 'Each default cites the framework\'s own source file and flag (src/presets/frameworks.ts)',
 };
-
-interface StackField {
-  readonly key: keyof StackDefaults;
-  readonly help: Help;
-  readonly choices: readonly (string | boolean)[];
-  readonly labels?: Readonly<Record<string, string>>;
-}
 
 const STACK_FIELDS: readonly StackField[] = [
   { key: 'loss', choices: LOSS_KINDS, help: { label: 'Loss kernel', explain: 'How cross-entropy keeps fp32 logits: eager keeps three copies at its peak, fused one, compiled two.' } },
@@ -42,33 +35,6 @@ const STACK_FIELDS: readonly StackField[] = [
   { key: 'compile', choices: [false, true], labels: { false: 'off', true: 'on' }, help: { label: 'torch.compile', explain: 'The model compiled with torch.compile.' } },
 ];
 
-function label(field: StackField, value: unknown): string {
-  const text = String(value);
-  return field.labels?.[text] ?? text;
-}
-
-function StackFieldControl({ field, framework }: { field: StackField; framework: Framework }) {
-  const store = usePlannerStore();
-  const path: FieldPath = ['training', field.key];
-  const value = usePlanner((s) => getAt(s.document, path));
-  const profileValue = FRAMEWORK_PROFILES[framework].defaults[field.key];
-  const profileText = Array.isArray(profileValue) ? profileValue.join(', ') : String(profileValue);
-  const shownDefault = label(field, profileText);
-  const current = field.choices.find((c) => c === value);
-  const options = [
-    { value: DEFAULT_VALUE, label: `profile default (${shownDefault})` },
-    ...field.choices.map((c) => ({ value: String(c), label: label(field, c) })),
-  ];
-  if (value !== undefined && current === undefined) options.push({ value: String(value), label: `${String(value)} (not valid)` });
-  return (
-    <SelectField id={controlId(path)} help={field.help} value={value === undefined ? DEFAULT_VALUE : String(value)} options={options} errorPath={path}
-      onChange={(v) => {
-        const picked = field.choices.find((c) => String(c) === v);
-        store.getState().setField(path, v === DEFAULT_VALUE ? undefined : picked);
-      }} />
-  );
-}
-
 export function FrameworkSection() {
   const store = usePlannerStore();
   const raw = usePlanner((s) => getAt(s.document, ['training', 'framework']));
@@ -83,6 +49,7 @@ export function FrameworkSection() {
       <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3">
         {STACK_FIELDS.map((field) => <StackFieldControl key={field.key} field={field} framework={framework} />)}
       </div>
+      <MoeStackFields framework={framework} />
     </Section>
   );
 }

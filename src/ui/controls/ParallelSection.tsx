@@ -6,6 +6,7 @@ import { DEGREE_PATHS } from '../../state/options.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { DegreeSlider, useLayoutChoices } from './DegreeSlider.tsx';
+import { ExpertTpField } from './ExpertTpField.tsx';
 import { CheckField } from './fields.tsx';
 import { Section } from './Section.tsx';
 
@@ -19,6 +20,7 @@ export function ParallelSection() {
       <DegreeSlider degree="dp" choices={choices.dp} />
       <DegreeSlider degree="cp" choices={choices.cp} />
       <DegreeSlider degree="ep" choices={choices.ep} />
+      <ExpertTpField />
       <CheckField path={['parallel', 'sequenceParallel']} help={HELP.sequenceParallel} fallback={tp > 1}
         disabledReason={tp === 1 ? 'it has no effect with TP = 1' : null} />
     </Section>

@@ -32,7 +32,10 @@ const KNOB_NAMES: Readonly<Record<SweepKnob, string>> = {
   vpp: 'Virtual pipeline stages (VPP)', microBatch: 'Micro-batch', globalBatch: 'Global batch', zero: 'ZeRO stage',
   recompute: 'Recomputation', precision: 'Precision', seqLen: 'Sequence length', gpus: 'GPUs (DP follows)',
   checkpointInterval: 'Checkpoint interval',
+  moeDispatcher: 'Token dispatcher', epComm: 'EP communication overlap', cudaGraph: 'CUDA graphs', etp: 'Expert tensor parallel (ETP)',
 };
+/** Knobs that mean something only for a mixture-of-experts model. */
+const MOE_KNOBS: readonly SweepKnob[] = ['ep', 'moeDispatcher', 'epComm', 'cudaGraph', 'etp'];
 
 let shared: TradeoffClient | null = null;
 function client(): TradeoffClient {
@@ -146,7 +149,7 @@ export default function TradeoffPanel() {
   const stale = !current || invalid;
   const knobId = useId();
   const moe = document !== null && getAt(document, ['model', 'moe']) != null;
-  const knobs = SWEEP_KNOBS.filter((k) => k !== 'checkpointInterval' && (k !== 'ep' || moe));
+  const knobs = SWEEP_KNOBS.filter((k) => k !== 'checkpointInterval' && (moe || !MOE_KNOBS.includes(k)));
   const apply = useCallback((p: TradeoffPoint) => store.getState().replaceDocument(withFieldChanges(store.getState().document, p.changes)), [store]);
   const result = answer?.knob ?? null;
   const points = useMemo(() => (result ? tradeoffPoints(result) : []), [result]);

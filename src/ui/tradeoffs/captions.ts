@@ -78,4 +78,24 @@ export const KNOB_CAPTIONS: Readonly<Record<SweepKnob, KnobCaption>> = {
     why: 'checkpointing often spends the run writing checkpoints; rarely, it loses more work at every failure. The best interval is about √(2 × write time × cluster MTBF).',
     source: 'Young 1974; Daly 2006',
   },
+  moeDispatcher: {
+    tradeoff: 'Communication against host waits',
+    why: 'the all-to-all dispatcher waits for the host to learn how many tokens each expert gets in every MoE layer; DeepEP and HybridEP send a token once per node it visits and at near link speed.',
+    source: 'Megatron-Core token_dispatcher.py; deepseek-ai/DeepEP performance tables; NVIDIA Hybrid-EP blog (2026)',
+  },
+  epComm: {
+    tradeoff: 'Communication against computation',
+    why: 'overlapping one micro-batch\'s token exchange with another\'s computation hides most of it, if there is compute to hide it behind.',
+    source: 'Megatron-LM --overlap-moe-expert-parallel-comm; Megatron-Bridge moe-comm-overlap skill card; DeepSeek-V3 report §3.2 (DualPipe)',
+  },
+  cudaGraph: {
+    tradeoff: 'Launch overhead against memory',
+    why: 'captured graphs replay kernels without the CPU: per-module graphs trim launch time, a whole-iteration graph also removes the dispatcher\'s host wait; graphs keep static buffers.',
+    source: 'Megatron-LM --cuda-graph-impl / --cuda-graph-scope; Megatron-Bridge cuda-graphs skill card',
+  },
+  etp: {
+    tradeoff: 'Communication against memory',
+    why: 'splitting each expert over more GPUs divides its weights and optimizer state, but makes its matrices thinner and adds tensor-parallel traffic inside every expert.',
+    source: 'Megatron-Core --expert-tensor-parallel-size (model_parallel_config.py)',
+  },
 };
