@@ -60,7 +60,8 @@ test('PP and the micro-batch count change the timeline blocks and the bubble as 
 test('sliders work from the keyboard: Tab reaches TP, arrow keys move it', async ({ page }) => {
   await openPlanner(page);
   const tp = slider(page, /\(TP\)/);
-  for (let i = 0; i < 10 && !(await tp.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  // The run's frame (model, GPU, GPU count, price, token budget) comes first, then the layout knobs (issue 22, item 4).
+  for (let i = 0; i < 30 && !(await tp.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
   await expect(tp).toBeFocused();
   await page.keyboard.press('ArrowLeft');
   await expect(tp).toHaveAttribute('aria-valuetext', '4');

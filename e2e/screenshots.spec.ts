@@ -3,11 +3,13 @@
 
 import { test, expect, openPlanner, setSlider } from './fixtures.ts';
 
-// A laptop (1440×900), a narrow window (800×900, one column: the strip pins to the window)
-// and the embed card at the size its copied snippet asks for (700×450).
+// A laptop (1440×900), a narrow window (800×900: the strip pins at the top of the results),
+// a phone (390×844, one column: the answer pinned above the controls) and the embed card at
+// the size its copied snippet asks for (700×450).
 const views = [
   { name: 'full', path: '/', viewport: { width: 1440, height: 900 } },
   { name: 'narrow', path: '/', viewport: { width: 800, height: 900 } },
+  { name: 'phone', path: '/', viewport: { width: 390, height: 844 } },
   { name: 'embed', path: '/?embed=1', viewport: { width: 700, height: 450 } },
 ] as const;
 

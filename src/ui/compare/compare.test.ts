@@ -82,4 +82,11 @@ describe('what differs between two configurations', () => {
       { field: 'cluster.gpu', label: 'GPU', pinnedText: 'NVIDIA H100 SXM5 80GB', currentText: 'NVIDIA A100 SXM4 80GB' },
     ]);
   });
+
+  it('reads a token budget as a count a person can say', () => {
+    const current = setAt(DEFAULT_DOCUMENT, ['training', 'tokens'], 5.24288e11);
+    expect(configDifferences(DEFAULT_DOCUMENT, current)).toEqual([
+      { field: 'training.tokens', label: 'Token budget (tokens)', pinnedText: '1 trillion tokens', currentText: '524 billion tokens' },
+    ]);
+  });
 });

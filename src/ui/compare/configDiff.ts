@@ -3,6 +3,7 @@
 
 import { gpuName } from '../../state/catalog.ts';
 import { isPlainObject, type Doc } from '../../state/doc.ts';
+import { formatTokenCount } from '../format.ts';
 import { HELP, type HelpKey } from '../help.ts';
 
 export interface FieldDifference {
@@ -44,6 +45,8 @@ function leaves(value: unknown, path: string, out: Map<string, unknown>): void {
 /** Field values people read by name: a GPU preset's id is shown as the GPU's name ("NVIDIA H100 SXM5 80GB", not "h100-sxm"). */
 const NAMED: Readonly<Record<string, (value: unknown) => string>> = {
   'cluster.gpu': gpuName,
+  // "1 trillion tokens → 524 billion tokens", not "1000000000000 → 524288000000" (ux.md principle 9).
+  'training.tokens': (value) => (typeof value === 'number' ? formatTokenCount(value) : JSON.stringify(value)),
 };
 
 function text(field: string, value: unknown): string {
