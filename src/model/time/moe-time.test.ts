@@ -43,7 +43,7 @@ describe('the dispatcher host synchronisation (Megatron-Core token_dispatcher.py
     const c = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
     expect(layerForwardSeconds(c, layerIndex, 2048).hostSyncForward).toBe(MOE_TIME.hostSyncSeconds.alltoall);
   });
-  it('vanishes under whole-iteration graphs (--cuda-graph-impl full_iteration runs MoE sync-free)', () => {
+  it('vanishes under whole-iteration graphs (--cuda-graph-scope full_iteration runs MoE sync-free)', () => {
     const eager = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
     const graphed = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'full' });
     expect(moeHostSyncSeconds(graphed)).toBe(0);

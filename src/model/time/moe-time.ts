@@ -30,7 +30,7 @@ export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: numbe
  * all-to-all (megatron/core/transformer/moe/token_dispatcher.py,
  * _maybe_dtoh_and_synchronize), and the grouped GEMM takes its splits as a host list,
  * so the CPU waits for the GPU and the GPU then waits for the kernels the CPU launches
- * next. Whole-iteration CUDA graphs (--cuda-graph-impl full_iteration) run MoE
+ * next. Whole-iteration CUDA graphs (--cuda-graph-impl local --cuda-graph-scope full_iteration; arguments.py allows full_iteration only with the local impl) run MoE
  * sync-free, so the term vanishes; per-module graphs leave the MoE layer eager
  * (moe/README.md, "CUDA graph"), scaled by the fitted partialGraphSyncScale.
  */
