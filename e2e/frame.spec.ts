@@ -99,6 +99,24 @@ test('phone 390×844: the verdict and memory per GPU are on the first screen and
   await page.screenshot({ path: 'tmp/shots-4422/phone-editing.png' });
 });
 
+test('phone: the pinned strip\'s run name and "Search layouts" land below the strip, not under it', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openPlanner(page);
+  const strip = page.getByTestId('phone-strip');
+  await page.getByLabel('Sequence length (s, tokens)').scrollIntoViewIfNeeded();
+  await strip.getByRole('button', { name: /^Llama 3 70B on 64/ }).click();
+  await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
+  const stripBottom = async () => (await strip.boundingBox())?.height ?? 0;
+  const title = page.getByRole('button', { name: 'Run: model, GPUs, budget', exact: true });
+  await expect.poll(async () => (await title.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(await stripBottom());
+  await strip.getByRole('button', { name: 'Search layouts' }).click();
+  const panel = page.getByTestId('search-panel');
+  await expect(panel).toHaveAttribute('open', '');
+  await expect(panel.locator('summary')).toBeFocused();
+  await expect.poll(async () => (await panel.locator('summary').boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(await stripBottom());
+  await expect(panel.locator('summary')).toBeInViewport();
+});
+
 test('the embed says the token budget and price its days and dollars assume', async ({ page }) => {
   await page.setViewportSize({ width: 700, height: 450 });
   await openPlanner(page, '/?embed=1');

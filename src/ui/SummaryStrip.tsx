@@ -1,5 +1,6 @@
-// The answer at a glance, pinned at the top of the results at every width: the run it
-// is for (model, GPUs, layout), the memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
+// The answer at a glance, pinned at the top of the results from 700 px (below that, one
+// column, the phone's strip pins above the controls instead: frame/PhoneStrip.tsx): the run it
+// is for (model, GPUs, layout; its name a way to the run's frame), the way to the layout search, the memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
 // days and dollars for the token budget. These figures' data-testids live here only
 // (the cards below repeat them with their range and explanation, without ids). While the input is invalid the strip keeps the
 // last good figures, dimmed and marked data-stale="true"; a run that does not fit

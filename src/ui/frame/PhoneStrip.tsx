@@ -12,8 +12,10 @@ import { keyFigures, memoryCapacityNote } from '../keyFigures.ts';
 import { planTitle } from '../ShareBar.tsx';
 import { STALE_CLASS, STALE_TEXT } from '../SummaryStrip.tsx';
 import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE } from '../uncertainty/memoryVerdict.ts';
-import { jumpToFrame } from './jump.ts';
+import { PHONE_STRIP_TEST_ID, jumpToFrame, jumpToSearch } from './jump.ts';
 
+const LINK = 'w-fit rounded text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 '
+  + 'dark:text-blue-300 dark:focus-visible:outline-blue-300';
 /** Beside the memory: the speed, time and cost a planner asks next. */
 const NEXT_FIGURES = ['step-time', 'training-days', 'cost-usd'] as const;
 
@@ -47,7 +49,7 @@ export function PhoneStrip() {
   const stale = usePlanner((s) => s.errors.length > 0);
   const document = usePlanner((s) => s.document);
   return (
-    <section aria-label="Answer at a glance" data-testid="phone-strip" data-stale={stale ? 'true' : undefined}
+    <section aria-label="Answer at a glance" data-testid={PHONE_STRIP_TEST_ID} data-stale={stale ? 'true' : undefined}
       className="sticky top-0 z-20 -mx-4 flex flex-col gap-0.5 border-b border-gray-300 bg-white/95 px-4 py-1.5 shadow-sm backdrop-blur min-[700px]:hidden dark:border-gray-700 dark:bg-gray-950/95">
       {output ? (
         <div className={stale ? STALE_CLASS : undefined}>
@@ -55,10 +57,12 @@ export function PhoneStrip() {
           <Figures output={output} />
         </div>
       ) : <p className="text-sm text-gray-800 dark:text-gray-200">Computing the first estimate…</p>}
-      <button type="button" onClick={jumpToFrame}
-        className="w-fit truncate text-left text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300">
-        {planTitle(document)}<span className="sr-only"> (change the model, GPUs, token budget or price)</span>
-      </button>
+      <p className="flex flex-wrap gap-x-3 text-xs">
+        <button type="button" onClick={jumpToFrame} className={`${LINK} truncate text-left`}>
+          {planTitle(document)}<span className="sr-only"> (change the model, GPUs, token budget or price)</span>
+        </button>
+        <button type="button" onClick={jumpToSearch} className={LINK}>Search layouts</button>
+      </p>
     </section>
   );
 }

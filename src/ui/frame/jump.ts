@@ -22,9 +22,16 @@ function whenPresent(id: string, then: (element: HTMLElement) => void): void {
   look();
 }
 
+/** The phone's pinned strip (PhoneStrip), when shown: what it covers at the top of the window. */
+export const PHONE_STRIP_TEST_ID = 'phone-strip';
+
 function land(target: HTMLElement, focus: HTMLElement): void {
-  // The smooth scroll is left to the browser's setting; focus without a second jump.
   target.scrollIntoView({ block: 'start' });
+  // On a phone the pinned strip covers the top of the window: scroll back by its height so the target's title shows.
+  const strip = document.querySelector<HTMLElement>(`[data-testid="${PHONE_STRIP_TEST_ID}"]`);
+  const covered = strip ? strip.getBoundingClientRect().height : 0;
+  if (covered > 0 && target.getBoundingClientRect().top < covered) window.scrollBy(0, -covered - 8);
+  // Focus without a second jump.
   focus.focus({ preventScroll: true });
 }
 

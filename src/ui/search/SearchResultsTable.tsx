@@ -9,10 +9,10 @@ import { BUTTON } from '../buttons.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 
-type Figures = Pick<SearchRow, 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd'>;
+type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd'>;
 
 const FIGURES: readonly { readonly key: Exclude<SortKey, 'rank'>; readonly label: string; readonly format: (row: Figures) => string }[] = [
-  { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => formatGiB(r.memoryBytes) },
+  { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => `${formatGiB(r.memoryBytes)}${r.verdict === 'tight' ? ' (tight)' : ''}` },
   { key: 'tokensPerSecond', label: 'Tokens/s', format: (r) => formatTokensPerSecond(r.tokensPerSecond) },
   { key: 'mfu', label: 'MFU', format: (r) => formatPercent(r.mfu) },
   { key: 'days', label: 'Days', format: (r) => formatDays(r.days) },

@@ -4,6 +4,7 @@ import { searchDocument } from '../../model/search/index.ts';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
 import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
+import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
 import { layoutText, nextOrder, searchRows, sortRows, type SearchRow } from './searchTable.ts';
 import { INITIAL_FORM, formFromDocument, readForm } from './searchForm.ts';
 
@@ -69,7 +70,7 @@ describe('Apply', () => {
 
 describe('the results table', () => {
   const row = (rank: number, tokensPerSecond: number, usd: number): SearchRow =>
-    ({ rank, tokensPerSecond, usd, memoryBytes: rank, mfu: 0.4, days: 1, result: undefined as never, gpuName: 'NVIDIA H100', variants: [] });
+    ({ rank, tokensPerSecond, usd, memoryBytes: rank, verdict: 'safe', mfu: 0.4, days: 1, result: undefined as never, gpuName: 'NVIDIA H100', variants: [] });
   const rows = [row(1, 300, 20), row(2, NaN, 10), row(3, 500, 30)];
 
   it('sorts by a column either way, figures the engine could not give last', () => {
@@ -92,6 +93,11 @@ describe('the results table', () => {
     expect(first?.rank).toBe(1);
     expect(first?.memoryBytes).toBe(output.results[0]?.output.memory.perGpu.total);
     expect(first?.tokensPerSecond).toBe(output.results[0]?.output.throughput?.tokensPerSecond);
+    // The strip's verdict, on what the allocator holds: one "tight" threshold for the strip and the search.
+    const memory = output.results[0]!.output.memory;
+    expect(first?.verdict).toBe(memoryVerdict(memory.reserved, memory.capacity).verdict);
+    const tight = { ...output.results[0]!, output: { ...output.results[0]!.output, memory: { ...memory, reserved: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 } } };
+    expect(searchRows([tight])[0]?.verdict).toBe('tight');
   });
 });
 

@@ -5,6 +5,8 @@
 import type { SearchDocumentResult, SearchVariant } from '../../model/search/index.ts';
 import { findGpuPreset } from '../../state/catalog.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
+import type { OomVerdict } from '../../model/validation/index.ts';
+import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
@@ -12,6 +14,8 @@ export interface SortOrder { readonly key: SortKey; readonly direction: SortDire
 
 interface Figures {
   readonly memoryBytes: number;
+  /** The page's one memory verdict (memoryVerdict.ts, on what the allocator holds): a layout the strip would call tight says so here. */
+  readonly verdict: OomVerdict;
   readonly tokensPerSecond: number;
   readonly mfu: number;
   readonly days: number;
@@ -37,6 +41,7 @@ export interface SearchRow extends Figures {
 function figures(v: SearchVariant): Figures {
   return {
     memoryBytes: v.output.memory.perGpu.total,
+    verdict: memoryVerdict(v.output.memory.reserved, v.output.memory.capacity).verdict,
     tokensPerSecond: v.output.throughput?.tokensPerSecond ?? NaN,
     mfu: v.output.throughput?.mfu ?? NaN,
     days: v.output.time?.days ?? NaN,
