@@ -64,13 +64,14 @@ export function describeLayout(c: RunConfig): LayoutWords {
 
 export interface VerdictWords {
   readonly verdict: OomVerdict;
-  /** "Fits", "Tight", "Will not fit" */
+  /** "Safe", "Tight", "Will not fit" */
   readonly headline: string;
   /** "63.2 GiB of 80 GiB per GPU (79 %), 16.8 GiB to spare" */
   readonly detail: string;
 }
 
-const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Fits', tight: 'Tight', 'will-not-fit': 'Will not fit' };
+// The strip's words ("Safe", "Tight"), so a card pasted in a doc says what the page says.
+const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };
 
 /** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
 export function verdictWords(output: EstimateOutput): VerdictWords {
