@@ -4,7 +4,7 @@ import { checkConsistency } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { stageMemoryDetails } from '../memory/index.ts';
 import { searchBase, type SearchRunSpec } from './fixtures.ts';
-import { layoutConfig } from './pieces.ts';
+import { explicitEtp, layoutConfig } from './pieces.ts';
 import { fastEvaluate } from './run.ts';
 import { layoutGroups } from './space.ts';
 import type { LayoutChoice } from './types.ts';
@@ -34,7 +34,7 @@ function layoutSampler(base: RunConfig) {
     if (!shape || !combo) return null;
     return {
       gpus: g.gpus,
-      parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: combo.zero, schedule: shape.schedule },
+      parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...explicitEtp(base), vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: combo.zero, schedule: shape.schedule },
       microBatch: g.microBatch,
       recompute: g.recompute,
       offload: combo.offload,
@@ -74,6 +74,16 @@ describe('the search evaluator agrees with the engine', () => {
       }), { numRuns: 30 });
     });
   }
+
+  it('on random layouts of mixtral-8x7b with the document\'s explicit expert TP 1 (the search keeps it in every layout)', () => {
+    const plain = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 });
+    const base = { ...plain, parallel: { ...plain.parallel, etp: 1 } };
+    const sample = layoutSampler(base);
+    fc.assert(fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
+      const choice = sample(a, b, c);
+      if (choice) expectAgreement(base, choice);
+    }), { numRuns: 30 });
+  });
 
   it('on random layouts of random small models and clusters', () => {
     const model = fc.record({

@@ -8,7 +8,7 @@ import { parameterCounts } from '../structure/index.ts';
 import { reliabilityPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
 import {
-  activationEdgePieces, activationPieces, gridPieces, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
+  activationEdgePieces, activationPieces, explicitEtp, gridPieces, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
   type ActivationEdgePieces, type ActivationPieces, type GridPieces, type ParameterPieces, type LayerTimePieces, type StageCandidates,
 } from './pieces.ts';
 import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type CanonicalKey, type SecondAnswer } from './rank.ts';
@@ -138,11 +138,12 @@ function canonicalKey(lane: number, g: LayoutGroup, shape: PipelineShape, combo:
 
 interface Figures { readonly stepSeconds: number; readonly memoryBytes: number; readonly score: number; readonly tokensPerSecond: number }
 
-function scoredLayout(s: Scoring, gpuId: string | undefined, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
+/** `etp`: the document's explicit expert tensor-parallel degree (pieces.ts explicitEtp), which the layout was scored with. */
+function scoredLayout(s: Scoring, gpuId: string | undefined, etp: { etp?: number }, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
   const state = g.combos[combo] ?? { zero: 0, offload: { optimizer: false, parameters: false } };
   return {
     gpus: g.gpus,
-    parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: state.zero, schedule: shape.schedule },
+    parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...etp, vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: state.zero, schedule: shape.schedule },
     microBatch: g.microBatch,
     recompute: g.recompute,
     offload: state.offload,
@@ -180,6 +181,7 @@ export class SearchRun {
   private readonly costFront: boolean;
   private readonly lane: number;
   private readonly gpuId: string | undefined;
+  private readonly etp: { etp?: number };
 
   constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings, lane: LaneSettings = {}) {
     this.top = lane.top ?? new TopK(settings.topK, settings.groupByLayout ?? false);
@@ -187,6 +189,7 @@ export class SearchRun {
     this.front = this.costFront ? new SizeCurve() : new ParetoFront(THROUGHPUT_MEMORY);
     this.lane = lane.lane ?? 0;
     this.gpuId = lane.gpuId;
+    this.etp = explicitEtp(base);
     this.evaluator = new LayoutEvaluator(base);
     this.pieces = new PieceCache(base, groups);
   }
@@ -252,7 +255,7 @@ export class SearchRun {
         const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus), g.gpus);
         if (!forTop && !forFront) continue;
         const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
-        const entry = { layout: scoredLayout(s, this.gpuId, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
+        const entry = { layout: scoredLayout(s, this.gpuId, this.etp, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
         if (forTop) this.top.offer(entry);
         if (forFront) this.front.offer(entry);
       }

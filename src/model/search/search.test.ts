@@ -175,3 +175,17 @@ describe('a Web Worker can follow and stop the search', () => {
     }
   });
 });
+
+describe('a document\'s explicit expert tensor-parallel degree', () => {
+  it('stays in every layout the search returns, which the engine then estimates as the search scored it', () => {
+    const plain = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 });
+    const base = { ...plain, parallel: { ...plain.parallel, etp: 1 } };
+    const result = searchLayouts(base, { topK: 5 });
+    expect(result.top.length).toBeGreaterThan(0);
+    for (const layout of result.top) {
+      expect(layout.parallel.etp).toBe(1);
+      const c = layoutConfig(base, layout);
+      expect(estimateConfig(c).memory.reserved).toBeCloseTo(layout.memoryBytes, -3);
+    }
+  });
+});
