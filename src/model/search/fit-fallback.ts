@@ -6,7 +6,8 @@
 import type { RunConfig } from '../input/index.ts';
 import { searchLayouts } from './search.ts';
 import { allowedGpuCounts } from './sizing.ts';
-import type { ScoredLayout, SearchOptions } from './types.ts';
+import type { SearchOptions } from './types.ts';
+import { layoutConfig } from './pieces.ts';
 
 /** The most GPU counts the fewest-GPUs bisection searches: each is one layout search of up to a second or two. */
 export const MAX_SIZING_SEARCHES = 8;
@@ -16,20 +17,10 @@ const MAX_GPU_FACTOR = 64;
 /** TP within a node, as the search panel's default and fit-suggestions.ts's TP rule. */
 const SEARCH: SearchOptions = { topK: 1, tpWithinNode: true, pareto: false, groupByLayout: false, progressEvery: 16_384 };
 
-/** The run laid out as the search found it. */
-export function runOfLayout(c: RunConfig, l: ScoredLayout): RunConfig {
-  return {
-    ...c,
-    parallel: l.parallel,
-    training: { ...c.training, microBatch: l.microBatch, recompute: l.recompute, offload: l.offload },
-    cluster: { ...c.cluster, gpus: l.gpus },
-  };
-}
-
 /** The search's best layout that fits on `gpus` GPUs, or null. */
 export function bestLayoutOn(c: RunConfig, gpus: number): RunConfig | null {
   const best = searchLayouts(c, { ...SEARCH, gpuCounts: [gpus] }).top[0];
-  return best ? runOfLayout(c, best) : null;
+  return best ? layoutConfig(c, best) : null;
 }
 
 /**

@@ -59,9 +59,14 @@ const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, b
 export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: number, n: number, peakScale = 1, castPassesScale = 1): number {
   const flops = 2 * m * k * n;
   const compute = flops / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * matmulEfficiency(precision, m, k, n));
-  const operandBytes = OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n;
-  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * (m * k + k * n) : 0;
-  return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
+  return compute + gemmTrafficSeconds(gpu, precision, 1, m, k, n, castPassesScale);
+}
+
+/** The HBM side of the additive roofline for `groups` GEMMs of M×K by K×N: operands, 16-bit outputs and the fp8/fp4 cast passes. */
+function gemmTrafficSeconds(gpu: GpuSpec, precision: Precision, groups: number, m: number, k: number, n: number, castPassesScale: number): number {
+  const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
+  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
+  return (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
 }
 
 /**
@@ -93,9 +98,7 @@ export function groupedGemmSeconds(gpu: GpuSpec, precision: Precision, groups: n
   const fill = groupedGemmTileFill(groups, m, n, gpu.sms ?? DEFAULT_SMS);
   const efficiency = K.matmulEfficiencyCeiling[precision] * (m / (m + m0)) * (k / (k + d0)) * (n / (n + d0)) * fill;
   const compute = (2 * groups * m * k * n) / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * efficiency);
-  const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
-  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
-  return compute + (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
+  return compute + gemmTrafficSeconds(gpu, precision, groups, m, k, n, castPassesScale);
 }
 
 export interface LayerComputeSeconds {
