@@ -17,7 +17,7 @@ A FILE holding a JSON array of documents gives an array of outputs, in order.
   --help      this text
 
 Exits 0 with an "errors" list for an invalid document; exits 2 only when FILE cannot
-be read or is not JSON. The document format: ../shared/spec/interchange.md.
+be read or is not JSON. The document format: docs/spec/interchange.md.
 `;
 
 const args = process.argv.slice(2);

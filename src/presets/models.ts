@@ -1,7 +1,7 @@
 import type { ModelJson } from '../model/input/index.ts';
 
 // Model presets, as data: each `model` is the interchange document's `model` object
-// (../shared/spec/interchange.md), so a preset drops into a document unchanged.
+// (docs/spec/interchange.md), so a preset drops into a document unchanged.
 // `seqLen` is the sequence length the model was (pre-)trained at, a suggestion for
 // `training.seqLen`. `source` names where every number comes from.
 

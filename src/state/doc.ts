@@ -1,5 +1,5 @@
 // The configuration the page edits is the interchange document itself (a JSON
-// object, ../shared/spec/interchange.md). These helpers read and replace one field
+// object, docs/spec/interchange.md). These helpers read and replace one field
 // of it without mutating anything, so every edit gives a new document.
 
 // The document type and the field editing live with the engine's input (model/input/edit.ts),

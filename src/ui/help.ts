@@ -1,6 +1,6 @@
 // What each control means: its label (with the usual abbreviation), a one-line
 // explanation, and the formula and source shown on demand. Notation as in
-// ../shared/spec/model-reference.md.
+// docs/spec/model-reference.md.
 
 export interface Help {
   readonly label: string;

@@ -1,4 +1,4 @@
-// Parses an untrusted interchange document (../shared/spec/interchange.md, v1) into
+// Parses an untrusted interchange document (docs/spec/interchange.md, v1) into
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 

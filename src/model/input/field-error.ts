@@ -1,6 +1,6 @@
 // An engine message as a value: the document path it is about and what is wrong.
 // The interchange output keeps `errors` as strings ("parallel.tp: 3 does not divide
-// model.heads=32", ../shared/spec/interchange.md), so old readers still work; readers
+// model.heads=32", docs/spec/interchange.md), so old readers still work; readers
 // that name fields in their own words (the page, the CLI) split them here instead of
 // matching string prefixes.
 

@@ -1,5 +1,5 @@
 // Imports a Hugging Face transformers `config.json` into the interchange document's
-// `model` object (../shared/spec/interchange.md). Untrusted input: own properties
+// `model` object (docs/spec/interchange.md). Untrusted input: own properties
 // only, every number checked, never throws; unknown keys are ignored silently
 // because real configs carry dozens of generation and tokenizer settings.
 

@@ -1,4 +1,4 @@
-// The interchange document (../shared/spec/interchange.md, version 1) after
+// The interchange document (docs/spec/interchange.md, version 1) after
 // validation and defaults: every field present, every number finite. The engine
 // only ever sees these types; raw JSON is parsed once, in document.ts.
 
@@ -82,7 +82,7 @@ export interface TrainingConfig {
   readonly offload: OffloadConfig;
 }
 
-// ---- The software stack (../shared/spec/interchange.md, "The software stack") ----
+// ---- The software stack (docs/spec/interchange.md, "The software stack") ----
 export type Framework = 'generic' | 'megatron' | 'torchtitan' | 'deepspeed' | 'fsdp';
 export type LossKind = 'eager' | 'fused' | 'compiled';
 /** How "selective" recompute chooses what to drop. 'elementwise' is the generic profile's own (never typed in a document). */

@@ -1,5 +1,5 @@
 // Time of the optimizer step on one GPU: a memory-bound pass over the GPU's shard of
-// the optimizer state (../shared/spec/model-reference.md, "Time"), or, with optimizer
+// the optimizer state (docs/spec/model-reference.md, "Time"), or, with optimizer
 // offload, the host-side update plus the PCIe traffic (ZeRO-Offload, arXiv 2101.06840).
 
 import { OPTIMIZER_STEP } from '../calibration.ts';

@@ -1,7 +1,7 @@
 // Step time: per-stage forward and backward time of one micro-batch (compute plus the
 // communication that is not hidden), laid out by the pipeline-schedule simulator, plus
 // the exposed data-parallel synchronisation and the optimizer step
-// (../shared/spec/model-reference.md, "Time, cost, reliability").
+// (docs/spec/model-reference.md, "Time, cost, reliability").
 
 import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time.ts';
 import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
