@@ -6,6 +6,7 @@ import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts
 import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';
+import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
   FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
@@ -41,7 +42,13 @@ export function parseDocument(raw: unknown): ParseResult {
   }
   const version = own(raw, 'version');
   if (version === undefined) r.warn('version', 'missing, read as 1');
-  else if (version !== 1) r.error('version', `must be 1, got ${JSON.stringify(version)?.slice(0, 20)}`);
+  const versioned = toCurrentVersion(raw, version);
+  if (!versioned.ok) r.error('version', versioned.message);
+  else for (const note of versioned.notes) r.warn('version', note);
+  return readCurrent(r, versioned.ok ? versioned.document : raw);
+}
+
+function readCurrent(r: FieldReader, raw: JsonObject): ParseResult {
   r.unknownKeys(raw, TOP_KEYS, 'document');
 
   const modelObj = r.section(raw, 'model', 'model');
