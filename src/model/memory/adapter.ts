@@ -25,6 +25,7 @@
 //   h 4096) are left out.
 
 import { gatheredBeyondShardBytes, modelStateBytes, otherMemoryTermsOf, allocatorReserveFraction, type ModelStates, type OtherMemoryTerms } from './memory.ts';
+import type { AdapterActivations } from './activations.ts';
 import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import {
   denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, layerMatrices, type GpuParameters, type PipelineStage, type WeightMatrix,
@@ -44,6 +45,26 @@ import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 export const NF4_BLOCK = 64;
 export const NF4_SCALER_BLOCK = 256;
 export const NF4_DQ_BYTES_PER_PARAMETER = (4 + 8 / NF4_BLOCK + 32 / (NF4_BLOCK * NF4_SCALER_BLOCK)) / 8;
+
+/**
+ * What the adapter changes in each layer's saved tensors (activations.ts): the inputs
+ * of matrices that carry no adapter are not saved (autograd saves a linear's input only
+ * for its weight gradient; torch.nn.functional.linear with a frozen weight keeps the
+ * weight alone), unless another adapted matrix reads the same tensor (q, k and v share
+ * theirs, gate and up theirs); each adapted matrix saves its rank-r x·A for ∂B.
+ */
+export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, elementBytes: number): AdapterActivations {
+  const on = (...modules: AdapterModule[]) => modules.some((x) => adapter.modules.includes(x));
+  const frozenInputs: string[] = [];
+  if (!on('q', 'k', 'v') && !m.mla) frozenInputs.push('attention.input');
+  if (!on('o')) frozenInputs.push('proj.input');
+  if (!on('gate', 'up')) frozenInputs.push('mlp.input', 'experts.dispatched');
+  if (!on('down')) frozenInputs.push('mlp.down.input', 'experts.down.input', 'sharedExperts.down.input');
+  // Rank-r intermediates of the densest layer kind (an MoE layer's routed experts run topK of them per token).
+  const perToken = (layerIndex: number) => adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + adapter.rank * w.activeCopies, 0);
+  const rankElements = Math.max(perToken(0), m.moe ? perToken(m.moe.denseLayers) : 0);
+  return { frozenInputs, bytesPerToken: elementBytes * rankElements };
+}
 
 /** Which matrices of matrices.ts each module name adapts (MLA: q its query projections, k and v the shared latent KV projections). */
 const MODULE_MATRICES: Readonly<Record<AdapterModule, readonly string[]>> = {
@@ -195,7 +216,11 @@ export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stagePara
     ZERO_UNSHARDED_GRADIENT_LAYERS, counts.adapter.dense / layerCount, counts.adapter.expert / layerCount, counts.adapter.dense, counts.adapter.expert,
     denseDataParallel(p), expertDataParallel(p), GRAD_BYTES[t.gradDtype], !t.offload.optimizer,
   ) : 0;
-  const allocated = frozen + states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
-  const other = otherMemoryTermsOf(allocated, gathered, unsharded, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
+  // The caching allocator's reserve is slack around blocks that are freed and reused
+  // (activations, gradients, gathered buffers). The frozen base is allocated once, at load,
+  // and never freed, so none of the reserve grows with it: the reserve is taken over the
+  // rest of the allocated bytes (and ZeRO-3's gathers of frozen layers, which do churn).
+  const churning = states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
+  const other = otherMemoryTermsOf(churning, gathered, unsharded, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
   return { frozen, states, dequantBuffer, other };
 }
