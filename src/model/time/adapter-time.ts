@@ -17,10 +17,12 @@
 //   bandwidth. Recomputation repeats the forward's dequantisation (step.ts counts the
 //   recomputed forward with it).
 
-import { adaptedMatrices, NF4_DQ_BYTES_PER_PARAMETER } from '../memory/index.ts';
-import { expertTensorParallel } from '../structure/index.ts';
+import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER } from '../memory/index.ts';
+import {
+  attentionScoreMacsPerToken, expertTensorParallel, FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP,
+} from '../structure/index.ts';
 import { gemmSeconds } from './compute.ts';
-import type { AdapterConfig, RunConfig } from '../input/index.ts';
+import type { AdapterConfig, ModelConfig, RunConfig } from '../input/index.ts';
 import { GB, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Backward GEMMs per forward GEMM of a frozen matrix: the input gradient only (full training has 2, input and weight gradients). */
@@ -66,4 +68,30 @@ export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: nu
   }
   const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
   return { forward: forward + dequantise, backward: 2 * forward + dequantise, dequantise };
+}
+
+/** Forward FLOPs of one token through the adapters of layer `layerIndex`: x·A and (x·A)·B, 2·r·(in + out) per adapted matrix a token runs through. */
+export function adapterForwardFlopsPerToken(m: ModelConfig, layerIndex: number, adapter: AdapterConfig): number {
+  return adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + FLOPS_PER_MULTIPLY_ADD * adapterParametersOf(adapter.rank, w.rows, w.cols) * w.activeCopies, 0);
+}
+
+/**
+ * FLOPs of one optimizer step of a fine-tune, whole cluster (what MFU and HFU divide
+ * for adapter runs): full training's model FLOPs (structure/flops.ts stepFlops) less the
+ * weight-gradient GEMMs of the frozen matrices (one forward's weight FLOPs: every weight
+ * matmul, the output layer's included, is frozen), plus the adapters' forward and their
+ * backward (2 × forward). Recomputation adds the forward again, adapters included.
+ */
+export function adapterStepFlops(c: RunConfig, adapter: AdapterConfig): { modelPerStep: number; hardwarePerStep: number } {
+  const { model, training } = c;
+  const tokens = training.globalBatch * training.seqLen;
+  const full = stepFlops(c);
+  const forward = forwardFlopsPerToken(model, training.seqLen);
+  const scores = (model.layers + model.mtpLayers) * FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, training.seqLen);
+  const frozenWeightGradients = forward.total - scores;
+  let adapters = 0;
+  for (let i = 0; i < model.layers; i++) adapters += adapterForwardFlopsPerToken(model, i, adapter);
+  const modelPerStep = full.modelPerStep + tokens * (TRAINING_FLOPS_PER_FORWARD_FLOP * adapters - frozenWeightGradients);
+  const recomputedAdapters = training.recompute === 'full' ? adapters : 0;
+  return { modelPerStep, hardwarePerStep: modelPerStep + (full.hardwarePerStep - full.modelPerStep) + tokens * recomputedAdapters };
 }
