@@ -29,4 +29,17 @@ describe('npm run launch', () => {
     expect(invalid.status).toBe(1);
     expect(invalid.stderr).toContain('model.layers');
   });
+
+  it('prints a fine-tune\'s torchtune config and PEFT script (src/model/export/finetune.ts)', () => {
+    const doc = JSON.stringify({
+      version: 1, model: { name: 'Llama 3.1 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+      training: { seqLen: 2048, globalBatch: 8, microBatch: 2, adapter: { method: 'qlora', rank: 16 } }, parallel: { dp: 1 }, cluster: { gpu: 'rtx-4090', gpus: 1 },
+    });
+    const tune = run(['-', '--framework', 'torchtune'], doc);
+    expect(tune.status).toBe(0);
+    expect(tune.stdout).toContain('_component_: torchtune.models.llama3_1.qlora_llama3_1_8b');
+    const peft = run(['-', '--framework=peft'], doc);
+    expect(peft.status).toBe(0);
+    expect(peft.stdout).toContain('bnb_4bit_quant_type="nf4"');
+  });
 });

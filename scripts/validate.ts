@@ -63,3 +63,4 @@ for (const g of ['none', 'partial', 'full'] as const) {
   const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.cudaGraph === g);
   if (subset.length > 0) line(`  MoE, CUDA graphs ${g}`, subset);
 }
+await import('./validate-finetune.ts');

@@ -8,7 +8,7 @@ import { stepFlops } from './structure/index.ts';
 import { optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
 import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
-import { stepTime } from './time/index.ts';
+import { adapterStepFlops, stepTime } from './time/index.ts';
 import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
 import { GiB, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
 
@@ -48,7 +48,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const perGpu = worst.breakdown;
   const reserved = worst.reserved;
   const capacity = config.cluster.gpu.memoryGiB * GiB;
-  const flops = stepFlops(config);
+  // A fine-tune's FLOPs skip the frozen weights' gradients and add the adapters' (time/adapter-time.ts).
+  const flops = config.training.adapter ? adapterStepFlops(config, config.training.adapter) : stepFlops(config);
   const { gpus } = config.cluster;
   const step = stepTime(config);
   const peak = peakFlopsPerSecond(config.cluster.gpu, config.training.precision);

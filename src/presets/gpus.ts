@@ -92,6 +92,33 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hbmGBps: 5300, intraNodeGBps: 448, interNodeGBps: 50, tdpWatts: 750, usdPerHour: 2.5,
     source: 'AMD Instinct MI300X datasheet (192 GB HBM3, 5.3 TB/s, BF16 1,307.4 TFLOPS and FP8 2,614.9 dense, 7x Infinity Fabric links 128 GB/s bidirectional); exp 10.2 T/s (304 CUs × 64 lanes × 2.1 GHz at the quarter rate of transcendental ops)',
   },
+  // Workstation and consumer GPUs people fine-tune on (issue 24). PCIe cards without NVLink:
+  // GPU-to-GPU traffic crosses PCIe 4.0 x16 (31.5 GB/s each way, taken as 32); between
+  // machines a 100 Gb/s Ethernet NIC (12.5 GB/s). Dense peaks with FP32 accumulate.
+  {
+    id: 'rtx-4090', name: 'NVIDIA GeForce RTX 4090 24GB', gpusPerNode: 8,
+    memoryGiB: 24, bf16Tflops: 165.2, fp8Tflops: 330.3, fp32Tflops: 82.6, fp4Tflops: 0, expTeraOpsPerSecond: 5.16, sms: 128,
+    hbmGBps: 1008, intraNodeGBps: 32, interNodeGBps: 12.5, tdpWatts: 450, usdPerHour: 0.5,
+    source: 'NVIDIA Ada Lovelace architecture whitepaper v2.1, Appendix A (GeForce RTX 4090: 24 GB GDDR6X, 1,008 GB/s, FP16/BF16 tensor with FP32 accumulate 165.2 dense / 330.4 sparse, FP8 with FP32 accumulate 330.3 dense, FP32 82.6, 128 SMs at 2.52 GHz boost, TGP 450 W; no NVLink); exp 5.16 T/s (128 SMs × 16 × 2.52 GHz)',
+  },
+  {
+    id: 'rtx-6000-ada', name: 'NVIDIA RTX 6000 Ada Generation 48GB', gpusPerNode: 8,
+    memoryGiB: 48, bf16Tflops: 364.2, fp8Tflops: 728.5, fp32Tflops: 91.1, fp4Tflops: 0, expTeraOpsPerSecond: 5.69, sms: 142,
+    hbmGBps: 960, intraNodeGBps: 32, interNodeGBps: 12.5, tdpWatts: 300, usdPerHour: 0.9,
+    source: 'NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6 ECC, 960 GB/s, FP32 91.1 TFLOPS, tensor 1,457 TFLOPS = FP8 with sparsity, so FP8 728.5 and BF16 364.2 dense; 300 W; PCIe 4.0 x16; no NVLink); Ada whitepaper v2.1 Appendix A (142 SMs, 2.505 GHz boost); exp 5.69 T/s (142 × 16 × 2.505 GHz)',
+  },
+  {
+    id: 'a10g', name: 'NVIDIA A10G 24GB (AWS G5)', gpusPerNode: 8,
+    memoryGiB: 24, bf16Tflops: 70, fp8Tflops: 0, fp32Tflops: 35, fp4Tflops: 0, expTeraOpsPerSecond: 2.19, sms: 80,
+    hbmGBps: 600, intraNodeGBps: 32, interNodeGBps: 12.5, tdpWatts: 300, usdPerHour: 1.0,
+    source: 'AWS-only variant of the A10 without an NVIDIA datasheet: 24 GB GDDR6, 600 GB/s, BF16 tensor 70 TFLOPS dense, FP32 35 TFLOPS, 80 SMs at 1.71 GHz (AWS EC2 G5 instance page; spec table in Baseten, "NVIDIA A10 vs A10G for ML model inference", 2023); g5.48xlarge: 8 GPUs on PCIe 4.0, 100 Gb/s networking; price: g5.xlarge on-demand about $1.01/h; exp 2.19 T/s (80 × 16 × 1.71 GHz)',
+  },
+  {
+    id: 'l40s', name: 'NVIDIA L40S 48GB', gpusPerNode: 8,
+    memoryGiB: 48, bf16Tflops: 362, fp8Tflops: 733, fp32Tflops: 91.6, fp4Tflops: 0, expTeraOpsPerSecond: 5.73, sms: 142,
+    hbmGBps: 864, intraNodeGBps: 32, interNodeGBps: 12.5, tdpWatts: 350, usdPerHour: 1.2,
+    source: 'NVIDIA L40S datasheet (48 GB GDDR6 ECC, 864 GB/s, FP32 91.6 TFLOPS, BF16 tensor 362.05 dense / 733 sparse, FP8 733 dense / 1,466 sparse, 350 W, PCIe Gen4 x16, no NVLink); 142 SMs at 2.52 GHz boost; exp 5.73 T/s (142 × 16 × 2.52 GHz)',
+  },
 ];
 
 /**

@@ -64,11 +64,22 @@ export const MOE_STACK_DOCUMENT = {
   parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
 } as const;
 
-/** Valid documents: the default, the every-field one, the MoE-stack one, and each model preset. */
+/** A QLoRA fine-tune (issue 24): training.adapter with every key, on ZeRO-3 so the frozen base is sharded. */
+export const FINETUNE_DOCUMENT = {
+  ...EVERY_FIELD_DOCUMENT,
+  training: {
+    ...EVERY_FIELD_DOCUMENT.training, precision: 'bf16', optimizer: 'adam', offload: { optimizer: false, parameters: false },
+    adapter: { method: 'qlora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] },
+  },
+  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, zero: 3 },
+} as const;
+
+/** Valid documents: the default, the every-field one, the MoE-stack one, the fine-tune, and each model preset. */
 export const VALID_DOCUMENTS: readonly unknown[] = [
   DEFAULT_DOCUMENT,
   EVERY_FIELD_DOCUMENT,
   MOE_STACK_DOCUMENT,
+  FINETUNE_DOCUMENT,
   ...MODEL_PRESETS.map((_, i) => presetDocument(i)),
 ];
 
@@ -119,6 +130,12 @@ export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc.record(
   epComm: fc.boolean(),
   capacityFactor: fc.option(rare(fc.constantFrom(0.5, 1, 1.25, 2), fc.constantFrom(1e-300, 1e-3, 1e4)), { nil: null }),
   etpOne: fc.boolean(),
+  // Fine-tuning (issue 24): none, LoRA or QLoRA (QLoRA only where the precision allows it), ranks at the edges, module subsets.
+  adapter: fc.option(fc.record({
+    method: fc.constantFrom('lora', 'qlora'),
+    rank: rare(fc.constantFrom(1, 8, 16, 64), fc.constantFrom(1024, 65_536)),
+    modules: fc.subarray(['q', 'k', 'v', 'o', 'gate', 'up', 'down'], { minLength: 1 }),
+  }), { nil: null }),
 }).map((r) => {
   const kvChoices = divisorsOf(r.heads);
   const kvHeads = pickFrom(kvChoices, r.kvIndex, 1);
@@ -146,6 +163,7 @@ export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc.record(
       precision: r.precision, recompute: r.recompute, flashAttention: r.flashAttention,
       offload: { optimizer: r.offloadOptimizer, parameters: false },
       moeDispatcher: r.moeDispatcher, cudaGraph: r.cudaGraph, overlap: { epComm: r.epComm },
+      adapter: r.adapter && r.adapter.method === 'qlora' && (r.precision === 'fp8' || r.precision === 'fp4') ? { ...r.adapter, method: 'lora' } : r.adapter,
     },
     // etp 1 always divides (ep divides tp·dp·cp above); null keeps the default rule.
     parallel: { tp, pp: ppSafe, dp: r.dp, cp, ep, etp: r.etpOne ? 1 : null, vpp, zero: r.zero, schedule: ppSafe === 1 && schedule === 'dualpipe' ? '1f1b' : schedule },

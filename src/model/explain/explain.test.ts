@@ -161,3 +161,30 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
     expect(notes(dense).some((x) => /Dispatcher|Exposed EP/.test(x))).toBe(false);
   });
 });
+
+describe('explainFigure on a fine-tune (training.adapter)', () => {
+  const llama8b = MODEL_PRESETS.find((p) => p.id === 'llama3-8b')?.model;
+  const FINETUNES: readonly [string, unknown][] = [
+    ['Llama 3 8B QLoRA, FSDP on 8 GPUs', { version: 1, model: llama8b,
+      training: { seqLen: 2048, globalBatch: 16, microBatch: 1, recompute: 'full', adapter: { method: 'qlora', rank: 16 } },
+      parallel: { tp: 1, pp: 1, dp: 8, zero: 3 }, cluster: { gpu: 'a100-80gb', gpus: 8 } }],
+    ['Llama 3 8B LoRA on q, v, one GPU', { version: 1, model: llama8b,
+      training: { seqLen: 2048, globalBatch: 2, microBatch: 2, recompute: 'none', adapter: { method: 'lora', rank: 8, modules: ['q', 'v'] } },
+      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'a100-80gb', gpus: 1 } }],
+  ];
+  for (const [what, doc] of FINETUNES) {
+    it(`every formula, evaluated, gives the figure it explains, the frozen weights a term of the total: ${what}`, () => {
+      const c = config(doc);
+      const output = estimateConfig(c);
+      expect(output.errors).toEqual([]);
+      for (const figure of EXPLAINED_FIGURES) {
+        for (const line of explainFigure(figure, c, output, TABLE)?.equations ?? []) expectEvaluatesToResult(line, `${what} / ${figure}`);
+      }
+      const lines = explainFigure('memory-total', c, output, TABLE)?.equations ?? [];
+      const perGpu = output.memory.perGpu;
+      expect(lines.find((l) => l.id === 'total')?.operands.map((o) => o.value))
+        .toEqual([perGpu.frozen, perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
+      expect(lines.find((l) => l.id === 'frozen')?.result.value).toBe(perGpu.frozen);
+    });
+  }
+});

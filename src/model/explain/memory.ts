@@ -7,7 +7,7 @@ import { engineActivationSettings, microBatchesInFlight } from '../memory/index.
 import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
-import { optimizerBytesPerParameter, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
+import { optimizerBytesPerParameter, stageAdapterParameters, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
 import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
 import type { EstimateOutput, MemoryPart, RunConfig } from '../input/index.ts';
 import { oomAssessment, type UncertaintyTable } from '../validation/index.ts';
@@ -116,15 +116,26 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
   const stageIndex = mostLoadedStage(output);
   const perGpu = output.memory.perGpu;
   const stage = pipelineLayout(c.model, c.parallel)[stageIndex];
-  const params = stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 };
+  const adapter = c.training.adapter ?? null;
+  // A fine-tune's model states are the adapters' (memory/adapter.ts): the same bytes-per-value rules over their parameters.
+  const params = adapter && stage
+    ? stageAdapterParameters(c, stage, adapter).adapter
+    : stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 };
   const details = stageMemoryDetails(c)[stageIndex];
-  const total = equation('total', bytes('memory per GPU', perGpu.total), 'parameters + gradients + optimizer state + activations + other',
-    'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)',
-    bytes('parameters', perGpu.parameters), '+', bytes('gradients', perGpu.gradients), '+', bytes('optimizer state', perGpu.optimizer), '+',
+  const frozen = perGpu.frozen;
+  const frozenTerms: (Quantity | Operator)[] = frozen === undefined ? [] : [bytes('frozen weights', frozen), '+'];
+  const total = equation('total', bytes('memory per GPU', perGpu.total),
+    `${frozen === undefined ? '' : 'frozen weights + '}parameters + gradients + optimizer state + activations + other`,
+    'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)', ...frozenTerms,
+    bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters), '+', bytes('gradients', perGpu.gradients), '+', bytes('optimizer state', perGpu.optimizer), '+',
     bytes('activations', perGpu.activations), '+', bytes('other', perGpu.other));
   const sameStage = details !== undefined && details.breakdown.total === perGpu.total;
-  const equations = [total, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
-  if (sameStage) equations.push(...otherEquations(c, output, details));
+  const frozenLine = adapter && frozen !== undefined ? [equation('frozen', bytes('frozen weights', frozen),
+    `base weights without gradients or optimizer state${adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : ''}${c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
+    'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314) §3 (src/model/memory/adapter.ts)')] : [];
+  const equations = [total, ...frozenLine, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
+  // A fine-tune's "other" also holds QLoRA's dequantisation buffer and its reserve leaves out the frozen base (adapter.ts): not itemised here.
+  if (sameStage && !adapter) equations.push(...otherEquations(c, output, details));
   equations.push(verdictEquation(output, table));
   return {
     figure: 'memory-total', title: 'Memory per GPU',

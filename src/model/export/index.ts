@@ -10,3 +10,4 @@ export * from './megatron.ts';
 export * from './torchtitan.ts';
 export * from './megatron-deepspeed.ts';
 export * from './torchtitan-flavors.ts';
+export * from './finetune.ts';

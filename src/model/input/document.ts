@@ -3,14 +3,14 @@
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
 import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
-import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
+import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
-  FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
-  type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
+  ADAPTER_METHODS, ADAPTER_MODULES, FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
+  type AdapterConfig, type AdapterModule, type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
   type ModelConfig, type MoeConfig, type ParallelConfig, type RunConfig, type TrainingConfig,
 } from './types.ts';
 
@@ -24,7 +24,7 @@ const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost',
 const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
 const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'];
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
-const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', ...STACK_KEYS];
+const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', 'adapter', ...STACK_KEYS];
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
@@ -157,7 +157,52 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
       optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
       parameters: r.boolean(offloadObj, 'parameters', 'training.offload', false),
     },
+    ...readAdapter(r, t),
   };
+}
+
+/** The largest adapter rank read: far above any published fine-tune (QLoRA paper: 64; torchtune recipes: 8–64). */
+export const MAX_ADAPTER_RANK = 65_536;
+
+/**
+ * training.adapter: null or absent is full training (the key stays out of the config);
+ * an object needs a method and a rank ≥ 1; modules default to every linear of a layer.
+ * QLoRA's frozen base is NF4, so an fp8 or fp4 compute precision has no meaning for it
+ * (bitsandbytes dequantises to the compute dtype, bf16 / fp16 / fp32 only).
+ */
+function readAdapter(r: FieldReader, t: JsonObject): { adapter?: AdapterConfig } {
+  const o = r.section(t, 'adapter', 'training.adapter');
+  if (!o) return {};
+  r.unknownKeys(o, ['method', 'rank', 'modules'], 'training.adapter');
+  if (own(o, 'method') == null) r.error('training.adapter.method', `is required ("${ADAPTER_METHODS.join('" or "')}"), or set training.adapter to null for full training`);
+  const method = r.choice(o, 'method', 'training.adapter', ADAPTER_METHODS, 'lora');
+  const rank = r.integer(o, 'rank', 'training.adapter', undefined, 1, MAX_ADAPTER_RANK);
+  const modules = readAdapterModules(r, o);
+  const precision = own(t, 'precision');
+  if (method === 'qlora' && (precision === 'fp8' || precision === 'fp4')) {
+    r.error('training.adapter.method', `"qlora" computes in the 16-bit dtype its NF4 weights are dequantised to; training.precision "${precision}" cannot be used with it (choose bf16 or fp16, or method "lora")`);
+  }
+  return { adapter: { method, rank, modules } };
+}
+
+function readAdapterModules(r: FieldReader, o: JsonObject): readonly AdapterModule[] {
+  const value = own(o, 'modules');
+  if (value === undefined || value === null) return ADAPTER_MODULES;
+  if (!Array.isArray(value)) {
+    r.error('training.adapter.modules', `must be a list of matrix names (${ADAPTER_MODULES.join(', ')}), got ${describe(value)}`);
+    return ADAPTER_MODULES;
+  }
+  const named = new Set<AdapterModule>();
+  for (const item of value as readonly unknown[]) {
+    const match = ADAPTER_MODULES.find((m) => m === item);
+    if (match === undefined) {
+      r.error('training.adapter.modules', `${describe(item)} is not a matrix an adapter can sit on (one of ${ADAPTER_MODULES.join(', ')})`);
+      return ADAPTER_MODULES;
+    }
+    named.add(match);
+  }
+  if (named.size === 0) r.error('training.adapter.modules', 'must name at least one matrix (an adapter on nothing trains nothing)');
+  return ADAPTER_MODULES.filter((m) => named.has(m));
 }
 
 function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): ParallelConfig {

@@ -65,6 +65,27 @@ export interface OffloadConfig {
   readonly parameters: boolean;
 }
 
+/** Fine-tuning method of training.adapter: low-rank adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA). */
+export type AdapterMethod = 'lora' | 'qlora';
+export const ADAPTER_METHODS: readonly AdapterMethod[] = ['lora', 'qlora'];
+/** The matrices an adapter may sit on (attention q, k, v, o; the FFN's gate, up, down), in layer order. */
+export type AdapterModule = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
+export const ADAPTER_MODULES: readonly AdapterModule[] = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+
+/**
+ * training.adapter (../shared/spec/interchange.md): the base weights are frozen (no
+ * gradients, no optimizer state); each named matrix of shape in × out gets a rank-r
+ * adapter of r·(in + out) trainable parameters (Hu et al. 2021, LoRA, arXiv 2106.09685).
+ * "qlora" keeps the adapted base matrices in 4-bit NF4 with double quantisation
+ * (Dettmers et al. 2023, arXiv 2305.14314).
+ */
+export interface AdapterConfig {
+  readonly method: AdapterMethod;
+  readonly rank: number;
+  /** Distinct, in ADAPTER_MODULES order. */
+  readonly modules: readonly AdapterModule[];
+}
+
 export interface TrainingConfig {
   readonly seqLen: number;
   /** Sequences per optimizer step. */
@@ -80,6 +101,8 @@ export interface TrainingConfig {
   readonly recompute: Recompute;
   readonly flashAttention: boolean;
   readonly offload: OffloadConfig;
+  /** Fine-tuning with a frozen base (absent or null: full training; the key stays out of the config then, so older documents read exactly as before). */
+  readonly adapter?: AdapterConfig | null;
 }
 
 // ---- The software stack (docs/spec/interchange.md, "The software stack") ----
@@ -251,7 +274,12 @@ export interface RunConfig {
 export type MemoryPart = 'parameters' | 'gradients' | 'optimizer' | 'activations' | 'other';
 export const MEMORY_PARTS: readonly MemoryPart[] = ['parameters', 'gradients', 'optimizer', 'activations', 'other'];
 
-export type MemoryBreakdown = Readonly<Record<MemoryPart, number>> & { readonly total: number };
+/**
+ * `frozen`: the frozen base weights of a fine-tune with an adapter (training.adapter),
+ * present only then; `parameters` is then the adapters' own trainable weights. The total
+ * counts every part, frozen included.
+ */
+export type MemoryBreakdown = Readonly<Record<MemoryPart, number>> & { readonly total: number; readonly frozen?: number };
 
 /** Keys of the step-time breakdown (seconds per step). */
 export type TimePart = 'compute' | 'recompute' | 'tp' | 'cp' | 'ep' | 'pp' | 'dp' | 'bubble' | 'optimizer';

@@ -12,6 +12,7 @@ import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, Recom
 import { ACTIVATION_BYTES } from '../input/index.ts';
 import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.ts';
 import { eagerNormCopies, eagerSiluOutput } from './model-code.ts';
+import { adapterActivations } from './adapter.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -65,6 +66,16 @@ export interface ActivationSettings {
   readonly modelCode?: ModelCode;
   /** Bytes per element of the saved inputs of linear layers, when the framework keeps them quantized (fp8 with Transformer Engine: 1). */
   readonly linearInputBytes?: number;
+  /** A fine-tune with frozen base weights (adapter.ts adapterActivationSettings): absent for full training. */
+  readonly adapter?: AdapterActivations;
+}
+
+/** What a frozen base changes in a layer's saved tensors (adapter.ts). */
+export interface AdapterActivations {
+  /** Saved tensors no backward needs: inputs of frozen matrices that carry no adapter (a frozen weight needs no input for its gradient). */
+  readonly frozenInputs: readonly string[];
+  /** Bytes per token of the adapters' own saved tensors in one layer (x·A, rank r, per adapted matrix). */
+  readonly bytesPerToken: number;
 }
 
 const FP8_BYTES = 1;
@@ -158,7 +169,8 @@ function layerTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings)
     saved('norm2.input', w * m.hidden, 'sequence', 'kept'),
     ...mlpTensors(m, layerIndex, s),
     ...eagerNormCopies(s.modelCode, m),
-  ];
+  ].filter((t) => !s.adapter?.frozenInputs.includes(t.name));
+  if (s.adapter) list.push(saved('adapter.xA', s.adapter.bytesPerToken, 'tensor', 'kept'));
   const quantized = s.linearInputBytes;
   if (quantized === undefined || quantized >= w) return list;
   return list.map((t) => (isLinearInput(t.name) ? { ...t, bytesPerToken: (t.bytesPerToken * quantized) / w } : t));
@@ -338,6 +350,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
+    ...(c.training.adapter ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision]) } : {}),
   };
 }
 

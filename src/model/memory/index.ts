@@ -7,3 +7,4 @@
 export * from './activations.ts';
 export * from './memory.ts';
 export * from './loss.ts';
+export * from './adapter.ts';

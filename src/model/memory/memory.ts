@@ -11,7 +11,8 @@ import {
   type GpuParameters, type PipelineStage,
 } from '../structure/index.ts';
 import { frameworkProfile } from '../../presets/frameworks.ts';
-import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
+import { adapterStageMemory } from './adapter.ts';
+import type { AdapterConfig, MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const FP32_BYTES = 4;
@@ -206,8 +207,9 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
   const params = stageGpuParameters(c.model, c.parallel);
   return pipelineLayout(c.model, c.parallel).map((stage, i) => {
     const stageParams = params[i] ?? { dense: 0, expert: 0 };
-    const states = modelStateBytes(c, stageParams);
     const activations = stageActivationBytes(c, stage, settings);
+    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations);
+    const states = modelStateBytes(c, stageParams);
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated);
     const otherAllocated = otherMemoryTotal(other) - other.allocatorReserve;
@@ -218,6 +220,18 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
       reserved: reservedBytes(total, other),
     };
   });
+}
+
+/** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
+function adapterStageDetails(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): StageMemory {
+  const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
+  const otherAllocated = otherMemoryTotal(a.other) - a.other.allocatorReserve + a.dequantBuffer;
+  const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
+  return {
+    breakdown: { ...a.states, activations, other: otherAllocated, total, frozen: a.frozen },
+    other: a.other,
+    reserved: reservedBytes(total, a.other),
+  };
 }
 
 /** Per-GPU memory of every pipeline stage (index 0 = first stage), bytes. */
@@ -234,7 +248,7 @@ export function stageMemoryBreakdowns(c: RunConfig): MemoryBreakdown[] {
  */
 export function stageMemoryForMetric(s: StageMemory, metric: string | null): number {
   const b = s.breakdown;
-  if (metric === 'analytical model states') return b.parameters + b.gradients + b.optimizer;
+  if (metric === 'analytical model states') return b.parameters + b.gradients + b.optimizer + (b.frozen ?? 0);
   if (metric?.startsWith('peak allocated')) return b.total - s.other.runtime;
   if (metric?.startsWith('peak reserved') || metric === 'max across ranks') return s.reserved - s.other.runtime;
   return s.reserved;

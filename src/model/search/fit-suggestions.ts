@@ -22,7 +22,7 @@ import { oomAssessment, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
   | 'zero' | 'recompute' | 'microBatch' | 'tp' | 'pp' | 'cp' | 'ep'
-  | 'offloadOptimizer' | 'offloadParameters' | 'moreGpusDp' | 'moreGpusPp';
+  | 'offloadOptimizer' | 'offloadParameters' | 'moreGpusDp' | 'moreGpusPp' | 'qlora';
 
 
 export interface FitSuggestion {
@@ -100,6 +100,11 @@ function knobs(c: RunConfig): Step[][] {
   if (!t.offload.optimizer) lists.push([{ kind: 'offloadOptimizer', training: { offload: { ...t.offload, optimizer: true } } }]);
   // Parameter offload needs ZeRO-3 (consistency.ts): alone it passes the rules only there, otherwise in a pair with ZeRO-3.
   if (!t.offload.parameters) lists.push([{ kind: 'offloadParameters', training: { offload: { ...t.offload, parameters: true } } }]);
+  // A LoRA fine-tune that does not fit: the same adapters on a 4-bit NF4 base (QLoRA, memory/adapter.ts), where the
+  // compute precision allows it (document.ts: QLoRA dequantises to a 16-bit dtype, so not under fp8 or fp4).
+  if (t.adapter?.method === 'lora' && t.precision !== 'fp8' && t.precision !== 'fp4') {
+    lists.push([{ kind: 'qlora', training: { adapter: { ...t.adapter, method: 'qlora' } } }]);
+  }
   // More GPUs: as more data-parallel replicas (what ZeRO shards over), or as more pipeline stages (fewer layers per GPU).
   const doublings = Array.from({ length: MAX_GPU_DOUBLINGS }, (_, i) => 2 ** (i + 1));
   lists.push(doublings.map((k): Step => ({ kind: 'moreGpusDp', gpus: gpus * k })));
@@ -155,6 +160,7 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['parallel', 'sequenceParallel'], p.sequenceParallel, q.sequenceParallel, q.sequenceParallel ? 'Sequence parallel' : 'No sequence parallel');
   diff(['training', 'offload', 'optimizer'], s.offload.optimizer, t.offload.optimizer, 'Optimizer states offloaded to CPU memory');
   diff(['training', 'offload', 'parameters'], s.offload.parameters, t.offload.parameters, 'Parameters offloaded to CPU memory');
+  if (s.adapter && t.adapter) diff(['training', 'adapter', 'method'], s.adapter.method, t.adapter.method, t.adapter.method === 'qlora' ? 'QLoRA (frozen base in 4-bit NF4)' : 'LoRA');
   let label = words.join(' + ');
   if (p.dp !== q.dp) {
     changes.push({ path: ['parallel', 'dp'], value: q.dp });

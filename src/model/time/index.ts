@@ -9,3 +9,4 @@ export * from './optimizer.ts';
 export * from './step.ts';
 export * from './stack-time.ts';
 export * from './moe-time.ts';
+export * from './adapter-time.ts';

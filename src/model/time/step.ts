@@ -10,6 +10,8 @@ import { expertParallelExposedFraction } from './moe-time.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
+import { adapterLayerSeconds, FROZEN_BACKWARD_GEMMS_PER_FORWARD, type AdapterLayerSeconds } from './adapter-time.ts';
+import { stageAdapterParameters } from '../memory/index.ts';
 import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/index.ts';
 import {
   blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, simulateSchedule, simulateScheduleSummary, type ScheduleInput,
@@ -42,6 +44,10 @@ export interface StepTime {
 
 function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { forward: number; backward: number; recompute: number } {
   const cache = new Map<boolean, LayerComputeSeconds>();
+  const adapter = c.training.adapter ?? null;
+  const adapterCache = new Map<boolean, AdapterLayerSeconds>();
+  // A frozen base computes input gradients only (adapter-time.ts): its GEMMs' backward is one forward, not K.backwardOverForward.
+  const matmulBackward = adapter ? FROZEN_BACKWARD_GEMMS_PER_FORWARD : K.backwardOverForward;
   let forward = 0;
   let backward = 0;
   let recompute = 0;
@@ -52,9 +58,17 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
       t = layerForwardSeconds(c, index, tokens);
       cache.set(moe, t);
     }
-    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostSyncForward;
+    let a: AdapterLayerSeconds | undefined;
+    if (adapter) {
+      a = adapterCache.get(moe);
+      if (!a) {
+        a = adapterLayerSeconds(c, index, tokens, adapter);
+        adapterCache.set(moe, a);
+      }
+    }
+    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostSyncForward + (a?.forward ?? 0);
     forward += layerForward;
-    backward += (t.matmulForward + t.elementwiseForward) * K.backwardOverForward + t.attentionBackward;
+    backward += t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0);
     // Full recomputation reruns each layer's forward; selective the attention core
     // (Korthikanti et al. 2022, section 5) and the element-wise outputs it did not keep
     // (activations.ts, ENGINE_SELECTIVE_SCOPE), never a weight matmul.
@@ -72,17 +86,22 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
   let backward = layers.backward;
   if (stage.output) {
     const head = outputLayerForwardSeconds(c, tokens);
+    // The output head of a fine-tune is frozen too (no adapter sits on it): input gradient only.
+    const headBackward = head * (training.adapter ? FROZEN_BACKWARD_GEMMS_PER_FORWARD : K.backwardOverForward);
     forward += head;
-    backward += head * K.backwardOverForward;
+    backward += headBackward;
     // Multi-token prediction: one more MoE layer and one more pass through the output head per module (DeepSeek-V3 report, section 2.2).
     if (model.mtpLayers > 0) {
       const mtp = sumLayers(c, [model.layers], tokens);
       forward += model.mtpLayers * (mtp.forward + head);
-      backward += model.mtpLayers * (mtp.backward + head * K.backwardOverForward);
+      backward += model.mtpLayers * (mtp.backward + headBackward);
     }
   }
   const moeLayers = stage.layers.filter((i) => isMoeLayer(model, i)).length;
   const comm = stageComm(c, stage.layers.length, parameters, moeLayers).seconds;
+  // A fine-tune reduces and updates the adapters' parameters only; ZeRO-3 still gathers the frozen base for every micro-batch.
+  const trainable = training.adapter ? stageAdapterParameters(c, stage, training.adapter).adapter : parameters;
+  const dpSeconds = training.adapter ? stageComm(c, stage.layers.length, trainable, moeLayers).seconds.dp : comm.dp;
   return {
     forwardComputeSeconds: forward,
     backwardComputeSeconds: backward,
@@ -94,8 +113,8 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
       zero3: comm.zero3Gather * zero3GatherExposedFraction(c, EXPOSED.zero3Gather),
     },
     p2pSeconds: comm.ppPerMessage,
-    dpSeconds: comm.dp,
-    optimizerSeconds: optimizerStepSeconds(c, parameters.dense + parameters.expert),
+    dpSeconds,
+    optimizerSeconds: optimizerStepSeconds(c, trainable.dense + trainable.expert),
   };
 }
 

@@ -9,3 +9,4 @@ export * from './uncertainty-fit.ts';
 export * from './uncertainty-table.ts';
 export * from './uncertainty.ts';
 export * from './validate.ts';
+export * from './finetune.ts';

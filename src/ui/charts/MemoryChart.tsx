@@ -11,20 +11,33 @@ import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, 
 import { GiB } from '../../model/input/index.ts';
 
 
-/** Okabe–Ito colors: distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
-const MEMORY_COLORS: Readonly<Record<MemoryPart, string>> = {
-  parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
+/**
+ * A bar's parts: the breakdown's, and for a fine-tune (training.adapter) the frozen base
+ * weights apart from the trainable parameters, first in the stack (they are there before
+ * anything else is allocated).
+ */
+type ChartPart = MemoryPart | 'frozen';
+
+/** Okabe–Ito colors (frozen: a darkened Okabe–Ito yellow): distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
+const MEMORY_COLORS: Readonly<Record<ChartPart, string>> = {
+  frozen: '#9c7a00', parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
 };
-const MEMORY_LABELS: Readonly<Record<MemoryPart, string>> = {
-  parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
+const MEMORY_LABELS: Readonly<Record<ChartPart, string>> = {
+  frozen: 'Frozen weights', parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
 };
 
+/** The parts to draw: the frozen base only when some stage holds one, so full-training charts read exactly as before. */
+function chartParts(stages: readonly MemoryBreakdown[]): readonly ChartPart[] {
+  return stages.some((s) => s.frozen !== undefined) ? ['frozen', ...MEMORY_PARTS] : MEMORY_PARTS;
+}
+
 /** `stage` counts from 1, as the pipeline timeline's rows and the formula view ("pipeline stage 3 of 4") do. */
-type StageRow = Record<MemoryPart, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
+type StageRow = Record<ChartPart, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
 
 function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageRow[] {
   return stages.map((s, index) => ({
     stage: index + 1,
+    frozen: (s.frozen ?? 0) / GiB,
     parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
     activations: s.activations / GiB, other: s.other / GiB,
     totalGiB: s.total / GiB,
@@ -37,11 +50,12 @@ function summary(output: EstimateOutput, oomStages: number): string {
   const fitText = oomStages === 0
     ? 'every stage fits'
     : `${oomStages} of ${stages.length} stages exceed it`;
-  return `Memory per GPU for ${stages.length} pipeline stages, stacked by parameters, gradients, optimizer state, ` +
+  const frozen = perGpu.frozen !== undefined ? `frozen weights (${formatGiB(perGpu.frozen)} on the most loaded GPU), trainable ` : '';
+  return `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
     `activations and other. Most loaded: ${formatGiB(perGpu.total)} allocated, ${formatGiB(reserved)} reserved by the allocator, of ${formatGiB(capacity)} capacity; ${fitText}.`;
 }
 
-function MemoryTable({ rows }: { rows: readonly StageRow[] }) {
+function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly ChartPart[] }) {
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Memory per stage as a table (GiB)</summary>
@@ -51,7 +65,7 @@ function MemoryTable({ rows }: { rows: readonly StageRow[] }) {
           <thead>
             <tr>
               <th scope="col" className="px-2 text-left">Stage</th>
-              {MEMORY_PARTS.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LABELS[part]}</th>)}
+              {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LABELS[part]}</th>)}
               <th scope="col" className="px-2">Total</th>
               <th scope="col" className="px-2 text-left">Fits</th>
             </tr>
@@ -60,7 +74,7 @@ function MemoryTable({ rows }: { rows: readonly StageRow[] }) {
             {rows.map((row) => (
               <tr key={row.stage}>
                 <th scope="row" className="px-2 text-left font-normal">{row.stage}</th>
-                {MEMORY_PARTS.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
+                {parts.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
                 <td className="px-2 font-medium">{formatNumber(row.totalGiB)}</td>
                 <td className="px-2 text-left">{row.oom ? 'no: out of memory' : 'yes'}</td>
               </tr>
@@ -81,6 +95,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
     return <ChartUnavailable>Memory chart not shown: {why}.</ChartUnavailable>;
   }
   const rows = stageRows(stages, capacity);
+  const parts = chartParts(stages);
   const capacityGiB = capacity / GiB;
   const axisTopGiB = niceCeiling(1.05 * rows.reduce((max, r) => Math.max(max, r.totalGiB), capacityGiB));
   const oomStages = rows.filter((r) => r.oom).length;
@@ -109,14 +124,14 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
           {oomStages > 0 && <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />}
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) + ' GiB' : String(v))}
             labelFormatter={(stage) => `Stage ${String(stage)}`} />
-          {MEMORY_PARTS.map((part) => (
+          {parts.map((part) => (
             <Bar key={part} dataKey={part} name={MEMORY_LABELS[part]} stackId="memory" fill={MEMORY_COLORS[part]}
               isAnimationActive={false} shape={outlineOom} />
           ))}
           <ReferenceLine y={capacityGiB} stroke={OOM_COLOR} strokeDasharray="6 3" strokeWidth={1.5} ifOverflow="extendDomain"
             label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }} />
         </BarChart>
-        <ChartLegend items={MEMORY_PARTS.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
+        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
           extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
       </div>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
@@ -124,7 +139,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
           ? <strong className="text-red-700 dark:text-red-300">{oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.</strong>
           : `All stages fit in ${formatGiB(capacity)}.`}
       </figcaption>
-      {!compact && <MemoryTable rows={rows} />}
+      {!compact && <MemoryTable rows={rows} parts={parts} />}
     </figure>
   );
 }

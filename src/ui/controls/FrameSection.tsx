@@ -10,6 +10,7 @@ import { NumberField } from './fields.tsx';
 import { GpuPicker } from './HardwareSection.tsx';
 import { PresetPicker } from './ModelSection.tsx';
 import { Section } from './Section.tsx';
+import { TrainingMethod } from './TrainingMethod.tsx';
 
 export function FrameSection() {
   const store = usePlannerStore();
@@ -22,6 +23,7 @@ export function FrameSection() {
         <NumberField path={['cost', 'usdPerGpuHour']} help={HELP.usdPerGpuHour} optional />
       </div>
       <NumberField path={['training', 'tokens']} help={HELP.tokens} readable={formatTokenCount} />
+      <TrainingMethod />
     </Section>
   );
 }

@@ -1,0 +1,226 @@
+// Memory of a fine-tune with frozen base weights (training.adapter, issue 24): LoRA
+// (Hu et al. 2021, arXiv 2106.09685) and QLoRA (Dettmers et al. 2023, arXiv 2305.14314).
+//
+// - The base weights are frozen: no gradients, no optimizer state, no master copy. They
+//   are the breakdown's `frozen` part; ZeRO-3 / FSDP shards them like any weight (FSDP
+//   flattens frozen and trainable parameters alike, torch/distributed/fsdp, use_orig_params),
+//   DDP (ZeRO 0–2) keeps them whole on every GPU.
+// - Each adapted matrix of shape in × out holds A (in × r) and B (r × out): r·(in + out)
+//   trainable parameters, with their gradients, master copy and optimizer state exactly
+//   as full training keeps them for any parameter (memory.ts modelStateBytes).
+// - QLoRA stores the adapted base matrices in 4-bit NormalFloat with double quantisation
+//   (NF4_DQ_BYTES_PER_PARAMETER). Which matrices are quantised follows torchtune
+//   (torchtune/modules/peft/lora.py LoRALinear(quantize_base=True): the adapted linears
+//   only); embeddings, output head, norms and unadapted matrices stay in the 16-bit
+//   dtype. bitsandbytes through PEFT quantises every linear but lm_head, so for a run
+//   with few modules this over-counts, on the safe side.
+// - QLoRA dequantises one matrix at a time to the compute dtype before its matmul
+//   (torchao dtypes/nf4tensor.py linear_nf4; bitsandbytes functional.dequantize_4bit):
+//   a transient buffer of the largest adapted matrix, in "other".
+// - Activations: the engine's inventory for full training is kept. A frozen matrix
+//   needs its weight, not its input, for the input gradient, but the inputs of the
+//   adapted matrices are saved for the adapters' own weight gradients (x for ∂A), and
+//   every module list the data holds adapts q and v (their shared input is saved); the
+//   adapters' own rank-r intermediates (x·A, r/h of an input: 0.2–1.6 % of it for r 8–64,
+//   h 4096) are left out.
+
+import { gatheredBeyondShardBytes, modelStateBytes, otherMemoryTermsOf, allocatorReserveFraction, type ModelStates, type OtherMemoryTerms } from './memory.ts';
+import type { AdapterActivations } from './activations.ts';
+import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
+import {
+  denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, layerMatrices, type GpuParameters, type PipelineStage, type WeightMatrix,
+} from '../structure/index.ts';
+import type { AdapterConfig, AdapterModule, ModelConfig, ParallelConfig, RunConfig } from '../input/index.ts';
+import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
+
+/**
+ * NF4 with double quantisation, bytes per parameter (Dettmers et al. 2023, section 3,
+ * "Double Quantization"): 4 bits per weight; one absmax constant per block of 64
+ * weights, itself quantised to 8 bits; one fp32 constant per block of 256 of those
+ * absmax values. 4 + 8/64 + 32/(64·256) = 4.127 bits = 0.5159 bytes (the paper: "from
+ * 32/64 = 0.5 bits per parameter to 8/64 + 32/(64·256) = 0.127 bits" of constants).
+ * torchao's NF4Tensor (block_size 64, scaler_block_size 256, int8 scalers) and
+ * bitsandbytes' quant_type "nf4" with bnb_4bit_use_double_quant store the same.
+ */
+export const NF4_BLOCK = 64;
+export const NF4_SCALER_BLOCK = 256;
+export const NF4_DQ_BYTES_PER_PARAMETER = (4 + 8 / NF4_BLOCK + 32 / (NF4_BLOCK * NF4_SCALER_BLOCK)) / 8;
+
+/**
+ * What the adapter changes in each layer's saved tensors (activations.ts): the inputs
+ * of matrices that carry no adapter are not saved (autograd saves a linear's input only
+ * for its weight gradient; torch.nn.functional.linear with a frozen weight keeps the
+ * weight alone), unless another adapted matrix reads the same tensor (q, k and v share
+ * theirs, gate and up theirs); each adapted matrix saves its rank-r x·A for ∂B.
+ */
+export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, elementBytes: number): AdapterActivations {
+  const on = (...modules: AdapterModule[]) => modules.some((x) => adapter.modules.includes(x));
+  const frozenInputs: string[] = [];
+  if (!on('q', 'k', 'v') && !m.mla) frozenInputs.push('attention.input');
+  if (!on('o')) frozenInputs.push('proj.input');
+  if (!on('gate', 'up')) frozenInputs.push('mlp.input', 'experts.dispatched');
+  if (!on('down')) frozenInputs.push('mlp.down.input', 'experts.down.input', 'sharedExperts.down.input');
+  // Rank-r intermediates of the densest layer kind (an MoE layer's routed experts run topK of them per token).
+  const perToken = (layerIndex: number) => adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + adapter.rank * w.activeCopies, 0);
+  const rankElements = Math.max(perToken(0), m.moe ? perToken(m.moe.denseLayers) : 0);
+  return { frozenInputs, bytesPerToken: elementBytes * rankElements };
+}
+
+/** Which matrices of matrices.ts each module name adapts (MLA: q its query projections, k and v the shared latent KV projections). */
+const MODULE_MATRICES: Readonly<Record<AdapterModule, readonly string[]>> = {
+  q: ['q', 'q_down', 'q_up'],
+  k: ['k', 'kv_down', 'kv_up'],
+  v: ['v', 'kv_down', 'kv_up'],
+  o: ['o'],
+  gate: ['gate'],
+  up: ['up'],
+  down: ['down'],
+};
+
+/** Whether the adapter sits on this matrix (the router never carries one). */
+export function isAdapted(adapter: AdapterConfig, matrix: WeightMatrix): boolean {
+  if (matrix.group === 'router') return false;
+  return adapter.modules.some((m) => MODULE_MATRICES[m].includes(matrix.name));
+}
+
+/** The adapted matrices of layer `layerIndex`, each as it runs: every copy (routed experts) carries its own adapter. */
+export function adaptedMatrices(m: ModelConfig, layerIndex: number, adapter: AdapterConfig): readonly WeightMatrix[] {
+  return layerMatrices(m, layerIndex).filter((w) => isAdapted(adapter, w));
+}
+
+/** Trainable parameters of a rank-r adapter on one in × out matrix: A is in × r, B is r × out (Hu et al. 2021, section 4.1). */
+export function adapterParametersOf(rank: number, rows: number, cols: number): number {
+  return rank * (rows + cols);
+}
+
+export interface AdapterLayerParameters {
+  /** Base weights of the adapted matrices on one GPU, by data-parallel group (QLoRA quantises these). */
+  readonly adaptedBase: GpuParameters;
+  /** The adapters' own trainable parameters on one GPU. */
+  readonly adapter: GpuParameters;
+}
+
+/**
+ * One layer's adapted base weights and adapter parameters on one GPU, split as
+ * structure/params.ts layerGpuParameters splits the base: routed experts by ep·etp, the
+ * rest by tp (an adapter is taken to split with its matrix; Megatron-Bridge's LoRA
+ * shards B of a column-parallel and A of a row-parallel matrix and replicates the other
+ * factor, at most r·h per matrix more than this).
+ */
+export function adapterLayerParameters(m: ModelConfig, layerIndex: number, p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>, adapter: AdapterConfig): AdapterLayerParameters {
+  const expertSplit = p.ep * expertTensorParallel(p);
+  const base = { dense: 0, expert: 0 };
+  const lora = { dense: 0, expert: 0 };
+  for (const w of adaptedMatrices(m, layerIndex, adapter)) {
+    const expert = w.group === 'routedExpert';
+    const split = expert ? expertSplit : p.tp;
+    const key = expert ? 'expert' : 'dense';
+    base[key] += (w.rows * w.cols * w.copies) / split;
+    lora[key] += (adapterParametersOf(adapter.rank, w.rows, w.cols) * w.copies) / split;
+  }
+  return { adaptedBase: base, adapter: lora };
+}
+
+/** Sums of adapterLayerParameters over a stage's layers (the MTP modules and the embedding and head carry no adapter). */
+export function stageAdapterParameters(c: RunConfig, stage: PipelineStage, adapter: AdapterConfig): AdapterLayerParameters {
+  const cache = new Map<boolean, AdapterLayerParameters>();
+  const base = { dense: 0, expert: 0 };
+  const lora = { dense: 0, expert: 0 };
+  const firstMoe = c.model.moe ? c.model.moe.denseLayers : Infinity;
+  for (const i of stage.layers) {
+    const moe = i >= firstMoe;
+    let layer = cache.get(moe);
+    if (!layer) {
+      layer = adapterLayerParameters(c.model, i, c.parallel, adapter);
+      cache.set(moe, layer);
+    }
+    base.dense += layer.adaptedBase.dense;
+    base.expert += layer.adaptedBase.expert;
+    lora.dense += layer.adapter.dense;
+    lora.expert += layer.adapter.expert;
+  }
+  return { adaptedBase: base, adapter: lora };
+}
+
+/** Bytes per frozen parameter: the adapted matrices in NF4 + DQ under QLoRA, everything else in the weights' own dtype. */
+export function frozenBytes(c: RunConfig, adapter: AdapterConfig, stageParams: GpuParameters, adaptedBase: GpuParameters): GpuParameters {
+  const w = WEIGHT_BYTES[c.training.precision];
+  const quantised = adapter.method === 'qlora' ? NF4_DQ_BYTES_PER_PARAMETER : w;
+  return {
+    dense: w * (stageParams.dense - adaptedBase.dense) + quantised * adaptedBase.dense,
+    expert: w * (stageParams.expert - adaptedBase.expert) + quantised * adaptedBase.expert,
+  };
+}
+
+export interface AdapterStageMemory {
+  /** Frozen base weights on one GPU (ZeRO-3 shards them; parameter offload moves them to the host). */
+  readonly frozen: number;
+  /** The adapters' weights, gradients and optimizer states on one GPU. */
+  readonly states: ModelStates;
+  /** QLoRA: the 16-bit copy of the largest adapted matrix being dequantised for its matmul. */
+  readonly dequantBuffer: number;
+  /** "other" with ZeRO-3's gathered frozen weights and ZeRO-2/3's unsharded adapter gradients. */
+  readonly other: OtherMemoryTerms;
+}
+
+/** Largest adapted matrix of the stage's layers on one GPU (16-bit dequantisation buffer for QLoRA). */
+function largestAdaptedMatrix(c: RunConfig, stage: PipelineStage, adapter: AdapterConfig): number {
+  const p = c.parallel;
+  let largest = 0;
+  const seen = new Set<readonly WeightMatrix[]>();
+  for (const i of stage.layers) {
+    const matrices = layerMatrices(c.model, i);
+    if (seen.has(matrices)) continue;
+    seen.add(matrices);
+    for (const w of matrices) {
+      if (!isAdapted(adapter, w)) continue;
+      const split = w.group === 'routedExpert' ? p.ep * expertTensorParallel(p) : p.tp;
+      largest = Math.max(largest, (w.rows * w.cols) / split);
+    }
+  }
+  return largest;
+}
+
+/** Largest layer's weights on one GPU, by data-parallel group (memory.ts does the same for full training). */
+function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
+  return stage.layers.reduce<GpuParameters>((big, i) => {
+    const layer = layerGpuParameters(c.model, i, c.parallel);
+    return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
+  }, { dense: 0, expert: 0 });
+}
+
+/**
+ * A stage's memory on one GPU with the adapter: frozen base, adapter states, the
+ * dequantisation buffer and "other", given the activations and the stage's parameters.
+ */
+export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): AdapterStageMemory {
+  const { training: t, parallel: p } = c;
+  const counts = stageAdapterParameters(c, stage, adapter);
+  const bytes = frozenBytes(c, adapter, stageParams, counts.adaptedBase);
+  const shard = (x: GpuParameters) => x.dense / denseDataParallel(p) + x.expert / expertDataParallel(p);
+  const frozenWhole = bytes.dense + bytes.expert;
+  const frozen = t.offload.parameters ? 0 : p.zero >= 3 ? shard(bytes) : frozenWhole;
+  const states = modelStateBytes(c, counts.adapter);
+  const dequantBuffer = adapter.method === 'qlora' ? WEIGHT_BYTES[t.precision] * largestAdaptedMatrix(c, stage, adapter) : 0;
+  // ZeRO-3 gathers whole layers of frozen weights (at the stage's mean bytes per parameter);
+  // ZeRO-2/3 hold one layer's unsharded gradients, which are the adapters' only.
+  const largest = largestLayer(c, stage);
+  const stageCount = stageParams.dense + stageParams.expert;
+  const frozenBytesPerParameter = stageCount > 0 ? frozenWhole / stageCount : WEIGHT_BYTES[t.precision];
+  const layerCount = Math.max(1, stage.layers.length);
+  const gathered = p.zero >= 3 ? gatheredBeyondShardBytes(
+    ZERO3_GATHERED_LAYERS, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
+    denseDataParallel(p), expertDataParallel(p), frozenBytesPerParameter, !t.offload.parameters,
+  ) : 0;
+  const unsharded = p.zero >= 2 ? gatheredBeyondShardBytes(
+    ZERO_UNSHARDED_GRADIENT_LAYERS, counts.adapter.dense / layerCount, counts.adapter.expert / layerCount, counts.adapter.dense, counts.adapter.expert,
+    denseDataParallel(p), expertDataParallel(p), GRAD_BYTES[t.gradDtype], !t.offload.optimizer,
+  ) : 0;
+  // The caching allocator's reserve is slack around blocks that are freed and reused
+  // (activations, gradients, gathered buffers). The frozen base is allocated once, at load,
+  // and never freed, so none of the reserve grows with it: the reserve is taken over the
+  // rest of the allocated bytes (and ZeRO-3's gathers of frozen layers, which do churn).
+  const churning = states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
+  const other = otherMemoryTermsOf(churning, gathered, unsharded, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
+  return { frozen, states, dequantBuffer, other };
+}

@@ -1,0 +1,97 @@
+// Step time of a fine-tune with frozen base weights (training.adapter, issue 24).
+//
+// - A frozen matrix needs no weight gradient: its backward is the input-gradient GEMM
+//   alone, one forward's worth of work instead of two (Narayanan et al. 2021, section
+//   5.1 counts backward = input + weight gradients = 2 × forward). The input gradient
+//   is still computed through every layer, since the adapters below need it.
+// - Each adapted in × out matrix adds two skinny GEMMs forward, x·A (tokens × in × r) and
+//   (x·A)·B (tokens × r × out), and their input and weight gradients backward (2 ×
+//   forward), timed by the same roofline as every GEMM (compute.ts gemmSeconds): at
+//   r = 8–64 the r-sized dimension leaves the tensor cores mostly idle and the HBM
+//   traffic of x dominates (torchtune/modules/peft/lora.py LoRALinear.forward,
+//   peft/tuners/lora/layer.py Linear.forward: lora_B(lora_A(dropout(x))) beside the base).
+// - QLoRA dequantises each adapted base matrix to the compute dtype before every use
+//   (torchao dtypes/nf4tensor.py linear_nf4: forward and again for the input gradient;
+//   bitsandbytes MatMul4Bit: dequantize_4bit in forward and backward), a memory-bound
+//   pass: read the NF4 weights and constants, write the 16-bit matrix, at the GPU's HBM
+//   bandwidth. Recomputation repeats the forward's dequantisation (step.ts counts the
+//   recomputed forward with it).
+
+import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER } from '../memory/index.ts';
+import {
+  attentionScoreMacsPerToken, expertTensorParallel, FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP,
+} from '../structure/index.ts';
+import { gemmSeconds } from './compute.ts';
+import type { AdapterConfig, ModelConfig, RunConfig } from '../input/index.ts';
+import { GB, WEIGHT_BYTES } from '../input/index.ts';
+
+/** Backward GEMMs per forward GEMM of a frozen matrix: the input gradient only (full training has 2, input and weight gradients). */
+export const FROZEN_BACKWARD_GEMMS_PER_FORWARD = 1;
+
+export interface AdapterLayerSeconds {
+  /** The adapters' forward GEMMs, plus QLoRA's dequantisation for the forward. */
+  readonly forward: number;
+  /** The adapters' input- and weight-gradient GEMMs, plus QLoRA's dequantisation for the input gradient. */
+  readonly backward: number;
+  /** One dequantisation pass over the layer's adapted matrices (0 for LoRA), included in both figures above. */
+  readonly dequantise: number;
+}
+
+/** Seconds to dequantise `parameters` NF4 weights to 16-bit on one GPU: read 4.127 bits, write the compute dtype, at HBM bandwidth. */
+export function dequantiseSeconds(c: RunConfig, parameters: number): number {
+  const bytes = parameters * (NF4_DQ_BYTES_PER_PARAMETER + WEIGHT_BYTES[c.training.precision]);
+  return bytes / (c.cluster.gpu.hbmGBps * GB);
+}
+
+/**
+ * The adapter's own time in layer `layerIndex` for `tokens` tokens on one GPU. Routed
+ * experts' adapters run on the tokens each local expert receives (topK / experts of
+ * them, balanced routing), as one GEMM per expert.
+ */
+export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: number, adapter: AdapterConfig): AdapterLayerSeconds {
+  const { model, parallel, training, cluster } = c;
+  const scale = c.calibration.computeEfficiencyScale;
+  const precision = training.precision === 'fp32' ? 'fp32' : 'bf16';
+  const r = adapter.rank;
+  let forward = 0;
+  let quantised = 0;
+  for (const w of adaptedMatrices(model, layerIndex, adapter)) {
+    const expert = w.group === 'routedExpert';
+    const split = expert ? expertTensorParallel(parallel) : parallel.tp;
+    const rowParallel = w.name === 'o' || w.name === 'down';
+    const k = rowParallel ? w.rows / split : w.rows;
+    const n = rowParallel ? w.cols : w.cols / split;
+    const copies = expert ? w.copies / parallel.ep : w.copies;
+    const m = expert && model.moe ? (tokens * w.activeCopies) / w.copies : tokens;
+    if (m > 0) forward += copies * (gemmSeconds(cluster.gpu, precision, m, k, r, scale) + gemmSeconds(cluster.gpu, precision, m, r, n, scale));
+    quantised += copies * k * n;
+  }
+  const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
+  return { forward: forward + dequantise, backward: 2 * forward + dequantise, dequantise };
+}
+
+/** Forward FLOPs of one token through the adapters of layer `layerIndex`: x·A and (x·A)·B, 2·r·(in + out) per adapted matrix a token runs through. */
+export function adapterForwardFlopsPerToken(m: ModelConfig, layerIndex: number, adapter: AdapterConfig): number {
+  return adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + FLOPS_PER_MULTIPLY_ADD * adapterParametersOf(adapter.rank, w.rows, w.cols) * w.activeCopies, 0);
+}
+
+/**
+ * FLOPs of one optimizer step of a fine-tune, whole cluster (what MFU and HFU divide
+ * for adapter runs): full training's model FLOPs (structure/flops.ts stepFlops) less the
+ * weight-gradient GEMMs of the frozen matrices (one forward's weight FLOPs: every weight
+ * matmul, the output layer's included, is frozen), plus the adapters' forward and their
+ * backward (2 × forward). Recomputation adds the forward again, adapters included.
+ */
+export function adapterStepFlops(c: RunConfig, adapter: AdapterConfig): { modelPerStep: number; hardwarePerStep: number } {
+  const { model, training } = c;
+  const tokens = training.globalBatch * training.seqLen;
+  const full = stepFlops(c);
+  const forward = forwardFlopsPerToken(model, training.seqLen);
+  const scores = (model.layers + model.mtpLayers) * FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, training.seqLen);
+  const frozenWeightGradients = forward.total - scores;
+  let adapters = 0;
+  for (let i = 0; i < model.layers; i++) adapters += adapterForwardFlopsPerToken(model, i, adapter);
+  const modelPerStep = full.modelPerStep + tokens * (TRAINING_FLOPS_PER_FORWARD_FLOP * adapters - frozenWeightGradients);
+  const recomputedAdapters = training.recompute === 'full' ? adapters : 0;
+  return { modelPerStep, hardwarePerStep: modelPerStep + (full.hardwarePerStep - full.modelPerStep) + tokens * recomputedAdapters };
+}
