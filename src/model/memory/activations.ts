@@ -350,7 +350,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
-    ...(c.training.adapter ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision]) } : {}),
+    ...(c.training.adapter ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) } : {}),
   };
 }
 

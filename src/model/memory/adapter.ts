@@ -30,7 +30,8 @@ import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibr
 import {
   denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, layerMatrices, type GpuParameters, type PipelineStage, type WeightMatrix,
 } from '../structure/index.ts';
-import type { AdapterConfig, AdapterModule, ModelConfig, ParallelConfig, RunConfig } from '../input/index.ts';
+import type { AdapterConfig, AdapterModule, ModelCode, ModelConfig, ParallelConfig, RunConfig } from '../input/index.ts';
+import { FP32_BYTES } from './saved-tensor.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /**
@@ -53,7 +54,7 @@ export const NF4_DQ_BYTES_PER_PARAMETER = (4 + 8 / NF4_BLOCK + 32 / (NF4_BLOCK *
  * weight alone), unless another adapted matrix reads the same tensor (q, k and v share
  * theirs, gate and up theirs); each adapted matrix saves its rank-r x·A for ∂B.
  */
-export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, elementBytes: number): AdapterActivations {
+export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, elementBytes: number, code: ModelCode = 'fused'): AdapterActivations {
   const on = (...modules: AdapterModule[]) => modules.some((x) => adapter.modules.includes(x));
   const frozenInputs: string[] = [];
   if (!on('q', 'k', 'v') && !m.mla) frozenInputs.push('attention.input');
@@ -61,9 +62,29 @@ export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, eleme
   if (!on('gate', 'up')) frozenInputs.push('mlp.input', 'experts.dispatched');
   if (!on('down')) frozenInputs.push('mlp.down.input', 'experts.down.input', 'sharedExperts.down.input');
   // Rank-r intermediates of the densest layer kind (an MoE layer's routed experts run topK of them per token).
-  const perToken = (layerIndex: number) => adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + adapter.rank * w.activeCopies, 0);
-  const rankElements = Math.max(perToken(0), m.moe ? perToken(m.moe.denseLayers) : 0);
-  return { frozenInputs, bytesPerToken: elementBytes * rankElements };
+  const fp32 = peftFp32Adapters(code, elementBytes);
+  const rankBytes = fp32 ? FP32_BYTES : elementBytes;
+  const perToken = (layerIndex: number) => adaptedMatrices(m, layerIndex, adapter).reduce(
+    (sum, w) => sum + w.activeCopies * (rankBytes * adapter.rank + (fp32 ? FP32_BYTES * w.rows : 0)), 0);
+  return { frozenInputs, bytesPerToken: Math.max(perToken(0), m.moe ? perToken(m.moe.denseLayers) : 0) };
+}
+
+/**
+ * Hugging Face PEFT on transformers' modeling code (modelCode "transformers") keeps the
+ * adapters in fp32 over a 16-bit base: get_peft_model(autocast_adapter_dtype=True), the
+ * default, casts bf16 / fp16 adapter weights to fp32 (peft/tuners/tuners_utils.py
+ * _cast_adapter_dtype), and every adapted Linear's forward casts its input to the adapter's
+ * dtype before lora_A (peft/tuners/lora/layer.py Linear.forward: `x =
+ * self._cast_input_dtype(x, lora_A.weight.dtype)`). That cast is a new fp32 tensor per
+ * adapted matrix (q, k and v each make their own from the shared input), and lora_A saves
+ * it for its weight gradient: 4 bytes per input element per adapted matrix, beside the
+ * rank-r intermediates in fp32. torchtune's LoRALinear (and Megatron-Bridge's) computes
+ * the adapter in the base dtype on the shared input, so "fused" model code adds neither.
+ * Measured on one H200 (validation/gpu/h200-hf-peft-2026-12-04.json): Llama 3.1 8B shape,
+ * LoRA r16 on all seven linears, seq 2048, no checkpointing, 36.95 GiB peak allocated.
+ */
+export function peftFp32Adapters(code: ModelCode, elementBytes: number): boolean {
+  return code === 'transformers' && elementBytes < FP32_BYTES;
 }
 
 /** Which matrices of matrices.ts each module name adapts (MLA: q its query projections, k and v the shared latent KV projections). */

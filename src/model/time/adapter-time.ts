@@ -17,7 +17,7 @@
 //   bandwidth. Recomputation repeats the forward's dequantisation (step.ts counts the
 //   recomputed forward with it).
 
-import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER } from '../memory/index.ts';
+import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER, peftFp32Adapters } from '../memory/index.ts';
 import {
   attentionScoreMacsPerToken, expertTensorParallel, FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP,
 } from '../structure/index.ts';
@@ -67,7 +67,43 @@ export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: nu
     quantised += copies * k * n;
   }
   const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
-  return { forward: forward + dequantise, backward: 2 * forward + dequantise, dequantise };
+  const fp32 = peftFp32Traffic(c, layerIndex, tokens, adapter);
+  return { forward: forward + dequantise + fp32.forward, backward: 2 * forward + dequantise + fp32.backward, dequantise };
+}
+
+/**
+ * Bytes per token per adapted matrix that PEFT's fp32 adapters (memory/adapter.ts
+ * peftFp32Adapters) move through HBM in elementwise kernels, per element of the matrix's
+ * input (`in`) and output (`out`) width, e the 16-bit dtype's 2 bytes; from
+ * peft/tuners/lora/layer.py Linear.forward, `result = result + lora_B(lora_A(dropout(
+ * x.to(fp32)))) * scaling; result.to(bf16)`:
+ * - forward: the cast of x (read e, write 4 per input element); per output element, lora_B's
+ *   fp32 output written (4), the scaling multiply (read 4, write 4), the bf16 + fp32 add
+ *   promoted to fp32 (read e + 4, write 4), the cast back (read 4, write e): in·(e + 4) +
+ *   out·(24 + 2e).
+ * - backward: per output element, the cast's gradient (read e, write 4), the add's cast
+ *   for the base branch (read 4, write e), the scaling multiply (read 4, write 4); per input
+ *   element, lora_A's fp32 input gradient (write 4), its cast back (read 4, write e) and
+ *   the sum into x's 16-bit gradient (read 2e, write e): in·(8 + 4e) + out·(16 + 2e).
+ * The GEMMs themselves are timed by the roofline above.
+ */
+function peftFp32Traffic(c: RunConfig, layerIndex: number, tokens: number, adapter: AdapterConfig): { forward: number; backward: number } {
+  const e = WEIGHT_BYTES[c.training.precision];
+  if (!peftFp32Adapters(c.stack.modelCode, e)) return { forward: 0, backward: 0 };
+  const { model, parallel } = c;
+  let forwardBytes = 0;
+  let backwardBytes = 0;
+  for (const w of adaptedMatrices(model, layerIndex, adapter)) {
+    const expert = w.group === 'routedExpert';
+    const split = expert ? expertTensorParallel(parallel) : parallel.tp;
+    const rowParallel = w.name === 'o' || w.name === 'down';
+    const width = { in: rowParallel ? w.rows / split : w.rows, out: rowParallel ? w.cols : w.cols / split };
+    const m = expert && model.moe ? (tokens * w.activeCopies) / parallel.ep : tokens;
+    forwardBytes += m * (width.in * (e + 4) + width.out * (24 + 2 * e));
+    backwardBytes += m * (width.in * (8 + 4 * e) + width.out * (16 + 2 * e));
+  }
+  const bandwidth = c.cluster.gpu.hbmGBps * GB;
+  return { forward: forwardBytes / bandwidth, backward: backwardBytes / bandwidth };
 }
 
 /** Forward FLOPs of one token through the adapters of layer `layerIndex`: x·A and (x·A)·B, 2·r·(in + out) per adapted matrix a token runs through. */
