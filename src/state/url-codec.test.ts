@@ -169,3 +169,13 @@ describe('comparison links (#s=…&pin=…)', () => {
     expect(future.kind === 'error' && future.message).toMatch(/format 9/);
   });
 });
+
+describe('a fine-tune in the link (training.adapter, issue 24)', () => {
+  it('the training method, rank and adapted matrices come back exactly, in both link formats', async () => {
+    const doc = { ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT as { training: object }).training, adapter: { method: 'qlora', rank: 64, modules: ['q', 'v', 'down'] } } };
+    const share = await readHash(`#${await encodeShareFragment(doc)}`);
+    expect(share).toMatchObject({ kind: 'document', document: doc });
+    const config = await readHash(`#${encodeConfigFragment(doc)}`);
+    expect(config).toMatchObject({ kind: 'document', document: doc });
+  });
+});

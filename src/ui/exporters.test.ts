@@ -104,3 +104,15 @@ describe('fileBaseName', () => {
     expect(fileBaseName(42)).toBe('llm-train-plan');
   });
 });
+
+describe('a fine-tune\'s frozen weights in the exports', () => {
+  it('the stage table and the CSV list them, and the parts add up to the total', () => {
+    const base = sampleOutput();
+    const stage = { ...base.memory.perGpu, frozen: 10 * 2 ** 30, total: base.memory.perGpu.total + 10 * 2 ** 30 };
+    const output = { ...base, memory: { ...base.memory, perGpu: stage, stages: [stage] } };
+    expect(toMarkdown(DOCUMENT, output)).toContain('| Stage | frozen | parameters |');
+    const frozenRow = parseCsv(toCsv(output)).find((r) => r[0] === 'stage-memory' && r[2] === 'frozen');
+    expect(frozenRow?.[3]).toBe(String(10 * 2 ** 30));
+    expect(toMarkdown(DOCUMENT, base)).not.toContain('frozen');
+  });
+});

@@ -3,7 +3,7 @@
 // functions of their arguments; the download itself lives in ExportMenu.
 
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
-import type { EstimateOutput } from '../model/input/index.ts';
+import type { EstimateOutput, MemoryPart } from '../model/input/index.ts';
 import { NOT_AVAILABLE, formatGiB, formatNumber, formatSeconds } from './format.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import { GiB } from '../model/input/index.ts';
@@ -68,10 +68,15 @@ function figureRows(output: EstimateOutput): string[][] {
   });
 }
 
+/** The memory parts a table lists: a fine-tune's frozen weights first (training.adapter), when any stage holds them. */
+function memoryParts(output: EstimateOutput): readonly (MemoryPart | 'frozen')[] {
+  return output.memory.stages.some((s) => s.frozen !== undefined) ? ['frozen', ...MEMORY_PARTS] : MEMORY_PARTS;
+}
+
 function stageRows(output: EstimateOutput): string[][] {
   return output.memory.stages.map((stage, index) => [
     String(index),
-    ...MEMORY_PARTS.map((part) => formatNumber(stage[part] / GiB)),
+    ...memoryParts(output).map((part) => formatNumber((stage[part] ?? 0) / GiB)),
     formatNumber(stage.total / GiB),
     stage.total > output.memory.capacity ? 'no' : 'yes',
   ]);
@@ -84,7 +89,7 @@ export function toMarkdown(document: unknown, output: EstimateOutput): string {
   lines.push(...markdownTable(['Figure', 'Value', 'How it is computed'], figureRows(output), [false, true, false]), '');
   if (output.memory.stages.length > 0 && output.errors.length === 0) {
     lines.push(`### Memory per pipeline stage (GiB, capacity ${formatGiB(output.memory.capacity)})`, '');
-    const header = ['Stage', ...MEMORY_PARTS, 'total', 'fits'];
+    const header = ['Stage', ...memoryParts(output), 'total', 'fits'];
     lines.push(...markdownTable(header, stageRows(output), header.map((_, i) => i > 0 && i < header.length - 1)), '');
   }
   if (output.throughput) {
@@ -117,8 +122,9 @@ function csvRows(output: EstimateOutput): CsvRow[] {
   rows.push(['figure', '', 'memory-capacity', capacity, 'bytes', formatGiB(capacity)]);
   rows.push(['figure', '', 'memory-fits', fits ? 1 : 0, 'boolean', fits ? 'yes' : 'no']);
   stages.forEach((stage, index) => {
-    for (const part of [...MEMORY_PARTS, 'total' as const]) {
-      rows.push(['stage-memory', String(index), part, stage[part], 'bytes', formatGiB(stage[part])]);
+    for (const part of [...memoryParts(output), 'total' as const]) {
+      const bytes = stage[part] ?? 0;
+      rows.push(['stage-memory', String(index), part, bytes, 'bytes', formatGiB(bytes)]);
     }
   });
   if (output.throughput) {

@@ -194,3 +194,16 @@ describe('fix-it', () => {
     expect(qlora?.memoryBytes).toBeLessThan(fixes.capacityBytes);
   });
 });
+
+describe('eager adapter dispatch (the one constant fitted on finetune-runs.json)', () => {
+  it('7 adapted matrices × (5 forward + 10 backward operators) × 10 µs per layer in eager PyTorch; nothing under torch.compile', async () => {
+    const { adapterHostSeconds, EAGER_OP_HOST_SECONDS } = await import('../time/index.ts');
+    expect(EAGER_OP_HOST_SECONDS).toBe(10e-6);
+    const eager = config(doc(EVERY_LINEAR));
+    const host = adapterHostSeconds(eager, 0, eager.training.adapter!);
+    expect(host.forward).toBeCloseTo(7 * 5 * 10e-6, 12);
+    expect(host.backward).toBeCloseTo(7 * 10 * 10e-6, 12);
+    const compiled = config(doc(EVERY_LINEAR, { training: { compile: true } }));
+    expect(adapterHostSeconds(compiled, 0, compiled.training.adapter!)).toEqual({ forward: 0, backward: 0 });
+  });
+});

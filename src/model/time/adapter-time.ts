@@ -22,6 +22,7 @@ import {
   attentionScoreMacsPerToken, expertTensorParallel, FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP,
 } from '../structure/index.ts';
 import { gemmSeconds } from './compute.ts';
+import { microBatchesPerStep } from '../input/index.ts';
 import type { AdapterConfig, ModelConfig, RunConfig } from '../input/index.ts';
 import { GB, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -67,8 +68,54 @@ export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: nu
     quantised += copies * k * n;
   }
   const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
+  const host = adapterHostSeconds(c, layerIndex, adapter);
   const fp32 = peftFp32Traffic(c, layerIndex, tokens, adapter);
-  return { forward: forward + dequantise + fp32.forward, backward: 2 * forward + dequantise + fp32.backward, dequantise };
+  return {
+    forward: forward + dequantise + host.forward + fp32.forward,
+    backward: 2 * forward + dequantise + host.backward + fp32.backward,
+    dequantise,
+  };
+}
+
+/**
+ * Operators an adapted matrix adds in eager PyTorch, forward: dropout, x·A, ·B, the scaling
+ * multiply and the add onto the base output (peft/tuners/lora/layer.py Linear.forward:
+ * result + lora_B(lora_A(dropout(x))) * scaling; torchtune/modules/peft/lora.py
+ * LoRALinear.forward the same); backward runs about two kernels per forward operator
+ * (input and weight gradients of each GEMM, the multiply's and the dropout's gradients).
+ */
+export const ADAPTER_EAGER_OPS = { forward: 5, backward: 10 } as const;
+
+/**
+ * FITTED: host time per eager operator that the GPU waits for, seconds. An adapter's
+ * GEMMs are microseconds of GPU work each, so eager PyTorch's per-operator dispatch
+ * (Python, autograd recording, the kernel launch) sets their pace. Fitted on the only
+ * eager LoRA runs of validation/finetune-runs.json, the Qwen README's 8 LoRA rows (HF
+ * Trainer + PEFT, no torch.compile): median |step-time error| 10.1 % at 0 µs, lowest
+ * 3.9 % at 14 µs and within a point of it from 9 to 22 µs; 10 µs, the round value of that
+ * range, is taken (4.5 %), the order of PyTorch's eager per-operator overhead. torchtune's
+ * runs compile (torch.compile traces the adapters into the model's graph), so none of
+ * this applies there. Leave-one-source-out (npm run validate): with the Qwen source held
+ * out no eager run is left to fit on, so the constant is 0 for it and Qwen's rows read as
+ * without it.
+ */
+export const EAGER_OP_HOST_SECONDS = 10e-6;
+
+/** The adapters' eager dispatch time in layer `layerIndex` (none under torch.compile). */
+export function adapterHostSeconds(c: RunConfig, layerIndex: number, adapter: AdapterConfig, opSeconds = EAGER_OP_HOST_SECONDS): { forward: number; backward: number } {
+  if (c.stack.compile) return { forward: 0, backward: 0 };
+  const matrices = adaptedMatrices(c.model, layerIndex, adapter).reduce((n, w) => n + (w.group === 'routedExpert' ? w.copies / c.parallel.ep : 1), 0);
+  return { forward: matrices * ADAPTER_EAGER_OPS.forward * opSeconds, backward: matrices * ADAPTER_EAGER_OPS.backward * opSeconds };
+}
+
+/** What adapterHostSeconds adds to one step on a one-stage pipeline: every layer's forward, backward and recomputed forward, per micro-batch. */
+export function adapterHostSecondsPerStep(c: RunConfig, adapter: AdapterConfig, opSeconds = EAGER_OP_HOST_SECONDS): number {
+  let perMicroBatch = 0;
+  for (let i = 0; i < c.model.layers; i++) {
+    const h = adapterHostSeconds(c, i, adapter, opSeconds);
+    perMicroBatch += h.forward * (c.training.recompute === 'full' ? 2 : 1) + h.backward;
+  }
+  return perMicroBatch * microBatchesPerStep(c.training, c.parallel);
 }
 
 /**

@@ -7,6 +7,8 @@
 import { estimate } from '../estimate.ts';
 import { isObject, own } from '../input/index.ts';
 import { predictedMemoryForMetric, quantile } from './validate.ts';
+import { parseDocument } from '../input/index.ts';
+import { adapterHostSecondsPerStep } from '../time/index.ts';
 
 export type FineTuneFigure = 'memoryBytesPerGpu' | 'tokensPerSecondPerGpu' | 'stepSeconds';
 
@@ -41,6 +43,13 @@ export interface FineTuneRow {
    * engine does not output ("device used": compared with the reserved peak). Reported, not hidden.
    */
   readonly caveat: string | null;
+  /**
+   * The step's eager adapter dispatch time (time/adapter-time.ts EAGER_OP_HOST_SECONDS,
+   * the one constant fitted on this file), and the step it is part of: leave-one-source-out
+   * takes it out of the rows of the source it was fitted on.
+   */
+  readonly fittedHostSeconds: number;
+  readonly stepSeconds: number | null;
 }
 
 /** Reads the cases of a fine-tuning runs file; skips malformed entries. */
@@ -82,7 +91,10 @@ export function fineTuneRows(c: FineTuneCase): FineTuneRow[] {
   const ok = output.errors.length === 0 && output.throughput !== null;
   const cluster = isObject(c.input) ? own(c.input, 'cluster') : undefined;
   const gpus = isObject(cluster) ? Number(own(cluster, 'gpus')) : NaN;
-  const base = { id: c.id, source: sourceOf(c.source), method: methodOf(c.input) };
+  const parsed = parseDocument(c.input);
+  const adapter = parsed.ok ? parsed.config.training.adapter ?? null : null;
+  const fittedHostSeconds = parsed.ok && adapter ? adapterHostSecondsPerStep(parsed.config, adapter) : 0;
+  const base = { id: c.id, source: sourceOf(c.source), method: methodOf(c.input), fittedHostSeconds, stepSeconds: ok && output.throughput ? output.throughput.stepSeconds : null };
   const row = (figure: FineTuneFigure, published: number, predicted: number | null, metric: string | null = null): FineTuneRow => ({
     ...base, figure, metric, published, predicted,
     error: predicted === null ? null : (predicted - published) / published,
@@ -130,4 +142,21 @@ export function summarizeFineTune(rows: readonly FineTuneRow[]): FineTuneSummary
 export function throughputError(r: FineTuneRow): number | null {
   if (r.error === null || r.predicted === null) return null;
   return r.figure === 'stepSeconds' ? r.published / r.predicted - 1 : r.error;
+}
+
+/**
+ * The rows as a source held out of the fit would see them: EAGER_OP_HOST_SECONDS is fitted
+ * on the sources whose runs have eager adapter time (fittedHostSeconds > 0); a source that
+ * is the only one of them gets no constant when held out (nothing left to fit it on), so
+ * its rows lose that time. Other sources' rows are unchanged (the constant does not touch them).
+ */
+export function heldOutRows(rows: readonly FineTuneRow[], source: string): FineTuneRow[] {
+  const fitting = new Set(rows.filter((r) => r.fittedHostSeconds > 0).map((r) => r.source));
+  const refitIsEmpty = fitting.size === 1 && fitting.has(source);
+  return rows.filter((r) => r.source === source).map((r) => {
+    if (!refitIsEmpty || r.fittedHostSeconds === 0 || r.predicted === null || r.stepSeconds === null || r.figure === 'memoryBytesPerGpu') return r;
+    const step = r.stepSeconds - r.fittedHostSeconds;
+    const predicted = r.figure === 'stepSeconds' ? step : r.predicted * (r.stepSeconds / step);
+    return { ...r, predicted, error: (predicted - r.published) / r.published };
+  });
 }

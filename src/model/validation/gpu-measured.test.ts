@@ -81,4 +81,15 @@ describe('steps measured on one H200 (transformers + PEFT)', () => {
       expect(out.errors).toEqual([]);
       expect(Math.abs(out.throughput.stepSeconds / c.stepSeconds - 1)).toBeLessThan(0.1);
     });
+
+  // LoRA on the 8B shape without checkpointing: the adapters' eager dispatch (adapter-time.ts
+  // EAGER_OP_HOST_SECONDS, fitted on the Qwen README rows) and PEFT's fp32 traffic bring it
+  // from -35 % to within 15 %. (Checkpointed LoRA and the 1B shape stay host-bound beyond what
+  // the engine counts: -27 % and below; they are reported here, not asserted.)
+  it('step time of the 8B shape with LoRA, no checkpointing, within 15 %', () => {
+    const c = measured.cases.find((x) => x.shape === 'llama3.1-8b' && x.method === 'lora' && !x.checkpointing);
+    if (!c) throw new Error('case missing');
+    const out = estimate(documentOf(c));
+    expect(Math.abs(out.throughput.stepSeconds / c.stepSeconds - 1)).toBeLessThan(0.15);
+  });
 });

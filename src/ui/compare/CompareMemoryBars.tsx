@@ -7,11 +7,12 @@ import { ChartLegend, OOM_COLOR } from '../charts/chartParts.tsx';
 import { formatGiB } from '../format.ts';
 
 /** The memory chart's Okabe–Ito colors (charts/MemoryChart.tsx), so a part has one color everywhere. */
-const MEMORY_COLORS: Readonly<Record<MemoryPart, string>> = {
-  parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
+type Part = MemoryPart | 'frozen';
+const MEMORY_COLORS: Readonly<Record<Part, string>> = {
+  frozen: '#9c7a00', parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
 };
-const MEMORY_LABELS: Readonly<Record<MemoryPart, string>> = {
-  parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
+const MEMORY_LABELS: Readonly<Record<Part, string>> = {
+  frozen: 'Frozen weights', parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
 };
 
 interface Row { readonly name: string; readonly output: EstimateOutput }
@@ -22,7 +23,12 @@ function rowText(output: EstimateOutput): string {
   return `${formatGiB(perGpu.total)} of ${formatGiB(capacity)}${fits ? '' : ': out of memory'}`;
 }
 
-function Bar({ row, scale }: { row: Row; scale: number }) {
+/** A fine-tune's frozen weights (training.adapter) first, when A or B holds them. */
+function partsOf(rows: readonly Row[]): readonly Part[] {
+  return rows.some((r) => r.output.memory.perGpu.frozen !== undefined) ? ['frozen', ...MEMORY_PARTS] : MEMORY_PARTS;
+}
+
+function Bar({ row, scale, parts }: { row: Row; scale: number; parts: readonly Part[] }) {
   const { perGpu, capacity } = row.output.memory;
   const fits = perGpu.total <= capacity;
   return (
@@ -30,8 +36,8 @@ function Bar({ row, scale }: { row: Row; scale: number }) {
       <span className="font-medium">{row.name}</span>
       <div className="relative h-6 rounded-sm bg-gray-100 dark:bg-gray-800">
         <div className="flex h-full overflow-hidden rounded-sm">
-          {MEMORY_PARTS.map((part) => (
-            <div key={part} style={{ width: `${(100 * perGpu[part]) / scale}%`, backgroundColor: MEMORY_COLORS[part] }} />
+          {parts.map((part) => (
+            <div key={part} style={{ width: `${(100 * (perGpu[part] ?? 0)) / scale}%`, backgroundColor: MEMORY_COLORS[part] }} />
           ))}
         </div>
         <div aria-hidden="true" className="absolute -top-1 -bottom-1 border-l-2 border-dashed"
@@ -45,15 +51,16 @@ function Bar({ row, scale }: { row: Row; scale: number }) {
 export function CompareMemoryBars({ pinned, current }: { pinned: EstimateOutput; current: EstimateOutput }) {
   const rows: Row[] = [{ name: 'A pinned', output: pinned }, { name: 'B current', output: current }];
   const scale = 1.05 * Math.max(...rows.flatMap((r) => [r.output.memory.perGpu.total, r.output.memory.capacity]), 1);
+  const parts = partsOf(rows);
   const summary = `Memory of the most loaded GPU on one scale: A ${rowText(pinned)}; B ${rowText(current)}.`;
   return (
     <figure className="flex flex-col gap-1">
       <div role="img" aria-label={summary} data-testid="compare-memory-bars"
         className="grid grid-cols-[5.5rem_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 text-sm text-gray-800 dark:text-gray-200">
-        {rows.map((row) => <Bar key={row.name} row={row} scale={scale} />)}
+        {rows.map((row) => <Bar key={row.name} row={row} scale={scale} parts={parts} />)}
       </div>
       <div className="text-gray-700 dark:text-gray-300">
-        <ChartLegend items={MEMORY_PARTS.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
+        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
           extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
       </div>
       <figcaption className="text-sm text-gray-700 dark:text-gray-300">Memory per GPU, most loaded stage, A and B on the same scale.</figcaption>
