@@ -207,3 +207,15 @@ describe('eager adapter dispatch (the one constant fitted on finetune-runs.json)
     expect(adapterHostSeconds(compiled, 0, compiled.training.adapter!)).toEqual({ forward: 0, backward: 0 });
   });
 });
+
+describe('the fine-tune examples (examples/)', () => {
+  it('Llama 3.1 8B QLoRA on one RTX 4090 and 70B LoRA with FSDP on 8 A100 are valid runs that fit', async () => {
+    const { readFileSync } = await import('node:fs');
+    for (const name of ['llama3.1-8b-qlora-rtx4090.json', 'llama3.1-70b-lora-8-a100-fsdp.json']) {
+      const output = estimate(JSON.parse(readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8')));
+      expect(output.errors, name).toEqual([]);
+      expect(output.memory.fits, name).toBe(true);
+      expect(output.memory.perGpu.frozen, name).toBeGreaterThan(0);
+    }
+  });
+});
