@@ -8,7 +8,7 @@
 // and errors that name the line or the flag. Pure and DOM-free; never throws.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-import { importHfConfig, parseDocument } from '../input/index.ts';
+import { dpOnGpus, importHfConfig, parseDocument } from '../input/index.ts';
 import { parseCommand, type ParsedCommand } from './args.ts';
 import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
 import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
@@ -114,6 +114,23 @@ function document(d: Draft, options: ImportOptions, header: PlannerHeader | null
   return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
 }
 
+/**
+ * Every imported document states every parallel degree, the derived ones too: a degree the
+ * file leaves out is 1 (what every framework runs then), and DP is the GPUs over TP × PP × CP
+ * when the GPUs are known (EP is carved out of DP, as Megatron-Core and torchtitan do).
+ */
+function stateEveryDegree(doc: Section): void {
+  const parallel = (isObj(doc['parallel']) ? doc['parallel'] : {}) as Section;
+  for (const key of ['tp', 'pp', 'cp', 'ep']) if (parallel[key] === undefined) parallel[key] = 1;
+  const cluster = isObj(doc['cluster']) ? doc['cluster'] : {};
+  const gpus = cluster['gpus'];
+  if (parallel['dp'] === undefined && typeof gpus === 'number') {
+    const dp = dpOnGpus(gpus, parallel['tp'] as number, parallel['pp'] as number, parallel['cp'] as number);
+    if (dp !== null) parallel['dp'] = dp;
+  }
+  doc['parallel'] = parallel;
+}
+
 /** Reads one launch file (see the opening comment). */
 export function importLaunchFile(text: string, options: ImportOptions = {}): ImportResult {
   const d = new Draft();
@@ -170,6 +187,7 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
   }
   if (d.errors.length > 0) return { ok: false, kind, errors: d.errors, warnings: d.warnings };
   const doc = document(d, options, readPlannerHeader(text));
+  stateEveryDegree(doc);
   const check = parseDocument(doc);
   if (!check.ok) for (const e of check.errors) d.warn(`the imported document is incomplete: ${e}`);
   return { ok: true, kind, document: doc, warnings: d.warnings };
