@@ -8,4 +8,5 @@
 export { LogReader, readLog } from './reader.ts';
 export { compareWithDocument, type LogComparison } from './compare.ts';
 export { logOutput } from './output.ts';
+export { CHART_POINTS, thinSeries } from './thin.ts';
 export * from './types.ts';
