@@ -9,6 +9,8 @@ import { formatGiB, formatNumber, formatSeconds } from '../format.ts';
 import { ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 
 const LINE_COLOR = '#0072b2';
+/** Three significant figures: a grad norm of 0.512 is not "0.5". */
+const plain = (v: number) => String(Number(v.toPrecision(3)));
 
 interface ChartSpec {
   readonly id: string;
@@ -19,8 +21,8 @@ interface ChartSpec {
 }
 
 const CHARTS: readonly ChartSpec[] = [
-  { id: 'loss', title: 'Loss', series: 'loss', kinds: ['loss-spike', 'loss-nan', 'nan-iterations', 'skipped-iterations'], format: formatNumber },
-  { id: 'grad-norm', title: 'Gradient norm', series: 'gradNorm', kinds: ['grad-norm-spike', 'grad-norm-nan'], format: formatNumber },
+  { id: 'loss', title: 'Loss', series: 'loss', kinds: ['loss-spike', 'loss-nan', 'nan-iterations', 'skipped-iterations'], format: plain },
+  { id: 'grad-norm', title: 'Gradient norm', series: 'gradNorm', kinds: ['grad-norm-spike', 'grad-norm-nan'], format: plain },
   { id: 'step-time', title: 'Step time', series: 'stepSeconds', kinds: ['throughput-drop', 'stall'], format: formatSeconds },
   { id: 'throughput', title: 'Tokens/s per GPU', series: 'tokensPerSecondPerGpu', kinds: ['throughput-drop', 'stall'], format: formatNumber },
   { id: 'memory', title: 'Peak memory', series: 'memoryBytes', kinds: ['memory-growth'], format: formatGiB },
@@ -54,7 +56,7 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
     <figure data-testid={`log-chart-${spec.id}`} className="flex flex-col gap-1">
       <figcaption className="text-sm font-medium text-gray-900 dark:text-gray-100">{spec.title}</figcaption>
       <div role="img" aria-label={caption}>
-        <LineChart width={520} height={180} data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }} style={{ maxWidth: '100%' }}>
+        <LineChart responsive accessibilityLayer={false} data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }} style={{ width: '100%', height: 180 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#9ca3af" strokeOpacity={0.4} />
           <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11, fill: 'currentColor' }} />
           <YAxis tickFormatter={(v: number) => spec.format(v)} width={70} tick={{ fontSize: 11, fill: 'currentColor' }} domain={['auto', 'auto']} />
@@ -78,5 +80,5 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
 export function LogCharts({ report }: { report: LogReport }) {
   const drawn = CHARTS.filter((c) => report.series[c.series].length >= 2);
   if (drawn.length === 0) return <ChartUnavailable>The log has too few steps to draw.</ChartUnavailable>;
-  return <div className="grid gap-3 xl:grid-cols-2">{drawn.map((spec) => <OneChart key={spec.id} spec={spec} report={report} />)}</div>;
+  return <div className="flex flex-col gap-3">{drawn.map((spec) => <OneChart key={spec.id} spec={spec} report={report} />)}</div>;
 }

@@ -25,7 +25,7 @@ const FIGURES: ReadonlyArray<[MeasuredFigure, string, (v: number) => string]> = 
   ['tokensPerSecondPerGpu', 'Tokens/s per GPU', (v) => formatNumber(Math.round(v))],
   ['tflopsPerGpu', 'TFLOP/s per GPU', (v) => formatNumber(Number(v.toPrecision(4)))],
   ['mfu', 'MFU', formatPercent],
-  ['memoryBytes', 'Peak memory', formatGiB],
+  ['memoryBytes', 'Memory', formatGiB],
 ];
 
 const FRAMEWORK_NAMES: Readonly<Record<string, string>> = {
