@@ -50,7 +50,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           ...forbiddenInEngine.patterns,
-          { group: ['**/search/**', '**/explain/**', '**/export/**', '**/validation/**', '**/sweep/**', '**/import/**'], message: 'search, explain, export, validation, sweep and import sit on top of the engine: nothing below them imports them.' },
+          { group: ['**/search/**', '**/explain/**', '**/export/**', '**/validation/**', '**/sweep/**', '**/import/**', '**/log/**'], message: 'search, explain, export, validation, sweep, import and log sit on top of the engine: nothing below them imports them.' },
         ],
       }],
     },

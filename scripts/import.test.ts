@@ -21,6 +21,15 @@ describe('npm run import', () => {
     expect(doc.warnings).toContain('steps_per_print: not used by the planner, ignored');
   });
 
+  it('a NeMo-Megatron-Launcher training YAML: the document, framework megatron, the GPUs of trainer.num_nodes × devices', () => {
+    const out = run(['scripts/fixtures/import/yaml/nemo_launcher_llama2_7b.yaml']);
+    expect(out.status).toBe(0);
+    const doc = JSON.parse(out.stdout) as { model: { layers: number }; training: { framework: string }; cluster: { gpus: number } };
+    expect(doc.model.layers).toBe(32);
+    expect(doc.training.framework).toBe('megatron');
+    expect(doc.cluster.gpus).toBe(128);
+  });
+
   it('a malformed file: exit 1, the line named on stderr', () => {
     const out = run(['-'], '[model]\nflavor = 8B\n');
     expect(out.status).toBe(1);

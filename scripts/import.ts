@@ -5,6 +5,8 @@
 //     ${VAR:-default}, arrays NAME=( … ), line continuations and here-documents resolved)
 //   - a torchtitan TOML job config (model flavors as torchtitan defines them)
 //   - a DeepSpeed JSON config, with --hf config.json for the model
+//   - a training YAML: a Megatron-LM functional test's model_config.yaml (MODEL_ARGS), a NeMo 1.x /
+//     NeMo-Megatron-Launcher training YAML (trainer:, model:), a NeMo AutoModel recipe (--hf for the model)
 // Options:
 //   --hf FILE            a Hugging Face config.json: the model (DeepSpeed; torchtitan instead of the flavor)
 //   --gpu ID             the GPU preset (launch files do not name it; default h100-sxm)

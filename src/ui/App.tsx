@@ -24,6 +24,7 @@ import { ValidationRoute } from './validation/ValidationRoute.tsx';
 import { WhenIdle } from './WhenIdle.tsx';
 
 const CalibrateSection = lazy(() => import('./calibrate/CalibrateSection.tsx').then((m) => ({ default: m.CalibrateSection })));
+const LogSection = lazy(() => import('./log/LogSection.tsx').then((m) => ({ default: m.LogSection })));
 
 function FullPage() {
   const route = useRoute();
@@ -68,6 +69,7 @@ function PlannerBody() {
           <FrameworkSection />
           <CostSection />
           <WhenIdle round={3}><CalibrateSection /></WhenIdle>
+          <WhenIdle round={3}><LogSection /></WhenIdle>
         </div>
         <Results />
       </main>

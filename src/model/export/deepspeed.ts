@@ -4,7 +4,9 @@
 // readers (Hugging Face Transformers) accept it. The model, its pipeline and its
 // expert layers are built in code with DeepSpeed, so those parts of the plan are notes.
 // The launch (megatron-deepspeed.ts) writes the same keys without the notes, since there
-// Megatron-DeepSpeed's arguments build the model.
+// Megatron-DeepSpeed's arguments build the model, and without tensor_parallel (AutoTP is
+// DeepSpeed's own tensor parallelism for Hugging Face models; Megatron-DeepSpeed's is
+// --tensor-model-parallel-size).
 
 import {
   gradientAccumulationSteps, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
@@ -17,7 +19,10 @@ type Json = string | number | boolean | null | readonly Json[] | { readonly [key
 function layoutNotes(c: RunConfig): string[] {
   const { parallel: p, model: m } = c;
   const notes: string[] = [`the model (${m.layers} layers, hidden ${m.hidden}, ${m.heads} heads, vocabulary ${m.vocab}) is defined by your model code`];
-  if (p.tp > 1) notes.push(`tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`);
+  // AutoTP training (deepspeed.ai/tutorials/autotp-training): deepspeed.initialize shards a Hugging Face model's linear layers
+  // when the config has tensor_parallel, with ZeRO stages 0–2 only.
+  if (p.tp > 1 && p.zero <= 2) notes.push(`tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size, for a Hugging Face model); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`);
+  if (p.tp > 1 && p.zero === 3) notes.push(`tensor parallel ${p.tp}: DeepSpeed's AutoTP trains with ZeRO stages 0–2 only, so it is not written beside ZeRO-3; with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp}`);
   if (p.tp > 1 && p.sequenceParallel) notes.push('Megatron-style sequence parallelism: not a DeepSpeed setting');
   if (p.pp > 1) notes.push(`pipeline parallel ${p.pp}: build the model as deepspeed.pipe.PipelineModule(..., num_stages=${p.pp}); its engine runs a 1F1B schedule`);
   if (p.pp > 1 && p.schedule !== '1f1b' && p.schedule !== 'gpipe') notes.push(`the ${SCHEDULE_NAMES[p.schedule]} schedule: not in DeepSpeed's pipeline engine`);
@@ -85,8 +90,11 @@ export function deepspeedExport(c: RunConfig): LaunchExport {
     ...zeroBlock(c, notes),
     ...optimizerBlock(c, notes),
     ...recomputeBlock(c, notes),
-    ...(p.tp > 1 ? { tensor_parallel: { autotp_size: p.tp } } : {}),
+    ...(p.tp > 1 && p.zero <= 2 ? { tensor_parallel: { autotp_size: p.tp } } : {}),
   };
+  // Megatron-DeepSpeed shards with its own tensor parallelism (--tensor-model-parallel-size, Megatron's mpu): a
+  // tensor_parallel block in its ds_config would make deepspeed.initialize apply AutoTP over it. Its here-document has none.
+  const { tensor_parallel: _autotp, ...megatronDeepspeedBody } = body;
   const comment = [
     `DeepSpeed config for ${planTitle(c)}, from llm-train-planner.`,
     `Launch: ${torchrunPrefix(c)} <your training script>, which passes this file to deepspeed.initialize(config=...).`,
@@ -95,5 +103,5 @@ export function deepspeedExport(c: RunConfig): LaunchExport {
     ...notes.map((n) => `- ${n}`),
   ];
   const text = JSON.stringify({ '//': comment, ...body }, null, 2) + '\n';
-  return { target: 'deepspeed', label: 'DeepSpeed', fileName: 'ds_config.json', text, notes, launch: megatronDeepspeedLaunch(c, JSON.stringify(body, null, 2)) };
+  return { target: 'deepspeed', label: 'DeepSpeed', fileName: 'ds_config.json', text, notes, launch: megatronDeepspeedLaunch(c, JSON.stringify(megatronDeepspeedBody, null, 2)) };
 }

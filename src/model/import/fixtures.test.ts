@@ -23,9 +23,9 @@ describe('Megatron-LM examples/', () => {
     expect(d.model).toMatchObject({ layers: 32, hidden: 4096, ffnHidden: 14336, heads: 32, kvHeads: 8, headDim: 128, ffnType: 'swiglu', tiedEmbeddings: false, vocab: 128256 });
     // SEQ_LENGTH=8192, MICRO_BATCH_SIZE=1, GLOBAL_BATCH_SIZE=128, --train-samples 1953125000 × 8192 tokens.
     expect(d.training).toMatchObject({ seqLen: 8192, microBatch: 1, globalBatch: 128, tokens: 1953125000 * 8192, precision: 'fp8', gradDtype: 'bf16', loss: 'fused', flashAttention: true });
-    // TP_SIZE=1, CP_SIZE=1, --sequence-parallel, --use-distributed-optimizer; PP left commented out.
-    expect(d.parallel).toMatchObject({ tp: 1, cp: 1, sequenceParallel: true, zero: 1 });
-    expect(d.parallel['pp']).toBeUndefined();
+    // TP_SIZE=1, CP_SIZE=1, --sequence-parallel, --use-distributed-optimizer; PP left commented out, so stated as 1;
+    // DP derived: 8 GPUs ÷ (TP 1 × PP 1 × CP 1); EP 1 (no experts).
+    expect(d.parallel).toMatchObject({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 8, sequenceParallel: true, zero: 1 });
     // GPUS_PER_NODE=8, NUM_NODES=1.
     expect(d.cluster).toMatchObject({ gpus: 8, gpusPerNode: 8 });
     // The real-data branch (else) is not taken: TOKENIZER_ARG defaults to "MOCK".

@@ -12,12 +12,12 @@ import { importLaunchFile } from './index.ts';
 
 const counter = new FuzzCounter('launch import');
 const [runs] = fuzzRuns('launch import', process.env['FUZZ_RUNS'], [1]);
-const kinds = { megatron: 0, torchtitan: 0, deepspeed: 0, unknown: 0 };
+const kinds = { megatron: 0, torchtitan: 0, deepspeed: 0, nemo: 0, automodel: 0, unknown: 0 };
 let slowestMs = 0;
 
 function seedsIn(folder: URL): string[] {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /\.(sh|toml|json)$/.test(e.name) && !e.name.endsWith('.document.json'))
+    .filter((e) => e.isFile() && /\.(sh|toml|json|yaml)$/.test(e.name) && !e.name.endsWith('.document.json'))
     .map((e) => readFileSync(`${e.parentPath}/${e.name}`, 'utf8'));
 }
 
@@ -68,7 +68,7 @@ function check(text: string): void {
 
 describe('launch import fuzz: importLaunchFile() on mutated launch files', () => {
   afterAll(() => {
-    console.log(counter.line(`megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, unknown ${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`));
+    console.log(counter.line(`megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, nemo ${kinds.nemo}, automodel ${kinds.automodel}, unknown ${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`));
     expect(prototypeIsClean()).toBe(true);
   });
 

@@ -1,13 +1,14 @@
 // import/: "what does the launch file I already have plan?". Reads a Megatron-LM launch
 // script or argument list (shell.ts resolves its variables, arrays, continuations and
 // here-documents; megatron.ts maps the flags, Megatron-DeepSpeed's too), a torchtitan
-// TOML job config (toml.ts, torchtitan.ts) or a DeepSpeed JSON config (deepspeed.ts, with a
+// TOML job config (toml.ts, torchtitan.ts), a training YAML (yaml.ts, yaml-recipes.ts: Megatron's
+// model_config.yaml, NeMo, NeMo AutoModel) or a DeepSpeed JSON config (deepspeed.ts, with a
 // Hugging Face config.json for the model through input/'s importer) and returns the
 // interchange document, the framework set, a warning for each flag or key it cannot map,
 // and errors that name the line or the flag. Pure and DOM-free; never throws.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-import { importHfConfig, parseDocument } from '../input/index.ts';
+import { dpOnGpus, importHfConfig, parseDocument } from '../input/index.ts';
 import { parseCommand, type ParsedCommand } from './args.ts';
 import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
 import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
@@ -17,6 +18,8 @@ import { readPlannerHeader, type PlannerHeader } from './planner-header.ts';
 import { readShell } from './shell.ts';
 import { parseToml } from './toml.ts';
 import { readTorchtitan } from './torchtitan.ts';
+import { parseYaml } from './yaml.ts';
+import { readAutomodel, readMegatronModelConfig, readNemo, recipeKind } from './yaml-recipes.ts';
 
 export type { ImportKind, ImportResult } from './draft.ts';
 export { parseToml, type TomlResult, type TomlTable, type TomlValue } from './toml.ts';
@@ -38,7 +41,7 @@ export interface ImportOptions {
 export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
 export const DEFAULT_IMPORT_GPU = 'h100-sxm';
 
-export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), or a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model)';
+export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe)';
 
 /** "line 3, column 5: not valid JSON (…)" for a JSON.parse failure, located by json-position.ts. */
 export function jsonError(text: string, error: unknown, what: string): string {
@@ -61,6 +64,8 @@ function parseJson(text: string, what: string): Parsed {
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const looksToml = (text: string) => /^\s*\[\[?[A-Za-z0-9_".' -]+\]\]?\s*(#.*)?$/m.test(text) && /^\s*[A-Za-z0-9_"'.-]+\s*=/m.test(text);
 const looksShell = (text: string) => /(^|\s)--?[A-Za-z][\w-]*/.test(text);
+/** A YAML mapping at the top: "key:" starting a line, and no shell command line or TOML table. */
+const looksYaml = (text: string) => /^[A-Za-z_][\w-]*:(\s|$)/m.test(text) && !/^\s*(torchrun|python|deepspeed|srun|export|[A-Z_]+=)/m.test(text);
 
 /** The training command of a script: its last Python launch (pretrain_*.py first), or the whole file as an argument list. */
 function trainingCommand(text: string): { command: ParsedCommand; hereDocuments: readonly { body: string; line: number }[] } {
@@ -109,6 +114,23 @@ function document(d: Draft, options: ImportOptions, header: PlannerHeader | null
   return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
 }
 
+/**
+ * Every imported document states every parallel degree, the derived ones too: a degree the
+ * file leaves out is 1 (what every framework runs then), and DP is the GPUs over TP × PP × CP
+ * when the GPUs are known (EP is carved out of DP, as Megatron-Core and torchtitan do).
+ */
+function stateEveryDegree(doc: Section): void {
+  const parallel = (isObj(doc['parallel']) ? doc['parallel'] : {}) as Section;
+  for (const key of ['tp', 'pp', 'cp', 'ep']) if (parallel[key] === undefined) parallel[key] = 1;
+  const cluster = isObj(doc['cluster']) ? doc['cluster'] : {};
+  const gpus = cluster['gpus'];
+  if (parallel['dp'] === undefined && typeof gpus === 'number') {
+    const dp = dpOnGpus(gpus, parallel['tp'] as number, parallel['pp'] as number, parallel['cp'] as number);
+    if (dp !== null) parallel['dp'] = dp;
+  }
+  doc['parallel'] = parallel;
+}
+
 /** Reads one launch file (see the opening comment). */
 export function importLaunchFile(text: string, options: ImportOptions = {}): ImportResult {
   const d = new Draft();
@@ -140,6 +162,22 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     const parsed = parseToml(text);
     if (!parsed.ok) return fail(kind, `the TOML file: ${parsed.error}`);
     readTorchtitan(d, parsed.value, options.gpus, hasModel);
+  } else if (looksYaml(text)) {
+    const parsed = parseYaml(text);
+    if (!parsed.ok) return fail(null, `the YAML file: ${parsed.error}`);
+    const recipe = recipeKind(parsed.value);
+    if (recipe === null) return fail(null, `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:): it reads ${KINDS_READ}`);
+    const value = parsed.value as Record<string, unknown>;
+    if (recipe === 'megatron-model-config') {
+      kind = 'megatron';
+      readMegatronModelConfig(d, value);
+    } else if (recipe === 'nemo') {
+      kind = 'nemo';
+      readNemo(d, value, options.gpus !== undefined);
+    } else {
+      kind = 'automodel';
+      readAutomodel(d, value, hasModel, options.gpus);
+    }
   } else if (looksShell(text)) {
     kind = 'megatron';
     readScript(d, text);
@@ -149,6 +187,7 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
   }
   if (d.errors.length > 0) return { ok: false, kind, errors: d.errors, warnings: d.warnings };
   const doc = document(d, options, readPlannerHeader(text));
+  stateEveryDegree(doc);
   const check = parseDocument(doc);
   if (!check.ok) for (const e of check.errors) d.warn(`the imported document is incomplete: ${e}`);
   return { ok: true, kind, document: doc, warnings: d.warnings };

@@ -3,7 +3,7 @@
 // only with --group-query-attention; --ffn-hidden-size defaults to 4 × hidden, or with
 // --swiglu to int(4 × hidden × 2/3 / 64) × 64, as its validate_args sets it; --moe-router-topk
 // defaults to 2; --attention-backend defaults to auto, which picks flash or fused
-// attention); Megatron-DeepSpeed's own names from deepspeedai/Megatron-DeepSpeed
+// attention; --attention-dropout and --hidden-dropout default to 0.1); Megatron-DeepSpeed's own names from deepspeedai/Megatron-DeepSpeed
 // megatron/arguments.py (--num-key-value-heads, --topk, default 1, --moe-expert-parallel-size,
 // --ds-sequence-parallel-size, --zero-stage, --checkpoint-activations, --use-flash-attn-v2,
 // without which it runs unfused attention). Each flag it cannot map is one warning.
@@ -181,6 +181,26 @@ function readOptimizer(d: Draft, f: Flags): void {
   if (Object.keys(overlap).length > 0) t['overlap'] = overlap;
 }
 
+/** Megatron's default for --attention-dropout and --hidden-dropout (arguments.py). */
+const MEGATRON_DEFAULT_DROPOUT = 0.1;
+
+/** --attention-dropout / --hidden-dropout → training.dropout: masks are kept for backward when either rate is above 0. */
+function readDropout(d: Draft, f: Flags): void {
+  const names = ['--attention-dropout', '--hidden-dropout'];
+  if (!names.some((n) => f.given(n))) return;
+  const rates = names.map((n) => {
+    if (!f.given(n)) return MEGATRON_DEFAULT_DROPOUT;
+    const text = f.value(n);
+    const rate = Number(text);
+    if (text === undefined || text.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate >= 1) {
+      d.error(`${n}: needs a rate from 0 to below 1, got ${JSON.stringify(text ?? null)}`);
+      return 0;
+    }
+    return rate;
+  });
+  d.training['dropout'] = rates.some((r) => r > 0);
+}
+
 function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
   const t = d.training;
   const granularity = f.value('--recompute-granularity');
@@ -281,6 +301,7 @@ export function readMegatron(d: Draft, command: ParsedCommand): void {
   readPrecision(d, f);
   readOptimizer(d, f);
   readRecompute(d, f, deepspeed);
+  readDropout(d, f);
   readParallel(d, f, deepspeed);
   readMegatronMoeStack(d, f);
   t['framework'] = deepspeed ? 'deepspeed' : 'megatron';

@@ -5,6 +5,10 @@
 // runs every branch), eval of a variable, and the command that starts training: the
 // last one that runs a Python script (torchrun, deepspeed, python, srun … *.py). Not a
 // shell: nothing runs, nothing is read from the environment. Pure; never throws.
+// Why not a library: shell-quote (the well-kept word splitter) splits one command line but
+// keeps no variables across lines, expands no ${VAR:-default}, arrays, $(( … )) or
+// here-documents, and knows no if/else; launch scripts lean on all of them, so this reader
+// stays (TOML and YAML, which libraries cover, go through smol-toml and yaml).
 
 import { words } from './shell-words.ts';
 

@@ -5,7 +5,9 @@
 // pipeline_parallel_microbatch_size, without it local_batch_size is the micro-batch (older
 // configs call it batch_size); data_parallel_shard_degree = -1 takes the GPUs left over.
 // FSDP2 reshards after forward (ZeRO-3) unless fsdp_reshard_after_forward = "never"
-// (ZeRO-2); a replicate degree alone is DDP (ZeRO 0). Each key it cannot map is a warning.
+// (ZeRO-2); a replicate degree alone is DDP (ZeRO 0). [training] mixed_precision_reduce is the
+// gradients' dtype; [compile] components "loss" is a compiled loss; float8 / mx converters
+// (either spelling) with their recipe. Each key it cannot map is a warning.
 
 import { torchtitanFlavor, TORCHTITAN_FLAVORS } from '../export/index.ts';
 import type { Draft } from './draft.ts';
@@ -21,7 +23,9 @@ const READ: Readonly<Record<string, readonly string[]>> = {
   optimizer: ['name'],
   activation_checkpoint: ['mode', 'selective_ac_option'],
   float8: ['recipe_name'],
-  compile: ['enable'],
+  mx: ['recipe_name'],
+  compile: ['enable', 'components'],
+  quantize: ['linear'],
 };
 
 const SCHEDULES: Readonly<Record<string, string>> = {
@@ -65,10 +69,12 @@ function readModel(d: Draft, root: TomlTable, hasModel: boolean): void {
     const known = TORCHTITAN_FLAVORS.map((f) => `${f.name} ${f.flavor}`).join(', ');
     d.warn(`[model] ${name} flavor ${JSON.stringify(flavorName)}: not one the planner knows (${known}); give the model's config.json`);
   }
+  // Converters: "float8" / "mx" (torchtitan ≤ 0.1), "quantize.linear.float8" / "quantize.linear.mx" (later).
   const converters = m['converters'];
-  const list = Array.isArray(converters) ? converters : typeof converters === 'string' ? converters.split(',') : [];
-  if (list.some((c) => typeof c === 'string' && c.trim() === 'float8')) d.training['precision'] = 'fp8';
-  else if (list.some((c) => typeof c === 'string' && c.trim().startsWith('mx'))) { d.training['precision'] = 'fp8'; d.training['fp8Recipe'] = 'mxfp8'; }
+  const list = (Array.isArray(converters) ? converters : typeof converters === 'string' ? converters.split(',') : [])
+    .filter((c): c is string => typeof c === 'string').map((c) => c.trim().replace(/^quantize\.(linear|grouped_mm)\./, ''));
+  if (list.includes('float8')) d.training['precision'] = 'fp8';
+  else if (list.some((c) => c.startsWith('mx'))) { d.training['precision'] = 'fp8'; d.training['fp8Recipe'] = 'mxfp8'; }
 }
 
 function degree(d: Draft, p: TomlTable, key: string, min = 1): number | undefined {
@@ -142,8 +148,28 @@ function readTraining(d: Draft, root: TomlTable, dp: number | undefined): void {
   if (param !== undefined && d.choice('[training] mixed_precision_param', param, ['bfloat16', 'float32']) === 'float32' && out['precision'] !== 'fp8') out['precision'] = 'fp32';
   else if (out['precision'] === undefined) out['precision'] = 'bf16';
   if (t['enable_cpu_offload'] === true) out['offload'] = { optimizer: true, parameters: true };
-  if (t['compile'] === true || section(root, 'compile')['enable'] === true) out['compile'] = true;
-  out['gradDtype'] = 'fp32';
+  // FSDP2's MixedPrecisionPolicy reduce_dtype: the gradients' dtype (job_config.py default "float32").
+  const reduce = t['mixed_precision_reduce'];
+  const reduceDtype = reduce === undefined ? 'float32' : d.choice('[training] mixed_precision_reduce', reduce, ['float32', 'bfloat16']);
+  out['gradDtype'] = reduceDtype === 'bfloat16' ? 'bf16' : 'fp32';
+  readCompile(d, root);
+}
+
+/**
+ * [compile] enable with components (job_config.py default ["model", "loss"]): "model" compiles the
+ * blocks, "loss" the cross-entropy (which then never holds the logits in fp32); older configs set
+ * [training] compile = true for both.
+ */
+function readCompile(d: Draft, root: TomlTable): void {
+  const c = section(root, 'compile');
+  const on = section(root, 'training')['compile'] === true || c['enable'] === true;
+  if (!on) return;
+  const raw = c['components'] ?? ['model', 'loss'];
+  const components = Array.isArray(raw) ? raw : [];
+  if (!Array.isArray(raw)) d.error(`[compile] components: needs a list such as ["model", "loss"], got ${JSON.stringify(raw)}`);
+  for (const x of components) d.choice('[compile] components', x, ['model', 'loss']);
+  if (components.includes('model')) d.training['compile'] = true;
+  if (components.includes('loss')) d.training['loss'] = 'compiled';
 }
 
 function readRest(d: Draft, root: TomlTable): void {
@@ -165,8 +191,13 @@ function readRest(d: Draft, root: TomlTable): void {
       if (every !== undefined) { out['selectivePolicy'] = 'layer'; out['recomputeLayerFrequency'] = every; }
     }
   }
-  const recipe = section(root, 'float8')['recipe_name'];
-  if (recipe !== undefined && out['precision'] === 'fp8') {
+  const linear = section(section(root, 'quantize'), 'linear');
+  const recipe = section(root, 'float8')['recipe_name'] ?? section(linear, 'float8')['recipe_name'];
+  const mxRecipe = section(root, 'mx')['recipe_name'] ?? section(linear, 'mx')['recipe_name'];
+  if (mxRecipe !== undefined && out['fp8Recipe'] === 'mxfp8' && (typeof mxRecipe !== 'string' || !/^mxfp8/.test(mxRecipe))) {
+    d.warn(`[mx] recipe_name ${JSON.stringify(mxRecipe)}: the planner models the MXFP8 recipes; mxfp8 is read`);
+  }
+  if (recipe !== undefined && out['precision'] === 'fp8' && out['fp8Recipe'] !== 'mxfp8') {
     const r = d.choice('[float8] recipe_name', recipe, ['tensorwise', 'rowwise', 'rowwise_with_gw_hp']);
     if (r) out['fp8Recipe'] = r === 'rowwise_with_gw_hp' ? 'rowwise' : r;
   }

@@ -5,20 +5,16 @@
 // Clearing removes the field: back to the published-runs calibration.
 
 import { useId, useState } from 'react';
-import type { RunMeasurement, ScaleFit } from '../../model/validation/index.ts';
+import type { RunMeasurement } from '../../model/validation/index.ts';
 import { getAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
-import { runFit } from '../../worker/fit-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { formatGiB, formatSeconds } from '../format.ts';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
 import { GiB } from '../../model/input/index.ts';
-
-
-interface FitStatus { readonly busy: boolean; readonly lines: readonly string[]; readonly failed: boolean }
+import { fitAndApply, scaleText, type FitStatus } from './apply-fit.ts';
 
 /** A positive number typed by the user, or undefined when the box is empty; NaN when it is not a number. */
 function measured(text: string): number | undefined {
@@ -26,16 +22,6 @@ function measured(text: string): number | undefined {
   if (trimmed === '') return undefined;
   const value = Number(trimmed.replace(/[,_\s]/g, ''));
   return Number.isFinite(value) && value > 0 ? value : NaN;
-}
-
-function scaleText(value: unknown): string {
-  return typeof value === 'number' ? `×${Number(value.toPrecision(4))}` : '×1';
-}
-
-function fitLine(what: string, fit: ScaleFit | null, format: (v: number) => string): string | null {
-  if (!fit) return null;
-  if (!fit.ok) return `${what}: not fitted: ${fit.reason}.`;
-  return `${what} ${scaleText(fit.scale)}: the prediction moves from ${format(fit.predictedBefore)} to ${format(fit.predictedAfter)}.`;
 }
 
 function CurrentCalibration() {
@@ -84,22 +70,8 @@ export function CalibrateSection() {
       ...(stepSeconds === undefined ? {} : { stepSeconds }),
       ...(peakGiB === undefined ? {} : { peakMemoryBytes: peakGiB * GiB }),
     };
-    const document = store.getState().document;
     setStatus({ busy: true, failed: false, lines: ['Fitting to your run…'] });
-    const result = await runFit(createEngineWorker, document, measurement);
-    if (!result.ok) {
-      setStatus({ busy: false, failed: true, lines: result.errors });
-      return;
-    }
-    if (store.getState().document !== document) {
-      setStatus({ busy: false, failed: true, lines: ['The configuration changed while fitting: fit again for the configuration you measured.'] });
-      return;
-    }
-    const { computeEfficiencyScale: compute, memoryOverheadScale: memory } = result.fit;
-    if (compute?.ok) store.getState().setField(['calibration', 'computeEfficiencyScale'], compute.scale);
-    if (memory?.ok) store.getState().setField(['calibration', 'memoryOverheadScale'], memory.scale);
-    const lines = [fitLine('Compute efficiency', compute, formatSeconds), fitLine('Memory overhead', memory, formatGiB)].filter((l): l is string => l !== null);
-    setStatus({ busy: false, failed: !(compute?.ok ?? true) || !(memory?.ok ?? true), lines });
+    setStatus(await fitAndApply(store, measurement));
   };
 
   const predicted = output?.throughput

@@ -17,9 +17,6 @@ cat > ds_config.json <<'EOF'
   },
   "optimizer": {
     "type": "AdamW"
-  },
-  "tensor_parallel": {
-    "autotp_size": 8
   }
 }
 EOF

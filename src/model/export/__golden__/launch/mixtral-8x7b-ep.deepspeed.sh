@@ -25,9 +25,6 @@ cat > ds_config.json <<'EOF'
     "cpu_checkpointing": false,
     "contiguous_memory_optimization": false,
     "synchronize_checkpoint_boundary": false
-  },
-  "tensor_parallel": {
-    "autotp_size": 2
   }
 }
 EOF

@@ -1,0 +1,163 @@
+// "Training log": paste, choose or drop the log of a run already made. A worker of its own
+// reads it (with progress; nothing leaves the browser) and compares it with the page's
+// configuration: the measured steady-state figures beside the predicted ones, what went
+// wrong as pictures, and one click to calibrate the planner from the measured step time
+// (and the peak memory, where the log prints the allocator's or the device's figure).
+
+import { useId, useState, type DragEvent } from 'react';
+import type { LogAnswer } from '../../worker/log-api.ts';
+import type { LogReport, MeasuredFigure } from '../../model/log/index.ts';
+import type { RunMeasurement } from '../../model/validation/index.ts';
+import { usePlannerStore } from '../../state/react.ts';
+import { createLogWorker } from '../../worker/create-log-worker.ts';
+import { readLogInWorker } from '../../worker/log-client.ts';
+import { BUTTON } from '../buttons.ts';
+import { HINT, INPUT } from '../controls/fields.tsx';
+import { Section } from '../controls/Section.tsx';
+import { fitAndApply, type FitStatus } from '../calibrate/apply-fit.ts';
+import { formatGiB, formatNumber, formatPercent, formatSeconds } from '../format.ts';
+import { LogCharts, anomalyWords } from './LogCharts.tsx';
+
+type Read = Extract<LogAnswer, { ok: true }>;
+
+const FIGURES: ReadonlyArray<[MeasuredFigure, string, (v: number) => string]> = [
+  ['stepSeconds', 'Step time', formatSeconds],
+  ['tokensPerSecondPerGpu', 'Tokens/s per GPU', (v) => formatNumber(Math.round(v))],
+  ['tflopsPerGpu', 'TFLOP/s per GPU', (v) => formatNumber(Number(v.toPrecision(4)))],
+  ['mfu', 'MFU', formatPercent],
+  ['memoryBytes', 'Memory', formatGiB],
+];
+
+const FRAMEWORK_NAMES: Readonly<Record<string, string>> = {
+  megatron: 'Megatron-LM', 'megatron-deepspeed': 'Megatron-DeepSpeed', nemo: 'NeMo', 'nemo-automodel': 'NeMo AutoModel',
+  torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', 'hf-trainer': 'Hugging Face Trainer',
+};
+
+/** What the calibration can take from the log: the step time, and memory only as nvidia-smi would show it (reserved or device). */
+function measurementOf(report: LogReport): RunMeasurement | null {
+  const m = report.measured;
+  const memory = m.memoryBytes !== null && (m.memoryMetric === 'peak reserved' || m.memoryMetric === 'device used') ? m.memoryBytes : undefined;
+  const out: RunMeasurement = { ...(m.stepSeconds !== null ? { stepSeconds: m.stepSeconds } : {}), ...(memory !== undefined ? { peakMemoryBytes: memory } : {}) };
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+function Comparison({ read }: { read: Read }) {
+  const { report, comparison } = read;
+  return (
+    <table className="w-full text-sm text-gray-900 dark:text-gray-100" data-testid="log-comparison">
+      <caption className="sr-only">Measured over the steady steps beside the planner's prediction for this configuration</caption>
+      <thead>
+        <tr className="text-left"><th scope="col">Figure</th><th scope="col">Measured</th><th scope="col">Predicted</th><th scope="col">Measured ÷ predicted</th></tr>
+      </thead>
+      <tbody>
+        {FIGURES.map(([key, label, format]) => {
+          const measured = report.measured[key];
+          const predicted = comparison.predicted?.[key] ?? null;
+          const ratio = comparison.ratio?.[key] ?? null;
+          const what = key === 'memoryBytes' && report.measured.memoryMetric ? `${label} (${report.measured.memoryMetric})` : label;
+          return (
+            <tr key={key}>
+              <th scope="row" className="font-normal">{what}</th>
+              <td data-testid={`log-measured-${key}`} data-value={measured ?? ''} className="tabular-nums">{measured === null ? 'not in the log' : format(measured)}</td>
+              <td data-testid={`log-predicted-${key}`} data-value={predicted ?? ''} className="tabular-nums">{predicted === null ? '—' : format(predicted)}</td>
+              <td className="tabular-nums">{ratio === null ? '—' : `×${ratio.toFixed(2)}`}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+function Result({ read }: { read: Read }) {
+  const store = usePlannerStore();
+  const [fit, setFit] = useState<FitStatus | null>(null);
+  const { report, comparison } = read;
+  const measurement = measurementOf(report);
+  const calibrate = async () => {
+    if (!measurement) return;
+    setFit({ busy: true, failed: false, lines: ['Fitting to the log…'] });
+    setFit(await fitAndApply(store, measurement));
+  };
+  const framework = report.framework ? FRAMEWORK_NAMES[report.framework] ?? report.framework : 'no known framework';
+  return (
+    <div className="flex flex-col gap-3" data-testid="log-result">
+      <p className="text-sm text-gray-900 dark:text-gray-100">
+        {framework} log, {formatNumber(report.steps)} steps.{' '}
+        {report.steady ? `Steady steps ${report.steady.from}–${report.steady.to}; skipped ${report.steady.skipped}.` : ''}
+      </p>
+      {comparison.mismatch.length > 0 && (
+        <p role="alert" data-testid="log-mismatch" className="text-sm text-red-700 dark:text-red-300">
+          This log is of another run than the page's, so it is not compared: {comparison.mismatch.join('; ')}.
+        </p>
+      )}
+      {comparison.errors.length > 0 && <p className="text-sm text-red-700 dark:text-red-300">Not compared: {comparison.errors.join('; ')}</p>}
+      <Comparison read={read} />
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="button" className={`${BUTTON} w-fit`} disabled={!measurement || comparison.mismatch.length > 0 || (fit?.busy ?? false)} onClick={() => { void calibrate(); }}>
+          Calibrate
+        </button>
+        <span className={HINT}>
+          {measurement ? 'Fits the planner\'s compute efficiency (and memory overhead, for a reserved or device figure) to this log.' : 'The log gives no step time or comparable memory to calibrate from.'}
+        </span>
+      </div>
+      {fit && <div role="status" data-testid="log-calibration-status" className={`text-sm ${fit.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>{fit.lines.map((l, i) => <p key={i}>{l}</p>)}</div>}
+      {report.anomalies.length > 0 && (
+        <details open className="text-sm text-gray-900 dark:text-gray-100">
+          <summary>{report.anomalies.length} flagged step{report.anomalies.length === 1 ? '' : 's'}</summary>
+          <ul data-testid="log-anomalies" className="list-disc pl-5">
+            {report.anomalies.slice(0, 50).map((a) => <li key={`${a.kind}-${a.step}`}>{anomalyWords(a)}</li>)}
+          </ul>
+        </details>
+      )}
+      <LogCharts report={report} />
+      {report.warnings.length > 0 && <ul className={`${HINT} list-disc pl-5`}>{report.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
+    </div>
+  );
+}
+
+export function LogSection() {
+  const store = usePlannerStore();
+  const id = useId();
+  const [text, setText] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [answer, setAnswer] = useState<LogAnswer | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const read = async (source: Blob | string) => {
+    setAnswer(null);
+    setProgress(0);
+    const result = await readLogInWorker(createLogWorker, source, store.getState().document, setProgress);
+    setProgress(null);
+    setAnswer(result);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) void read(file);
+  };
+  return (
+    <Section title="Training log" id="training-log">
+      <p className={HINT}>
+        Paste, choose or drop the log of a run you made (Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed, Hugging Face Trainer):
+        its steady-state figures beside the prediction, what went wrong step by step, one click to calibrate. Read in your browser; nothing leaves it.
+      </p>
+      <div data-testid="log-drop" onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}
+        className={`flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ${dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`}>
+        <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Paste a training log, or drop its file here</label>
+        <textarea id={`${id}-text`} rows={3} className={`${INPUT} font-mono text-xs`} value={text} onChange={(e) => setText(e.target.value)}
+          placeholder=" iteration 10/ 1000 | … | elapsed time per iteration (ms): 2500.0 | … | lm loss: 2.5E+00 | …" spellCheck={false} />
+        <div className="flex flex-wrap items-center gap-3">
+          <button type="button" className={`${BUTTON} w-fit`} disabled={text.trim() === '' || progress !== null} onClick={() => { void read(text); }}>Read the pasted log</button>
+          <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">Choose a log file</label>
+          <input id={`${id}-file`} type="file" accept=".log,.txt,.out,.err,text/plain" className="text-sm"
+            onChange={(e) => { const f = e.target.files?.[0]; if (f) void read(f); e.target.value = ''; }} />
+        </div>
+      </div>
+      {progress !== null && <progress data-testid="log-progress" aria-label="Reading the log" max={1} value={progress} className="w-full" />}
+      {answer && !answer.ok && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{answer.errors.join('; ')}</p>}
+      {answer?.ok && <Result read={answer} />}
+    </Section>
+  );
+}
