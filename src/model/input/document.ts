@@ -2,7 +2,7 @@
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
-import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
+import { defaultExpTeraOpsPerSecond, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';

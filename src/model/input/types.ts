@@ -239,7 +239,7 @@ export interface RunConfig {
   readonly version: 1;
   readonly model: ModelConfig;
   readonly training: TrainingConfig;
-  /** The software stack (interchange "The software stack"): explicit fields over the framework profile's defaults (presets/frameworks.ts). */
+  /** The software stack (interchange "The software stack"): explicit fields over the framework profile's defaults (input/frameworks.ts). */
   readonly stack: StackConfig;
   readonly parallel: ParallelConfig;
   readonly cluster: ClusterConfig;

@@ -5,7 +5,7 @@
 
 import { microBatchesPerStep } from '../input/index.ts';
 import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
-import { frameworkProfile } from '../../presets/frameworks.ts';
+import { frameworkProfile } from '../input/index.ts';
 import { isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
@@ -68,7 +68,7 @@ export interface ActivationSettings {
 }
 
 const FP8_BYTES = 1;
-/** The framework keeps linear inputs quantized for backward (presets/frameworks.ts) and the run computes in fp8 or fp4. */
+/** The framework keeps linear inputs quantized for backward (input/frameworks.ts) and the run computes in fp8 or fp4. */
 function fp8LinearInputs(c: RunConfig): boolean {
   const low = c.training.precision === 'fp8' || c.training.precision === 'fp4';
   return low && frameworkProfile(c.stack.framework).mechanisms.savesQuantizedLinearInputs;

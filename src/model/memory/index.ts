@@ -4,6 +4,11 @@
 // (peakActivationBytes, gatheredBeyondShardBytes, stageTotalBytes).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './activations.ts';
-export * from './memory.ts';
-export * from './loss.ts';
+export {
+  activationBytesPerLayer, engineActivationSettings, microBatchesInFlight, peakActivationBytes, recomputeWorkingSetBytes,
+  stageActivationBytes,
+} from './activations.ts';
+export {
+  gatheredBeyondShardBytes, modelStateBytes, optimizerBytesPerParameter, type StageMemory, stageMemoryBreakdowns, stageMemoryDetails,
+  stageMemoryForMetric, stageTotalBytes,
+} from './memory.ts';

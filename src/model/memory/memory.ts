@@ -10,7 +10,7 @@ import {
   denseDataParallel, expertDataParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
   type GpuParameters, type PipelineStage,
 } from '../structure/index.ts';
-import { frameworkProfile } from '../../presets/frameworks.ts';
+import { frameworkProfile } from '../input/index.ts';
 import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -86,7 +86,7 @@ export function fsdpFp32ShardedParameters(c: RunConfig): boolean {
 }
 
 /**
- * FSDP2 under pipeline parallelism (torchtitan, presets/frameworks.ts): gradient
+ * FSDP2 under pipeline parallelism (torchtitan, input/frameworks.ts): gradient
  * reduce-scatter waits for the last micro-batch, so each stage holds its gradients
  * unsharded, in the reduce dtype, until then.
  */
@@ -146,7 +146,7 @@ function allocatorReserveBytes(allocated: number, gatheredWeights: number, unsha
   return reserveFraction * (allocated + gatheredWeights + unshardedGradients);
 }
 
-/** The caching allocator's reserve fraction under the document's framework (presets/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
+/** The caching allocator's reserve fraction under the document's framework (input/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
 export function allocatorReserveFraction(c: RunConfig): number {
   return frameworkProfile(c.stack.framework).mechanisms.allocatorReserveFraction ?? ALLOCATOR_RESERVE_FRACTION;
 }

@@ -6,7 +6,7 @@ import { modelStateBytes, optimizerBytesPerParameter, stageMemoryDetails } from 
 import { parseDocument, type ModelConfig, type RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { pipelineLayout } from '../structure/index.ts';
-import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES } from '../input/index.ts';
 
 // The software-stack mechanisms (issue 14), each with its expected value worked out by hand.
 

@@ -4,7 +4,7 @@
 // (model/input/stack.ts). `generic` is what a version-1 document without these fields
 // has always meant: the engine's behaviour before profiles existed.
 
-import type { Framework, OverlapConfig, StackConfig } from '../model/input/types.ts';
+import type { Framework, OverlapConfig, StackConfig } from './types.ts';
 
 /** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
 export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers'>;

@@ -1,4 +1,7 @@
-import type { GpuSpec } from '../model/input/index.ts';
+// The GPU presets: every GPU the page, the search and the parser know by id. Adding a
+// GPU is one entry in GPU_PRESETS (docs/contributing.md).
+
+import type { GpuSpec } from './types.ts';
 
 // Vendors' published dense (no sparsity) peaks. Where a datasheet gives only the
 // sparse figure, the dense one is half of it. Bandwidths are per GPU, one direction,
