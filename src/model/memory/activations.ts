@@ -319,6 +319,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
   // 'layer' keeps every tensor of the layers it does not recompute in full (stageActivationBytes).
   const layerPolicy = c.training.recompute === 'selective' && policy === 'layer';
   const scope: SelectiveScope = policy === 'elementwise' ? ENGINE_SELECTIVE_SCOPE : policy === 'op' ? 'op' : 'modules';
+  const chunks = lossChunks(frameworkProfile(k.framework).mechanisms.fusedLossChunks, k.loss);
   return {
     seqLen: c.training.seqLen,
     microBatch: c.training.microBatch,
@@ -332,7 +333,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     elementBytes: ACTIVATION_BYTES[c.training.precision],
     recomputeModules: k.recomputeModules,
     loss: k.loss,
-    ...(lossChunks(k.framework, k.loss) > 1 ? { lossChunks: lossChunks(k.framework, k.loss) } : {}),
+    ...(chunks > 1 ? { lossChunks: chunks } : {}),
     ...(layerPolicy ? { layerFrequency: k.recomputeLayerFrequency } : {}),
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),

@@ -47,9 +47,10 @@ describe('loss buffers: 128k vocabulary at 8k tokens', () => {
     expect((1 + lossBackwardFp32LogitCopies('compiled', 1)) * copyBytes).toBe(8 * 2 ** 30);
   });
   it('torchtitan fused = ChunkedLossWrapper, 8 pieces of eager cross-entropy: (1 + 2) / 8 copies = 1.5 GiB', () => {
-    const chunks = lossChunks('torchtitan', 'fused');
+    const chunks = lossChunks(FRAMEWORK_PROFILES.torchtitan.mechanisms.fusedLossChunks, 'fused');
     expect(chunks).toBe(8);
-    expect(lossChunks('megatron', 'fused')).toBe(1);
+    expect(lossChunks(FRAMEWORK_PROFILES.megatron.mechanisms.fusedLossChunks, 'fused')).toBe(1);
+    expect(lossChunks(FRAMEWORK_PROFILES.torchtitan.mechanisms.fusedLossChunks, 'eager')).toBe(1);
     expect((1 + lossBackwardFp32LogitCopies(chunkLossKind('fused', chunks), 1)) * copyBytes / chunks).toBe(1.5 * 2 ** 30);
   });
   it('on a stage: torchtitan eager holds 3 fp32 logits copies, fused 3/8 of one plus the fp32 [T, D] gradient of the hidden states', () => {
