@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { estimate } from '../estimate.ts';
 import { parseDocument } from './document.ts';
 import { FRAMEWORK_PROFILES } from './frameworks.ts';
 import { GPU_PRESETS, architectureOfGpuName } from './gpus.ts';
@@ -20,6 +21,17 @@ const custom = (name: string) => {
 describe('the GPU presets carry their architecture', () => {
   it('the Hopper presets are H100 SXM and PCIe, H800 and H200: the set the time model keyed on before', () => {
     expect(GPU_PRESETS.filter((g) => g.architecture === 'hopper').map((g) => g.id)).toEqual(['h100-sxm', 'h100-pcie', 'h800', 'h200']);
+  });
+  it('every preset runs through the engine: a step time, a cost and a memory verdict', () => {
+    for (const preset of GPU_PRESETS) {
+      const output = estimate({
+        version: 1, model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 }, training: { seqLen: 2048, globalBatch: 8 }, parallel: { dp: 8 },
+        cluster: { gpu: preset.id, gpus: 8 },
+      });
+      expect(output.errors, preset.id).toEqual([]);
+      expect(output.throughput?.stepSeconds, preset.id).toBeGreaterThan(0);
+      expect(Number.isFinite(output.cost?.usd), preset.id).toBe(true);
+    }
   });
   it('a custom GPU\'s architecture comes from its name, as the time model read it before', () => {
     expect(custom('NVIDIA H100 SXM5 80GB (custom)')).toBe('hopper');
