@@ -97,6 +97,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
   },
 ];
 
+/** The GPU assumed where nothing names one (a launch file read by model/import/): the GPU most published runs use. */
+export const DEFAULT_GPU_ID = 'h100-sxm';
+
 /**
  * A custom GPU's exponential rate when the document does not give one: its BF16 peak
  * over H100 SXM's ratio of 989 TFLOP/s to 3.9 T exponentials per second (FlashAttention-3,
