@@ -70,7 +70,8 @@ export const engineApi = {
 
   /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */
   fitRun(document: unknown, measurement: RunMeasurement): RunFitResult {
-    return guarded(() => fitRunDocument(document, measurement), 'the fit failed on this configuration', (message) => ({ ok: false, errors: [message] }));
+    return guarded(() => fitRunDocument(document, measurement), 'the fit failed on this configuration',
+      (message) => ({ ok: false, errors: [message] }));
   },
 };
 

@@ -5,7 +5,8 @@
 // This file is the wing's one public entry: code outside the wing imports from here.
 
 export {
-  type CostFront, parseSearchDocument, searchDocument, type SearchDocumentOutput, type SearchDocumentResult, searchDocumentSteps, type SearchVariant,
+  type CostFront, parseSearchDocument, searchDocument, type SearchDocumentOutput, type SearchDocumentResult, searchDocumentSteps,
+  type SearchVariant,
 } from './document.ts';
 export { type FitSuggestion, fitSuggestions, type FitSuggestions } from './fit-suggestions.ts';
 export { searchLayouts } from './search.ts';
