@@ -18,10 +18,11 @@ export {
   ATTENTION_KERNELS, type AttentionKernel, type BlockKind, type CalibrationOverride, type ClusterConfig, type CostConfig,
   CUDA_GRAPH_SCOPES, type CudaGraphScope, type EstimateOutput, FFN_TYPES, type FfnType, FP8_RECIPES, type Fp8Recipe, type Framework,
   FRAMEWORKS, type GpuSpec, GRAD_DTYPES, type LaunchTarget, LOSS_KINDS, type LossKind, MEMORY_PARTS, type MemoryBreakdown,
-  type MemoryPart, MODEL_CODES, type ModelCode, type ModelConfig, MOE_DISPATCHERS, type MoeConfig, type MoeDispatcher, type OffloadConfig, type OptimizerKind,
-  OPTIMIZERS, type ParallelConfig, type Precision, PRECISIONS, type Recompute, RECOMPUTE_MODULES, type RecomputeModule, RECOMPUTES,
-  type RunConfig, type ScheduleBlock, type ScheduleKind, SCHEDULES, SELECTIVE_POLICIES, STATE_DTYPES, type StateDtype, TIME_PARTS,
-  type Timeline, type TimePart, type TrainingConfig, ZERO_STAGES, type ZeroStage,
+  type MemoryPart, MODEL_CODES, type ModelCode, type ModelConfig, MOE_DISPATCHERS, type MoeConfig, type MoeDispatcher,
+  type OffloadConfig, type OptimizerKind, OPTIMIZERS, type ParallelConfig, type Precision, PRECISIONS, type Recompute,
+  RECOMPUTE_MODULES, type RecomputeModule, RECOMPUTES, type RunConfig, type ScheduleBlock, type ScheduleKind, SCHEDULES,
+  SELECTIVE_POLICIES, STATE_DTYPES, type StateDtype, TIME_PARTS, type Timeline, type TimePart, type TrainingConfig, ZERO_STAGES,
+  type ZeroStage,
 } from './types.ts';
 export {
   ACTIVATION_BYTES, GB, GiB, GRAD_BYTES, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, TERA, WEIGHT_BYTES,
