@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { test, expect, configFragment, figureValue, openPlanner } from './fixtures.ts';
 import { estimate } from '../src/model/estimate.ts';
-import { findGpuPreset } from '../src/presets/gpus.ts';
+import { findGpuPreset } from '../src/model/input/index.ts';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { formatFormulaBytes } from '../src/ui/explain/quantityFormat.ts';
 import type { EstimateOutput } from '../src/model/input/index.ts';

@@ -1,6 +1,6 @@
 import { test, expect, figureValue, openPlanner } from './fixtures.ts';
 import { parseDocument } from '../src/model/input/index.ts';
-import { syntheticMegatronLog } from '../src/model/log/synthetic.ts';
+import { syntheticMegatronLog } from '../src/model/log/index.ts';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 
 // Issue 23: a Megatron-LM log of the page's own run dropped on the "Training log" box.

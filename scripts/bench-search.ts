@@ -11,7 +11,7 @@
 // 256–4,096 GPUs, least cost within 60 days, the whole document search (variants and the
 // engine's re-evaluation included), wall time.
 import { searchDocument, searchLayouts } from '../src/model/search/index.ts';
-import { BENCHMARK_SPACES, searchBase, searchRunDocument } from '../src/model/search/fixtures.ts';
+import { BENCHMARK_SPACES, searchBase, searchRunDocument } from '../src/testing/search-fixtures.ts';
 import type { SearchResult } from '../src/model/search/index.ts';
 
 const TARGET_LAYOUTS_PER_CPU_SECOND = 1e6;

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syntheticMegatronLog } from '../src/model/log/synthetic.ts';
+import { syntheticMegatronLog } from '../src/model/log/index.ts';
 import { runScript } from './run-script.ts';
 
 // `npm run log`: the report as JSON; with RUN.json, predicted and ratio (interchange spec, "Command line").

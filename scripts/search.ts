@@ -24,7 +24,7 @@
 //                           sequenceParallel (true/false), schedule, recompute
 import { searchDocument } from '../src/model/search/index.ts';
 import { BLOCK_OBJECTIVES, MAX_MEMORY_MARGIN, type FixedDegrees, type SearchOptions } from '../src/model/search/index.ts';
-import { GPU_PRESETS } from '../src/presets/gpus.ts';
+import { GPU_PRESETS } from '../src/model/input/index.ts';
 import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStage } from '../src/model/input/index.ts';
 import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';

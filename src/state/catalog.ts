@@ -3,7 +3,7 @@
 
 import { parseDocument } from '../model/input/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
-import { GPU_PRESETS, findGpuPreset, type GpuPreset } from '../presets/gpus.ts';
+import { GPU_PRESETS, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
 import { MODEL_PRESETS, findModelPreset, type ModelPreset } from '../presets/models.ts';
 
 export { GPU_PRESETS, MODEL_PRESETS, findGpuPreset, findModelPreset };

@@ -7,7 +7,6 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { EstimateOutput } from '../model/input/index.ts';
 import type { Doc } from './doc.ts';
-import type { PlannerState } from './store.ts';
 
 export interface PinnedConfiguration {
   readonly document: Doc;
@@ -31,12 +30,24 @@ export interface CompareSlice {
   receivePinned(output: EstimateOutput, document: Doc): void;
 }
 
-function pinnedFrom(state: PlannerState): PinnedConfiguration {
+/**
+ * The part of the planner's state the comparison reads and writes besides its own slice:
+ * the current document and its estimate (store.ts, ConfigSlice and ResultsSlice). Named
+ * here, not imported, so the store can build on this slice without a cycle.
+ */
+export interface CompareHost extends CompareSlice {
+  readonly document: Doc;
+  readonly output: EstimateOutput | null;
+  readonly outputDocument: Doc | null;
+  readonly errors: readonly string[];
+}
+
+function pinnedFrom(state: CompareHost): PinnedConfiguration {
   const current = state.outputDocument === state.document && state.errors.length === 0;
   return { document: state.document, output: current ? state.output : null, errors: [] };
 }
 
-export const compareSlice: StateCreator<PlannerState, [], [], CompareSlice> = (set, get) => ({
+export const compareSlice: StateCreator<CompareHost, [], [], CompareSlice> = (set, get) => ({
   pinned: null,
   pin: () => set({ pinned: pinnedFrom(get()) }),
   unpin: () => set({ pinned: null }),
@@ -44,7 +55,7 @@ export const compareSlice: StateCreator<PlannerState, [], [], CompareSlice> = (s
     const state = get();
     const old = state.pinned;
     if (!old) return;
-    const next: Partial<PlannerState> = { pinned: pinnedFrom(state), document: old.document };
+    const next: Partial<CompareHost> = { pinned: pinnedFrom(state), document: old.document };
     // The old pin's estimate shows at once; the estimator's answer for it replaces it.
     set(old.output ? { ...next, output: old.output, outputDocument: old.document, errors: [] } : next);
   },

@@ -178,7 +178,8 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     const currentPreset = typeof current === 'string' ? findGpuPreset(current) : undefined;
     if (id === 'custom') {
       if (!currentPreset) return;
-      const { id: _id, gpusPerNode: _perNode, source: _source, ...spec } = currentPreset;
+      // The architecture is not a document field: a custom GPU's comes from its name (model/input/gpus.ts).
+      const { id: _id, gpusPerNode: _perNode, source: _source, architecture: _architecture, ...spec } = currentPreset;
       commit(setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` }));
       return;
     }

@@ -3,7 +3,7 @@
 
 import { expose, type Endpoint } from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
-import type { WorkerLike } from '../worker/client.ts';
+import type { WorkerLike } from '../worker/session.ts';
 
 export type FakeWorker = WorkerLike & { terminated: boolean; crash(): void };
 

@@ -2,7 +2,7 @@
 // any path inside it, "model.layers=32") becomes the control's visible label, so the
 // page says "Layers (L): …" and never `model.layers`.
 
-import { fieldMessage } from '../model/input/field-error.ts';
+import { fieldMessage } from '../model/input/index.ts';
 import { HELP } from './help.ts';
 
 const PATH = /\b(?:model|training|parallel|cluster|cost|stack|search)(?:\.[A-Za-z][A-Za-z0-9]*)+/g;

@@ -9,7 +9,7 @@ import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model
 import type { EstimateOutput } from '../model/input/index.ts';
 import { caseResult, type CaseResult } from '../model/validation/index.ts';
 import { loadPublishedRuns } from './published-runs.ts';
-import { sweepDocument, type SweepResult } from '../model/sweep/index.ts';
+import { emptySweep, sweepDocument, type SweepResult } from '../model/sweep/index.ts';
 
 /** One batch of validated published runs, and how many there are in all. */
 export interface ValidationBatch {
@@ -26,20 +26,24 @@ export interface TradeoffAnswer {
   readonly checkpoint: SweepResult;
 }
 
-function sweepFailure(knob: unknown, message: string): SweepResult {
-  return { knob: null, label: String(knob), absorbedBy: null, current: null, rows: [], skipped: [], errors: [message], warnings: [] };
+/**
+ * `compute()`, or, should it throw, `failure` of a sentence that names what failed. The
+ * engine promises not to throw on any input; if it ever does, the page still gets a value
+ * it can show, and comlink never carries an exception across.
+ */
+function guarded<T>(compute: () => T, what: string, failure: (message: string) => T): T {
+  try {
+    return compute();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(`engine: ${what} (${message.slice(0, 200)})`);
+  }
 }
 
 export const engineApi = {
   /** The engine's estimate for an untrusted interchange document; errors come back as field-named values, never as exceptions. */
   estimate(document: unknown): EstimateOutput {
-    try {
-      return estimate(document);
-    } catch (error) {
-      // The engine promises not to throw; if it ever does, the page still gets a value it can show.
-      const message = error instanceof Error ? error.message : String(error);
-      return invalidOutput([`engine: failed on this configuration (${message.slice(0, 200)})`], []);
-    }
+    return guarded(() => estimate(document), 'failed on this configuration', (message) => invalidOutput([message], []));
   },
 
   /** Cases start … start + count − 1 of validation/published-runs.json with the engine's predictions (validate.ts); batches let the page show progress. */
@@ -50,38 +54,24 @@ export const engineApi = {
 
   /** The smallest single changes (or pairs) that make a run that does not fit fit, priced in tokens/s (fit-suggestions.ts). */
   fitSuggestions(document: unknown): FitSuggestionsAnswer {
-    try {
+    return guarded((): FitSuggestionsAnswer => {
       const parsed = parseDocument(document);
-      if (!parsed.ok) return { ok: false, errors: parsed.errors };
-      return { ok: true, ...fitSuggestions(parsed.config) };
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, errors: [`engine: the fixes could not be computed (${message.slice(0, 200)})`] };
-    }
+      return parsed.ok ? { ok: true, ...fitSuggestions(parsed.config) } : { ok: false, errors: parsed.errors };
+    }, 'the fixes could not be computed', (message) => ({ ok: false, errors: [message] }));
   },
 
   /** One knob's curve and the checkpoint curve for this document; errors come back as values. */
   tradeoffs(document: unknown, knob: unknown): TradeoffAnswer {
-    const sweep = (k: unknown) => {
-      try {
-        return sweepDocument(document, k, { timeline: false });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return sweepFailure(k, `engine: the curve could not be computed (${message.slice(0, 200)})`);
-      }
-    };
+    const sweep = (k: unknown) => guarded(() => sweepDocument(document, k, { timeline: false }), 'the curve could not be computed',
+      (message) => emptySweep(null, String(k), [message]));
     const curve = sweep(knob);
     return { knob: curve, checkpoint: knob === 'checkpointInterval' ? curve : sweep('checkpointInterval') };
   },
 
   /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */
   fitRun(document: unknown, measurement: RunMeasurement): RunFitResult {
-    try {
-      return fitRunDocument(document, measurement);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, errors: [`engine: the fit failed on this configuration (${message.slice(0, 200)})`] };
-    }
+    return guarded(() => fitRunDocument(document, measurement), 'the fit failed on this configuration',
+      (message) => ({ ok: false, errors: [message] }));
   },
 };
 

@@ -1,16 +1,12 @@
-// The page's side of the estimator worker. One request runs at a time and only the
-// newest waiting one is sent next, so a dragged slider never queues stale work, and
-// an answer to anything but the newest request is dropped. A worker that crashes or
-// does not answer within `timeoutMs` is terminated and a fresh one started.
+// The page's side of the estimator worker (a latest-wins session, session.ts). One
+// request runs at a time and only the newest waiting one is sent next, so a dragged
+// slider never queues stale work, and an answer to anything but the newest request is
+// dropped. A worker that crashes or does not answer within `timeoutMs` is terminated
+// and a fresh one started at once; a crash retries the newest request once.
 
-import type { Endpoint } from 'comlink';
 import type { EstimateOutput } from '../model/input/index.ts';
 import type { EngineApi } from './api.ts';
-import { startOneShotWorker, type OneShotWorker } from './one-shot.ts';
-
-export interface WorkerLike extends Endpoint {
-  terminate(): void;
-}
+import { createWorkerSession, type WorkerLike } from './session.ts';
 
 /** "A few seconds": the engine answers in milliseconds, a cold worker in well under one second. */
 export const DEFAULT_TIMEOUT_MS = 4000;
@@ -39,24 +35,17 @@ export function createEstimator(options: EstimatorOptions): Estimator {
   let latestId = 0;
   let pending: Job | null = null;
   let inFlight: Job | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let generation = 0;
+  // Each generation is one worker of the session, replaced on a crash or a timeout; answers from an older one are dropped.
+  let generation = 1;
   let restartsInARow = 0;
   let stopped = false;
-  let worker: OneShotWorker<EngineApi>;
-
-  // Each generation is one worker, started as the one-shot workers are, and replaced on a crash or timeout.
-  function start(): void {
-    generation += 1;
-    const gen = generation;
-    worker = startOneShotWorker<EngineApi>(options.createWorker, { crashMessage: 'crashed' });
-    worker.failed.catch(() => restart('crashed', gen));
-  }
-
-  function stop(): void {
-    clearTimeout(timer);
-    worker.dispose();
-  }
+  const session = createWorkerSession<EngineApi>(options.createWorker, {
+    policy: 'latest-wins',
+    crashMessage: 'crashed',
+    timeoutMs,
+    // A crash while idle restarts too, so the next request finds a live worker.
+    onCrash: () => restart('crashed', generation),
+  });
 
   function pump(): void {
     if (stopped || inFlight || !pending) return;
@@ -64,16 +53,15 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     const gen = generation;
     pending = null;
     inFlight = job;
-    timer = setTimeout(() => restart('timeout', gen), timeoutMs);
-    worker.remote.estimate(job.document).then(
-      (output) => finish(gen, job, output),
-      () => restart('crashed', gen),
-    );
+    void session.call((remote) => remote.estimate(job.document)).then((answer) => {
+      if (answer.ok) finish(gen, job, answer.value);
+      // A call that throws counts as a crash: the worker is replaced and the request retried once.
+      else restart(answer.failure === 'timeout' ? 'timeout' : 'crashed', gen);
+    });
   }
 
   function finish(gen: number, job: Job, output: EstimateOutput): void {
     if (gen !== generation || stopped) return;
-    clearTimeout(timer);
     inFlight = null;
     restartsInARow = 0;
     if (job.id === latestId) options.onResult(output, job.document);
@@ -84,14 +72,15 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     if (gen !== generation || stopped) return;
     const failed = inFlight;
     inFlight = null;
-    stop();
+    session.dispose();
     restartsInARow += 1;
     if (restartsInARow > MAX_RESTARTS_IN_A_ROW) {
       stopped = true;
       options.onRestart('The estimator failed several times in a row and was stopped; reload the page to try again.');
       return;
     }
-    start();
+    generation += 1;
+    session.start();
     options.onRestart(reason === 'timeout'
       ? `The estimator did not answer within ${timeoutMs / 1000} s and was restarted; the figures shown are from the last configuration it answered.`
       : 'The estimator stopped unexpectedly and was restarted.');
@@ -100,7 +89,7 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     pump();
   }
 
-  start();
+  session.start();
   return {
     request(document) {
       latestId += 1;
@@ -110,7 +99,7 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     dispose() {
       if (stopped) return;
       stopped = true;
-      stop();
+      session.dispose();
     },
   };
 }

@@ -1,13 +1,14 @@
 // A worker of its own for one kind of background answer (the fixes for a run that does
-// not fit, the trade-off curves): started on the first request and kept for the next, so
-// the estimator's queue never waits behind the dozens of engine runs such an answer takes.
-// Only the newest request's answer is handed back (older ones resolve to null); a worker
-// that crashes or does not answer within `timeoutMs` is terminated and the answer is the
-// error value `failure(reason)`, never a hanging promise. The next request starts afresh.
+// not fit, the trade-off curves): a latest-wins session (session.ts), started on the
+// first request and kept for the next, so the estimator's queue never waits behind the
+// dozens of engine runs such an answer takes. Only the newest request's answer is handed
+// back (older ones resolve to null); a worker that crashes or does not answer within
+// `timeoutMs` is terminated and the answer is the error value `failure(reason)`, never a
+// hanging promise. The next request starts afresh.
 
-import { wrap, type Remote } from 'comlink';
+import type { Remote } from 'comlink';
 import type { EngineApi } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import { createWorkerSession, type WorkerLike } from './session.ts';
 
 export interface LatestClient<Question, Answer> {
   /** The answer to this question; null when a newer request superseded it. */
@@ -28,49 +29,19 @@ export interface LatestClientOptions<Question, Answer> {
 export function createLatestClient<Question, Answer>(
   createWorker: () => WorkerLike, options: LatestClientOptions<Question, Answer>,
 ): LatestClient<Question, Answer> {
-  let worker: WorkerLike | null = null;
-  let remote: Remote<EngineApi> | null = null;
-  let latest = 0;
-  let fail: ((reason: string) => void) | null = null;
-
-  const stop = () => {
-    worker?.terminate();
-    worker = null;
-    remote = null;
-  };
-  const onError = () => fail?.(`the worker that computes ${options.what} stopped unexpectedly`);
-
+  const session = createWorkerSession<EngineApi>(createWorker, {
+    policy: 'latest-wins',
+    crashMessage: `the worker that computes ${options.what} stopped unexpectedly`,
+    timeoutMs: options.timeoutMs,
+    timeoutMessage: `${options.what} were not computed within ${options.timeoutMs / 1000} s`,
+    rejectMessage: `${options.what} could not be computed`,
+  });
   return {
     async request(question) {
-      const id = ++latest;
-      if (!worker || !remote) {
-        worker = createWorker();
-        worker.addEventListener('error', onError);
-        worker.addEventListener('messageerror', onError);
-        remote = wrap<EngineApi>(worker);
-      }
-      const call = remote;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const failed = new Promise<Answer>((resolve) => {
-        const give = (reason: string) => {
-          stop();
-          resolve(options.failure(reason));
-        };
-        fail = give;
-        timer = setTimeout(() => give(`${options.what} were not computed within ${options.timeoutMs / 1000} s`), options.timeoutMs);
-      });
-      try {
-        const answer = await Promise.race([options.ask(call, question), failed]);
-        return id === latest ? answer : null;
-      } catch {
-        return id === latest ? options.failure(`${options.what} could not be computed`) : null;
-      } finally {
-        clearTimeout(timer);
-      }
+      const answer = await session.call((remote) => options.ask(remote, question));
+      if (answer.ok) return answer.value;
+      return answer.failure === 'superseded' || answer.failure === 'disposed' ? null : options.failure(answer.message);
     },
-    dispose() {
-      latest += 1;
-      stop();
-    },
+    dispose: () => session.dispose(),
   };
 }

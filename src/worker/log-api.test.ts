@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticMegatronLog } from '../model/log/synthetic.ts';
+import { syntheticMegatronLog } from '../model/log/index.ts';
 import { LOG_SLICE_BYTES, logApi } from './log-api.ts';
 
 // The worker's read: a file in slices (a multi-byte character may fall on a slice's edge),

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { searchDocument } from '../model/search/index.ts';
-import { searchRunDocument } from '../model/search/fixtures.ts';
+import { searchRunDocument } from '../testing/search-fixtures.ts';
 import type { SearchProgress } from '../model/search/index.ts';
 import { createSearchApi } from './search-api.ts';
 

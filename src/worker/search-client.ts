@@ -1,15 +1,15 @@
-// The page's side of the layout search: one worker per search, started when the search
-// is asked for and terminated when it answers, so the page pays nothing until then.
+// The page's side of the layout search: one worker per search (a one-shot session,
+// session.ts), started when the search is asked for and terminated when it answers, so
+// the page pays nothing until then.
 // Cancel asks the worker to stop at its next step (it answers with the part searched,
 // stopped: true); a worker that has not answered `graceMs` later is terminated. A
 // worker that crashes gives an error value, never a hanging promise.
 
-import { proxy } from 'comlink';
+import { proxy, type Remote } from 'comlink';
 import type { SearchDocumentOutput } from '../model/search/index.ts';
 import type { SearchOptions, SearchProgress } from '../model/search/index.ts';
-import type { WorkerLike } from './client.ts';
 import type { SearchApi } from './search-api.ts';
-import { startOneShotWorker } from './one-shot.ts';
+import { createWorkerSession, type WorkerLike } from './session.ts';
 
 export type SearchOutcome =
   | { readonly kind: 'done'; readonly output: SearchDocumentOutput }
@@ -32,22 +32,25 @@ export function startSearch(
   onProgress: (progress: SearchProgress) => void,
   graceMs = CANCEL_GRACE_MS,
 ): SearchJob {
-  const worker = startOneShotWorker<SearchApi>(createWorker, { crashMessage: 'the search worker stopped unexpectedly' });
-  const remote = worker.remote;
+  const session = createWorkerSession<SearchApi>(createWorker, {
+    policy: 'one-shot',
+    crashMessage: 'the search worker stopped unexpectedly',
+    rejectMessage: 'the search could not be run',
+  });
+  const abandon = new AbortController();
+  let remote: Remote<SearchApi> | null = null;
   let cancelled = false;
-  let settle: (outcome: SearchOutcome) => void = () => {};
-  const settled = new Promise<SearchOutcome>((resolve) => { settle = resolve; });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  worker.failed.catch((error: Error) => settle({ kind: 'failed', error: error.message }));
 
-  remote.search(document, options, proxy(onProgress)).then(
-    (output) => settle(output.stopped ? { kind: 'cancelled', output } : { kind: 'done', output }),
-    () => settle(cancelled ? { kind: 'cancelled', output: null } : { kind: 'failed', error: 'the search could not be run' }),
-  );
-
-  const outcome = settled.finally(() => {
+  const outcome = session.call((r) => {
+    remote = r;
+    return r.search(document, options, proxy(onProgress));
+  }, abandon.signal).then((answer): SearchOutcome => {
     clearTimeout(timer);
-    worker.dispose();
+    if (answer.ok) return answer.value.stopped ? { kind: 'cancelled', output: answer.value } : { kind: 'done', output: answer.value };
+    // Terminated after the grace period, or the cancelled search's call failing: cancelled, with nothing to show.
+    if (answer.failure === 'aborted' || (cancelled && answer.failure === 'rejected')) return { kind: 'cancelled', output: null };
+    return { kind: 'failed', error: answer.message };
   });
 
   return {
@@ -55,8 +58,8 @@ export function startSearch(
     cancel() {
       if (cancelled) return;
       cancelled = true;
-      remote.cancel().catch(() => {});
-      timer = setTimeout(() => settle({ kind: 'cancelled', output: null }), graceMs);
+      remote?.cancel().catch(() => {});
+      timer = setTimeout(() => abandon.abort(), graceMs);
     },
   };
 }

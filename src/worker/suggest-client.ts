@@ -3,7 +3,7 @@
 // wins, a crash or a timeout is an error value).
 
 import type { FitSuggestionsAnswer } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import type { WorkerLike } from './session.ts';
 import { createLatestClient, type LatestClient } from './latest-client.ts';
 
 /** A list of fixes runs the engine a few dozen times: well under a second, except on a cold worker on a slow machine. */

@@ -2,8 +2,9 @@
 // (engineApi.tradeoffs), from a worker of their own (latest-client.ts), so a dragged
 // slider's estimate never queues behind the dozens of engine runs a curve takes.
 
+import { emptySweep } from '../model/sweep/index.ts';
 import type { TradeoffAnswer } from './api.ts';
-import type { WorkerLike } from './client.ts';
+import type { WorkerLike } from './session.ts';
 import { createLatestClient, type LatestClient } from './latest-client.ts';
 
 /** Two curves of up to ~20 engine runs each: about a second on a cold worker on a slow machine. */
@@ -17,7 +18,7 @@ export interface TradeoffQuestion {
 export type TradeoffClient = LatestClient<TradeoffQuestion, TradeoffAnswer>;
 
 export function createTradeoffClient(createWorker: () => WorkerLike, timeoutMs = TRADEOFF_TIMEOUT_MS): TradeoffClient {
-  const failed = (reason: string) => ({ knob: null, label: '', absorbedBy: null, current: null, rows: [], skipped: [], errors: [reason], warnings: [] });
+  const failed = (reason: string) => emptySweep(null, '', [reason]);
   return createLatestClient<TradeoffQuestion, TradeoffAnswer>(createWorker, {
     ask: (remote, q) => remote.tradeoffs(q.document, q.knob),
     failure: (reason) => ({ knob: failed(reason), checkpoint: failed(reason) }),

@@ -2,6 +2,5 @@
 // the equation with its values (equation.ts, explain.ts) and the memory terms (memory.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './equation.ts';
-export * from './explain.ts';
-export * from './memory.ts';
+export { type Equation, evaluateEquation, type ExplainedFigure, isExplainedFigure, type Operator, type Quantity } from './equation.ts';
+export { explainFigure } from './explain.ts';

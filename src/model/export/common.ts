@@ -3,9 +3,9 @@
 
 import { microBatchesPerStep } from '../input/index.ts';
 import { chunkLayerCounts } from '../structure/index.ts';
-import type { RunConfig } from '../input/index.ts';
+import type { LaunchTarget, RunConfig } from '../input/index.ts';
 
-export type LaunchTarget = 'megatron' | 'deepspeed' | 'torchtitan';
+export type { LaunchTarget };
 
 /** A command-line flag and its value (none for a switch). */
 export type Flag = readonly [name: string, value?: string | number];

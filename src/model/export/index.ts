@@ -3,11 +3,7 @@
 // the front door), checked against the golden files in __golden__/launch/.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './common.ts';
-export * from './deepspeed.ts';
-export * from './launch-args.ts';
-export * from './megatron.ts';
-export * from './torchtitan.ts';
-export * from './megatron-deepspeed.ts';
-export * from './torchtitan-flavors.ts';
-export * from './finetune.ts';
+export { type LaunchExport, type LaunchTarget } from './common.ts';
+export { LAUNCH_TARGETS, launchExportsForDocument, launchFileForDocument } from './launch-args.ts';
+export { TORCHTITAN_FLAVORS, torchtitanFlavor } from './torchtitan-flavors.ts';
+export { peftExport, torchtuneExport } from './finetune.ts';

@@ -3,7 +3,7 @@
 // Pure formatting of a RunConfig; docs/launch-args.md tables the mapping and what
 // each framework cannot express (each export also says so in its comments).
 
-import { parseDocument } from '../input/index.ts';
+import { frameworkProfile, parseDocument } from '../input/index.ts';
 import type { LaunchExport, LaunchFile, LaunchTarget } from './common.ts';
 import { deepspeedExport } from './deepspeed.ts';
 import { megatronExport } from './megatron.ts';
@@ -34,12 +34,9 @@ export function launchExportsForDocument(raw: unknown): LaunchExportsResult {
 
 export const LAUNCH_TARGETS: readonly LaunchTarget[] = ['megatron', 'torchtitan', 'deepspeed'];
 
-/** The framework a document's stack names, as a launch target (FSDP runs are nearest torchtitan's; generic is Megatron-LM's). */
+/** The framework a document's stack names, as a launch target: its profile's (input/frameworks.ts launchTarget). */
 export function defaultLaunchTarget(c: RunConfig): LaunchTarget {
-  const byFramework: Readonly<Record<RunConfig['stack']['framework'], LaunchTarget>> = {
-    generic: 'megatron', megatron: 'megatron', torchtitan: 'torchtitan', deepspeed: 'deepspeed', fsdp: 'torchtitan',
-  };
-  return byFramework[c.stack.framework];
+  return frameworkProfile(c.stack.framework).launchTarget;
 }
 
 export type LaunchFileResult =

@@ -8,7 +8,7 @@
 // and errors that name the line or the flag. Pure and DOM-free; never throws.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-import { dpOnGpus, importHfConfig, parseDocument } from '../input/index.ts';
+import { DEFAULT_GPU_ID, dpOnGpus, importHfConfig, parseDocument } from '../input/index.ts';
 import { parseCommand, type ParsedCommand } from './args.ts';
 import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
 import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
@@ -39,7 +39,8 @@ export interface ImportOptions {
 
 /** The largest file read (launch files are a few kB). */
 export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
-export const DEFAULT_IMPORT_GPU = 'h100-sxm';
+/** The GPU assumed for a launch file, which never names one: the presets' default (input/gpus.ts). */
+export const DEFAULT_IMPORT_GPU = DEFAULT_GPU_ID;
 
 export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe)';
 

@@ -3,7 +3,7 @@
 // name and the GPU, which no framework's flags hold, so that a file the planner wrote comes
 // back whole. A file from anywhere else has no such line and gives nothing.
 
-import { GPU_PRESETS } from '../../presets/gpus.ts';
+import { GPU_PRESETS } from '../input/index.ts';
 
 export interface PlannerHeader {
   readonly modelName: string;

@@ -2,7 +2,7 @@
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
-import { defaultExpTeraOpsPerSecond, findGpuPreset } from '../../presets/gpus.ts';
+import { architectureOfGpuName, defaultExpTeraOpsPerSecond, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';
@@ -249,8 +249,10 @@ function readGpu(r: FieldReader, c: JsonObject): GpuRead {
   r.unknownKeys(value, GPU_KEYS, 'cluster.gpu');
   const at = 'cluster.gpu';
   const bf16Tflops = requiredPositive(r, value, 'bf16Tflops', 1e7);
+  const name = r.text(value, 'name', at, 'Custom GPU');
   const gpu: GpuSpec = {
-    name: r.text(value, 'name', at, 'Custom GPU'),
+    name,
+    architecture: architectureOfGpuName(name),
     memoryGiB: requiredPositive(r, value, 'memoryGiB', 1e6),
     bf16Tflops,
     fp8Tflops: r.number(value, 'fp8Tflops', at, 0, 0, 1e7),
@@ -309,6 +311,6 @@ function readCalibration(r: FieldReader, o: JsonObject): CalibrationOverride {
 }
 
 const FALLBACK_GPU: GpuSpec = {
-  name: 'none', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0, expTeraOpsPerSecond: 1,
+  name: 'none', architecture: 'other', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0, expTeraOpsPerSecond: 1,
   hbmGBps: 1, intraNodeGBps: 1, interNodeGBps: 1, tdpWatts: 1, usdPerHour: 0,
 };

@@ -4,15 +4,31 @@
 // config.json import (hf-config.ts). Every other wing reads a RunConfig from here.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './consistency.ts';
-export * from './counts.ts';
-export * from './cures.ts';
-export * from './document.ts';
-export * from './edit.ts';
-export * from './fields.ts';
-export * from './hf-config.ts';
-export * from './stack.ts';
-export * from './types.ts';
-export * from './units.ts';
-export * from './layout.ts';
-export * from './layout-intent.ts';
+export { batchProblem, checkConsistency, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from './consistency.ts';
+export { divisors, microBatchesPerStep } from './counts.ts';
+export { type Cure, layoutCures } from './cures.ts';
+export { parseDocument } from './document.ts';
+export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
+export { fieldMessage } from './field-error.ts';
+export { FRAMEWORK_PROFILES, frameworkProfile, type StackDefaults } from './frameworks.ts';
+export { DEFAULT_GPU_ID, findGpuPreset, GPU_PRESETS, type GpuPreset } from './gpus.ts';
+export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
+export { importHfConfig, type ModelJson } from './hf-config.ts';
+export {
+  ADAPTER_METHODS, ADAPTER_MODULES, type AdapterConfig, type AdapterModule, ATTENTION_KERNELS, type AttentionKernel, type BlockKind, type CalibrationOverride, type ClusterConfig, type CostConfig,
+  CUDA_GRAPH_SCOPES, type CudaGraphScope, type EstimateOutput, FFN_TYPES, type FfnType, FP8_RECIPES, type Fp8Recipe, type Framework,
+  FRAMEWORKS, type GpuSpec, GRAD_DTYPES, type LaunchTarget, LOSS_KINDS, type LossKind, MEMORY_PARTS, type MemoryBreakdown,
+  type MemoryPart, MODEL_CODES, type ModelCode, type ModelConfig, MOE_DISPATCHERS, type MoeConfig, type MoeDispatcher,
+  type OffloadConfig, type OptimizerKind, OPTIMIZERS, type ParallelConfig, type Precision, PRECISIONS, type Recompute,
+  RECOMPUTE_MODULES, type RecomputeModule, RECOMPUTES, type RunConfig, type ScheduleBlock, type ScheduleKind, SCHEDULES,
+  SELECTIVE_POLICIES, STATE_DTYPES, type StateDtype, TIME_PARTS, type Timeline, type TimePart, type TrainingConfig, ZERO_STAGES,
+  type ZeroStage,
+} from './types.ts';
+export {
+  ACTIVATION_BYTES, GB, GiB, GRAD_BYTES, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, TERA, WEIGHT_BYTES,
+} from './units.ts';
+export {
+  DEGREE_WORDS, dpOnGpus, intentOfLayout, type Layout, layoutChanges, type LayoutIntent, layoutOfRun, scheduleForVpp, withLayoutDegree,
+  withLayoutSchedule,
+} from './layout.ts';
+export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';

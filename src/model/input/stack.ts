@@ -1,8 +1,8 @@
 // The software stack fields of training (interchange "The software stack"): each read
 // with a field-named error, each missing one taken from the framework's profile
-// (presets/frameworks.ts). An explicit field always wins over the profile.
+// (input/frameworks.ts). An explicit field always wins over the profile.
 
-import { frameworkProfile } from '../../presets/frameworks.ts';
+import { frameworkProfile } from './frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
 import {
   ATTENTION_KERNELS, CUDA_GRAPH_SCOPES, FP8_RECIPES, MOE_DISPATCHERS, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,

@@ -107,6 +107,8 @@ export interface TrainingConfig {
 
 // ---- The software stack (docs/spec/interchange.md, "The software stack") ----
 export type Framework = 'generic' | 'megatron' | 'torchtitan' | 'deepspeed' | 'fsdp';
+/** The launch-file writers (model/export/): Megatron-LM, DeepSpeed (with Megatron-DeepSpeed), torchtitan. */
+export type LaunchTarget = 'megatron' | 'deepspeed' | 'torchtitan';
 export type LossKind = 'eager' | 'fused' | 'compiled';
 /** How "selective" recompute chooses what to drop. 'elementwise' is the generic profile's own (never typed in a document). */
 export type SelectivePolicy = 'modules' | 'op' | 'layer';
@@ -197,9 +199,17 @@ export interface ParallelConfig {
   readonly schedule: ScheduleKind;
 }
 
-/** A GPU as the interchange spec describes a custom one. Bandwidths are per GPU, one direction, GB/s = 1e9 B/s. */
+/** A GPU's architecture: what the engine's architecture-specific terms key on (time/stack-time.ts: Hopper's attention kernels). */
+export type GpuArchitecture = 'volta' | 'ampere' | 'ada' | 'hopper' | 'blackwell' | 'cdna3' | 'other';
+
+/**
+ * A GPU as the interchange spec describes a custom one, with its architecture resolved
+ * (a preset's own, a custom GPU's from its name: input/gpus.ts architectureOfGpuName).
+ * Bandwidths are per GPU, one direction, GB/s = 1e9 B/s.
+ */
 export interface GpuSpec {
   readonly name: string;
+  readonly architecture: GpuArchitecture;
   readonly memoryGiB: number;
   readonly bf16Tflops: number;
   readonly fp8Tflops: number;
@@ -262,7 +272,7 @@ export interface RunConfig {
   readonly version: 1;
   readonly model: ModelConfig;
   readonly training: TrainingConfig;
-  /** The software stack (interchange "The software stack"): explicit fields over the framework profile's defaults (presets/frameworks.ts). */
+  /** The software stack (interchange "The software stack"): explicit fields over the framework profile's defaults (input/frameworks.ts). */
   readonly stack: StackConfig;
   readonly parallel: ParallelConfig;
   readonly cluster: ClusterConfig;

@@ -5,14 +5,14 @@
 
 import { microBatchesPerStep } from '../input/index.ts';
 import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
-import { frameworkProfile } from '../../presets/frameworks.ts';
+import { frameworkProfile } from '../input/index.ts';
 import { isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
 import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.ts';
 import { eagerNormCopies, eagerSiluOutput } from './model-code.ts';
-import { adapterActivations } from './adapter.ts';
+import { adapterActivations, type AdapterActivations } from './adapter-matrices.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -82,16 +82,9 @@ export interface ActivationSettings {
   readonly adapter?: AdapterActivations;
 }
 
-/** What a frozen base changes in a layer's saved tensors (adapter.ts). */
-export interface AdapterActivations {
-  /** Saved tensors no backward needs: inputs of frozen matrices that carry no adapter (a frozen weight needs no input for its gradient). */
-  readonly frozenInputs: readonly string[];
-  /** Bytes per token of the adapters' own saved tensors in one layer (x·A, rank r, per adapted matrix). */
-  readonly bytesPerToken: number;
-}
 
 const FP8_BYTES = 1;
-/** The framework keeps linear inputs quantized for backward (presets/frameworks.ts) and the run computes in fp8 or fp4. */
+/** The framework keeps linear inputs quantized for backward (input/frameworks.ts) and the run computes in fp8 or fp4. */
 function fp8LinearInputs(c: RunConfig): boolean {
   const low = c.training.precision === 'fp8' || c.training.precision === 'fp4';
   return low && frameworkProfile(c.stack.framework).mechanisms.savesQuantizedLinearInputs;
@@ -343,6 +336,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
   // 'layer' keeps every tensor of the layers it does not recompute in full (stageActivationBytes).
   const layerPolicy = c.training.recompute === 'selective' && policy === 'layer';
   const scope: SelectiveScope = policy === 'elementwise' ? ENGINE_SELECTIVE_SCOPE : policy === 'op' ? 'op' : 'modules';
+  const chunks = lossChunks(frameworkProfile(k.framework).mechanisms.fusedLossChunks, k.loss);
   return {
     seqLen: c.training.seqLen,
     microBatch: c.training.microBatch,
@@ -356,7 +350,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     elementBytes: ACTIVATION_BYTES[c.training.precision],
     recomputeModules: k.recomputeModules,
     loss: k.loss,
-    ...(lossChunks(k.framework, k.loss) > 1 ? { lossChunks: lossChunks(k.framework, k.loss) } : {}),
+    ...(chunks > 1 ? { lossChunks: chunks } : {}),
     ...(layerPolicy ? { layerFrequency: k.recomputeLayerFrequency } : {}),
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),

@@ -6,7 +6,7 @@ import { MODEL_PRESETS, findModelPreset } from '../../presets/models.ts';
 import { pipelineLayout, stepFlops } from '../structure/index.ts';
 import { adapterStepFlops } from '../time/index.ts';
 import { adapterLayerParameters, NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
-import { stageMemoryDetails } from './memory.ts';
+import { stageMemoryDetails } from './stages.ts';
 
 // Fine-tuning with frozen base weights (issue 24): hand-derived figures, each with its
 // derivation, and the properties every adapter document keeps.

@@ -4,7 +4,13 @@
 // (peakActivationBytes, gatheredBeyondShardBytes, stageTotalBytes).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './activations.ts';
-export * from './memory.ts';
-export * from './loss.ts';
-export * from './adapter.ts';
+export {
+  activationBytesPerLayer, engineActivationSettings, microBatchesInFlight, peakActivationBytes, recomputeWorkingSetBytes,
+  stageActivationBytes,
+} from './activations.ts';
+export {
+  gatheredBeyondShardBytes, modelStateBytes, optimizerBytesPerParameter, type StageMemory, stageMemoryForMetric, stageTotalBytes,
+} from './memory.ts';
+export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
+export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
+export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';

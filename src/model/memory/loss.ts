@@ -2,7 +2,7 @@
 // the named term activations.ts adds at the output stage, and the search can call.
 
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
-import type { Framework, LossKind } from '../input/index.ts';
+import type { LossKind } from '../input/index.ts';
 
 /**
  * fp32 logits-sized buffers, beyond the saved fp32 logits, while the loss runs backward.
@@ -25,20 +25,15 @@ export function lossBackwardFp32LogitCopies(loss: LossKind, tp: number): number 
 const COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES = 1;
 
 /**
- * torchtitan's fused loss is ChunkedLossWrapper (torchtitan/components/loss.py): the
- * hidden states are split into ChunkedLossWrapper.Config.num_chunks = 8 pieces along the
- * tokens and lm_head + cross-entropy run and backpropagate one piece at a time, "reducing
- * peak memory from O(T·V) to O(T/N·V)". Each piece's inner loss is the plain
- * CrossEntropyLoss, so its buffers are the eager ones, on an eighth of the tokens.
+ * How many pieces the loss's logits are computed in: the framework's fused-loss pieces
+ * (input/frameworks.ts fusedLossChunks: torchtitan's ChunkedLossWrapper, 8) for the fused
+ * loss, else the whole micro-batch at once.
  */
-export const TORCHTITAN_LOSS_CHUNKS = 8;
-
-/** How many pieces the loss's logits are computed in: 8 for torchtitan's fused (chunked) loss, else the whole micro-batch at once. */
-export function lossChunks(framework: Framework, loss: LossKind): number {
-  return framework === 'torchtitan' && loss === 'fused' ? TORCHTITAN_LOSS_CHUNKS : 1;
+export function lossChunks(fusedLossChunks: number, loss: LossKind): number {
+  return loss === 'fused' ? fusedLossChunks : 1;
 }
 
-/** The loss kind whose buffers one piece of the logits holds: eager inside torchtitan's chunks. */
+/** The loss kind whose buffers one piece of the logits holds: eager inside a chunked loss (torchtitan's). */
 export function chunkLossKind(loss: LossKind, chunks: number): LossKind {
   return chunks > 1 ? 'eager' : loss;
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
-import { stageMemoryBreakdowns } from './memory.ts';
+import { stageMemoryBreakdowns } from './stages.ts';
 import type { MemoryBreakdown } from '../input/index.ts';
 
 // Random valid documents: pp divides layers, tp divides heads and kvHeads, ep divides

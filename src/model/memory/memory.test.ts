@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
-import { stageMemoryForMetric, modelStateBytes, optimizerBytesPerParameter, stageMemoryBreakdowns, stageMemoryDetails } from './memory.ts';
+import { stageMemoryForMetric, modelStateBytes, optimizerBytesPerParameter } from './memory.ts';
+import { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 import type { RunConfig } from '../input/index.ts';
 
 const GB = 1e9;

@@ -2,17 +2,15 @@
 // optimizer states, sharded by ZeRO), activations (activations.ts) and the named
 // "other" terms whose constants live in calibration.ts.
 
-import { engineActivationSettings, stageActivationBytes } from './activations.ts';
 import {
   ALLOCATOR_RESERVE_FRACTION, RUNTIME_BYTES, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
 } from '../calibration.ts';
 import {
-  denseDataParallel, expertDataParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
+  denseDataParallel, expertDataParallel, layerGpuParameters,
   type GpuParameters, type PipelineStage,
 } from '../structure/index.ts';
-import { frameworkProfile } from '../../presets/frameworks.ts';
-import { adapterStageMemory } from './adapter.ts';
-import type { AdapterConfig, MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
+import { frameworkProfile } from '../input/index.ts';
+import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const FP32_BYTES = 4;
@@ -87,7 +85,7 @@ export function fsdpFp32ShardedParameters(c: RunConfig): boolean {
 }
 
 /**
- * FSDP2 under pipeline parallelism (torchtitan, presets/frameworks.ts): gradient
+ * FSDP2 under pipeline parallelism (torchtitan, input/frameworks.ts): gradient
  * reduce-scatter waits for the last micro-batch, so each stage holds its gradients
  * unsharded, in the reduce dtype, until then.
  */
@@ -147,7 +145,7 @@ function allocatorReserveBytes(allocated: number, gatheredWeights: number, unsha
   return reserveFraction * (allocated + gatheredWeights + unshardedGradients);
 }
 
-/** The caching allocator's reserve fraction under the document's framework (presets/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
+/** The caching allocator's reserve fraction under the document's framework (input/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
 export function allocatorReserveFraction(c: RunConfig): number {
   return frameworkProfile(c.stack.framework).mechanisms.allocatorReserveFraction ?? ALLOCATOR_RESERVE_FRACTION;
 }
@@ -199,44 +197,6 @@ export interface StageMemory {
 /** Reserved bytes of a stage: allocated peak (with the runtime) plus the caching allocator's reserve. Never below the allocated peak. */
 export function reservedBytes(allocatedTotal: number, other: OtherMemoryTerms): number {
   return allocatedTotal + Math.max(0, other.allocatorReserve);
-}
-
-/** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
-export function stageMemoryDetails(c: RunConfig): StageMemory[] {
-  const settings = engineActivationSettings(c);
-  const params = stageGpuParameters(c.model, c.parallel);
-  return pipelineLayout(c.model, c.parallel).map((stage, i) => {
-    const stageParams = params[i] ?? { dense: 0, expert: 0 };
-    const activations = stageActivationBytes(c, stage, settings);
-    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations);
-    const states = modelStateBytes(c, stageParams);
-    const allocated = states.parameters + states.gradients + states.optimizer + activations;
-    const other = otherMemoryTerms(c, stage, stageParams, allocated);
-    const otherAllocated = otherMemoryTotal(other) - other.allocatorReserve;
-    const total = allocated + otherAllocated;
-    return {
-      breakdown: { ...states, activations, other: otherAllocated, total },
-      other,
-      reserved: reservedBytes(total, other),
-    };
-  });
-}
-
-/** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
-function adapterStageDetails(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): StageMemory {
-  const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
-  const otherAllocated = otherMemoryTotal(a.other) - a.other.allocatorReserve + a.dequantBuffer;
-  const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
-  return {
-    breakdown: { ...a.states, activations, other: otherAllocated, total, frozen: a.frozen },
-    other: a.other,
-    reserved: reservedBytes(total, a.other),
-  };
-}
-
-/** Per-GPU memory of every pipeline stage (index 0 = first stage), bytes. */
-export function stageMemoryBreakdowns(c: RunConfig): MemoryBreakdown[] {
-  return stageMemoryDetails(c).map((s) => s.breakdown);
 }
 
 /**

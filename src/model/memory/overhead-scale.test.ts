@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { ALLOCATOR_RESERVE_FRACTION, RUNTIME_BYTES } from '../calibration.ts';
 import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
-import { stageMemoryDetails } from './memory.ts';
+import { stageMemoryDetails } from './stages.ts';
 
 // calibration.memoryOverheadScale multiplies the four "other" terms of memory.ts
 // (runtime, ZeRO-3 gathered weights, ZeRO-2/3 unsharded gradients, allocator reserve)

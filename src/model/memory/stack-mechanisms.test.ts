@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { activationBytesPerLayer, engineActivationSettings, stageActivationBytes, type ActivationSettings } from './activations.ts';
 import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
-import { modelStateBytes, optimizerBytesPerParameter, stageMemoryDetails } from './memory.ts';
+import { modelStateBytes, optimizerBytesPerParameter } from './memory.ts';
+import { stageMemoryDetails } from './stages.ts';
 import { parseDocument, type ModelConfig, type RunConfig } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
 import { pipelineLayout } from '../structure/index.ts';
-import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES } from '../input/index.ts';
 
 // The software-stack mechanisms (issue 14), each with its expected value worked out by hand.
 
@@ -47,9 +48,10 @@ describe('loss buffers: 128k vocabulary at 8k tokens', () => {
     expect((1 + lossBackwardFp32LogitCopies('compiled', 1)) * copyBytes).toBe(8 * 2 ** 30);
   });
   it('torchtitan fused = ChunkedLossWrapper, 8 pieces of eager cross-entropy: (1 + 2) / 8 copies = 1.5 GiB', () => {
-    const chunks = lossChunks('torchtitan', 'fused');
+    const chunks = lossChunks(FRAMEWORK_PROFILES.torchtitan.mechanisms.fusedLossChunks, 'fused');
     expect(chunks).toBe(8);
-    expect(lossChunks('megatron', 'fused')).toBe(1);
+    expect(lossChunks(FRAMEWORK_PROFILES.megatron.mechanisms.fusedLossChunks, 'fused')).toBe(1);
+    expect(lossChunks(FRAMEWORK_PROFILES.torchtitan.mechanisms.fusedLossChunks, 'eager')).toBe(1);
     expect((1 + lossBackwardFp32LogitCopies(chunkLossKind('fused', chunks), 1)) * copyBytes / chunks).toBe(1.5 * 2 ** 30);
   });
   it('on a stage: torchtitan eager holds 3 fp32 logits copies, fused 3/8 of one plus the fp32 [T, D] gradient of the hidden states', () => {

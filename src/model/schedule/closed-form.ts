@@ -1,7 +1,7 @@
 // Closed forms of the pipeline bubble, and the fallback that times a step from them
 // when simulating it would need too many blocks to hold in memory.
 
-import type { ScheduleInput, ScheduleSummary } from './schedule.ts';
+import type { ScheduleInput, ScheduleSummary } from './types.ts';
 import type { ScheduleKind } from '../input/index.ts';
 
 /** Counts below 1 (or not finite) become 1; fractions are floored. */

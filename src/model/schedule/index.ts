@@ -3,9 +3,6 @@
 // front door (schedule.ts) and the closed forms it falls back on (closed-form.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './closed-form.ts';
-export * from './dualpipe.ts';
-export * from './engine.ts';
-export * from './orders.ts';
-export * from './program.ts';
-export * from './schedule.ts';
+export { blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, pipelineTimeFactor } from './closed-form.ts';
+export { simulateSchedule, simulateScheduleSummary } from './schedule.ts';
+export type { ScheduleInput } from './types.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { bubbleOverIdeal, maxInFlight, simulateSchedule, simulateScheduleSummary } from './schedule.ts';
-import type { ScheduleInput } from './schedule.ts';
+import type { ScheduleInput } from './types.ts';
 import { SCHEDULES } from '../input/index.ts';
 import type { ScheduleKind } from '../input/index.ts';
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { simulateSchedule, simulateScheduleSummary } from './schedule.ts';
 import { timeProgram } from './engine.ts';
 import { OP_BFULL, OP_F, Program, gpipeLikeReorder, linkDependencies } from './program.ts';
-import type { ScheduleInput } from './schedule.ts';
+import type { ScheduleInput } from './types.ts';
 import { SCHEDULES } from '../input/index.ts';
 import type { ScheduleBlock, ScheduleKind, Timeline } from '../input/index.ts';
 

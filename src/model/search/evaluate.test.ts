@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { checkConsistency } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { stageMemoryDetails } from '../memory/index.ts';
-import { searchBase, type SearchRunSpec } from './fixtures.ts';
+import { searchBase, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { explicitEtp, layoutConfig } from './pieces.ts';
 import { fastEvaluate } from './run.ts';
 import { layoutGroups } from './space.ts';

@@ -3,7 +3,7 @@ import { stepTime } from '../time/index.ts';
 import { describe, expect, it } from 'vitest';
 import { searchDocument } from './document.ts';
 import { heldMemoryBytes } from './results.ts';
-import { searchBase, searchRunDocument, type SearchRunSpec } from './fixtures.ts';
+import { searchBase, searchRunDocument, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { TopK, layoutGroupKey, type RankedEntry } from './rank.ts';
 import { searchLayouts } from './search.ts';
 import type { ScoredLayout } from './types.ts';

@@ -4,15 +4,13 @@
 // (run.ts, search.ts) and the document front door (document.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './document.ts';
-export * from './evaluate.ts';
-export * from './fit-suggestions.ts';
-export * from './pieces.ts';
-export * from './rank.ts';
-export * from './results.ts';
-export * from './run.ts';
-export * from './search.ts';
-export * from './search-block.ts';
-export * from './sizing.ts';
-export * from './space.ts';
-export * from './types.ts';
+export {
+  type CostFront, parseSearchDocument, searchDocument, type SearchDocumentOutput, type SearchDocumentResult, searchDocumentSteps,
+  type SearchVariant,
+} from './document.ts';
+export { type FitSuggestion, fitSuggestions, type FitSuggestions } from './fit-suggestions.ts';
+export { searchLayouts } from './search.ts';
+export { BLOCK_OBJECTIVES, MAX_MEMORY_MARGIN, readSearchBlock } from './search-block.ts';
+export {
+  type FixedDegrees, SEARCH_OBJECTIVES, type SearchObjective, type SearchOptions, type SearchProgress, type SearchResult,
+} from './types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { searchLayouts } from './search.ts';
-import { searchBase } from './fixtures.ts';
+import { searchBase } from '../../testing/search-fixtures.ts';
 import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
 import type { ModelJson } from '../input/index.ts';
 import { GiB } from '../input/index.ts';

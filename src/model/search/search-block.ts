@@ -7,7 +7,7 @@
 //               "minGpus": 256, "maxGpus": 2048, "maxDays": 60, "maxUsd": 5e6,
 //               "memoryMargin": 0.1, "evenLayers": true }
 
-import { GPU_PRESETS, findGpuPreset } from '../../presets/gpus.ts';
+import { GPU_PRESETS, findGpuPreset } from '../input/index.ts';
 import { FieldReader, isObject, own } from '../input/index.ts';
 import type { SearchObjective, SearchOptions } from './types.ts';
 

@@ -4,7 +4,7 @@ import { estimate, estimateConfig } from '../estimate.ts';
 import { stageMemoryBreakdowns } from '../memory/index.ts';
 import { searchLayouts, searchSteps } from './search.ts';
 import { searchDocument, searchDocumentSteps } from './document.ts';
-import { searchBase, searchRunDocument, type SearchRunSpec } from './fixtures.ts';
+import { searchBase, searchRunDocument, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { layoutConfig } from './pieces.ts';
 import type { ScoredLayout, SearchObjective, SearchOptions } from './types.ts';
 import type { RunConfig } from '../input/index.ts';

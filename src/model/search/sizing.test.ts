@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { searchDocument, type SearchDocumentResult } from './document.ts';
-import { searchBase, searchRunDocument } from './fixtures.ts';
+import { searchBase, searchRunDocument } from '../../testing/search-fixtures.ts';
 import { layerTimePieces, layoutConfig } from './pieces.ts';
 import { readSearchBlock } from './search-block.ts';
 import { allowedGpuCounts } from './sizing.ts';
@@ -10,7 +10,7 @@ import { LayoutSpace } from './space.ts';
 import type { LayoutChoice } from './types.ts';
 import { estimateConfig } from '../estimate.ts';
 import { checkConsistency, divisors, RECOMPUTES, SCHEDULES, type RunConfig, type ZeroStage } from '../input/index.ts';
-import type { ModelJson } from '../input/hf-config.ts';
+import type { ModelJson } from '../input/index.ts';
 
 // Issue 15, item 2: cluster sizing. Which GPU, how many, and which layout trains the token
 // budget within the days (or dollars) at the least cost (or soonest).

@@ -3,7 +3,10 @@
 // multiply (flops.ts): "how big is it, how much work is one step?".
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './flops.ts';
-export * from './matrices.ts';
-export * from './params.ts';
-export * from './zero-groups.ts';
+export { FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP } from './flops.ts';
+export { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
+export {
+  chunkLayerCounts, denseDataParallel, expertDataParallel, expertTensorParallel, type GpuParameters, layerGpuParameters, mtpLayerIndex,
+  parameterCounts, pipelineLayout, type PipelineStage, routedCopiesPerToken, stageGpuParameters,
+} from './params.ts';
+export { zeroWithoutEffect } from './zero-groups.ts';

@@ -3,5 +3,5 @@
 // answer at each value), for the trade-off curves of the page and `npm run sweep`.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './knobs.ts';
-export * from './sweep.ts';
+export { type KnobContext, KNOBS, SWEEP_KNOBS, type SweepKnob, type SweepValue } from './knobs.ts';
+export { emptySweep, sweepDocument, type SweepResult } from './sweep.ts';

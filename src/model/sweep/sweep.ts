@@ -38,8 +38,13 @@ export interface SweepOptions {
   readonly timeline?: boolean;
 }
 
+/** A curve with no rows: the document or the knob cannot be swept (or the sweep could not be run), with why. */
+export function emptySweep(knob: SweepKnob | null, label: string, errors: readonly string[], warnings: readonly string[] = []): SweepResult {
+  return { knob, label, absorbedBy: null, current: null, rows: [], skipped: [], errors, warnings };
+}
+
 function failed(knob: SweepKnob | null, errors: readonly string[], warnings: readonly string[] = []): SweepResult {
-  return { knob, label: knob ? KNOBS[knob].label : '', absorbedBy: null, current: null, rows: [], skipped: [], errors, warnings };
+  return emptySweep(knob, knob ? KNOBS[knob].label : '', errors, warnings);
 }
 
 /** The engine's answer at every value of `knob` for this document, ascending. Never throws on user input. */

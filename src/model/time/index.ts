@@ -3,10 +3,9 @@
 // (optimizer.ts) and the step time that the pipeline schedule lays out (step.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './comm.ts';
-export * from './compute.ts';
-export * from './optimizer.ts';
-export * from './step.ts';
-export * from './stack-time.ts';
-export * from './moe-time.ts';
-export * from './adapter-time.ts';
+export { dataParallelSyncParts, groupLink, type Link, parallelGroups, stageComm } from './comm.ts';
+export { peakFlopsPerSecond } from './compute.ts';
+export { optimizerStepSeconds } from './optimizer.ts';
+export { exposedDataParallelSeconds, stageTimes, stepTime } from './step.ts';
+export { expertParallelExposedFraction, moeHostSyncSeconds } from './moe-time.ts';
+export { adapterHostSeconds, adapterHostSecondsPerStep, adapterStepFlops, EAGER_OP_HOST_SECONDS } from './adapter-time.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS, MOE_TIME } from '../calibration.ts';
 import { FRAMEWORKS, parseDocument, type RunConfig } from '../input/index.ts';
-import { findGpuPreset } from '../../presets/gpus.ts';
+import { findGpuPreset } from '../input/index.ts';
 import { expertTensorParallel, layerGpuParameters } from '../structure/index.ts';
 import { layerForwardSeconds, groupedGemmSeconds } from './compute.ts';
 import { parallelGroups, stageComm } from './comm.ts';

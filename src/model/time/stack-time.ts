@@ -1,7 +1,7 @@
 // The software stack in the time model (interchange "The software stack"): named terms
 // the step time applies, each callable by the search on its own.
 
-import type { AttentionKernel, Fp8Recipe, RunConfig } from '../input/index.ts';
+import { frameworkProfile, type AttentionKernel, type Fp8Recipe, type RunConfig } from '../input/index.ts';
 
 /**
  * Attention kernel speed on Hopper relative to what the fitted attentionTensorEfficiency
@@ -19,12 +19,9 @@ export const ATTENTION_KERNEL_RELATIVE_ON_HOPPER: Readonly<Record<AttentionKerne
   auto: 1, flash2: 0.6, sdpa: 0.6, flash3: 1.15, cudnn: 1.15,
 };
 
-const HOPPER_PRESETS = new Set(['h100-sxm', 'h100-pcie', 'h800', 'h200']);
-
-/** Hopper: a Hopper preset, or a custom GPU whose name says H100/H200/H800/GH200. */
+/** Hopper: the GPU's architecture (a preset's own, a custom GPU's from its name: input/gpus.ts). */
 export function isHopper(c: RunConfig): boolean {
-  if (c.cluster.gpuId !== null) return HOPPER_PRESETS.has(c.cluster.gpuId);
-  return /\b(G?H(100|200|800))\b/i.test(c.cluster.gpu.name);
+  return c.cluster.gpu.architecture === 'hopper';
 }
 
 /** Multiplier on the attention matmuls' achievable rate for the document's attention kernel. */
@@ -71,9 +68,7 @@ export const TORCHAO_CAST_PASSES_RELATIVE: Readonly<Record<Fp8Recipe, number>> =
   auto: 1, tensorwise: 1, rowwise: 16, delayed: 1, blockwise: 1, mxfp8: 1, nvfp4: 1,
 };
 
-const TORCHAO_FRAMEWORKS = new Set(['torchtitan', 'fsdp']);
-
-/** Multiplier on the fp8/fp4 cast passes for the document's framework and recipe. */
+/** Multiplier on the fp8/fp4 cast passes for the document's framework (its profile's torchaoFloat8Casts, input/frameworks.ts) and recipe. */
 export function lowPrecisionCastScale(c: RunConfig): number {
-  return TORCHAO_FRAMEWORKS.has(c.stack.framework) ? TORCHAO_CAST_PASSES_RELATIVE[c.stack.fp8Recipe] : 1;
+  return frameworkProfile(c.stack.framework).mechanisms.torchaoFloat8Casts ? TORCHAO_CAST_PASSES_RELATIVE[c.stack.fp8Recipe] : 1;
 }

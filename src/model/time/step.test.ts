@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { estimate } from '../estimate.ts';
 import { gemmSeconds, peakFlopsPerSecond } from './compute.ts';
-import { findGpuPreset } from '../../presets/gpus.ts';
+import { findGpuPreset } from '../input/index.ts';
 import type { EstimateOutput } from '../input/index.ts';
 
 // Llama-3-8B-like dense model on one 8-GPU H100 node: a small, valid document.

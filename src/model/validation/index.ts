@@ -3,10 +3,15 @@
 // the validation errors give (uncertainty*.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export * from './fit-run.ts';
-export * from './report.ts';
-export * from './uncertainty-fit.ts';
-export * from './uncertainty-table.ts';
-export * from './uncertainty.ts';
-export * from './validate.ts';
-export * from './finetune.ts';
+export { fitRunDocument, type RunFitResult, type RunMeasurement, type ScaleFit } from './fit-run.ts';
+export { caseResult, type CaseResult, scaleBand } from './report.ts';
+export { uncertaintyTableOf } from './uncertainty-fit.ts';
+export { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
+export { type FineTuneRow, fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError } from './finetune.ts';
+export {
+  type BandedFigure, headlineBands, MAX_TIGHT_FROM_SHARE, oomAssessment, type OomAssessment, type OomVerdict, type UncertaintyTable,
+} from './uncertainty.ts';
+export {
+  type ErrorSummary, type Figure, fitVerdicts, quantile, readValidationCases, summarize, validateCase, type ValidationCase,
+  type ValidationRow,
+} from './validate.ts';

@@ -1,9 +1,9 @@
 // The software stack (interchange "The software stack"): the framework, whose profile
-// (presets/frameworks.ts) sets every stack field's default, and the stack fields under
+// (input/frameworks.ts) sets every stack field's default, and the stack fields under
 // it (activation offload sits with the other memory savers). Each field offers "profile default (value)", which leaves the field out of the
 // document, or an explicit value, which wins over the profile.
 
-import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES } from '../../model/input/index.ts';
 import {
   ATTENTION_KERNELS, FP8_RECIPES, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, SELECTIVE_POLICIES, STATE_DTYPES,
 } from '../../model/input/index.ts';
@@ -18,7 +18,7 @@ import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
 const HELP_FRAMEWORK: Help = {
   label: 'Framework',
   explain: 'The training stack: it sets the defaults below (loss, recompute policy, kernels, what the allocator and optimizer keep).',
-  source: 'Each default cites the framework\'s own source file and flag (src/presets/frameworks.ts)',
+  source: 'Each default cites the framework\'s own source file and flag (src/input/frameworks.ts)',
 };
 
 const STACK_FIELDS: readonly StackField[] = [

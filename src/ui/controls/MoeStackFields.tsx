@@ -4,7 +4,7 @@
 // dense one these fields change nothing, so one line says where they went. An untouched
 // control writes nothing, so a link without these keys keeps its meaning.
 
-import { FRAMEWORK_PROFILES } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES } from '../../model/input/index.ts';
 import { CUDA_GRAPH_SCOPES, MOE_DISPATCHERS, type Framework } from '../../model/input/index.ts';
 import { getAt, isPlainObject } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';

@@ -1,7 +1,7 @@
 // One stack field's select: "profile default (value)", which leaves the field out of the
 // document, or an explicit value, which wins over the profile (interchange "The software stack").
 
-import { FRAMEWORK_PROFILES, type StackDefaults } from '../../presets/frameworks.ts';
+import { FRAMEWORK_PROFILES, type StackDefaults } from '../../model/input/index.ts';
 import type { Framework } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';

@@ -6,7 +6,7 @@ import { memo, useState, type ReactNode } from 'react';
 import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
-import { fieldMessage } from '../../model/input/field-error.ts';
+import { fieldMessage } from '../../model/input/index.ts';
 import { messageInWords } from '../errorWords.ts';
 
 export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '

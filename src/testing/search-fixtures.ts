@@ -1,10 +1,10 @@
 // Runs the search tests, the benchmark and the command line's examples share: a model
 // preset on a GPU preset for a global batch, as the base configuration of a search.
+// Test support only: nothing in the app imports this file.
 
-import { findModelPreset } from '../../presets/models.ts';
-import { parseSearchDocument } from './document.ts';
-import type { ModelJson } from '../input/index.ts';
-import type { RunConfig } from '../input/index.ts';
+import { findModelPreset } from '../presets/models.ts';
+import { parseSearchDocument } from '../model/search/index.ts';
+import type { ModelJson, RunConfig } from '../model/input/index.ts';
 
 export interface SearchRunSpec {
   readonly model: string | ModelJson;

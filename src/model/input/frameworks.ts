@@ -4,7 +4,7 @@
 // (model/input/stack.ts). `generic` is what a version-1 document without these fields
 // has always meant: the engine's behaviour before profiles existed.
 
-import type { Framework, OverlapConfig, StackConfig } from '../model/input/types.ts';
+import type { Framework, LaunchTarget, OverlapConfig, StackConfig } from './types.ts';
 
 /** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
 export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers'>;
@@ -34,16 +34,35 @@ export interface FrameworkMechanisms {
    * the allocator's configuration, which the document cannot state yet, not the framework.
    */
   readonly allocatorReserveFraction: number | null;
+  /**
+   * fp8/fp4 casts run as torchao's float8 training runs them, in kernels of their own
+   * (time/stack-time.ts lowPrecisionCastScale), rather than fused into the neighbouring
+   * kernels as Transformer Engine fuses them.
+   */
+  readonly torchaoFloat8Casts: boolean;
+  /** The pieces along the tokens the "fused" loss computes lm_head and cross-entropy in, one at a time (memory/loss.ts); 1: all at once. */
+  readonly fusedLossChunks: number;
 }
 
 export interface FrameworkProfile {
   readonly id: Framework;
   readonly label: string;
+  /** The launch-file writer (model/export/) whose files the framework runs, or the nearest one: FSDP runs are nearest torchtitan's, generic is Megatron-LM's. */
+  readonly launchTarget: LaunchTarget;
   readonly defaults: StackDefaults;
   readonly mechanisms: FrameworkMechanisms;
   /** Where each default and mechanism comes from, keyed by field name. */
   readonly sources: Readonly<Partial<Record<keyof StackDefaults | keyof FrameworkMechanisms, string>>>;
 }
+
+/**
+ * torchtitan's fused loss is ChunkedLossWrapper (torchtitan/components/loss.py): the
+ * hidden states are split into ChunkedLossWrapper.Config.num_chunks = 8 pieces along the
+ * tokens and lm_head + cross-entropy run and backpropagate one piece at a time, "reducing
+ * peak memory from O(T·V) to O(T/N·V)". Each piece's inner loss is the plain
+ * CrossEntropyLoss, so its buffers are the eager ones, on an eighth of the tokens.
+ */
+export const TORCHTITAN_LOSS_CHUNKS = 8;
 
 // epComm false everywhere: Megatron-Core overlap_moe_expert_parallel_comm defaults to False
 // (megatron/core/transformer/transformer_config.py); torchtitan, DeepSpeed and FSDP have no such overlap.
@@ -53,11 +72,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   generic: {
     id: 'generic',
     label: 'Generic (plain PyTorch)',
+    launchTarget: 'megatron',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
     sources: {
       moeDispatcher: 'a plain PyTorch expert-parallel layer exchanges tokens with torch.distributed.all_to_all_single, sizing it from per-expert counts copied to the host',
       cudaGraph: 'PyTorch runs eagerly unless the user captures graphs (torch.cuda.graphs)',
@@ -70,11 +90,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   megatron: {
     id: 'megatron',
     label: 'Megatron-Core / NeMo',
+    launchTarget: 'megatron',
     defaults: {
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
     sources: {
       moeDispatcher: 'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
       cudaGraph: 'Megatron-Core transformer_config.py cuda_graph_impl default "none" (--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
@@ -93,11 +114,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   torchtitan: {
     id: 'torchtitan',
     label: 'torchtitan (FSDP2)',
+    launchTarget: 'torchtitan',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS },
     sources: {
       moeDispatcher: 'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
       cudaGraph: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
@@ -110,16 +132,19 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fp8Recipe: 'torchao Float8LinearConfig default recipe is tensorwise dynamic scaling (torchtitan float8.recipe_name unset)',
       fsdpFp32ShardedParameters: 'torchtitan fully_shard(mp_policy=MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)): the sharded parameters stay fp32 (torch/distributed/fsdp/_fully_shard/_fsdp_param.py)',
       deferredGradSyncUnderPp: 'torchtitan torchtitan/distributed/pipeline_parallel.py: FSDP2 set_requires_gradient_sync deferred to the last micro-batch under PP; reduce dtype training.mixed_precision_reduce = float32',
+      torchaoFloat8Casts: 'torchtitan float8 training is torchao\'s (torchao/float8/README.md): amax, scale and cast in kernels of their own unless torch.compile fuses them',
+      fusedLossChunks: 'torchtitan torchtitan/components/loss.py ChunkedLossWrapper.Config.num_chunks = 8: lm_head + cross-entropy over 8 token chunks, one at a time',
     },
   },
   deepspeed: {
     id: 'deepspeed',
     label: 'DeepSpeed',
+    launchTarget: 'deepspeed',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'transformers',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
     sources: {
       moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
       cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
@@ -132,11 +157,12 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   fsdp: {
     id: 'fsdp',
     label: 'PyTorch FSDP (Composer, Accelerate)',
+    launchTarget: 'torchtitan',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: 1 },
     sources: {
       moeDispatcher: 'plain FSDP training of a MoE model runs the model code\'s own all-to-all (NeMo AutoModel states DeepEP where it uses it)',
       cudaGraph: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
@@ -145,6 +171,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',
       fsdpFp32ShardedParameters: 'torch.distributed.fsdp MixedPrecision(param_dtype=bf16): the flat parameter shard stays fp32 (_flat_param.py, _use_low_precision_shard only for the gathered copy)',
       deferredGradSyncUnderPp: 'torch.distributed.fsdp no_sync()/set_requires_gradient_sync: gradient accumulation without sync keeps unsharded gradients',
+      torchaoFloat8Casts: 'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), casting in kernels of their own unless torch.compile fuses them',
     },
   },
 };

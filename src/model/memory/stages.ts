@@ -1,0 +1,47 @@
+// Every pipeline stage's memory on one GPU: full training's model states, activations and
+// "other" (memory.ts), or a fine-tune's frozen base and adapter states (adapter.ts). Apart
+// from both so that neither imports the other.
+
+import { adapterStageMemory } from './adapter.ts';
+import { engineActivationSettings, stageActivationBytes } from './activations.ts';
+import { modelStateBytes, otherMemoryTerms, otherMemoryTotal, reservedBytes, type StageMemory } from './memory.ts';
+import { pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
+import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
+
+/** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
+export function stageMemoryDetails(c: RunConfig): StageMemory[] {
+  const settings = engineActivationSettings(c);
+  const params = stageGpuParameters(c.model, c.parallel);
+  return pipelineLayout(c.model, c.parallel).map((stage, i) => {
+    const stageParams = params[i] ?? { dense: 0, expert: 0 };
+    const activations = stageActivationBytes(c, stage, settings);
+    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations);
+    const states = modelStateBytes(c, stageParams);
+    const allocated = states.parameters + states.gradients + states.optimizer + activations;
+    const other = otherMemoryTerms(c, stage, stageParams, allocated);
+    const otherAllocated = otherMemoryTotal(other) - other.allocatorReserve;
+    const total = allocated + otherAllocated;
+    return {
+      breakdown: { ...states, activations, other: otherAllocated, total },
+      other,
+      reserved: reservedBytes(total, other),
+    };
+  });
+}
+
+/** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
+function adapterStageDetails(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): StageMemory {
+  const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
+  const otherAllocated = otherMemoryTotal(a.other) - a.other.allocatorReserve + a.dequantBuffer;
+  const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
+  return {
+    breakdown: { ...a.states, activations, other: otherAllocated, total, frozen: a.frozen },
+    other: a.other,
+    reserved: reservedBytes(total, a.other),
+  };
+}
+
+/** Per-GPU memory of every pipeline stage (index 0 = first stage), bytes. */
+export function stageMemoryBreakdowns(c: RunConfig): MemoryBreakdown[] {
+  return stageMemoryDetails(c).map((s) => s.breakdown);
+}
