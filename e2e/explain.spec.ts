@@ -10,16 +10,17 @@ const GIB = 2 ** 30;
 
 test('a configuration at 95 % of GPU memory is flagged "tight"', async ({ page }) => {
   // Memory does not depend on the GPU's capacity: give the default configuration's
-  // H100 exactly reserved ÷ 0.95 of memory, so the figure the verdict judges (what the
-  // caching allocator holds: allocated peak plus its reserve) sits at 95 % of it.
-  const total = estimate(DEFAULT_DOCUMENT).memory.reserved;
+  // H100 exactly deviceUsed ÷ 0.95 of memory, so the figure the verdict judges (what the
+  // device holds: the allocator's reserved peak plus the CUDA context, NCCL buffers and
+  // cuBLAS workspaces, none of which depends on capacity) sits at 95 % of it.
+  const total = estimate(DEFAULT_DOCUMENT).memory.deviceUsed;
   const preset = findGpuPreset('h100-sxm');
   if (!preset) throw new Error('no h100-sxm preset');
   const { id: _id, gpusPerNode: _perNode, source: _source, ...spec } = preset;
   const gpu = { ...spec, name: 'H100 with 95 % headroom (test)', memoryGiB: total / 0.95 / GIB };
   const cluster = { ...(DEFAULT_DOCUMENT['cluster'] as object), gpu };
   await openPlanner(page, `/#${configFragment({ ...DEFAULT_DOCUMENT, cluster })}`);
-  // The page's figure is the engine's allocated peak; the verdict judges reserved = 95 %.
+  // The page's figure is the engine's allocated peak; the verdict judges deviceUsed = 95 %.
   expect(await figureValue(page, 'memory-total') / estimate(DEFAULT_DOCUMENT).memory.perGpu.total).toBeCloseTo(1, 9);
   const verdict = page.getByTestId('oom-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'tight');

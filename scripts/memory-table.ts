@@ -41,7 +41,7 @@ for (const row of memoryRows(file)) {
   if (showBreakdown) {
     const b = worst.breakdown;
     const o = worst.other;
-    console.log(`    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)}  activations ${gib(b.activations)}  other ${gib(b.other)} (runtime ${gib(o.runtime)}, gathered ${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}, reserve ${gib(o.allocatorReserve)})`);
+    console.log(`    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)}  activations ${gib(b.activations)}  other ${gib(b.other)} (gathered ${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}), reserve ${gib(o.allocatorReserve)}, outside the allocator ${gib(o.runtime)} (context ${gib(o.device.cudaContext)}, NCCL ${gib(o.device.ncclBuffers)}, cuBLAS ${gib(o.device.workspaces)})`);
   }
 }
 

@@ -8,15 +8,9 @@
 // come from the 26 memory rows of validation/published-runs.json; the fit and its
 // residuals are printed by `npx tsx scripts/memory-table.ts`.
 
-/**
- * Memory outside PyTorch's caching allocator, so in no "peak allocated/reserved"
- * figure: the CUDA context with its loaded kernels (cuBLAS, cuDNN, NCCL, Transformer
- * Engine modules) and NCCL's own channel buffers. NOT FITTED (no published row
- * measures it): the CUDA context alone is ~0.5 GiB on Hopper with lazy loading;
- * NCCL allocates 2 × NCCL_BUFFSIZE (4 MiB) per channel and peer, a few hundred MiB
- * for the TP/DP/PP communicators of a large run.
- */
-export const RUNTIME_BYTES = 1.5 * 2 ** 30;
+// Memory outside PyTorch's caching allocator (the CUDA context, NCCL's communicator
+// buffers, cuBLAS workspaces) is no calibration constant: each term is cited in
+// memory/device.ts and counts in memory.deviceUsed only.
 
 /**
  * ZeRO-3 / FSDP: layers whose full weights are gathered at once, the one computing

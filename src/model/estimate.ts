@@ -16,7 +16,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, capacity: 0, fits: false },
+    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, capacity: 0, fits: false },
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings, errors,
@@ -43,10 +43,11 @@ function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = []): EstimateOutput {
   const details = stageMemoryDetails(config);
   const stages = details.map((s) => s.breakdown);
-  // The most loaded GPU is the one whose caching allocator holds the most (what fits is judged on).
-  const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number }>((a, s) => (s.reserved > a.reserved ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0 });
+  // The most loaded GPU is the one whose process holds the most on the device (what fits is judged on).
+  const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number; deviceUsed: number }>(
+    (a, s) => (s.deviceUsed > a.deviceUsed ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0, deviceUsed: 0 });
   const perGpu = worst.breakdown;
-  const reserved = worst.reserved;
+  const { reserved, deviceUsed } = worst;
   const capacity = config.cluster.gpu.memoryGiB * GiB;
   // A fine-tune's FLOPs skip the frozen weights' gradients and add the adapters' (time/adapter-time.ts).
   const flops = config.training.adapter ? adapterStepFlops(config, config.training.adapter) : stepFlops(config);
@@ -61,11 +62,11 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
   const extraWarnings: string[] = [];
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
-  if (reserved > capacity) {
-    extraWarnings.push(`memory: needs ${(reserved / GiB).toFixed(1)} GiB per GPU with the allocator's reserve (${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
+  if (deviceUsed > capacity) {
+    extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
   }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, reserved, capacity, fits: reserved <= capacity },
+    memory: { perGpu, stages, reserved, deviceUsed, capacity, fits: deviceUsed <= capacity },
     flops,
     throughput: {
       stepSeconds: step.stepSeconds,

@@ -27,7 +27,7 @@ describe('Figures', () => {
   });
 
   it('warns when the most loaded GPU does not fit', () => {
-    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain('Out of memory: needs 101 GiB with the allocator&#x27;s reserve (92 GiB allocated), the GPU has 80 GiB');
+    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain('Out of memory: needs 103 GiB on the device (101 GiB reserved, 92 GiB allocated), the GPU has 80 GiB');
     expect(render(partialOutput())).not.toContain('oom-warning');
   });
 
@@ -35,7 +35,7 @@ describe('Figures', () => {
     const html = render(sampleOutput());
     expect(html).toContain('MFU</dt>');
     expect(html).toContain("Model FLOPs per second ÷ the GPU&#x27;s dense peak (Korthikanti 2022 §6)");
-    expect((html.match(/<dt/g) ?? []).length).toBe(18);
+    expect((html.match(/<dt/g) ?? []).length).toBe(19);
   });
 
   it('shows a dash and the reason while the time model is missing', () => {

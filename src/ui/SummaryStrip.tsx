@@ -22,9 +22,9 @@ export const STALE_TEXT = 'for the previous input';
 /** Dimmed but readable: the text stays above AA contrast at this opacity in light and dark. */
 export const STALE_CLASS = 'opacity-80 grayscale-[0.6]';
 
-/** The room between what the allocator holds and the GPU's memory, in words ("12.3 GiB to spare" / "4.0 GiB over"). */
+/** The room between what the device holds (memory.deviceUsed) and the GPU's memory, in words ("12.3 GiB to spare" / "4.0 GiB over"). */
 export function marginText(output: EstimateOutput): string {
-  const spare = output.memory.capacity - output.memory.reserved;
+  const spare = output.memory.capacity - output.memory.deviceUsed;
   return spare >= 0 ? `${formatGiB(spare)} to spare` : `${formatGiB(-spare)} over`;
 }
 

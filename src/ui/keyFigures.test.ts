@@ -15,7 +15,7 @@ describe('keyFigures', () => {
     expect(figures.get('tflops-per-gpu')?.value).toBeCloseTo(128.9e12, 0);
     expect(figures.get('tflops-per-gpu')?.text).toBe('129 TFLOP/s');
     expect(memoryCapacityNote(sampleOutput())).toEqual({
-      capacityText: 'of 80 GiB', oomText: "Out of memory: needs 101 GiB with the allocator's reserve (92 GiB allocated), the GPU has 80 GiB",
+      capacityText: 'of 80 GiB', oomText: 'Out of memory: needs 103 GiB on the device (101 GiB reserved, 92 GiB allocated), the GPU has 80 GiB',
     });
   });
 

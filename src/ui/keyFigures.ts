@@ -60,8 +60,11 @@ function memoryFigures(output: EstimateOutput): KeyFigure[] {
     explanation: 'Most loaded GPU: weights, gradients, optimizer state, activations and buffers (Korthikanti 2022 §4; ZeRO, Rajbhandari 2020)',
   }, valid ? output.memory.perGpu.total : null, INVALID_REASON), figure({
     id: 'memory-reserved', group: 'memory', label: 'Reserved by the allocator', unit: 'bytes', headline: true, format: formatGiB,
-    explanation: "What PyTorch's caching allocator holds on that GPU (max_memory_reserved): the allocated peak plus its reserve. Whether the run fits is judged on this",
-  }, valid ? output.memory.reserved : null, INVALID_REASON)];
+    explanation: "What PyTorch's caching allocator holds on that GPU (max_memory_reserved): the allocated peak plus its reserve",
+  }, valid ? output.memory.reserved : null, INVALID_REASON), figure({
+    id: 'memory-device-used', group: 'memory', label: 'Used on the device', unit: 'bytes', headline: true, format: formatGiB,
+    explanation: 'What nvidia-smi shows for the process: reserved plus the CUDA context, NCCL buffers of each communicator and cuBLAS workspaces, outside the allocator. Whether the run fits is judged on this',
+  }, valid ? output.memory.deviceUsed : null, INVALID_REASON)];
 }
 
 function speedFigures(output: EstimateOutput): KeyFigure[] {
@@ -134,8 +137,8 @@ export function keyFigures(output: EstimateOutput): readonly KeyFigure[] {
 
 /** "of 80 GiB" and, when the most loaded GPU does not fit, the shortfall in Calculon's words. */
 export function memoryCapacityNote(output: EstimateOutput): { readonly capacityText: string; readonly oomText: string | null } {
-  const { perGpu, reserved, capacity, fits } = output.memory;
+  const { perGpu, reserved, deviceUsed, capacity, fits } = output.memory;
   const capacityText = `of ${formatGiB(capacity)}`;
   if (fits || output.errors.length > 0) return { capacityText, oomText: null };
-  return { capacityText, oomText: `Out of memory: needs ${formatGiB(reserved)} with the allocator's reserve (${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}` };
+  return { capacityText, oomText: `Out of memory: needs ${formatGiB(deviceUsed)} on the device (${formatGiB(reserved)} reserved, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}` };
 }

@@ -77,8 +77,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
   const b = details.breakdown;
   const o = details.other;
   const terms: [string, number][] = [
-    ['CUDA context, kernels and NCCL buffers', o.runtime], ['ZeRO-3 gathered weights', o.gatheredWeights],
-    ['unsharded gradients before reduce-scatter', o.unshardedGradients],
+    ['ZeRO-3 gathered weights', o.gatheredWeights], ['unsharded gradients before reduce-scatter', o.unshardedGradients],
   ];
   const parts: (Quantity | Operator)[] = [];
   for (const [name, value] of terms) {
@@ -86,8 +85,12 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
     if (parts.length > 0) parts.push('+');
     parts.push(bytes(name, value));
   }
-  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'runtime + gathered weights + unsharded gradients',
-    'Named constants of src/model/calibration.ts (runtime measured); the allocator reserve is in memory.reserved, not here', ...parts)];
+  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'gathered weights + unsharded gradients',
+    'Named constants of src/model/calibration.ts; the allocator reserve is in memory.reserved, the device-side terms in memory.deviceUsed, not here', ...parts)];
+  const d = o.device;
+  lines.push(equation('device-side', bytes('outside the allocator', o.runtime), 'CUDA context + NCCL buffers of each communicator + cuBLAS workspaces',
+    'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 channels per communicator; PyTorch CublasHandlePool.cpp workspace sizes. deviceUsed = reserved + this',
+    bytes('CUDA context', d.cudaContext), '+', bytes('NCCL buffers', d.ncclBuffers), '+', bytes('cuBLAS workspaces', d.workspaces)));
   // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
   if (c.calibration.memoryOverheadScale === 1) {
     const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients;
@@ -105,7 +108,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
 
 function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equation {
   const { capacity } = output.memory;
-  const assessment = oomAssessment(output.memory.reserved, capacity, table.memory);
+  const assessment = oomAssessment(output.memory.deviceUsed, capacity, table.memory);
   return equation('tight-from', bytes('"tight" from', assessment.tightFromBytes),
     `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
     `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,

@@ -150,6 +150,7 @@ function optimizerFlags(c: RunConfig, notes: string[]): Flag[] {
   else flags.push(['--optimizer', t.optimizer]);
   if (t.offload.optimizer) {
     flags.push(['--optimizer-cpu-offload'], ['--use-precision-aware-optimizer']);
+    if (t.offload.optimizerFraction !== undefined) flags.push(['--optimizer-offload-fraction', t.offload.optimizerFraction]);
     if (c.parallel.zero === 0) notes.push('optimizer offload needs the distributed optimizer (ZeRO 1 or more) in Megatron-LM');
   }
   if (t.offload.parameters) notes.push('parameter offload to CPU: Megatron-LM has none');

@@ -141,7 +141,7 @@ function readMla(r: FieldReader, m: JsonObject): MlaConfig | null {
 function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
   r.unknownKeys(t, TRAINING_KEYS, 'training');
   const offloadObj = r.section(t, 'offload', 'training.offload') ?? {};
-  r.unknownKeys(offloadObj, ['optimizer', 'parameters'], 'training.offload');
+  r.unknownKeys(offloadObj, ['optimizer', 'parameters', 'optimizerFraction'], 'training.offload');
   return {
     seqLen: r.integer(t, 'seqLen', 'training', undefined),
     globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
@@ -156,6 +156,8 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
     offload: {
       optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
       parameters: r.boolean(offloadObj, 'parameters', 'training.offload', false),
+      // Only where the document states it: configurations without it stay as they were.
+      ...(offloadObj['optimizerFraction'] === undefined ? {} : { optimizerFraction: r.number(offloadObj, 'optimizerFraction', 'training.offload', 1, 0, 1) }),
     },
     ...readAdapter(r, t),
   };

@@ -42,6 +42,12 @@ export interface FrameworkMechanisms {
   readonly torchaoFloat8Casts: boolean;
   /** The pieces along the tokens the "fused" loss computes lm_head and cross-entropy in, one at a time (memory/loss.ts); 1: all at once. */
   readonly fusedLossChunks: number;
+  /**
+   * Optimizer offload moves the Adam moments of the offloaded share to the CPU but the
+   * fp32 master copy stays on the GPU (Megatron-Core's HybridDeviceOptimizer, memory.ts
+   * optimizerOnGpuBytesPerParameter); false: master and moments both move (ZeRO-Offload).
+   */
+  readonly optimizerOffloadKeepsMaster: boolean;
 }
 
 export interface FrameworkProfile {
@@ -77,7 +83,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
     sources: {
       moeDispatcher: 'a plain PyTorch expert-parallel layer exchanges tokens with torch.distributed.all_to_all_single, sizing it from per-expert counts copied to the host',
       cudaGraph: 'PyTorch runs eagerly unless the user captures graphs (torch.cuda.graphs)',
@@ -95,10 +101,11 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: true },
     sources: {
       moeDispatcher: 'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
       cudaGraph: 'Megatron-Core transformer_config.py cuda_graph_impl default "none" (--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
+      optimizerOffloadKeepsMaster: 'Megatron-Core megatron/core/optimizer/cpu_offloading/hybrid_device_optimizer.py _get_sub_optimizer_param_groups: an offloaded parameter is a pinned CPU clone of the tensor the optimizer was handed (the distributed optimizer hands its fp32 main-param shards), which stays on the GPU and takes the update back (param_copy_back_gpu_hook); the CPU optimizer holds the moments. Megatron-Bridge skills/nemo-mbridge-perf-cpu-offloading card: Qwen3-30B-A3B 47.2 GB → 32.0 GB at fraction 1.0, the 8 bytes of moments per parameter',
       savesQuantizedLinearInputs: 'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
       loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
       recomputeModules: 'Megatron-LM core_r0.13 megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"] (--recompute-modules)',
@@ -119,7 +126,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS, optimizerOffloadKeepsMaster: false },
     sources: {
       moeDispatcher: 'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
       cudaGraph: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
@@ -144,7 +151,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'transformers',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1 },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
     sources: {
       moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
       cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
@@ -162,7 +169,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: 1 },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
     sources: {
       moeDispatcher: 'plain FSDP training of a MoE model runs the model code\'s own all-to-all (NeMo AutoModel states DeepEP where it uses it)',
       cudaGraph: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',

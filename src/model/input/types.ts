@@ -63,6 +63,12 @@ export interface ModelConfig {
 export interface OffloadConfig {
   readonly optimizer: boolean;
   readonly parameters: boolean;
+  /**
+   * Share of the optimizer's parameters whose states move to the CPU when `optimizer` is
+   * on (Megatron --optimizer-offload-fraction, DeepSpeed offload_optimizer.ratio);
+   * absent: 1, all of them.
+   */
+  readonly optimizerFraction?: number;
 }
 
 /** Fine-tuning method of training.adapter: low-rank adapters on a frozen 16-bit base, or on a 4-bit NF4 base (QLoRA). */
@@ -301,8 +307,13 @@ export interface EstimateOutput {
     readonly stages: readonly MemoryBreakdown[];
     /** Peak bytes the caching allocator holds on the most loaded GPU: allocated peak + the allocator's reserve (memory.ts, reservedBytes). */
     readonly reserved: number;
+    /**
+     * What nvidia-smi shows for the process on the most loaded GPU: reserved plus the CUDA
+     * context, NCCL's communicator buffers and the cuBLAS workspaces (memory/device.ts).
+     */
+    readonly deviceUsed: number;
     readonly capacity: number;
-    /** reserved fits capacity. */
+    /** deviceUsed fits capacity. */
     readonly fits: boolean;
   };
   readonly flops: { readonly modelPerStep: number; readonly hardwarePerStep: number };

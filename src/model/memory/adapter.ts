@@ -25,7 +25,8 @@
 //   adapters' own rank-r intermediates (x·A, r/h of an input: 0.2–1.6 % of it for r 8–64,
 //   h 4096) are left out.
 
-import { gatheredBeyondShardBytes, modelStateBytes, otherMemoryTermsOf, allocatorReserveFraction, type ModelStates, type OtherMemoryTerms } from './memory.ts';
+import { deviceTerms } from './device.ts';
+import { edgeUnitParameters, gatheredBeyondShardBytes, modelStateBytes, otherMemoryTermsOf, allocatorReserveFraction, type ModelStates, type OtherMemoryTerms } from './memory.ts';
 import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import {
   denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, layerMatrices, type GpuParameters, type PipelineStage, type WeightMatrix,
@@ -164,7 +165,7 @@ export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stagePara
   const layerCount = Math.max(1, stage.layers.length);
   const gathered = p.zero >= 3 ? gatheredBeyondShardBytes(
     ZERO3_GATHERED_LAYERS, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
-    denseDataParallel(p), expertDataParallel(p), frozenBytesPerParameter, !t.offload.parameters,
+    denseDataParallel(p), expertDataParallel(p), frozenBytesPerParameter, !t.offload.parameters, edgeUnitParameters(c, stage),
   ) : 0;
   const unsharded = p.zero >= 2 ? gatheredBeyondShardBytes(
     ZERO_UNSHARDED_GRADIENT_LAYERS, counts.adapter.dense / layerCount, counts.adapter.expert / layerCount, counts.adapter.dense, counts.adapter.expert,
@@ -175,7 +176,7 @@ export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stagePara
   // and never freed, so none of the reserve grows with it: the reserve is taken over the
   // rest of the allocated bytes (and ZeRO-3's gathers of frozen layers, which do churn).
   const churning = states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
-  const other = otherMemoryTermsOf(churning, gathered, unsharded, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
+  const other = otherMemoryTermsOf(churning, gathered, unsharded, c.calibration.memoryOverheadScale, deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture), allocatorReserveFraction(c));
   return { frozen, states, dequantBuffer, other };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
-import { stageMemoryBreakdowns } from './stages.ts';
+import { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 import type { MemoryBreakdown } from '../input/index.ts';
 
 // Random valid documents: pp divides layers, tp divides heads and kvHeads, ep divides
@@ -126,6 +126,25 @@ describe('memory properties over random valid documents', () => {
           expect(x).toBeGreaterThanOrEqual(0);
         }
       }
+    }), RUNS);
+  });
+
+  it('deviceUsed ≥ reserved ≥ allocated, on the estimate and on every stage (device-side terms and the allocator reserve only add)', () => {
+    fc.assert(fc.property(shape, runSettings, (s, r) => {
+      const layout = layoutFor(s, r);
+      if (!layout) return;
+      const doc = document(s, r, layout);
+      const output = estimate(doc);
+      expect(output.errors).toEqual([]);
+      expect(output.memory.deviceUsed).toBeGreaterThan(output.memory.reserved);
+      expect(output.memory.reserved).toBeGreaterThanOrEqual(output.memory.perGpu.total);
+      const parsed = parseDocument(doc);
+      if (!parsed.ok) throw new Error('invalid document');
+      for (const stage of stageMemoryDetails(parsed.config)) {
+        expect(stage.deviceUsed).toBeGreaterThan(stage.reserved);
+        expect(stage.reserved).toBeGreaterThanOrEqual(stage.breakdown.total);
+      }
+      expect(output.memory.fits).toBe(output.memory.deviceUsed <= output.memory.capacity);
     }), RUNS);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from '../input/index.ts';
 import { estimate } from '../estimate.ts';
-import { stageMemoryForMetric, modelStateBytes, optimizerBytesPerParameter } from './memory.ts';
+import { gatheredBeyondShardBytes, stageMemoryForMetric, modelStateBytes, optimizerBytesPerParameter } from './memory.ts';
 import { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 import type { RunConfig } from '../input/index.ts';
 
@@ -110,8 +110,10 @@ describe('per-GPU memory', () => {
   it('ZeRO-3 counts the gathered full weights of the working layers in "other"', () => {
     const z2 = stageMemoryDetails(config({}, { dp: 8, zero: 2 }))[0];
     const z3 = stageMemoryDetails(config({}, { dp: 8, zero: 3 }))[0];
-    // Layer: 4·1024² + 2·1024·4096 = 12,582,912 weights + 2048 norm; 2 layers gathered, 7/8 of each not local, 2 bytes.
-    expect(z3?.other.gatheredWeights).toBeCloseTo(2 * 12_584_960 * (7 / 8) * 2, 0);
+    // Layer: 4·1024² + 2·1024·4096 = 12,582,912 weights + 2048 norm. The output matrix,
+    // 32000·1024 = 32,768,000, is a unit of its own and larger than a layer, so the gather at
+    // the loss (output + last layer) is the largest; 7/8 of it not local, 2 bytes.
+    expect(z3?.other.gatheredWeights).toBeCloseTo((32_768_000 + 12_584_960) * (7 / 8) * 2, 0);
     expect(z2?.other.gatheredWeights).toBe(0);
     expect(z3?.breakdown.total).toBeLessThan(z2?.breakdown.total ?? 0);
   });
@@ -121,11 +123,30 @@ describe('per-GPU memory', () => {
     if (!s) throw new Error('no stage');
     const b = s.breakdown;
     expect(stageMemoryForMetric(s, 'analytical model states')).toBe(b.parameters + b.gradients + b.optimizer);
-    // total is the allocated peak (with the CUDA context); reserved adds the allocator's reserve.
-    expect(stageMemoryForMetric(s, 'peak allocated')).toBeCloseTo(b.total - s.other.runtime, 0);
-    expect(stageMemoryForMetric(s, 'peak reserved')).toBeCloseTo(b.total + s.other.allocatorReserve - s.other.runtime, 0);
-    expect(stageMemoryForMetric(s, 'peak reserved (max across ranks)')).toBeCloseTo(s.reserved - s.other.runtime, 0);
-    expect(stageMemoryForMetric(s, null)).toBe(s.reserved);
+    // total is the allocated peak; reserved adds the allocator's reserve; device used the terms outside the allocator.
+    expect(stageMemoryForMetric(s, 'peak allocated')).toBe(b.total);
+    expect(stageMemoryForMetric(s, 'peak reserved')).toBeCloseTo(b.total + s.other.allocatorReserve, 0);
+    expect(stageMemoryForMetric(s, 'peak reserved (max across ranks)')).toBe(s.reserved);
+    expect(stageMemoryForMetric(s, 'device used')).toBeCloseTo(s.reserved + s.other.runtime, 0);
+    expect(stageMemoryForMetric(s, null)).toBe(s.deviceUsed);
     expect(s.reserved).toBeGreaterThanOrEqual(b.total);
+  });
+});
+
+describe('ZeRO-3 gathers the output matrix as a unit of its own (memory.ts gatheredBeyondShardBytes)', () => {
+  // Qwen-72B (config.json): hidden 8192, 64 heads (MHA), ffn 24576, vocab 152064, untied.
+  // One layer: 4 · 8192² (attention) + 3 · 8192 · 24576 (SwiGLU) = 268,435,456 + 603,979,776 = 872,415,232.
+  // Output matrix: 152064 · 8192 = 1,245,708,288 (one GPU, tp 1).
+  const layer = 872_415_232;
+  const output = 1_245_708_288;
+  const stage = 80 * layer + 2 * output;
+  it('takes the output unit plus the last layer when that is larger than two layers (ZeRO-3 over 4 GPUs, bf16)', () => {
+    // (1,245,708,288 + 872,415,232) · 2 bytes · (1 − 1/4) = 3,177,185,280 bytes.
+    expect(gatheredBeyondShardBytes(2, layer, 0, stage, 0, 4, 1, 2, true, output)).toBe(3_177_185_280);
+    // Without the edge unit: 2 · 872,415,232 · 2 · 0.75 = 2,617,245,696.
+    expect(gatheredBeyondShardBytes(2, layer, 0, stage, 0, 4, 1, 2, true)).toBe(2_617_245_696);
+  });
+  it('keeps two layers when the edge unit is smaller than a layer', () => {
+    expect(gatheredBeyondShardBytes(2, layer, 0, stage, 0, 4, 1, 2, true, layer / 2)).toBe(2_617_245_696);
   });
 });

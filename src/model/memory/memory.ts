@@ -3,8 +3,9 @@
 // "other" terms whose constants live in calibration.ts.
 
 import {
-  ALLOCATOR_RESERVE_FRACTION, RUNTIME_BYTES, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
+  ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
 } from '../calibration.ts';
+import { deviceTerms, deviceTermsTotal, type DeviceTerms } from './device.ts';
 import {
   denseDataParallel, expertDataParallel, layerGpuParameters,
   type GpuParameters, type PipelineStage,
@@ -63,12 +64,38 @@ export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelState
   const fp32Shards = fsdpFp32ShardedParameters(c);
   const weightBytes = fp32Shards ? FP32_BYTES : WEIGHT_BYTES[t.precision];
   const weights = t.offload.parameters ? 0 : weightBytes * byGroup(p.zero >= 3);
-  const gradientsOffloaded = t.offload.optimizer && p.zero >= 2;
+  const offloaded = optimizerOffloadFraction(t);
+  const keepsMaster = frameworkProfile(c.stack.framework).mechanisms.optimizerOffloadKeepsMaster;
+  // ZeRO-Offload's CPU optimizer reads the offloaded share's gradient shards on the host; Megatron's keeps its gradient buffer on the GPU.
+  const gradientsOnGpu = p.zero >= 2 && !keepsMaster ? 1 - offloaded : 1;
   const shardGradients = p.zero >= 2 && !deferredUnshardedGradients(c);
-  const gradients = gradientsOffloaded ? 0 : GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) + flatFp32GradientBufferBytes(c, byGroup(false));
+  const gradients = gradientsOnGpu * GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) + (gradientsOnGpu > 0 ? flatFp32GradientBufferBytes(c, byGroup(false)) : 0);
   const optimizerBytes = optimizerBytesPerParameter(t, c.stack.optimizerStateDtype) - (fp32Shards ? masterWeightBytes(t) : 0);
-  const optimizer = t.offload.optimizer ? 0 : optimizerBytes * byGroup(p.zero >= 1);
+  const masterOnGpu = fp32Shards ? 0 : masterWeightBytes(t);
+  const optimizer = optimizerOnGpuBytesPerParameter(optimizerBytes, masterOnGpu, offloaded, keepsMaster) * byGroup(p.zero >= 1);
   return { parameters: weights, gradients, optimizer };
+}
+
+/** The share of the optimizer's parameters offloaded to the CPU: 0 without optimizer offload, else training.offload.optimizerFraction (absent: 1). */
+export function optimizerOffloadFraction(t: Pick<TrainingConfig, 'offload'>): number {
+  return t.offload.optimizer ? Math.min(1, Math.max(0, t.offload.optimizerFraction ?? 1)) : 0;
+}
+
+/**
+ * Optimizer bytes per parameter left on the GPU when a share `offloaded` of the
+ * parameters has its optimizer on the CPU. ZeRO-Offload (Ren et al. 2021, arXiv
+ * 2101.06840, section 4.1; DeepSpeed offload_optimizer, its `ratio` for a partial
+ * offload) moves the master weights with the moments: (1 − f) × K stay. Megatron-Core's
+ * HybridDeviceOptimizer (megatron/core/optimizer/cpu_offloading/hybrid_device_optimizer.py,
+ * --optimizer-cpu-offload, --optimizer-offload-fraction f, arguments.py) splits the
+ * parameters it is handed in order until f of their elements are on the CPU; each
+ * offloaded one is a pinned CPU clone, while the GPU tensor (the distributed optimizer's
+ * fp32 main-param shard) stays and takes the update back after the CPU step: (1 − f) × K
+ * + f × 4 stay (master = 4 bytes). Its gradient copies and clones are pinned host memory,
+ * no GPU buffer.
+ */
+export function optimizerOnGpuBytesPerParameter(optimizerBytes: number, masterBytes: number, offloaded: number, keepsMaster: boolean): number {
+  return (1 - offloaded) * optimizerBytes + (keepsMaster ? offloaded * masterBytes : 0);
 }
 
 /**
@@ -106,14 +133,25 @@ export function flatFp32GradientBufferBytes(c: RunConfig, parameters: number): n
 
 /** The named parts of "other", bytes on one GPU. */
 export interface OtherMemoryTerms {
-  /** CUDA context, kernels and NCCL buffers, outside the caching allocator. */
+  /**
+   * Outside the caching allocator, so in no allocated or reserved figure, only in
+   * deviceUsed: the CUDA context, NCCL's communicator buffers and the cuBLAS workspaces
+   * (device.ts), the sum of `device`.
+   */
   readonly runtime: number;
+  /** The named parts of `runtime` (device.ts), after the overhead scale. */
+  readonly device: DeviceTerms;
   /** ZeRO-3: full weights of the gathered layers beyond this GPU's shard. */
   readonly gatheredWeights: number;
   /** ZeRO-2/3: full gradients of the layers awaiting reduce-scatter beyond the shard. */
   readonly unshardedGradients: number;
   /** Caching-allocator reserve over the allocated bytes. */
   readonly allocatorReserve: number;
+}
+
+/** The embedding or output matrix on one GPU of the stage (vocab · hidden / tp), 0 when the stage holds neither: a ZeRO-3 / FSDP unit of its own (gatheredBeyondShardBytes). */
+export function edgeUnitParameters(c: RunConfig, stage: PipelineStage): number {
+  return stage.embedding || stage.output ? (c.model.vocab * c.model.hidden) / c.parallel.tp : 0;
 }
 
 /** Largest layer's weights on one GPU of the stage, by data-parallel group. */
@@ -130,12 +168,21 @@ function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
  * holds. With the shard offloaded to the host the whole layer's buffer is extra GPU
  * memory, sharded or not. Over plain numbers (parameters on one GPU): the estimate and
  * the search's hot path both call it.
+ *
+ * `edgeUnitDense`: the embedding or output matrix on this GPU (vocab · hidden / tp) when the
+ * stage holds one, else 0. It is a gathered unit of its own, and the output one is gathered
+ * at the loss, where the activations peak, next to the last layer prefetched for backward:
+ * torchtitan's apply_fsdp wraps `[norm, output]` as one fully_shard unit (and keeps it
+ * unsharded after forward), DeepSpeed ZeRO-3 fetches `lm_head.weight` like any module's
+ * parameters (deepspeed/runtime/zero/partitioned_param_coordinator.py fetch_sub_module).
+ * So the dense gather is the larger of `layers` layers and that unit plus `layers − 1` layers.
  */
 export function gatheredBeyondShardBytes(
   layers: number, largestDense: number, largestExpert: number, stageDense: number, stageExpert: number,
-  denseGroup: number, expertGroup: number, bytesPerParameter: number, shardOnGpu: boolean,
+  denseGroup: number, expertGroup: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnitDense = 0,
 ): number {
-  const dense = Math.min(layers * largestDense, stageDense) * (shardOnGpu ? 1 - 1 / denseGroup : 1);
+  const atOnce = Math.max(layers * largestDense, edgeUnitDense + (layers - 1) * largestDense);
+  const dense = Math.min(atOnce, stageDense) * (shardOnGpu ? 1 - 1 / denseGroup : 1);
   const expert = Math.min(layers * largestExpert, stageExpert) * (shardOnGpu ? 1 - 1 / expertGroup : 1);
   return bytesPerParameter * (dense + expert);
 }
@@ -150,13 +197,15 @@ export function allocatorReserveFraction(c: RunConfig): number {
   return frameworkProfile(c.stack.framework).mechanisms.allocatorReserveFraction ?? ALLOCATOR_RESERVE_FRACTION;
 }
 
-/** The named parts of "other" over plain numbers: allocated bytes, gathered weights and unsharded gradients (before the overhead scale). */
+/** The named parts of "other" over plain numbers: allocated bytes, gathered weights, unsharded gradients and the device-side terms (before the overhead scale). */
 export function otherMemoryTermsOf(
-  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, device: DeviceTerms, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
 ): OtherMemoryTerms {
   const scale = memoryOverheadScale;
+  const scaled: DeviceTerms = { cudaContext: scale * device.cudaContext, ncclBuffers: scale * device.ncclBuffers, workspaces: scale * device.workspaces };
   return {
-    runtime: scale * RUNTIME_BYTES,
+    runtime: deviceTermsTotal(scaled),
+    device: scaled,
     gatheredWeights: scale * gatheredWeights,
     unshardedGradients: scale * unshardedGradients,
     allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction),
@@ -167,34 +216,41 @@ export function otherMemoryTotal(o: OtherMemoryTerms): number {
   return o.runtime + o.gatheredWeights + o.unshardedGradients + o.allocatorReserve;
 }
 
-/** A stage's per-GPU total: allocated bytes plus every part of "other" (otherMemoryTermsOf, summed without allocating: the search's hot path). */
+/**
+ * A stage's device-used bytes (what the fit verdict judges): allocated bytes plus every
+ * part of "other" and the device-side bytes outside the allocator (deviceTermsTotal),
+ * summed without allocating: the search's hot path.
+ */
 export function stageTotalBytes(
-  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, deviceBytes: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
 ): number {
-  return allocated + memoryOverheadScale * (RUNTIME_BYTES + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction));
+  return allocated + memoryOverheadScale * (deviceBytes + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction));
 }
 
 export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
   const { training: t, parallel: p } = c;
   const largest = largestLayer(c, stage);
-  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean) => gatheredBeyondShardBytes(
+  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnit: number) => gatheredBeyondShardBytes(
     layers, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
-    denseDataParallel(p), expertDataParallel(p), bytesPerParameter, shardOnGpu,
+    denseDataParallel(p), expertDataParallel(p), bytesPerParameter, shardOnGpu, edgeUnit,
   );
-  const gatheredWeights = p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters) : 0;
-  const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer) : 0;
-  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale, allocatorReserveFraction(c));
+  const gatheredWeights = p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters, edgeUnitParameters(c, stage)) : 0;
+  const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer, 0) : 0;
+  const device = deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture);
+  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale, device, allocatorReserveFraction(c));
 }
 
 export interface StageMemory {
-  /** Allocated peak: "other" is the runtime, gathered weights and unsharded gradients (no allocator reserve). */
+  /** Allocated peak: "other" is the gathered weights and unsharded gradients (no allocator reserve, nothing outside the allocator). */
   readonly breakdown: MemoryBreakdown;
   readonly other: OtherMemoryTerms;
   /** What the caching allocator holds at the peak: the allocated total plus its reserve (reservedBytes). */
   readonly reserved: number;
+  /** What nvidia-smi shows: reserved plus the device-side terms outside the allocator (other.runtime). */
+  readonly deviceUsed: number;
 }
 
-/** Reserved bytes of a stage: allocated peak (with the runtime) plus the caching allocator's reserve. Never below the allocated peak. */
+/** Reserved bytes of a stage: allocated peak plus the caching allocator's reserve. Never below the allocated peak. */
 export function reservedBytes(allocatedTotal: number, other: OtherMemoryTerms): number {
   return allocatedTotal + Math.max(0, other.allocatorReserve);
 }
@@ -202,14 +258,14 @@ export function reservedBytes(allocatedTotal: number, other: OtherMemoryTerms): 
 /**
  * The part of a stage's memory a published figure measured: "analytical model states"
  * (ZeRO, Figure 1) counts weights, gradients and optimizer states; PyTorch's "peak
- * allocated" leaves out the runtime and the allocator reserve; "peak reserved" (and
- * torchtitan's "max across ranks", which logs reserved bytes) leaves out the runtime.
- * Anything else is compared with the whole total.
+ * allocated" is the allocated total; "peak reserved" (and torchtitan's "max across
+ * ranks", which logs reserved bytes) the reserved bytes; "device used" (nvidia-smi) and
+ * anything else the device-used bytes.
  */
 export function stageMemoryForMetric(s: StageMemory, metric: string | null): number {
   const b = s.breakdown;
   if (metric === 'analytical model states') return b.parameters + b.gradients + b.optimizer + (b.frozen ?? 0);
-  if (metric?.startsWith('peak allocated')) return b.total - s.other.runtime;
-  if (metric?.startsWith('peak reserved') || metric === 'max across ranks') return s.reserved - s.other.runtime;
-  return s.reserved;
+  if (metric?.startsWith('peak allocated')) return b.total;
+  if (metric?.startsWith('peak reserved') || metric === 'max across ranks') return s.reserved;
+  return s.deviceUsed;
 }

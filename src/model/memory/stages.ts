@@ -4,7 +4,7 @@
 
 import { adapterStageMemory } from './adapter.ts';
 import { engineActivationSettings, stageActivationBytes } from './activations.ts';
-import { modelStateBytes, otherMemoryTerms, otherMemoryTotal, reservedBytes, type StageMemory } from './memory.ts';
+import { modelStateBytes, otherMemoryTerms, reservedBytes, type StageMemory } from './memory.ts';
 import { pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
 
@@ -19,12 +19,14 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const states = modelStateBytes(c, stageParams);
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated);
-    const otherAllocated = otherMemoryTotal(other) - other.allocatorReserve;
+    const otherAllocated = other.gatheredWeights + other.unshardedGradients;
     const total = allocated + otherAllocated;
+    const reserved = reservedBytes(total, other);
     return {
       breakdown: { ...states, activations, other: otherAllocated, total },
       other,
-      reserved: reservedBytes(total, other),
+      reserved,
+      deviceUsed: reserved + Math.max(0, other.runtime),
     };
   });
 }
@@ -32,12 +34,14 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
 /** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
 function adapterStageDetails(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): StageMemory {
   const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
-  const otherAllocated = otherMemoryTotal(a.other) - a.other.allocatorReserve + a.dequantBuffer;
+  const otherAllocated = a.other.gatheredWeights + a.other.unshardedGradients + a.dequantBuffer;
   const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
+  const reserved = reservedBytes(total, a.other);
   return {
     breakdown: { ...a.states, activations, other: otherAllocated, total, frozen: a.frozen },
     other: a.other,
-    reserved: reservedBytes(total, a.other),
+    reserved,
+    deviceUsed: reserved + Math.max(0, a.other.runtime),
   };
 }
 

@@ -15,7 +15,7 @@ import type { ModelJson } from '../input/index.ts';
 // The search ranks layouts with its own evaluator (search-eval.ts), built from pieces the
 // engine computes. These tests hold it to the engine: for layouts drawn at random from
 // the search's own space, its memory must equal the most loaded stage of
-// stageMemoryDetails' reserved bytes and its step time stepTime(c, 0) (the closed-form pipeline
+// stageMemoryDetails' device-used bytes and its step time stepTime(c, 0) (the closed-form pipeline
 // bubble), both to 1e-9 relative: the same formulas in a different order of
 // floating-point operations. Any change to the engine that the evaluator does not
 // follow fails here.
@@ -46,8 +46,8 @@ function expectAgreement(base: RunConfig, choice: LayoutChoice): void {
   const c = layoutConfig(base, choice);
   expect(checkConsistency(c).errors).toEqual([]);
   const fast = fastEvaluate(base, choice);
-  // The search judges fit on what the caching allocator holds, as estimate's memory.fits does (memory.reserved).
-  const memory = Math.max(...stageMemoryDetails(c).map((s) => s.reserved));
+  // The search judges fit on what the device holds, as estimate's memory.fits does (memory.deviceUsed).
+  const memory = Math.max(...stageMemoryDetails(c).map((s) => s.deviceUsed));
   const step = stepTime(c, 0).stepSeconds;
   const where = JSON.stringify(choice);
   expect(relative(fast.memoryBytes, memory), `memory of ${where}`).toBeLessThan(RELATIVE_TOLERANCE);

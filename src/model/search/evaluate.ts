@@ -13,7 +13,7 @@
 // state combo k.
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
-import { gatheredBeyondShardBytes, stageTotalBytes } from '../memory/index.ts';
+import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, stageTotalBytes } from '../memory/index.ts';
 import { COMM_EXPOSED_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
@@ -21,7 +21,7 @@ import { dataParallelSyncParts, type Link } from '../time/index.ts';
 import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './pieces.ts';
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/index.ts';
-import type { RunConfig, ZeroStage } from '../input/index.ts';
+import type { GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
@@ -62,8 +62,14 @@ const NO_LAYER = { dense: 0, expert: 0 } as const;
 export class LayoutEvaluator {
   private readonly firstStageTables = new Map<readonly PipelineShape[], Map<number, FirstStageTable>>();
   private readonly weightBytes: number;
+  /** vocab · hidden: the embedding or output matrix before the tensor-parallel split (memory.ts edgeUnitParameters). */
+  private readonly vocabMatrix: number;
   private readonly gradBytes: number;
   private readonly memoryScale: number;
+  /** What device.ts's terms read of the document: a mixture of experts, the document's expert TP, the GPU's name. */
+  private readonly deviceOf: { readonly moe: boolean; readonly etp: number | null; readonly architecture: GpuArchitecture };
+  /** The group's device-side bytes outside the allocator (memory/device.ts), before the overhead scale. */
+  private deviceBytes = 0;
   private readonly denseLayerCount: number;
   private readonly moeLayerCount: number;
 
@@ -99,8 +105,10 @@ export class LayoutEvaluator {
   constructor(base: RunConfig) {
     const m = base.model;
     this.weightBytes = WEIGHT_BYTES[base.training.precision];
+    this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
     this.memoryScale = base.calibration.memoryOverheadScale;
+    this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
     let moe = 0;
     for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
     this.moeLayerCount = moe;
@@ -124,6 +132,8 @@ export class LayoutEvaluator {
     this.group = group;
     this.pieces = pieces;
     this.microBatches = group.microBatches;
+    const { moe, etp, architecture } = this.deviceOf;
+    this.deviceBytes = deviceTermsTotal(deviceTerms({ tp: group.tp, pp: group.pp, dp: group.dp, cp: group.cp, ep: group.ep, etp }, moe, architecture));
     // time.ts: the first forward and the last backward each cross every stage boundary once.
     const message = pieces.pipelineMessage;
     this.ppSeconds = pipelineBoundarySeconds(group.pp, message.intercept + message.slope * group.microBatch);
@@ -212,7 +222,7 @@ export class LayoutEvaluator {
 
   /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
   private allocatedToTotalLowerBound(allocated: number): number {
-    return stageTotalBytes(allocated, 0, 0, this.memoryScale);
+    return stageTotalBytes(allocated, 0, 0, this.memoryScale, this.deviceBytes);
   }
 
   /** Prepares the stage candidates of one pipeline shape. */
@@ -255,9 +265,10 @@ export class LayoutEvaluator {
       const le = largest.expert;
       const ds = grid.denseShards;
       const es = grid.expertShards;
-      this.gathered[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, true);
+      const edgeUnit = edge !== 0 ? this.vocabMatrix / (this.group?.tp ?? 1) : 0;
+      this.gathered[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, true, edgeUnit);
       this.unsharded[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, true);
-      this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false);
+      this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false, edgeUnit);
       this.unshardedFull[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, false);
       const sc = this.syncCoefficients;
       for (let z = 0; z < 4; z++) {
@@ -305,7 +316,7 @@ export class LayoutEvaluator {
       const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
-      const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale);
+      const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale, this.deviceBytes);
       if (total > most) most = total;
     }
     return most;

@@ -17,11 +17,12 @@ import type { EstimateOutput, GpuSpec, OffloadConfig, ParallelConfig, Recompute,
 export const DEFAULT_VARIANTS = 4;
 
 /**
- * The memory a result is held to the margin by: the caching allocator's reserved peak
- * (memory.reserved) where the engine reports it, else the per-GPU total.
+ * The memory a result is held to the margin by: what the device holds (memory.deviceUsed)
+ * where the engine reports it, else the caching allocator's reserved peak, else the per-GPU total.
  */
 export function heldMemoryBytes(out: EstimateOutput): number {
-  const memory: EstimateOutput['memory'] & { readonly reserved?: unknown } = out.memory;
+  const memory: EstimateOutput['memory'] & { readonly reserved?: unknown; readonly deviceUsed?: unknown } = out.memory;
+  if (typeof memory.deviceUsed === 'number' && Number.isFinite(memory.deviceUsed) && memory.deviceUsed > 0) return memory.deviceUsed;
   return typeof memory.reserved === 'number' && Number.isFinite(memory.reserved) && memory.reserved > 0 ? memory.reserved : memory.perGpu.total;
 }
 

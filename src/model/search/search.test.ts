@@ -185,7 +185,7 @@ describe('a document\'s explicit expert tensor-parallel degree', () => {
     for (const layout of result.top) {
       expect(layout.parallel.etp).toBe(1);
       const c = layoutConfig(base, layout);
-      expect(estimateConfig(c).memory.reserved).toBeCloseTo(layout.memoryBytes, -3);
+      expect(estimateConfig(c).memory.deviceUsed).toBeCloseTo(layout.memoryBytes, -3);
     }
   });
 });

@@ -39,8 +39,7 @@ export interface FineTuneRow {
   readonly error: number | null;
   /**
    * Why the engine's figure is not the measured one, when the case says so: a setting the
-   * document cannot express (optimizer in backward, GPTQ instead of NF4), or a metric the
-   * engine does not output ("device used": compared with the reserved peak). Reported, not hidden.
+   * document cannot express (optimizer in backward, GPTQ instead of NF4). Reported, not hidden.
    */
   readonly caveat: string | null;
   /**
@@ -79,9 +78,8 @@ const NOT_EXPRESSIBLE = [
   { pattern: /APPROXIMATES the run: Qwen's Q-LoRA fine-tunes the GPTQ int4/i, note: 'GPTQ int4 base (auto-gptq kernels), not NF4' },
 ];
 
-function caveatOf(c: FineTuneCase, figure: FineTuneFigure): string | null {
+function caveatOf(c: FineTuneCase): string | null {
   const notes = NOT_EXPRESSIBLE.filter((n) => c.assumptions.some((a) => n.pattern.test(a))).map((n) => n.note);
-  if (figure === 'memoryBytesPerGpu' && c.expected.memoryMetric === 'device used') notes.push('device used compared with the reserved peak (the engine has no device-used figure yet)');
   return notes.length > 0 ? notes.join('; ') : null;
 }
 
@@ -98,7 +96,7 @@ export function fineTuneRows(c: FineTuneCase): FineTuneRow[] {
   const row = (figure: FineTuneFigure, published: number, predicted: number | null, metric: string | null = null): FineTuneRow => ({
     ...base, figure, metric, published, predicted,
     error: predicted === null ? null : (predicted - published) / published,
-    caveat: caveatOf(c, figure),
+    caveat: caveatOf(c),
   });
   const rows: FineTuneRow[] = [];
   const e = c.expected;

@@ -98,24 +98,31 @@ describe('fitting the compute-efficiency scale to a measured step time', () => {
 });
 
 describe('fitting the memory-overhead scale to a measured peak', () => {
-  // memory.ts: a stage's total is allocated + scale × other(1), where allocated (weights,
-  // gradients, optimizer states, activations) does not depend on the scale. Measured =
-  // total(1) + ½ other(1) of the most loaded stage is therefore exactly scale 1.5.
+  // memory.ts: a stage's device-used bytes are allocated + scale × (runtime + gathered +
+  // unsharded + allocator reserve), where allocated (weights, gradients, optimizer states,
+  // activations) does not depend on the scale. With O = deviceUsed(1) − allocated, a measured
+  // deviceUsed(1) + ½ O of the most loaded stage is therefore exactly scale 1.5.
   const stages = stageMemoryDetails(zero3);
-  const worst = stages.reduce((w, s) => (s.breakdown.total > w.breakdown.total ? s : w));
+  const worst = stages.reduce((w, s) => (s.deviceUsed > w.deviceUsed ? s : w));
+  const allocated = worst.breakdown.total - worst.breakdown.other;
+  const overheads = worst.deviceUsed - allocated;
 
-  it('a peak half an "other" above the prediction fits 1.5', () => {
-    const measured = worst.breakdown.total + 0.5 * worst.breakdown.other;
+  it('a peak half the overheads above the prediction fits 1.5 (nvidia-smi\'s figure, the default)', () => {
+    const measured = worst.deviceUsed + 0.5 * overheads;
     const fit = fitMemoryOverheadScale(zero3, measured);
     expect(fit.ok).toBe(true);
     if (!fit.ok) return;
     expect(fit.scale).toBeCloseTo(1.5, 8);
-    expect(fit.predictedBefore).toBe(worst.breakdown.total);
+    expect(fit.predictedBefore).toBe(worst.deviceUsed);
     expect(fit.predictedAfter / measured).toBeCloseTo(1, 10);
   });
 
+  it('a peak reserved figure is compared with the reserved bytes', () => {
+    const fit = fitMemoryOverheadScale(zero3, worst.reserved, 'peak reserved');
+    expect(fit.ok && fit.scale).toBeCloseTo(1, 8);
+  });
+
   it('refuses a peak below what the model states and activations alone need', () => {
-    const allocated = worst.breakdown.total - worst.breakdown.other;
     const fit = fitMemoryOverheadScale(zero3, 0.9 * allocated);
     expect(fit.ok === false && fit.reason).toMatch(/less than the weights, gradients, optimizer states and activations/);
   });

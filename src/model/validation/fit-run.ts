@@ -23,9 +23,17 @@ const MAX_ITERATIONS = 100;
 export interface RunMeasurement {
   /** Measured seconds per optimizer step, for the whole configuration as run. */
   readonly stepSeconds?: number;
-  /** Measured peak memory of the most loaded GPU, bytes (nvidia-smi's figure: the CUDA context included). */
+  /** Measured peak memory of the most loaded GPU, bytes, of the kind `peakMemoryMetric` says. */
   readonly peakMemoryBytes?: number;
+  /**
+   * What the measurement counts: "device used" (nvidia-smi's figure: the CUDA context and
+   * NCCL's buffers included; the default) or "peak reserved" (torch.cuda.max_memory_reserved).
+   * Compared with memory.deviceUsed or memory.reserved.
+   */
+  readonly peakMemoryMetric?: PeakMemoryMetric;
 }
+
+export type PeakMemoryMetric = 'device used' | 'peak reserved';
 
 export type ScaleFit =
   | {
@@ -57,9 +65,10 @@ function predictedStepSeconds(c: RunConfig, scale: number): number {
   return estimateConfig(withCalibration(c, { computeEfficiencyScale: scale })).throughput?.stepSeconds ?? NaN;
 }
 
-function predictedPeakBytes(c: RunConfig, scale: number): number {
+function predictedPeakBytes(c: RunConfig, scale: number, metric: PeakMemoryMetric): number {
   const output = estimateConfig(withCalibration(c, { memoryOverheadScale: scale }));
-  return output.errors.length === 0 ? output.memory.perGpu.total : NaN;
+  if (output.errors.length > 0) return NaN;
+  return metric === 'peak reserved' ? output.memory.reserved : output.memory.deviceUsed;
 }
 
 interface Bracket {
@@ -118,14 +127,14 @@ export function fitComputeEfficiencyScale(c: RunConfig, measuredStepSeconds: num
 }
 
 /** The memory-overhead scale at which the engine's peak memory per GPU equals `measuredPeakBytes`. */
-export function fitMemoryOverheadScale(c: RunConfig, measuredPeakBytes: number): ScaleFit {
+export function fitMemoryOverheadScale(c: RunConfig, measuredPeakBytes: number, metric: PeakMemoryMetric = 'device used'): ScaleFit {
   if (!(measuredPeakBytes > 0) || !Number.isFinite(measuredPeakBytes)) {
     return { ok: false, reason: 'the measured peak memory must be a positive number' };
   }
   const { min, max } = MEMORY_SCALE_BOUNDS;
-  const predictedBefore = predictedPeakBytes(c, c.calibration.memoryOverheadScale);
-  const lowest = predictedPeakBytes(c, min);
-  const highest = predictedPeakBytes(c, max);
+  const predictedBefore = predictedPeakBytes(c, c.calibration.memoryOverheadScale, metric);
+  const lowest = predictedPeakBytes(c, min, metric);
+  const highest = predictedPeakBytes(c, max, metric);
   if (!Number.isFinite(predictedBefore) || !Number.isFinite(lowest) || !Number.isFinite(highest)) {
     return { ok: false, reason: 'the engine cannot size this configuration' };
   }
@@ -135,16 +144,16 @@ export function fitMemoryOverheadScale(c: RunConfig, measuredPeakBytes: number):
   if (measuredPeakBytes > highest) {
     return { ok: false, reason: `${formatGiB(measuredPeakBytes)} is more than the engine predicts even at ${max}× the calibrated overheads (${formatGiB(highest)}): check the configuration matches the run` };
   }
-  const scale = bisect((s) => predictedPeakBytes(c, s), measuredPeakBytes, { lo: min, hi: max, rising: true, midpoint: arithmetic });
-  return { ok: true, scale, predictedBefore, predictedAfter: predictedPeakBytes(c, scale) };
+  const scale = bisect((s) => predictedPeakBytes(c, s, metric), measuredPeakBytes, { lo: min, hi: max, rising: true, midpoint: arithmetic });
+  return { ok: true, scale, predictedBefore, predictedAfter: predictedPeakBytes(c, scale, metric) };
 }
 
 /** Both fits for what was measured; a measurement left out gives null. */
 export function fitRun(c: RunConfig, measurement: RunMeasurement): RunFit {
-  const { stepSeconds, peakMemoryBytes } = measurement;
+  const { stepSeconds, peakMemoryBytes, peakMemoryMetric } = measurement;
   return {
     computeEfficiencyScale: stepSeconds === undefined ? null : fitComputeEfficiencyScale(c, stepSeconds),
-    memoryOverheadScale: peakMemoryBytes === undefined ? null : fitMemoryOverheadScale(c, peakMemoryBytes),
+    memoryOverheadScale: peakMemoryBytes === undefined ? null : fitMemoryOverheadScale(c, peakMemoryBytes, peakMemoryMetric),
   };
 }
 

@@ -12,8 +12,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
     rows: 427
   },
   memory: {
-    lowerError: -0.2614869335422362,
-    upperError: 0.6663411243040427,
+    lowerError: -0.26282438774705774,
+    upperError: 0.6708030734394987,
     rows: 62
   }
 };

@@ -46,13 +46,13 @@ function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageR
 }
 
 function summary(output: EstimateOutput, oomStages: number): string {
-  const { stages, perGpu, reserved, capacity } = output.memory;
+  const { stages, perGpu, reserved, deviceUsed, capacity } = output.memory;
   const fitText = oomStages === 0
     ? 'every stage fits'
     : `${oomStages} of ${stages.length} stages exceed it`;
   const frozen = perGpu.frozen !== undefined ? `frozen weights (${formatGiB(perGpu.frozen)} on the most loaded GPU), trainable ` : '';
   return `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
-    `activations and other. Most loaded: ${formatGiB(perGpu.total)} allocated, ${formatGiB(reserved)} reserved by the allocator, of ${formatGiB(capacity)} capacity; ${fitText}.`;
+    `activations and other. Most loaded: ${formatGiB(perGpu.total)} allocated, ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(deviceUsed)} used on the device, of ${formatGiB(capacity)} capacity; ${fitText}.`;
 }
 
 function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly ChartPart[] }) {

@@ -47,10 +47,10 @@ describe('the embed card in words', () => {
     const sample = sampleOutput();
     const at = (totalGiB: number) => verdictWords({
       ...sample,
-      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB }, reserved: totalGiB * GiB },
+      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB }, reserved: totalGiB * GiB, deviceUsed: totalGiB * GiB },
     });
     // 40 of 80 GiB: half, 40 GiB to spare, below the 90 % tight line (uncertainty.ts MAX_TIGHT_FROM_SHARE).
-    expect(at(40)).toEqual({ verdict: 'safe', headline: 'Safe', detail: '40 GiB of 80 GiB per GPU (50 %) held by the allocator, 40 GiB to spare' });
+    expect(at(40)).toEqual({ verdict: 'safe', headline: 'Safe', detail: '40 GiB of 80 GiB per GPU (50 %) used on the device, 40 GiB to spare' });
     expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
     expect(at(100).detail).toMatch(/, 20 GiB over$/);
   });

@@ -75,11 +75,11 @@ const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: '
 
 /** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
 export function verdictWords(output: EstimateOutput): VerdictWords {
-  // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
-  const { reserved, capacity } = output.memory;
-  const { verdict } = memoryVerdict(reserved, capacity);
-  const margin = capacity - reserved;
+  // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
+  const { deviceUsed, capacity } = output.memory;
+  const { verdict } = memoryVerdict(deviceUsed, capacity);
+  const margin = capacity - deviceUsed;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
-  const share = capacity > 0 ? ` (${formatPercent(reserved / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(reserved)} of ${formatGiB(capacity)} per GPU${share} held by the allocator, ${marginText}` };
+  const share = capacity > 0 ? ` (${formatPercent(deviceUsed / capacity)})` : '';
+  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(deviceUsed)} of ${formatGiB(capacity)} per GPU${share} used on the device, ${marginText}` };
 }

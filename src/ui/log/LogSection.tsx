@@ -37,7 +37,8 @@ const FRAMEWORK_NAMES: Readonly<Record<string, string>> = {
 function measurementOf(report: LogReport): RunMeasurement | null {
   const m = report.measured;
   const memory = m.memoryBytes !== null && (m.memoryMetric === 'peak reserved' || m.memoryMetric === 'device used') ? m.memoryBytes : undefined;
-  const out: RunMeasurement = { ...(m.stepSeconds !== null ? { stepSeconds: m.stepSeconds } : {}), ...(memory !== undefined ? { peakMemoryBytes: memory } : {}) };
+  const metric = m.memoryMetric === 'peak reserved' ? 'peak reserved' : 'device used';
+  const out: RunMeasurement = { ...(m.stepSeconds !== null ? { stepSeconds: m.stepSeconds } : {}), ...(memory !== undefined ? { peakMemoryBytes: memory, peakMemoryMetric: metric } : {}) };
   return Object.keys(out).length > 0 ? out : null;
 }
 

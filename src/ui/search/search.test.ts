@@ -95,8 +95,8 @@ describe('the results table', () => {
     expect(first?.tokensPerSecond).toBe(output.results[0]?.output.throughput?.tokensPerSecond);
     // The strip's verdict, on what the allocator holds: one "tight" threshold for the strip and the search.
     const memory = output.results[0]!.output.memory;
-    expect(first?.verdict).toBe(memoryVerdict(memory.reserved, memory.capacity).verdict);
-    const tight = { ...output.results[0]!, output: { ...output.results[0]!.output, memory: { ...memory, reserved: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 } } };
+    expect(first?.verdict).toBe(memoryVerdict(memory.deviceUsed, memory.capacity).verdict);
+    const tight = { ...output.results[0]!, output: { ...output.results[0]!.output, memory: { ...memory, reserved: 74.5 * 2 ** 30, deviceUsed: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 } } };
     expect(searchRows([tight])[0]?.verdict).toBe('tight');
   });
 });

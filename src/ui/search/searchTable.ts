@@ -41,7 +41,7 @@ export interface SearchRow extends Figures {
 function figures(v: SearchVariant): Figures {
   return {
     memoryBytes: v.output.memory.perGpu.total,
-    verdict: memoryVerdict(v.output.memory.reserved, v.output.memory.capacity).verdict,
+    verdict: memoryVerdict(v.output.memory.deviceUsed, v.output.memory.capacity).verdict,
     tokensPerSecond: v.output.throughput?.tokensPerSecond ?? NaN,
     mfu: v.output.throughput?.mfu ?? NaN,
     days: v.output.time?.days ?? NaN,

@@ -24,7 +24,7 @@ interface Series {
 }
 
 const SPEED: Series = { id: 'speed', title: 'Tokens per second', color: '#0072b2', of: (p) => p.tokensPerSecond, tick: (v) => formatTokensPerSecond(v).replace(' tokens/s', '') };
-const MEMORY: Series = { id: 'memory', title: 'Memory per GPU (GiB, reserved)', color: '#cc79a7', of: (p) => p.memoryGiB, tick: (v) => formatNumber(v) };
+const MEMORY: Series = { id: 'memory', title: 'Memory per GPU (GiB, used on the device)', color: '#cc79a7', of: (p) => p.memoryGiB, tick: (v) => formatNumber(v) };
 const COST: Readonly<Record<CostUnit, Series>> = {
   usd: { id: 'cost', title: 'Cost of the token budget (US$)', color: '#009e73', of: (p) => p.usd, tick: (v) => (v === 0 ? '0' : formatUsd(v)) },
   days: { id: 'cost', title: 'Days for the token budget', color: '#009e73', of: (p) => p.days, tick: (v) => formatNumber(v) },

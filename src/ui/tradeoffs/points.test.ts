@@ -9,14 +9,14 @@ import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
 
 describe('trade-off points', () => {
-  it('carry the row\'s own figures: reserved memory against capacity, tokens/s, dollars, days, the current value', () => {
+  it('carry the row\'s own figures: device-used memory against capacity, tokens/s, dollars, days, the current value', () => {
     const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
     const points = tradeoffPoints(result);
     expect(points.map((p) => p.index)).toEqual([0, 1, 2, 3]);
     const tp8 = points[3]!;
     const row = result.rows[3]!.output;
     expect(tp8).toMatchObject({ value: 8, valueLabel: '8', current: true, fits: true, tokensPerSecond: row.throughput!.tokensPerSecond, usd: row.cost!.usd, days: row.time!.days });
-    expect(tp8.memoryGiB).toBe(row.memory.reserved / GiB);
+    expect(tp8.memoryGiB).toBe(row.memory.deviceUsed / GiB);
     expect(tp8.capacityGiB).toBe(80);
     expect(points[0]?.fits).toBe(false);
   });
@@ -45,7 +45,7 @@ describe('the trade-off table\'s verdict', () => {
   it('is the strip\'s: 74.5 of 80 GiB is tight (above the one threshold), 50 of 80 safe, 81 of 80 will not fit', () => {
     const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
     const row = result.rows[3]!;
-    const at = (reservedGiB: number) => ({ ...row, output: { ...row.output, memory: { ...row.output.memory, reserved: reservedGiB * GiB, fits: reservedGiB <= 80 } } });
+    const at = (reservedGiB: number) => ({ ...row, output: { ...row.output, memory: { ...row.output.memory, reserved: reservedGiB * GiB, deviceUsed: reservedGiB * GiB, fits: reservedGiB <= 80 } } });
     const points = tradeoffPoints({ ...result, rows: [at(74.5), at(50), at(81)] });
     // 74.5 / 80 = 93 %, above the tight threshold (at most 90 %, lower where the band says so).
     expect(tightFromShare()).toBeLessThan(74.5 / 80);

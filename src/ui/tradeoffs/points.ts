@@ -20,7 +20,7 @@ export interface TradeoffPoint {
   readonly changes: readonly FieldChange[];
   readonly tokensPerSecond: number;
   readonly mfu: number;
-  /** What the verdict judges: the allocator's reserved peak on the most loaded GPU. */
+  /** What the verdict judges: what the most loaded GPU holds on the device (memory.deviceUsed). */
   readonly memoryGiB: number;
   readonly capacityGiB: number;
   readonly usd: number;
@@ -52,13 +52,13 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       changes: row.changes,
       tokensPerSecond: o.throughput?.tokensPerSecond ?? 0,
       mfu: o.throughput?.mfu ?? 0,
-      memoryGiB: o.memory.reserved / GiB,
+      memoryGiB: o.memory.deviceUsed / GiB,
       capacityGiB: o.memory.capacity / GiB,
       usd: o.cost?.usd ?? 0,
       days: o.time?.days ?? 0,
       goodput: o.reliability?.goodput ?? 0,
       fits: o.memory.fits,
-      verdict: memoryVerdict(o.memory.reserved, o.memory.capacity).verdict,
+      verdict: memoryVerdict(o.memory.deviceUsed, o.memory.capacity).verdict,
       current: row.value === result.current,
     };
   });

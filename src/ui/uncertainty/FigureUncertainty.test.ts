@@ -14,7 +14,7 @@ const GIB = 2 ** 30;
 function atShare(share: number): EstimateOutput {
   const output = sampleOutput();
   const total = share * 80 * GIB;
-  return { ...output, memory: { ...output.memory, perGpu: { ...output.memory.perGpu, total }, reserved: total, fits: total <= output.memory.capacity } };
+  return { ...output, memory: { ...output.memory, perGpu: { ...output.memory.perGpu, total }, reserved: total, deviceUsed: total, fits: total <= output.memory.capacity } };
 }
 
 const verdictOf = (output: EstimateOutput) => /data-verdict="([^"]+)"/.exec(renderToStaticMarkup(createElement(OomVerdictLine, { output })))?.[1];

@@ -36,15 +36,15 @@ export function FigureBand({ figureId, output }: { figureId: string; output: Est
 
 export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
-  // Judged on what the caching allocator holds (memory.reserved), as memory.fits is.
-  const { reserved, capacity } = output.memory;
-  const a = memoryVerdict(reserved, capacity);
+  // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
+  const { deviceUsed, capacity } = output.memory;
+  const a = memoryVerdict(deviceUsed, capacity);
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
   // Safe or tight: what the allocator holds first, then the threshold it is judged against.
   const headline = a.verdict === 'will-not-fit'
     ? `above the GPU's ${formatGiB(capacity)}`
-    : `${formatGiB(reserved)} held by the allocator (${formatPercent(reserved / capacity)} of capacity), tight from ${share}`;
+    : `${formatGiB(deviceUsed)} used on the device (${formatPercent(deviceUsed / capacity)} of capacity), tight from ${share}`;
   const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {

@@ -5,9 +5,9 @@
 
 import { UNCERTAINTY_TABLE, oomAssessment, type OomAssessment, type OomVerdict } from '../../model/validation/index.ts';
 
-/** The verdict for what the caching allocator holds (memory.reserved, as memory.fits judges) on a GPU of `capacityBytes`. */
-export function memoryVerdict(reservedBytes: number, capacityBytes: number): OomAssessment {
-  return oomAssessment(reservedBytes, capacityBytes, UNCERTAINTY_TABLE.memory);
+/** The verdict for what the device holds (memory.deviceUsed, as memory.fits judges) on a GPU of `capacityBytes`. */
+export function memoryVerdict(deviceUsedBytes: number, capacityBytes: number): OomAssessment {
+  return oomAssessment(deviceUsedBytes, capacityBytes, UNCERTAINTY_TABLE.memory);
 }
 
 /** The share of a GPU's memory above which a run is "tight" (the same for every capacity: the band is relative). */
