@@ -43,11 +43,24 @@ class Window {
     if (n < SPIKE_MIN_HISTORY) return null;
     const s = this.scratch.subarray(0, n);
     s.set(this.ring.subarray(0, n));
-    s.sort();
+    sortSmall(s);
     const m = middle(s);
     for (let i = 0; i < n; i += 1) s[i] = Math.abs((s[i] as number) - m);
-    s.sort();
+    sortSmall(s);
     return { median: m, sigma: MAD_TO_SIGMA * middle(s) };
+  }
+}
+
+/** An insertion sort, ascending: for SPIKE_WINDOW finite values it beats TypedArray#sort's call overhead (twice a step, 100,000 steps). */
+function sortSmall(a: Float64Array): void {
+  for (let i = 1; i < a.length; i += 1) {
+    const v = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (a[j] as number) > v) {
+      a[j + 1] = a[j] as number;
+      j -= 1;
+    }
+    a[j + 1] = v;
   }
 }
 
