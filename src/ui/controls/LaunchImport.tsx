@@ -13,7 +13,7 @@ import { ERROR_TEXT, HINT, INPUT } from './fields.tsx';
 
 type ImportModule = typeof import('../../model/import/index.ts');
 
-const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel' } as const;
+const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel', axolotl: 'axolotl', 'llama-factory': 'LLaMA-Factory' } as const;
 
 type Status = { readonly ok: boolean; readonly lines: readonly string[]; readonly warnings: readonly string[] };
 
