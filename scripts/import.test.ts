@@ -30,6 +30,22 @@ describe('npm run import', () => {
     expect(doc.cluster.gpus).toBe(128);
   });
 
+  it('an axolotl QLoRA YAML and a LLaMA-Factory LoRA YAML with --gpus 8: training.adapter, modelCode transformers, DP 8', () => {
+    const ax = run(['scripts/fixtures/import/yaml/axolotl_llama3_qlora_fsdp_70b.yaml', '--gpus', '8']);
+    expect(ax.status).toBe(0);
+    const a = JSON.parse(ax.stdout) as { model: { layers: number }; training: Record<string, unknown>; parallel: Record<string, unknown> };
+    expect(a.model.layers).toBe(80);
+    // lora_r: 8, load_in_4bit: true, lora_target_linear: true; micro 1 × accumulation 4 × 8 GPUs.
+    expect(a.training).toMatchObject({ adapter: { method: 'qlora', rank: 8 }, modelCode: 'transformers', framework: 'fsdp', globalBatch: 32 });
+    expect(a.parallel).toMatchObject({ tp: 1, pp: 1, dp: 8, zero: 3 });
+    const lf = run(['scripts/fixtures/import/yaml/llamafactory_qwen3_lora_sft_ds3.yaml', '--hf', 'e2e/data/llama3-8b-config.json', '--gpus', '8']);
+    expect(lf.status).toBe(0);
+    const l = JSON.parse(lf.stdout) as { training: Record<string, unknown>; parallel: Record<string, unknown> };
+    // lora_rank: 8, lora_target: all; deepspeed: examples/deepspeed/ds_z3_config.json; micro 1 × accumulation 2 × 8.
+    expect(l.training).toMatchObject({ adapter: { method: 'lora', rank: 8, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] }, framework: 'deepspeed', globalBatch: 16 });
+    expect(l.parallel).toMatchObject({ dp: 8, zero: 3 });
+  });
+
   it('a malformed file: exit 1, the line named on stderr', () => {
     const out = run(['-'], '[model]\nflavor = 8B\n');
     expect(out.status).toBe(1);

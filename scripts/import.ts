@@ -7,6 +7,8 @@
 //   - a DeepSpeed JSON config, with --hf config.json for the model
 //   - a training YAML: a Megatron-LM functional test's model_config.yaml (MODEL_ARGS), a NeMo 1.x /
 //     NeMo-Megatron-Launcher training YAML (trainer:, model:), a NeMo AutoModel recipe (--hf for the model)
+//   - an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML (base_model: / model_name_or_path:;
+//     a Llama preset where the Hub id names one, else --hf; --gpus for the data-parallel degree)
 // Options:
 //   --hf FILE            a Hugging Face config.json: the model (DeepSpeed; torchtitan instead of the flavor)
 //   --gpu ID             the GPU preset (launch files do not name it; default h100-sxm)

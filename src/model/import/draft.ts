@@ -61,7 +61,7 @@ function unresolvedHint(value: unknown): string {
   return typeof value === 'string' && UNRESOLVED.test(value) ? ' (a shell variable the file does not set)' : '';
 }
 
-export type ImportKind = 'megatron' | 'torchtitan' | 'deepspeed' | 'nemo' | 'automodel';
+export type ImportKind = 'megatron' | 'torchtitan' | 'deepspeed' | 'nemo' | 'automodel' | 'axolotl' | 'llama-factory';
 
 export type ImportResult =
   | { readonly ok: true; readonly kind: ImportKind; readonly document: Section; readonly warnings: readonly string[] }

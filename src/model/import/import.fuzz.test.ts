@@ -12,7 +12,7 @@ import { importLaunchFile } from './index.ts';
 
 const counter = new FuzzCounter('launch import');
 const [runs] = fuzzRuns('launch import', process.env['FUZZ_RUNS'], [1]);
-const kinds = { megatron: 0, torchtitan: 0, deepspeed: 0, nemo: 0, automodel: 0, unknown: 0 };
+const kinds = { megatron: 0, torchtitan: 0, deepspeed: 0, nemo: 0, automodel: 0, axolotl: 0, 'llama-factory': 0, unknown: 0 };
 let slowestMs = 0;
 
 function seedsIn(folder: URL): string[] {

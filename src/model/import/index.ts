@@ -15,6 +15,7 @@ import { Draft, type ImportKind, type ImportResult, type Section } from './draft
 import { readMegatron } from './megatron.ts';
 import { firstJsonErrorOffset, lineAndColumn } from './json-position.ts';
 import { readPlannerHeader, type PlannerHeader } from './planner-header.ts';
+import { hfTrainerKind, readHfTrainer } from './hf-trainers.ts';
 import { readShell } from './shell.ts';
 import { parseToml } from './toml.ts';
 import { readTorchtitan } from './torchtitan.ts';
@@ -42,7 +43,7 @@ export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
 /** The GPU assumed for a launch file, which never names one: the presets' default (input/gpus.ts). */
 export const DEFAULT_IMPORT_GPU = DEFAULT_GPU_ID;
 
-export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe)';
+export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe, an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML)';
 
 /** "line 3, column 5: not valid JSON (…)" for a JSON.parse failure, located by json-position.ts. */
 export function jsonError(text: string, error: unknown, what: string): string {
@@ -66,7 +67,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const looksToml = (text: string) => /^\s*\[\[?[A-Za-z0-9_".' -]+\]\]?\s*(#.*)?$/m.test(text) && /^\s*[A-Za-z0-9_"'.-]+\s*=/m.test(text);
 const looksShell = (text: string) => /(^|\s)--?[A-Za-z][\w-]*/.test(text);
 /** A YAML mapping at the top: "key:" starting a line, and no shell command line or TOML table. */
-const looksYaml = (text: string) => /^[A-Za-z_][\w-]*:(\s|$)/m.test(text) && !/^\s*(torchrun|python|deepspeed|srun|export|[A-Z_]+=)/m.test(text);
+const looksYaml = (text: string) => /^[A-Za-z_][\w-]*:(\s|$)/m.test(text) && !/^\s*((torchrun|python|deepspeed|srun|export)(?![\w:-])|[A-Z_]+=)/m.test(text);
 
 /** The training command of a script: its last Python launch (pretrain_*.py first), or the whole file as an argument list. */
 function trainingCommand(text: string): { command: ParsedCommand; hereDocuments: readonly { body: string; line: number }[] } {
@@ -166,8 +167,13 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
   } else if (looksYaml(text)) {
     const parsed = parseYaml(text);
     if (!parsed.ok) return fail(null, `the YAML file: ${parsed.error}`);
+    const trainer = isObj(parsed.value) ? hfTrainerKind(parsed.value) : null;
     const recipe = recipeKind(parsed.value);
-    if (recipe === null) return fail(null, `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:): it reads ${KINDS_READ}`);
+    if (trainer !== null) {
+      kind = trainer;
+      readHfTrainer(d, parsed.value as Record<string, unknown>, trainer, options.gpus, hasModel);
+    } else if (recipe === null) return fail(null, `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:, axolotl's base_model:, LLaMA-Factory's model_name_or_path:): it reads ${KINDS_READ}`);
+    else {
     const value = parsed.value as Record<string, unknown>;
     if (recipe === 'megatron-model-config') {
       kind = 'megatron';
@@ -178,6 +184,7 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     } else {
       kind = 'automodel';
       readAutomodel(d, value, hasModel, options.gpus);
+    }
     }
   } else if (looksShell(text)) {
     kind = 'megatron';

@@ -13,7 +13,7 @@ import { ERROR_TEXT, HINT, INPUT } from './fields.tsx';
 
 type ImportModule = typeof import('../../model/import/index.ts');
 
-const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel' } as const;
+const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel', axolotl: 'axolotl', 'llama-factory': 'LLaMA-Factory' } as const;
 
 type Status = { readonly ok: boolean; readonly lines: readonly string[]; readonly warnings: readonly string[] };
 
@@ -72,7 +72,7 @@ export function LaunchImport() {
       onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)}
       className={`flex flex-col gap-2 rounded border p-3 ${dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`}>
       <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
-        Import a launch file (Megatron-LM script, torchtitan TOML, DeepSpeed JSON, training YAML)
+        Import a launch file (Megatron-LM script, torchtitan TOML, DeepSpeed JSON, training YAML, axolotl or LLaMA-Factory LoRA YAML)
       </label>
       <textarea id={`${id}-text`} rows={3} className={`${INPUT} font-mono text-xs`} value={text} spellCheck={false}
         placeholder="torchrun … pretrain_gpt.py --num-layers 32 …   or   [model] flavor = &quot;8B&quot; …   or   {&quot;train_batch_size&quot;: …}"
