@@ -16,6 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { syntheticMegatronLines } from '../src/model/log/index.ts';
+import { waitForServer } from './wait-for-server.mjs';
 
 const PORT = 4393;
 const OUT_DIR = 'tmp/dist-bench-log';
@@ -55,18 +56,6 @@ const stopPreview = () => {
 };
 process.on('exit', stopPreview);
 
-async function waitForServer(url: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`vite preview did not answer on ${url}`);
-}
 
 interface Probe {
   start: number | null;

@@ -11,6 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium } from '@playwright/test';
+import { waitForServer } from './wait-for-server.mjs';
 
 const PORT = 4318;
 const TARGET_P95_MS = 16;
@@ -28,18 +29,6 @@ const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'previ
 const stopPreview = () => preview.exitCode === null && preview.kill();
 process.on('exit', stopPreview);
 
-async function waitForServer(url, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`vite preview did not answer on ${url}`);
-}
 
 /** Runs in the page: moves the TP slider `n` times and times each move to the memory figure's update. */
 function measure(n) {

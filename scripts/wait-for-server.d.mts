@@ -1,0 +1,1 @@
+export declare function waitForServer(url: string, ms?: number): Promise<void>;
