@@ -7,12 +7,12 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.16602492237702868,
-    upperError: 0.28233513967921786,
-    rows: 427
+    lowerError: -0.15546810934914648,
+    upperError: 0.27734823649762885,
+    rows: 426
   },
   memory: {
-    lowerError: -0.26282438774705774,
+    lowerError: -0.2501363126933574,
     upperError: 0.6708030734394987,
     rows: 62
   }
