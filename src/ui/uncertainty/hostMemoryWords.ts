@@ -3,7 +3,9 @@
 // is on. memory.fits already counts it; these only say so.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
+import type { OomVerdict } from '../../model/validation/index.ts';
 import { formatBytes, formatCount, formatPercent } from '../format.ts';
+import { memoryVerdict } from './memoryVerdict.ts';
 
 /** True when offload puts something in the host's memory (the memory card then shows it). */
 export function hostInUse(output: EstimateOutput): boolean {
@@ -30,4 +32,9 @@ export function hostUseWords(output: EstimateOutput): string | null {
   const gpus = perGpu > 0 ? Math.round(perNode / perGpu) : 0;
   const split = gpus > 1 ? `, ${formatCount(gpus)} GPUs × ${formatBytes(perGpu)}` : '';
   return `${formatBytes(perNode)} of ${formatBytes(capacity)}${share}${split}`;
+}
+
+/** The output's memory verdict: the device's (memoryVerdict), and "will not fit" where the host cannot hold what offload puts there. */
+export function outputVerdict(output: EstimateOutput): OomVerdict {
+  return hostOverCapacity(output) ? 'will-not-fit' : memoryVerdict(output.memory.deviceUsed, output.memory.capacity).verdict;
 }
