@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { hostMemory } from '../memory/index.ts';
+import { parseDocument } from '../input/index.ts';
+import { fitSuggestions } from './fit-suggestions.ts';
 import { layoutConfig } from './pieces.ts';
 import { searchLayouts } from './search.ts';
 import { parseSearchDocument } from './document.ts';
@@ -26,5 +29,17 @@ describe('the layout search counts the host too', () => {
       expect(host.perNode).toBeLessThanOrEqual(host.capacity);
     }
     expect(searchLayouts(base(1024), { searchOffload: true, topK: 10 }).top).toEqual([]);
+  });
+});
+
+describe('"make it fit" counts the host too', () => {
+  it('405B with full offload on one DGX H100: the first fix is 64 GPUs, where each node holds 22 × 405.85e9 / 8 = 1.12e12 bytes of its 2 TiB', () => {
+    // 32 GPUs (4 nodes) would leave 22 × 405,853,388,800 / 4 = 2.232e12 bytes per node, just over 2 TiB (2.199e12).
+    const parsed = parseDocument(JSON.parse(readFileSync('examples/llama3-405b-zero3-offload-8-h100.json', 'utf8')));
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const fixes = fitSuggestions(parsed.config);
+    expect(fixes.fits).toBe(false);
+    expect(fixes.suggestions[0]?.gpus).toBe(64);
+    expect(fixes.suggestions.every((s) => s.gpus >= 64)).toBe(true);
   });
 });
