@@ -36,11 +36,13 @@ export function toJson(document: unknown, output: EstimateOutput): string {
   return JSON.stringify({ generator: 'llm-train-planner', input: document, output }, finiteOrNull, 2) + '\n';
 }
 
-function markdownCell(text: string): string {
+/** A Markdown table cell's text: pipes and backslashes escaped, one line. */
+export function markdownCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
+/** A GitHub-flavoured Markdown table, its lines; `rightAligned` per column. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
   const line = (cells: readonly string[]) => `| ${cells.map(markdownCell).join(' | ')} |`;
   const rule = `|${header.map((_, i) => (rightAligned[i] ? '---:' : ':---')).join('|')}|`;
   return [line(header), rule, ...rows.map(line)];
@@ -106,7 +108,8 @@ export function toMarkdown(document: unknown, output: EstimateOutput): string {
 export const CSV_COLUMNS = ['section', 'stage', 'name', 'value', 'unit', 'text'] as const;
 type CsvRow = readonly [section: string, stage: string, name: string, value: number | null, unit: string, text: string];
 
-function csvField(field: string): string {
+/** An RFC 4180 field: quoted when it holds a quote, comma or line break. */
+export function csvField(field: string): string {
   return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
 }
 
