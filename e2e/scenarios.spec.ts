@@ -11,12 +11,12 @@ async function downloaded(page: Page, button: string): Promise<{ name: string; t
 
 /** Every field of the scenario table (issue 36 item 5), by its row label in Markdown and its CSV headers. */
 const MARKDOWN_ROWS = [
-  'Model', 'Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
+  'Model', 'Parameters (total / active)', 'FLOPs per token', 'Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
   'Pipeline schedule', 'Training time (days)', 'Cost ($)', '$ per million tokens', 'Tokens per day', 'MFU', 'Memory on the device / capacity',
   'Memory range (90 % of published runs)', 'Throughput (tokens/s)', 'Throughput range (90 % of published runs)',
 ];
 const CSV_HEADERS = [
-  'Scenario', 'Model', 'GPU type', 'GPUs', 'Price (USD per GPU-hour)', 'Token budget (tokens)', 'TP', 'PP', 'DP', 'CP', 'EP',
+  'Scenario', 'Model', 'Parameters', 'Active parameters', 'FLOPs per token (FLOP)', 'GPU type', 'GPUs', 'Price (USD per GPU-hour)', 'Token budget (tokens)', 'TP', 'PP', 'DP', 'CP', 'EP',
   'Micro-batch (sequences)', 'Pipeline schedule', 'Training time (days)', 'Cost (USD)', 'USD per million tokens', 'Tokens per day',
   'MFU (fraction)', 'Memory on the device (bytes)', 'GPU memory capacity (bytes)', 'Memory share of capacity (fraction)',
   'Memory range low (bytes)', 'Memory range high (bytes)', 'Throughput (tokens/s)', 'Throughput range low (tokens/s)', 'Throughput range high (tokens/s)',
@@ -77,7 +77,7 @@ test('four pinned scenarios survive a reload; their table exports to Markdown an
   const columns = header?.split(',') ?? [];
   for (const column of CSV_HEADERS) expect(columns, column).toContain(column);
   expect(rows).toHaveLength(5);
-  expect(rows[3]).toMatch(/^"H200, PP 2",Llama 3 70B,NVIDIA H200 SXM 141GB,64,[\d.]+,1000000000000,4,2,/);
+  expect(rows[3]).toMatch(/^"H200, PP 2",Llama 3 70B,[\d.e+]+,[\d.e+]+,[\d.e+]+,NVIDIA H200 SXM 141GB,64,[\d.]+,1000000000000,4,2,/);
   expect(rows[4]?.startsWith('Current,')).toBe(true);
   // The current configuration's figures are present (no empty field among the figures).
   expect(rows.every((r) => !/,,/.test(r))).toBe(true);

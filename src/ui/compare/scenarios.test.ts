@@ -48,8 +48,12 @@ describe('the scenario table', () => {
   const table = scenarioTable(scenarios);
   const row = (id: string) => table.fields.find((f) => f.id === id)?.cells.map((c) => c.text);
 
-  it('says what each run assumes: cluster, price, token budget, layout, micro-batch, schedule', () => {
+  it('says what each run assumes: model size, cluster, price, token budget, layout, micro-batch, schedule', () => {
     expect(table.names).toEqual(['A', 'H200', 'Current']);
+    // Llama 3 70B: 70.6 B parameters, all active (dense); the summary is the engine's (output.model).
+    expect(row('parameters')?.[0]).toBe('70.6 B / 70.6 B');
+    expect(row('flops-per-token')?.[0]).toMatch(/^4\.\de11 FLOPs\/token$/);
+    expect(table.csvRows[0]?.[table.csvHeader.indexOf('Parameters')]).toBe(base.model?.parameters);
     expect(row('cluster')).toEqual(['64 × NVIDIA H100 SXM5 80GB', '64 × NVIDIA H200 SXM 141GB', '64 × NVIDIA H100 SXM5 80GB']);
     expect(row('price')).toEqual(['$2.50', '$2.50', '$5.00']);
     expect(row('tokens')).toEqual(['1 trillion tokens', '1 trillion tokens', '2 trillion tokens']);
@@ -115,7 +119,7 @@ describe('scenario exports', () => {
     expect(lines[0]).toBe('## Scenarios');
     expect(lines[2]).toBe('| Field | A \\| 2,048 "H100" | Current |');
     expect(lines[3]).toBe('|:---|:---|:---|');
-    for (const label of ['Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
+    for (const label of ['Parameters (total / active)', 'FLOPs per token', 'Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
       'Pipeline schedule', 'Training time (days)', 'Cost ($)', '$ per million tokens', 'Tokens per day', 'MFU', 'Memory on the device / capacity',
       'Memory range (90 % of published runs)', 'Throughput range (90 % of published runs)']) {
       expect(lines.some((l) => l.startsWith(`| ${label} |`)), label).toBe(true);
@@ -127,8 +131,8 @@ describe('scenario exports', () => {
     const csv = scenariosToCsv(table);
     expect(csv.endsWith('\r\n')).toBe(true);
     const [header, first, second] = csv.split('\r\n');
-    expect(header?.startsWith('Scenario,Model,GPU type,GPUs,Price (USD per GPU-hour),Token budget (tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,')).toBe(true);
-    expect(first?.startsWith('"A | 2,048 ""H100""",Llama 3 70B,NVIDIA H100 SXM5 80GB,64,2.5,1000000000000,8,4,2,1,1,1,1f1b,')).toBe(true);
+    expect(header?.startsWith('Scenario,Model,Parameters,Active parameters,FLOPs per token (FLOP),GPU type,GPUs,Price (USD per GPU-hour),Token budget (tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,')).toBe(true);
+    expect(first).toMatch(/^"A \| 2,048 ""H100""",Llama 3 70B,[\d.e+]+,[\d.e+]+,[\d.e+]+,NVIDIA H100 SXM5 80GB,64,2\.5,1000000000000,8,4,2,1,1,1,1f1b,/);
     expect(second?.startsWith('Current,')).toBe(true);
     expect(header?.split(',').length).toBe(table.csvHeader.length);
   });

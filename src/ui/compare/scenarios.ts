@@ -11,7 +11,8 @@ import { UNCERTAINTY_TABLE, headlineBands, measuredRange, type ValueBand } from 
 import type { Doc } from '../../state/doc.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
 import {
-  NOT_AVAILABLE, formatCount, formatDays, formatNumber, formatPercent, formatTokenCount, formatTokensPerSecond, formatUsd,
+  NOT_AVAILABLE, formatCount, formatDays, formatFlopsPerToken, formatNumber, formatParameterCount, formatPercent, formatTokenCount,
+  formatTokensPerSecond, formatUsd,
 } from '../format.ts';
 import { memoryVerdict, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 import { memoryShareOfCapacity } from './compareFigures.ts';
@@ -115,6 +116,19 @@ const gib = (bytes: number) => `${formatNumber(bytes / GiB)} GiB`;
 const FIELDS: readonly FieldDef[] = [
   { id: 'name', label: 'Scenario', text: (s) => s.input.name, csv: [{ header: 'Scenario', value: (s) => s.input.name }] },
   { id: 'model', label: 'Model', text: (s) => s.config?.model.name ?? NOT_AVAILABLE, csv: [{ header: 'Model', value: (s) => s.config?.model.name ?? null }] },
+  {
+    // The estimate's model summary (interchange output `model`), so each scenario shows which model size it is.
+    id: 'parameters', label: 'Parameters (total / active)',
+    text: (s) => (s.output?.model ? `${formatParameterCount(s.output.model.parameters)} / ${formatParameterCount(s.output.model.activeParameters)}` : NOT_AVAILABLE),
+    csv: [
+      { header: 'Parameters', value: (s) => finite(s.output?.model?.parameters) },
+      { header: 'Active parameters', value: (s) => finite(s.output?.model?.activeParameters) },
+    ],
+  },
+  {
+    id: 'flops-per-token', label: 'FLOPs per token', text: (s) => text(finite(s.output?.model?.flopsPerToken), formatFlopsPerToken),
+    csv: [{ header: 'FLOPs per token (FLOP)', value: (s) => finite(s.output?.model?.flopsPerToken) }],
+  },
   {
     id: 'cluster', label: 'Cluster (GPUs × GPU type)',
     text: (s) => (s.config ? `${formatCount(s.config.cluster.gpus)} × ${s.config.cluster.gpu.name}` : NOT_AVAILABLE),
