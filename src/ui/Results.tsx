@@ -105,7 +105,7 @@ export function Results() {
   const stale = usePlanner((s) => s.errors.length > 0);
   const document = usePlanner((s) => s.outputDocument);
   const answers = usePlanner((s) => s.answers);
-  const comparing = usePlanner((s) => s.pinned !== null);
+  const comparing = usePlanner((s) => s.pinned.length > 0);
   // The memory and speed figures follow each answer in the same frame; the rest of the column (cost, reliability,
   // exports, launch arguments) is rendered right after, at lower priority, so a dragged slider's key figures never wait for it.
   const laterOutput = useDeferredValue(output);
