@@ -2,7 +2,7 @@
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
 import { peakFlopsPerSecond } from './time/index.ts';
-import { trainingCost, trainingTime } from './run/index.ts';
+import { scheduleRates, trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { stepFlops } from './structure/index.ts';
 import { optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
@@ -60,6 +60,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const plan = reliabilityPlan(config.cost, gpus, checkpointBytes);
   const tokensPerSecond = tokensPerStep / step.stepSeconds;
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
+  const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, config.cost.usdPerGpuHour);
   const extraWarnings: string[] = [];
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
   if (deviceUsed > capacity) {
@@ -77,8 +78,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       bubbleFraction: step.bubbleFraction,
       breakdown: step.breakdown,
     },
-    time: { days: time.days, gpuHours: time.gpuHours },
-    cost: trainingCost(config.cost, config.cluster.gpu, time.gpuHours),
+    time: { days: time.days, gpuHours: time.gpuHours, tokensPerDay: rates.tokensPerDay },
+    cost: { ...trainingCost(config.cost, config.cluster.gpu, time.gpuHours), usdPerMillionTokens: rates.usdPerMillionTokens },
     reliability: {
       expectedFailures: expectedFailures(time.gpuHours, config.cost.gpuMtbfHours),
       checkpointIntervalMinutes: plan.checkpointIntervalSeconds / SECONDS_PER_MINUTE,

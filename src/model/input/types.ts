@@ -327,8 +327,10 @@ export interface EstimateOutput {
     readonly bubbleFraction: number;
     readonly breakdown: Readonly<Record<TimePart, number>>;
   } | null;
-  readonly time: { readonly days: number; readonly gpuHours: number } | null;
-  readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number } | null;
+  /** tokensPerDay: the rate the run advances at, goodput included (run/cost.ts, scheduleRates): training.tokens ÷ days. */
+  readonly time: { readonly days: number; readonly gpuHours: number; readonly tokensPerDay: number } | null;
+  /** usdPerMillionTokens: the price of a million trained tokens at that rate (run/cost.ts, scheduleRates). */
+  readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number; readonly usdPerMillionTokens: number } | null;
   readonly reliability: {
     readonly expectedFailures: number;
     /** The interval the run checkpoints at: cost.checkpointIntervalMinutes, or the optimum when that is not set. */

@@ -3,5 +3,5 @@
 // rate the input pipeline must sustain (reliability.ts).
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export { trainingCost, trainingTime } from './cost.ts';
+export { scheduleRates, trainingCost, trainingTime } from './cost.ts';
 export { dalyGoodput, dataLoaderRate, expectedFailures, reliabilityPlan } from './reliability.ts';
