@@ -54,6 +54,16 @@ describe('share links (#s=)', () => {
     expect(read).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
   });
 
+  it('round-trip the capacity fields (cost.capacity, spot price, preemptions, restart, elastic, start date)', async () => {
+    const document = {
+      ...DEFAULT_DOCUMENT,
+      cost: { ...DEFAULT_DOCUMENT.cost, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
+    };
+    for (const fragment of [await encodeShareFragment(document), encodeConfigFragment(document)]) {
+      expect(await readHash(`#${fragment}`)).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
+    }
+  });
+
   it('round-trip any JSON object', async () => {
     await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (doc) => {
       const read = await readHash(await encodeShareFragment(doc));

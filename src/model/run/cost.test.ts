@@ -4,7 +4,10 @@ import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
 import { scheduleRates, trainingCost, trainingEnergyKwh, trainingTime } from './cost.ts';
 import type { CostConfig } from '../input/index.ts';
 
-const COST: CostConfig = { usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null };
+const COST: CostConfig = {
+  usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null,
+  capacity: 'on-demand', spotUsdPerGpuHour: 2, preemptionsPerNodeDay: 0, restartMinutes: 10, elastic: false, startDate: null,
+};
 const H100 = { tdpWatts: 700 };
 
 describe('training time', () => {
