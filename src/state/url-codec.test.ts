@@ -57,7 +57,7 @@ describe('share links (#s=)', () => {
   it('round-trip the capacity fields (cost.capacity, spot price, preemptions, restart, elastic, start date)', async () => {
     const document = {
       ...DEFAULT_DOCUMENT,
-      cost: { ...DEFAULT_DOCUMENT.cost, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
+      cost: { usdPerGpuHour: 2.5, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
     };
     for (const fragment of [await encodeShareFragment(document), encodeConfigFragment(document)]) {
       expect(await readHash(`#${fragment}`)).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
