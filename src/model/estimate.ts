@@ -52,6 +52,12 @@ function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
   }
 }
 
+function allFinite(value: unknown): boolean {
+  const bad: string[] = [];
+  nonFiniteFigures(value, '', bad);
+  return bad.length === 0;
+}
+
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = [], options: EstimateOptions = {}): EstimateOutput {
   const details = stageMemoryDetails(config);
   const stages = details.map((s) => s.breakdown);
@@ -78,6 +84,12 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, priced.usdPerGpuHour);
   const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
+  let completion = options.completion ? runCompletion(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  if (completion && !allFinite(completion)) {
+    // Interruptions so frequent that a simulated run never ends in a representable time: the rest still stands.
+    completion = null;
+    extraWarnings.push('reliability.completion: interruptions come too often for any simulated run to end; no range is given');
+  }
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
   if (deviceUsed > capacity) {
     extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
@@ -105,7 +117,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       checkpointWriteSeconds: plan.checkpointWriteSeconds,
       clusterMtbfHours: plan.clusterMtbfSeconds / 3600,
       expectedInterruptions: interruptionsPerSecond * time.wallSeconds,
-      ...(options.completion ? { completion: runCompletion(config, tokensPerSecond, step.stepSeconds, checkpointBytes) } : {}),
+      ...(completion ? { completion } : {}),
     },
     dataPipeline: dataLoaderRate(tokensPerSecond, config.model.vocab, gpus, config.cluster.gpusPerNode),
     timeline: step.timeline,

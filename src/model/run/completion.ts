@@ -3,13 +3,17 @@
 // many runs of the same job. Pure and deterministic: the same input and seed always give
 // the same figures.
 //
-// Each simulated run is drawn in aggregate, not step by step. Interruptions form a
-// Poisson process at the job's rate Λ, so over a stretch of wall time t their number is
-// Poisson(Λt), and each costs the work since the last checkpoint (uniform over the
-// interval τ: Young 1974's and Daly 2006's assumption, reliability.ts) plus the restart R
-// (an elastic run spends R at its reduced rate instead of idle). That lost time is wall
-// time too, in which further interruptions can strike: the draw repeats over it until a
-// stretch brings none (a branching process; it ends while Λ·(τ/2 + R) < 1).
+// Each simulated run is drawn in aggregate, not step by step, under the model behind
+// Young's and Daly's interval (reliability.ts): interruptions strike as a Poisson process
+// at the job's rate Λ; the work is K = useful time ÷ τ segments of s = τ + δ (an interval's
+// work and its checkpoint write), each of which must run through uninterrupted; an
+// interruption loses the work since the segment began and costs the restart R (an elastic
+// run spends R at its reduced rate instead of idle). A segment is then interrupted a
+// geometric number of times (success probability e^(−Λs)), so a run's interruptions are
+// negative binomial, drawn as Poisson over a Gamma(K) mixture; each loses a time
+// exponential truncated to [0, s] (for Λs ≪ 1 nearly uniform: s/2 on average). The mean
+// wall time is (e^(Λs) − 1)(1/Λ + R) per segment, Daly's to first order in R/M; restarts
+// themselves are taken as uninterrupted.
 
 import { SECONDS_PER_DAY } from '../input/index.ts';
 
@@ -82,9 +86,6 @@ export function histogram(sorted: ArrayLike<number>, bins: number = HISTOGRAM_BI
 export const COMPLETION_RUNS = 1000;
 export const COMPLETION_SEED = 20_240_723;
 
-/** Stretches of lost time simulated before a run is closed (reached only when Λ·(τ/2 + R) is near 1 or above). */
-const MAX_GENERATIONS = 200;
-
 /** mulberry32 (Tommy Ettinger's 32-bit generator, public domain): uniform in [0, 1). */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -120,6 +121,15 @@ export function logGamma(x: number): number {
 
 /** Below this mean, Knuth's multiplication method; above, Hörmann's PTRS. */
 const PTRS_MIN_MEAN = 10;
+/**
+ * Above this mean, the normal limit N(mean, mean), rounded: PTRS's acceptance test
+ * subtracts numbers of the order of mean·ln(mean), whose rounding error outgrows the
+ * test's own scale for astronomically large means; here the Poisson's skewness, 1/√mean,
+ * is 0.0003 already.
+ */
+const NORMAL_MIN_MEAN = 1e7;
+/** PTRS accepts 9 draws in 10 or more (Hörmann 1993); a guard against a rounding trap, never reached in practice. */
+const PTRS_MAX_TRIES = 1000;
 
 /**
  * A Poisson(mean) draw. Small means: multiply uniforms until below e^−mean (Knuth, TAOCP
@@ -140,12 +150,13 @@ export function poisson(mean: number, random: () => number): number {
     return k;
   }
   const sqrtMean = Math.sqrt(mean);
+  if (mean >= NORMAL_MIN_MEAN) return normalPoisson(mean, sqrtMean, random);
   const logMean = Math.log(mean);
   const b = 0.931 + 2.53 * sqrtMean;
   const a = -0.059 + 0.02483 * b;
   const invAlpha = 1.1239 + 1.1328 / (b - 3.4);
   const vr = 0.9277 - 3.6224 / (b - 2);
-  for (;;) {
+  for (let tries = 0; tries < PTRS_MAX_TRIES; tries++) {
     const u = random() - 0.5;
     const v = random();
     const us = 0.5 - Math.abs(u);
@@ -154,20 +165,70 @@ export function poisson(mean: number, random: () => number): number {
     if (k < 0 || (us < 0.013 && v > us)) continue;
     if (Math.log(v) + Math.log(invAlpha) - Math.log(a / (us * us) + b) <= -mean + k * logMean - logGamma(k + 1)) return k;
   }
+  return normalPoisson(mean, sqrtMean, random);
 }
 
-/** Above this many terms a sum of uniforms is drawn from its normal limit (Irwin–Hall: mean n/2, variance n/12). */
-const EXACT_UNIFORM_SUM_TERMS = 24;
+/** A standard normal draw (Box–Muller). */
+function standardNormal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
 
-/** The sum of n independent uniforms on [0, 1): exactly for few terms, from the normal limit (Box–Muller) for many. */
-export function uniformSum(n: number, random: () => number): number {
-  if (n <= EXACT_UNIFORM_SUM_TERMS) {
+function normalPoisson(mean: number, sqrtMean: number, random: () => number): number {
+  return Math.max(0, Math.round(mean + sqrtMean * standardNormal(random)));
+}
+
+/** Above this many terms a sum of lost times is drawn from its normal limit (central limit theorem). */
+const EXACT_SUM_TERMS = 24;
+/** Below this Λs the truncated exponential's moments come from their series (the closed forms cancel). */
+const SERIES_MAX_X = 1e-3;
+
+/**
+ * Mean and variance of an exponential of rate x truncated to [0, 1] (the lost share of a
+ * segment, with x = Λs): mean 1/x − 1/(eˣ − 1), variance 1/x² − eˣ/(eˣ − 1)²; for small x
+ * 1/2 − x/12 and 1/12 − x²/240 (their Taylor series); for x → ∞, 1/x and 1/x².
+ */
+export function truncatedExponentialMoments(x: number): { readonly mean: number; readonly variance: number } {
+  if (x < SERIES_MAX_X) return { mean: 0.5 - x / 12, variance: 1 / 12 - (x * x) / 240 };
+  const em1 = Math.expm1(x);
+  if (!Number.isFinite(em1)) return { mean: 1 / x, variance: 1 / (x * x) };
+  return { mean: 1 / x - 1 / em1, variance: 1 / (x * x) - (em1 + 1) / (em1 * em1) };
+}
+
+/** The sum of n lost shares of a segment (exponential of rate x truncated to [0, 1]): exactly for few, from the normal limit for many. */
+export function truncatedExponentialSum(n: number, x: number, random: () => number): number {
+  if (n <= EXACT_SUM_TERMS) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += random();
+    if (x < SERIES_MAX_X) {
+      for (let i = 0; i < n; i++) sum += random();
+    } else {
+      // Inverse CDF: F(t) = (1 − e^(−xt)) / (1 − e^(−x)).
+      const q = -Math.expm1(-x);
+      for (let i = 0; i < n; i++) sum += -Math.log1p(-random() * q) / x;
+    }
     return sum;
   }
-  const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  return Math.min(n, Math.max(0, n / 2 + Math.sqrt(n / 12) * z));
+  const { mean, variance } = truncatedExponentialMoments(x);
+  return Math.min(n, Math.max(0, n * mean + Math.sqrt(n * variance) * standardNormal(random)));
+}
+
+/** Above this shape, a Gamma draw from its normal limit N(k, k) (skewness 2/√k = 0.0002). */
+const NORMAL_MIN_SHAPE = 1e8;
+const GAMMA_MAX_TRIES = 1000;
+
+/** A Gamma(shape, 1) draw: Marsaglia & Tsang 2000 ("A simple method for generating gamma variables", ACM TOMS 26(3)), boosted below shape 1. */
+export function gamma(shape: number, random: () => number): number {
+  if (!(shape > 0)) return 0;
+  if (shape < 1) return gamma(shape + 1, random) * Math.pow(1 - random(), 1 / shape);
+  if (shape >= NORMAL_MIN_SHAPE) return Math.max(0, shape + Math.sqrt(shape) * standardNormal(random));
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (let tries = 0; tries < GAMMA_MAX_TRIES; tries++) {
+    const z = standardNormal(random);
+    const v = (1 + c * z) ** 3;
+    if (v <= 0) continue;
+    if (Math.log(1 - random()) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
+  }
+  return shape;
 }
 
 /** The q-quantile of sorted values, linear between order statistics (Hyndman & Fan 1996, definition 7: R's and numpy's default). */
@@ -192,20 +253,27 @@ export function simulateCompletion(input: CompletionInput, runs: number = COMPLE
   const base = uninterruptedSeconds(input);
   const rate = Math.max(0, input.interruptionsPerSecond);
   const tau = Math.max(0, input.checkpointIntervalSeconds);
+  const segment = tau + Math.max(0, input.checkpointWriteSeconds);
+  const segments = tau > 0 ? input.usefulSeconds / tau : Infinity;
+  const x = rate * segment;
+  // Interruptions a segment meets on average: (1 − p)/p with p = e^(−x).
+  const odds = Math.expm1(x);
   const idleRestart = input.restartSeconds * (1 - Math.min(1, Math.max(0, input.elasticRate)));
   const seconds = new Float64Array(runs);
   let interruptions = 0;
   for (let run = 0; run < runs; run++) {
-    let total = base;
-    let exposure = base;
-    for (let generation = 0; generation < MAX_GENERATIONS && exposure > 0; generation++) {
-      const n = poisson(rate * exposure, random);
-      if (n === 0) break;
-      interruptions += n;
-      exposure = tau * uniformSum(n, random) + n * idleRestart;
-      total += exposure;
+    let n: number;
+    let lost: number;
+    if (Number.isFinite(segments) && segment > 0) {
+      n = poisson(gamma(segments, random) * odds, random);
+      lost = segment * truncatedExponentialSum(n, x, random);
+    } else {
+      // Checkpoints at no cost, continuously: nothing is lost but the restarts, over the useful time.
+      n = poisson(rate * base, random);
+      lost = 0;
     }
-    seconds[run] = total;
+    interruptions += n;
+    seconds[run] = base + lost + n * idleRestart;
   }
   seconds.sort();
   const days = new Float64Array(runs);
