@@ -343,7 +343,7 @@ export function completionFigures(
       ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
       : `a ${minutes(input.restartSeconds)} restart (elastic, but no data-parallel replica is left without the node)`;
   const basis = `${runs.toLocaleString('en-US')} simulated runs (seed ${seed}): interruptions as Poisson processes, ${drawn.join(' and ')}; `
-    + `each loses the work since the last checkpoint (uniform over the ${minutes(input.checkpointIntervalSeconds)} interval) and ${elastic}; `
+    + `each loses the work since the last checkpoint (up to the ${minutes(input.checkpointIntervalSeconds)} interval) and ${elastic}, restarts taken as uninterrupted; `
     + `checkpoints block ${input.checkpointWriteSeconds.toPrecision(2)} s each; every GPU is paid for the whole wall time.`;
   const figures = { days: d.days, usd: d.usd, basis, meanInterruptions: d.meanInterruptions, histogram: d.histogram };
   if (startDate === null) return figures;
