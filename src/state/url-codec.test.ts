@@ -4,6 +4,7 @@ import {
   PIN_FORMAT, SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash, readPinnedHash,
 } from './url-codec.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
+import { parseDocument } from '../model/input/index.ts';
 
 /**
  * A share link of format 1 written by hand: deflate-raw's "stored" block (RFC 1951
@@ -60,7 +61,20 @@ describe('share links (#s=)', () => {
       cost: { usdPerGpuHour: 2.5, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
     };
     for (const fragment of [await encodeShareFragment(document), encodeConfigFragment(document)]) {
-      expect(await readHash(`#${fragment}`)).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
+      const read = await readHash(`#${fragment}`);
+      expect(read).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.cost).toMatchObject({ capacity: 'spot', spotUsdPerGpuHour: 1.25, elastic: true, startDate: '2027-01-04' });
+    }
+  });
+
+  it('carry cluster.hostMemoryGiB through both link kinds, and the engine reads it back', async () => {
+    const doc = { ...DEFAULT_DOCUMENT, cluster: { ...(DEFAULT_DOCUMENT['cluster'] as object), hostMemoryGiB: 1536 } };
+    for (const fragment of [await encodeShareFragment(doc), encodeConfigFragment(doc)]) {
+      const read = await readHash(`#${fragment}`);
+      expect(read.kind === 'document' && read.document['cluster']).toMatchObject({ hostMemoryGiB: 1536 });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.cluster.hostMemoryGiB).toBe(1536);
     }
   });
 
