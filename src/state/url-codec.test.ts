@@ -57,6 +57,19 @@ describe('share links (#s=)', () => {
     expect(read).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
   });
 
+  it('round-trip the capacity fields (cost.capacity, spot price, preemptions, restart, elastic, start date)', async () => {
+    const document = {
+      ...DEFAULT_DOCUMENT,
+      cost: { usdPerGpuHour: 2.5, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
+    };
+    for (const fragment of [await encodeShareFragment(document), encodeConfigFragment(document)]) {
+      const read = await readHash(`#${fragment}`);
+      expect(read).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.cost).toMatchObject({ capacity: 'spot', spotUsdPerGpuHour: 1.25, elastic: true, startDate: '2027-01-04' });
+    }
+  });
+
   it('carry cluster.hostMemoryGiB through both link kinds, and the engine reads it back', async () => {
     const doc = { ...DEFAULT_DOCUMENT, cluster: { ...(DEFAULT_DOCUMENT['cluster'] as object), hostMemoryGiB: 1536 } };
     for (const fragment of [await encodeShareFragment(doc), encodeConfigFragment(doc)]) {

@@ -16,6 +16,7 @@ import { FIGURE_GROUPS } from './keyFigures.ts';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 import { WhenIdle } from './WhenIdle.tsx';
+import { CompletionPanel } from './reliability/CompletionPanel.tsx';
 import { RESULTS_ID } from './frame/jump.ts';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
@@ -136,6 +137,7 @@ export function Results() {
               <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <SpeedCharts output={output} />
               <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
+              <CompletionPanel output={laterOutput} />
             </div>}
           </>)}
           <Warnings />
