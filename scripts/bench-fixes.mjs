@@ -2,8 +2,9 @@
 // first fix on the page, for the 600B MoE case (the DeepSeek-V3 preset on the default 64
 // H100). Each run opens the page afresh (a cold fixes worker, as a new visitor has), waits
 // for the first estimate, selects the preset and times until the first
-// [data-testid="fit-suggestion"] is in the DOM. Not a test: it prints each time, the
-// median of `--runs` (default 5) and the 2 s target.
+// [data-testid="fit-suggestion"] is in the DOM (and, for comparison, until the verdict says
+// "will not fit"). Not a test: it prints each time, the median of `--runs` (default 5) and
+// the 2 s target.
 //
 // Usage: node scripts/bench-fixes.mjs [--build] [--runs N] [--dist DIR] [--port P]
 // Builds DIR (default dist/) when it is missing (or with --build), serves it with
@@ -36,6 +37,14 @@ process.on('exit', stopPreview);
 /** Runs in the page: resolves with the milliseconds from now until the first fix is in the DOM. */
 function armTimer() {
   const start = performance.now();
+  window.__verdict = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[data-testid="results"] [data-testid="oom-verdict"]')?.getAttribute('data-verdict') !== 'will-not-fit') return;
+      observer.disconnect();
+      resolve(performance.now() - start);
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
   window.__firstFix = new Promise((resolve) => {
     const seen = () => document.querySelector('[data-testid="fit-suggestion"]');
     const observer = new MutationObserver(() => {
@@ -72,8 +81,9 @@ try {
     const ms = await page.evaluate(() => Promise.race([window.__firstFix, new Promise((resolve) => setTimeout(() => resolve(null), 60_000))]));
     if (ms === null) throw new Error('no fix appeared within 60 s');
     const first = await page.getByTestId('fit-suggestion').first().getAttribute('data-gpus');
+    const verdict = await page.evaluate(() => window.__verdict);
     times.push(ms);
-    console.log(`run ${i + 1}: first fix after ${ms.toFixed(0)} ms (on ${first} GPUs)`);
+    console.log(`run ${i + 1}: "will not fit" shown after ${verdict.toFixed(0)} ms, first fix after ${ms.toFixed(0)} ms (on ${first} GPUs)`);
     await page.close();
   }
   const m = median(times);

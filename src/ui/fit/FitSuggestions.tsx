@@ -5,27 +5,30 @@
 // its own (fit-suggestions.ts through suggest-client.ts): the quick knob fixes first, then the
 // full list with the layout searches; this component only asks, shows and applies.
 
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import type { FitGroup, FitSuggestion } from '../../model/search/index.ts';
 import { withFieldChanges, type Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { FitSuggestionsAnswer } from '../../worker/api.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createFixesWorker } from '../../worker/create-fixes-worker.ts';
 import { createFitSuggester, SUGGEST_TIMEOUT_MS, type FitSuggester } from '../../worker/suggest-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { formatCount, formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond } from '../format.ts';
-import { useSettledValue } from '../useSettledValue.ts';
 
-/** Quiet time before the fixes are asked for: a dragged slider asks once, when it stops. */
+/**
+ * Edits closer together than this ask once, when they stop (a dragged slider); an edit after a
+ * quiet spell asks at once, in parallel with its estimate (issue 31 item 4: the first fixes
+ * within 2 s of the edit).
+ */
 const ASK_AFTER_MS = 300;
 
-/** Two workers: the quick knob fixes never wait behind a layout search. */
+/** Two workers of their own: the quick knob fixes never wait behind a layout search, nor the estimator behind either. */
 let quick: FitSuggester | null = null;
 let full: FitSuggester | null = null;
 function suggesters(): { quick: FitSuggester; full: FitSuggester } {
-  quick ??= createFitSuggester(createEngineWorker, SUGGEST_TIMEOUT_MS, false);
-  full ??= createFitSuggester(createEngineWorker, SUGGEST_TIMEOUT_MS, true);
+  quick ??= createFitSuggester(createFixesWorker, SUGGEST_TIMEOUT_MS, false);
+  full ??= createFitSuggester(createFixesWorker, SUGGEST_TIMEOUT_MS, true);
   return { quick, full };
 }
 
@@ -66,32 +69,69 @@ interface Fixes {
   readonly searching: boolean;
 }
 
+interface Answers {
+  readonly quick: FitSuggestionsAnswer;
+  readonly full: FitSuggestionsAnswer | null;
+}
+
+/**
+ * The fixes for `document` (the configuration the figures are for). Every edit is asked at once,
+ * beside its estimate (a configuration that fits costs the worker one estimate); a configuration
+ * that was never edited (a link that does not fit) is asked when its figures say it does not fit.
+ * The quick knob fixes come first, then the full list with the layout searches, stopped when the
+ * input moves on.
+ */
 function useFixes(document: Doc | null, wanted: boolean): Fixes | null | 'asking' {
-  const settled = useSettledValue(wanted ? document : null, ASK_AFTER_MS);
-  const [answers, setAnswers] = useState<{ for: Doc; quick: FitSuggestionsAnswer | null; full: FitSuggestionsAnswer | null } | null>(null);
+  const store = usePlannerStore();
+  const answers = useRef(new WeakMap<Doc, Answers>());
+  const ask = useRef<(doc: Doc) => void>(() => {});
+  const asked = useRef<Doc | null>(null);
+  const [, answered] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
-    if (!settled) return undefined;
     let live = true;
-    const stop = new AbortController();
-    const { quick: first, full: then } = suggesters();
-    // The quick fixes first; the searches after them, in their own worker, stopped when the input moves on.
-    void first.request(settled).then((a) => {
-      if (!live || !a) return;
-      setAnswers({ for: settled, quick: a, full: null });
-      if (!a.ok || a.fits) return;
-      void then.request(settled, stop.signal).then((b) => {
-        if (live && b) setAnswers({ for: settled, quick: a, full: b });
+    let stop: AbortController | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let last = -Infinity;
+    ask.current = (doc) => {
+      asked.current = doc;
+      last = performance.now();
+      stop?.abort();
+      const signal = (stop = new AbortController()).signal;
+      const { quick: first, full: then } = suggesters();
+      void first.request(doc).then((a) => {
+        if (!live || !a) return;
+        answers.current.set(doc, { quick: a, full: null });
+        answered();
+        if (!a.ok || a.fits || signal.aborted) return;
+        void then.request(doc, signal).then((b) => {
+          if (!live || !b) return;
+          answers.current.set(doc, { quick: a, full: b });
+          answered();
+        });
       });
+    };
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (state.document === previous.document) return;
+      clearTimeout(timer);
+      const doc = state.document;
+      if (performance.now() - last >= ASK_AFTER_MS) ask.current(doc);
+      else timer = setTimeout(() => ask.current(doc), ASK_AFTER_MS);
     });
     return () => {
       live = false;
-      stop.abort();
+      unsubscribe();
+      clearTimeout(timer);
+      stop?.abort();
     };
-  }, [settled]);
+  }, [store]);
+  useEffect(() => {
+    if (wanted && document && !answers.current.has(document) && asked.current !== document) ask.current(document);
+  }, [wanted, document]);
   if (!wanted || !document) return null;
-  if (!answers || answers.for !== document || !answers.quick) return 'asking';
-  const answer = answers.full && answers.full.ok ? answers.full : answers.quick;
-  return { answer, searching: answers.full === null && answers.quick.ok && !answers.quick.fits };
+  const found = answers.current.get(document);
+  if (!found) return 'asking';
+  const answer = found.full && found.full.ok ? found.full : found.quick;
+  return { answer, searching: found.full === null && found.quick.ok && !found.quick.fits };
 }
 
 const GROUP_TITLES: Readonly<Record<FitGroup, (gpus: number) => string>> = {
