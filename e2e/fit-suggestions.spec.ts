@@ -60,6 +60,8 @@ test('Llama 3.1 8B: the preset trains at 8,192 tokens and shows its 131,072-toke
     training: { seqLen: 131072, globalBatch: 8, microBatch: 1, tokens: 1e8, recompute: 'selective', adapter: { method: 'qlora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] } },
     parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'rtx-4090', gpus: 1 },
   };
+  // A fresh load of the link (not a same-page hash change).
+  await page.goto('about:blank');
   await openPlanner(page, `/#config=${Buffer.from(JSON.stringify(document)).toString('base64url')}`);
   await expect(page.getByTestId('results').getByTestId('oom-verdict').first()).toHaveAttribute('data-verdict', 'will-not-fit');
   const fixes = page.getByTestId('fit-suggestions').getByTestId('fit-suggestion');
