@@ -16,8 +16,6 @@ export interface LatestClient<Question, Answer> {
    * aborted it (the worker is then terminated, so a long answer no one waits for stops at once).
    */
   request(question: Question, signal?: AbortSignal): Promise<Answer | null>;
-  /** Starts the worker now, so the first request does not wait for it to load. */
-  start(): void;
   dispose(): void;
 }
 
@@ -47,7 +45,6 @@ export function createLatestClient<Question, Answer>(
       if (answer.ok) return answer.value;
       return answer.failure === 'superseded' || answer.failure === 'disposed' || answer.failure === 'aborted' ? null : options.failure(answer.message);
     },
-    start: () => session.start(),
     dispose: () => session.dispose(),
   };
 }
