@@ -139,7 +139,6 @@ const GROUP_TITLES: Readonly<Record<FitGroup, (gpus: number) => string>> = {
   fewestGpus: () => 'The fewest GPUs that fit',
   anyCount: () => 'Best layout on any GPU count (a different cluster)',
 };
-const GROUP_ORDER: readonly FitGroup[] = ['sameGpus', 'fewestGpus', 'anyCount'];
 
 /** Under the memory figures of a run that does not fit: the fixes, in the order to try them. */
 export function FitSuggestions({ output, document }: { output: EstimateOutput; document: Doc | null }) {
@@ -170,7 +169,8 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
               {' '}In the order to try them: first what keeps your GPUs and model (changes to what is trained last), then the fewest GPUs that fit, then the best layout on any count; within each, safe before tight, then most tokens/s per GPU. Select one to apply it.
             </p>
           )}
-          {GROUP_ORDER.map((group) => {
+          {/* The engine gives the fixes in group order (fit-suggestions.ts); each group in the order its first fix comes. */}
+          {[...new Set(answer.suggestions.map((s) => s.group))].map((group) => {
             const list = answer.suggestions.filter((s) => s.group === group);
             if (list.length === 0) return null;
             return (
