@@ -51,7 +51,7 @@ export function allowedGpuCounts(base: RunConfig, options: SearchOptions, range:
   const tps = degrees(max, (tp) => pin(fixed.tp, tp) && tpProblem(model, tp) === null && !(options.tpWithinNode && tp > cluster.gpusPerNode));
   const cps = degrees(max, (cp) => pin(fixed.cp, cp) && cpProblem(training, cp) === null);
   const pps = degrees(Math.min(max, model.layers + 2), (pp) => pin(fixed.pp, pp) && ppProblem(model, pp, 1) === null
-    && pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false).length > 0);
+    && pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false, base.stack.framework).length > 0);
   const dps = divisors(training.globalBatch).filter((dp) => dp <= max && pin(fixed.dp, dp));
   const wholeNodes = (n: number) => n < cluster.gpusPerNode || n % cluster.gpusPerNode === 0;
   return [...products([tps, cps, pps, dps], max)].filter((n) => n >= min && wholeNodes(n)).sort((a, b) => a - b);
