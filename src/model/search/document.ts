@@ -144,17 +144,23 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
   const warnings = new Set<string>(block.warnings);
   let fixed: FixedDegrees = {};
   let documentGpus = 1;
+  const dropped: string[] = [];
   for (const gpuId of typeIds) {
     const parsed = parseSearchDocument(gpuId === null ? raw : onGpu(raw, gpuId), gpusGiven);
     parsed.warnings.forEach((w) => warnings.add(w));
     if (!parsed.ok) {
-      parsed.errors.forEach((e) => errors.add(e));
+      // Several GPU types: one that cannot run the document (a precision without its tensor
+      // cores, say) has no result, and says why; the others are still searched.
+      if (typeIds.length > 1 && gpuId !== null) dropped.push(`search.gpuTypes: ${gpuId} has no result: ${parsed.errors.join('; ')}`);
+      else parsed.errors.forEach((e) => errors.add(e));
       continue;
     }
     fixed = parsed.fixed;
     documentGpus = parsed.gpus;
     lanes.push({ base: parsed.base, ...(parsed.base.cluster.gpuId !== null ? { gpuId: parsed.base.cluster.gpuId } : {}) });
   }
+  if (lanes.length === 0) dropped.forEach((d) => errors.add(d));
+  else dropped.forEach((d) => warnings.add(d));
   if (errors.size > 0) return { ...empty, warnings: [...warnings], errors: [...errors] };
   const sizing = o.gpuRange !== undefined || lanes.length > 1;
   if (o.gpuRange && isObject(raw) && isObject(own(raw, 'cluster')) && own(own(raw, 'cluster') as JsonObject, 'gpus') != null) {

@@ -25,11 +25,11 @@
 
 import { Scoring, SearchRun, type RunSettings } from './run.ts';
 import { TopK } from './rank.ts';
-import { allowedGpuCounts } from './sizing.ts';
+import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
 import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult } from './types.ts';
 import type { RunConfig } from '../input/index.ts';
-import { GiB } from '../input/index.ts';
+import { GiB, osNodeGpus } from '../input/index.ts';
 
 export interface SearchControl {
   /** Checked at every progress point; true ends the search with what it has (stopped: true). */
@@ -232,6 +232,25 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     const warnings: string[] = [];
     const errors: string[] = [];
     const c = counts();
+    if (options.gpuRange) {
+      // Sizing states its granularity, and why a GPU type has no result (issue 36).
+      const range = options.gpuRange;
+      for (const r of runs) {
+        warnings.push(`sizing: ${sizingGranularity(r.lane.base)}`);
+        if (r.counts.length === 0) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ${range.min} to ${range.max} GPUs: no count in the range is whole nodes and splits into degrees the model, the global batch and the framework allow`);
+        else if (!stopped && r.run.counts.fitting === 0 && runs.length > 1) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} layout fits from ${range.min} to ${range.max} GPUs`);
+      }
+    } else {
+      for (const r of runs) {
+        const domain = r.lane.base.cluster.gpusPerNode;
+        const node = osNodeGpus(r.lane.base.cluster);
+        for (const n of r.counts) {
+          if (domain > node && n > domain && n % domain !== 0) {
+            warnings.push(`search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`);
+          }
+        }
+      }
+    }
     if (layouts === 0 && !stopped) errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
     else if (!stopped && c.fitting === 0) warnings.push(noFitWarning(runs.map((r) => r.scoring.limitBytes), layouts, o.margin, o.maxUsd < Infinity || o.maxDays < Infinity));
     const fronts = runs.map((r) => r.run.front.layouts());
