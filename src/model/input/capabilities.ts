@@ -122,7 +122,7 @@ const PRECISION_TENSOR_CORES: Readonly<Partial<Record<Precision, string>>> = {
  * Blackwell). The engine refuses rather than estimate an emulated format at a speed it
  * does not have (issue 36: FP4 on H100 was shown 1.08× faster than FP8).
  */
-export function precisionProblem(gpu: GpuSpec, precision: Precision): string | null {
+export function precisionProblem(gpu: Pick<GpuSpec, 'name' | 'fp8Tflops' | 'fp4Tflops'>, precision: Precision): string | null {
   const needs = PRECISION_TENSOR_CORES[precision];
   if (needs === undefined) return null;
   const rate = precision === 'fp8' ? gpu.fp8Tflops : gpu.fp4Tflops;
@@ -131,7 +131,7 @@ export function precisionProblem(gpu: GpuSpec, precision: Precision): string | n
 }
 
 /** The precisions a GPU can train at, in PRECISIONS order. */
-export function gpuPrecisions(gpu: GpuSpec, precisions: readonly Precision[]): Precision[] {
+export function gpuPrecisions(gpu: Pick<GpuSpec, 'name' | 'fp8Tflops' | 'fp4Tflops'>, precisions: readonly Precision[]): Precision[] {
   return precisions.filter((p) => precisionProblem(gpu, p) === null);
 }
 
