@@ -10,7 +10,7 @@
 // kind. Suggestions are ranked by the verdict (safe before tight, the same rule as the
 // page's OOM verdict), then by tokens per second per GPU: the cheapest fix first.
 
-import { checkConsistency } from '../input/index.ts';
+import { checkConsistency, frameworkOffloadProblem, frameworkZeroProblem } from '../input/index.ts';
 import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
@@ -175,15 +175,24 @@ function fitsInMemory(c: RunConfig): boolean {
   return worst <= c.cluster.gpu.memoryGiB * GiB;
 }
 
-function admissible(c: RunConfig | null): c is RunConfig {
-  return c !== null && checkConsistency(c).errors.length === 0;
+/**
+ * The layout rules pass and the framework runs what the fix changes (input/capabilities.ts:
+ * its ZeRO stages and offloads); what the run already had is the user's, not the fix's.
+ */
+function admissible(c: RunConfig | null, from: RunConfig): c is RunConfig {
+  if (c === null || checkConsistency(c).errors.length > 0) return false;
+  const f = c.stack.framework;
+  const zeroMoved = c.parallel.zero !== from.parallel.zero || c.parallel.pp !== from.parallel.pp;
+  if (zeroMoved && frameworkZeroProblem(f, c.parallel.zero, c.parallel.pp) !== null) return false;
+  const offloadMoved = c.training.offload.optimizer !== from.training.offload.optimizer || c.training.offload.parameters !== from.training.offload.parameters;
+  return !(offloadMoved && frameworkOffloadProblem(f, c.training.offload) !== null);
 }
 
 /** The first value of a knob that fits, as an index into its list; -1 when none does. */
 function firstFit(c: RunConfig, list: readonly Step[]): number {
   return list.findIndex((step) => {
     const next = build(c, [step]);
-    return admissible(next) && fitsInMemory(next);
+    return admissible(next, c) && fitsInMemory(next);
   });
 }
 
@@ -202,7 +211,7 @@ function pairFits(c: RunConfig, lists: readonly Step[][], singles: readonly numb
       if ((si >= 0 && si <= x) || (sj >= 0 && sj <= y)) continue;
       if (++screens > MAX_PAIR_SCREENS) return;
       const next = build(c, [a[x] as Step, b[y] as Step]);
-      if (admissible(next) && fitsInMemory(next)) {
+      if (admissible(next, c) && fitsInMemory(next)) {
         found.push(next);
         return;
       }

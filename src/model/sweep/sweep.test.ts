@@ -82,6 +82,13 @@ describe('sweep: rows', () => {
     expect(precisions.skipped.find((r) => r.value === 'fp4')?.reason).toMatch(/FP4 tensor cores/);
   });
 
+  it('offers only what the framework runs: torchtitan has no ZeRO-1, so that row is skipped with the reason (issue 36)', () => {
+    const titan = { ...LLAMA_70B, training: { ...(LLAMA_70B['training'] as object), framework: 'torchtitan' } };
+    const zero = sweepDocument(titan, 'zero', { timeline: false });
+    expect(zero.rows.map((r) => r.value)).not.toContain(1);
+    expect(zero.skipped.find((r) => r.value === 1)?.reason).toMatch(/torchtitan has no ZeRO-1 mode/);
+  });
+
   it('numeric rows ascend', () => {
     for (const knob of ['pp', 'microBatch', 'globalBatch', 'seqLen', 'gpus', 'checkpointInterval'] as const) {
       const values = sweepDocument(LLAMA_70B, knob, { timeline: false }).rows.map((r) => r.value as number);
