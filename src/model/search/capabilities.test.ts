@@ -3,6 +3,7 @@ import { layoutGroups } from './space.ts';
 import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { searchLayouts } from './search.ts';
 import { searchDocument } from './document.ts';
+import { otherFrameworkNote } from './switches.ts';
 import { searchBase, searchRunDocument, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE, type Framework } from '../input/index.ts';
 
@@ -83,5 +84,35 @@ describe('cluster sizing counts whole OS nodes and says why a GPU type has no re
     expect(out.warnings.some((w) => /h100-sxm has no result: training\.precision: fp4 needs FP4 tensor cores/.test(w))).toBe(true);
     expect(out.results.length).toBeGreaterThan(0);
     expect(out.results.every((r) => r.cluster.gpu === 'gb200')).toBe(true);
+  });
+});
+
+describe('the search tries the framework\'s own switches, and names a better plan another framework runs', () => {
+  // Mixtral 8x7B on 64 H100 under Megatron-LM (alltoall dispatcher): EP overlap is a switch of
+  // its own (--overlap-moe-expert-parallel-comm); whole-iteration graphs are not tried, the
+  // alltoall dispatcher synchronises with the host (capabilities.ts cudaGraphProblem).
+  const doc = { ...searchRunDocument({ ...MIXTRAL, training: { framework: 'megatron' } }), parallel: { tp: 2 } };
+  const out = searchDocument(doc, { topK: 3 });
+  it('results carry the switches, and EP overlap only where Megatron-Core runs it', () => {
+    expect(out.errors).toEqual([]);
+    const all = out.results.flatMap((r) => [r, ...r.variants]);
+    expect(all.every((r) => r.training.epComm !== undefined && r.training.cudaGraph === 'none')).toBe(true);
+    expect(all.some((r) => r.training.epComm === true)).toBe(true);
+    for (const r of all.filter((x) => x.training.epComm)) {
+      expect(r.parallel.ep).toBeGreaterThan(1);
+      expect(r.training.recompute).not.toBe('full');
+      if (r.parallel.pp > 1) expect(r.parallel.schedule).toBe('interleaved-1f1b');
+      expect(r.output.warnings.some((w) => w.startsWith('training.overlap.epComm'))).toBe(false);
+    }
+  });
+  it('a DualPipe plan is a labelled note for torchtitan, never a Megatron-LM result', () => {
+    expect(out.results.every((r) => r.parallel.schedule !== 'dualpipe')).toBe(true);
+    const base = on('megatron', { ...MIXTRAL, globalBatch: 256 });
+    const options = { gpuCounts: [64], fixed: { tp: 2, pp: 4 } };
+    // Against a run that would take a million days, torchtitan's DualPipeV is named, with its days and layout …
+    expect(otherFrameworkNote(base, options, 1e6)).toMatch(/^Another framework: torchtitan's DualPipeV would take [\d.]+ days on 64 GPUs \(TP 2, PP 4, .*against 1000000\.0 days with Megatron-LM's best/);
+    // … never when it is not sooner, nor when the framework runs DualPipe itself.
+    expect(otherFrameworkNote(base, options, 1e-6)).toBeNull();
+    expect(otherFrameworkNote(on('torchtitan', { ...MIXTRAL, globalBatch: 256 }), options, 1e6)).toBeNull();
   });
 });

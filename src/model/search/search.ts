@@ -27,7 +27,7 @@ import { Scoring, SearchRun, type RunSettings } from './run.ts';
 import { TopK } from './rank.ts';
 import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
-import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult, type StackSwitches } from './types.ts';
 import type { RunConfig } from '../input/index.ts';
 import { GiB, osNodeGpus } from '../input/index.ts';
 
@@ -41,6 +41,8 @@ export interface SearchControl {
 export interface SearchLane {
   readonly base: RunConfig;
   readonly gpuId?: string;
+  /** The framework switches set on this lane's base (document.ts), reported on its layouts. */
+  readonly switches?: StackSwitches;
 }
 
 export const DEFAULT_TOP_K = 10;
@@ -120,7 +122,9 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
     const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - o.margin));
     const counts = options.gpuRange ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange) : searchGpuCounts(lane.base, spaceOptions);
-    const run = new SearchRun(lane.base, [], scoring, settings, { top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}) });
+    const run = new SearchRun(lane.base, [], scoring, settings, {
+      top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}), ...(lane.switches ? { switches: lane.switches } : {}),
+    });
     return { lane, scoring, counts, run, space: new LayoutSpace(lane.base, spaceOptions) };
   });
   const blockCount = runs.reduce((n, r) => n + r.counts.length, 0);
@@ -293,5 +297,5 @@ export function layoutVariants(base: RunConfig, layout: ScoredLayout, options: S
     pareto: false,
     progressEvery: Number.MAX_SAFE_INTEGER,
   });
-  return result.top.map((l) => (layout.gpuId !== undefined ? { ...l, gpuId: layout.gpuId } : l));
+  return result.top.map((l) => ({ ...l, ...(layout.gpuId !== undefined ? { gpuId: layout.gpuId } : {}), ...(layout.switches ? { switches: layout.switches } : {}) }));
 }

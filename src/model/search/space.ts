@@ -140,6 +140,8 @@ interface SpaceContext {
   readonly shapesByMicroBatches: Map<string, PipelineShape[]>;
   /** State combos the framework runs with a pipeline (DeepSpeed: ZeRO ≤ 1), by the combos list. */
   readonly pipelineCombos: Map<readonly StateCombo[], StateCombo[]>;
+  /** Shapes EP overlap runs with, by the shapes list. */
+  readonly overlappable: Map<readonly PipelineShape[], PipelineShape[]>;
   shapeCount: number;
   slots: { time: number; activation: number; grid: number };
   /** Slot blocks by key, so that a cluster size enumerated again, or another one, meets the same slots. */
@@ -214,6 +216,16 @@ function meetingMinimum(ctx: SpaceContext, shapes: PipelineShape[], pp: number, 
   return kept;
 }
 
+/** The shapes EP overlap runs with under a pipeline: interleaved (Megatron-Core needs virtual stages) or DualPipe. */
+function overlappable(ctx: SpaceContext, shapes: PipelineShape[]): PipelineShape[] {
+  let kept = ctx.overlappable.get(shapes);
+  if (!kept) {
+    kept = shapes.filter((s) => s.schedule === 'interleaved-1f1b' || s.schedule === 'dualpipe');
+    ctx.overlappable.set(shapes, kept);
+  }
+  return kept;
+}
+
 /** The combos the framework runs at this pipeline depth (DeepSpeed's PipelineEngine: ZeRO ≤ 1); a fixed ZeRO stage is the user's. */
 function withPipeline(ctx: SpaceContext, combos: StateCombo[], pp: number): StateCombo[] {
   if (pp === 1 || ctx.fixed.zero !== undefined) return combos;
@@ -236,7 +248,11 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   if (!uninterleaved) ctx.uninterleavedByPp.set(pp, (uninterleaved = shapes.filter((s) => s.schedule !== 'interleaved-1f1b')));
   const sparseInterleaving = !(ctx.options.interleaveWithFullPipeline ?? false);
   const experts = model.moe ? model.moe.experts : 1;
+  // With EP overlap on (a lane of the framework's switches, or the user's own), only layouts it runs
+  // (input/capabilities.ts epOverlapProblem): ep > 1, no full recomputation, interleaving when pp > 1.
+  const epOverlap = ctx.base.stack.overlap.epComm && ctx.base.stack.framework !== 'generic' && model.moe !== null;
   divisors(experts).forEach((ep, epIndex) => {
+    if (epOverlap && ep === 1) return;
     const etp = ctx.base.parallel.etp ?? null;
     if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null || etpProblem(model, { ep, etp, tp, dp, cp }) !== null) return;
     // A MoE layer's time depends on the expert tensor-parallel degree, which the default rule takes from dp (structure/params.ts).
@@ -247,13 +263,15 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
       const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
-      const groupShapes = meetingMinimum(ctx, sparseInterleaving || microBatches >= pp ? shapes : uninterleaved, pp, microBatches);
+      const fitting = meetingMinimum(ctx, sparseInterleaving || microBatches >= pp ? shapes : uninterleaved, pp, microBatches);
+      const groupShapes = epOverlap && pp > 1 ? overlappable(ctx, fitting) : fitting;
       if (groupShapes.length === 0) continue;
       const timeBlock = slotOf(slots.time, (2 * epIndex + etpIndex) * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
         RECOMPUTES.forEach((recompute, recomputeIndex) => {
           if (!allowed(fixed.recompute, recompute)) return;
+          if (epOverlap && recompute === 'full') return;
           const pair = pairSlot(sequenceParallel, recomputeIndex);
           out.push({
             gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes: groupShapes, combos,
@@ -284,6 +302,7 @@ export class LayoutSpace {
       uninterleavedByPp: new Map(),
       shapesByMicroBatches: new Map(),
       pipelineCombos: new Map(),
+      overlappable: new Map(),
       shapeCount: 0,
       slots: { time: 0, activation: 0, grid: 0 },
       tpCpSlots: new Map(),
