@@ -140,6 +140,8 @@ interface SpaceContext {
   readonly shapesByMicroBatches: Map<string, PipelineShape[]>;
   /** State combos the framework runs with a pipeline (DeepSpeed: ZeRO ≤ 1), by the combos list. */
   readonly pipelineCombos: Map<readonly StateCombo[], StateCombo[]>;
+  /** The most micro-batches any of pp's shapes needs (capabilities.ts minMicroBatches), by pp. */
+  readonly leastMicroBatchesByPp: Map<number, number>;
   /** Shapes EP overlap runs with, by the shapes list. */
   readonly overlappable: Map<readonly PipelineShape[], PipelineShape[]>;
   shapeCount: number;
@@ -206,6 +208,14 @@ const pairSlot = (sequenceParallel: boolean, recomputeIndex: number) => (sequenc
 function meetingMinimum(ctx: SpaceContext, shapes: PipelineShape[], pp: number, microBatches: number): PipelineShape[] {
   if (pp === 1) return shapes;
   const framework = ctx.base.stack.framework;
+  // Fast path: enough micro-batches for every schedule of this pp (the usual case), no key built.
+  let least = ctx.leastMicroBatchesByPp.get(pp);
+  if (least === undefined) {
+    // Over every shape of this pp (the uninterleaved list is a part of it).
+    least = Math.max(1, ...shapesFor(ctx, pp).map((s) => minMicroBatches(framework, s)));
+    ctx.leastMicroBatchesByPp.set(pp, least);
+  }
+  if (microBatches >= least) return shapes;
   const key = `${pp}/${microBatches}/${shapes.length}`;
   let kept = ctx.shapesByMicroBatches.get(key);
   if (!kept) {
@@ -303,6 +313,7 @@ export class LayoutSpace {
       shapesByMicroBatches: new Map(),
       pipelineCombos: new Map(),
       overlappable: new Map(),
+      leastMicroBatchesByPp: new Map(),
       shapeCount: 0,
       slots: { time: 0, activation: 0, grid: 0 },
       tpCpSlots: new Map(),
