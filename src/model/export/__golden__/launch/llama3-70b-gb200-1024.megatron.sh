@@ -8,6 +8,8 @@ torchrun --nnodes 256 --nproc-per-node 4 --node-rank "${NODE_RANK:-0}" --master-
   --pipeline-model-parallel-size 4 \
   --sequence-parallel \
   --use-distributed-optimizer \
+  --overlap-grad-reduce \
+  --overlap-param-gather \
   --micro-batch-size 1 \
   --global-batch-size 1024 \
   --seq-length 8192 \
