@@ -15,7 +15,7 @@ import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FI
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, fewestGpusThatFit } from './fit-fallback.ts';
-import { stageMemoryDetails } from '../memory/index.ts';
+import { hostMemory, stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
 import { UNCERTAINTY_TABLE } from '../validation/index.ts';
 import { oomAssessment, type OomVerdict } from '../validation/index.ts';
@@ -172,7 +172,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
 /** The engine's own per-stage memory (memory.ts), its most loaded GPU's reserved bytes against capacity: the test estimateConfig's `fits` makes. */
 function fitsInMemory(c: RunConfig): boolean {
   const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.reserved), 0);
-  return worst <= c.cluster.gpu.memoryGiB * GiB;
+  // memory.fits also asks the node's CPU memory to hold what offload puts there (memory/host.ts).
+  const host = hostMemory(c);
+  return worst <= c.cluster.gpu.memoryGiB * GiB && host.perNode <= host.capacity;
 }
 
 /**

@@ -6,6 +6,7 @@ import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
 import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { hostShortfallWords } from '../uncertainty/hostMemoryWords.ts';
 import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
 
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
@@ -77,9 +78,13 @@ const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: '
 export function verdictWords(output: EstimateOutput): VerdictWords {
   // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
   const { deviceUsed, capacity } = output.memory;
-  const { verdict } = memoryVerdict(deviceUsed, capacity);
+  const device = memoryVerdict(deviceUsed, capacity).verdict;
+  // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit", said why.
+  const host = hostShortfallWords(output);
+  const verdict = host ? 'will-not-fit' : device;
   const margin = capacity - deviceUsed;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(deviceUsed / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(deviceUsed)} of ${formatGiB(capacity)} per GPU${share} used on the device, ${marginText}` };
+  const detail = `${formatGiB(deviceUsed)} of ${formatGiB(capacity)} per GPU${share} used on the device, ${marginText}`;
+  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail };
 }

@@ -6,6 +6,7 @@ import type { EstimateOutput } from '../../model/input/index.ts';
 import { MAX_TIGHT_FROM_SHARE, headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
 import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, memoryVerdict } from './memoryVerdict.ts';
+import { hostShortfallWords } from './hostMemoryWords.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
 /** Figure id → the output field its band is for, and the figure's own formatter. */
@@ -38,13 +39,17 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
   // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
   const { deviceUsed, capacity } = output.memory;
-  const a = memoryVerdict(deviceUsed, capacity);
+  const device = memoryVerdict(deviceUsed, capacity);
+  // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit" in words.
+  const host = hostShortfallWords(output);
+  const a = host ? { ...device, verdict: 'will-not-fit' as const } : device;
   const share = formatPercent(a.tightFromShare);
   const margin = formatPercent(a.underPredictionMargin);
   // Safe or tight: what the allocator holds first, then the threshold it is judged against.
-  const headline = a.verdict === 'will-not-fit'
+  const gpuHeadline = device.verdict === 'will-not-fit'
     ? `above the GPU's ${formatGiB(capacity)}`
     : `${formatGiB(deviceUsed)} used on the device (${formatPercent(deviceUsed / capacity)} of capacity), tight from ${share}`;
+  const headline = host ? (device.verdict === 'will-not-fit' ? `${gpuHeadline}, and offload ${host}` : `offload ${host}`) : gpuHeadline;
   const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
@@ -56,12 +61,14 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       : `Within ${floor} of the GPU's ${formatGiB(capacity)}: the margin kept for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels).`,
     'will-not-fit': `Safe below ${share} of capacity, tight up to 100 %, and above it the run will not fit.`,
   };
+  const hostRule = 'Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node\'s CPU memory: '
+    + 'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
   return (
     <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
         <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span className={NOTE}>{rule[a.verdict]}</span>
+      <span className={NOTE}>{host ? hostRule : rule[a.verdict]}</span>
     </dd>
   );
 }
