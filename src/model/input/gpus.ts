@@ -31,7 +31,7 @@ export interface GpuPreset extends GpuSpec {
   readonly nodeGpus: number;
   readonly source: string;
   /**
-   * CPU memory of one node of `nvlinkDomainGpus` GPUs (cluster.gpusPerNode's default) in the usual server for this GPU, GiB (the
+   * CPU memory of one OS node of `nodeGpus` GPUs (a server, or an NVL72 compute tray) in the usual system for this GPU, GiB (the
    * default of cluster.hostMemoryGiB: what offloaded optimizer states and parameters must fit
    * in). Vendors' "2 TB" of DIMMs is 2 TiB (a 64 GB DIMM holds 64 GiB).
    */
@@ -109,14 +109,14 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     memoryGiB: 186, bf16Tflops: 2500, fp8Tflops: 5000, fp32Tflops: 80, fp4Tflops: 10000, expTeraOpsPerSecond: 4.65, sms: 148,
     hbmGBps: 8000, intraNodeGBps: 900, interNodeGBps: 50, tdpWatts: 1200, usdPerHour: 6.0,
     source: 'NVIDIA GB200 NVL72 datasheet for 72 GPUs (FP4 1,440 PF, FP8 720 PF, BF16 360 PF sparse; 13.4 TB HBM3e; 576 TB/s; NVLink 130 TB/s), divided by 72 and halved for dense; exp 4.65 T/s (148 SMs × 16 × 1.965 GHz); 18 compute trays per rack, each 2 GB200 superchips = 4 GPUs and 2 Grace CPUs under one OS (NVIDIA GB200 NVL72 product page)',
-    hostMemoryGiB: 17280, hostSource: 'NVIDIA GB200 NVL72 datasheet: up to 17 TB of LPDDR5X, 480 GB on each of the 36 Grace CPUs, for the 72 GPUs this preset\'s node holds; one compute tray (2 Grace, 4 GPUs, one OS node) has 960 GB (Azure ND GB200 v6: 4 GPUs, about 900 GB per VM)',
+    hostMemoryGiB: 894, hostSource: 'NVIDIA GB200 NVL72 datasheet: up to 17 TB of LPDDR5X, 480 GB on each of the 36 Grace CPUs; one compute tray (2 Grace, 4 GPUs, one OS node) has 960 GB = 894 GiB (Azure ND GB200 v6: 4 GPUs, about 900 GB per VM)',
   },
   {
     id: 'gb300', name: 'NVIDIA GB300 NVL72 (per GPU)', architecture: 'blackwell', nvlinkDomainGpus: 72, nodeGpus: 4,
     memoryGiB: 279, bf16Tflops: 2500, fp8Tflops: 5000, fp32Tflops: 80, fp4Tflops: 15000, expTeraOpsPerSecond: 9.7, sms: 160,
     hbmGBps: 8000, intraNodeGBps: 900, interNodeGBps: 100, tdpWatts: 1400, usdPerHour: 7.5,
     source: 'NVIDIA GB300 NVL72 datasheet for 72 GPUs (FP4 1,080 PF dense, FP8 720 PF sparse, BF16 360 PF sparse; 20 TB HBM3e; NVLink 130 TB/s; ConnectX-8 800 Gb/s), divided by 72; exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate); 18 compute trays of 4 GPUs and 2 Grace CPUs per rack (NVIDIA GB300 NVL72 product page)',
-    hostMemoryGiB: 17280, hostSource: 'NVIDIA GB300 NVL72: 36 Grace CPUs with 480 GB of LPDDR5X each, as the GB200 NVL72 (17 TB for the 72 GPUs this preset\'s node holds; 960 GB per 4-GPU compute tray)',
+    hostMemoryGiB: 894, hostSource: 'NVIDIA GB300 NVL72: 36 Grace CPUs with 480 GB of LPDDR5X each, as the GB200 NVL72: 960 GB = 894 GiB per 4-GPU compute tray (one OS node)',
   },
   {
     id: 'mi300x', name: 'AMD Instinct MI300X', architecture: 'cdna3', nvlinkDomainGpus: 8, nodeGpus: 8,

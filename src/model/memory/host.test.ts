@@ -136,7 +136,7 @@ describe('cluster.hostMemoryGiB', () => {
     expect(defaultOf('a100-80gb')).toBe(2048); // DGX A100 640GB: 2 TB
     expect(defaultOf('b200')).toBe(2048); // DGX B200: 2 TB (upgradable to 4 TB)
     expect(defaultOf('rtx-4090')).toBe(64); // a desktop
-    expect(defaultOf('gb200')).toBe(36 * 480); // 36 Grace × 480 GB for the preset's 72-GPU node
+    expect(defaultOf('gb200')).toBe(894); // one compute tray (one OS node, 4 GPUs): 2 Grace × 480 GB = 960e9 bytes = 894 GiB
   });
 
   it('every preset states its host memory with a source', () => {

@@ -30,7 +30,7 @@
 // NVMe offload (ZeRO-Infinity device "nvme") is not a document field: what it would move to
 // disk is counted on the host here.
 
-import { GRAD_BYTES, WEIGHT_BYTES, GiB, frameworkProfile } from '../input/index.ts';
+import { GRAD_BYTES, WEIGHT_BYTES, GiB, frameworkProfile, osNodeGpus } from '../input/index.ts';
 import type { AdapterConfig, RunConfig } from '../input/index.ts';
 import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
 import { fsdpFp32ShardedParameters, optimizerBytesPerParameter, optimizerOffloadFraction } from './memory.ts';
@@ -38,9 +38,13 @@ import { frozenBytes, stageAdapterParameters } from './adapter.ts';
 
 const FP32_BYTES = 4;
 
-/** The GPUs of one node whose offloaded states share its CPU memory: the node's GPUs, or the whole run when it is smaller than a node. The one place that says what a node is for host memory. */
+/**
+ * The GPUs of one OS node whose offloaded states share its CPU memory (input/gpus.ts osNodeGpus: a
+ * server, or one 4-GPU compute tray of an NVL72 rack), or the whole run when it is smaller than a
+ * node. The one place that says what a node is for host memory.
+ */
 export function hostNodeGpus(c: RunConfig): number {
-  return Math.max(1, Math.min(c.cluster.gpus, c.cluster.gpusPerNode));
+  return Math.max(1, Math.min(c.cluster.gpus, osNodeGpus(c.cluster)));
 }
 
 /** The byte counts per parameter of the shard that offload puts on the host (see the file's head). */

@@ -78,7 +78,9 @@ function document(s: Shape, r: Settings, layout: { tp: number; pp: number; ep: n
       mla: s.mla ? { qLoraRank: 32, kvLoraRank: 16, qkNopeHeadDim: s.headDim, qkRopeHeadDim: 8, vHeadDim: s.headDim } : null,
     },
     training: {
-      seqLen: 256, microBatch: r.microBatch, globalBatch: r.microBatch * r.dp * r.accumulation,
+      // DualPipe needs at least 2 × pp micro-batches a step (input/capabilities.ts; deepseek-ai/DualPipe asserts num_chunks >= num_ranks * 2).
+      seqLen: 256, microBatch: r.microBatch,
+      globalBatch: r.microBatch * r.dp * Math.max(r.accumulation, r.schedule === 'dualpipe' ? 2 * layout.pp : 1),
       recompute: layout.recompute ?? r.recompute, flashAttention: r.flashAttention, precision: r.precision,
       optimizer: r.optimizer, masterWeights: r.masterWeights, gradDtype: r.gradDtype,
       offload: { optimizer: r.offloadOptimizer, parameters: false },

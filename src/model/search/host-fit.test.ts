@@ -50,4 +50,3 @@ describe('"make it fit" counts the host too', () => {
     expect(fixes.suggestions.every((s) => s.gpus >= 32)).toBe(true);
   });
 });
-});
