@@ -16,7 +16,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, capacity: 0, fits: false },
+    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false },
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings, errors,
@@ -43,6 +43,7 @@ function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = []): EstimateOutput {
   const details = stageMemoryDetails(config);
   const stages = details.map((s) => s.breakdown);
+  const stagesOnDevice = details.map((s) => ({ reserved: s.reserved, deviceUsed: s.deviceUsed }));
   // The most loaded GPU is the one whose process holds the most on the device (what fits is judged on).
   const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number; deviceUsed: number }>(
     (a, s) => (s.deviceUsed > a.deviceUsed ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0, deviceUsed: 0 });
@@ -66,7 +67,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
     extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
   }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, reserved, deviceUsed, capacity, fits: deviceUsed <= capacity },
+    memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity },
     flops,
     throughput: {
       stepSeconds: step.stepSeconds,

@@ -15,10 +15,9 @@ import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FI
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, fewestGpusThatFit } from './fit-fallback.ts';
-import { stageMemoryDetails } from '../memory/index.ts';
+import { fitMemoryBytes, stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
-import { UNCERTAINTY_TABLE } from '../validation/index.ts';
-import { oomAssessment, type OomVerdict } from '../validation/index.ts';
+import { fitVerdict, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
   | 'zero' | 'recompute' | 'microBatch' | 'tp' | 'pp' | 'cp' | 'ep'
@@ -169,9 +168,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   return { label, changes };
 }
 
-/** The engine's own per-stage memory (memory.ts), its most loaded GPU's reserved bytes against capacity: the test estimateConfig's `fits` makes. */
+/** The engine's own per-stage memory (memory.ts), its most loaded GPU's device-used bytes against capacity: the test estimateConfig's `fits` makes. */
 function fitsInMemory(c: RunConfig): boolean {
-  const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.reserved), 0);
+  const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.deviceUsed), 0);
   return worst <= c.cluster.gpu.memoryGiB * GiB;
 }
 
@@ -236,7 +235,7 @@ export function fitSuggestions(config: RunConfig): FitSuggestions {
   const current = estimateConfig(config);
   const tokensPerSecond = current.throughput?.tokensPerSecond ?? 0;
   const base = {
-    memoryBytes: current.memory.perGpu.total, capacityBytes: current.memory.capacity,
+    memoryBytes: fitMemoryBytes(current), capacityBytes: current.memory.capacity,
     tokensPerSecond, gpus: config.cluster.gpus, fits: current.errors.length === 0 && current.memory.fits,
   };
   if (current.errors.length > 0 || current.memory.fits) return { ...base, suggestions: [] };
@@ -258,13 +257,13 @@ export function fitSuggestions(config: RunConfig): FitSuggestions {
   for (const run of runs) {
     const output = estimateConfig(run);
     if (output.errors.length > 0 || !output.throughput || !output.memory.fits) continue;
-    const { verdict } = oomAssessment(output.memory.reserved, output.memory.capacity, UNCERTAINTY_TABLE.memory);
+    const { verdict } = fitVerdict(fitMemoryBytes(output), output.memory.capacity);
     const described = describe(config, run);
     const source = searched.includes(run) ? `Layout search, best on ${run.cluster.gpus} GPUs: ` : '';
     suggestions.push({
       ...described,
       label: source + described.label,
-      memoryBytes: output.memory.perGpu.total, capacityBytes: output.memory.capacity,
+      memoryBytes: fitMemoryBytes(output), capacityBytes: output.memory.capacity,
       verdict: verdict === 'safe' ? 'safe' : 'tight',
       tokensPerSecond: output.throughput.tokensPerSecond,
       tokensPerSecondChange: tokensPerSecond > 0 ? output.throughput.tokensPerSecond / tokensPerSecond - 1 : 0,

@@ -5,7 +5,8 @@
 import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { outputVerdict, tightWords } from '../uncertainty/memoryVerdict.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
 
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
@@ -68,18 +69,20 @@ export interface VerdictWords {
   readonly headline: string;
   /** "63.2 GiB of 80 GiB per GPU (79 %), 16.8 GiB to spare" */
   readonly detail: string;
+  /** What "tight" is and where its margin comes from (memoryVerdict.ts, tightWords). */
+  readonly tight: string;
 }
 
 // The strip's words ("Safe", "Tight"), so a card pasted in a doc says what the page says.
 const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };
 
-/** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
+/** The page's OOM verdict (uncertainty.ts) on the one memory figure (model/memory/fit.ts) with the margin in GiB, in words. */
 export function verdictWords(output: EstimateOutput): VerdictWords {
-  // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
-  const { deviceUsed, capacity } = output.memory;
-  const { verdict } = memoryVerdict(deviceUsed, capacity);
-  const margin = capacity - deviceUsed;
+  const { capacity } = output.memory;
+  const used = fitMemoryBytes(output);
+  const { verdict } = outputVerdict(output);
+  const margin = capacity - used;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
-  const share = capacity > 0 ? ` (${formatPercent(deviceUsed / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(deviceUsed)} of ${formatGiB(capacity)} per GPU${share} used on the device, ${marginText}` };
+  const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
+  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`, tight: tightWords(capacity) };
 }
