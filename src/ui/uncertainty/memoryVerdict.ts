@@ -24,6 +24,16 @@ export function tightFromShare(): number {
   return VERDICT_TIGHT_FROM_SHARE;
 }
 
+/**
+ * The search form's default "memory kept free", percent: the verdict's own margin (1 − the
+ * tight share), rounded up to a tenth so every layout it lists is one the strip calls safe
+ * (25.1 with the current table, whose tight share is 74.99 %). The engine's default is the same
+ * margin unrounded (model/search/types.ts DEFAULT_MEMORY_MARGIN).
+ */
+export function defaultMarginPercent(): string {
+  return String(Math.ceil((1 - VERDICT_TIGHT_FROM_SHARE) * 1000 - 1e-9) / 10);
+}
+
 const ONE_IN = `1 in ${Math.round(1 / UNCERTAINTY_TABLE.lowerQuantile)}`;
 
 /**
