@@ -90,6 +90,8 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
   const capacityGiB = capacity / GiB;
   const axisTopGiB = niceCeiling(1.05 * rows.reduce((max, r) => Math.max(max, r.totalGiB), capacityGiB));
   const oomStages = rows.filter((r) => r.oom).length;
+  // The tallest bar in bytes: the figure the strip and the verdict show (memory/fit.ts), for tests and tools to compare.
+  const tallestBytes = stageFitLayers(output).reduce((most, l) => Math.max(most, l.deviceUsed), 0);
   const many = rows.length > 32;
   const tickInterval = Math.max(0, Math.ceil(rows.length / 16) - 1);
   const outlineOom = (shape: BarShapeProps) => {
@@ -101,7 +103,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
   };
   return (
     <figure className="flex flex-col">
-      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" role="img"
+      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" data-tallest-bytes={tallestBytes} role="img"
         aria-label={summary(output, oomStages)} className="text-gray-700 dark:text-gray-300">
         <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
           margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height }}>
