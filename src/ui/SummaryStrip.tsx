@@ -69,7 +69,9 @@ function RunLine({ document }: { document: Doc | null }) {
 export function SummaryStrip({ output, document, stale }: { output: EstimateOutput; document: Doc | null; stale: boolean }) {
   const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
   const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
-  const oom = memoryCapacityNote(output).oomText;
+  // The strip names one memory figure: the out-of-memory line repeats it, its layers stay on the memory card.
+  const oom = memoryCapacityNote(output).oomText
+    ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}` : null;
   return (
     <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
       className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">

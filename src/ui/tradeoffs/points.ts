@@ -7,7 +7,8 @@ import type { FieldChange } from '../../state/doc.ts';
 import { GiB } from '../../model/input/index.ts';
 import { formatMinutes } from '../format.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { outputVerdict } from '../uncertainty/memoryVerdict.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 
 /** Each chart of the panel redraws in a task of its own, this far after the one above it (recharts commits a chart in one piece). */
 export const CHART_STAGGER_MS = 40;
@@ -52,13 +53,13 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       changes: row.changes,
       tokensPerSecond: o.throughput?.tokensPerSecond ?? 0,
       mfu: o.throughput?.mfu ?? 0,
-      memoryGiB: o.memory.deviceUsed / GiB,
+      memoryGiB: fitMemoryBytes(o) / GiB,
       capacityGiB: o.memory.capacity / GiB,
       usd: o.cost?.usd ?? 0,
       days: o.time?.days ?? 0,
       goodput: o.reliability?.goodput ?? 0,
       fits: o.memory.fits,
-      verdict: memoryVerdict(o.memory.deviceUsed, o.memory.capacity).verdict,
+      verdict: outputVerdict(o).verdict,
       current: row.value === result.current,
     };
   });

@@ -54,7 +54,7 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
     tight: bandTight
       ? `${tightWords(capacity)} Here that is ${formatGiB(a.upperBytes)}, more than the GPU's ${formatGiB(capacity)}.`
       : tightWords(capacity),
-    'will-not-fit': `Safe below ${share} of capacity, tight up to 100 %, and above it the run will not fit. ${tightWords(capacity)}`,
+    'will-not-fit': `${tightWords(capacity)} Above 100 % the run will not fit.`,
   };
   return (
     <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
