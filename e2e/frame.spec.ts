@@ -19,6 +19,8 @@ test('at 1440×900 the run\'s frame opens the controls on the first screen, a fe
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlanner(page);
   for (const label of FRAME_LABELS) await expect(page.getByLabel(label, { exact: true })).toBeInViewport({ ratio: 1 });
+  // Beside the model, its size (issue 36): Llama 3 70B, 70,553,706,496 parameters (structure/params.test.ts), all active.
+  await expect(page.getByTestId('model-summary')).toHaveText(/^Model size: 70\.6 B parameters · 70\.6 B active · \d\.\de11 FLOPs\/token$/);
   // The frame's controls before any layout knob, in the order of the page.
   const reached: string[] = [];
   for (let press = 0; press < MOST_TABS_TO_THE_FRAME && reached.length < FRAME_LABELS.length; press++) {

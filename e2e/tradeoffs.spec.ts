@@ -49,6 +49,20 @@ test('a chart for each of five knobs: tokens/s, memory and cost at every valid v
   expect(await panel.locator('[data-testid="tradeoff-chart"] .recharts-reference-area').count()).toBeGreaterThan(0);
 });
 
+test('each curve says what it holds fixed; the sequence-length curve holds sequences or tokens per step (issue 36)', async ({ page }) => {
+  const panel = await openPanel(page);
+  // The layout knobs hold the GPUs and the batch (default: 64 GPUs, global batch 256 of 8,192 tokens).
+  await pickKnob(page, 'tp');
+  await expect(panel.getByTestId('tradeoff-holding')).toHaveText(/^Holding: 64 GPUs, global batch 256 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, /);
+  // Sequences per step by default; tokens per step on request: 256 × 8,192 = 2,097,152.
+  await pickKnob(page, 'seqLen');
+  await expect(panel.getByTestId('tradeoff-holding')).toContainText('global batch 256 sequences');
+  await panel.getByLabel('Tokens per step (sequences per step follow)').check();
+  await expect(panel.getByTestId('tradeoff-holding')).toContainText('2.1 million tokens per step', { timeout: 30_000 });
+  await expect(panel.getByTestId('tradeoff-holding')).not.toContainText('global batch');
+  await expect(panel.getByTestId('tradeoff-caption')).toContainText('at fixed tokens per step');
+});
+
 test('clicking a point applies that value to the configuration', async ({ page }) => {
   const panel = await openPanel(page);
   await pickKnob(page, 'zero');

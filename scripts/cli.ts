@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { EstimateOutput } from '../src/model/input/index.ts';
 import { GiB } from '../src/model/input/index.ts';
+import { formatModelSummary } from '../src/ui/format.ts';
 
 // `estimate … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -58,13 +59,14 @@ function stageMemory(o: EstimateOutput): string {
   return `${picks.map((i) => `stage ${i + 1}: ${gib(totals[i] ?? 0)}`).join(' · ')} (of ${totals.length} stages)`;
 }
 
-/** The short table of `estimate --summary`: will it fit, how fast, how long, how much. */
+/** The short table of `estimate --summary`: which model, will it fit, how fast, how long, how much. */
 export function summaryTable(o: EstimateOutput, name: string): string {
   if (o.errors.length > 0) return [`${name}: invalid`, ...o.errors.map((e) => `  - ${e}`)].join('\n');
   const capacity = o.memory.capacity;
   const peak = o.memory.perGpu.total;
   const margin = capacity - peak;
   const rows: Array<[string, string]> = [
+    ...(o.model ? [['model', formatModelSummary(o.model)] as [string, string]] : []),
     ['fits', `${o.memory.fits ? 'yes' : 'no'}: ${gib(peak)} of ${gib(capacity)} per GPU (${margin >= 0 ? `${gib(margin)} spare` : `${gib(-margin)} over`})`],
     ['memory / GPU', stageMemory(o)],
   ];

@@ -125,11 +125,22 @@ describe('estimate command line', () => {
     for (const b of bytes) expect(Number.isInteger(b), String(b)).toBe(true);
   });
 
-  it('--summary prints the short table: fits, memory per stage, step, tokens/s, MFU, days, dollars', () => {
+  it('prints the model summary: VALID is Llama 3 8B\'s shape, 8.0e9 parameters (Meta config.json)', () => {
+    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as { model: { parameters: number; activeParameters: number; flopsPerToken: number } };
+    // 32 layers × 218,112,000 + embedding and output 2·128256·4096 + final norm 4096 (structure/summary.test.ts).
+    expect(output.model.parameters).toBe(8_030_261_248);
+    expect(Math.abs(output.model.parameters / 8.0e9 - 1)).toBeLessThan(0.02);
+    expect(output.model.activeParameters).toBe(output.model.parameters);
+    // 6 × 7,504,658,432 (all but embedding and norms) + attention 12·32·4096·4096 at seqLen 4096 = 51,470,401,536.
+    expect(output.model.flopsPerToken).toBe(51_470_401_536);
+  });
+
+  it('--summary prints the short table: model, fits, memory per stage, step, tokens/s, MFU, days, dollars', () => {
     const result = run(['-', '--summary'], JSON.stringify(VALID));
     expect(result.status).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines[0]).toBe('m');
+    expect(lines[1]).toMatch(/^ {2}model\s+8\.03 B parameters · 8\.03 B active · 5\.1e10 FLOPs\/token$/);
     // VALID has pp = 2: two stages on the memory line.
     expect(result.stdout).toMatch(/memory \/ GPU\s+stage 1: [\d.]+ GiB · stage 2: [\d.]+ GiB/);
     for (const row of ['fits', 'step', 'tokens/s', 'MFU', 'days', 'dollars']) expect(result.stdout).toMatch(new RegExp(`^  ${row}\\s`, 'm'));

@@ -8,12 +8,14 @@ const USAGE = 'npm run --silent estimate -- FILE|- [--summary]';
 const HELP = `
 usage: ${USAGE}
 
-Estimates per-GPU memory, step time, throughput, MFU, training time, cost and
+Prints the model summary (total and active parameters, FLOPs per token) and
+estimates per-GPU memory, step time, throughput, MFU, training time, cost and
 reliability for the interchange document in FILE (or standard input with -).
 A FILE holding a JSON array of documents gives an array of outputs, in order.
 
-  --summary   a short table per document (fits, memory per stage, step, tokens/s,
-              MFU, days, dollars) instead of the JSON output
+  --summary   a short table per document (model parameters, active parameters and
+              FLOPs per token, fits, memory per stage, step, tokens/s, MFU, days,
+              dollars) instead of the JSON output
   --help      this text
 
 Exits 0 with an "errors" list for an invalid document; exits 2 only when FILE cannot

@@ -29,10 +29,20 @@ describe('sweep command line', () => {
   it('--summary prints one line per value; --help exits 0 with usage', () => {
     const summary = run([FILE, '--knob', 'zero', '--summary']);
     expect(summary.status).toBe(0);
-    expect(summary.stdout.trim().split('\n')).toHaveLength(5);
+    // A title, what the curve holds, and 4 ZeRO stages.
+    const lines = summary.stdout.trim().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toBe('Holding: 256 GPUs, global batch 512 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, precision BF16, token budget 1.5 trillion tokens.');
     const help = run(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run --silent sweep -- FILE/);
+  }, 30_000);
+
+  it('--hold-tokens: the sequence-length curve keeps 512 × 8,192 = 4,194,304 tokens per step', () => {
+    const printed = JSON.parse(run([FILE, '--knob', 'seqLen', '--no-timeline', '--hold-tokens']).stdout) as Printed & { held: Array<{ quantity: string; value: number }>; seqLenHold: string };
+    expect(printed.seqLenHold).toBe('tokens');
+    expect(printed.held.find((h) => h.quantity === 'tokensPerStep')?.value).toBe(4_194_304);
+    expect(printed.held.some((h) => h.quantity === 'globalBatch')).toBe(false);
   }, 30_000);
 
   it('a bad knob is an errors list with exit 0; no knob or no file exits 2', () => {

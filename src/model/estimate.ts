@@ -4,7 +4,7 @@
 import { peakFlopsPerSecond } from './time/index.ts';
 import { trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
-import { stepFlops } from './structure/index.ts';
+import { modelSummary, stepFlops } from './structure/index.ts';
 import { optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
 import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
@@ -17,6 +17,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
     memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false },
+    model: null,
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings, errors,
@@ -68,6 +69,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   }
   const output: EstimateOutput = {
     memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity },
+    model: modelSummary(config.model, config.training.seqLen),
     flops,
     throughput: {
       stepSeconds: step.stepSeconds,

@@ -48,6 +48,15 @@ describe('toCsv', () => {
     expect(body.filter((r) => r[0] === 'step-time')).toHaveLength(TIME_PARTS.length);
   });
 
+  it('opens with the model summary: total and active parameters, FLOPs per token (interchange output `model`)', () => {
+    const model = body.filter((r) => r[0] === 'model');
+    expect(model.map((r) => [r[2], r[3], r[4]])).toEqual([
+      ['parameters', '70553706496', 'parameters'], ['activeParameters', '70553706496', 'parameters'], ['flopsPerToken', '430000000000', 'FLOP'],
+    ]);
+    expect(body[0]?.[0]).toBe('model');
+    expect(parseCsv(toCsv(invalidOutput(['x'], []))).some((r) => r[0] === 'model')).toBe(false);
+  });
+
   it('leaves the value empty, not NaN, when a figure is missing, and quotes commas', () => {
     const partial = parseCsv(toCsv(partialOutput()));
     const step = partial.find((r) => r[2] === 'step-time');
@@ -75,6 +84,7 @@ describe('toMarkdown', () => {
     expect(markdown).toContain('Parallel layout: tp 8 · pp 8 · dp 24 · ZeRO 1 · 1f1b');
     expect(lines.filter((l) => /^\| \d+ \|/.test(l))).toHaveLength(8);
     expect(markdown).toContain('| MFU | 41.3 % |');
+    expect(markdown).toContain('Model: 70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token');
   });
 
   it('says why figures are missing and prints no NaN', () => {
@@ -94,6 +104,7 @@ describe('toJson', () => {
     const parsed = JSON.parse(toJson(DOCUMENT, output)) as { input: unknown; output: { flops: { modelPerStep: unknown } } };
     expect(parsed.input).toEqual(DOCUMENT);
     expect(parsed.output.flops.modelPerStep).toBeNull();
+    expect((JSON.parse(toJson(DOCUMENT, base)) as { output: { model: unknown } }).output.model).toEqual(base.model);
   });
 });
 

@@ -4,7 +4,7 @@
 
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 import type { EstimateOutput, MemoryPart } from '../model/input/index.ts';
-import { NOT_AVAILABLE, formatGiB, formatNumber, formatSeconds } from './format.ts';
+import { NOT_AVAILABLE, formatFlopsPerToken, formatGiB, formatModelSummary, formatNumber, formatParameterCount, formatSeconds } from './format.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import { GiB } from '../model/input/index.ts';
 
@@ -84,6 +84,7 @@ function stageRows(output: EstimateOutput): string[][] {
 
 export function toMarkdown(document: unknown, output: EstimateOutput): string {
   const lines: string[] = [`## Training plan: ${markdownCell(modelName(document) ?? 'unnamed model')}`, ''];
+  if (output.model) lines.push(`Model: ${formatModelSummary(output.model)}`, '');
   const layout = layoutLine(document);
   if (layout) lines.push(layout, '');
   lines.push(...markdownTable(['Figure', 'Value', 'How it is computed'], figureRows(output), [false, true, false]), '');
@@ -116,8 +117,20 @@ function csvLine(row: CsvRow): string {
   return [section, stage, name, valueText, unit, text].map(csvField).join(',');
 }
 
+/** The interchange output's `model` summary, one row per figure under its output name. */
+function modelRows(output: EstimateOutput): CsvRow[] {
+  const m = output.model;
+  if (!m) return [];
+  return [
+    ['model', '', 'parameters', m.parameters, 'parameters', formatParameterCount(m.parameters)],
+    ['model', '', 'activeParameters', m.activeParameters, 'parameters', formatParameterCount(m.activeParameters)],
+    ['model', '', 'flopsPerToken', m.flopsPerToken, 'FLOP', formatFlopsPerToken(m.flopsPerToken)],
+  ];
+}
+
 function csvRows(output: EstimateOutput): CsvRow[] {
-  const rows: CsvRow[] = keyFigures(output).map((f) => ['figure', '', f.id, f.value, f.unit, f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text]);
+  const rows: CsvRow[] = modelRows(output);
+  rows.push(...keyFigures(output).map((f): CsvRow => ['figure', '', f.id, f.value, f.unit, f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text]));
   const { capacity, fits, stages } = output.memory;
   rows.push(['figure', '', 'memory-capacity', capacity, 'bytes', formatGiB(capacity)]);
   rows.push(['figure', '', 'memory-fits', fits ? 1 : 0, 'boolean', fits ? 'yes' : 'no']);

@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import {
   NOT_AVAILABLE, formatBytes, formatCo2Kg, formatCompactCount, formatCount, formatDays, formatEnergyKwh,
   formatFlopRate, formatFlops, formatGiB, formatGpuHours, formatMinutes, formatNumber, formatPercent,
-  formatSeconds, formatTokenCount, formatTokensPerSecond, formatUsd,
+  formatSeconds, formatTokenCount, formatTokensPerSecond, formatUsd, formatFlopsPerToken, formatModelSummary, formatParameterCount,
 } from './format.ts';
 
 const ALL_FORMATTERS = [
   formatBytes, formatCo2Kg, formatCompactCount, formatCount, formatDays, formatEnergyKwh, formatFlopRate,
   formatFlops, formatGiB, formatGpuHours, formatMinutes, formatNumber, formatPercent, formatSeconds,
-  formatTokensPerSecond, formatUsd,
+  formatTokensPerSecond, formatUsd, formatParameterCount, formatFlopsPerToken,
 ];
 
 describe('format', () => {
@@ -50,6 +50,18 @@ describe('format', () => {
     expect(formatFlopRate(1.25e15)).toBe('1.25 PFLOP/s');
     // GPT-3 175B model FLOPs per step: 72·1536·2048·96·12288²·(1 + 2048/(6·12288) + 51200/(12·96·12288)) ≈ 3.35e18.
     expect(formatFlops(3.35e18)).toBe('3.35 EFLOP');
+  });
+
+  it('writes the model summary as model cards do', () => {
+    // Llama 3 70B: 70,553,706,496 parameters (structure/params.test.ts); DeepSeek-V3: 671.0e9 and 37.55e9.
+    expect(formatModelSummary({ parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 }))
+      .toBe('70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token');
+    expect(formatParameterCount(671_026_404_352)).toBe('671 B');
+    expect(formatParameterCount(37_552_282_624)).toBe('37.6 B');
+    expect(formatParameterCount(124_000_000)).toBe('124 M');
+    expect(formatParameterCount(1.2e12)).toBe('1.2 T');
+    expect(formatFlopsPerToken(57_912_852_480)).toBe('5.8e10 FLOPs/token');
+    expect(formatFlopsPerToken(Number.NaN)).toBe(NOT_AVAILABLE);
   });
 
   it('shows fractions as percentages', () => {

@@ -196,3 +196,23 @@ export function formatTokenCount(tokens: number): string {
   const text = Math.abs(tokens) < 1e6 ? formatNumber(tokens) : longCount().format(tokens);
   return `${text} tokens`;
 }
+
+const PARAMETER_SCALES: readonly Scale[] = [
+  { factor: 1, unit: '' }, { factor: 1e3, unit: 'K' }, { factor: 1e6, unit: 'M' }, { factor: 1e9, unit: 'B' }, { factor: 1e12, unit: 'T' },
+];
+
+/** A parameter count as model cards write it: "8.03 B", "671 B", "125 M". */
+export function formatParameterCount(parameters: number): string {
+  return scaled(parameters, PARAMETER_SCALES).trimEnd();
+}
+
+/** FLOPs per token in powers of ten, two significant digits: 5.79e10 → "5.8e10 FLOPs/token". */
+export function formatFlopsPerToken(flops: number): string {
+  if (!Number.isFinite(flops)) return NOT_AVAILABLE;
+  return `${flops.toExponential(1).replace('e+', 'e')} FLOPs/token`;
+}
+
+/** The estimate's model summary in one line: "70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token". */
+export function formatModelSummary(summary: { readonly parameters: number; readonly activeParameters: number; readonly flopsPerToken: number }): string {
+  return `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ${formatFlopsPerToken(summary.flopsPerToken)}`;
+}

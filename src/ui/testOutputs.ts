@@ -54,6 +54,8 @@ export function sampleOutput(): EstimateOutput {
   const perGpu = stages[0] ?? breakdownGiB(0, 0, 0, 0, 0);
   return {
     memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice(stages), capacity: 80 * GIB, fits: false },
+    // Llama 3 70B (structure/params.test.ts): 70,553,706,496 parameters; 6N + attention at 8k ≈ 4.3e11 FLOPs/token.
+    model: { parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 },
     flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
     throughput: {
       stepSeconds: 5.21, tokensPerSecond: 603_800, tflopsPerGpu: 128.9, mfu: 0.4132, hfu: 0.5364,
@@ -75,6 +77,7 @@ export function partialOutput(): EstimateOutput {
   const stage = breakdownGiB(10, 10, 20, 15, 1);
   return {
     memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice([stage, stage]), capacity: 80 * GIB, fits: true },
+    model: { parameters: 8.03e9, activeParameters: 8.03e9, flopsPerToken: 5.3e10 },
     flops: { modelPerStep: 1e18, hardwarePerStep: 1.3e18 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
     warnings: ['throughput, time, cost and reliability are not computed yet'], errors: [],

@@ -9,7 +9,7 @@ import { fitRunDocument, type RunFitResult, type RunMeasurement } from '../model
 import type { EstimateOutput } from '../model/input/index.ts';
 import { caseResult, type CaseResult } from '../model/validation/index.ts';
 import { loadPublishedRuns } from './published-runs.ts';
-import { emptySweep, sweepDocument, type SweepResult } from '../model/sweep/index.ts';
+import { emptySweep, type SeqLenHold, sweepDocument, type SweepResult } from '../model/sweep/index.ts';
 
 /** One batch of validated published runs, and how many there are in all. */
 export interface ValidationBatch {
@@ -61,8 +61,8 @@ export const engineApi = {
   },
 
   /** One knob's curve and the checkpoint curve for this document; errors come back as values. */
-  tradeoffs(document: unknown, knob: unknown): TradeoffAnswer {
-    const sweep = (k: unknown) => guarded(() => sweepDocument(document, k, { timeline: false }), 'the curve could not be computed',
+  tradeoffs(document: unknown, knob: unknown, seqLenHold?: SeqLenHold): TradeoffAnswer {
+    const sweep = (k: unknown) => guarded(() => sweepDocument(document, k, { timeline: false, ...(seqLenHold ? { seqLenHold } : {}) }), 'the curve could not be computed',
       (message) => emptySweep(null, String(k), [message]));
     const curve = sweep(knob);
     return { knob: curve, checkpoint: knob === 'checkpointInterval' ? curve : sweep('checkpointInterval') };

@@ -2,7 +2,7 @@
 // (engineApi.tradeoffs), from a worker of their own (latest-client.ts), so a dragged
 // slider's estimate never queues behind the dozens of engine runs a curve takes.
 
-import { emptySweep } from '../model/sweep/index.ts';
+import { emptySweep, type SeqLenHold } from '../model/sweep/index.ts';
 import type { TradeoffAnswer } from './api.ts';
 import type { WorkerLike } from './session.ts';
 import { createLatestClient, type LatestClient } from './latest-client.ts';
@@ -13,6 +13,8 @@ export const TRADEOFF_TIMEOUT_MS = 30_000;
 export interface TradeoffQuestion {
   readonly document: unknown;
   readonly knob: string;
+  /** The sequence-length curve: hold sequences (default) or tokens per step. */
+  readonly seqLenHold?: SeqLenHold;
 }
 
 export type TradeoffClient = LatestClient<TradeoffQuestion, TradeoffAnswer>;
@@ -20,7 +22,7 @@ export type TradeoffClient = LatestClient<TradeoffQuestion, TradeoffAnswer>;
 export function createTradeoffClient(createWorker: () => WorkerLike, timeoutMs = TRADEOFF_TIMEOUT_MS): TradeoffClient {
   const failed = (reason: string) => emptySweep(null, '', [reason]);
   return createLatestClient<TradeoffQuestion, TradeoffAnswer>(createWorker, {
-    ask: (remote, q) => remote.tradeoffs(q.document, q.knob),
+    ask: (remote, q) => remote.tradeoffs(q.document, q.knob, q.seqLenHold),
     failure: (reason) => ({ knob: failed(reason), checkpoint: failed(reason) }),
     what: 'the trade-off curves',
     timeoutMs,

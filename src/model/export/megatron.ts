@@ -76,6 +76,26 @@ function dataParallelFlags(c: RunConfig): Flag[] {
   ];
 }
 
+/**
+ * The data-parallel overlap the estimate assumed (stack.overlap, time/stack-time.ts), as
+ * Megatron-LM flags (megatron/training/arguments.py, core_v0.15.0): --overlap-grad-reduce
+ * (default off) when dpGrad; --overlap-param-gather (default off) when dpParam and the
+ * parameters are gathered at all, which is under the distributed optimizer or Megatron-FSDP
+ * (ZeRO 1 or more here). validate_args: "--overlap-param-gather only supported with
+ * distributed optimizer or megatron fsdp" and "Must use --overlap-param-gather with
+ * --overlap-grad-reduce", so without dpGrad it is left out and said so.
+ */
+function overlapFlags(c: RunConfig, notes: string[]): Flag[] {
+  const { dpGrad, dpParam } = c.stack.overlap;
+  const flags: Flag[] = [];
+  if (dpGrad) flags.push(['--overlap-grad-reduce']);
+  if (dpParam && c.parallel.zero >= 1) {
+    if (dpGrad) flags.push(['--overlap-param-gather']);
+    else notes.push('parameter all-gather overlap without gradient-reduce overlap: Megatron-LM overlaps the all-gather only together with the reduce ("Must use --overlap-param-gather with --overlap-grad-reduce"), so the file leaves both out');
+  }
+  return flags;
+}
+
 function batchFlags(c: RunConfig): Flag[] {
   const t = c.training;
   return [
@@ -170,7 +190,7 @@ function recomputeFlags(c: RunConfig): Flag[] {
 }
 
 /** The stack fields Megatron-LM has flags for (megatron/training/arguments.py), written only where they differ from its defaults. */
-function stackFlags(c: RunConfig): Flag[] {
+function stackFlags(c: RunConfig, notes: string[]): Flag[] {
   const k = c.stack;
   const flags: Flag[] = [];
   if (k.loss === 'fused') flags.push(['--cross-entropy-loss-fusion']);
@@ -179,15 +199,15 @@ function stackFlags(c: RunConfig): Flag[] {
   const megatronRecipes = ['delayed', 'tensorwise', 'blockwise', 'mxfp8'];
   if (c.training.precision === 'fp8' && megatronRecipes.includes(k.fp8Recipe)) flags.push(['--fp8-recipe', k.fp8Recipe]);
   if (k.overlap.tpComm && c.parallel.tp > 1) flags.push(['--tp-comm-overlap']);
-  flags.push(...megatronMoeStackFlags(c));
+  flags.push(...megatronMoeStackFlags(c, notes));
   return flags;
 }
 
 /** Every Megatron-LM flag of the plan, in the order the export writes them (Megatron-DeepSpeed reuses the model's). */
 export function megatronFlags(c: RunConfig, notes: string[]): Flag[] {
   return [
-    ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...batchFlags(c), ...modelFlags(c),
-    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c), ...stackFlags(c),
+    ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...overlapFlags(c, notes), ...batchFlags(c), ...modelFlags(c),
+    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c), ...stackFlags(c, notes),
     ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'], ...dataFlags(c),
   ];
 }

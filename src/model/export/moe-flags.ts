@@ -13,6 +13,21 @@
 //     after the --moe-expert-capacity-factor is set").
 // The partial scope is the one Megatron-Bridge's MoE recipes use (DeepSeek-V3's
 // "--cuda-graph-scope attn moe_router moe_preprocess").
+// What the estimate assumes of every MoE plan, written so the run matches it (issue 36),
+// with names, defaults and help texts from arguments.py at core_v0.15.0:
+//   --moe-grouped-gemm (default off): the time model runs a stage's local experts as one
+//     grouped GEMM per matrix (time/compute.ts groupedGemmSeconds); Megatron-Core also
+//     refuses the moe_act recompute module without it (transformer_config.py: "moe_act in
+//     recompute_modules is only supported with moe_grouped_gemm");
+//   --moe-router-load-balancing-type aux_loss --moe-aux-loss-coeff 1e-2: the engine assumes
+//     balanced routing (structure/params.ts routedCopiesPerToken); Megatron's coefficient
+//     defaults to 0.0, i.e. no balancing pressure at all, and its help text recommends "a
+//     starting value of 1e-2", the value examples/mixtral/train_mixtral_8x7b_distributed.sh
+//     passes with the same load-balancing type;
+//   --overlap-moe-expert-parallel-comm (default off) when the estimate overlapped the
+//     expert-parallel all-to-all (stack.overlap.epComm, time/moe-time.ts), only with ep > 1:
+//     transformer_config.py asserts "overlap_moe_expert_parallel_comm is only supported with
+//     expert model parallelism".
 
 import type { Flag } from './common.ts';
 import type { CudaGraphScope, MoeDispatcher, RunConfig } from '../input/index.ts';
@@ -35,16 +50,23 @@ export function cudaGraphFlags(scope: CudaGraphScope): Flag[] {
   return [];
 }
 
+/** The router's balancing loss the launch writes for every MoE plan (see the opening comment). */
+export const MOE_LOAD_BALANCING = { type: 'aux_loss', auxLossCoeff: 1e-2 } as const;
+
 /**
  * The MoE stack flags after the dispatcher (which the model's flags carry, where the
  * export always wrote it); none for a dense plan, where the fields mean nothing.
  */
-export function megatronMoeStackFlags(c: RunConfig): Flag[] {
+export function megatronMoeStackFlags(c: RunConfig, notes: string[] = []): Flag[] {
   const moe = c.model.moe;
   if (!moe) return [];
   const k = c.stack;
-  const flags: Flag[] = [];
-  if (k.overlap.epComm) flags.push(['--overlap-moe-expert-parallel-comm']);
+  const flags: Flag[] = [
+    ['--moe-grouped-gemm'],
+    ['--moe-router-load-balancing-type', MOE_LOAD_BALANCING.type], ['--moe-aux-loss-coeff', MOE_LOAD_BALANCING.auxLossCoeff],
+  ];
+  notes.push('routing: the estimate assumes every expert gets an even share of the tokens (balanced routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")');
+  if (k.overlap.epComm && c.parallel.ep > 1) flags.push(['--overlap-moe-expert-parallel-comm']);
   if (moe.capacityFactor != null) flags.push(['--moe-expert-capacity-factor', moe.capacityFactor], ['--moe-pad-expert-input-to-capacity']);
   flags.push(...cudaGraphFlags(k.cudaGraph));
   return flags;

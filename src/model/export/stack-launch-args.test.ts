@@ -76,3 +76,47 @@ describe('the mixture-of-experts stack in launch files (issue 20)', () => {
     expect(torchtitanExport(moeConfig({}, {}, { etp: 1 })).text).toContain('expert_tensor_parallel_degree = 1\n');
   });
 });
+
+describe('the Megatron-LM launch carries what the estimate assumed (issue 36)', () => {
+  // megatron/training/arguments.py at core_v0.15.0: --overlap-grad-reduce and --overlap-param-gather
+  // default off; "--overlap-param-gather only supported with distributed optimizer or megatron fsdp";
+  // "Must use --overlap-param-gather with --overlap-grad-reduce"; --moe-aux-loss-coeff defaults to 0.0.
+  function doc(training: Record<string, unknown>, parallel: Record<string, unknown>, moe: Record<string, unknown> | null = null): RunConfig {
+    const parsed = parseDocument({
+      version: 1, model: { layers: 8, hidden: 512, heads: 8, vocab: 1024, ffnType: 'swiglu', ffnHidden: 1024, moe: moe && { experts: 8, topK: 2, expertFfnHidden: 512, ...moe } },
+      training: { seqLen: 1024, globalBatch: 16, microBatch: 1, framework: 'megatron', ...training },
+      parallel: { tp: 2, pp: 1, dp: 4, ...parallel }, cluster: { gpu: 'h100-sxm' },
+    });
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    return parsed.config;
+  }
+  const flagLines = (c: RunConfig) => megatronExport(c).text.split('\n').filter((l) => l.startsWith('  --')).map((l) => l.replace(/ \\$/, '').trim());
+
+  it('data-parallel overlap: the reduce whenever dpGrad, the all-gather only under the distributed optimizer and with the reduce', () => {
+    expect(flagLines(doc({}, { zero: 1 }))).toEqual(expect.arrayContaining(['--use-distributed-optimizer', '--overlap-grad-reduce', '--overlap-param-gather']));
+    // Plain DDP all-reduces: there is no parameter all-gather to overlap.
+    const ddp = flagLines(doc({}, { zero: 0 }));
+    expect(ddp).toContain('--overlap-grad-reduce');
+    expect(ddp).not.toContain('--overlap-param-gather');
+    // The estimate assumed no overlap: the launch says none.
+    const none = flagLines(doc({ overlap: { dpGrad: false, dpParam: false } }, { zero: 1 }));
+    expect(none.filter((l) => l.startsWith('--overlap'))).toEqual([]);
+    // dpParam without dpGrad: Megatron-LM refuses the pair, so neither is written and the file says why.
+    const c = doc({ overlap: { dpGrad: false, dpParam: true } }, { zero: 1 });
+    expect(flagLines(c).filter((l) => l.startsWith('--overlap'))).toEqual([]);
+    expect(megatronExport(c).notes.some((n) => n.includes('Must use --overlap-param-gather with --overlap-grad-reduce'))).toBe(true);
+  });
+
+  it('MoE: grouped GEMM, the aux-loss router at 1e-2 and top-k for every MoE plan; none of them for a dense one', () => {
+    const moe = flagLines(doc({}, { ep: 4 }, {}));
+    expect(moe).toEqual(expect.arrayContaining(['--moe-grouped-gemm', '--moe-router-load-balancing-type aux_loss', '--moe-aux-loss-coeff 0.01', '--moe-router-topk 2']));
+    const dense = flagLines(doc({}, {}));
+    expect(dense.filter((l) => l.startsWith('--moe'))).toEqual([]);
+  });
+
+  it('EP overlap only when the estimate assumed it and experts are spread (Megatron-Core asserts expert_model_parallel_size > 1)', () => {
+    expect(flagLines(doc({ overlap: { epComm: true } }, { ep: 4 }, {}))).toContain('--overlap-moe-expert-parallel-comm');
+    expect(flagLines(doc({ overlap: { epComm: true } }, { ep: 1 }, {}))).not.toContain('--overlap-moe-expert-parallel-comm');
+    expect(flagLines(doc({ overlap: { epComm: false } }, { ep: 4 }, {}))).not.toContain('--overlap-moe-expert-parallel-comm');
+  });
+});

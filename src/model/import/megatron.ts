@@ -24,6 +24,8 @@ const IMPLIED = new Set([
   '--no-pipeline-parallel', '--create-moe-param-group', '--deepspeed', '--deepspeed-config', '--deepspeed-activation-checkpointing',
   '--recompute-method', '--use-mcore-models', '--data-parallel-sharding-strategy', '--use-megatron-fsdp',
   '--decoder-first-pipeline-num-layers', '--decoder-last-pipeline-num-layers', '--no-position-embedding',
+  // What the estimate assumes of every MoE run and the launch writes (export/moe-flags.ts): grouped expert GEMMs, balanced routing.
+  '--moe-grouped-gemm', '--moe-router-load-balancing-type', '--moe-aux-loss-coeff',
 ]);
 
 class Flags {

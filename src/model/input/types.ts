@@ -307,6 +307,16 @@ export interface StageOnDevice {
 export type TimePart = 'compute' | 'recompute' | 'tp' | 'cp' | 'ep' | 'pp' | 'dp' | 'bubble' | 'optimizer';
 export const TIME_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp', 'dp', 'bubble', 'optimizer'];
 
+/** The interchange output's `model`: what the document describes, before any layout (structure/summary.ts). */
+export interface ModelSummary {
+  /** Every weight: embeddings and every expert included (the multi-token-prediction modules left out, as published totals do). */
+  readonly parameters: number;
+  /** Weights one token runs through: shared + topK routed experts; = parameters for a dense model. */
+  readonly activeParameters: number;
+  /** Model FLOPs of one token's forward and backward at training.seqLen (6N plus attention), no recomputation. */
+  readonly flopsPerToken: number;
+}
+
 export interface EstimateOutput {
   readonly memory: {
     readonly perGpu: MemoryBreakdown;
@@ -328,6 +338,8 @@ export interface EstimateOutput {
     /** deviceUsed fits capacity. */
     readonly fits: boolean;
   };
+  /** null only for an invalid document. */
+  readonly model: ModelSummary | null;
   readonly flops: { readonly modelPerStep: number; readonly hardwarePerStep: number };
   readonly throughput: {
     readonly stepSeconds: number;

@@ -9,4 +9,5 @@ export {
   chunkLayerCounts, denseDataParallel, expertDataParallel, expertTensorParallel, type GpuParameters, layerGpuParameters, mtpLayerIndex,
   parameterCounts, pipelineLayout, type PipelineStage, routedCopiesPerToken, stageGpuParameters,
 } from './params.ts';
+export { modelSummary } from './summary.ts';
 export { zeroWithoutEffect } from './zero-groups.ts';

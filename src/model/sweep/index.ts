@@ -4,4 +4,4 @@
 // This file is the wing's one public entry: code outside the wing imports from here.
 
 export { type KnobContext, KNOBS, SWEEP_KNOBS, type SweepKnob, type SweepValue } from './knobs.ts';
-export { emptySweep, sweepDocument, type SweepResult } from './sweep.ts';
+export { emptySweep, type Held, type HeldQuantity, type SeqLenHold, sweepDocument, type SweepResult } from './sweep.ts';

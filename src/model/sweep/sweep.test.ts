@@ -166,3 +166,64 @@ describe('sweep: the MoE stack knobs (issue 20)', () => {
     for (const knob of ['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const) expect(sweepDocument(LLAMA_70B, knob).rows, knob).toHaveLength(1);
   });
 });
+
+describe('sweep: what each curve holds fixed (issue 36)', () => {
+  // Llama 3 70B example: 256 GPUs, global batch 512 sequences of 8,192 tokens = 4,194,304 tokens per step, micro-batch 1, bf16, 1.5e12 tokens.
+  const quantities = (knob: SweepKnob, options = {}) => sweepDocument(LLAMA_70B, knob, options).held.map((h) => `${h.quantity}=${h.value}`);
+
+  it('a layout knob holds the GPUs, the batch, the length, the micro-batch, the precision and the token budget', () => {
+    expect(quantities('tp')).toEqual(['gpus=256', 'globalBatch=512', 'seqLen=8192', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+  });
+
+  it('each knob leaves out what it moves: the GPU curve its GPUs, the batch curve its batch, the precision curve its precision', () => {
+    expect(quantities('gpus')).not.toContain('gpus=256');
+    expect(quantities('globalBatch')).toEqual(['gpus=256', 'seqLen=8192', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+    expect(quantities('precision')).not.toContain('precision=bf16');
+  });
+
+  it('sequence length, holding sequences per step (the default): the global batch stays 512 and tokens per step follow the length', () => {
+    const result = sweepDocument(LLAMA_70B, 'seqLen');
+    expect(result.seqLenHold).toBe('sequences');
+    expect(quantities('seqLen')).toEqual(['gpus=256', 'globalBatch=512', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+    const at4k = result.rows.find((r) => r.value === 4096);
+    // 4k halves the tokens per step: 512 × 4,096 = 2,097,152.
+    expect(at4k?.changes).toEqual([{ path: ['training', 'seqLen'], value: 4096 }]);
+    expect(at4k?.output.flops.modelPerStep).toBe(512 * 4096 * (at4k?.output.model?.flopsPerToken ?? 0));
+  });
+
+  it('sequence length, holding tokens per step: the global batch scales inversely, 4,194,304 tokens in every row', () => {
+    const result = sweepDocument(LLAMA_70B, 'seqLen', { seqLenHold: 'tokens' });
+    expect(result.seqLenHold).toBe('tokens');
+    expect(result.errors).toEqual([]);
+    expect(quantities('seqLen', { seqLenHold: 'tokens' })).toEqual(['gpus=256', 'tokensPerStep=4194304', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+    // 4k: 4,194,304 / 4,096 = 1,024 sequences; 16k: 256; each row is the estimate of that document written by hand.
+    const batchAt = (s: number) => result.rows.find((r) => r.value === s)?.changes.find((c) => c.path[1] === 'globalBatch')?.value;
+    expect(batchAt(4096)).toBe(1024);
+    expect(batchAt(16_384)).toBe(256);
+    expect(batchAt(8192)).toBe(512);
+    for (const row of result.rows) {
+      const sequences = 4_194_304 / Number(row.value);
+      expect(row.output).toEqual(estimate({ ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: row.value, globalBatch: sequences } }));
+      // Same tokens per step, so the same steps for the token budget: tokens/s × days is the budget over goodput in every row.
+      expect(sequences * Number(row.value)).toBe(4_194_304);
+    }
+    // 131,072 tokens per sequence leaves 32 sequences: still a multiple of DP 8 × micro-batch 1, so drawn.
+    expect(result.rows.some((r) => r.value === 131_072)).toBe(true);
+    // Holding tokens, 512-token sequences need 8,192 sequences per step: a valid, larger batch.
+    expect(batchAt(512)).toBe(8192);
+  });
+
+  it('a length that cannot hold the tokens in whole sequences is skipped with the reason', () => {
+    // 8 sequences of 1,000 tokens = 8,000 tokens per step: 16,384-token sequences need 0.49 of one, 4,096-token ones 1.95.
+    const small = { ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: 1000, globalBatch: 8 }, parallel: { ...LLAMA_70B.parallel, dp: 8 } };
+    const result = sweepDocument(small, 'seqLen', { seqLenHold: 'tokens' });
+    const skip = result.skipped.find((s) => s.value === 16_384);
+    expect(skip?.reason).toMatch(/holding 8000 tokens per step at 16384 tokens per sequence needs less than one sequence/);
+    expect(result.skipped.find((s) => s.value === 4096)?.reason).toMatch(/1\.95 sequences per step, not a whole number/);
+  });
+
+  it('the option means nothing to another knob', () => {
+    expect(sweepDocument(LLAMA_70B, 'tp', { seqLenHold: 'tokens' }).seqLenHold).toBeNull();
+    expect(quantities('tp', { seqLenHold: 'tokens' })).toEqual(quantities('tp'));
+  });
+});

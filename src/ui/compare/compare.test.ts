@@ -39,6 +39,18 @@ describe('comparing two estimates figure by figure', () => {
     }
   });
 
+  it('opens with the model summary: which model each side is, same model same figures', () => {
+    const rows = compareFigures(a, pricier);
+    expect(rows.slice(0, 3).map((r) => r.id)).toEqual(['model-parameters', 'model-active-parameters', 'model-flops-per-token']);
+    expect(rows[0]?.current.value).toBe(a.model?.parameters);
+    expect(rows.slice(0, 3).every((r) => r.verdict === 'same')).toBe(true);
+    // A deeper model: more parameters, said to differ (neither bigger nor smaller is better).
+    const deeper = estimate(setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 2 * Number((DEFAULT_DOCUMENT as { model: { layers: number } }).model.layers)));
+    const params = compareFigures(a, deeper).find((r) => r.id === 'model-parameters');
+    expect(params?.verdict).toBe('differs');
+    expect((params?.ratio ?? 0) > 1.5).toBe(true);
+  });
+
   it('marks figures an invalid estimate lacks as not comparable', () => {
     const invalid = estimate({ version: 1 });
     expect(compareFigures(a, invalid).every((r) => r.verdict === 'unavailable' && r.delta === null)).toBe(true);

@@ -6,7 +6,7 @@
 import type { EstimateOutput } from '../../model/input/index.ts';
 import {
   NOT_AVAILABLE, formatCo2Kg, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
-  formatGpuHours, formatMinutes, formatNumber, formatSeconds, formatTokensPerSecond, formatUsd,
+  formatFlopsPerToken, formatGpuHours, formatMinutes, formatNumber, formatParameterCount, formatSeconds, formatTokensPerSecond, formatUsd,
 } from '../format.ts';
 import { keyFigures, type FigureUnit, type KeyFigure } from '../keyFigures.ts';
 
@@ -78,10 +78,25 @@ function compareOne(pinned: KeyFigure, current: KeyFigure): FigureComparison {
   };
 }
 
-/** Every key figure of B next to the same figure of A, in display order. */
+/** The model summary (interchange output `model`) as figures, so compare shows which model each side is. */
+function modelFigures(output: EstimateOutput): KeyFigure[] {
+  const m = output.model;
+  const row = (id: string, label: string, unit: FigureUnit, value: number | undefined, format: (v: number) => string, explanation: string): KeyFigure => ({
+    id, group: 'work', label, unit, explanation, headline: false,
+    value: value ?? null, text: value === undefined ? NOT_AVAILABLE : format(value),
+    unavailableReason: value === undefined ? 'the configuration is invalid' : null,
+  });
+  return [
+    row('model-parameters', 'Parameters', 'count', m?.parameters, formatParameterCount, 'Every weight, embeddings and every expert included'),
+    row('model-active-parameters', 'Active parameters', 'count', m?.activeParameters, formatParameterCount, 'Weights one token runs through: shared + top-k experts'),
+    row('model-flops-per-token', 'FLOPs per token', 'FLOP', m?.flopsPerToken, formatFlopsPerToken, 'Forward and backward of one token: 6N plus attention'),
+  ];
+}
+
+/** Every key figure of B next to the same figure of A, in display order, after the model summary. */
 export function compareFigures(pinned: EstimateOutput, current: EstimateOutput): readonly FigureComparison[] {
-  const pinnedById = new Map(keyFigures(pinned).map((f) => [f.id, f]));
-  return keyFigures(current).flatMap((figure) => {
+  const pinnedById = new Map([...modelFigures(pinned), ...keyFigures(pinned)].map((f) => [f.id, f]));
+  return [...modelFigures(current), ...keyFigures(current)].flatMap((figure) => {
     const other = pinnedById.get(figure.id);
     return other ? [compareOne(other, figure)] : [];
   });

@@ -8,7 +8,7 @@ import { formatTokenCount } from '../format.ts';
 import { HELP } from '../help.ts';
 import { NumberField } from './fields.tsx';
 import { GpuPicker } from './HardwareSection.tsx';
-import { PresetPicker } from './ModelSection.tsx';
+import { ModelSummaryLine, PresetPicker } from './ModelSection.tsx';
 import { Section } from './Section.tsx';
 import { TrainingMethod } from './TrainingMethod.tsx';
 
@@ -17,6 +17,7 @@ export function FrameSection() {
   return (
     <Section title="Run: model, GPUs, budget" id={FRAME_SECTION_ID}>
       <PresetPicker />
+      <ModelSummaryLine />
       <GpuPicker />
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         <NumberField path={['cluster', 'gpus']} help={HELP.gpus} commitOnBlur onCommit={(v) => store.getState().setGpuCount(v)} />

@@ -5,6 +5,7 @@ import { FFN_TYPES } from '../../model/input/index.ts';
 import { MODEL_PRESETS, matchModelPreset, readModel } from '../../state/catalog.ts';
 import { getAt, isPlainObject, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { formatModelSummary } from '../format.ts';
 import { HELP, type Help } from '../help.ts';
 import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { HfImport } from './HfImport.tsx';
@@ -39,6 +40,20 @@ export function PresetPicker() {
           <p className="mt-1">{preset.source}</p>
         </details>
       )} />
+  );
+}
+
+/**
+ * The estimate's model summary (interchange output `model`) beside the model, so anyone can
+ * check the model is the size they meant: total and active parameters, FLOPs per token.
+ */
+export function ModelSummaryLine() {
+  const summary = usePlanner((s) => s.output?.model ?? null);
+  if (!summary) return null;
+  return (
+    <p className={HINT} data-testid="model-summary">
+      <span className="sr-only">Model size: </span>{formatModelSummary(summary)}
+    </p>
   );
 }
 

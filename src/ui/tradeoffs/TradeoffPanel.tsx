@@ -6,7 +6,7 @@
 // near the panel (nothing is computed for a page nobody reads this far). It asks, shows, applies.
 
 import { Suspense, lazy, memo, startTransition, useCallback, useEffect, useId, useMemo, useRef, useState, type RefObject } from 'react';
-import { SWEEP_KNOBS, type SweepKnob, type SweepResult } from '../../model/sweep/index.ts';
+import { SWEEP_KNOBS, type SeqLenHold, type SweepKnob, type SweepResult } from '../../model/sweep/index.ts';
 import { getAt, withFieldChanges, type Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { TradeoffAnswer } from '../../worker/api.ts';
@@ -16,7 +16,7 @@ import { BUTTON } from '../buttons.ts';
 import { messageInWords } from '../errorWords.ts';
 import { useSettledValue } from '../useSettledValue.ts';
 import { STALE_CLASS, STALE_TEXT } from '../SummaryStrip.tsx';
-import { KNOB_CAPTIONS } from './captions.ts';
+import { holdingLine, KNOB_CAPTIONS, knobCaption } from './captions.ts';
 import { tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
 import type { CostUnit } from './TradeoffChart.tsx';
 
@@ -43,7 +43,7 @@ function client(): TradeoffClient {
   return shared;
 }
 
-interface Asked { readonly document: Doc; readonly knob: SweepKnob; readonly answer: TradeoffAnswer }
+interface Asked { readonly document: Doc; readonly knob: SweepKnob; readonly seqLenHold: SeqLenHold; readonly answer: TradeoffAnswer }
 
 /** True from the first time the element comes within a screen of the viewport: the curves are computed only for a reader who scrolls to them. */
 function useSeen(ref: RefObject<HTMLElement | null>): boolean {
@@ -64,30 +64,55 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
   return seen;
 }
 
-function useCurves(document: Doc | null, knob: SweepKnob): { answer: TradeoffAnswer | null; current: boolean } {
+function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold): { answer: TradeoffAnswer | null; current: boolean } {
   const settled = useSettledValue(document, ASK_AFTER_MS);
   const [asked, setAsked] = useState<Asked | null>(null);
   useEffect(() => {
     if (!settled) return undefined;
     let live = true;
-    void client().request({ document: settled, knob }).then((answer) => {
+    void client().request({ document: settled, knob, seqLenHold }).then((answer) => {
       // A transition: React draws the new curves in slices that yield, so no task runs long.
-      if (live && answer) startTransition(() => setAsked({ document: settled, knob, answer }));
+      if (live && answer) startTransition(() => setAsked({ document: settled, knob, seqLenHold, answer }));
     });
     return () => { live = false; };
-  }, [settled, knob]);
-  return { answer: asked?.answer ?? null, current: asked !== null && asked.document === document && asked.knob === knob };
+  }, [settled, knob, seqLenHold]);
+  const same = asked !== null && asked.document === document && asked.knob === knob && asked.seqLenHold === seqLenHold;
+  return { answer: asked?.answer ?? null, current: same };
 }
 
 function Caption({ knob, result }: { knob: SweepKnob; result: SweepResult }) {
-  const caption = KNOB_CAPTIONS[knob];
+  const caption = knobCaption(knob, result.seqLenHold);
   const gpus = result.rows.find((r) => r.value === result.current)?.output;
+  const holding = holdingLine(result);
   return (
-    <p className="text-sm text-gray-800 dark:text-gray-200" data-testid="tradeoff-caption">
-      <strong>{caption.tradeoff}:</strong> {caption.why}
-      {result.absorbedBy === 'dp' && knob !== 'gpus' && gpus && ' Data parallelism follows, so the cluster keeps its size.'}
-      {' '}<span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
-    </p>
+    <div className="flex flex-col gap-1 text-sm text-gray-800 dark:text-gray-200">
+      <p data-testid="tradeoff-caption">
+        <strong>{caption.tradeoff}:</strong> {caption.why}
+        {result.absorbedBy === 'dp' && knob !== 'gpus' && gpus && ' Data parallelism follows, so the cluster keeps its size.'}
+        {' '}<span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
+      </p>
+      {holding && <p data-testid="tradeoff-holding">{holding}</p>}
+    </div>
+  );
+}
+
+/** The sequence-length curve's choice: hold the sequences per step (tokens per step follow) or the tokens per step (the batch in sequences follows, inversely). */
+function SeqLenHoldChoice({ value, onChange }: { value: SeqLenHold; onChange: (v: SeqLenHold) => void }) {
+  const name = useId();
+  const labels: Readonly<Record<SeqLenHold, string>> = {
+    sequences: 'Sequences per step (tokens per step follow)',
+    tokens: 'Tokens per step (sequences per step follow)',
+  };
+  return (
+    <fieldset className="flex flex-wrap gap-3" data-testid="tradeoff-seqlen-hold">
+      <legend className="font-medium">As the length changes, hold</legend>
+      {(['sequences', 'tokens'] as const).map((v) => (
+        <label key={v} className="flex items-center gap-1">
+          <input type="radio" name={name} value={v} checked={value === v} onChange={() => onChange(v)} />
+          {labels[v]}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 
@@ -141,9 +166,11 @@ export default function TradeoffPanel() {
   const document = usePlanner((s) => s.outputDocument);
   const [knob, setKnob] = useState<SweepKnob>('tp');
   const [costUnit, setCostUnit] = useState<CostUnit>('usd');
+  const [seqLenHold, setSeqLenHold] = useState<SeqLenHold>('sequences');
   const panel = useRef<HTMLElement>(null);
   const seen = useSeen(panel);
-  const { answer, current } = useCurves(seen ? document : null, knob);
+  // Only the sequence-length curve reads the choice: another knob's curve is not asked again when it changes.
+  const { answer, current } = useCurves(seen ? document : null, knob, knob === 'seqLen' ? seqLenHold : 'sequences');
   // While the input is invalid the curves are the last valid input's, as every figure above is.
   const invalid = usePlanner((st) => st.errors.length > 0);
   const stale = !current || invalid;
@@ -173,6 +200,7 @@ export default function TradeoffPanel() {
             </label>
           ))}
         </fieldset>
+        {knob === 'seqLen' && <SeqLenHoldChoice value={seqLenHold} onChange={setSeqLenHold} />}
       </div>
       {!result ? <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
         : result.errors.length > 0 ? <Problems lines={result.errors} />

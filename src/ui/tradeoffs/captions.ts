@@ -2,7 +2,8 @@
 // the reader is looking at and why it bends, with the source of each mechanism. The
 // mechanisms themselves are the engine's (docs/methodology.md); these lines only say them.
 
-import type { SweepKnob } from '../../model/sweep/index.ts';
+import type { Held, SeqLenHold, SweepKnob, SweepResult } from '../../model/sweep/index.ts';
+import { formatCount, formatTokenCount } from '../format.ts';
 
 export interface KnobCaption {
   /** The trade-off in the article's words. */
@@ -99,3 +100,33 @@ export const KNOB_CAPTIONS: Readonly<Record<SweepKnob, KnobCaption>> = {
     source: 'Megatron-Core --expert-tensor-parallel-size (model_parallel_config.py)',
   },
 };
+
+/** The sequence-length curve's "why" when it holds tokens per step instead of sequences. */
+const SEQ_LEN_HOLDING_TOKENS_WHY = 'attention FLOPs grow with the square of the sequence and activations with its length; at fixed tokens per step, longer sequences mean fewer of them in each step.';
+
+/** The caption of `knob`'s curve, as the sweep held it (the sequence-length curve says which of sequences or tokens per step it kept). */
+export function knobCaption(knob: SweepKnob, seqLenHold: SeqLenHold | null): KnobCaption {
+  const caption = KNOB_CAPTIONS[knob];
+  return knob === 'seqLen' && seqLenHold === 'tokens' ? { ...caption, why: SEQ_LEN_HOLDING_TOKENS_WHY } : caption;
+}
+
+const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** One held quantity in words: "global batch 1,024 sequences", "4.19 million tokens per step". */
+export function heldInWords(h: Held): string {
+  const n = typeof h.value === 'number' ? h.value : Number.NaN;
+  switch (h.quantity) {
+    case 'gpus': return plural(n, 'GPU', 'GPUs');
+    case 'globalBatch': return `global batch ${plural(n, 'sequence', 'sequences')}`;
+    case 'tokensPerStep': return `${formatTokenCount(n)} per step`;
+    case 'seqLen': return `sequence length ${plural(n, 'token', 'tokens')}`;
+    case 'microBatch': return `micro-batch ${plural(n, 'sequence', 'sequences')}`;
+    case 'precision': return `precision ${String(h.value).toUpperCase()}`;
+    case 'tokens': return `token budget ${formatTokenCount(n)}`;
+  }
+}
+
+/** The caption line of what a curve holds fixed: "Holding: 256 GPUs, global batch 512 sequences, …" (null when it holds nothing named). */
+export function holdingLine(result: Pick<SweepResult, 'held'>): string | null {
+  return result.held.length > 0 ? `Holding: ${result.held.map(heldInWords).join(', ')}.` : null;
+}

@@ -8,6 +8,8 @@ torchrun --nnodes 8 --nproc-per-node 8 --node-rank "${NODE_RANK:-0}" --master-ad
   --pipeline-model-parallel-size 4 \
   --sequence-parallel \
   --use-distributed-optimizer \
+  --overlap-grad-reduce \
+  --overlap-param-gather \
   --micro-batch-size 1 \
   --global-batch-size 256 \
   --seq-length 8192 \

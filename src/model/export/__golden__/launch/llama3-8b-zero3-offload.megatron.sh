@@ -12,6 +12,8 @@ torchrun --nnodes 1 --nproc-per-node 8 pretrain_gpt.py \
   --use-distributed-optimizer \
   --no-gradient-accumulation-fusion \
   --ckpt-format fsdp_dtensor \
+  --overlap-grad-reduce \
+  --overlap-param-gather \
   --micro-batch-size 2 \
   --global-batch-size 64 \
   --seq-length 4096 \
