@@ -70,6 +70,9 @@ export function summaryTable(o: EstimateOutput, name: string): string {
     ['fits', `${o.memory.fits ? 'yes' : 'no'}: ${gib(peak)} of ${gib(capacity)} per GPU (${margin >= 0 ? `${gib(margin)} spare` : `${gib(-margin)} over`})`],
     ['memory / GPU', stageMemory(o)],
   ];
+  // What offload keeps in one node's CPU memory (memory.host), only when it keeps anything there.
+  const host = o.memory.host;
+  if (host.perNode > 0) rows.push(['host / node', `${host.perNode <= host.capacity ? 'fits' : 'does not fit'}: ${gib(host.perNode)} of ${gib(host.capacity)} CPU memory`]);
   const t = o.throughput;
   if (t) {
     rows.push(['step', duration(t.stepSeconds)]);

@@ -147,6 +147,15 @@ describe('estimate command line', () => {
     expect(lines.length).toBeLessThan(20);
   });
 
+  it('prints memory.host for the example offload document: 22 bytes × 405,853,388,800 parameters on one 8-GPU node against 2 TiB', () => {
+    // src/model/memory/host.test.ts derives the figure; here the command line carries it.
+    const result = run(['examples/llama3-405b-zero3-offload-8-h100.json']);
+    const output = JSON.parse(result.stdout) as { memory: { fits: boolean; host: { perNode: number; capacity: number } } };
+    expect(output.memory.host).toMatchObject({ perNode: 22 * 405_853_388_800, capacity: 2 ** 41 });
+    expect(output.memory.fits).toBe(false);
+    expect(run(['examples/llama3-405b-zero3-offload-8-h100.json', '--summary']).stdout).toMatch(/^ {2}host \/ node\s+does not fit: 8315\.6 GiB of 2048\.0 GiB CPU memory$/m);
+  });
+
   it('reports every error of a document, not only the first', () => {
     const doc = clone();
     (doc.model as Record<string, unknown>).layers = 'many';

@@ -5,7 +5,7 @@ import { peakFlopsPerSecond } from './time/index.ts';
 import { trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { modelSummary, stepFlops } from './structure/index.ts';
-import { optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
+import { hostMemory, optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
 import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
 import { adapterStepFlops, stepTime } from './time/index.ts';
@@ -16,7 +16,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false },
+    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false, host: { perNode: 0, capacity: 0, perGpu: 0 } },
     model: null,
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
@@ -51,6 +51,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const perGpu = worst.breakdown;
   const { reserved, deviceUsed } = worst;
   const capacity = config.cluster.gpu.memoryGiB * GiB;
+  // What offload keeps in one node's CPU memory (memory/host.ts): the run fits only where the host holds it too.
+  const host = hostMemory(config);
   // A fine-tune's FLOPs skip the frozen weights' gradients and add the adapters' (time/adapter-time.ts).
   const flops = config.training.adapter ? adapterStepFlops(config, config.training.adapter) : stepFlops(config);
   const { gpus } = config.cluster;
@@ -67,8 +69,11 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   if (deviceUsed > capacity) {
     extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
   }
+  if (host.perNode > host.capacity) {
+    extraWarnings.push(`memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`);
+  }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity },
+    memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity && host.perNode <= host.capacity, host },
     model: modelSummary(config.model, config.training.seqLen),
     flops,
     throughput: {

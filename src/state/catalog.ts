@@ -3,10 +3,10 @@
 
 import { parseDocument } from '../model/input/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
-import { GPU_PRESETS, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
+import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
 import { MODEL_PRESETS, findModelPreset, type ModelPreset } from '../presets/models.ts';
 
-export { GPU_PRESETS, MODEL_PRESETS, findGpuPreset, findModelPreset };
+export { GPU_PRESETS, MODEL_PRESETS, defaultHostMemoryGiB, findGpuPreset, findModelPreset };
 export type { GpuPreset, ModelPreset };
 
 /** The model as the engine reads it (every default filled in), or null when the engine rejects it. */

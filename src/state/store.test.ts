@@ -53,6 +53,9 @@ describe('the configuration slice', () => {
     expect(getAt(store.getState().document, ['cost', 'usdPerGpuHour'])).toBe(1.8);
     store.getState().setGpuPreset('custom');
     expect(getAt(store.getState().document, ['cluster', 'gpu'])).toMatchObject({ name: 'NVIDIA A100 SXM4 80GB (custom)', memoryGiB: 80, bf16Tflops: 312 });
+    // The host memory is the cluster's: not a GPU field, and the preset's (DGX A100 640GB: 2 TB) is kept.
+    expect(getAt(store.getState().document, ['cluster', 'gpu', 'hostMemoryGiB'])).toBeUndefined();
+    expect(getAt(store.getState().document, ['cluster', 'hostMemoryGiB'])).toBe(2048);
     expect(parseDocument(store.getState().document).ok).toBe(true);
   });
 

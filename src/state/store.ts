@@ -179,8 +179,11 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     if (id === 'custom') {
       if (!currentPreset) return;
       // The architecture is not a document field: a custom GPU's comes from its name (model/input/gpus.ts).
-      const { id: _id, gpusPerNode: _perNode, source: _source, architecture: _architecture, ...spec } = currentPreset;
-      commit(setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` }));
+      // The host memory is the cluster's (cluster.hostMemoryGiB), not a GPU field.
+      const { id: _id, gpusPerNode: _perNode, source: _source, architecture: _architecture, hostMemoryGiB: _host, hostSource: _hostSource, ...spec } = currentPreset;
+      const custom = setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` });
+      // A custom GPU has no usual server: the preset's host memory stays, so the estimate does not move.
+      commit(getAt(doc, ['cluster', 'hostMemoryGiB']) === undefined ? setAt(custom, ['cluster', 'hostMemoryGiB'], currentPreset.hostMemoryGiB) : custom);
       return;
     }
     const preset = findGpuPreset(id);

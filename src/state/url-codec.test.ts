@@ -4,6 +4,7 @@ import {
   PIN_FORMAT, SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash, readPinnedHash,
 } from './url-codec.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
+import { parseDocument } from '../model/input/index.ts';
 
 /**
  * A share link of format 1 written by hand: deflate-raw's "stored" block (RFC 1951
@@ -52,6 +53,16 @@ describe('share links (#s=)', () => {
   it('round-trip the default document exactly', async () => {
     const read = await readHash(`#${await encodeShareFragment(DEFAULT_DOCUMENT)}`);
     expect(read).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT, format: 'share' });
+  });
+
+  it('carry cluster.hostMemoryGiB through both link kinds, and the engine reads it back', async () => {
+    const doc = { ...DEFAULT_DOCUMENT, cluster: { ...(DEFAULT_DOCUMENT['cluster'] as object), hostMemoryGiB: 1536 } };
+    for (const fragment of [await encodeShareFragment(doc), encodeConfigFragment(doc)]) {
+      const read = await readHash(`#${fragment}`);
+      expect(read.kind === 'document' && read.document['cluster']).toMatchObject({ hostMemoryGiB: 1536 });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.cluster.hostMemoryGiB).toBe(1536);
+    }
   });
 
   it('round-trip any JSON object', async () => {

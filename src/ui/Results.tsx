@@ -11,6 +11,7 @@ import { CompareView } from './compare/CompareView.tsx';
 import { CureButtons } from './cures/CureButtons.tsx';
 import { Figures } from './Figures.tsx';
 import { FitSuggestions } from './fit/FitSuggestions.tsx';
+import { HostMemoryUse } from './HostMemoryUse.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
@@ -74,7 +75,7 @@ function Warnings() {
 /** The memory chart, redrawn once the input settles (useSettledValue). */
 function MemoryCharts({ output }: { output: EstimateOutput }) {
   const deferred = useSettledValue(output, SETTLE_MS.memoryChart);
-  return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /></ChartSlot>;
+  return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /><HostMemoryUse output={deferred} /></ChartSlot>;
 }
 
 function SpeedCharts({ output }: { output: EstimateOutput }) {

@@ -54,6 +54,12 @@ export const HELP = {
   tdpWatts: { label: 'Power (TDP, W)', explain: 'Board power: the energy figure, and how far power capping holds the tensor cores below their peak.', formula: 'sustained = peak / (1 + e · peak / TDP / knee), e = energy of one FLOP relative to BF16' },
   usdPerHour: { label: 'List price ($/GPU-h)', explain: 'The custom GPU\'s typical price.' },
   gpusPerNode: { label: 'GPUs per node', explain: 'GPUs sharing the fast intra-node link.' },
+  hostMemoryGiB: {
+    label: 'CPU memory per node (GiB)',
+    explain: 'The host memory of one node, which offloaded optimizer states and parameters of all its GPUs must fit in; empty: the usual server for the GPU.',
+    formula: 'host per node = GPUs per node × offloaded bytes per GPU (Adam, fp32 master: 16 bytes per offloaded parameter of the shard)',
+    source: 'Ren et al. 2021, ZeRO-Offload (arXiv 2101.06840), section 4.1; DeepSpeed offload_optimizer / offload_param; Megatron-Core HybridDeviceOptimizer; PyTorch FSDP CPUOffload',
+  },
   gpus: { label: 'Cluster size (GPUs)', explain: 'Total GPUs; TP, PP and CP are kept where they divide it and DP follows.', formula: 'GPUs = TP × PP × DP × CP', source: NARAYANAN + ', section 2' },
 
   tp: { label: 'Tensor parallel (TP)', explain: 'Splits each layer\'s matrices over TP GPUs, usually inside a node.', formula: 'weights and (with SP) activations per GPU ∝ 1/TP; 4 collectives per layer per micro-batch', source: 'Shoeybi et al. 2019, Megatron-LM (arXiv 1909.08053), section 3' },

@@ -9,6 +9,7 @@ import {
   NOT_AVAILABLE, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
   formatGpuHours, formatMinutes, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd, formatCo2Kg,
 } from './format.ts';
+import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 
 export type FigureGroup = 'memory' | 'speed' | 'time-cost' | 'reliability' | 'work';
 export const FIGURE_GROUPS: readonly FigureGroup[] = ['memory', 'speed', 'time-cost', 'reliability', 'work'];
@@ -147,5 +148,10 @@ export function memoryCapacityNote(output: EstimateOutput): { readonly capacityT
   const { perGpu, reserved, capacity, fits } = output.memory;
   const capacityText = `of ${formatGiB(capacity)}`;
   if (fits || output.errors.length > 0) return { capacityText, oomText: null };
-  return { capacityText, oomText: `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}` };
+  // memory.fits also asks the host to hold what offload puts there (memory.host).
+  const used = fitMemoryBytes(output);
+  const host = hostShortfallWords(output);
+  if (host && used <= capacity) return { capacityText, oomText: `Out of CPU memory: offload ${host}` };
+  const gpu = `Out of memory: needs ${formatGiB(used)} per GPU (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}`;
+  return { capacityText, oomText: host ? `${gpu}; and offload ${host}` : gpu };
 }

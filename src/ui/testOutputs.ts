@@ -47,13 +47,16 @@ const BREAKDOWN: Readonly<Record<TimePart, number>> = {
   compute: 3.6, recompute: 0.4, tp: 0.5, cp: 0, ep: 0, pp: 0.05, dp: 0.1, bubble: 0.5, optimizer: 0.06,
 };
 
+/** No offload: nothing on the host, a DGX H100's 2 TiB. */
+const NO_HOST = { perNode: 0, capacity: 2048 * GIB, perGpu: 0 };
+
 /** A complete output for an 8-stage run whose first stage does not fit on an 80 GiB GPU. */
 export function sampleOutput(): EstimateOutput {
   // Stage 1 holds 92 GiB allocated, 102.7 GiB on the device (onDevice); the others 70 GiB allocated, 78.5 GiB on the device.
   const stages = [breakdownGiB(20, 20, 30, 20, 2), ...Array.from({ length: 7 }, () => breakdownGiB(20, 20, 20, 8, 2))];
   const perGpu = stages[0] ?? breakdownGiB(0, 0, 0, 0, 0);
   return {
-    memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice(stages), capacity: 80 * GIB, fits: false },
+    memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice(stages), capacity: 80 * GIB, fits: false, host: NO_HOST },
     // Llama 3 70B (structure/params.test.ts): 70,553,706,496 parameters; 6N + attention at 8k ≈ 4.3e11 FLOPs/token.
     model: { parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 },
     flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
@@ -76,7 +79,7 @@ export function sampleOutput(): EstimateOutput {
 export function partialOutput(): EstimateOutput {
   const stage = breakdownGiB(10, 10, 20, 15, 1);
   return {
-    memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice([stage, stage]), capacity: 80 * GIB, fits: true },
+    memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice([stage, stage]), capacity: 80 * GIB, fits: true, host: NO_HOST },
     model: { parameters: 8.03e9, activeParameters: 8.03e9, flopsPerToken: 5.3e10 },
     flops: { modelPerStep: 1e18, hardwarePerStep: 1.3e18 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,

@@ -2,7 +2,7 @@
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
-import { architectureOfGpuName, defaultExpTeraOpsPerSecond, findGpuPreset } from './gpus.ts';
+import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';
@@ -26,7 +26,7 @@ const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseL
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
 const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', 'adapter', ...STACK_KEYS];
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
-const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus'];
+const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
 const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes'];
 const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
@@ -285,7 +285,11 @@ function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: ParallelConfi
   if (gpus !== product) {
     r.error('cluster.gpus', `${gpus} does not equal parallel.tp × pp × dp × cp = ${p.tp}×${p.pp}×${p.dp}×${p.cp} = ${product}`);
   }
-  return { gpuId: g.gpuId, gpu: g.gpu, gpusPerNode: r.integer(c, 'gpusPerNode', 'cluster', g.gpusPerNode, 1, 1e6), gpus };
+  return {
+    gpuId: g.gpuId, gpu: g.gpu, gpusPerNode: r.integer(c, 'gpusPerNode', 'cluster', g.gpusPerNode, 1, 1e6), gpus,
+    // A node's CPU memory: above 0, at most 1 PiB (a GB200 NVL72 rack holds 17 TiB).
+    hostMemoryGiB: r.number(c, 'hostMemoryGiB', 'cluster', defaultHostMemoryGiB(g.gpuId), 0, 2 ** 20, true),
+  };
 }
 
 function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {

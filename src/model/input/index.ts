@@ -11,7 +11,7 @@ export { parseDocument } from './document.ts';
 export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
 export { fieldMessage } from './field-error.ts';
 export { FRAMEWORK_PROFILES, frameworkProfile, type StackDefaults } from './frameworks.ts';
-export { DEFAULT_GPU_ID, findGpuPreset, GPU_PRESETS, type GpuPreset } from './gpus.ts';
+export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset } from './gpus.ts';
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';
 export {

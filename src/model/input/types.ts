@@ -248,6 +248,8 @@ export interface ClusterConfig {
   readonly gpu: GpuSpec;
   readonly gpusPerNode: number;
   readonly gpus: number;
+  /** CPU memory of one node, GiB: what offload must fit in (absent in the document: the GPU preset's usual server, gpus.ts defaultHostMemoryGiB). */
+  readonly hostMemoryGiB: number;
 }
 
 export interface CostConfig {
@@ -335,8 +337,15 @@ export interface EstimateOutput {
      */
     readonly stagesOnDevice: readonly StageOnDevice[];
     readonly capacity: number;
-    /** deviceUsed fits capacity. */
+    /** deviceUsed fits capacity, and host.perNode fits host.capacity. */
     readonly fits: boolean;
+    /**
+     * What offload keeps in one node's CPU memory (optimizer states, gradient copies, parameters:
+     * memory/host.ts), bytes, and that memory's size (cluster.hostMemoryGiB), bytes. perNode is 0
+     * without offload. Project addition: perGpu, what one GPU's process keeps there (perNode is
+     * the node's GPUs × perGpu).
+     */
+    readonly host: { readonly perNode: number; readonly capacity: number; readonly perGpu: number };
   };
   /** null only for an invalid document. */
   readonly model: ModelSummary | null;

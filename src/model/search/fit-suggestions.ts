@@ -15,7 +15,7 @@ import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FI
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, fewestGpusThatFit } from './fit-fallback.ts';
-import { fitMemoryBytes, stageMemoryDetails } from '../memory/index.ts';
+import { fitMemoryBytes, hostMemory, stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
 import { fitVerdict, type OomVerdict } from '../validation/index.ts';
 
@@ -171,7 +171,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
 /** The engine's own per-stage memory (memory.ts), its most loaded GPU's device-used bytes against capacity: the test estimateConfig's `fits` makes. */
 function fitsInMemory(c: RunConfig): boolean {
   const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.deviceUsed), 0);
-  return worst <= c.cluster.gpu.memoryGiB * GiB;
+  // memory.fits also asks the node's CPU memory to hold what offload puts there (memory/host.ts).
+  const host = hostMemory(c);
+  return worst <= c.cluster.gpu.memoryGiB * GiB && host.perNode <= host.capacity;
 }
 
 function admissible(c: RunConfig | null): c is RunConfig {

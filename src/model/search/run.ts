@@ -3,12 +3,12 @@
 // plain methods so that the generator in search.ts only schedules groups.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { optimizerBytesPerParameter } from '../memory/index.ts';
+import { hostMemory, optimizerBytesPerParameter } from '../memory/index.ts';
 import { parameterCounts } from '../structure/index.ts';
 import { reliabilityPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
 import {
-  activationEdgePieces, activationPieces, explicitEtp, gridPieces, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
+  activationEdgePieces, activationPieces, explicitEtp, gridPieces, layoutConfig, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
   type ActivationEdgePieces, type ActivationPieces, type GridPieces, type ParameterPieces, type LayerTimePieces, type StageCandidates,
 } from './pieces.ts';
 import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type CanonicalKey, type SecondAnswer } from './rank.ts';
@@ -182,8 +182,10 @@ export class SearchRun {
   private readonly lane: number;
   private readonly gpuId: string | undefined;
   private readonly etp: { etp?: number };
+  private readonly base: RunConfig;
 
   constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings, lane: LaneSettings = {}) {
+    this.base = base;
     this.top = lane.top ?? new TopK(settings.topK, settings.groupByLayout ?? false);
     this.costFront = settings.front === 'sizeCurve';
     this.front = this.costFront ? new SizeCurve() : new ParetoFront(THROUGHPUT_MEMORY);
@@ -232,6 +234,7 @@ export class SearchRun {
     const capacity = s.limitBytes;
     ev.setGroup(g, this.pieces.group(g));
     const combos = g.combos.length;
+    const hostHolds = g.combos.map((_, k) => this.hostHolds(g, k));
     for (const shape of g.shapes) {
       ev.setShape(shape, this.pieces.stagesOf(shape));
       if (!exhaustive && this.prunable(ev.shapeStepLowerBound(), ev.shapeMemoryLowerBound(), g.gpus)) {
@@ -240,7 +243,8 @@ export class SearchRun {
       }
       for (let k = 0; k < combos; k++) {
         const memory = ev.memoryBytes(k);
-        const fits = memory <= capacity;
+        // memory.fits also asks the host to hold what offload puts there (memory/host.ts).
+        const fits = memory <= capacity && hostHolds[k] !== false;
         if (!fits && !exhaustive) {
           n.memoryOnly++;
           continue;
@@ -262,7 +266,16 @@ export class SearchRun {
     }
   }
 
-  prune(g: LayoutGroup): void {
+  /** Whether one node's CPU memory holds what the combo's offload puts there (memory/host.ts); true without offload. */
+  private hostHolds(g: LayoutGroup, combo: number): boolean {
+    const state = g.combos[combo];
+    if (!state || (!state.offload.optimizer && !state.offload.parameters)) return true;
+    const parallel = { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...this.etp, vpp: 1, sequenceParallel: g.sequenceParallel, zero: state.zero, schedule: '1f1b' as const };
+    const host = hostMemory(layoutConfig(this.base, { gpus: g.gpus, parallel, microBatch: g.microBatch, recompute: g.recompute, offload: state.offload }));
+    return host.perNode <= host.capacity;
+  }
+
+    prune(g: LayoutGroup): void {
     this.counts.pruned += groupLayoutCount(g);
   }
 }

@@ -1,6 +1,6 @@
 // The cluster: the GPU preset's picker (shown in the run's frame), custom GPU figures, GPUs per node.
 
-import { GPU_PRESETS, findGpuPreset } from '../../state/catalog.ts';
+import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset } from '../../state/catalog.ts';
 import { getAt, isPlainObject } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type HelpKey } from '../help.ts';
@@ -51,14 +51,33 @@ function CustomGpuFields() {
   );
 }
 
+/** What an empty "CPU memory per node" means: the GPU preset's usual server (model/input/gpus.ts), with its source. */
+function HostMemoryDefault() {
+  const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
+  const preset = typeof gpu === 'string' ? findGpuPreset(gpu) : undefined;
+  const gib = defaultHostMemoryGiB(preset?.id ?? null).toLocaleString('en-US');
+  return (
+    <details className={HINT} data-testid="host-memory-default">
+      <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">
+        CPU memory per node when empty: {gib} GiB, {preset ? `the usual server for the ${preset.name}` : 'a DGX H100 (custom GPU)'}
+      </summary>
+      <p className="mt-1">{preset?.hostSource ?? findGpuPreset('h100-sxm')?.hostSource}</p>
+    </details>
+  );
+}
+
 export function HardwareSection() {
   const custom = usePlanner((s) => isPlainObject(getAt(s.document, ['cluster', 'gpu'])));
+  const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
+  const hostDefault = defaultHostMemoryGiB(typeof gpu === 'string' ? gpu : null);
   return (
     <Section title="Cluster" id="cluster">
       {custom && <CustomGpuFields />}
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         <NumberField path={['cluster', 'gpusPerNode']} help={HELP.gpusPerNode} />
+        <NumberField path={['cluster', 'hostMemoryGiB']} help={HELP.hostMemoryGiB} optional placeholder={`${hostDefault.toLocaleString('en-US')} (default)`} />
       </div>
+      <HostMemoryDefault />
     </Section>
   );
 }

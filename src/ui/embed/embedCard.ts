@@ -5,8 +5,9 @@
 import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { outputVerdict, tightWords } from '../uncertainty/memoryVerdict.ts';
+import { fitAssessment, tightWords } from '../uncertainty/memoryVerdict.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
+import { hostShortfallWords } from '../uncertainty/hostMemoryWords.ts';
 import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
 
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
@@ -80,9 +81,13 @@ const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: '
 export function verdictWords(output: EstimateOutput): VerdictWords {
   const { capacity } = output.memory;
   const used = fitMemoryBytes(output);
-  const { verdict } = outputVerdict(output);
+  const device = fitAssessment(output).verdict;
+  // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit", said why.
+  const host = hostShortfallWords(output);
+  const verdict = host ? 'will-not-fit' : device;
   const margin = capacity - used;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
-  return { verdict, headline: HEADLINES[verdict], detail: `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`, tight: tightWords(capacity) };
+  const detail = `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`;
+  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity) };
 }

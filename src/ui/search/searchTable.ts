@@ -6,7 +6,7 @@ import type { SearchDocumentResult, SearchVariant } from '../../model/search/ind
 import { findGpuPreset } from '../../state/catalog.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { outputVerdict } from '../uncertainty/memoryVerdict.ts';
+import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
@@ -43,7 +43,7 @@ export interface SearchRow extends Figures {
 function figures(v: SearchVariant): Figures {
   return {
     memoryBytes: fitMemoryBytes(v.output),
-    verdict: outputVerdict(v.output).verdict,
+    verdict: outputVerdict(v.output),
     tokensPerSecond: v.output.throughput?.tokensPerSecond ?? NaN,
     mfu: v.output.throughput?.mfu ?? NaN,
     days: v.output.time?.days ?? NaN,

@@ -7,7 +7,7 @@ import type { FieldChange } from '../../state/doc.ts';
 import { GiB } from '../../model/input/index.ts';
 import { formatMinutes } from '../format.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { outputVerdict } from '../uncertainty/memoryVerdict.ts';
+import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 
 /** Each chart of the panel redraws in a task of its own, this far after the one above it (recharts commits a chart in one piece). */
@@ -59,7 +59,7 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       days: o.time?.days ?? 0,
       goodput: o.reliability?.goodput ?? 0,
       fits: o.memory.fits,
-      verdict: outputVerdict(o).verdict,
+      verdict: outputVerdict(o),
       current: row.value === result.current,
     };
   });

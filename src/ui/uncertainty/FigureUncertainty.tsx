@@ -6,7 +6,8 @@ import type { EstimateOutput } from '../../model/input/index.ts';
 import { headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
-import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, outputVerdict, tightWords } from './memoryVerdict.ts';
+import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, fitAssessment, tightWords } from './memoryVerdict.ts';
+import { hostShortfallWords } from './hostMemoryWords.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
 /** Figure id → the output field its band is for, and the figure's own formatter. */
@@ -42,12 +43,16 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
   const { capacity } = output.memory;
   const used = fitMemoryBytes(output);
-  const a = outputVerdict(output);
+  const device = fitAssessment(output);
+  // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit" in words.
+  const host = hostShortfallWords(output);
+  const a = host ? { ...device, verdict: 'will-not-fit' as const } : device;
   const share = formatPercent(a.tightFromShare);
   // The figure itself is the strip's "Memory per GPU" (memory-total): here only its share, so the strip shows one memory figure.
-  const headline = a.verdict === 'will-not-fit'
+  const gpuHeadline = device.verdict === 'will-not-fit'
     ? `above the GPU's ${formatGiB(capacity)}`
     : `${formatPercent(used / capacity)} of the GPU's memory, tight from ${share}`;
+  const headline = host ? (device.verdict === 'will-not-fit' ? `${gpuHeadline}, and offload ${host}` : `offload ${host}`) : gpuHeadline;
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
     safe: tightWords(capacity),
@@ -56,12 +61,14 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       : tightWords(capacity),
     'will-not-fit': `${tightWords(capacity)} Above 100 % the run will not fit.`,
   };
+  const hostRule = 'Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node\'s CPU memory: '
+    + 'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
   return (
     <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
         <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span data-testid="tight-rule" className={NOTE}>{rule[a.verdict]}</span>
+      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${rule[a.verdict]}` : rule[a.verdict]}</span>
     </dd>
   );
 }

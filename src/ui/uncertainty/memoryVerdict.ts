@@ -15,7 +15,7 @@ export function memoryVerdict(deviceUsedBytes: number, capacityBytes: number): O
 }
 
 /** The verdict of an estimate, on its one memory figure. */
-export function outputVerdict(output: Pick<EstimateOutput, 'memory'>): OomAssessment {
+export function fitAssessment(output: Pick<EstimateOutput, 'memory'>): OomAssessment {
   return memoryVerdict(fitMemoryBytes(output), output.memory.capacity);
 }
 
