@@ -12,6 +12,7 @@ import { jumpToFrame, jumpToSearch } from './frame/jump.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';
 import { formatGiB } from './format.ts';
 import { fitMemoryBytes } from '../model/memory/index.ts';
+import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
 import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
 import { planTitle } from './ShareBar.tsx';
@@ -69,9 +70,10 @@ function RunLine({ document }: { document: Doc | null }) {
 export function SummaryStrip({ output, document, stale }: { output: EstimateOutput; document: Doc | null; stale: boolean }) {
   const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
   const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
-  // The strip names one memory figure: the out-of-memory line repeats it, its layers stay on the memory card.
-  const oom = memoryCapacityNote(output).oomText
-    ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}` : null;
+  // The strip names one memory figure: its GPU out-of-memory line repeats it, the layers stay on the memory card; a host shortfall keeps the note's words.
+  const note = memoryCapacityNote(output).oomText;
+  const gpuOnly = note !== null && fitMemoryBytes(output) > output.memory.capacity && hostShortfallWords(output) === null;
+  const oom = gpuOnly ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}` : note;
   return (
     <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
       className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">

@@ -68,7 +68,7 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
         <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${rule[a.verdict]}` : rule[a.verdict]}</span>
+      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${tightWords(capacity)}` : rule[a.verdict]}</span>
     </dd>
   );
 }
