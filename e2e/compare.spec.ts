@@ -1,10 +1,10 @@
 import { test, expect, figureValue, openPlanner, setSlider } from './fixtures.ts';
-import { readHash, readPinnedHash } from '../src/state/url-codec.ts';
+import { readHash, readPinsHash } from '../src/state/url-codec.ts';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 
 const value = async (locator: import('@playwright/test').Locator) => Number(await locator.getAttribute('data-value'));
 
-test('pin, change TP: both configurations side by side with Δ, ratio and a verdict in words; unpin returns to one view', async ({ page }) => {
+test('pin, change TP: both configurations side by side with Δ, ratio and a verdict in words; removing the pins returns to one view', async ({ page }) => {
   await openPlanner(page);
   const memoryA = await figureValue(page, 'memory-total');
   const stepA = await figureValue(page, 'step-time');
@@ -25,17 +25,18 @@ test('pin, change TP: both configurations side by side with Δ, ratio and a verd
   expect(await value(view.getByTestId('delta-step-time'))).toBeCloseTo(stepB - stepA, 9);
   expect(await value(view.getByTestId('ratio-step-time'))).toBeCloseTo(stepB / stepA, 12);
   await expect(view.getByTestId('verdict-step-time')).toHaveText(stepB < stepA ? /better/ : /worse/);
+  // The same GPU on both sides: less memory is more headroom.
   const memoryB = await figureValue(page, 'memory-total');
   await expect(view.getByTestId('verdict-memory-total')).toHaveText(memoryB < memoryA ? /better/ : /worse/);
 
   // Memory on one scale, and each configuration's memory chart and pipeline timeline.
-  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute('aria-label', /^Memory of the most loaded GPU on one scale: A .* of 80 GiB; B .* of 80 GiB/);
+  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute('aria-label', /^Memory of the most loaded GPU on one scale: A \(pinned\) .* of 80 GiB; Current .* of 80 GiB/);
   for (const column of ['compare-pinned', 'compare-current']) {
     await expect(view.getByTestId(column).getByTestId('memory-chart')).toBeVisible();
     await expect(view.getByTestId(column).getByTestId('pipeline-chart')).toBeVisible();
   }
 
-  await page.getByRole('button', { name: 'Unpin' }).click();
+  await page.getByRole('button', { name: 'Remove all pins' }).click();
   await expect(view).toHaveCount(0);
   await expect(page.getByTestId('results').getByTestId('memory-chart')).toBeVisible();
   await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\.[\w-]+$/);
@@ -45,11 +46,11 @@ test('the share link carries both configurations, and opens the same comparison 
   await openPlanner(page);
   await page.getByRole('button', { name: 'Pin for comparison' }).click();
   await setSlider(page, /\(PP\)/, 2);
-  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\.[\w-]+&pin=1\.[\w-]+$/);
+  await expect.poll(() => page.evaluate(() => location.hash)).toMatch(/^#s=1\.[\w-]+&pins=1\.[\w-]+$/);
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByTestId('share-text').inputValue();
   const hash = new URL(link).hash;
-  expect(await readPinnedHash(hash)).toEqual({ kind: 'document', document: DEFAULT_DOCUMENT });
+  expect(await readPinsHash(hash)).toEqual({ kind: 'pins', pins: [{ name: 'A', document: DEFAULT_DOCUMENT }] });
   const current = await readHash(hash);
   expect(current.kind === 'document' && current.document['parallel']).toMatchObject({ pp: 2, dp: 4 });
   const pinnedStep = await value(page.getByTestId('pinned-step-time'));
@@ -64,13 +65,15 @@ test('the share link carries both configurations, and opens the same comparison 
   await expect(view.getByTestId('compare-differences')).toContainText('Pipeline parallel (PP): 4 → 2');
 });
 
-test('swap makes the pinned configuration current again', async ({ page }) => {
+test('Apply makes a pinned configuration current again; Remove drops that pin', async ({ page }) => {
   await openPlanner(page);
   const stepA = await figureValue(page, 'step-time');
   await page.getByRole('button', { name: 'Pin for comparison' }).click();
   await setSlider(page, /\(TP\)/, 4);
   await expect.poll(() => figureValue(page, 'step-time')).not.toBe(stepA);
-  await page.getByRole('button', { name: 'Swap A and B' }).click();
+  await page.getByRole('button', { name: 'Apply scenario A' }).click();
   await expect(page.getByTestId('compare-view').getByTestId('step-time')).toHaveAttribute('data-value', String(stepA));
   await expect(page.getByRole('slider', { name: /\(TP\)/ })).toHaveAttribute('aria-valuetext', '8');
+  await page.getByRole('button', { name: 'Remove scenario A' }).click();
+  await expect(page.getByTestId('compare-view')).toHaveCount(0);
 });

@@ -81,8 +81,33 @@ export function summaryTable(o: EstimateOutput, name: string): string {
   }
   if (o.time) rows.push(['days', grouped(o.time.days, 1)]);
   if (o.cost) rows.push(['dollars', `$${grouped(o.cost.usd)}`]);
+  rows.push(...scheduleRows(o));
   const width = Math.max(...rows.map(([k]) => k.length));
   const lines = rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
   const warnings = o.warnings.map((w) => `  ! ${w}`);
   return [name, ...lines, ...warnings].join('\n');
+}
+
+const range = (p: { p10: number; p50: number; p90: number }, f: (x: number) => string) => `${f(p.p50)} (p10 ${f(p.p10)}, p90 ${f(p.p90)})`;
+
+/** The figures a schedule is planned with: rates, interruptions, and the end as a range (reliability.completion). */
+function scheduleRows(o: EstimateOutput): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  if (o.time) rows.push(['tokens/day', grouped(o.time.tokensPerDay)]);
+  if (o.cost) rows.push(['$ / M tokens', `$${grouped(o.cost.usdPerMillionTokens, 3)}`]);
+  const r = o.reliability;
+  if (!r) return rows;
+  rows.push(['interruptions', grouped(r.expectedInterruptions, 1)]);
+  const c = r.completion;
+  if (!c) return rows;
+  const days = (x: number) => grouped(x, 1);
+  const usd = (x: number) => `$${grouped(x)}`;
+  rows.push(['end, days', range(c.days, days)]);
+  rows.push(['end, dollars', range(c.usd, usd)]);
+  if (c.endDate) rows.push(['end date', `${c.endDate.p50} (p10 ${c.endDate.p10}, p90 ${c.endDate.p90})`]);
+  if (c.onDemand) {
+    rows.push(['on demand, days', range(c.onDemand.days, days)]);
+    rows.push(['on demand, $', range(c.onDemand.usd, usd)]);
+  }
+  return rows;
 }

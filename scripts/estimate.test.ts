@@ -144,7 +144,25 @@ describe('estimate command line', () => {
     // VALID has pp = 2: two stages on the memory line.
     expect(result.stdout).toMatch(/memory \/ GPU\s+stage 1: [\d.]+ GiB · stage 2: [\d.]+ GiB/);
     for (const row of ['fits', 'step', 'tokens/s', 'MFU', 'days', 'dollars']) expect(result.stdout).toMatch(new RegExp(`^  ${row}\\s`, 'm'));
-    expect(lines.length).toBeLessThan(20);
+    expect(lines.length).toBeLessThan(24);
+  });
+
+  it('prints the figures a schedule is planned with: rates, interruptions, the end as a range and dated, on-demand beside spot', () => {
+    const doc = { ...VALID, cost: { usdPerGpuHour: 3, capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.5, startDate: '2027-01-04' } };
+    const json = JSON.parse(run(['-'], JSON.stringify(doc)).stdout) as {
+      time: { tokensPerDay: number }; cost: { usdPerMillionTokens: number };
+      reliability: { expectedInterruptions: number; completion: { days: { p50: number }; endDate: { p50: string }; basis: string } };
+    };
+    expect(json.time.tokensPerDay).toBeGreaterThan(0);
+    expect(json.cost.usdPerMillionTokens).toBeGreaterThan(0);
+    expect(json.reliability.expectedInterruptions).toBeGreaterThan(0);
+    expect(json.reliability.completion.endDate.p50).toMatch(/^2027-\d\d-\d\d$/);
+    expect(json.reliability.completion.basis).toMatch(/1,000 simulated runs/);
+    const summary = run(['-', '--summary'], JSON.stringify(doc)).stdout;
+    for (const row of ['tokens/day', '\\$ / M tokens', 'interruptions', 'end, days', 'end, dollars', 'end date', 'on demand, days']) {
+      expect(summary).toMatch(new RegExp(`^  ${row}\\s`, 'm'));
+    }
+    expect(summary).toMatch(/end, days\s+[\d.,]+ \(p10 [\d.,]+, p90 [\d.,]+\)/);
   });
 
   it('prints memory.host for the example offload document: 22 bytes × 405,853,388,800 parameters on one 8-GPU node against 2 TiB', () => {

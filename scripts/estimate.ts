@@ -15,7 +15,8 @@ A FILE holding a JSON array of documents gives an array of outputs, in order.
 
   --summary   a short table per document (model parameters, active parameters and
               FLOPs per token, fits, memory per stage, step, tokens/s, MFU, days,
-              dollars) instead of the JSON output
+              dollars, tokens a day, dollars a million tokens, interruptions, the
+              end's p10/p50/p90 in days, dollars and dates) instead of the JSON output
   --help      this text
 
 Exits 0 with an "errors" list for an invalid document; exits 2 only when FILE cannot

@@ -284,3 +284,16 @@ export const GPU_AVERAGE_POWER_FRACTION = 1;
  * interruption, restart and re-done work together. 10 min is the restart share.
  */
 export const RESTART_SECONDS = 600;
+
+/**
+ * How often one spot node is taken back, per node-day, when the document does not say
+ * (cost.preemptionsPerNodeDay). AWS publishes spot interruption frequency only as bands
+ * (EC2 Spot Instance Advisor: "the rate at which Spot has reclaimed capacity during the
+ * trailing month", in ranges < 5 %, 5–10 %, 10–15 %, 15–20 % and > 20 %); GPU instance
+ * types are commonly listed in the top band, which has no upper bound. We take its floor,
+ * 20 % of nodes taken back in a month, as a memoryless rate: −ln(1 − 0.2) / 30.44 days
+ * = 0.00733 per node-day. A floor, not a typical figure: set your provider's own rate.
+ */
+export const SPOT_MONTHLY_INTERRUPTION_FRACTION = 0.2;
+export const DAYS_PER_MONTH = 30.44;
+export const DEFAULT_PREEMPTIONS_PER_NODE_DAY = -Math.log(1 - SPOT_MONTHLY_INTERRUPTION_FRACTION) / DAYS_PER_MONTH;

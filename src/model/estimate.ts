@@ -2,15 +2,18 @@
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
 import { peakFlopsPerSecond } from './time/index.ts';
-import { trainingCost, trainingTime } from './run/index.ts';
+import {
+  completionFigures, effectivePreemptionsPerNodeDay, elasticDataParallel, interruptionRates, nodeCount, scheduleRates, trainingCost, trainingTime,
+  usdPerGpuHourFor,
+} from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { modelSummary, stepFlops } from './structure/index.ts';
 import { hostMemory, optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
 import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
 import { adapterStepFlops, stepTime } from './time/index.ts';
-import type { EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
-import { GiB, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
+import type { Completion, CostConfig, EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
+import { GiB, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 
@@ -27,7 +30,16 @@ export function invalidOutput(errors: readonly string[], warnings: readonly stri
 export function estimate(raw: unknown): EstimateOutput {
   const parsed = parseDocument(raw);
   if (!parsed.ok) return invalidOutput(parsed.errors, parsed.warnings);
-  return estimateConfig(parsed.config, parsed.warnings);
+  return estimateConfig(parsed.config, parsed.warnings, { completion: true });
+}
+
+export interface EstimateOptions {
+  /**
+   * Simulate the run's end as a distribution (reliability.completion, run/completion.ts):
+   * a few milliseconds, and an elastic run's reduced-DP step time. estimate() asks for it;
+   * the searches and fits that call estimateConfig by the thousand do not.
+   */
+  readonly completion?: boolean;
 }
 
 /** Every number the output carries must be finite: anything else becomes an error naming the figure, never NaN in a chart. */
@@ -41,7 +53,13 @@ function nonFiniteFigures(value: unknown, path: string, found: string[]): void {
   }
 }
 
-export function estimateConfig(config: RunConfig, warnings: readonly string[] = []): EstimateOutput {
+function allFinite(value: unknown): boolean {
+  const bad: string[] = [];
+  nonFiniteFigures(value, '', bad);
+  return bad.length === 0;
+}
+
+export function estimateConfig(config: RunConfig, warnings: readonly string[] = [], options: EstimateOptions = {}): EstimateOutput {
   const details = stageMemoryDetails(config);
   const stages = details.map((s) => s.breakdown);
   const stagesOnDevice = details.map((s) => ({ reserved: s.reserved, deviceUsed: s.deviceUsed }));
@@ -61,10 +79,21 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const tokensPerStep = config.training.globalBatch * config.training.seqLen;
   const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training, config.stack.optimizerStateDtype);
   const checkpointBytes = parameterCounts(config.model).total * checkpointBytesPerParameter;
-  const plan = reliabilityPlan(config.cost, gpus, checkpointBytes);
+  const { gpusPerNode } = config.cluster;
+  const plan = reliabilityPlan(config.cost, gpus, checkpointBytes, gpusPerNode);
   const tokensPerSecond = tokensPerStep / step.stepSeconds;
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
+  // Spot capacity is paid at the spot price (run/interruptions.ts).
+  const priced: CostConfig = { ...config.cost, usdPerGpuHour: usdPerGpuHourFor(config.cost) };
+  const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, priced.usdPerGpuHour);
+  const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
+  let completion = options.completion ? runCompletion(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  if (completion && !allFinite(completion)) {
+    // Interruptions so frequent that a simulated run never ends in a representable time: the rest still stands.
+    completion = null;
+    extraWarnings.push('reliability.completion: interruptions come too often for any simulated run to end; no range is given');
+  }
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
   if (deviceUsed > capacity) {
     extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
@@ -85,8 +114,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       bubbleFraction: step.bubbleFraction,
       breakdown: step.breakdown,
     },
-    time: { days: time.days, gpuHours: time.gpuHours },
-    cost: trainingCost(config.cost, config.cluster.gpu, time.gpuHours),
+    time: { days: time.days, gpuHours: time.gpuHours, tokensPerDay: rates.tokensPerDay },
+    cost: { ...trainingCost(priced, config.cluster.gpu, time.gpuHours), usdPerMillionTokens: rates.usdPerMillionTokens },
     reliability: {
       expectedFailures: expectedFailures(time.gpuHours, config.cost.gpuMtbfHours),
       checkpointIntervalMinutes: plan.checkpointIntervalSeconds / SECONDS_PER_MINUTE,
@@ -95,6 +124,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       checkpointBytes,
       checkpointWriteSeconds: plan.checkpointWriteSeconds,
       clusterMtbfHours: plan.clusterMtbfSeconds / 3600,
+      expectedInterruptions: interruptionsPerSecond * time.wallSeconds,
+      ...(completion ? { completion } : {}),
     },
     dataPipeline: dataLoaderRate(tokensPerSecond, config.model.vocab, gpus, config.cluster.gpusPerNode),
     timeline: step.timeline,
@@ -105,4 +136,52 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   nonFiniteFigures({ ...output, timeline: null }, '', bad);
   if (bad.length > 0) return invalidOutput([`the figures ${bad.slice(0, 5).join(', ')} cannot be computed for this configuration (not finite)`], output.warnings);
   return output;
+}
+
+/**
+ * reliability.completion: the seeded Monte Carlo of the run's end (run/completion.ts) at
+ * the document's capacity, and on spot capacity the same run on demand beside it. An
+ * elastic run's rate while a node is away is the engine's own step time at the reduced
+ * data-parallel degree, the global batch kept (each replica takes ⌈batch ÷ replicas⌉
+ * micro-batches, and the slowest sets the step).
+ */
+function runCompletion(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number): Completion {
+  const { gpus, gpusPerNode } = config.cluster;
+  const elasticDp = config.cost.elastic ? elasticDataParallel(config.parallel, gpusPerNode) : null;
+  const elasticRate = elasticDp ? Math.min(1, stepSeconds / reducedStepSeconds(config, elasticDp)) : 0;
+  const at = (cost: CostConfig) => {
+    const plan = reliabilityPlan(cost, gpus, checkpointBytes, gpusPerNode);
+    const interruptionsPerSecond = interruptionRates(cost, gpus, gpusPerNode).perSecond;
+    const usefulSeconds = config.training.tokens / tokensPerSecond;
+    const figures = completionFigures({
+      usefulSeconds,
+      checkpointIntervalSeconds: plan.checkpointIntervalSeconds,
+      checkpointWriteSeconds: plan.checkpointWriteSeconds,
+      restartSeconds: plan.restartSeconds,
+      interruptionsPerSecond,
+      elasticRate,
+      usdPerSecond: (gpus * usdPerGpuHourFor(cost)) / SECONDS_PER_HOUR,
+    }, {
+      gpuMtbfHours: cost.gpuMtbfHours, preemptionsPerNodeDay: effectivePreemptionsPerNodeDay(cost), nodes: nodeCount(gpus, gpusPerNode),
+      dp: config.parallel.dp, elasticDp,
+    }, cost.startDate);
+    return { figures, expectedInterruptions: interruptionsPerSecond * usefulSeconds / plan.goodput };
+  };
+  const own = at(config.cost);
+  if (config.cost.capacity !== 'spot') return own.figures;
+  const onDemand = at({ ...config.cost, capacity: 'on-demand' });
+  return { ...own.figures, onDemand: { days: onDemand.figures.days, usd: onDemand.figures.usd, expectedInterruptions: onDemand.expectedInterruptions } };
+}
+
+function reducedStepSeconds(config: RunConfig, dp: number): number {
+  const { tp, pp, cp } = config.parallel;
+  const { globalBatch, microBatch } = config.training;
+  const microBatches = Math.ceil(globalBatch / (microBatch * dp));
+  const reduced: RunConfig = {
+    ...config,
+    parallel: { ...config.parallel, dp },
+    training: { ...config.training, globalBatch: microBatches * microBatch * dp },
+    cluster: { ...config.cluster, gpus: tp * pp * cp * dp },
+  };
+  return stepTime(reduced).stepSeconds;
 }

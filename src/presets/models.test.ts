@@ -52,6 +52,23 @@ describe('model presets', () => {
     expect(findModelPreset('no-such-model')).toBeUndefined();
   });
 
+  it('sets the pre-training sequence length, never the longest context, and keeps the longest context as a fact (issue 31 item 3)', () => {
+    for (const p of MODEL_PRESETS) {
+      expect(p.seqLen, p.id).toBeLessThanOrEqual(p.longestContext);
+      expect(p.contextSource.length, p.id).toBeGreaterThan(20);
+    }
+    // Dubey et al. 2024 (arXiv 2407.21783), sections 3.4.1 and 3.4.2: Llama 3.1 pre-trained at 8,192, extended to 128K.
+    for (const id of ['llama3.1-8b', 'llama3.1-70b', 'llama3.1-405b']) {
+      expect(preset(id).seqLen).toBe(8192);
+      expect(preset(id).longestContext).toBe(131072);
+    }
+    // DeepSeek-V3 report section 4.2 and Qwen2.5 report section 3.3: 4K pre-training, 128K after extension.
+    expect([preset('deepseek-v3').seqLen, preset('deepseek-v3').longestContext]).toEqual([4096, 131072]);
+    expect([preset('qwen2.5-72b').seqLen, preset('qwen2.5-72b').longestContext]).toEqual([4096, 131072]);
+    // NeMo's Mixtral 8x22B pre-training recipe trains at 4,096; the model reads 64K.
+    expect([preset('mixtral-8x22b').seqLen, preset('mixtral-8x22b').longestContext]).toEqual([4096, 65536]);
+  });
+
   it.each(MODEL_PRESETS.map((p) => [p.id, p] as const))('%s parses as a document model with no warnings', (_id, p) => {
     const m = parsed(p);
     expect(m.name).toBe(p.model.name);
@@ -63,8 +80,9 @@ describe('model presets', () => {
       const v3 = preset(`llama3-${size}`);
       const v31 = preset(`llama3.1-${size}`);
       expect({ ...v31.model, name: '' }).toEqual({ ...v3.model, name: '' });
-      expect(v3.seqLen).toBe(8192);
-      expect(v31.seqLen).toBe(131072);
+      // Both pre-trained at 8,192; only Llama 3.1's long-context stage reaches 128K (arXiv 2407.21783, section 3.4.2).
+      expect([v3.seqLen, v3.longestContext]).toEqual([8192, 8192]);
+      expect([v31.seqLen, v31.longestContext]).toEqual([8192, 131072]);
     }
   });
 

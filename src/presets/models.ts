@@ -2,13 +2,20 @@ import type { ModelJson } from '../model/input/index.ts';
 
 // Model presets, as data: each `model` is the interchange document's `model` object
 // (docs/spec/interchange.md), so a preset drops into a document unchanged.
-// `seqLen` is the sequence length the model was (pre-)trained at, a suggestion for
-// `training.seqLen`. `source` names where every number comes from.
+// `seqLen` is the sequence length the model was pre-trained at (its main pre-training
+// stage, not a later long-context stage), the preset's `training.seqLen`; `longestContext`
+// is the longest context it was trained or extended to, a fact of the model shown beside the
+// picker, never a training length the preset sets (issue 31 item 3). `source` names where
+// every number comes from, `contextSource` where the two lengths do.
 
 export interface ModelPreset {
   readonly id: string;
   readonly model: ModelJson;
+  /** Tokens per sequence of the main pre-training stage: what the preset sets as training.seqLen. */
   readonly seqLen: number;
+  /** The longest context the model handles (after any long-context stage), in tokens. */
+  readonly longestContext: number;
+  readonly contextSource: string;
   readonly source: string;
   /** For a mixture of experts: the expert-parallel degree its authors trained with, and where that is said. */
   readonly authorsEp?: { readonly ep: number; readonly source: string };
@@ -18,6 +25,10 @@ export interface ModelPreset {
 const MIXTRAL_EP = { ep: 8, source: "Megatron-LM's Mixtral training example (examples/mixtral), EXPERT_MODEL_PARALLEL_SIZE=8" } as const;
 
 const LLAMA2_SOURCE = 'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1 (4k context, GQA for 70B only); shapes from meta-llama/Llama-2-*-hf config.json';
+const LLAMA2_CONTEXT = 'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1: context length 4k, pre-trained at it';
+const LLAMA3_CONTEXT = 'Dubey et al. 2024 (arXiv 2407.21783), section 3.4.1: initial pre-training at a sequence length of 8,192 (after 4,096 for the first 252M tokens), Llama 3\'s context window';
+const LLAMA31_CONTEXT = 'Dubey et al. 2024 (arXiv 2407.21783), section 3.4.1: pre-trained at a sequence length of 8,192; section 3.4.2: '
+  + 'a long-context stage of about 800B tokens extends it to 128K (131,072 tokens)';
 const LLAMA3_SOURCE = 'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv 2407.21783), Table 3; shapes from meta-llama/Meta-Llama-3*-hf config.json';
 
 function dense(name: string, layers: number, hidden: number, heads: number, kvHeads: number, ffnHidden: number, vocab: number): ModelJson {
@@ -38,27 +49,30 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       name: 'GPT-3 175B', layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffnHidden: 49152, ffnType: 'gelu',
       vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,
     },
-    seqLen: 2048,
+    seqLen: 2048, longestContext: 2048, contextSource: 'Brown et al. 2020 (arXiv 2005.14165), section 2.1: context window of 2048 tokens',
     source: 'Brown et al. 2020 (arXiv 2005.14165), Table 2.1: 96 layers, d_model 12288, 96 heads of 128, context 2048. '
       + 'Vocabulary: Megatron-LM\'s padded 51,200 (the 50,257 GPT-2 BPE tokens padded to a multiple of 128 × t, as Narayanan 2021 '
       + 'and Korthikanti 2022 use), not the paper\'s 50,257; input and output embeddings tied as in GPT-2.',
   },
-  { id: 'llama2-7b', model: dense('Llama 2 7B', 32, 4096, 32, 32, 11008, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
-  { id: 'llama2-13b', model: dense('Llama 2 13B', 40, 5120, 40, 40, 13824, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
-  { id: 'llama2-70b', model: dense('Llama 2 70B', 80, 8192, 64, 8, 28672, 32000), seqLen: 4096, source: LLAMA2_SOURCE },
-  { id: 'llama3-8b', model: llama3('8B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
-  { id: 'llama3-70b', model: llama3('70B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
-  { id: 'llama3-405b', model: llama3('405B', '3'), seqLen: 8192, source: `${LLAMA3_SOURCE}; 405B initial pre-training at 8K context (section 3.4.1)` },
-  { id: 'llama3.1-8b', model: llama3('8B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (long-context pre-training, section 3.4.2)` },
-  { id: 'llama3.1-70b', model: llama3('70B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
-  { id: 'llama3.1-405b', model: llama3('405B', '3.1'), seqLen: 131072, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  { id: 'llama2-7b', model: dense('Llama 2 7B', 32, 4096, 32, 32, 11008, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama2-13b', model: dense('Llama 2 13B', 40, 5120, 40, 40, 13824, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama2-70b', model: dense('Llama 2 70B', 80, 8192, 64, 8, 28672, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama3-8b', model: llama3('8B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-70b', model: llama3('70B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-405b', model: llama3('405B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; 405B initial pre-training at 8K context (section 3.4.1)` },
+  // Llama 3.1: pre-trained at 8K; only the last 800B tokens, a long-context stage, reach 128K (section 3.4.2).
+  { id: 'llama3.1-8b', model: llama3('8B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (long-context pre-training, section 3.4.2)` },
+  { id: 'llama3.1-70b', model: llama3('70B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  { id: 'llama3.1-405b', model: llama3('405B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
   {
     id: 'mixtral-8x7b',
     model: {
       name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
     },
-    seqLen: 32768,
+    // The paper: "Mixtral was trained with a context size of 32k tokens" (section 2), its pre-training length and its longest.
+    seqLen: 32768, longestContext: 32768,
+    contextSource: 'Jiang et al. 2024, Mixtral of Experts (arXiv 2401.04088), section 2: trained with a context size of 32k tokens',
     authorsEp: MIXTRAL_EP,
     source: 'Jiang et al. 2024, Mixtral of Experts (arXiv 2401.04088), Table 1: 32 layers, dim 4096, hidden 14336, 32 heads, 8 KV heads, '
       + 'vocab 32000, 8 experts, top-2, 32K context; Mistral AI\'s announcement: 46.7B total, 12.9B active',
@@ -69,7 +83,11 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       name: 'Mixtral 8x22B', layers: 56, hidden: 6144, heads: 48, kvHeads: 8, ffnHidden: 16384, ffnType: 'swiglu', vocab: 32000,
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 16384, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
     },
-    seqLen: 65536,
+    // Mistral AI has not published the pre-training length; NeMo's pre-training recipe for this model trains at 4,096.
+    seqLen: 4096, longestContext: 65536,
+    contextSource: "Training length: NVIDIA NeMo's Mixtral 8x22B pre-training recipe (nemo/collections/llm/recipes/mixtral_8x22b.py, "
+      + 'pretrain_recipe: MockDataModule seq_length=4096), Mistral AI not having published its own; longest context 64K: Mistral AI, '
+      + '"Cheaper, Better, Faster, Stronger" (2024), and config.json max_position_embeddings 65536',
     authorsEp: MIXTRAL_EP,
     source: 'mistral-community/Mixtral-8x22B-v0.1 config.json (56 layers, 6144, 48 heads, 8 KV heads, intermediate 16384, vocab 32000; '
       + 'the Instruct model\'s v3 tokenizer has 32768); Mistral AI, "Cheaper, Better, Faster, Stronger" (2024): 141B total, 39B active, 64K context',
@@ -83,7 +101,9 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
       mtpLayers: 1,
     },
-    seqLen: 4096,
+    seqLen: 4096, longestContext: 131072,
+    contextSource: 'DeepSeek-V3 technical report (arXiv 2412.19437): pre-trained at a sequence length of 4K (section 4.2), '
+      + 'then two long-context stages extend it to 32K and to 128K with YaRN (section 4.3)',
     // DeepSeek-V3 technical report (arXiv 2412.19437), section 3.2.
     authorsEp: { ep: 64, source: 'DeepSeek-V3 technical report (arXiv 2412.19437), section 3.2: 64-way expert parallelism across 8 nodes, 16-way pipeline' },
     source: 'deepseek-ai/DeepSeek-V3 inference/configs/config_671B.json (dim 7168, inter_dim 18432, moe_inter_dim 2048, 61 layers, '
@@ -93,7 +113,9 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   {
     id: 'qwen2.5-72b',
     model: dense('Qwen2.5 72B', 80, 8192, 64, 8, 29568, 152064),
-    seqLen: 4096,
+    seqLen: 4096, longestContext: 131072,
+    contextSource: 'Qwen2.5 technical report (arXiv 2412.15115), section 3.3: pre-trained at 4,096 tokens, extended to 32,768 in '
+      + 'the final pre-training stage, and to 131,072 with YaRN and Dual Chunk Attention',
     source: 'Qwen/Qwen2.5-72B config.json (80 layers, 8192, 64 heads, 8 KV heads, intermediate 29568, vocab 152064, untied; QKV biases not counted); '
       + 'Qwen2.5 technical report (arXiv 2412.15115): pre-trained at 4,096 tokens, then extended to 32,768; model card: 72.7B parameters',
   },
@@ -103,7 +125,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       name: 'Megatron GPT 1T', layers: 128, hidden: 25600, heads: 160, kvHeads: 160, ffnHidden: 102400, ffnType: 'gelu',
       vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,
     },
-    seqLen: 2048,
+    seqLen: 2048, longestContext: 2048, contextSource: 'Narayanan et al. 2021 (arXiv 2104.04473), section 5.1: sequence length 2048',
     source: 'Narayanan et al. 2021 (arXiv 2104.04473), Table 1, last row: 1008B parameters, 160 heads, hidden 25600, 128 layers '
       + '(trained with t = 8, p = 64, batch 3072 on 3072 GPUs); V = 51200 and s = 2048 from section 5.1',
   },

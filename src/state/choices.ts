@@ -35,7 +35,9 @@ export function modelPresetNotes(before: Doc, preset: ModelPreset): string[] {
   const notes: string[] = [];
   const seqLen = getAt(before, ['training', 'seqLen']);
   // The sequence length belongs to the training, not the model: say so when the preset moves it.
-  if (seqLen !== preset.seqLen) notes.push(`Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, the model's own.`);
+  // It is the model's pre-training length, not its longest context (issue 31 item 3); the note names both.
+  const longest = preset.longestContext > preset.seqLen ? `; its longest context, ${count(preset.longestContext)}, came from a later long-context stage` : '';
+  if (seqLen !== preset.seqLen) notes.push(`Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, ${preset.model.name}'s pre-training length${longest}.`);
   if (preset.model.moe && preset.authorsEp) {
     notes.push(`${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`);
   }

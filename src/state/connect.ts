@@ -7,7 +7,7 @@ import { DEFAULT_DOCUMENT } from './defaults.ts';
 import type { Doc } from './doc.ts';
 import { isEmbedSearch } from './share.ts';
 import type { PlannerState } from './store.ts';
-import { encodeShareFragment, readHash, readPinnedHash } from './url-codec.ts';
+import { encodeShareFragment, readHash, readPinsHash, type LinkPin } from './url-codec.ts';
 
 /** Sends every new configuration to the estimator, and its answers to the store. Returns the unsubscribe. */
 export function connectEstimator(store: StoreApi<PlannerState>, estimator: Estimator): () => void {
@@ -28,39 +28,50 @@ interface AddressBar {
   removeEventListener?(type: 'hashchange', listener: () => void): void;
 }
 
-/** The pinned configuration of the link in the address bar, into the store (a link without one unpins). */
-async function followPin(store: StoreApi<PlannerState>, hash: string, onStart: boolean): Promise<void> {
-  const read = await readPinnedHash(hash);
-  if (read.kind === 'document') store.getState().setPinnedDocument(read.document);
+/**
+ * The pinned configurations of the link in the address bar, into the store. A link
+ * without pins keeps the ones the page holds: following a link never drops a scenario
+ * (Remove does).
+ */
+async function followPins(store: StoreApi<PlannerState>, hash: string): Promise<void> {
+  const read = await readPinsHash(hash);
+  if (read.kind === 'pins') store.getState().setPinnedFromLink(read.pins);
   else if (read.kind === 'error') store.getState().setLinkError(read.message);
-  else if (!onStart) store.getState().setPinnedDocument(null);
+}
+
+/** What the link carries of the pins: their names and documents, not their estimates. */
+function linkPins(state: PlannerState): readonly LinkPin[] {
+  return state.pinned.map((p) => ({ name: p.name, document: p.document }));
+}
+
+function samePins(a: PlannerState['pinned'], b: PlannerState['pinned']): boolean {
+  return a.length === b.length && a.every((p, i) => p.document === b[i]?.document && p.name === b[i]?.name);
 }
 
 /**
- * Keeps the fragment equal to the share encoding of the configuration, and of the
- * pinned one when there is one (replaceState: no history entries); reads the pin of
- * the link the page was opened with.
+ * Keeps the fragment equal to the share encoding of the configuration and of the pinned
+ * ones (replaceState: no history entries); reads the pins of the link the page was
+ * opened with, and of a link pasted into it later.
  */
 export function connectAddressBar(store: StoreApi<PlannerState>, bar: AddressBar, delayMs = URL_UPDATE_DELAY_MS): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let written = 0;
-  void followPin(store, bar.location.hash, true);
+  void followPins(store, bar.location.hash);
   const onHashChange = () => {
-    if (/(^#|&)(s|config)=/.test(bar.location.hash)) void followPin(store, bar.location.hash, false);
+    if (/(^#|&)(s|config)=/.test(bar.location.hash)) void followPins(store, bar.location.hash);
   };
   bar.addEventListener?.('hashchange', onHashChange);
-  const write = async (document: Doc, pinned: Doc | null) => {
+  const write = async (document: Doc, pins: readonly LinkPin[]) => {
     const ticket = ++written;
-    const fragment = await encodeShareFragment(document, pinned);
+    const fragment = await encodeShareFragment(document, pins);
     if (ticket !== written) return;
     const { pathname, search, hash } = bar.location;
     if (hash !== `#${fragment}`) bar.history.replaceState(null, '', `${pathname}${search}#${fragment}`);
   };
   const unsubscribe = store.subscribe((state, previous) => {
-    const pinned = state.pinned?.document ?? null;
-    if (state.document === previous.document && pinned === (previous.pinned?.document ?? null)) return;
+    if (state.document === previous.document && samePins(state.pinned, previous.pinned)) return;
     clearTimeout(timer);
-    timer = setTimeout(() => void write(state.document, pinned), delayMs);
+    timer = setTimeout(() => void write(state.document, linkPins(state)), delayMs);
   });
   return () => {
     clearTimeout(timer);

@@ -71,4 +71,36 @@ describe('presets keep what the user set', () => {
     expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(1234);
     expect(store.getState().changeNote).toBeNull();
   });
+
+  it("a preset's note stays through later edits until dismissed, and a later note goes on top of it", () => {
+    const { store, advance } = storeAt();
+    store.getState().setModelPreset('deepseek-v3');
+    const note = store.getState().changeNote ?? [];
+    // Dubey et al. / DeepSeek-V3 report section 4.2: the default 8,192 becomes DeepSeek-V3's 4,096 pre-training length.
+    expect(note.join(' ')).toMatch(/Sequence length changed from 8,192 to 4,096, DeepSeek-V3 671B's pre-training length; its longest context, 131,072/);
+    expect(store.getState().changeNoteDocument).toBe(store.getState().document);
+    advance();
+    store.getState().setField(['training', 'globalBatch'], 512);
+    expect(store.getState().changeNote).toEqual(note);
+    // The note's Undo is for the noted edit only: it is no longer the current configuration.
+    expect(store.getState().changeNoteDocument).not.toBe(store.getState().document);
+    advance();
+    store.getState().setField(['cost', 'usdPerGpuHour'], 1.23);
+    store.getState().setGpuPreset('a100-80gb');
+    expect(store.getState().changeNote?.[0]).toMatch(/Kept your price of \$1\.23/);
+    expect(store.getState().changeNote?.join(' ')).toContain(note[0]);
+    store.getState().dismissChangeNote();
+    expect(store.getState().changeNote).toBeNull();
+    advance();
+    store.getState().setField(['training', 'globalBatch'], 256);
+    expect(store.getState().changeNote).toBeNull();
+  });
+
+  it('a Llama 3.1 preset sets its 8,192-token pre-training length, not its 131,072-token context', () => {
+    const { store } = storeAt();
+    store.getState().setField(['training', 'seqLen'], 2048);
+    store.getState().setModelPreset('llama3.1-8b');
+    expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(8192);
+    expect(store.getState().changeNote?.join(' ')).toMatch(/from 2,048 to 8,192, Llama 3\.1 8B's pre-training length; its longest context, 131,072/);
+  });
 });

@@ -32,10 +32,14 @@ export interface ConfigSlice {
   /** Configurations undone, next first. */
   readonly future: readonly Doc[];
   /**
-   * What the last edit changed besides what it is about (a preset's sequence length, a
-   * degree the GPU count forced), or kept as the user set it, one sentence each; Undo restores.
+   * What an edit changed besides what it is about (a preset's sequence length, a degree the
+   * GPU count forced), or kept as the user set it, one sentence each, newest edit's first. It
+   * stays through later edits until dismissed (issue 31 item 3: a preset's changes are announced
+   * until the user dismisses them); undo and redo take it away with the edit.
    */
   readonly changeNote: readonly string[] | null;
+  /** The configuration the newest noted edit produced: the note's Undo takes back exactly that edit while it is the current one. */
+  readonly changeNoteDocument: Doc | null;
   undo(): void;
   redo(): void;
   dismissChangeNote(): void;
@@ -45,6 +49,8 @@ export interface ConfigSlice {
 export const HISTORY_MERGE_MS = 600;
 /** The history keeps this many steps; older ones are dropped. */
 export const HISTORY_LIMIT = 100;
+/** Lines a standing change note keeps: the newest edits' (a note that grows without bound would push the page down). */
+export const CHANGE_NOTE_LINES = 8;
 
 export interface ResultsSlice {
   /** The newest estimate without errors; null until the first one. */
@@ -99,18 +105,22 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
   const commit = (document: Doc, extra: Partial<PlannerState> = {}, mine?: Choices) => {
     const state = get();
     const next = mine ?? choicesOf(state.document);
+    const fresh = extra.changeNote && extra.changeNote.length > 0 ? extra.changeNote : null;
+    // A standing note stays through edits without a note of their own; a new one goes on top of it.
+    const changeNote = fresh
+      ? [...fresh, ...(state.changeNote ?? []).filter((line) => !fresh.includes(line))].slice(0, CHANGE_NOTE_LINES)
+      : state.changeNote;
     if (document === state.document) {
       choices.set(document, next);
-      if (extra.changeNote) set(extra);
+      if (fresh) set({ ...extra, changeNote, changeNoteDocument: document });
       return;
     }
     const t = now();
-    const noted = (extra.changeNote?.length ?? 0) > 0;
-    const merge = !noted && t - lastEdit < HISTORY_MERGE_MS && state.past.length > 0;
-    lastEdit = noted ? -Infinity : t;
+    const merge = !fresh && t - lastEdit < HISTORY_MERGE_MS && state.past.length > 0;
+    lastEdit = fresh ? -Infinity : t;
     const past = merge ? state.past : [...state.past, state.document].slice(-HISTORY_LIMIT);
     choices.set(document, next);
-    set({ document, past, future: [], changeNote: null, ...extra });
+    set({ document, past, future: [], ...extra, changeNote, changeNoteDocument: fresh ? document : state.changeNoteDocument });
   };
   const noteOf = (lines: readonly string[]) => (lines.length > 0 ? lines : null);
   return {
@@ -118,21 +128,22 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
   past: [],
   future: [],
   changeNote: null,
+  changeNoteDocument: null,
   undo: () => {
     const { past, future, document } = get();
     const previous = past[past.length - 1];
     if (previous === undefined) return;
     lastEdit = -Infinity;
-    set({ document: previous, past: past.slice(0, -1), future: [document, ...future], changeNote: null });
+    set({ document: previous, past: past.slice(0, -1), future: [document, ...future], changeNote: null, changeNoteDocument: null });
   },
   redo: () => {
     const { past, future, document } = get();
     const next = future[0];
     if (next === undefined) return;
     lastEdit = -Infinity;
-    set({ document: next, past: [...past, document], future: future.slice(1), changeNote: null });
+    set({ document: next, past: [...past, document], future: future.slice(1), changeNote: null, changeNoteDocument: null });
   },
-  dismissChangeNote: () => set({ changeNote: null }),
+  dismissChangeNote: () => set({ changeNote: null, changeNoteDocument: null }),
   setField: (path, value) => {
     const mine = choicesOf(get().document);
     // A price the user types is theirs from then on: a GPU switch never replaces it.

@@ -5,7 +5,7 @@ import { VALID_DOCUMENTS } from '../testing/documents.ts';
 import { FIELD_NAMED, FuzzCounter, ensure, fuzzRuns, prototypeIsClean, wildJson } from '../testing/fuzz.ts';
 import { isPlainObject } from './doc.ts';
 import {
-  MAX_DOCUMENT_BYTES, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash, readPinnedHash, type HashRead,
+  MAX_DOCUMENT_BYTES, bytesToBase64Url, encodeConfigFragment, encodeShareFragment, readHash, readPinnedHash, readPinsHash, type HashRead,
 } from './url-codec.ts';
 
 // Fuzzing the link reader (issue "Hardening", part 1): random fragments, real share
@@ -36,6 +36,10 @@ async function check(hash: string): Promise<HashRead> {
   const pin = await readPinnedHash(hash);
   if (pin.kind === 'document') ensure(isPlainObject(pin.document), () => 'a pinned document that is not a plain object');
   else if (pin.kind === 'error') ensure(pin.message.includes('cannot be read'), () => `pin refused without a reason: ${pin.message}`);
+  // And pinned scenarios (`&pins=`): a list of plain documents, or a refusal with its reason.
+  const pins = await readPinsHash(hash);
+  if (pins.kind === 'pins') ensure(pins.pins.every((p) => isPlainObject(p.document) && typeof p.name === 'string'), () => 'a pin that is not a named plain document');
+  else if (pins.kind === 'error') ensure(pins.message.includes('cannot be read'), () => `pins refused without a reason: ${pins.message}`);
   return read;
 }
 
@@ -56,7 +60,7 @@ function applyEdit(link: string, e: Edit): string {
     case 'cut': return link.slice(0, at);
     case 'percent': return link.slice(0, at) + encodeURIComponent(link.slice(at, at + 1)).replace(/^([^%])/, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`) + link.slice(at + 1);
     case 'append': return `${link}&${e.char}=${e.char}`;
-    case 'pin': return `${link}&pin=${link.replace(/^#(s|config)=(1\.)?/, '1.').slice(0, at + 3)}`;
+    case 'pin': return `${link}&pin${e.char === '.' ? 's' : ''}=${link.replace(/^#(s|config)=(1\.)?/, '1.').slice(0, at + 3)}`;
     default: return link + link.slice(at);
   }
 }

@@ -3,8 +3,12 @@
 //   document as JSON, deflate-raw compressed (RFC 1951), base64url (RFC 4648 §5);
 // - `#config=<base64url of the JSON document>` (interchange spec, "In the page"), so
 //   scripts and docs can write links; padding optional;
-// - optionally, after either, `&pin=<format>.<payload>`: the configuration pinned for
-//   a side-by-side comparison, its own versioned field (format 1 = share format 1).
+// - optionally, after either, `&pins=<format>.<payload>`: the configurations pinned as
+//   scenarios, each with its name; format 1 is the JSON list
+//   `[{"name":…,"document":…},…]` deflate-raw compressed in one stream (the pins share
+//   most of their text, so each one after the first costs a few dozen characters);
+// - links written before scenarios carry one pinned configuration as
+//   `&pin=<format>.<payload>` (format 1 = share format 1): read forever, as one pin.
 // Pure: no DOM, no location; reading never throws, every failure is a value.
 
 import { isPlainObject, type Doc } from './doc.ts';
@@ -38,21 +42,89 @@ const SHARE_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decode
   },
 };
 
-/** `s=1.<payload>` for the page's share links; with a pinned configuration, `&pin=1.<payload>` after it. */
-export async function encodeShareFragment(document: Doc, pinned: Doc | null = null): Promise<string> {
+/** A pinned configuration as a link carries it: its name and its interchange document. */
+export interface LinkPin {
+  readonly name: string;
+  readonly document: Doc;
+}
+
+/** A link carries at most this many pinned configurations; further ones are not read (nor written). */
+export const MAX_LINK_PINS = 8;
+/** A pin's name is cut to this many characters when read. */
+export const MAX_PIN_NAME_LENGTH = 80;
+
+/** `s=1.<payload>` for the page's share links; with pinned configurations, `&pins=1.<payload>` after it. */
+export async function encodeShareFragment(document: Doc, pins: readonly LinkPin[] = []): Promise<string> {
   const share = `s=${SHARE_FORMAT}.${await compressedPayload(document)}`;
-  return pinned ? `${share}&pin=${PIN_FORMAT}.${await compressedPayload(pinned)}` : share;
+  if (pins.length === 0) return share;
+  const list = pins.slice(0, MAX_LINK_PINS).map((p) => ({ name: p.name, document: p.document }));
+  return `${share}&pins=${PINS_FORMAT}.${await compressedPayload(list)}`;
 }
 
-async function compressedPayload(document: Doc): Promise<string> {
-  return bytesToBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify(document))));
+async function compressedPayload(value: unknown): Promise<string> {
+  return bytesToBase64Url(await deflateRaw(new TextEncoder().encode(JSON.stringify(value))));
 }
 
-/** The format pinned configurations are written in. */
+/** The format lists of pinned configurations are written in. */
+export const PINS_FORMAT = '1';
+
+type DecodedPins = { readonly ok: true; readonly pins: readonly LinkPin[] } | { readonly ok: false; readonly reason: string };
+
+/** Every pins format ever written; like SHARE_FORMATS, entries are only ever added. */
+const PINS_FORMATS: Readonly<Record<string, (payload: string) => Promise<DecodedPins>>> = {
+  '1': async (payload) => {
+    const packed = base64UrlToBytes(payload);
+    if (!packed) return { ok: false, reason: 'the text after "pins=1." is not base64url' };
+    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES * MAX_LINK_PINS);
+    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return { ok: false, reason: 'it does not hold valid JSON' };
+    }
+    if (!Array.isArray(value)) return { ok: false, reason: 'its JSON is not a list' };
+    const pins: LinkPin[] = [];
+    for (const item of value.slice(0, MAX_LINK_PINS)) {
+      if (!isPlainObject(item) || !isPlainObject(item['document'])) return { ok: false, reason: 'an entry has no configuration' };
+      const name = typeof item['name'] === 'string' ? item['name'].slice(0, MAX_PIN_NAME_LENGTH) : '';
+      pins.push({ name, document: item['document'] });
+    }
+    return { ok: true, pins };
+  },
+};
+
+export type PinsRead =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'pins'; readonly pins: readonly LinkPin[] }
+  | { readonly kind: 'error'; readonly message: string };
+
+/**
+ * The pinned configurations of a link: `&pins=…`, else an older link's single `&pin=…`
+ * (one pin, unnamed: the page names it). Never throws.
+ */
+export async function readPinsHash(hash: string): Promise<PinsRead> {
+  const part = hash.replace(/^#/, '').split('&').find((p) => p.startsWith('pins='));
+  if (part === undefined) {
+    const single = await readPinnedHash(hash);
+    return single.kind === 'document' ? { kind: 'pins', pins: [{ name: '', document: single.document }] } : single;
+  }
+  const value = percentDecoded(part.slice('pins='.length));
+  const dot = value.indexOf('.');
+  const format = dot < 0 ? '' : value.slice(0, dot);
+  const decode = Object.prototype.hasOwnProperty.call(PINS_FORMATS, format) ? PINS_FORMATS[format] : undefined;
+  const decoded: DecodedPins = decode
+    ? await decode(value.slice(dot + 1)).catch((): DecodedPins => ({ ok: false, reason: 'it could not be decoded' }))
+    : { ok: false, reason: /^\d{1,6}$/.test(format) ? `they have format ${format}, which this version of the page does not know` : 'they have no format number' };
+  if (decoded.ok) return { kind: 'pins', pins: decoded.pins };
+  return { kind: 'error', message: `The pinned configurations in this link cannot be read: ${decoded.reason}. Showing the configuration without them.` };
+}
+
+/** The format of the single pinned configuration links carried before scenarios (`&pin=`); read, no longer written. */
 export const PIN_FORMAT = '1';
 
 /**
- * Every pin format ever written. Like SHARE_FORMATS, entries are only ever added; the
+ * Every single-pin format ever written. Like SHARE_FORMATS, entries are only ever added; the
  * pin has its own table so the two fields can gain formats independently.
  */
 const PIN_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>>> = {
@@ -70,7 +142,7 @@ export type PinRead =
   | { readonly kind: 'document'; readonly document: Doc }
   | { readonly kind: 'error'; readonly message: string };
 
-/** The pinned configuration of a comparison link (`&pin=…`), if the hash has one. Never throws. */
+/** The pinned configuration of an older comparison link (`&pin=…`), if the hash has one. Never throws. */
 export async function readPinnedHash(hash: string): Promise<PinRead> {
   const part = hash.replace(/^#/, '').split('&').find((p) => p.startsWith('pin='));
   if (part === undefined) return { kind: 'none' };

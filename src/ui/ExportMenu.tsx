@@ -3,6 +3,7 @@
 
 import { useState } from 'react';
 import type { EstimateOutput } from '../model/input/index.ts';
+import { downloadBlob } from './download.ts';
 import { fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
 
 const CHART_SELECTOR = '[data-testid=memory-chart], [data-testid=pipeline-chart], [data-testid=step-breakdown-chart]';
@@ -11,18 +12,6 @@ const PAD = 16;
 const FONT = '12px system-ui, sans-serif';
 const TITLE_FONT = '600 14px system-ui, sans-serif';
 const LINE = 20;
-
-function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** The first non-transparent background up the tree, else the theme's page color. */
 function backgroundOf(element: Element): string {
@@ -69,7 +58,10 @@ async function chartImage(wrapper: HTMLElement): Promise<ChartImage | null> {
   const legend = [...wrapper.querySelectorAll<HTMLElement>('[data-legend-label]')].map((item) => ({
     label: item.dataset.legendLabel ?? '', color: item.dataset.legendColor ?? '#6b7280', dashed: item.dataset.legendDashed === 'true',
   }));
-  return { title: wrapper.dataset.chartTitle ?? '', image, width, height, legend };
+  // In the comparison, each chart is titled with the configuration it belongs to (a pinned scenario's name, or "Current").
+  const owner = wrapper.closest<HTMLElement>('[data-export-label]')?.dataset.exportLabel;
+  const title = wrapper.dataset.chartTitle ?? '';
+  return { title: owner ? `${owner}: ${title}` : title, image, width, height, legend };
 }
 
 function legendHeight(context: CanvasRenderingContext2D, chart: ChartImage, width: number): number {

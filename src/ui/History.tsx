@@ -43,16 +43,20 @@ export function HistoryButtons() {
   );
 }
 
-/** What the last edit changed besides what it is about, one sentence a line, with an Undo for exactly that edit. */
+/**
+ * What edits changed besides what they are about, one sentence a line, until dismissed; with an
+ * Undo for exactly the newest noted edit while nothing has been edited since.
+ */
 export function PresetNote() {
   const store = usePlannerStore();
   const note = usePlanner((s) => s.changeNote);
+  const undoable = usePlanner((s) => s.changeNoteDocument !== null && s.changeNoteDocument === s.document);
   if (!note) return null;
   return (
     <div role="status" data-testid="preset-note" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-2 text-sm text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50">
       <ul className="min-w-0 flex-1">{note.map((line) => <li key={line}>{line}</li>)}</ul>
       <div className="flex gap-2">
-        <button type="button" className={BUTTON} onClick={() => store.getState().undo()}>Undo</button>
+        {undoable && <button type="button" className={BUTTON} onClick={() => store.getState().undo()}>Undo</button>}
         <button type="button" className={BUTTON} onClick={() => store.getState().dismissChangeNote()}>Dismiss</button>
       </div>
     </div>

@@ -16,6 +16,7 @@ import { FIGURE_GROUPS } from './keyFigures.ts';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 import { WhenIdle } from './WhenIdle.tsx';
+import { CompletionPanel } from './reliability/CompletionPanel.tsx';
 import { RESULTS_ID } from './frame/jump.ts';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
@@ -105,7 +106,7 @@ export function Results() {
   const stale = usePlanner((s) => s.errors.length > 0);
   const document = usePlanner((s) => s.outputDocument);
   const answers = usePlanner((s) => s.answers);
-  const comparing = usePlanner((s) => s.pinned !== null);
+  const comparing = usePlanner((s) => s.pinned.length > 0);
   // The memory and speed figures follow each answer in the same frame; the rest of the column (cost, reliability,
   // exports, launch arguments) is rendered right after, at lower priority, so a dragged slider's key figures never wait for it.
   const laterOutput = useDeferredValue(output);
@@ -136,6 +137,7 @@ export function Results() {
               <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <SpeedCharts output={output} />
               <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
+              <CompletionPanel output={laterOutput} />
             </div>}
           </>)}
           <Warnings />

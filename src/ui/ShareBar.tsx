@@ -19,8 +19,9 @@ export function ShareBar() {
   const share = usePlanner((s) => s.share);
   const copy = async (kind: 'link' | 'embed') => {
     const { document, pinned } = store.getState();
-    // A link carries the pinned configuration of a comparison too; the compact embed view shows one configuration.
-    const url = pageUrl(window.location.href, await encodeShareFragment(document, kind === 'link' ? pinned?.document ?? null : null), kind === 'embed');
+    // A link carries the pinned scenarios too; the compact embed view shows one configuration.
+    const pins = kind === 'link' ? pinned.map((p) => ({ name: p.name, document: p.document })) : [];
+    const url = pageUrl(window.location.href, await encodeShareFragment(document, pins), kind === 'embed');
     const text = kind === 'link' ? url : embedSnippet(url, `LLM training plan: ${planTitle(document)}`);
     const copied = await writeClipboard(text);
     store.getState().setShare({ kind, text, copied });

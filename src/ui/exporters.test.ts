@@ -1,7 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { CSV_COLUMNS, fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
 import { partialOutput, sampleOutput } from './testOutputs.ts';
-import { invalidOutput } from '../model/estimate.ts';
+import { estimate, invalidOutput } from '../model/estimate.ts';
+import { DEFAULT_DOCUMENT } from '../state/defaults.ts';
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 
 const DOCUMENT = { version: 1, model: { name: 'GPT-3 175B' }, parallel: { tp: 8, pp: 8, dp: 24, zero: 1, schedule: '1f1b' } };
@@ -94,6 +95,23 @@ describe('toMarkdown', () => {
     expect(partial).not.toMatch(/NaN|Infinity/);
     const invalid = toMarkdown(null, invalidOutput(['parallel.tp: 3 does not divide model.heads=32'], []));
     expect(invalid).toContain('- parallel.tp: 3 does not divide model.heads=32');
+  });
+});
+
+describe('toMarkdown says what the days and dollars assume, and the ranges', () => {
+  it('names the GPU type and count, the price and the token budget, from the document with the engine\'s defaults', () => {
+    const markdown = toMarkdown(DEFAULT_DOCUMENT, estimate(DEFAULT_DOCUMENT));
+    expect(markdown).toContain('Cluster: 64 × NVIDIA H100 SXM5 80GB');
+    expect(markdown).toContain('Budget: 1 trillion tokens at $2.50 per GPU-hour');
+    expect(markdown).toContain('### Ranges (90 % of published runs measured within them)');
+    expect(markdown).toMatch(/\| Throughput \| [\d.]+k tokens\/s \| [\d.]+k tokens\/s \|/);
+    expect(markdown).toMatch(/\| Training time \| [\d.]+ days \| [\d.]+ days \|/);
+  });
+
+  it('leaves both out when the document cannot be read or the estimate has no figures', () => {
+    const invalid = toMarkdown(null, invalidOutput(['model: is required'], []));
+    expect(invalid).not.toContain('Cluster:');
+    expect(invalid).not.toContain('### Ranges');
   });
 });
 

@@ -4,9 +4,14 @@
 
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 import type { EstimateOutput, MemoryPart } from '../model/input/index.ts';
-import { NOT_AVAILABLE, formatFlopsPerToken, formatGiB, formatModelSummary, formatNumber, formatParameterCount, formatSeconds } from './format.ts';
+import {
+  NOT_AVAILABLE, formatDays, formatFlopsPerToken, formatGiB, formatModelSummary, formatNumber, formatParameterCount, formatPercent,
+  formatSeconds, formatTokensPerSecond, formatUsd,
+} from './format.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import { GiB } from '../model/input/index.ts';
+import { UNCERTAINTY_TABLE, headlineBands, type BandedFigure } from '../model/validation/index.ts';
+import { layoutWords } from './embed/embedCard.ts';
 
 const DEFAULT_FILE_BASE = 'llm-train-plan';
 
@@ -36,11 +41,13 @@ export function toJson(document: unknown, output: EstimateOutput): string {
   return JSON.stringify({ generator: 'llm-train-planner', input: document, output }, finiteOrNull, 2) + '\n';
 }
 
-function markdownCell(text: string): string {
+/** A Markdown table cell's text: pipes and backslashes escaped, one line. */
+export function markdownCell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
+/** A GitHub-flavoured Markdown table, its lines; `rightAligned` per column. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: readonly boolean[]): string[] {
   const line = (cells: readonly string[]) => `| ${cells.map(markdownCell).join(' | ')} |`;
   const rule = `|${header.map((_, i) => (rightAligned[i] ? '---:' : ':---')).join('|')}|`;
   return [line(header), rule, ...rows.map(line)];
@@ -82,12 +89,42 @@ function stageRows(output: EstimateOutput): string[][] {
   ]);
 }
 
+/** What the days and dollars assume: the cluster (GPU type and count), the price and the token budget; null when the document cannot be read. */
+function runLines(document: unknown): string[] {
+  const words = layoutWords(document);
+  return words ? [`Cluster: ${words.cluster}`, '', `Budget: ${words.budget}`, ''] : [];
+}
+
+/** The headline figures' ranges, each with its own format, in the order the page shows them. */
+const RANGE_ROWS: readonly { readonly key: BandedFigure; readonly label: string; readonly format: (value: number) => string }[] = [
+  { key: 'memoryTotal', label: 'Memory per GPU', format: formatGiB },
+  { key: 'stepSeconds', label: 'Step time', format: formatSeconds },
+  { key: 'tokensPerSecond', label: 'Throughput', format: formatTokensPerSecond },
+  { key: 'mfu', label: 'MFU', format: formatPercent },
+  { key: 'days', label: 'Training time', format: formatDays },
+  { key: 'usd', label: 'Cost', format: formatUsd },
+];
+
+/** The ranges published runs measured around such predictions (the validation set's bands), as the figure cards show them. */
+function rangeLines(output: EstimateOutput): string[] {
+  const bands = headlineBands(output, UNCERTAINTY_TABLE);
+  const rows = RANGE_ROWS.flatMap((r) => {
+    const band = bands[r.key];
+    return band ? [[r.label, r.format(band.low), r.format(band.high)]] : [];
+  });
+  if (rows.length === 0) return [];
+  const percent = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
+  return [`### Ranges (${percent} % of published runs measured within them)`, '', ...markdownTable(['Figure', 'Low', 'High'], rows, [false, true, true]), ''];
+}
+
 export function toMarkdown(document: unknown, output: EstimateOutput): string {
   const lines: string[] = [`## Training plan: ${markdownCell(modelName(document) ?? 'unnamed model')}`, ''];
   if (output.model) lines.push(`Model: ${formatModelSummary(output.model)}`, '');
+  lines.push(...runLines(document));
   const layout = layoutLine(document);
   if (layout) lines.push(layout, '');
   lines.push(...markdownTable(['Figure', 'Value', 'How it is computed'], figureRows(output), [false, true, false]), '');
+  lines.push(...rangeLines(output));
   if (output.memory.stages.length > 0 && output.errors.length === 0) {
     lines.push(`### Memory per pipeline stage (GiB, capacity ${formatGiB(output.memory.capacity)})`, '');
     const header = ['Stage', ...memoryParts(output), 'total', 'fits'];
@@ -107,7 +144,8 @@ export function toMarkdown(document: unknown, output: EstimateOutput): string {
 export const CSV_COLUMNS = ['section', 'stage', 'name', 'value', 'unit', 'text'] as const;
 type CsvRow = readonly [section: string, stage: string, name: string, value: number | null, unit: string, text: string];
 
-function csvField(field: string): string {
+/** An RFC 4180 field: quoted when it holds a quote, comma or line break. */
+export function csvField(field: string): string {
   return /[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field;
 }
 

@@ -93,6 +93,12 @@ export const HELP = {
   gridKgCo2PerKwh: { label: 'Grid carbon intensity (kg CO₂/kWh)', explain: 'Emissions per kWh where the cluster runs.', formula: 'CO₂ = energy × intensity' },
   gpuMtbfHours: { label: 'Mean time between failures per GPU (MTBF, h)', explain: 'One GPU\'s share of cluster interruptions.', formula: 'expected failures = GPU-hours / MTBF', source: 'Llama 3 (arXiv 2407.21783), section 3.3.4: 419 interruptions in 54 days on 16,384 GPUs' },
   checkpointWriteGBps: { label: 'Checkpoint write bandwidth (GB/s)', explain: 'Aggregate storage bandwidth for checkpoints.', formula: 'interval τ ≈ √(2·δ·M), δ = checkpoint bytes / bandwidth, M = cluster MTBF', source: 'Young 1974; Daly 2006, A higher order estimate of the optimum checkpoint interval' },
+  capacity: { label: 'Capacity', explain: 'On-demand nodes stay yours; spot nodes are cheaper and can be taken back.', formula: 'interruptions = GPU-hours / MTBF + nodes × days × preemptions per node-day' },
+  spotUsdPerGpuHour: { label: 'Spot price ($/GPU-h)', explain: 'What one spot GPU-hour costs; empty: the on-demand price.', formula: 'spot cost = GPU-hours × spot price' },
+  preemptionsPerNodeDay: { label: 'Preemptions per node-day', explain: 'How often the provider takes one spot node back.', formula: 'default −ln(1 − 0.2) / 30.44 = 0.0073: 20 % of nodes a month', source: 'AWS EC2 Spot Instance Advisor, frequency of interruption bands (< 5 % … > 20 % a month); the floor of the top band, where GPU instances are usually listed' },
+  restartMinutes: { label: 'Restart after an interruption (min)', explain: 'Rescheduling, loading the checkpoint, warm-up.', formula: 'lost per interruption ≈ interval / 2 + restart', source: 'Llama 3 (arXiv 2407.21783), section 3.3.4: ≈ 18.6 min lost per interruption in all; 10 min of it the restart' },
+  elastic: { label: 'Elastic: carry on with the nodes left', explain: 'Data parallelism shrinks (the global batch kept by accumulation) until the node returns, instead of waiting.', source: 'torchrun --nnodes=MIN:MAX (PyTorch elastic): workers restart from the last checkpoint on a membership change' },
+  startDate: { label: 'Start date (YYYY-MM-DD)', explain: 'The run\'s first day, for the dated end.' },
 } satisfies Record<string, Help>;
 
 export type HelpKey = keyof typeof HELP;

@@ -66,9 +66,10 @@ export function sampleOutput(): EstimateOutput {
       bubbleFraction: BREAKDOWN.bubble / 5.21,
       breakdown: BREAKDOWN,
     },
-    time: { days: 5.75, gpuHours: 212_000 },
-    cost: { usd: 424_000, energyKwh: 203_500, co2Kg: 81_400 },
-    reliability: { expectedFailures: 4.24, checkpointIntervalMinutes: 42.5, goodput: 0.962 },
+    // 3e11 tokens in 5.75 days: 5.2174e10 tokens/day; $424,000 / 300,000 million tokens = $1.413 per million.
+    time: { days: 5.75, gpuHours: 212_000, tokensPerDay: 3e11 / 5.75 },
+    cost: { usd: 424_000, energyKwh: 203_500, co2Kg: 81_400, usdPerMillionTokens: 424_000 / 3e5 },
+    reliability: { expectedFailures: 4.24, checkpointIntervalMinutes: 42.5, goodput: 0.962, expectedInterruptions: 4.24 },
     timeline: gpipeTimeline(8, 8, 0.1, 0.2),
     warnings: [],
     errors: [],

@@ -52,11 +52,14 @@ export const engineApi = {
     return { total: cases.length, cases: cases.slice(start, start + count).map(caseResult) };
   },
 
-  /** The smallest single changes (or pairs) that make a run that does not fit fit, priced in tokens/s (fit-suggestions.ts). */
-  fitSuggestions(document: unknown): FitSuggestionsAnswer {
+  /**
+   * The changes that make a run that does not fit fit, in the order a person tries them, priced in tokens/s
+   * and days (fit-suggestions.ts); `layouts: false` for the quick knob fixes alone, without the layout searches.
+   */
+  fitSuggestions(document: unknown, layouts = true): FitSuggestionsAnswer {
     return guarded((): FitSuggestionsAnswer => {
       const parsed = parseDocument(document);
-      return parsed.ok ? { ok: true, ...fitSuggestions(parsed.config) } : { ok: false, errors: parsed.errors };
+      return parsed.ok ? { ok: true, ...fitSuggestions(parsed.config, { layouts }) } : { ok: false, errors: parsed.errors };
     }, 'the fixes could not be computed', (message) => ({ ok: false, errors: [message] }));
   },
 

@@ -11,8 +11,11 @@ import type { EngineApi } from './api.ts';
 import { createWorkerSession, type WorkerLike } from './session.ts';
 
 export interface LatestClient<Question, Answer> {
-  /** The answer to this question; null when a newer request superseded it. */
-  request(question: Question): Promise<Answer | null>;
+  /**
+   * The answer to this question; null when a newer request superseded it, or when `signal`
+   * aborted it (the worker is then terminated, so a long answer no one waits for stops at once).
+   */
+  request(question: Question, signal?: AbortSignal): Promise<Answer | null>;
   dispose(): void;
 }
 
@@ -37,10 +40,10 @@ export function createLatestClient<Question, Answer>(
     rejectMessage: `${options.what} could not be computed`,
   });
   return {
-    async request(question) {
-      const answer = await session.call((remote) => options.ask(remote, question));
+    async request(question, signal) {
+      const answer = await session.call((remote) => options.ask(remote, question), signal);
       if (answer.ok) return answer.value;
-      return answer.failure === 'superseded' || answer.failure === 'disposed' ? null : options.failure(answer.message);
+      return answer.failure === 'superseded' || answer.failure === 'disposed' || answer.failure === 'aborted' ? null : options.failure(answer.message);
     },
     dispose: () => session.dispose(),
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineApi } from './api.ts';
 import { fakeWorker, type FakeWorker } from '../testing/fake-worker.ts';
-import { createFitSuggester } from './suggest-client.ts';
+import { createFitSuggester, SUGGEST_TIMEOUT_MS } from './suggest-client.ts';
 
 
 // An 8B dense model on 8 H100 at ZeRO-0: its unsharded Adam state alone is over 80 GiB, so fixes exist (fit-suggestions.test.ts).
@@ -14,18 +14,23 @@ const tooSmall = {
 };
 
 describe('the fixes worker client', () => {
-  it('answers with the engine\'s own list, through comlink', async () => {
+  it('answers with the engine\'s own list, through comlink: the quick knob fixes, or the full list with the searches', async () => {
     const worker = fakeWorker(engineApi);
-    const suggester = createFitSuggester(() => worker);
+    const suggester = createFitSuggester(() => worker, SUGGEST_TIMEOUT_MS, false);
     const answer = await suggester.request(tooSmall);
-    expect(answer).toEqual(engineApi.fitSuggestions(tooSmall));
+    expect(answer).toEqual(engineApi.fitSuggestions(tooSmall, false));
+    expect(answer?.ok && answer.searched).toBe(false);
     expect(answer?.ok && answer.suggestions.length).toBeGreaterThan(0);
     suggester.dispose();
     expect(worker.terminated).toBe(true);
   });
 
-  it('hands back only the newest request\'s answer', async () => {
-    const suggester = createFitSuggester(() => fakeWorker(engineApi));
+  it('hands back only the newest request\'s answer, and none to a request its signal abandoned', async () => {
+    const suggester = createFitSuggester(() => fakeWorker(engineApi), SUGGEST_TIMEOUT_MS, false);
+    const stop = new AbortController();
+    const abandoned = suggester.request(tooSmall, stop.signal);
+    stop.abort();
+    expect(await abandoned).toBeNull();
     const older = suggester.request(tooSmall);
     const newer = suggester.request({ ...tooSmall, training: { ...tooSmall.training, microBatch: 1 } });
     expect(await older).toBeNull();

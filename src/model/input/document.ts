@@ -2,6 +2,7 @@
 // a RunConfig with every default filled in, or a list of field-named errors.
 // Never throws: every path through here ends in { ok: true } or { ok: false }.
 
+import { DEFAULT_PREEMPTIONS_PER_NODE_DAY, RESTART_SECONDS } from '../calibration.ts';
 import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
@@ -9,10 +10,11 @@ import { dpOnGpus, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
-  ADAPTER_METHODS, ADAPTER_MODULES, FFN_TYPES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
+  ADAPTER_METHODS, ADAPTER_MODULES, CAPACITIES, FFN_TYPES, MAX_RESTART_MINUTES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
   type AdapterConfig, type AdapterModule, type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
   type ModelConfig, type MoeConfig, type ParallelConfig, type RunConfig, type TrainingConfig,
 } from './types.ts';
+import { SECONDS_PER_MINUTE } from './units.ts';
 
 export type ParseResult =
   | { readonly ok: true; readonly config: RunConfig; readonly warnings: readonly string[] }
@@ -28,7 +30,10 @@ const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precisi
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'];
 const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
-const COST_KEYS = ['usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes'];
+const COST_KEYS = [
+  'usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes',
+  'capacity', 'spotUsdPerGpuHour', 'preemptionsPerNodeDay', 'restartMinutes', 'elastic', 'startDate',
+];
 const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
 
 /** Defaults the spec leaves to the project, stated once. */
@@ -294,8 +299,13 @@ function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: ParallelConfi
 
 function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
   r.unknownKeys(o, COST_KEYS, 'cost');
+  const usdPerGpuHour = r.number(o, 'usdPerGpuHour', 'cost', gpu.usdPerHour, 0, 1e6);
+  const capacity = r.choice(o, 'capacity', 'cost', CAPACITIES, 'on-demand');
+  if (capacity === 'on-demand' && own(o, 'preemptionsPerNodeDay') != null) {
+    r.warn('cost.preemptionsPerNodeDay', 'counts only with cost.capacity "spot": on-demand nodes are not taken back');
+  }
   return {
-    usdPerGpuHour: r.number(o, 'usdPerGpuHour', 'cost', gpu.usdPerHour, 0, 1e6),
+    usdPerGpuHour,
     pue: r.number(o, 'pue', 'cost', 1.2, 1, 10),
     gridKgCo2PerKwh: r.number(o, 'gridKgCo2PerKwh', 'cost', 0.4, 0, 10),
     // Llama 3 (arXiv 2407.21783, 3.3.4): 419 interruptions in 54 days on 16,384 GPUs ≈ one per 50,700 GPU-hours.
@@ -305,7 +315,34 @@ function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
     checkpointIntervalMinutes: own(o, 'checkpointIntervalMinutes') == null
       ? null
       : r.number(o, 'checkpointIntervalMinutes', 'cost', 60, 0, MAX_CHECKPOINT_INTERVAL_MINUTES, true),
+    capacity,
+    // Interchange: "spot price (absent: usdPerGpuHour)".
+    spotUsdPerGpuHour: r.number(o, 'spotUsdPerGpuHour', 'cost', usdPerGpuHour, 0, 1e6),
+    // calibration.ts: the floor of AWS Spot Instance Advisor's top interruption band.
+    preemptionsPerNodeDay: r.number(o, 'preemptionsPerNodeDay', 'cost', DEFAULT_PREEMPTIONS_PER_NODE_DAY, 0, 1000),
+    // calibration.ts: the restart share of Llama 3's ≈ 18.6 min lost per interruption.
+    restartMinutes: r.number(o, 'restartMinutes', 'cost', RESTART_SECONDS / SECONDS_PER_MINUTE, 0, MAX_RESTART_MINUTES),
+    elastic: r.boolean(o, 'elastic', 'cost', false),
+    startDate: readIsoDate(r, o, 'startDate', 'cost'),
   };
+}
+
+/** A calendar date written YYYY-MM-DD (ISO 8601), or null when absent; a date that does not exist (2027-02-30) is an error. */
+function readIsoDate(r: FieldReader, o: JsonObject, key: string, path: string): string | null {
+  const value = own(o, key);
+  if (value == null) return null;
+  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  if (!match) {
+    r.error(`${path}.${key}`, `must be an ISO date such as "2027-01-04", got ${describe(value)}`);
+    return null;
+  }
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    r.error(`${path}.${key}`, `${JSON.stringify(value)} is not a day of the calendar`);
+    return null;
+  }
+  return value as string;
 }
 
 function readCalibration(r: FieldReader, o: JsonObject): CalibrationOverride {

@@ -262,7 +262,24 @@ export interface CostConfig {
   readonly checkpointWriteGBps: number;
   /** Minutes between checkpoints as the run is set up; null = the Young/Daly optimum (reliability.ts). */
   readonly checkpointIntervalMinutes: number | null;
+  /** The capacity the run gets: on-demand, or spot (cheaper, and a node can be taken back). */
+  readonly capacity: Capacity;
+  /** The spot price; the document's absent value reads as usdPerGpuHour. */
+  readonly spotUsdPerGpuHour: number;
+  /** How often one spot node is taken back; counts only when capacity is spot (run/interruptions.ts). */
+  readonly preemptionsPerNodeDay: number;
+  /** After any interruption: rescheduling, loading the checkpoint, warm-up. */
+  readonly restartMinutes: number;
+  /** True: carry on with the nodes left (data parallel shrinks, the global batch kept by accumulation) until replacements arrive. */
+  readonly elastic: boolean;
+  /** The run's first day as an ISO date (YYYY-MM-DD), or null. */
+  readonly startDate: string | null;
 }
+
+export type Capacity = 'on-demand' | 'spot';
+export const CAPACITIES: readonly Capacity[] = ['on-demand', 'spot'];
+/** A week: longer than any restart a run would wait out rather than fix by hand. */
+export const MAX_RESTART_MINUTES = 10_080;
 
 /** A year: longer than any run checkpoints apart. */
 export const MAX_CHECKPOINT_INTERVAL_MINUTES = 525_600;
@@ -360,8 +377,10 @@ export interface EstimateOutput {
     readonly bubbleFraction: number;
     readonly breakdown: Readonly<Record<TimePart, number>>;
   } | null;
-  readonly time: { readonly days: number; readonly gpuHours: number } | null;
-  readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number } | null;
+  /** tokensPerDay: the rate the run advances at, goodput included (run/cost.ts, scheduleRates): training.tokens ÷ days. */
+  readonly time: { readonly days: number; readonly gpuHours: number; readonly tokensPerDay: number } | null;
+  /** usdPerMillionTokens: the price of a million trained tokens at that rate (run/cost.ts, scheduleRates). */
+  readonly cost: { readonly usd: number; readonly energyKwh: number; readonly co2Kg: number; readonly usdPerMillionTokens: number } | null;
   readonly reliability: {
     readonly expectedFailures: number;
     /** The interval the run checkpoints at: cost.checkpointIntervalMinutes, or the optimum when that is not set. */
@@ -373,6 +392,10 @@ export interface EstimateOutput {
     readonly checkpointBytes?: number;
     readonly checkpointWriteSeconds?: number;
     readonly clusterMtbfHours?: number;
+    /** Failures plus spot preemptions over the whole run (run/interruptions.ts): the job's rate × its wall time. */
+    readonly expectedInterruptions: number;
+    /** The run's end as a distribution (run/completion.ts); estimate() computes it, estimateConfig() only when asked. */
+    readonly completion?: Completion;
   } | null;
   /** Project addition: what the input pipeline must sustain (pre-tokenised data). */
   readonly dataPipeline?: { readonly tokensPerSecondPerNode: number; readonly bytesPerSecondPerNode: number } | null;
@@ -380,6 +403,23 @@ export interface EstimateOutput {
   readonly timeline: Timeline | null;
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
+}
+
+export interface CompletionPercentiles { readonly p10: number; readonly p50: number; readonly p90: number }
+
+/** reliability.completion: the seeded Monte Carlo's percentiles of the run's end and cost. */
+export interface Completion {
+  readonly days: CompletionPercentiles;
+  readonly usd: CompletionPercentiles;
+  /** ISO dates, when cost.startDate is given. */
+  readonly endDate?: { readonly p10: string; readonly p50: string; readonly p90: string };
+  /** What was drawn and how many runs were simulated. */
+  readonly basis: string;
+  /** Project additions: mean interruptions per simulated run; the runs' end days in equal bins. */
+  readonly meanInterruptions?: number;
+  readonly histogram?: { readonly fromDays: number; readonly binDays: number; readonly counts: readonly number[] };
+  /** Project addition, on spot capacity: the same run on on-demand capacity, for the side-by-side answer. */
+  readonly onDemand?: { readonly days: CompletionPercentiles; readonly usd: CompletionPercentiles; readonly expectedInterruptions: number };
 }
 
 /** One block of work in the simulated pipeline schedule. F forward, B backward (input gradients, or all of backward), W weight gradients (zero-bubble). */

@@ -1,10 +1,13 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { GPU_AVERAGE_POWER_FRACTION } from '../calibration.ts';
-import { trainingCost, trainingEnergyKwh, trainingTime } from './cost.ts';
+import { scheduleRates, trainingCost, trainingEnergyKwh, trainingTime } from './cost.ts';
 import type { CostConfig } from '../input/index.ts';
 
-const COST: CostConfig = { usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null };
+const COST: CostConfig = {
+  usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null,
+  capacity: 'on-demand', spotUsdPerGpuHour: 2, preemptionsPerNodeDay: 0, restartMinutes: 10, elastic: false, startDate: null,
+};
 const H100 = { tdpWatts: 700 };
 
 describe('training time', () => {
@@ -47,5 +50,22 @@ describe('training cost', () => {
   it('energy = GPUs × power × hours × PUE, however the GPU-hours are split', () => {
     // 16 GPUs for 10 h and 160 GPU-hours are the same energy: 160 × 1000 W × 1.5 = 240 kWh at full TDP.
     expect(trainingEnergyKwh({ pue: 1.5 }, { tdpWatts: 1000 }, 16 * 10)).toBeCloseTo(240 * GPU_AVERAGE_POWER_FRACTION, 9);
+  });
+});
+
+describe('schedule rates (interchange "Output": time.tokensPerDay, cost.usdPerMillionTokens)', () => {
+  it('hand example: 1e6 tokens/s at goodput 0.8 on 1000 GPUs at $2/GPU-hour', () => {
+    // 1e6 × 0.8 = 8e5 tokens/s × 86,400 s = 6.912e10 tokens/day.
+    // 1000 × $2 / 3600 s = $0.5556/s; / 8e5 tokens/s = $6.944e-7 per token = $0.6944 per million.
+    const r = scheduleRates(1e6, 0.8, 1000, 2);
+    expect(r.tokensPerDay).toBeCloseTo(6.912e10, 0);
+    expect(r.usdPerMillionTokens).toBeCloseTo(0.694444, 6);
+  });
+
+  it('agrees with tokens ÷ days and dollars ÷ millions of tokens of the whole run', () => {
+    const t = trainingTime(1e12, 1e6, 1000, 0.8);
+    const r = scheduleRates(1e6, 0.8, 1000, COST.usdPerGpuHour);
+    expect(r.tokensPerDay * t.days).toBeCloseTo(1e12, -2);
+    expect(r.usdPerMillionTokens * 1e6).toBeCloseTo(trainingCost(COST, H100, t.gpuHours).usd, 6);
   });
 });

@@ -24,6 +24,28 @@ export function trainingTime(tokens: number, tokensPerSecond: number, gpus: numb
   return { wallSeconds, days: wallSeconds / SECONDS_PER_DAY, hours, gpuHours: gpus * hours };
 }
 
+/**
+ * The figures a schedule is planned with (interchange "Output": time.tokensPerDay,
+ * cost.usdPerMillionTokens): the rate the run actually advances at — the cluster's rate
+ * while it runs × goodput — per day, and the price of a million tokens at that rate.
+ * Computed from the rates rather than as tokens ÷ days so a zero token budget stays finite.
+ */
+export interface ScheduleRates {
+  readonly tokensPerDay: number;
+  readonly usdPerMillionTokens: number;
+}
+
+const TOKENS_PER_MILLION = 1e6;
+
+export function scheduleRates(tokensPerSecond: number, goodput: number, gpus: number, usdPerGpuHour: number): ScheduleRates {
+  const effectiveTokensPerSecond = tokensPerSecond * goodput;
+  const usdPerSecond = (gpus * usdPerGpuHour) / SECONDS_PER_HOUR;
+  return {
+    tokensPerDay: effectiveTokensPerSecond * SECONDS_PER_DAY,
+    usdPerMillionTokens: (usdPerSecond / effectiveTokensPerSecond) * TOKENS_PER_MILLION,
+  };
+}
+
 export interface TrainingCost {
   readonly usd: number;
   readonly energyKwh: number;

@@ -4,7 +4,8 @@
 
 import { RESTART_SECONDS } from '../calibration.ts';
 import type { CostConfig } from '../input/index.ts';
-import { GB, SECONDS_PER_HOUR, SECONDS_PER_MINUTE } from '../input/index.ts';
+import { GB, SECONDS_PER_MINUTE } from '../input/index.ts';
+import { interruptionRates } from './interruptions.ts';
 
 /** Expected interruptions: GPU-hours over the per-GPU mean time between failures. */
 export function expectedFailures(gpuHours: number, gpuMtbfHours: number): number {
@@ -59,26 +60,35 @@ export function dalyGoodput(intervalSeconds: number, writeSeconds: number, clust
 }
 
 export interface ReliabilityPlan {
+  /** Mean time between the job's interruptions: failures, and spot preemptions when the run is on spot capacity. */
   readonly clusterMtbfSeconds: number;
   readonly checkpointWriteSeconds: number;
   /** Young's √(2δM). */
   readonly optimalCheckpointIntervalSeconds: number;
   /** The interval used: the document's, or the optimum. */
   readonly checkpointIntervalSeconds: number;
+  /** R: cost.restartMinutes, else RESTART_SECONDS. */
+  readonly restartSeconds: number;
   readonly lostSecondsPerFailure: number;
   readonly goodput: number;
 }
 
+type PlanCost = Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'>
+  & Partial<Pick<CostConfig, 'checkpointIntervalMinutes' | 'restartMinutes' | 'capacity' | 'preemptionsPerNodeDay'>>;
+
 /**
  * Checkpointing plan for `gpus` GPUs saving `bytesPerCheckpoint`: at the interval the
  * document sets (cost.checkpointIntervalMinutes), else at Young's optimum. Goodput is
- * Daly's for the interval actually used, so a sweep of intervals draws his curve.
+ * Daly's for the interval actually used, so a sweep of intervals draws his curve. M counts
+ * every interruption (interruptions.ts): failures, and, given the GPUs per node, spot
+ * preemptions; without gpusPerNode only failures.
  */
-export function reliabilityPlan(
-  cost: Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'> & Partial<Pick<CostConfig, 'checkpointIntervalMinutes'>>,
-  gpus: number, bytesPerCheckpoint: number,
-): ReliabilityPlan {
-  const mtbfSeconds = clusterMtbfHours(cost.gpuMtbfHours, gpus) * SECONDS_PER_HOUR;
+export function reliabilityPlan(cost: PlanCost, gpus: number, bytesPerCheckpoint: number, gpusPerNode?: number): ReliabilityPlan {
+  const capacity = gpusPerNode === undefined ? 'on-demand' : cost.capacity ?? 'on-demand';
+  const rates = interruptionRates(
+    { gpuMtbfHours: cost.gpuMtbfHours, capacity, preemptionsPerNodeDay: cost.preemptionsPerNodeDay ?? 0 }, gpus, gpusPerNode ?? gpus);
+  const mtbfSeconds = 1 / rates.perSecond;
+  const restartSeconds = cost.restartMinutes == null ? RESTART_SECONDS : cost.restartMinutes * SECONDS_PER_MINUTE;
   const writeSeconds = checkpointWriteSeconds(bytesPerCheckpoint, cost.checkpointWriteGBps);
   const optimalSeconds = youngCheckpointIntervalSeconds(writeSeconds, mtbfSeconds);
   const chosen = cost.checkpointIntervalMinutes;
@@ -88,8 +98,9 @@ export function reliabilityPlan(
     checkpointWriteSeconds: writeSeconds,
     optimalCheckpointIntervalSeconds: optimalSeconds,
     checkpointIntervalSeconds: intervalSeconds,
-    lostSecondsPerFailure: lostSecondsPerFailure(intervalSeconds),
-    goodput: dalyGoodput(intervalSeconds, writeSeconds, mtbfSeconds),
+    restartSeconds,
+    lostSecondsPerFailure: lostSecondsPerFailure(intervalSeconds, restartSeconds),
+    goodput: dalyGoodput(intervalSeconds, writeSeconds, mtbfSeconds, restartSeconds),
   };
 }
 

@@ -8,7 +8,9 @@ export {
   type CostFront, parseSearchDocument, searchDocument, type SearchDocumentOutput, type SearchDocumentResult, searchDocumentSteps,
   type SearchVariant,
 } from './document.ts';
-export { type FitSuggestion, fitSuggestions, type FitSuggestions } from './fit-suggestions.ts';
+export {
+  compareFitSuggestions, FIT_GROUPS, type FitGroup, type FitSuggestion, type FitSuggestionOptions, fitSuggestions, type FitSuggestions,
+} from './fit-suggestions.ts';
 export { searchLayouts } from './search.ts';
 export { BLOCK_OBJECTIVES, MAX_MEMORY_MARGIN, readSearchBlock } from './search-block.ts';
 export {

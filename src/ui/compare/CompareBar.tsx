@@ -1,7 +1,9 @@
-// Pin the current configuration, then change the controls: the pinned one stays
-// beside it for comparison. Unpin returns to the single view; Swap makes the pinned
-// configuration current again (and pins the one being edited).
+// Pin the current configuration as a scenario, then change the controls: the pinned
+// ones stay beside it in the scenario table (up to MAX_PINS, carried in the link).
+// "Remove all pins" returns to the single view; each pin's own Remove and Apply sit in
+// the table.
 
+import { MAX_PINS } from '../../state/compare.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { BUTTON } from '../buttons.ts';
 import { usePinnedEstimate } from './usePinnedEstimate.ts';
@@ -9,22 +11,19 @@ import { usePinnedEstimate } from './usePinnedEstimate.ts';
 export function CompareBar() {
   usePinnedEstimate();
   const store = usePlannerStore();
-  const pinned = usePlanner((s) => s.pinned !== null);
+  const count = usePlanner((s) => s.pinned.length);
+  const full = count >= MAX_PINS;
   return (
     <div role="group" aria-label="Compare configurations" className="flex flex-wrap items-center gap-2 text-sm text-gray-800 dark:text-gray-200">
-      {pinned ? (
+      <button type="button" className={`${BUTTON} disabled:opacity-60`} disabled={full} onClick={() => store.getState().pin()}>Pin for comparison</button>
+      {count > 0 ? (
         <>
-          <span className="font-medium">A is pinned; the controls edit B.</span>
-          <button type="button" className={BUTTON} onClick={() => store.getState().unpin()}>Unpin</button>
-          <button type="button" className={BUTTON} onClick={() => store.getState().swapPinned()}>Swap A and B</button>
-          <button type="button" className={BUTTON} onClick={() => store.getState().pin()}>Pin current instead</button>
+          <span data-testid="pin-count">
+            {full ? `${count} of ${MAX_PINS} pinned: remove one to pin another.` : `${count} of up to ${MAX_PINS} pinned; the controls edit the current configuration.`}
+          </span>
+          <button type="button" className={BUTTON} onClick={() => store.getState().unpinAll()}>Remove all pins</button>
         </>
-      ) : (
-        <>
-          <button type="button" className={BUTTON} onClick={() => store.getState().pin()}>Pin for comparison</button>
-          <span>Pins this configuration; change the controls to compare another side by side.</span>
-        </>
-      )}
+      ) : <span>Pins this configuration as a scenario; change the controls to compare others side by side.</span>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-// The most loaded GPU of A and of B as two stacked bars on one scale, each with its
+// The most loaded GPU of a pinned scenario and of the current configuration as two stacked bars on one scale, each with its
 // GPU's capacity marked, so "which fits, and by how much" reads at a glance. Each bar is
 // the one memory figure the verdict judges (model/memory/fit.ts): the allocated parts, the
 // allocator's reserve and the runtime outside it, as the memory chart stacks them. The
@@ -18,7 +18,7 @@ function rowText(output: EstimateOutput): string {
   return `${formatGiB(used)} of ${formatGiB(capacity)}${used <= capacity ? '' : ': out of memory'}`;
 }
 
-/** A fine-tune's frozen weights (training.adapter) first, when A or B holds them; the reserve and runtime on top. */
+/** A fine-tune's frozen weights (training.adapter) first, when either configuration holds them; the reserve and runtime on top. */
 function partsOf(rows: readonly Row[]): readonly MemoryLayer[] {
   return [...allocatedParts(rows.map((r) => r.output.memory.perGpu)), ...DEVICE_LAYERS];
 }
@@ -51,22 +51,24 @@ function Bar({ row, scale, parts }: { row: Row; scale: number; parts: readonly M
   );
 }
 
-export function CompareMemoryBars({ pinned, current }: { pinned: EstimateOutput; current: EstimateOutput }) {
-  const rows: Row[] = [{ name: 'A pinned', output: pinned }, { name: 'B current', output: current }];
+export function CompareMemoryBars({ pinned, current, pinnedName, currentName }: {
+  pinned: EstimateOutput; current: EstimateOutput; pinnedName: string; currentName: string;
+}) {
+  const rows: Row[] = [{ name: pinnedName, output: pinned }, { name: currentName, output: current }];
   const scale = 1.05 * Math.max(...rows.flatMap((r) => [fitMemoryBytes(r.output), r.output.memory.capacity]), 1);
   const parts = partsOf(rows);
-  const summary = `Memory of the most loaded GPU on one scale, what the device holds: A ${rowText(pinned)}; B ${rowText(current)}.`;
+  const summary = `Memory of the most loaded GPU on one scale, what the device holds: ${pinnedName} ${rowText(pinned)}; ${currentName} ${rowText(current)}.`;
   return (
     <figure className="flex flex-col gap-1">
       <div role="img" aria-label={summary} data-testid="compare-memory-bars"
-        className="grid grid-cols-[5.5rem_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 text-sm text-gray-800 dark:text-gray-200">
+        className="grid grid-cols-[minmax(5.5rem,auto)_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 text-sm text-gray-800 dark:text-gray-200">
         {rows.map((row) => <Bar key={row.name} row={row} scale={scale} parts={parts} />)}
       </div>
       <div className="text-gray-700 dark:text-gray-300">
         <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
           extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
       </div>
-      <figcaption className="text-sm text-gray-700 dark:text-gray-300">Memory per GPU, most loaded stage, A and B on the same scale.</figcaption>
+      <figcaption className="text-sm text-gray-700 dark:text-gray-300">Memory per GPU, most loaded stage, the pinned scenario and the current configuration on the same scale.</figcaption>
     </figure>
   );
 }

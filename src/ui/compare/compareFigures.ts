@@ -1,7 +1,9 @@
 // The key figures of two estimates side by side: the pinned one (A) and the current
 // one (B), with B − A, B ÷ A and whether B is better or worse. "Better" is said in
 // words, never by color alone; figures with no better direction (work per step, the
-// checkpoint interval, HFU) only say that they differ.
+// checkpoint interval, HFU) only say that they differ. Memory is judged by headroom:
+// the share of each configuration's own GPU capacity it uses, so 66.6 GiB of 186 is
+// better than 37.5 GiB of 80.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
 import {
@@ -26,7 +28,9 @@ export interface FigureComparison {
   readonly verdict: Verdict;
 }
 
-const LOWER_IS_BETTER = new Set(['memory-total', 'step-time', 'bubble-fraction', 'training-days', 'gpu-hours', 'cost-usd', 'energy', 'co2', 'expected-failures']);
+/** Memory figures: better is a smaller share of the configuration's own GPU capacity, not fewer bytes. */
+const MEMORY_FIGURES = new Set(['memory-total', 'memory-reserved', 'memory-device-used']);
+const LOWER_IS_BETTER = new Set(['step-time', 'bubble-fraction', 'training-days', 'gpu-hours', 'cost-usd', 'energy', 'co2', 'expected-failures']);
 const HIGHER_IS_BETTER = new Set(['mfu', 'tokens-per-second', 'tflops-per-gpu', 'goodput']);
 
 /** Relative change below which two figures count as the same (rounding in the engine's sums). */
@@ -53,15 +57,38 @@ export function formatRatio(ratio: number): string {
   return `×${ratio.toFixed(digits)}`;
 }
 
-function verdictOf(id: string, a: number, b: number): Verdict {
+/** B against A when `better` says which way is better (null: neither way). */
+function directedVerdict(a: number, b: number, better: 'lower' | 'higher' | null): Verdict {
   const scale = Math.max(Math.abs(a), Math.abs(b));
   if (scale === 0 || Math.abs(b - a) <= SAME_RELATIVE * scale) return 'same';
-  if (LOWER_IS_BETTER.has(id)) return b < a ? 'better' : 'worse';
-  if (HIGHER_IS_BETTER.has(id)) return b > a ? 'better' : 'worse';
+  if (better === 'lower') return b < a ? 'better' : 'worse';
+  if (better === 'higher') return b > a ? 'better' : 'worse';
   return 'differs';
 }
 
-function compareOne(pinned: KeyFigure, current: KeyFigure): FigureComparison {
+function verdictOf(id: string, a: number, b: number): Verdict {
+  return directedVerdict(a, b, LOWER_IS_BETTER.has(id) ? 'lower' : HIGHER_IS_BETTER.has(id) ? 'higher' : null);
+}
+
+/** What the device holds as a share of the GPU's capacity (memory.fits judges deviceUsed against capacity); NaN without a capacity. */
+export function memoryShareOfCapacity(output: EstimateOutput): number {
+  const { deviceUsed, capacity } = output.memory;
+  return capacity > 0 ? deviceUsed / capacity : NaN;
+}
+
+/** A memory figure against its own GPU's capacity: the headroom it leaves, comparable across GPUs. */
+function shareOf(figure: KeyFigure, output: EstimateOutput): number | null {
+  const { capacity } = output.memory;
+  return figure.value !== null && capacity > 0 ? figure.value / capacity : null;
+}
+
+/** Better or worse headroom: the smaller share of its own capacity is better (the same share is the same). */
+export function headroomVerdict(pinnedShare: number, currentShare: number): Verdict {
+  if (!Number.isFinite(pinnedShare) || !Number.isFinite(currentShare)) return 'unavailable';
+  return directedVerdict(pinnedShare, currentShare, 'lower');
+}
+
+function compareOne(pinned: KeyFigure, current: KeyFigure, outputs?: { readonly pinned: EstimateOutput; readonly current: EstimateOutput }): FigureComparison {
   const a = pinned.value;
   const b = current.value;
   const base = { id: current.id, label: current.label, pinned, current };
@@ -70,11 +97,12 @@ function compareOne(pinned: KeyFigure, current: KeyFigure): FigureComparison {
   }
   const delta = b - a;
   const ratio = a !== 0 ? b / a : null;
+  const shares = outputs && MEMORY_FIGURES.has(current.id) ? [shareOf(pinned, outputs.pinned), shareOf(current, outputs.current)] : null;
   return {
     ...base, delta, ratio,
     deltaText: formatDelta(delta, current.unit),
     ratioText: ratio === null ? NOT_AVAILABLE : formatRatio(ratio),
-    verdict: verdictOf(current.id, a, b),
+    verdict: shares ? headroomVerdict(shares[0] ?? NaN, shares[1] ?? NaN) : verdictOf(current.id, a, b),
   };
 }
 
@@ -98,7 +126,7 @@ export function compareFigures(pinned: EstimateOutput, current: EstimateOutput):
   const pinnedById = new Map([...modelFigures(pinned), ...keyFigures(pinned)].map((f) => [f.id, f]));
   return [...modelFigures(current), ...keyFigures(current)].flatMap((figure) => {
     const other = pinnedById.get(figure.id);
-    return other ? [compareOne(other, figure)] : [];
+    return other ? [compareOne(other, figure, { pinned, current })] : [];
   });
 }
 

@@ -1,26 +1,35 @@
-// The pinned configuration's own estimator: a second worker behind its own
+// The pinned configurations' own estimator: a second worker behind its own
 // latest-request-wins client (worker/client.ts), started only while a pinned
-// configuration waits for its estimate (one from a link, or pinned before the first
-// answer) and disposed as soon as it has one. The current configuration's estimator
-// never queues behind it.
+// configuration waits for its estimate (pins from a link, or pinned before the first
+// answer) and disposed as soon as none waits. It estimates one pin at a time, the
+// first that waits, so a later request never cancels an earlier one. The current
+// configuration's estimator never queues behind it.
 
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createEstimator } from '../../worker/client.ts';
+import { createEstimator, type Estimator } from '../../worker/client.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
 
 export function usePinnedEstimate(): void {
   const store = usePlannerStore();
-  const waiting = usePlanner((s) => (s.pinned && s.pinned.output === null && s.pinned.errors.length === 0 ? s.pinned.document : null));
+  const waiting = usePlanner((s) => s.pinned.find((p) => p.output === null && p.errors.length === 0)?.document ?? null);
+  const estimator = useRef<Estimator | null>(null);
+  const anyWaiting = waiting !== null;
   useEffect(() => {
-    if (!waiting) return undefined;
-    const estimator = createEstimator({
+    if (!anyWaiting) return undefined;
+    const created = createEstimator({
       createWorker: createEngineWorker,
       onResult: (output, document) => store.getState().receivePinned(output, document as Doc),
       onRestart: (message) => store.getState().engineRestarted(message),
     });
-    estimator.request(waiting);
-    return () => estimator.dispose();
-  }, [waiting, store]);
+    estimator.current = created;
+    return () => {
+      created.dispose();
+      estimator.current = null;
+    };
+  }, [anyWaiting, store]);
+  useEffect(() => {
+    if (waiting) estimator.current?.request(waiting);
+  }, [waiting, anyWaiting]);
 }

@@ -34,12 +34,19 @@ export function PresetPicker() {
     <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={preset?.id ?? CUSTOM}
       options={preset ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
       onChange={(id) => store.getState().setModelPreset(id)}
-      extra={preset && (
+      extra={preset && (<>
+        <p className={HINT} data-testid="model-context">
+          Pre-trained at {preset.seqLen.toLocaleString('en-US')} tokens per sequence (the preset&apos;s sequence length)
+          {preset.longestContext > preset.seqLen
+            ? `; longest context ${preset.longestContext.toLocaleString('en-US')} tokens, after long-context training.`
+            : '; also its longest context.'}
+        </p>
         <details className={HINT}>
           <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
           <p className="mt-1">{preset.source}</p>
+          <p className="mt-1">{preset.contextSource}</p>
         </details>
-      )} />
+      </>)} />
   );
 }
 

@@ -2,10 +2,12 @@
 // DP, CP, EP, ZeRO; with the GPU and cluster size when sizing), showing its best variant;
 // a button folds its other variants out beneath it. Every figure column sorts (a button in
 // its header, aria-sort says how), and "Apply" loads a layout or variant into the sliders,
-// the figures and the link.
+// the figures and the link. The table exports as Markdown or CSV (searchExport.ts), in rank order.
 
 import { Fragment, useState } from 'react';
 import { BUTTON } from '../buttons.ts';
+import { downloadBlob } from '../download.ts';
+import { searchToCsv, searchToMarkdown } from './searchExport.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 
@@ -67,6 +69,12 @@ function VariantRows({ row, sizing, onApply }: { row: SearchRow; sizing: boolean
 export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps) {
   const [order, setOrder] = useState<SortOrder>({ key: 'rank', direction: 'ascending' });
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const [saved, setSaved] = useState('');
+  const save = (text: string, extension: string, type: string) => {
+    const name = `layout-search.${extension}`;
+    downloadBlob(new Blob([text], { type }), name);
+    setSaved(`Saved ${name}`);
+  };
   const sorted = sortRows(rows, order);
   const sort = (key: SortKey) => setOrder(nextOrder(order, key));
   const toggle = (rank: number) => setOpen((o) => {
@@ -76,6 +84,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
     return next;
   });
   return (
+    <div className="flex flex-col gap-2">
     <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
       tabIndex={0} role="region" aria-label="Layouts found (scrollable table)">
       <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
@@ -127,6 +136,14 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
           })}
         </tbody>
       </table>
+    </div>
+    <div className="flex flex-wrap items-center gap-2">
+      <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
+        <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>Layouts as Markdown</button>
+        <button type="button" className={BUTTON} onClick={() => save(searchToCsv(rows), 'csv', 'text/csv')}>Layouts as CSV</button>
+      </div>
+      <p role="status" className="text-sm text-gray-700 dark:text-gray-300">{saved}</p>
+    </div>
     </div>
   );
 }

@@ -1,0 +1,263 @@
+// The scenario table: the pinned configurations and the current one side by side, one
+// field per row on the page (and in Markdown), one scenario per row in CSV. What each
+// run assumes (cluster, price, token budget, layout) and what it gives (days, dollars,
+// $ per million tokens, tokens per day, MFU, memory against its own GPU's capacity, and
+// the ranges published runs measured around such predictions). Reads the parsed
+// document (defaults filled by the engine's own parser) and the engine's output; the
+// only arithmetic here is unit conversion (per million, per day, share of capacity).
+
+import { GiB, parseDocument, type EstimateOutput, type RunConfig } from '../../model/input/index.ts';
+import { UNCERTAINTY_TABLE, headlineBands, measuredRange, type ValueBand } from '../../model/validation/index.ts';
+import type { Doc } from '../../state/doc.ts';
+import { scheduleWords } from '../embed/embedCard.ts';
+import {
+  NOT_AVAILABLE, formatCount, formatDays, formatFlopsPerToken, formatNumber, formatParameterCount, formatPercent, formatTokenCount,
+  formatTokensPerSecond, formatUsd,
+} from '../format.ts';
+import { memoryVerdict, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
+import { memoryShareOfCapacity } from './compareFigures.ts';
+
+export interface ScenarioInput {
+  readonly name: string;
+  readonly document: Doc;
+  /** Null while its estimate is computed, or when it cannot run (`errors`). */
+  readonly output: EstimateOutput | null;
+  readonly errors: readonly string[];
+  /** The configuration the controls edit. */
+  readonly current: boolean;
+}
+
+/** Which way a field is better, for marking the best scenario of a row; null: no better direction. */
+export type Better = 'lower' | 'higher' | null;
+
+/** One CSV column of a field: its header (with the unit) and the raw value of a scenario. */
+interface CsvPart {
+  readonly header: string;
+  readonly value: (s: Resolved) => number | string | null;
+}
+
+interface FieldDef {
+  readonly id: string;
+  /** The row's name on the page and in Markdown. */
+  readonly label: string;
+  readonly text: (s: Resolved) => string;
+  readonly csv: readonly CsvPart[];
+  /** The number the "best" mark compares (memory: share of the GPU's own capacity). */
+  readonly rank?: (s: Resolved) => number | null;
+  readonly better?: Better;
+}
+
+/** A scenario with its document read and its figures derived. */
+interface Resolved {
+  readonly input: ScenarioInput;
+  readonly config: RunConfig | null;
+  readonly output: EstimateOutput | null;
+  readonly bands: ReturnType<typeof headlineBands>;
+  /** The memory band around what the device holds (the figure shown and judged), not the allocated peak. */
+  readonly memoryBand: ValueBand | null;
+}
+
+export interface ScenarioCell {
+  readonly text: string;
+  /** This scenario has the row's best value (of two or more that differ). */
+  readonly best: boolean;
+}
+
+export interface ScenarioField {
+  readonly id: string;
+  readonly label: string;
+  readonly better: Better;
+  /** One cell per scenario, in the table's order. */
+  readonly cells: readonly ScenarioCell[];
+}
+
+export interface ScenarioTable {
+  readonly names: readonly string[];
+  readonly current: readonly boolean[];
+  /** Field by field, in display order (the first is the name). */
+  readonly fields: readonly ScenarioField[];
+  readonly csvHeader: readonly string[];
+  /** One row per scenario, aligned with csvHeader. */
+  readonly csvRows: readonly (readonly (number | string | null)[])[];
+}
+
+/** The share of published runs a range holds, as the figure cards say it (uncertainty/FigureUncertainty.tsx). */
+export const BAND_PERCENT = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
+
+const finite = (value: number | undefined | null): number | null => (value !== undefined && value !== null && Number.isFinite(value) ? value : null);
+const text = (value: number | null, format: (v: number) => string): string => (value === null ? NOT_AVAILABLE : format(value));
+const range = (band: ValueBand | undefined, format: (v: number) => string): string => (band ? `${format(band.low)} – ${format(band.high)}` : NOT_AVAILABLE);
+
+/** Whole-run figures that need the token budget: dollars per million tokens and tokens per wall-clock day. */
+const usdPerMillionTokens = (s: Resolved): number | null => {
+  const usd = finite(s.output?.cost?.usd);
+  const tokens = s.config?.training.tokens;
+  return usd !== null && tokens ? usd / (tokens / 1e6) : null;
+};
+/** The token budget over the wall-clock days (goodput included, as the days are). */
+const tokensPerDay = (s: Resolved): number | null => {
+  const days = finite(s.output?.time?.days);
+  const tokens = s.config?.training.tokens;
+  return days !== null && days > 0 && tokens !== undefined ? tokens / days : null;
+};
+const deviceUsed = (s: Resolved): number | null => (s.output ? finite(s.output.memory.deviceUsed) : null);
+const capacity = (s: Resolved): number | null => (s.output ? finite(s.output.memory.capacity) : null);
+const share = (s: Resolved): number | null => (s.output ? finite(memoryShareOfCapacity(s.output)) : null);
+
+/** "66.6 / 186 GiB (36 %)": what the device holds against the GPU's own capacity, as memory.fits judges. */
+export function memoryAgainstCapacity(output: EstimateOutput): string {
+  const { deviceUsed: used, capacity: of } = output.memory;
+  if (!Number.isFinite(used) || !(of > 0)) return NOT_AVAILABLE;
+  return `${formatNumber(used / GiB)} / ${formatNumber(of / GiB)} GiB (${formatPercent(used / of)})`;
+}
+
+const gib = (bytes: number) => `${formatNumber(bytes / GiB)} GiB`;
+
+const FIELDS: readonly FieldDef[] = [
+  { id: 'name', label: 'Scenario', text: (s) => s.input.name, csv: [{ header: 'Scenario', value: (s) => s.input.name }] },
+  { id: 'model', label: 'Model', text: (s) => s.config?.model.name ?? NOT_AVAILABLE, csv: [{ header: 'Model', value: (s) => s.config?.model.name ?? null }] },
+  {
+    // The estimate's model summary (interchange output `model`), so each scenario shows which model size it is.
+    id: 'parameters', label: 'Parameters (total / active)',
+    text: (s) => (s.output?.model ? `${formatParameterCount(s.output.model.parameters)} / ${formatParameterCount(s.output.model.activeParameters)}` : NOT_AVAILABLE),
+    csv: [
+      { header: 'Parameters', value: (s) => finite(s.output?.model?.parameters) },
+      { header: 'Active parameters', value: (s) => finite(s.output?.model?.activeParameters) },
+    ],
+  },
+  {
+    id: 'flops-per-token', label: 'FLOPs per token', text: (s) => text(finite(s.output?.model?.flopsPerToken), formatFlopsPerToken),
+    csv: [{ header: 'FLOPs per token (FLOP)', value: (s) => finite(s.output?.model?.flopsPerToken) }],
+  },
+  {
+    id: 'cluster', label: 'Cluster (GPUs × GPU type)',
+    text: (s) => (s.config ? `${formatCount(s.config.cluster.gpus)} × ${s.config.cluster.gpu.name}` : NOT_AVAILABLE),
+    csv: [{ header: 'GPU type', value: (s) => s.config?.cluster.gpu.name ?? null }, { header: 'GPUs', value: (s) => s.config?.cluster.gpus ?? null }],
+  },
+  {
+    id: 'price', label: 'Price ($/GPU-h)', text: (s) => text(s.config?.cost.usdPerGpuHour ?? null, formatUsd),
+    csv: [{ header: 'Price (USD per GPU-hour)', value: (s) => s.config?.cost.usdPerGpuHour ?? null }],
+  },
+  {
+    id: 'tokens', label: 'Token budget', text: (s) => text(s.config?.training.tokens ?? null, formatTokenCount),
+    csv: [{ header: 'Token budget (tokens)', value: (s) => s.config?.training.tokens ?? null }],
+  },
+  {
+    id: 'layout', label: 'Layout (TP · PP · DP · CP · EP)',
+    text: (s) => {
+      const p = s.config?.parallel;
+      return p ? `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}` : NOT_AVAILABLE;
+    },
+    csv: (['tp', 'pp', 'dp', 'cp', 'ep'] as const).map((key) => ({ header: key.toUpperCase(), value: (s: Resolved) => s.config?.parallel[key] ?? null })),
+  },
+  {
+    id: 'micro-batch', label: 'Micro-batch (sequences)', text: (s) => text(s.config?.training.microBatch ?? null, formatCount),
+    csv: [{ header: 'Micro-batch (sequences)', value: (s) => s.config?.training.microBatch ?? null }],
+  },
+  {
+    id: 'schedule', label: 'Pipeline schedule',
+    text: (s) => {
+      const p = s.config?.parallel;
+      return p ? (scheduleWords(p.schedule, p.pp, p.vpp) ?? 'none (PP 1)') : NOT_AVAILABLE;
+    },
+    csv: [{ header: 'Pipeline schedule', value: (s) => s.config?.parallel.schedule ?? null }],
+  },
+  {
+    id: 'days', label: 'Training time (days)', better: 'lower', rank: (s) => finite(s.output?.time?.days),
+    text: (s) => text(finite(s.output?.time?.days), formatDays),
+    csv: [{ header: 'Training time (days)', value: (s) => finite(s.output?.time?.days) }],
+  },
+  {
+    id: 'usd', label: 'Cost ($)', better: 'lower', rank: (s) => finite(s.output?.cost?.usd),
+    text: (s) => text(finite(s.output?.cost?.usd), formatUsd),
+    csv: [{ header: 'Cost (USD)', value: (s) => finite(s.output?.cost?.usd) }],
+  },
+  {
+    id: 'usd-per-million-tokens', label: '$ per million tokens', better: 'lower', rank: usdPerMillionTokens,
+    text: (s) => text(usdPerMillionTokens(s), formatUsd),
+    csv: [{ header: 'USD per million tokens', value: usdPerMillionTokens }],
+  },
+  {
+    id: 'tokens-per-day', label: 'Tokens per day', better: 'higher', rank: tokensPerDay,
+    text: (s) => text(tokensPerDay(s), formatTokenCount),
+    csv: [{ header: 'Tokens per day', value: tokensPerDay }],
+  },
+  {
+    id: 'mfu', label: 'MFU', better: 'higher', rank: (s) => finite(s.output?.throughput?.mfu),
+    text: (s) => text(finite(s.output?.throughput?.mfu), formatPercent),
+    csv: [{ header: 'MFU (fraction)', value: (s) => finite(s.output?.throughput?.mfu) }],
+  },
+  {
+    id: 'memory', label: 'Memory on the device / capacity', better: 'lower', rank: share,
+    text: (s) => (s.output ? `${memoryAgainstCapacity(s.output)}, ${VERDICT_LABEL[memoryVerdict(s.output.memory.deviceUsed, s.output.memory.capacity).verdict].toLowerCase()}` : NOT_AVAILABLE),
+    csv: [
+      { header: 'Memory on the device (bytes)', value: deviceUsed },
+      { header: 'GPU memory capacity (bytes)', value: capacity },
+      { header: 'Memory share of capacity (fraction)', value: share },
+      { header: 'Memory verdict', value: (s) => (s.output ? VERDICT_LABEL[memoryVerdict(s.output.memory.deviceUsed, s.output.memory.capacity).verdict] : null) },
+    ],
+  },
+  {
+    id: 'memory-range', label: `Memory range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.memoryBand ?? undefined, gib),
+    csv: [
+      { header: 'Memory range low (bytes)', value: (s) => s.memoryBand?.low ?? null },
+      { header: 'Memory range high (bytes)', value: (s) => s.memoryBand?.high ?? null },
+    ],
+  },
+  {
+    id: 'tokens-per-second', label: 'Throughput (tokens/s)', better: 'higher', rank: (s) => finite(s.output?.throughput?.tokensPerSecond),
+    text: (s) => text(finite(s.output?.throughput?.tokensPerSecond), formatTokensPerSecond),
+    csv: [{ header: 'Throughput (tokens/s)', value: (s) => finite(s.output?.throughput?.tokensPerSecond) }],
+  },
+  {
+    id: 'tokens-per-second-range', label: `Throughput range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.bands.tokensPerSecond, formatTokensPerSecond),
+    csv: [
+      { header: 'Throughput range low (tokens/s)', value: (s) => s.bands.tokensPerSecond?.low ?? null },
+      { header: 'Throughput range high (tokens/s)', value: (s) => s.bands.tokensPerSecond?.high ?? null },
+    ],
+  },
+  {
+    id: 'days-range', label: `Training time range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.bands.days, formatDays),
+    csv: [
+      { header: 'Training time range low (days)', value: (s) => s.bands.days?.low ?? null },
+      { header: 'Training time range high (days)', value: (s) => s.bands.days?.high ?? null },
+    ],
+  },
+];
+
+function resolve(input: ScenarioInput): Resolved {
+  const parsed = parseDocument(input.document);
+  const output = input.output && input.output.errors.length === 0 ? input.output : null;
+  return {
+    input, config: parsed.ok ? parsed.config : null, output,
+    bands: output ? headlineBands(output, UNCERTAINTY_TABLE) : {},
+    // Scaled as headlineBands scales the memory band ('rate': the band is the measured ÷ predicted error).
+    memoryBand: output ? measuredRange(output.memory.deviceUsed, UNCERTAINTY_TABLE.memory, 'rate') : null,
+  };
+}
+
+/** Which scenarios hold the row's best value: none unless two or more have one and they differ. */
+function bestOf(def: FieldDef, scenarios: readonly Resolved[]): readonly boolean[] {
+  const values = scenarios.map((s) => (def.rank ? def.rank(s) : null));
+  const known = values.filter((v): v is number => v !== null);
+  if (!def.better || known.length < 2 || known.every((v) => v === known[0])) return values.map(() => false);
+  const best = def.better === 'lower' ? Math.min(...known) : Math.max(...known);
+  return values.map((v) => v === best);
+}
+
+/** The table of `scenarios`, in the order given (the pins, then the current configuration). */
+export function scenarioTable(scenarios: readonly ScenarioInput[]): ScenarioTable {
+  const resolved = scenarios.map(resolve);
+  const fields = FIELDS.map((def): ScenarioField => {
+    const best = bestOf(def, resolved);
+    return { id: def.id, label: def.label, better: def.better ?? null, cells: resolved.map((s, i) => ({ text: def.text(s), best: best[i] ?? false })) };
+  });
+  const parts = FIELDS.flatMap((def) => def.csv);
+  return {
+    names: scenarios.map((s) => s.name),
+    current: scenarios.map((s) => s.current),
+    fields,
+    csvHeader: parts.map((p) => p.header),
+    csvRows: resolved.map((s) => parts.map((p) => p.value(s))),
+  };
+}

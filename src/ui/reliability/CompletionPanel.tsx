@@ -1,0 +1,80 @@
+// When the run really ends and what it really costs (reliability.completion): the
+// p10/p50/p90 days, dollars and dates of the engine's seeded simulation, on-demand and
+// spot side by side when spot is chosen, and the runs' end days as a small histogram
+// whose text alternative says the same in words. No arithmetic here: every figure is
+// the engine's; the bars are its counts scaled to the picture.
+
+import type { Completion, EstimateOutput } from '../../model/input/index.ts';
+import { formatCount, formatDays, formatUsd } from '../format.ts';
+
+const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
+const CELL = 'px-2 py-1 text-right tabular-nums';
+const HEAD = 'px-2 py-1 text-left font-medium';
+const WIDTH = 240;
+const HEIGHT = 60;
+
+type Range = Completion['days'];
+
+function rangeText(r: Range, format: (x: number) => string): string {
+  return `${format(r.p50)} (p10 ${format(r.p10)}, p90 ${format(r.p90)})`;
+}
+
+function Histogram({ completion, id }: { completion: Completion; id: string }) {
+  const h = completion.histogram;
+  if (!h || h.counts.length === 0) return null;
+  const most = Math.max(...h.counts);
+  const bar = WIDTH / h.counts.length;
+  const runs = h.counts.reduce((a, b) => a + b, 0);
+  const { days } = completion;
+  const words = `Of ${formatCount(runs)} simulated runs, one in ten ends within ${formatDays(days.p10)}, half within ${formatDays(days.p50)}, `
+    + `nine in ten within ${formatDays(days.p90)}.`;
+  return (
+    <figure className="flex flex-col gap-1">
+      <svg role="img" aria-labelledby={`${id}-caption`} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-16 w-full max-w-xs text-blue-700 dark:text-blue-300"
+        preserveAspectRatio="none" data-testid="completion-histogram">
+        {h.counts.map((c, i) => (
+          <rect key={i} x={i * bar + 0.5} width={Math.max(0.5, bar - 1)} y={HEIGHT - (HEIGHT * c) / most} height={(HEIGHT * c) / most} fill="currentColor" />
+        ))}
+      </svg>
+      <figcaption id={`${id}-caption`} className="text-xs text-gray-700 dark:text-gray-300">{words}</figcaption>
+    </figure>
+  );
+}
+
+/** onDemand is there only when the run is on spot capacity (estimate.ts): then both answers side by side. */
+export function CompletionPanel({ output }: { output: EstimateOutput }) {
+  const completion = output.reliability?.completion;
+  if (!completion) return null;
+  const { onDemand, endDate } = completion;
+  return (
+    <section aria-labelledby="completion-title" className={PANEL} data-testid="completion">
+      <h3 id="completion-title" className="text-base font-semibold">When it ends and what it costs</h3>
+      <p className="text-sm text-gray-700 dark:text-gray-300">
+        Expected interruptions: {formatCount(Math.round(output.reliability?.expectedInterruptions ?? 0))}
+      </p>
+      {onDemand ? (
+        <table className="mt-2 text-sm" data-testid="capacity-comparison">
+          <caption className="text-left text-sm">On-demand and spot, the median run with its p10–p90 range</caption>
+          <thead><tr><th scope="col" className={HEAD}>Capacity</th><th scope="col" className={HEAD}>Days</th><th scope="col" className={HEAD}>Dollars</th></tr></thead>
+          <tbody>
+            <tr><th scope="row" className={HEAD}>On-demand</th><td className={CELL}>{rangeText(onDemand.days, formatDays)}</td><td className={CELL}>{rangeText(onDemand.usd, formatUsd)}</td></tr>
+            <tr><th scope="row" className={HEAD}>Spot</th><td className={CELL}>{rangeText(completion.days, formatDays)}</td><td className={CELL}>{rangeText(completion.usd, formatUsd)}</td></tr>
+          </tbody>
+        </table>
+      ) : (
+        <table className="mt-2 text-sm">
+          <caption className="text-left text-sm">The run's end over the simulated runs</caption>
+          <thead><tr><th scope="col" className={HEAD}>Percentile</th><th scope="col" className={HEAD}>Days</th><th scope="col" className={HEAD}>Dollars</th>{endDate && <th scope="col" className={HEAD}>Ends on</th>}</tr></thead>
+          <tbody>
+            {(['p10', 'p50', 'p90'] as const).map((p) => (
+              <tr key={p}><th scope="row" className={HEAD}>{p}</th><td className={CELL}>{formatDays(completion.days[p])}</td><td className={CELL}>{formatUsd(completion.usd[p])}</td>{endDate && <td className={CELL}>{endDate[p]}</td>}</tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {onDemand && endDate && <p className="mt-1 text-sm">Spot ends on {endDate.p50} (p10 {endDate.p10}, p90 {endDate.p90}).</p>}
+      <Histogram completion={completion} id="completion" />
+      <details className="text-xs text-gray-700 dark:text-gray-300"><summary className="cursor-pointer">How this is simulated</summary><p>{completion.basis}</p></details>
+    </section>
+  );
+}
