@@ -16,7 +16,7 @@ test('a configuration at 95 % of GPU memory is flagged "tight"', async ({ page }
   const total = estimate(DEFAULT_DOCUMENT).memory.deviceUsed;
   const preset = findGpuPreset('h100-sxm');
   if (!preset) throw new Error('no h100-sxm preset');
-  const { id: _id, gpusPerNode: _perNode, source: _source, ...spec } = preset;
+  const { id: _id, nvlinkDomainGpus: _domain, nodeGpus: _node, source: _source, ...spec } = preset;
   const gpu = { ...spec, name: 'H100 with 95 % headroom (test)', memoryGiB: total / 0.95 / GIB };
   const cluster = { ...(DEFAULT_DOCUMENT['cluster'] as object), gpu };
   await openPlanner(page, `/#${configFragment({ ...DEFAULT_DOCUMENT, cluster })}`);

@@ -9,8 +9,11 @@ import { readHash } from './state/url-codec.ts';
 import { App } from './ui/App.tsx';
 import { createEstimator } from './worker/client.ts';
 import { createEngineWorker } from './worker/create-worker.ts';
+import { warmNumberFormats } from './worker/warm-formats.ts';
 
 async function start(root: HTMLElement): Promise<void> {
+  // First: a worker makes the number formats the first render needs, off the main thread (warm-formats.ts).
+  const formatsReady = warmNumberFormats();
   const startPoint = await readStartPoint(window.location);
   const store = createPlannerStore(startPoint.document, startPoint.embed);
   store.getState().setLinkError(startPoint.linkError);
@@ -31,6 +34,7 @@ async function start(root: HTMLElement): Promise<void> {
   // The first render is a transition, so React renders it in slices of a few ms that yield
   // to the browser instead of one long task (Lighthouse's total blocking time, issue 16 item 9).
   const reactRoot = createRoot(root);
+  await formatsReady;
   startTransition(() => {
     reactRoot.render(
       <StrictMode>

@@ -110,6 +110,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
       tokensPerSecond,
       tflopsPerGpu: flops.modelPerStep / step.stepSeconds / gpus / 1e12,
       mfu: flops.modelPerStep / (step.stepSeconds * gpus * peak),
+      mfuPeak: { precision: config.training.precision, tflopsPerGpu: peak / 1e12 },
+      mfuBf16: flops.modelPerStep / (step.stepSeconds * gpus * peakFlopsPerSecond(config.cluster.gpu, 'bf16')),
       hfu: flops.hardwarePerStep / (step.stepSeconds * gpus * peak),
       bubbleFraction: step.bubbleFraction,
       breakdown: step.breakdown,

@@ -65,11 +65,11 @@ describe('engine fuzz: estimate() on hostile documents', () => {
   it('answers within the worker timeout on the issue\'s extreme inputs', () => {
     const big = (patch: (d: typeof EVERY_FIELD_DOCUMENT) => unknown) => patch(EVERY_FIELD_DOCUMENT);
     const cases = [
-      // 1,048,576 GPUs = TP 2 × PP 4 × CP 2 × DP 65,536.
-      big((d) => ({ ...d, parallel: { ...d.parallel, dp: 65_536 }, cluster: { ...d.cluster, gpus: 1_048_576 }, training: { ...d.training, globalBatch: 2 * 65_536 } })),
+      // 1,048,576 GPUs = TP 2 × PP 4 × CP 2 × DP 65,536; 4 micro-batches per step, Megatron-LM's interleaving needs M ≥ PP (capabilities.ts).
+      big((d) => ({ ...d, parallel: { ...d.parallel, dp: 65_536 }, cluster: { ...d.cluster, gpus: 1_048_576 }, training: { ...d.training, globalBatch: 2 * 4 * 65_536 } })),
       big((d) => ({ ...d, model: { ...d.model, layers: 10_000 } })),
-      // 10,485,760 tokens: divisible by 2 × CP = 4.
-      big((d) => ({ ...d, training: { ...d.training, seqLen: 10_485_760, globalBatch: 16, microBatch: 1 } })),
+      // 10,485,760 tokens: divisible by 2 × CP = 4; 32 sequences over DP 8 are 4 micro-batches, PP 4's interleaving minimum.
+      big((d) => ({ ...d, training: { ...d.training, seqLen: 10_485_760, globalBatch: 32, microBatch: 1 } })),
       big((d) => ({ ...d, model: { ...d.model, moe: { ...d.model.moe, experts: 1024 } } })),
     ];
     for (const doc of cases) {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
-import { DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
 
 const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
@@ -116,6 +116,26 @@ describe('VPP and the schedule follow each other', () => {
       dualpipe: 'dualpipe needs an even parallel.pp, got 1',
     });
     expect(layoutChoices(doc).vpp.values).toEqual([1]);
+  });
+
+  it('the schedule picker offers what the framework runs (issue 36): Megatron-LM no DualPipe, torchtitan DualPipeV from 2 × pp micro-batches', () => {
+    // The default run: PP 4, DP 2, micro-batch 1, global batch 256: 128 micro-batches per step.
+    const megatron = Object.fromEntries(scheduleChoices(setAt(DEFAULT_DOCUMENT, ['training', 'framework'], 'megatron')).map((s) => [s.schedule, s.problem]));
+    expect(megatron['dualpipe']).toMatch(/Megatron-LM does not run the dualpipe schedule.*torchtitan runs it as DualPipeV/);
+    expect(megatron['zero-bubble']).toMatch(/Megatron-LM does not run/);
+    expect(megatron['1f1b']).toBeNull();
+    const titan = setAt(DEFAULT_DOCUMENT, ['training', 'framework'], 'torchtitan');
+    expect(scheduleChoices(titan).find((s) => s.schedule === 'dualpipe')?.problem).toBeNull();
+    // 4 micro-batches per step (global batch 8 over DP 2) are under 2 × PP 4 = 8.
+    const few = setAt(titan, ['training', 'globalBatch'], 8);
+    expect(scheduleChoices(few).find((s) => s.schedule === 'dualpipe')?.problem).toMatch(/at least 2 × pp = 8 micro-batches/);
+  });
+
+  it('the precision picker leaves out what the GPU has no tensor cores for, with the reason', () => {
+    expect(precisionChoices(DEFAULT_DOCUMENT)['fp4']).toMatch(/FP4 tensor cores/);
+    expect(precisionChoices(DEFAULT_DOCUMENT)['fp8']).toBeNull();
+    expect(precisionChoices(setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'b200'))['fp4']).toBeNull();
+    expect(precisionChoices(setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'a100-80gb'))['fp8']).toMatch(/FP8 tensor cores/);
   });
 
   it('DualPipe rules out odd PP', () => {

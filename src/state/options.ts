@@ -10,6 +10,9 @@ import { expertTensorParallel } from '../model/structure/index.ts';
 import { parseDocument } from '../model/input/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
+  findGpuPreset, FRAMEWORKS, frameworkScheduleProblem, microBatchMinimumProblem, PRECISIONS, precisionProblem, type Framework, type Precision,
+} from '../model/input/index.ts';
+import {
   describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
   layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
 } from '../model/input/index.ts';
@@ -170,15 +173,39 @@ export function layoutChoices(doc: Doc): Readonly<Record<DegreeKey, DegreeChoice
 
 export function scheduleChoices(doc: Doc): readonly ScheduleChoice[] {
   const read = readContext(doc);
+  const framework = frameworkOfDocument(doc);
+  const m = microBatchesPerStep(doc);
   return SCHEDULES.map((schedule) => {
     if (!read.ok) return { schedule, problem: null };
     const { model, layout: l } = read.ctx;
+    // What the framework runs (model/input/capabilities.ts): Megatron-LM offers no DualPipe, torchtitan's needs 2 × pp micro-batches.
+    const framed = frameworkScheduleProblem(framework, { pp: l.pp, schedule })
+      ?? (m === null ? null : microBatchMinimumProblem(framework, { pp: l.pp, schedule }, m));
     if (schedule === 'interleaved-1f1b') {
-      return { schedule, problem: l.pp < 2 ? 'needs PP of 2 or more' : ppProblem(model, l.pp, Math.max(2, l.vpp)) };
+      return { schedule, problem: l.pp < 2 ? 'needs PP of 2 or more' : ppProblem(model, l.pp, Math.max(2, l.vpp)) ?? framed };
     }
-    return { schedule, problem: scheduleProblem({ pp: l.pp, vpp: 1, schedule }) };
+    return { schedule, problem: scheduleProblem({ pp: l.pp, vpp: 1, schedule }) ?? framed };
   });
 }
+
+/** The document's framework (generic where it names none or an unknown one). */
+export function frameworkOfDocument(doc: Doc): Framework {
+  const value = getAt(doc, ['training', 'framework']);
+  return FRAMEWORKS.find((f) => f === value) ?? 'generic';
+}
+
+/** Why each precision cannot run on the document's GPU (model/input/capabilities.ts precisionProblem), or null. */
+export function precisionChoices(doc: Doc): Readonly<Record<Precision, string | null>> {
+  const gpu = getAt(doc, ['cluster', 'gpu']);
+  const spec = typeof gpu === 'string' ? findGpuPreset(gpu)
+    : isPlainObject(gpu) ? { name: typeof gpu['name'] === 'string' ? gpu['name'] : 'custom GPU', fp8Tflops: numberOr(gpu['fp8Tflops']), fp4Tflops: numberOr(gpu['fp4Tflops']) }
+      : undefined;
+  const out = {} as Record<Precision, string | null>;
+  for (const p of PRECISIONS) out[p] = spec ? precisionProblem(spec, p) : null;
+  return out;
+}
+
+const numberOr = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 function withLayout(doc: Doc, l: Layout): Doc {
   let next = doc;

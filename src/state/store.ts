@@ -191,7 +191,7 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
       if (!currentPreset) return;
       // The architecture is not a document field: a custom GPU's comes from its name (model/input/gpus.ts).
       // The host memory is the cluster's (cluster.hostMemoryGiB), not a GPU field.
-      const { id: _id, gpusPerNode: _perNode, source: _source, architecture: _architecture, hostMemoryGiB: _host, hostSource: _hostSource, ...spec } = currentPreset;
+      const { id: _id, nvlinkDomainGpus: _domain, nodeGpus: _node, source: _source, architecture: _architecture, hostMemoryGiB: _host, hostSource: _hostSource, ...spec } = currentPreset;
       const custom = setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` });
       // A custom GPU has no usual server: the preset's host memory stays, so the estimate does not move.
       commit(getAt(doc, ['cluster', 'hostMemoryGiB']) === undefined ? setAt(custom, ['cluster', 'hostMemoryGiB'], currentPreset.hostMemoryGiB) : custom);
@@ -201,7 +201,7 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     if (!preset) return;
     const mine = choicesOf(doc);
     let next = setAt(doc, ['cluster', 'gpu'], preset.id);
-    next = setAt(next, ['cluster', 'gpusPerNode'], preset.gpusPerNode);
+    next = setAt(next, ['cluster', 'gpusPerNode'], preset.nvlinkDomainGpus);
     // The price follows the GPU only while the user has not set one; either way the note says what happened.
     if (!mine.ownPrice) next = setAt(next, ['cost', 'usdPerGpuHour'], preset.usdPerHour);
     commit(next, { changeNote: noteOf(priceNotes(doc, next, preset, mine.ownPrice)) });

@@ -61,13 +61,12 @@ function PlannerBody() {
         <div className="flex min-w-0 flex-col gap-4">
           <FrameSection />
           <ParallelSection />
-          <ScheduleSection />
-          <MemorySection />
-          <ModelSection />
-          <HardwareSection />
-          <PrecisionSection />
-          <FrameworkSection />
-          <CostSection />
+          {/* Below the first screen on a phone and a laptop: each group mounts in an idle moment of its own after the
+              first paint (WhenIdle), so the page's first layout is two sections, not nine (issue 31 item 6). */}
+          <WhenIdle round={1}><ScheduleSection /><MemorySection /></WhenIdle>
+          <WhenIdle round={2}><ModelSection /></WhenIdle>
+          <WhenIdle round={2}><HardwareSection /><PrecisionSection /></WhenIdle>
+          <WhenIdle round={3}><FrameworkSection /><CostSection /></WhenIdle>
           <WhenIdle round={3}><CalibrateSection /></WhenIdle>
           <WhenIdle round={3}><LogSection /></WhenIdle>
         </div>

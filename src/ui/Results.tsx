@@ -2,7 +2,7 @@
 // screen below them), the key figures, and the charts, loaded lazily so the first
 // script stays small and redrawn once the input settles, so the figures follow every move.
 
-import { Suspense, lazy, memo, useDeferredValue, type ReactNode } from 'react';
+import { Suspense, lazy, memo, useDeferredValue, useRef, type ReactNode } from 'react';
 import { SETTLE_MS, useSettledValue } from './useSettledValue.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
 import { usePlanner } from '../state/react.ts';
@@ -15,6 +15,7 @@ import { HostMemoryUse } from './HostMemoryUse.tsx';
 import { FIGURE_GROUPS } from './keyFigures.ts';
 import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
+import { useNearView } from './useNearView.ts';
 import { WhenIdle } from './WhenIdle.tsx';
 import { CompletionPanel } from './reliability/CompletionPanel.tsx';
 import { RESULTS_ID } from './frame/jump.ts';
@@ -38,14 +39,17 @@ const MemoSearchPanel = memo(lazy(() => import('./search/SearchPanel.tsx').then(
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 
-/** A chart's panel; `round` > 0 draws it only after that many idle moments (WhenIdle), so the charts load one per task. */
+/**
+ * A chart's panel; `round` > 0 draws it only after that many idle moments (WhenIdle), so the charts load one per task.
+ * In one column (a phone) it draws once it nears the view (useNearView): there the charts sit below all the controls.
+ */
 function ChartSlot({ title, round = 0, children }: { title: string; round?: number; children: ReactNode }) {
+  const slot = useRef<HTMLElement>(null);
+  const near = useNearView(slot);
   const loading = <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>;
-  return (
-    <section aria-label={title} className={`${PANEL} panel-contained`}>
-      {round > 0 ? <WhenIdle round={round} fallback={loading}>{children}</WhenIdle> : <Suspense fallback={loading}>{children}</Suspense>}
-    </section>
-  );
+  let body: ReactNode = loading;
+  if (near) body = round > 0 ? <WhenIdle round={round} fallback={loading}>{children}</WhenIdle> : <Suspense fallback={loading}>{children}</Suspense>;
+  return <section ref={slot} aria-label={title} className={`${PANEL} panel-contained`}>{body}</section>;
 }
 
 export function ConfigErrors() {

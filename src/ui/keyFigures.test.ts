@@ -23,6 +23,18 @@ describe('keyFigures', () => {
     });
   });
 
+  it('MFU names the peak it divides by, and shows the BF16-peak figure beside it (issue 36)', () => {
+    const base = sampleOutput();
+    const t = base.throughput;
+    if (!t) throw new Error('sample has a throughput');
+    const output = { ...base, throughput: { ...t, mfu: 0.41, mfuPeak: { precision: 'fp8' as const, tflopsPerGpu: 1979 }, mfuBf16: 0.82 } };
+    const figures = new Map(keyFigures(output).map((f) => [f.id, f]));
+    expect(figures.get('mfu')?.label).toBe('MFU of FP8 peak');
+    expect(figures.get('mfu')?.explanation).toContain('FP8 peak (1,979 TFLOP/s)');
+    expect(figures.get('mfu-bf16')?.text).toBe('82 %');
+    expect(figures.get('mfu-bf16')?.headline).toBe(false);
+  });
+
   it('gives every figure a label and an explanation, and ids unique', () => {
     const figures = keyFigures(sampleOutput());
     expect(new Set(figures.map((f) => f.id)).size).toBe(figures.length);

@@ -75,12 +75,26 @@ function memoryFigures(output: EstimateOutput): KeyFigure[] {
   }, valid ? output.memory.reserved : null, INVALID_REASON)];
 }
 
+type MfuPeak = NonNullable<EstimateOutput['throughput']>['mfuPeak'];
+
+/** "MFU of FP8 peak": MFU says which peak it divides by (issue 36). */
+function mfuLabel(precision: string | undefined): string {
+  return precision ? `MFU of ${precision.toUpperCase()} peak` : 'MFU';
+}
+
+function peakWords(peak: MfuPeak): string {
+  return peak ? `${peak.precision.toUpperCase()} peak (${Math.round(peak.tflopsPerGpu).toLocaleString('en-US')} TFLOP/s)` : 'peak';
+}
+
 function speedFigures(output: EstimateOutput): KeyFigure[] {
   const t = output.throughput;
   const reason = reasonFor(output, 'time model');
   return [
-    figure({ id: 'mfu', group: 'speed', label: 'MFU', unit: 'fraction', headline: true, format: formatPercent,
-      explanation: "Model FLOPs per second ÷ the GPU's dense peak (Korthikanti 2022 §6)" }, t?.mfu ?? null, reason),
+    figure({ id: 'mfu', group: 'speed', label: mfuLabel(t?.mfuPeak?.precision), unit: 'fraction', headline: true, format: formatPercent,
+      explanation: `Model FLOPs per second ÷ the GPU's dense ${peakWords(t?.mfuPeak)} (Korthikanti 2022 §6)` }, t?.mfu ?? null, reason),
+    // Only where the engine gives it (outputs before issue 36, such as stored scenarios, do not).
+    ...(t && t.mfuBf16 === undefined ? [] : [figure({ id: 'mfu-bf16', group: 'speed', label: 'MFU of BF16 peak', unit: 'fraction', headline: false, format: formatPercent,
+      explanation: "The same model FLOPs ÷ the GPU's dense BF16 peak: compares runs across precisions (an FP8 run on H100 reads twice its FP8 MFU)" }, t?.mfuBf16 ?? null, reason)]),
     figure({ id: 'step-time', group: 'speed', label: 'Step time', unit: 'seconds', headline: true, format: formatSeconds,
       explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update' }, t?.stepSeconds ?? null, reason),
     figure({ id: 'bubble-fraction', group: 'speed', label: 'Pipeline bubble', unit: 'fraction', headline: true, format: formatPercent,

@@ -1,7 +1,7 @@
 // What the three launch-argument exports (launch-args.ts) share: the plan's title,
 // how its GPUs split into nodes, and the batch arithmetic every framework asks for.
 
-import { microBatchesPerStep } from '../input/index.ts';
+import { microBatchesPerStep, osNodeGpus } from '../input/index.ts';
 import { chunkLayerCounts } from '../structure/index.ts';
 import type { LaunchTarget, RunConfig } from '../input/index.ts';
 
@@ -34,9 +34,14 @@ export function planTitle(c: RunConfig): string {
   return `${c.model.name} on ${c.cluster.gpus} × ${c.cluster.gpu.name}`;
 }
 
-/** Nodes × GPUs per node for torchrun, or null when the GPUs do not fill whole nodes. */
+/**
+ * Nodes × GPUs per node for torchrun, or null when the GPUs do not fill whole nodes. A
+ * node is the OS node (input/gpus.ts osNodeGpus): a server, or a GB200/GB300 NVL72
+ * compute tray of 4 GPUs, not the 72-GPU NVLink domain (cluster.gpusPerNode).
+ */
 export function nodeLayout(c: RunConfig): { readonly nodes: number; readonly gpusPerNode: number } | null {
-  const { gpus, gpusPerNode } = c.cluster;
+  const { gpus } = c.cluster;
+  const gpusPerNode = osNodeGpus(c.cluster);
   if (gpus <= gpusPerNode) return { nodes: 1, gpusPerNode: gpus };
   return gpus % gpusPerNode === 0 ? { nodes: gpus / gpusPerNode, gpusPerNode } : null;
 }
@@ -44,7 +49,7 @@ export function nodeLayout(c: RunConfig): { readonly nodes: number; readonly gpu
 /** "torchrun --nnodes 8 --nproc-per-node 8", or why there is none. */
 export function torchrunPrefix(c: RunConfig): string {
   const layout = nodeLayout(c);
-  if (!layout) return `torchrun (${c.cluster.gpus} GPUs do not fill whole nodes of ${c.cluster.gpusPerNode})`;
+  if (!layout) return `torchrun (${c.cluster.gpus} GPUs do not fill whole nodes of ${osNodeGpus(c.cluster)})`;
   return `torchrun --nnodes ${layout.nodes} --nproc-per-node ${layout.gpusPerNode}`;
 }
 
@@ -57,7 +62,7 @@ export function torchrunPrefix(c: RunConfig): string {
 export function torchrunFlags(c: RunConfig, notes: string[]): Flag[] {
   const layout = nodeLayout(c);
   if (!layout) {
-    notes.push(`${c.cluster.gpus} GPUs do not fill whole nodes of ${c.cluster.gpusPerNode}: torchrun starts the same number of processes on every node`);
+    notes.push(`${c.cluster.gpus} GPUs do not fill whole nodes of ${osNodeGpus(c.cluster)}: torchrun starts the same number of processes on every node`);
     return [['--nproc-per-node', c.cluster.gpus]];
   }
   const flags: Flag[] = [['--nnodes', layout.nodes], ['--nproc-per-node', layout.gpusPerNode]];

@@ -25,7 +25,21 @@ const cases: readonly (readonly [name: string, document: unknown])[] = [
   ['llama3-70b-default', DEFAULT_DOCUMENT],
   ['mixtral-8x7b-ep', goldenDocument('mixtral-8x7b-ep')],
   ['llama3-8b-zero3-offload', goldenDocument('llama3-8b-zero3-offload')],
+  ['llama3-70b-gb200-1024', goldenDocument('llama3-70b-gb200-1024')],
 ];
+
+describe('GB200 NVL72 launches per compute tray, not per rack (issue 36)', () => {
+  // An NVL72 rack is one NVLink domain of 72 GPUs but 18 compute trays of 4 GPUs, each its
+  // own OS (input/gpus.ts nodeGpus): torchrun starts 4 processes on each of 1,024 / 4 = 256 nodes.
+  const c = config(goldenDocument('llama3-70b-gb200-1024'));
+  it('the NVLink domain stays 72 GPUs for the communication model', () => expect(c.cluster.gpusPerNode).toBe(72));
+  for (const [target, text] of [['Megatron-LM', megatronExport(c).text], ['torchtitan', torchtitanExport(c).text], ['DeepSpeed', deepspeedExport(c).launch.text]] as const) {
+    it(`${target}: torchrun --nnodes 256 --nproc-per-node 4`, () => {
+      expect(text).toContain('torchrun --nnodes 256 --nproc-per-node 4');
+      expect(text).not.toMatch(/--nproc-per-node (72|1024)/);
+    });
+  }
+});
 
 describe('launch arguments equal the hand-written golden files', () => {
   for (const [name, document] of cases) {

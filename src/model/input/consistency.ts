@@ -1,6 +1,9 @@
 // Cross-field rules: which parallel layouts can run a model at all. The sliders,
 // the search and the document validator all ask these same functions.
 
+import {
+  cudaGraphProblem, epOverlapProblem, frameworkOffloadProblem, frameworkScheduleProblem, frameworkZeroProblem, microBatchMinimumProblem, precisionProblem,
+} from './capabilities.ts';
 import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
 
 export interface Issues {
@@ -99,14 +102,28 @@ export function checkConsistency(c: RunConfig): Issues {
   if (model.layers % (p.pp * p.vpp) !== 0 && errors.length === 0) {
     warnings.push(`parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`);
   }
-  if (training.precision === 'fp8' && c.cluster.gpu.fp8Tflops <= 0) {
-    warnings.push(`training.precision: ${c.cluster.gpu.name} has no FP8 tensor cores; matrix multiplies run at the bf16 rate`);
-  }
-  if (training.precision === 'fp4' && c.cluster.gpu.fp4Tflops <= 0) {
-    warnings.push(`training.precision: ${c.cluster.gpu.name} has no FP4 tensor cores; matrix multiplies run at the fastest rate it has`);
-  }
-  const stageLayers = Math.ceil(model.layers / p.pp);
+  // Hardware and framework capabilities (capabilities.ts): a precision without its tensor
+  // cores and a schedule the framework does not run (or on too few micro-batches) are
+  // refused; a ZeRO stage, offload, EP overlap or CUDA graphs outside the framework's rules
+  // are estimated as asked, with a warning (the search, sweeps and fixes offer only what it runs).
+  const warn = (field: string, problem: string | null) => {
+    if (problem) warnings.push(`${field}: ${problem}`);
+  };
+  add('training.precision', precisionProblem(c.cluster.gpu, training.precision));
   const { stack } = c;
+  add('parallel.schedule', frameworkScheduleProblem(stack.framework, p));
+  if (training.globalBatch % (training.microBatch * p.dp) === 0) {
+    add('training.microBatch', microBatchMinimumProblem(stack.framework, p, training.globalBatch / (training.microBatch * p.dp)));
+  }
+  warn('parallel.zero', frameworkZeroProblem(stack.framework, p.zero, p.pp));
+  warn('training.offload', frameworkOffloadProblem(stack.framework, training.offload));
+  if (stack.overlap.epComm) {
+    warn('training.overlap.epComm', epOverlapProblem({
+      framework: stack.framework, model, ep: p.ep, pp: p.pp, vpp: p.vpp, schedule: p.schedule, recompute: training.recompute, dispatcher: stack.moeDispatcher, precision: training.precision,
+    }));
+  }
+  if (stack.cudaGraph !== 'none') warn('training.cudaGraph', cudaGraphProblem(stack.framework, stack.cudaGraph, model, stack.moeDispatcher));
+  const stageLayers = Math.ceil(model.layers / p.pp);
   if (stack.activationOffloadLayers > stageLayers) {
     errors.push(`training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`);
   }

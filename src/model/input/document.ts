@@ -247,7 +247,7 @@ function readGpu(r: FieldReader, c: JsonObject): GpuRead {
       r.error('cluster.gpu', `unknown GPU preset ${JSON.stringify(value.slice(0, 40))}`);
       return fallback;
     }
-    return { gpu: preset, gpuId: preset.id, gpusPerNode: preset.gpusPerNode };
+    return { gpu: preset, gpuId: preset.id, gpusPerNode: preset.nvlinkDomainGpus };
   }
   if (!isObject(value)) {
     r.error('cluster.gpu', 'must be a preset id or a GPU object');

@@ -4,7 +4,7 @@
 // (model/input/stack.ts). `generic` is what a version-1 document without these fields
 // has always meant: the engine's behaviour before profiles existed.
 
-import type { Framework, LaunchTarget, OverlapConfig, StackConfig } from './types.ts';
+import type { CudaGraphScope, Fp8Recipe, Framework, LaunchTarget, OverlapConfig, ScheduleKind, StackConfig, ZeroStage } from './types.ts';
 
 /** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
 export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers'>;
@@ -50,9 +50,42 @@ export interface FrameworkMechanisms {
   readonly optimizerOffloadKeepsMaster: boolean;
 }
 
+/**
+ * What a framework can run (issue 36): the search, cluster sizing, sweeps, fixes and the
+ * page offer only these (input/capabilities.ts asks them), and where a better plan needs
+ * another framework they say so apart. Each entry has its source in `capabilitySources`.
+ */
+export interface FrameworkCapabilities {
+  /**
+   * The pipeline schedules it runs when pp > 1, each under the framework's own name.
+   * Without a pipeline (pp = 1) every framework runs one forward and backward per
+   * micro-batch, which is the engine's "1f1b" (and "gpipe", which only holds more).
+   */
+  readonly schedules: Readonly<Partial<Record<ScheduleKind, string>>>;
+  /** The least micro-batches per step per pipeline a schedule needs, as a multiple of pp. */
+  readonly minMicroBatchesPerStage: Readonly<Partial<Record<ScheduleKind, number>>>;
+  /** Expert-parallel dispatch/combine overlapped with another micro-batch (training.overlap.epComm), under the rules of capabilities.ts epOverlapProblem. */
+  readonly epOverlap: boolean;
+  /** CUDA-graph scopes (training.cudaGraph) it can capture. */
+  readonly cudaGraphs: readonly CudaGraphScope[];
+  /** ZeRO stages (parallel.zero) it has a sharding mode for. */
+  readonly zeroStages: readonly ZeroStage[];
+  /** The highest ZeRO stage it runs together with pipeline parallelism. */
+  readonly maxZeroWithPipeline: ZeroStage;
+  /** What it can offload: the optimizer's states alone, and the parameters (ZeRO-3) with them. */
+  readonly offload: { readonly optimizer: boolean; readonly parameters: boolean };
+  /** fp8 scaling recipes (training.fp8Recipe) it implements; 'auto' is always allowed. */
+  readonly fp8Recipes: readonly Fp8Recipe[];
+}
+
 export interface FrameworkProfile {
   readonly id: Framework;
   readonly label: string;
+  /** Its name in words people use ("Megatron-LM", "torchtitan"): what suggestions name. */
+  readonly shortName: string;
+  readonly capabilities: FrameworkCapabilities;
+  /** Where each capability comes from, keyed by field name. */
+  readonly capabilitySources: Readonly<Record<keyof FrameworkCapabilities, string>>;
   /** The launch-file writer (model/export/) whose files the framework runs, or the nearest one: FSDP runs are nearest torchtitan's, generic is Megatron-LM's. */
   readonly launchTarget: LaunchTarget;
   readonly defaults: StackDefaults;
@@ -70,6 +103,16 @@ export interface FrameworkProfile {
  */
 export const TORCHTITAN_LOSS_CHUNKS = 8;
 
+/**
+ * DualPipe's own minimum: at least 2 micro-batches per pipeline rank. DeepSeek's reference
+ * (deepseek-ai/DualPipe dualpipe/dualpipe.py DualPipe.step) asserts num_chunks >= num_ranks * 2
+ * (and even); PyTorch's ScheduleDualPipeV (torch/distributed/pipelining/schedules.py), which
+ * torchtitan runs, raises "DualPipeV requires at least as many microbatches as stages" with
+ * two stages per rank, so n_microbatches >= 2 × pp.
+ */
+export const DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE = 2;
+const DUALPIPE_MIN_SOURCE = 'deepseek-ai/DualPipe dualpipe/dualpipe.py DualPipe.step asserts num_chunks >= num_ranks * 2; torch/distributed/pipelining/schedules.py ScheduleDualPipeV raises when n_microbatches < num_stages (2 stages per rank)';
+
 // epComm false everywhere: Megatron-Core overlap_moe_expert_parallel_comm defaults to False
 // (megatron/core/transformer/transformer_config.py); torchtitan, DeepSpeed and FSDP have no such overlap.
 const NO_OVERLAP_TP: OverlapConfig = { tpComm: false, dpGrad: true, dpParam: true, epComm: false };
@@ -78,6 +121,21 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   generic: {
     id: 'generic',
     label: 'Generic (plain PyTorch)',
+    shortName: 'plain PyTorch',
+    // No framework's limits: the schedules' own rules only (what a version-1 document always meant).
+    capabilities: {
+      schedules: { gpipe: 'ScheduleGPipe', '1f1b': 'Schedule1F1B', 'interleaved-1f1b': 'ScheduleInterleaved1F1B', 'zero-bubble': 'ScheduleInterleavedZeroBubble', dualpipe: 'ScheduleDualPipeV' },
+      minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
+      epOverlap: true, cudaGraphs: ['none', 'partial', 'full'], zeroStages: [0, 1, 2, 3], maxZeroWithPipeline: 3,
+      offload: { optimizer: true, parameters: true }, fp8Recipes: ['auto', 'tensorwise', 'rowwise', 'delayed', 'blockwise', 'mxfp8', 'nvfp4'],
+    },
+    capabilitySources: {
+      schedules: 'PyTorch torch/distributed/pipelining/schedules.py get_schedule_class: GPipe, 1F1B, Interleaved1F1B, InterleavedZeroBubble, ZBVZeroBubble, DualPipeV',
+      minMicroBatchesPerStage: DUALPIPE_MIN_SOURCE,
+      epOverlap: 'the generic profile sets no framework limit', cudaGraphs: 'torch.cuda.graphs can capture what the user wraps',
+      zeroStages: 'the generic profile sets no framework limit', maxZeroWithPipeline: 'the generic profile sets no framework limit',
+      offload: 'the generic profile sets no framework limit', fp8Recipes: 'the generic profile sets no framework limit',
+    },
     launchTarget: 'megatron',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
@@ -96,6 +154,23 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   megatron: {
     id: 'megatron',
     label: 'Megatron-Core / NeMo',
+    shortName: 'Megatron-LM',
+    capabilities: {
+      schedules: { '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B (--num-layers-per-virtual-pipeline-stage)' },
+      minMicroBatchesPerStage: { 'interleaved-1f1b': 1 },
+      epOverlap: true, cudaGraphs: ['none', 'partial', 'full'], zeroStages: [0, 1, 2, 3], maxZeroWithPipeline: 3,
+      offload: { optimizer: true, parameters: false }, fp8Recipes: ['auto', 'delayed', 'tensorwise', 'blockwise', 'mxfp8', 'nvfp4'],
+    },
+    capabilitySources: {
+      schedules: 'Megatron-LM core_r0.13 megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: forward_backward_no_pipelining (pp 1), forward_backward_pipelining_without_interleaving (1F1B, --pipeline-model-parallel-size), forward_backward_pipelining_with_interleaving (--num-layers-per-virtual-pipeline-stage / --num-virtual-stages-per-pipeline-rank). No GPipe, zero-bubble or DualPipe schedule in Megatron-LM itself: ZB-H1/ZB-V live in the sail-sg/zero-bubble-pipeline-parallelism fork, DualPipeV in forks such as MindSpeed',
+      minMicroBatchesPerStage: 'megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving: microbatch_group_size_per_vp_stage (default pp) must lie in [PP, M], so interleaving needs at least pp micro-batches',
+      epOverlap: 'Megatron-Core transformer_config.py __post_init__ overlap_moe_expert_parallel_comm (--overlap-moe-expert-parallel-comm): needs expert_model_parallel_size > 1, moe_token_dispatcher_type alltoall or flex, no full recompute, bf16/fp16 params, and virtual pipeline stages when pp > 1',
+      cudaGraphs: 'megatron/training/arguments.py --cuda-graph-impl local | transformer_engine with --cuda-graph-scope (per module, or full_iteration)',
+      zeroStages: 'megatron/training/arguments.py: no sharding (0), --use-distributed-optimizer (1), --use-megatron-fsdp with --data-parallel-sharding-strategy optim_grads / optim_grads_params (2, 3)',
+      maxZeroWithPipeline: 'the distributed optimizer and Megatron-FSDP both run under --pipeline-model-parallel-size',
+      offload: 'megatron/training/arguments.py --optimizer-cpu-offload with --optimizer-offload-fraction (HybridDeviceOptimizer); no parameter offload',
+      fp8Recipes: 'megatron/training/arguments.py --fp8-recipe delayed | tensorwise | mxfp8 | blockwise; --fp4-recipe nvfp4',
+    },
     launchTarget: 'megatron',
     defaults: {
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
@@ -121,6 +196,23 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   torchtitan: {
     id: 'torchtitan',
     label: 'torchtitan (FSDP2)',
+    shortName: 'torchtitan',
+    capabilities: {
+      schedules: { gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'Interleaved1F1B', 'zero-bubble': 'ZBVZeroBubble', dualpipe: 'DualPipeV' },
+      minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
+      epOverlap: false, cudaGraphs: ['none'], zeroStages: [0, 2, 3], maxZeroWithPipeline: 3,
+      offload: { optimizer: true, parameters: true }, fp8Recipes: ['auto', 'tensorwise', 'rowwise', 'mxfp8'],
+    },
+    capabilitySources: {
+      schedules: 'torchtitan torchtitan/distributed/pipeline_parallel.py build_pipeline_schedule: parallelism.pipeline_parallel_schedule through torch.distributed.pipelining get_schedule_class (GPipe, 1F1B, Interleaved1F1B, InterleavedZeroBubble, ZBVZeroBubble, DualPipeV)',
+      minMicroBatchesPerStage: DUALPIPE_MIN_SOURCE,
+      epOverlap: 'torchtitan has no expert-parallel overlap switch (torchtitan/distributed/expert_parallel.py); its DualPipeV overlaps forward and backward of two micro-batches instead',
+      cudaGraphs: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
+      zeroStages: 'torchtitan FSDP2 fully_shard (3), reshard_after_forward false (2), data_parallel_replicate_degree DDP (0); no ZeRO-1',
+      maxZeroWithPipeline: 'torchtitan/distributed/pipeline_parallel.py: FSDP2 under pipeline parallelism, gradient sync deferred to the last micro-batch',
+      offload: 'torchtitan training.enable_cpu_offload: FSDP2 CPUOffloadPolicy moves parameters, gradients and optimizer states together',
+      fp8Recipes: 'torchtitan float8.recipe_name: torchao tensorwise (default), rowwise; mx.recipe_name mxfp8',
+    },
     launchTarget: 'torchtitan',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
@@ -146,6 +238,23 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   deepspeed: {
     id: 'deepspeed',
     label: 'DeepSpeed',
+    shortName: 'DeepSpeed',
+    capabilities: {
+      schedules: { '1f1b': 'PipelineEngine TrainSchedule (1F1B)' },
+      minMicroBatchesPerStage: {},
+      epOverlap: false, cudaGraphs: ['none'], zeroStages: [0, 1, 2, 3], maxZeroWithPipeline: 1,
+      offload: { optimizer: true, parameters: true }, fp8Recipes: ['auto'],
+    },
+    capabilitySources: {
+      schedules: 'DeepSpeed deepspeed/runtime/pipe/schedule.py TrainSchedule: the PipelineEngine runs 1F1B only',
+      minMicroBatchesPerStage: 'DeepSpeed TrainSchedule runs any gradient_accumulation_steps',
+      epOverlap: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py exchanges tokens without overlap',
+      cudaGraphs: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
+      zeroStages: 'deepspeed/runtime/zero/: zero_optimization.stage 0-3',
+      maxZeroWithPipeline: 'DeepSpeed deepspeed/runtime/pipe/engine.py PipelineEngine: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"',
+      offload: 'DeepSpeed zero_optimization.offload_optimizer (ZeRO-Offload) and offload_param (ZeRO-Infinity, stage 3)',
+      fp8Recipes: 'DeepSpeed has no fp8 recipe of its own (Transformer Engine layers bring theirs)',
+    },
     launchTarget: 'deepspeed',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
@@ -164,6 +273,23 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
   fsdp: {
     id: 'fsdp',
     label: 'PyTorch FSDP (Composer, Accelerate)',
+    shortName: 'PyTorch FSDP',
+    capabilities: {
+      schedules: { gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'Interleaved1F1B', 'zero-bubble': 'ZBVZeroBubble', dualpipe: 'DualPipeV' },
+      minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
+      epOverlap: false, cudaGraphs: ['none'], zeroStages: [0, 2, 3], maxZeroWithPipeline: 3,
+      offload: { optimizer: true, parameters: true }, fp8Recipes: ['auto', 'tensorwise', 'rowwise'],
+    },
+    capabilitySources: {
+      schedules: 'Composer and Accelerate have no pipeline; NeMo AutoModel pipelines FSDP2 through torch.distributed.pipelining get_schedule_class (nemo_automodel/components/distributed/pipelining/functional.py build_pipeline_schedule)',
+      minMicroBatchesPerStage: DUALPIPE_MIN_SOURCE,
+      epOverlap: 'plain FSDP has no expert-parallel overlap switch',
+      cudaGraphs: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
+      zeroStages: 'torch.distributed.fsdp sharding_strategy NO_SHARD (0), SHARD_GRAD_OP (2), FULL_SHARD (3)',
+      maxZeroWithPipeline: 'FSDP2 under torch.distributed.pipelining defers gradient sync to the last micro-batch',
+      offload: 'torch.distributed.fsdp CPUOffload(offload_params=True): parameters, gradients and optimizer states together',
+      fp8Recipes: 'plain FSDP trains fp8 with torchao Float8LinearConfig: tensorwise, rowwise',
+    },
     launchTarget: 'torchtitan',
     defaults: {
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',

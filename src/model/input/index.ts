@@ -5,13 +5,17 @@
 // This file is the wing's one public entry: code outside the wing imports from here.
 
 export { batchProblem, checkConsistency, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from './consistency.ts';
+export {
+  cudaGraphProblem, epOverlapProblem, type EpOverlapInput, frameworkCapabilities, frameworkOffloadProblem, frameworkScheduleProblem, frameworkSchedules,
+  frameworkShortName, frameworksRunning, frameworkZeroProblem, gpuPrecisions, microBatchMinimumProblem, minMicroBatches, precisionProblem,
+} from './capabilities.ts';
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
 export { parseDocument } from './document.ts';
 export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
 export { fieldMessage } from './field-error.ts';
-export { FRAMEWORK_PROFILES, frameworkProfile, type StackDefaults } from './frameworks.ts';
-export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset } from './gpus.ts';
+export { DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE, FRAMEWORK_PROFILES, type FrameworkCapabilities, frameworkProfile, type StackDefaults } from './frameworks.ts';
+export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';
 export {

@@ -371,7 +371,12 @@ export interface EstimateOutput {
     readonly stepSeconds: number;
     readonly tokensPerSecond: number;
     readonly tflopsPerGpu: number;
+    /** Model FLOPs ÷ (step time × GPUs × mfuPeak): against the dense peak of the run's own precision. */
     readonly mfu: number;
+    /** Project addition (issue 36): the peak MFU and HFU are measured against, named: the precision's dense tensor-core peak per GPU. */
+    readonly mfuPeak?: { readonly precision: Precision; readonly tflopsPerGpu: number };
+    /** Project addition: MFU against the BF16 dense peak, to compare runs across precisions (equals mfu for bf16 and fp16). */
+    readonly mfuBf16?: number;
     readonly hfu: number;
     /** Share of the step time that is pipeline bubble: breakdown.bubble ÷ stepSeconds (the critical stage's idle time in the schedule). */
     readonly bubbleFraction: number;

@@ -11,8 +11,9 @@ import { FieldReader, isObject, own, type JsonObject } from '../input/index.ts';
 import { costFronts, documentResults, type CostFront, type LayoutTraining, type SearchDocumentResult } from './results.ts';
 import { readSearchBlock } from './search-block.ts';
 import { searchLaneSteps, type SearchControl, type SearchLane } from './search.ts';
-import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions, SearchProgress } from './types.ts';
+import type { FixedDegrees, ScoredLayout, SearchObjective, SearchOptions, SearchProgress, StackSwitches } from './types.ts';
 import { SCHEDULES, ZERO_STAGES, type ParallelConfig, type RunConfig } from '../input/index.ts';
+import { otherFrameworkNote, stackSwitchLanes } from './switches.ts';
 
 export type { SearchDocumentResult, SearchVariant, CostFront, CostPoint } from './results.ts';
 
@@ -144,17 +145,24 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
   const warnings = new Set<string>(block.warnings);
   let fixed: FixedDegrees = {};
   let documentGpus = 1;
+  const dropped: string[] = [];
   for (const gpuId of typeIds) {
     const parsed = parseSearchDocument(gpuId === null ? raw : onGpu(raw, gpuId), gpusGiven);
     parsed.warnings.forEach((w) => warnings.add(w));
     if (!parsed.ok) {
-      parsed.errors.forEach((e) => errors.add(e));
+      // Several GPU types: one that cannot run the document (a precision without its tensor
+      // cores, say) has no result, and says why; the others are still searched.
+      if (typeIds.length > 1 && gpuId !== null) dropped.push(`search.gpuTypes: ${gpuId} has no result: ${parsed.errors.join('; ')}`);
+      else parsed.errors.forEach((e) => errors.add(e));
       continue;
     }
     fixed = parsed.fixed;
     documentGpus = parsed.gpus;
-    lanes.push({ base: parsed.base, ...(parsed.base.cluster.gpuId !== null ? { gpuId: parsed.base.cluster.gpuId } : {}) });
+    const gpuLane = parsed.base.cluster.gpuId !== null ? { gpuId: parsed.base.cluster.gpuId } : {};
+    for (const lane of stackSwitchLanes(raw, parsed.base)) lanes.push({ ...lane, ...gpuLane });
   }
+  if (lanes.length === 0) dropped.forEach((d) => errors.add(d));
+  else dropped.forEach((d) => warnings.add(d));
   if (errors.size > 0) return { ...empty, warnings: [...warnings], errors: [...errors] };
   const sizing = o.gpuRange !== undefined || lanes.length > 1;
   if (o.gpuRange && isObject(raw) && isObject(own(raw, 'cluster')) && own(own(raw, 'cluster') as JsonObject, 'gpus') != null) {
@@ -166,8 +174,13 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
     fixed: { ...fixed, ...o.fixed },
   };
   const result = yield* searchLaneSteps(lanes, searchOptions, control);
-  const laneOf = (l: ScoredLayout) => (lanes.find((lane) => lane.gpuId === l.gpuId) ?? lanes[0] as SearchLane).base;
+  const sameSwitches = (a: StackSwitches | undefined, b: StackSwitches | undefined) => a?.epComm === b?.epComm && a?.cudaGraph === b?.cudaGraph;
+  const laneOf = (l: ScoredLayout) => (lanes.find((lane) => lane.gpuId === l.gpuId && sameSwitches(lane.switches, l.switches)) ?? lanes[0] as SearchLane).base;
   const results = documentResults(result.top, laneOf, objective, searchOptions);
+  if (!sizing && !result.stopped && lanes[0]) {
+    const note = otherFrameworkNote(lanes[0].base, searchOptions, results[0]?.output.time?.days);
+    if (note) warnings.add(note);
+  }
   return {
     evaluated: result.counts.evaluated,
     results,
@@ -178,7 +191,7 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
     fitting: result.counts.fitting,
     pareto: sizing ? [] : result.pareto.map((l) => ({
       parallel: l.parallel,
-      training: { microBatch: l.microBatch, recompute: l.recompute, offload: l.offload },
+      training: { microBatch: l.microBatch, recompute: l.recompute, offload: l.offload, ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}) },
       gpus: l.gpus,
       tokensPerSecond: l.tokensPerSecond,
       memoryBytes: l.memoryBytes,

@@ -20,7 +20,7 @@
 // The searches (groups 1's layout, 2 and 3) take seconds; `fitSuggestions(c, { layouts: false })`
 // gives the knob fixes alone in well under a second, so the page shows them first.
 
-import { checkConsistency } from '../input/index.ts';
+import { checkConsistency, frameworkOffloadProblem, frameworkZeroProblem } from '../input/index.ts';
 import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
@@ -187,8 +187,8 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['training', 'recompute'], s.recompute, t.recompute, RECOMPUTE_WORDS[t.recompute]);
   diff(['parallel', 'zero'], p.zero, q.zero, `ZeRO stage ${q.zero} (${ZERO_WORDS[q.zero]})`);
   diff(['training', 'optimizer'], s.optimizer, t.optimizer, t.optimizer === 'adam8bit' ? '8-bit Adam (moments in 8 bits)' : `Optimizer ${t.optimizer}`);
-  diff(['training', 'offload', 'optimizer'], s.offload.optimizer, t.offload.optimizer, 'Optimizer states offloaded to CPU memory');
-  diff(['training', 'offload', 'parameters'], s.offload.parameters, t.offload.parameters, 'Parameters offloaded to CPU memory');
+  diff(['training', 'offload', 'optimizer'], s.offload.optimizer, t.offload.optimizer, t.offload.optimizer ? 'Optimizer states offloaded to CPU memory' : 'Optimizer states kept on the GPU (no offload)');
+  diff(['training', 'offload', 'parameters'], s.offload.parameters, t.offload.parameters, t.offload.parameters ? 'Parameters offloaded to CPU memory' : 'Parameters kept on the GPU (no offload)');
   if (s.adapter && t.adapter) diff(['training', 'adapter', 'method'], s.adapter.method, t.adapter.method, t.adapter.method === 'qlora' ? 'QLoRA (frozen base in 4-bit NF4)' : 'LoRA');
   diff(['parallel', 'tp'], p.tp, q.tp, `Tensor parallel ${q.tp}`);
   diff(['parallel', 'pp'], p.pp, q.pp, `Pipeline parallel ${q.pp}`);
@@ -217,14 +217,27 @@ function fitsInMemory(c: RunConfig): boolean {
   return worst <= c.cluster.gpu.memoryGiB * GiB && host.perNode <= host.capacity;
 }
 
-/** Passes the layout rules and the screen, and the engine's estimate says it fits: the one test of a fix. */
-function fits(c: RunConfig | null): c is RunConfig {
-  return c !== null && checkConsistency(c).errors.length === 0 && fitsInMemory(c) && estimateConfig(c).memory.fits;
+/**
+ * The layout rules pass and the framework runs what the fix changes (input/capabilities.ts:
+ * its ZeRO stages and offloads); what the run already had is the user's, not the fix's.
+ */
+function admissible(c: RunConfig | null, from: RunConfig): c is RunConfig {
+  if (c === null || checkConsistency(c).errors.length > 0) return false;
+  const f = c.stack.framework;
+  const zeroMoved = c.parallel.zero !== from.parallel.zero || c.parallel.pp !== from.parallel.pp;
+  if (zeroMoved && frameworkZeroProblem(f, c.parallel.zero, c.parallel.pp) !== null) return false;
+  const offloadMoved = c.training.offload.optimizer !== from.training.offload.optimizer || c.training.offload.parameters !== from.training.offload.parameters;
+  return !(offloadMoved && frameworkOffloadProblem(f, c.training.offload) !== null);
+}
+
+/** Admissible from `from`, passes the screen, and the engine's estimate says it fits: the one test of a fix. */
+function fits(c: RunConfig | null, from: RunConfig): c is RunConfig {
+  return admissible(c, from) && fitsInMemory(c) && estimateConfig(c).memory.fits;
 }
 
 /** The first value of a knob that fits, as an index into its list; -1 when none does. */
 function firstFit(c: RunConfig, list: readonly Step[]): number {
-  return list.findIndex((step) => fits(build(c, [step])));
+  return list.findIndex((step) => fits(build(c, [step]), c));
 }
 
 /** Index tuples into lists of these lengths, nearest combination (smallest index sum) first. */
@@ -254,12 +267,12 @@ function combinationFits(c: RunConfig, lists: readonly Step[][], singles: readon
       if (size === 3) {
         if (++screens > budget) return;
         const farthest = build(c, own.map((list, n) => list[(usable[n] ?? 1) - 1] as Step));
-        if (!fits(farthest)) return;
+        if (!fits(farthest, c)) return;
       }
       for (const tuple of nearestFirst(usable)) {
         if (++screens > budget) return;
         const next = build(c, tuple.map((x, n) => own[n]?.[x] as Step));
-        if (fits(next)) {
+        if (fits(next, c)) {
           found.push(next);
           return;
         }

@@ -12,7 +12,7 @@ import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchObjective, type Se
 
 /** The search's memory and the engine's agree to 1e-9 (evaluate.test.ts): a result at the limit is not dropped for rounding. */
 const MEMORY_TOLERANCE = 1e-9;
-import type { EstimateOutput, GpuSpec, OffloadConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
+import type { CudaGraphScope, EstimateOutput, GpuSpec, OffloadConfig, ParallelConfig, Recompute, RunConfig } from '../input/index.ts';
 
 /** Folded under each layout unless the caller asks otherwise. */
 export const DEFAULT_VARIANTS = 4;
@@ -22,7 +22,14 @@ export function heldMemoryBytes(out: EstimateOutput): number {
   return fitMemoryBytes(out);
 }
 
-export interface LayoutTraining { readonly microBatch: number; readonly recompute: Recompute; readonly offload: OffloadConfig }
+export interface LayoutTraining {
+  readonly microBatch: number;
+  readonly recompute: Recompute;
+  readonly offload: OffloadConfig;
+  /** The framework's switches the search tried (switches.ts), when it tried them: training.overlap.epComm and training.cudaGraph. */
+  readonly epComm?: boolean;
+  readonly cudaGraph?: CudaGraphScope;
+}
 
 /** One variant of a layout: the document's `parallel` and searched `training` fields, with the engine's output for them. */
 export interface SearchVariant {
@@ -68,7 +75,9 @@ export function outputScore(objective: SearchObjective, out: EstimateOutput): nu
   }
 }
 
-const trainingOf = (l: ScoredLayout): LayoutTraining => ({ microBatch: l.microBatch, recompute: l.recompute, offload: l.offload });
+const trainingOf = (l: ScoredLayout): LayoutTraining => ({
+  microBatch: l.microBatch, recompute: l.recompute, offload: l.offload, ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}),
+});
 
 function variantOf(base: RunConfig, layout: ScoredLayout): SearchVariant {
   const output = estimateConfig(layoutConfig(base, layout));

@@ -13,7 +13,7 @@ import {
 } from './pieces.ts';
 import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type CanonicalKey, type SecondAnswer } from './rank.ts';
 import { groupLayoutCount, type LayoutGroup, type PipelineShape } from './space.ts';
-import type { LayoutChoice, ScoredLayout, SearchCounts, SearchObjective } from './types.ts';
+import type { LayoutChoice, ScoredLayout, SearchCounts, SearchObjective, StackSwitches } from './types.ts';
 import { RECOMPUTES, SCHEDULES, type RunConfig } from '../input/index.ts';
 import { SECONDS_PER_DAY, SECONDS_PER_HOUR, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -139,7 +139,7 @@ function canonicalKey(lane: number, g: LayoutGroup, shape: PipelineShape, combo:
 interface Figures { readonly stepSeconds: number; readonly memoryBytes: number; readonly score: number; readonly tokensPerSecond: number }
 
 /** `etp`: the document's explicit expert tensor-parallel degree (pieces.ts explicitEtp), which the layout was scored with. */
-function scoredLayout(s: Scoring, gpuId: string | undefined, etp: { etp?: number }, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
+function scoredLayout(s: Scoring, gpuId: string | undefined, switches: { switches?: StackSwitches }, etp: { etp?: number }, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
   const state = g.combos[combo] ?? { zero: 0, offload: { optimizer: false, parameters: false } };
   return {
     gpus: g.gpus,
@@ -151,6 +151,7 @@ function scoredLayout(s: Scoring, gpuId: string | undefined, etp: { etp?: number
     days: s.wallSeconds(f.stepSeconds, g.gpus) / SECONDS_PER_DAY,
     usd: s.usd(f.stepSeconds, g.gpus),
     ...(gpuId !== undefined ? { gpuId } : {}),
+    ...switches,
   };
 }
 
@@ -170,6 +171,7 @@ export interface LaneSettings {
   /** Index of the lane, first in the canonical key. */
   readonly lane?: number;
   readonly gpuId?: string;
+  readonly switches?: StackSwitches;
 }
 
 export class SearchRun {
@@ -181,6 +183,7 @@ export class SearchRun {
   private readonly costFront: boolean;
   private readonly lane: number;
   private readonly gpuId: string | undefined;
+  private readonly switches: { switches?: StackSwitches };
   private readonly etp: { etp?: number };
   private readonly base: RunConfig;
 
@@ -191,6 +194,7 @@ export class SearchRun {
     this.front = this.costFront ? new SizeCurve() : new ParetoFront(THROUGHPUT_MEMORY);
     this.lane = lane.lane ?? 0;
     this.gpuId = lane.gpuId;
+    this.switches = lane.switches ? { switches: lane.switches } : {};
     this.etp = explicitEtp(base);
     this.evaluator = new LayoutEvaluator(base);
     this.pieces = new PieceCache(base, groups);
@@ -259,7 +263,7 @@ export class SearchRun {
         const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus), g.gpus);
         if (!forTop && !forFront) continue;
         const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
-        const entry = { layout: scoredLayout(s, this.gpuId, this.etp, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
+        const entry = { layout: scoredLayout(s, this.gpuId, this.switches, this.etp, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
         if (forTop) this.top.offer(entry);
         if (forFront) this.front.offer(entry);
       }

@@ -25,11 +25,11 @@
 
 import { Scoring, SearchRun, type RunSettings } from './run.ts';
 import { TopK } from './rank.ts';
-import { allowedGpuCounts } from './sizing.ts';
+import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
-import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult, type StackSwitches } from './types.ts';
 import type { RunConfig } from '../input/index.ts';
-import { GiB } from '../input/index.ts';
+import { GiB, osNodeGpus } from '../input/index.ts';
 
 export interface SearchControl {
   /** Checked at every progress point; true ends the search with what it has (stopped: true). */
@@ -41,6 +41,8 @@ export interface SearchControl {
 export interface SearchLane {
   readonly base: RunConfig;
   readonly gpuId?: string;
+  /** The framework switches set on this lane's base (document.ts), reported on its layouts. */
+  readonly switches?: StackSwitches;
 }
 
 export const DEFAULT_TOP_K = 10;
@@ -120,7 +122,9 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
     const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - o.margin));
     const counts = options.gpuRange ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange) : searchGpuCounts(lane.base, spaceOptions);
-    const run = new SearchRun(lane.base, [], scoring, settings, { top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}) });
+    const run = new SearchRun(lane.base, [], scoring, settings, {
+      top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}), ...(lane.switches ? { switches: lane.switches } : {}),
+    });
     return { lane, scoring, counts, run, space: new LayoutSpace(lane.base, spaceOptions) };
   });
   const blockCount = runs.reduce((n, r) => n + r.counts.length, 0);
@@ -232,6 +236,25 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     const warnings: string[] = [];
     const errors: string[] = [];
     const c = counts();
+    if (options.gpuRange) {
+      // Sizing states its granularity, and why a GPU type has no result (issue 36).
+      const range = options.gpuRange;
+      for (const r of runs) {
+        warnings.push(`sizing: ${sizingGranularity(r.lane.base)}`);
+        if (r.counts.length === 0) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ${range.min} to ${range.max} GPUs: no count in the range is whole nodes and splits into degrees the model, the global batch and the framework allow`);
+        else if (!stopped && r.run.counts.fitting === 0 && runs.length > 1) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} layout fits from ${range.min} to ${range.max} GPUs`);
+      }
+    } else {
+      for (const r of runs) {
+        const domain = r.lane.base.cluster.gpusPerNode;
+        const node = osNodeGpus(r.lane.base.cluster);
+        for (const n of r.counts) {
+          if (domain > node && n > domain && n % domain !== 0) {
+            warnings.push(`search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`);
+          }
+        }
+      }
+    }
     if (layouts === 0 && !stopped) errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
     else if (!stopped && c.fitting === 0) warnings.push(noFitWarning(runs.map((r) => r.scoring.limitBytes), layouts, o.margin, o.maxUsd < Infinity || o.maxDays < Infinity));
     const fronts = runs.map((r) => r.run.front.layouts());
@@ -274,5 +297,5 @@ export function layoutVariants(base: RunConfig, layout: ScoredLayout, options: S
     pareto: false,
     progressEvery: Number.MAX_SAFE_INTEGER,
   });
-  return result.top.map((l) => (layout.gpuId !== undefined ? { ...l, gpuId: layout.gpuId } : l));
+  return result.top.map((l) => ({ ...l, ...(layout.gpuId !== undefined ? { gpuId: layout.gpuId } : {}), ...(layout.switches ? { switches: layout.switches } : {}) }));
 }

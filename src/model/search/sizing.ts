@@ -3,10 +3,11 @@
 // consistency.ts (the functions the sliders ask) and, with the even-split option, a
 // pipeline shape exists for pp; the search then enumerates each candidate's layouts (a
 // candidate whose every layout fails a joint rule, such as the batch, simply has none).
-// Clusters are rented by the node: from one node up, only whole nodes are candidates.
+// Clusters are rented by the OS node (a server, or an NVL72 compute tray of 4 GPUs: input/gpus.ts
+// osNodeGpus): from one node up, only whole nodes are candidates (sizingGranularity says so).
 
 import { divisors } from '../input/index.ts';
-import { cpProblem, ppProblem, tpProblem } from '../input/index.ts';
+import { cpProblem, osNodeGpus, ppProblem, tpProblem } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
 import { pipelineShapes } from './space.ts';
 import type { SearchOptions } from './types.ts';
@@ -51,8 +52,18 @@ export function allowedGpuCounts(base: RunConfig, options: SearchOptions, range:
   const tps = degrees(max, (tp) => pin(fixed.tp, tp) && tpProblem(model, tp) === null && !(options.tpWithinNode && tp > cluster.gpusPerNode));
   const cps = degrees(max, (cp) => pin(fixed.cp, cp) && cpProblem(training, cp) === null);
   const pps = degrees(Math.min(max, model.layers + 2), (pp) => pin(fixed.pp, pp) && ppProblem(model, pp, 1) === null
-    && pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false).length > 0);
+    && pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false, base.stack.framework).length > 0);
   const dps = divisors(training.globalBatch).filter((dp) => dp <= max && pin(fixed.dp, dp));
-  const wholeNodes = (n: number) => n < cluster.gpusPerNode || n % cluster.gpusPerNode === 0;
+  const node = osNodeGpus(cluster);
+  const wholeNodes = (n: number) => n < node || n % node === 0;
   return [...products([tps, cps, pps, dps], max)].filter((n) => n >= min && wholeNodes(n)).sort((a, b) => a - b);
+}
+
+/** The unit cluster sizes are counted in, in words: whole OS nodes, and for a rack-scale NVLink domain, how it relates. */
+export function sizingGranularity(base: RunConfig): string {
+  const node = osNodeGpus(base.cluster);
+  const domain = base.cluster.gpusPerNode;
+  const name = base.cluster.gpuId ?? base.cluster.gpu.name;
+  if (domain > node) return `${name}: whole compute trays of ${node} GPUs (one OS node each); an NVLink domain holds ${domain}, so sizes that are not multiples of ${domain} leave a rack partly used`;
+  return `${name}: whole nodes of ${node} GPUs`;
 }

@@ -9,12 +9,12 @@
 // nothing, so only the stages that change what is offloaded are enumerated. A fixed
 // degree overrides both.
 
-import { divisors, microBatchesPerStep } from '../input/index.ts';
+import { divisors, frameworkOffloadProblem, frameworkScheduleProblem, frameworkZeroProblem, microBatchesPerStep, minMicroBatches } from '../input/index.ts';
 import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
 import { expertDataParallel, expertTensorParallel } from '../structure/index.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
 import {
-  RECOMPUTES, SCHEDULES, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
+  RECOMPUTES, SCHEDULES, type Framework, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
   type ScheduleKind, type TrainingConfig, type ZeroStage,
 } from '../input/index.ts';
 
@@ -68,12 +68,13 @@ export interface LayoutGroup {
 
 const allowed = <T>(fixed: T | undefined, value: T): boolean => fixed === undefined || fixed === value;
 
-/** The pipeline shapes valid for pp stages. */
-export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegrees, evenLayerSplit: boolean, firstId = 0): PipelineShape[] {
+/** The pipeline shapes valid for pp stages under the framework (input/capabilities.ts: only the schedules it runs). */
+export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegrees, evenLayerSplit: boolean, framework: Framework, firstId = 0): PipelineShape[] {
   const shapes: PipelineShape[] = [];
   const splitsEvenly = (chunks: number) => !evenLayerSplit || model.layers % chunks === 0;
   SCHEDULES.forEach((schedule, scheduleIndex) => {
     if (!allowed(fixed.schedule, schedule)) return;
+    if (frameworkScheduleProblem(framework, { pp, schedule }) !== null) return;
     // Without a pipeline the schedules differ only in the activations gpipe holds for every micro-batch.
     if (pp === 1 && fixed.schedule === undefined && schedule !== 'gpipe' && schedule !== '1f1b') return;
     const vpps = schedule === 'interleaved-1f1b'
@@ -89,8 +90,8 @@ export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegre
   return shapes;
 }
 
-/** ZeRO stages × offload choices; `trivialGroups` when every group ZeRO shards over has one GPU. */
-export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searchOffload: boolean, trivialGroups: boolean): StateCombo[] {
+/** ZeRO stages × offload choices the framework has; `trivialGroups` when every group ZeRO shards over has one GPU. */
+export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searchOffload: boolean, trivialGroups: boolean, framework: Framework = 'generic'): StateCombo[] {
   const offloads: OffloadConfig[] = searchOffload
     ? [{ optimizer: false, parameters: false }, { optimizer: true, parameters: false }, { optimizer: false, parameters: true }, { optimizer: true, parameters: true }]
     : [training.offload];
@@ -101,6 +102,9 @@ export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searc
       if (!allowed(fixed.zero, zero)) continue;
       // consistency.ts: parameter offload needs ZeRO-3 (ZeRO-Infinity).
       if (offload.parameters && zero !== 3) continue;
+      // What the framework has (input/capabilities.ts); a searched offload must be one it runs, a fixed one is the user's.
+      if (fixed.zero === undefined && frameworkZeroProblem(framework, zero, 1) !== null) continue;
+      if (searchOffload && frameworkOffloadProblem(framework, offload) !== null) continue;
       if (trivialGroups && fixed.zero === undefined) {
         // Groups of one: what differs between stages is only what offload then moves (ZeRO-2/3 offload the gradients too).
         const effect = `${offload.optimizer}/${offload.parameters}/${offload.optimizer && zero >= 2}`;
@@ -132,6 +136,14 @@ interface SpaceContext {
   readonly shapesByPp: Map<number, PipelineShape[]>;
   /** The same without interleaving, for groups with fewer micro-batches than stages. */
   readonly uninterleavedByPp: Map<number, PipelineShape[]>;
+  /** Shapes whose schedule's micro-batch minimum (capabilities.ts minMicroBatches) `microBatches` meets, by `pp/microBatches/full`. */
+  readonly shapesByMicroBatches: Map<string, PipelineShape[]>;
+  /** State combos the framework runs with a pipeline (DeepSpeed: ZeRO ≤ 1), by the combos list. */
+  readonly pipelineCombos: Map<readonly StateCombo[], StateCombo[]>;
+  /** The most micro-batches any of pp's shapes needs (capabilities.ts minMicroBatches), by pp. */
+  readonly leastMicroBatchesByPp: Map<number, number>;
+  /** Shapes EP overlap runs with, by the shapes list. */
+  readonly overlappable: Map<readonly PipelineShape[], PipelineShape[]>;
   shapeCount: number;
   slots: { time: number; activation: number; grid: number };
   /** Slot blocks by key, so that a cluster size enumerated again, or another one, meets the same slots. */
@@ -163,7 +175,7 @@ function trainingWith(ctx: SpaceContext, microBatch: number): TrainingConfig {
 function shapesFor(ctx: SpaceContext, pp: number): PipelineShape[] {
   let shapes = ctx.shapesByPp.get(pp);
   if (!shapes) {
-    shapes = pipelineShapes(ctx.base.model, pp, ctx.fixed, ctx.options.evenLayerSplit ?? false, ctx.shapeCount);
+    shapes = pipelineShapes(ctx.base.model, pp, ctx.fixed, ctx.options.evenLayerSplit ?? false, ctx.base.stack.framework, ctx.shapeCount);
     ctx.shapeCount += shapes.length;
     ctx.shapesByPp.set(pp, shapes);
   }
@@ -192,6 +204,50 @@ interface TpCpSlots {
 /** Slot of a (sequenceParallel, recompute) pair within a block of six. */
 const pairSlot = (sequenceParallel: boolean, recomputeIndex: number) => (sequenceParallel ? 3 : 0) + recomputeIndex;
 
+/** The shapes whose schedule the framework runs on this many micro-batches (DualPipe: at least 2 × pp). */
+function meetingMinimum(ctx: SpaceContext, shapes: PipelineShape[], pp: number, microBatches: number): PipelineShape[] {
+  if (pp === 1) return shapes;
+  const framework = ctx.base.stack.framework;
+  // Fast path: enough micro-batches for every schedule of this pp (the usual case), no key built.
+  let least = ctx.leastMicroBatchesByPp.get(pp);
+  if (least === undefined) {
+    // Over every shape of this pp (the uninterleaved list is a part of it).
+    least = Math.max(1, ...shapesFor(ctx, pp).map((s) => minMicroBatches(framework, s)));
+    ctx.leastMicroBatchesByPp.set(pp, least);
+  }
+  if (microBatches >= least) return shapes;
+  const key = `${pp}/${microBatches}/${shapes.length}`;
+  let kept = ctx.shapesByMicroBatches.get(key);
+  if (!kept) {
+    const all = shapes.filter((s) => microBatches >= minMicroBatches(framework, s));
+    kept = all.length === shapes.length ? shapes : all;
+    ctx.shapesByMicroBatches.set(key, kept);
+  }
+  return kept;
+}
+
+/** The shapes EP overlap runs with under a pipeline: interleaved (Megatron-Core needs virtual stages) or DualPipe. */
+function overlappable(ctx: SpaceContext, shapes: PipelineShape[]): PipelineShape[] {
+  let kept = ctx.overlappable.get(shapes);
+  if (!kept) {
+    kept = shapes.filter((s) => s.schedule === 'interleaved-1f1b' || s.schedule === 'dualpipe');
+    ctx.overlappable.set(shapes, kept);
+  }
+  return kept;
+}
+
+/** The combos the framework runs at this pipeline depth (DeepSpeed's PipelineEngine: ZeRO ≤ 1); a fixed ZeRO stage is the user's. */
+function withPipeline(ctx: SpaceContext, combos: StateCombo[], pp: number): StateCombo[] {
+  if (pp === 1 || ctx.fixed.zero !== undefined) return combos;
+  let kept = ctx.pipelineCombos.get(combos);
+  if (!kept) {
+    const framework = ctx.base.stack.framework;
+    kept = combos.filter((c) => frameworkZeroProblem(framework, c.zero, pp) === null);
+    ctx.pipelineCombos.set(combos, kept);
+  }
+  return kept;
+}
+
 function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; cp: number; pp: number; dp: number }, slots: TpCpSlots, out: LayoutGroup[]): void {
   const { model, training } = ctx.base;
   const { fixed } = ctx;
@@ -202,24 +258,30 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   if (!uninterleaved) ctx.uninterleavedByPp.set(pp, (uninterleaved = shapes.filter((s) => s.schedule !== 'interleaved-1f1b')));
   const sparseInterleaving = !(ctx.options.interleaveWithFullPipeline ?? false);
   const experts = model.moe ? model.moe.experts : 1;
+  // With EP overlap on (a lane of the framework's switches, or the user's own), only layouts it runs
+  // (input/capabilities.ts epOverlapProblem): ep > 1, no full recomputation, interleaving when pp > 1.
+  const epOverlap = ctx.base.stack.overlap.epComm && ctx.base.stack.framework !== 'generic' && model.moe !== null;
   divisors(experts).forEach((ep, epIndex) => {
+    if (epOverlap && ep === 1) return;
     const etp = ctx.base.parallel.etp ?? null;
     if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null || etpProblem(model, { ep, etp, tp, dp, cp }) !== null) return;
     // A MoE layer's time depends on the expert tensor-parallel degree, which the default rule takes from dp (structure/params.ts).
     const etpIndex = expertTensorParallel({ tp, dp, cp, ep, etp }) === tp ? 0 : 1;
-    const combos = zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full;
+    const combos = withPipeline(ctx, zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full, pp);
     if (combos.length === 0) return;
     const gridSlot = slotOf(ctx.gridSlots, `${grid.gpus}/${tp}/${cp}/${pp}/${ep}`, ctx, 'grid', 1);
     for (const microBatch of divisors(training.globalBatch / dp)) {
       if (!allowed(fixed.microBatch, microBatch) || batchProblem(trainingWith(ctx, microBatch), dp) !== null) continue;
       const microBatches = microBatchesPerStep({ globalBatch: training.globalBatch, microBatch }, { dp });
-      const groupShapes = sparseInterleaving || microBatches >= pp ? shapes : uninterleaved;
+      const fitting = meetingMinimum(ctx, sparseInterleaving || microBatches >= pp ? shapes : uninterleaved, pp, microBatches);
+      const groupShapes = epOverlap && pp > 1 ? overlappable(ctx, fitting) : fitting;
       if (groupShapes.length === 0) continue;
       const timeBlock = slotOf(slots.time, (2 * epIndex + etpIndex) * (training.globalBatch + 1) + microBatch, ctx, 'time', 6);
       for (const sequenceParallel of tp > 1 ? [false, true] : [false]) {
         if (!allowed(fixed.sequenceParallel, sequenceParallel)) continue;
         RECOMPUTES.forEach((recompute, recomputeIndex) => {
           if (!allowed(fixed.recompute, recompute)) return;
+          if (epOverlap && recompute === 'full') return;
           const pair = pairSlot(sequenceParallel, recomputeIndex);
           out.push({
             gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes: groupShapes, combos,
@@ -248,13 +310,17 @@ export class LayoutSpace {
       trainingByMicroBatch: new Map(),
       shapesByPp: new Map(),
       uninterleavedByPp: new Map(),
+      shapesByMicroBatches: new Map(),
+      pipelineCombos: new Map(),
+      overlappable: new Map(),
+      leastMicroBatchesByPp: new Map(),
       shapeCount: 0,
       slots: { time: 0, activation: 0, grid: 0 },
       tpCpSlots: new Map(),
       gridSlots: new Map(),
       combos: {
-        full: stateCombos(base.training, fixed, searchOffload, false),
-        trivial: stateCombos(base.training, fixed, searchOffload, true),
+        full: stateCombos(base.training, fixed, searchOffload, false, base.stack.framework),
+        trivial: stateCombos(base.training, fixed, searchOffload, true, base.stack.framework),
       },
     };
   }

@@ -2,7 +2,7 @@
 // what the search reports. The page's worker, the command line and the tests share them.
 
 import { VERDICT_TIGHT_FROM_SHARE } from '../validation/index.ts';
-import type { OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/index.ts';
+import type { CudaGraphScope, OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/index.ts';
 
 /** What the ranking maximises: throughput, or the least time, money or memory. */
 export type SearchObjective = 'tokensPerSecond' | 'days' | 'usd' | 'memoryHeadroom';
@@ -119,6 +119,14 @@ export interface ScoredLayout extends LayoutChoice {
   readonly usd: number;
   /** The GPU preset id, when several GPU types were searched together (cluster sizing). */
   readonly gpuId?: string;
+  /** The framework's own switches this layout was scored with, when the search tried them (document.ts stackSwitchLanes). */
+  readonly switches?: StackSwitches;
+}
+
+/** The framework switches the search tries as layout dimensions (issue 36): EP overlap and CUDA graphs. */
+export interface StackSwitches {
+  readonly epComm: boolean;
+  readonly cudaGraph: CudaGraphScope;
 }
 
 /**

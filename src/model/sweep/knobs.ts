@@ -10,7 +10,8 @@
 // groups), so it moves nothing else.
 
 import {
-  CUDA_GRAPH_SCOPES, divisors, MOE_DISPATCHERS, PRECISIONS, RECOMPUTES, ZERO_STAGES, type FieldChange, type RunConfig,
+  CUDA_GRAPH_SCOPES, cudaGraphProblem, divisors, epOverlapProblem, frameworkZeroProblem, MOE_DISPATCHERS, PRECISIONS, RECOMPUTES, ZERO_STAGES,
+  type FieldChange, type RunConfig, type ZeroStage,
 } from '../input/index.ts';
 import { intentOfLayout, layoutChanges, layoutForGpuCount, layoutOfRun, withLayoutDegree } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
@@ -146,7 +147,11 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     }),
   globalBatch: fieldKnob('Global batch (sequences)', ['training', 'globalBatch'], (c) => c.training.globalBatch,
     ({ config }) => globalBatches(config)),
-  zero: fieldKnob('ZeRO stage', ['parallel', 'zero'], (c) => c.parallel.zero, () => ZERO_STAGES),
+  // Only what the framework runs (input/capabilities.ts): another stage is skipped with the reason.
+  zero: {
+    ...fieldKnob('ZeRO stage', ['parallel', 'zero'], (c) => c.parallel.zero, () => ZERO_STAGES),
+    changes: ({ config: c }, value) => frameworkZeroProblem(c.stack.framework, num(value) as ZeroStage, c.parallel.pp) ?? [{ path: ['parallel', 'zero'], value }],
+  },
   recompute: fieldKnob('Activation recomputation', ['training', 'recompute'], (c) => c.training.recompute, () => RECOMPUTES),
   precision: fieldKnob('Precision', ['training', 'precision'], (c) => c.training.precision,
     () => PRECISION_ORDER.filter((p) => PRECISIONS.includes(p))),
@@ -174,10 +179,18 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     absorbedBy: null,
     current: ({ config }) => (config.stack.overlap.epComm ? 'on' : 'off'),
     candidates: ({ config: c }) => forMoe(c, OFF_ON, c.stack.overlap.epComm ? 'on' : 'off'),
-    changes: (_, value) => [{ path: ['training', 'overlap', 'epComm'], value: value === 'on' }],
+    changes: ({ config: c }, value) => (value === 'on' ? epOverlapProblem({
+      framework: c.stack.framework, model: c.model, ep: c.parallel.ep, pp: c.parallel.pp, vpp: c.parallel.vpp, schedule: c.parallel.schedule,
+      recompute: c.training.recompute, dispatcher: c.stack.moeDispatcher, precision: c.training.precision,
+    }) : null) ?? [{ path: ['training', 'overlap', 'epComm'], value: value === 'on' }],
   },
-  cudaGraph: fieldKnob('CUDA graphs', ['training', 'cudaGraph'], (c) => c.stack.cudaGraph,
-    ({ config: c }) => forMoe(c, CUDA_GRAPH_SCOPES, c.stack.cudaGraph)),
+  cudaGraph: {
+    ...fieldKnob('CUDA graphs', ['training', 'cudaGraph'], (c) => c.stack.cudaGraph, ({ config: c }) => forMoe(c, CUDA_GRAPH_SCOPES, c.stack.cudaGraph)),
+    changes: ({ config: c }, value) => {
+      const scope = CUDA_GRAPH_SCOPES.find((g) => g === value) ?? 'none';
+      return (scope === 'none' ? null : cudaGraphProblem(c.stack.framework, scope, c.model, c.stack.moeDispatcher)) ?? [{ path: ['training', 'cudaGraph'], value }];
+    },
+  },
   // Divisors of the stage's TP × DP × CP; the engine (consistency.ts etpProblem) rejects those EP × ETP does not divide.
   etp: fieldKnob('Expert tensor parallel (ETP)', ['parallel', 'etp'], (c) => expertTensorParallel(c.parallel),
     ({ config: c }) => forMoe(c, divisors(c.parallel.tp * c.parallel.dp * c.parallel.cp).filter((d) => d <= MAX_ETP), expertTensorParallel(c.parallel))),

@@ -77,7 +77,16 @@ describe('sweep: rows', () => {
     expect(sweepDocument(LLAMA_70B, 'recompute').rows.map((r) => r.value)).toEqual(['none', 'selective', 'full']);
     const precisions = sweepDocument(LLAMA_70B, 'precision');
     expect([...precisions.rows, ...precisions.skipped].map((r) => r.value).sort()).toEqual(['bf16', 'fp16', 'fp32', 'fp4', 'fp8']);
-    expect(precisions.rows.map((r) => r.value)).toEqual(['fp4', 'fp8', 'fp16', 'bf16', 'fp32']);
+    // H100 has no FP4 tensor cores: fp4 is skipped with the engine's reason (input/capabilities.ts precisionProblem), not drawn.
+    expect(precisions.rows.map((r) => r.value)).toEqual(['fp8', 'fp16', 'bf16', 'fp32']);
+    expect(precisions.skipped.find((r) => r.value === 'fp4')?.reason).toMatch(/FP4 tensor cores/);
+  });
+
+  it('offers only what the framework runs: torchtitan has no ZeRO-1, so that row is skipped with the reason (issue 36)', () => {
+    const titan = { ...LLAMA_70B, training: { ...(LLAMA_70B['training'] as object), framework: 'torchtitan' } };
+    const zero = sweepDocument(titan, 'zero', { timeline: false });
+    expect(zero.rows.map((r) => r.value)).not.toContain(1);
+    expect(zero.skipped.find((r) => r.value === 1)?.reason).toMatch(/torchtitan has no ZeRO-1 mode/);
   });
 
   it('numeric rows ascend', () => {

@@ -1,7 +1,10 @@
 // Number formats and the optimizer: the precision of the matmuls, the optimizer and
 // its states, master weights and the gradients' format.
 
+import { useMemo } from 'react';
 import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS } from '../../model/input/index.ts';
+import { precisionChoices } from '../../state/options.ts';
+import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { CheckField, ChoiceField } from './fields.tsx';
 import { Section } from './Section.tsx';
@@ -9,9 +12,12 @@ import { Section } from './Section.tsx';
 const training = (key: string) => ['training', key];
 
 export function PrecisionSection() {
+  const doc = usePlanner((s) => s.document);
+  // A precision the GPU has no tensor cores for is not offered, with the reason (issue 36).
+  const unavailable = useMemo(() => precisionChoices(doc), [doc]);
   return (
     <Section title="Number formats and optimizer" id="precision">
-      <ChoiceField path={training('precision')} help={HELP.precision} choices={PRECISIONS}
+      <ChoiceField path={training('precision')} help={HELP.precision} choices={PRECISIONS} disabledReasons={unavailable}
         labels={{ fp32: 'FP32', fp16: 'FP16 (mixed)', bf16: 'BF16 (mixed)', fp8: 'FP8 (mixed)', fp4: 'FP4 (mixed)' }} />
       <ChoiceField path={training('optimizer')} help={HELP.optimizer} choices={OPTIMIZERS}
         labels={{ adam: 'Adam / AdamW', adam8bit: '8-bit Adam', sgd: 'SGD with momentum' }} />

@@ -168,12 +168,16 @@ export function SelectField(props: {
 }
 
 /** A select bound to a string (or number) field of the document. */
-export function ChoiceField<T extends string | number>(props: { path: FieldPath; help: Help; choices: readonly T[]; labels?: Partial<Record<string, string>> }) {
-  const { path, help, choices, labels } = props;
+export function ChoiceField<T extends string | number>(props: {
+  path: FieldPath; help: Help; choices: readonly T[]; labels?: Partial<Record<string, string>>;
+  /** Why a choice is not offered now (shown beside the field, the option disabled), by choice. */
+  disabledReasons?: Partial<Record<string, string | null>>;
+}) {
+  const { path, help, choices, labels, disabledReasons } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const current = choices.find((c) => c === value);
-  const options = choices.map((c) => ({ value: String(c), label: labels?.[String(c)] ?? String(c) }));
+  const options: SelectOption[] = choices.map((c) => ({ value: String(c), label: labels?.[String(c)] ?? String(c), disabledReason: disabledReasons?.[String(c)] ?? null }));
   if (current === undefined) options.unshift({ value: '', label: value === undefined ? '(not set)' : `${String(value)} (not valid)` });
   return (
     <SelectField id={controlId(path)} help={help} value={current === undefined ? '' : String(current)} options={options} errorPath={path}

@@ -4,9 +4,10 @@
 // rule that flagged them, in the figure's caption).
 
 import { CartesianGrid, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Anomaly, AnomalyKind, LogReport, SeriesName } from '../../model/log/index.ts';
+import type { AnomalyKind, LogReport, SeriesName } from '../../model/log/index.ts';
 import { formatGiB, formatNumber, formatSeconds } from '../format.ts';
 import { ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { anomalyWords } from './anomalyWords.ts';
 
 const LINE_COLOR = '#0072b2';
 /** Three significant figures: a grad norm of 0.512 is not "0.5". */
@@ -27,13 +28,6 @@ const CHARTS: readonly ChartSpec[] = [
   { id: 'throughput', title: 'Tokens/s per GPU', series: 'tokensPerSecondPerGpu', kinds: ['throughput-drop', 'stall'], format: formatNumber },
   { id: 'memory', title: 'Peak memory', series: 'memoryBytes', kinds: ['memory-growth'], format: formatGiB },
 ];
-
-const KIND_WORDS: Readonly<Record<AnomalyKind, string>> = {
-  'loss-nan': 'loss NaN/Inf', 'loss-spike': 'loss spike', 'grad-norm-nan': 'grad norm NaN/Inf', 'grad-norm-spike': 'grad-norm spike',
-  'nan-iterations': 'NaN iterations', 'skipped-iterations': 'skipped steps', 'throughput-drop': 'throughput drop', stall: 'stall', 'memory-growth': 'memory growth',
-};
-
-export const anomalyWords = (a: Anomaly) => `${KIND_WORDS[a.kind]} at step ${a.step}: ${a.detail}`;
 
 /** A marker's height: the series' value at the step, or (NaN, a step the series lacks) the highest value drawn. */
 function markerY(points: ReadonlyArray<readonly [number, number]>, step: number): number {
@@ -77,7 +71,7 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
   );
 }
 
-export function LogCharts({ report }: { report: LogReport }) {
+export default function LogCharts({ report }: { report: LogReport }) {
   const drawn = CHARTS.filter((c) => report.series[c.series].length >= 2);
   if (drawn.length === 0) return <ChartUnavailable>The log has too few steps to draw.</ChartUnavailable>;
   return <div className="flex flex-col gap-3">{drawn.map((spec) => <OneChart key={spec.id} spec={spec} report={report} />)}</div>;

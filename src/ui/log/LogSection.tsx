@@ -4,7 +4,7 @@
 // wrong as pictures, and one click to calibrate the planner from the measured step time
 // (and the peak memory, where the log prints the allocator's or the device's figure).
 
-import { useId, useState, type DragEvent } from 'react';
+import { Suspense, lazy, useId, useState, type DragEvent } from 'react';
 import type { LogAnswer } from '../../worker/log-api.ts';
 import type { LogReport, MeasuredFigure } from '../../model/log/index.ts';
 import type { RunMeasurement } from '../../model/validation/index.ts';
@@ -16,7 +16,10 @@ import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { fitAndApply, type FitStatus } from '../calibrate/apply-fit.ts';
 import { formatGiB, formatNumber, formatPercent, formatSeconds } from '../format.ts';
-import { LogCharts, anomalyWords } from './LogCharts.tsx';
+import { anomalyWords } from './anomalyWords.ts';
+
+// The charts (recharts) load once a log has been read, not with the section.
+const LogCharts = lazy(() => import('./LogCharts.tsx'));
 
 type Read = Extract<LogAnswer, { ok: true }>;
 
@@ -111,7 +114,7 @@ function Result({ read }: { read: Read }) {
           </ul>
         </details>
       )}
-      <LogCharts report={report} />
+      <Suspense fallback={<p className={HINT}>Loading the charts…</p>}><LogCharts report={report} /></Suspense>
       {report.warnings.length > 0 && <ul className={`${HINT} list-disc pl-5`}>{report.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
     </div>
   );

@@ -116,6 +116,9 @@ export function withLayout(doc: Doc, result: AppliedLayout): Doc {
   next = setAt(next, ['training', 'microBatch'], result.training.microBatch);
   next = setAt(next, ['training', 'recompute'], result.training.recompute);
   next = setAt(next, ['training', 'offload'], { ...result.training.offload });
+  // The framework switches the search tried (EP overlap, CUDA graphs), where it tried them.
+  if (result.training.epComm !== undefined) next = setAt(next, ['training', 'overlap', 'epComm'], result.training.epComm);
+  if (result.training.cudaGraph !== undefined) next = setAt(next, ['training', 'cudaGraph'], result.training.cudaGraph);
   const gpu = result.cluster.gpu;
   if (typeof gpu === 'string' && getAt(doc, ['cluster', 'gpu']) !== gpu) {
     // The sizing search priced and laid out another GPU type with its preset's GPUs per node and price (document.ts onGpu).

@@ -98,5 +98,8 @@ export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'trai
   if (p.sequenceParallel) details.push('SP');
   if (result.training.offload.optimizer) details.push('optimizer offload');
   if (result.training.offload.parameters) details.push('parameter offload');
+  if (result.training.epComm) details.push('EP overlap');
+  if (result.training.cudaGraph === 'full') details.push('whole-iteration CUDA graphs');
+  else if (result.training.cudaGraph === 'partial') details.push('per-module CUDA graphs');
   return `${degrees.join(' · ')} (${details.join(', ')})`;
 }
