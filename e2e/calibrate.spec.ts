@@ -52,12 +52,12 @@ test('entering a measured step time changes predictions for other layouts by the
 test('a measured peak memory fits the memory overhead; a nonsense entry is refused in words', async ({ page }) => {
   await openPlanner(page);
   // The field takes nvidia-smi's figure, so the fit matches memory.deviceUsed.
-  const predicted = await figureValue(page, 'memory-device-used');
+  const predicted = await figureValue(page, 'memory-total');
   await page.getByLabel('Measured peak memory (GiB)').fill(String((predicted / 2 ** 30) + 2));
   await page.getByRole('button', { name: 'Fit to my run' }).click();
   await expect(page.getByTestId('calibration-memory-scale')).toContainText('fitted to your run');
   expect(Number(await page.getByTestId('calibration-memory-scale').getAttribute('data-value'))).toBeGreaterThan(1);
-  await expect.poll(async () => Math.abs(await figureValue(page, 'memory-device-used') - (predicted + 2 * 2 ** 30))).toBeLessThan(1e3);
+  await expect.poll(async () => Math.abs(await figureValue(page, 'memory-total') - (predicted + 2 * 2 ** 30))).toBeLessThan(1e3);
 
   await page.getByLabel('Measured peak memory (GiB)').fill('lots');
   await page.getByRole('button', { name: 'Fit to my run' }).click();

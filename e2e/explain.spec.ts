@@ -20,11 +20,12 @@ test('a configuration at 95 % of GPU memory is flagged "tight"', async ({ page }
   const gpu = { ...spec, name: 'H100 with 95 % headroom (test)', memoryGiB: total / 0.95 / GIB };
   const cluster = { ...(DEFAULT_DOCUMENT['cluster'] as object), gpu };
   await openPlanner(page, `/#${configFragment({ ...DEFAULT_DOCUMENT, cluster })}`);
-  // The page's figure is the engine's allocated peak; the verdict judges deviceUsed = 95 %.
-  expect(await figureValue(page, 'memory-total') / estimate(DEFAULT_DOCUMENT).memory.perGpu.total).toBeCloseTo(1, 9);
+  // The page's one memory figure is the one the verdict judges: deviceUsed = 95 %.
+  expect(await figureValue(page, 'memory-total') / total).toBeCloseTo(1, 9);
   const verdict = page.getByTestId('oom-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'tight');
   await expect(verdict).toContainText('Tight');
+  await expect(verdict).toContainText('95 % of the GPU');
   await expect(page.getByTestId('oom-warning')).toHaveCount(0);
   await expect(page.getByTestId('band-memory-total')).toContainText('range from published runs');
 });
@@ -55,8 +56,15 @@ test('the formula view of memory-total substitutes the same numbers the engine u
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
 
+  // Memory per GPU is what the device holds: allocated + the allocator's reserve + the runtime outside it.
+  const memory = exported.output.memory;
   const total = dialog.getByTestId('explain-total');
-  const operands = total.getByTestId('explain-operand');
+  await expect(total.getByTestId('explain-operand')).toHaveCount(3);
+  await expect(total.getByTestId('explain-operand').first()).toHaveAttribute('data-value', String(perGpu.total));
+  await expect(total.getByTestId('explain-result')).toHaveAttribute('data-value', String(memory.deviceUsed));
+  await expect(total.getByTestId('explain-result')).toHaveText(formatFormulaBytes(memory.deviceUsed));
+  const allocated = dialog.getByTestId('explain-allocated-peak');
+  const operands = allocated.getByTestId('explain-operand');
   await expect(operands).toHaveCount(5);
   const parts = ['parameters', 'gradients', 'optimizer', 'activations', 'other'] as const;
   for (const [i, part] of parts.entries()) {
@@ -64,8 +72,8 @@ test('the formula view of memory-total substitutes the same numbers the engine u
     await expect(operand, part).toHaveAttribute('data-value', String(perGpu[part]));
     await expect(operand, part).toHaveText(formatFormulaBytes(perGpu[part]));
   }
-  await expect(total.getByTestId('explain-result')).toHaveAttribute('data-value', String(perGpu.total));
-  await expect(total.getByTestId('explain-result')).toHaveText(formatFormulaBytes(perGpu.total));
+  await expect(allocated.getByTestId('explain-result')).toHaveAttribute('data-value', String(perGpu.total));
+  await expect(allocated.getByTestId('explain-result')).toHaveText(formatFormulaBytes(perGpu.total));
   // Each term's own line ends in the same number.
   for (const part of parts) {
     await expect(dialog.getByTestId(`explain-${part}`).getByTestId('explain-result'), part).toHaveAttribute('data-value', String(perGpu[part]));

@@ -45,7 +45,7 @@ async function engineMemoryForAddressBar(page: Page): Promise<number | null> {
   const read = await readHash(await page.evaluate(() => location.hash));
   if (read.kind !== 'document') return null;
   const output = estimate(read.document);
-  return output.errors.length > 0 ? null : output.memory.perGpu.total;
+  return output.errors.length > 0 ? null : output.memory.deviceUsed;
 }
 
 /** The figures follow the slider: memory-total equals the engine's answer for the configuration in the address bar. */

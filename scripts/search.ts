@@ -10,7 +10,7 @@
 //   --exhaustive            evaluate every layout (no pruning)
 //   --tp-within-node        keep tensor parallelism inside a node
 //   --uneven-layers         also pp × vpp that do not divide the layers (default: only even splits)
-//   --memory-margin X       share of each GPU's memory kept free (default 0.1)
+//   --memory-margin X       share of each GPU's memory kept free (default: the verdict's margin, search/types.ts DEFAULT_MEMORY_MARGIN)
 //   --variants N            variants folded under each layout (default 4)
 //   --no-group              rank variants one by one instead of layouts
 //   --offload               also search optimizer and parameter offload

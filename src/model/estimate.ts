@@ -19,7 +19,7 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, capacity: 0, fits: false, host: { perNode: 0, capacity: 0, perGpu: 0 } },
+    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false, host: { perNode: 0, capacity: 0, perGpu: 0 } },
     model: null,
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,
@@ -62,6 +62,7 @@ function allFinite(value: unknown): boolean {
 export function estimateConfig(config: RunConfig, warnings: readonly string[] = [], options: EstimateOptions = {}): EstimateOutput {
   const details = stageMemoryDetails(config);
   const stages = details.map((s) => s.breakdown);
+  const stagesOnDevice = details.map((s) => ({ reserved: s.reserved, deviceUsed: s.deviceUsed }));
   // The most loaded GPU is the one whose process holds the most on the device (what fits is judged on).
   const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number; deviceUsed: number }>(
     (a, s) => (s.deviceUsed > a.deviceUsed ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0, deviceUsed: 0 });
@@ -101,7 +102,7 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
     extraWarnings.push(`memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`);
   }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, reserved, deviceUsed, capacity, fits: deviceUsed <= capacity && host.perNode <= host.capacity, host },
+    memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity && host.perNode <= host.capacity, host },
     model: modelSummary(config.model, config.training.seqLen),
     flops,
     throughput: {

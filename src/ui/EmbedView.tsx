@@ -15,7 +15,7 @@ import { planTitle } from './ShareBar.tsx';
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
 /** The chart's plot height: what 450 px leave after the header, layout, verdict and figures. */
-const CARD_CHART_HEIGHT = 200;
+const CARD_CHART_HEIGHT = 160;
 
 const MUTED = 'text-gray-700 dark:text-gray-300';
 const VERDICT_STYLE = {
@@ -44,6 +44,7 @@ function Verdict({ output }: { output: EstimateOutput }) {
     <p data-testid="oom-verdict" data-verdict={v.verdict} className={`rounded border-l-4 pl-2 text-sm ${VERDICT_STYLE[v.verdict]}`}>
       <span aria-hidden="true">{VERDICT_ICON[v.verdict]} </span>
       <strong>{v.headline}</strong>: {v.detail}
+      <span data-testid="tight-rule" className={`block text-xs ${MUTED}`}>{v.tight}</span>
     </p>
   );
 }

@@ -18,7 +18,9 @@ function textOf(html: string, id: string): string | null {
 describe('Figures', () => {
   it('puts the formatted number first in each test-id element', () => {
     const html = render(sampleOutput());
-    expect(textOf(html, 'memory-total')).toBe('92 GiB of 80 GiB');
+    // Memory per GPU is what the device holds: 92 GiB allocated × 1.1 reserve + 1.5 GiB runtime = 102.7 GiB (testOutputs.ts).
+    expect(textOf(html, 'memory-total')).toBe('103 GiB of 80 GiB');
+    expect(textOf(html, 'memory-allocated')).toBe('92 GiB');
     expect(textOf(html, 'mfu')).toBe('41.3 %');
     expect(textOf(html, 'step-time')).toBe('5.21 s');
     expect(textOf(html, 'bubble-fraction')).toBe('9.6 %');
@@ -27,7 +29,7 @@ describe('Figures', () => {
   });
 
   it('warns when the most loaded GPU does not fit', () => {
-    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain('Out of memory: needs 103 GiB on the device (101 GiB reserved, 92 GiB allocated), the GPU has 80 GiB');
+    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain('Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB');
     expect(render(partialOutput())).not.toContain('oom-warning');
   });
 
@@ -40,7 +42,8 @@ describe('Figures', () => {
 
   it('shows a dash and the reason while the time model is missing', () => {
     const html = render(partialOutput());
-    expect(textOf(html, 'memory-total')).toBe('56 GiB of 80 GiB');
+    // 56 GiB allocated × 1.1 + 1.5 GiB = 63.1 GiB on the device.
+    expect(textOf(html, 'memory-total')).toBe('63.1 GiB of 80 GiB');
     expect(textOf(html, 'step-time')).toBe('—');
     expect(html).toContain('Not available: time model not computed');
     expect(html).not.toMatch(/NaN|Infinity/);

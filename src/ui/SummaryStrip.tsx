@@ -11,6 +11,8 @@ import { layoutWords } from './embed/embedCard.ts';
 import { jumpToFrame, jumpToSearch } from './frame/jump.ts';
 import { ExplainButton } from './explain/ExplainButton.tsx';
 import { formatGiB } from './format.ts';
+import { fitMemoryBytes } from '../model/memory/index.ts';
+import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
 import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
 import { planTitle } from './ShareBar.tsx';
@@ -22,9 +24,9 @@ export const STALE_TEXT = 'for the previous input';
 /** Dimmed but readable: the text stays above AA contrast at this opacity in light and dark. */
 export const STALE_CLASS = 'opacity-80 grayscale-[0.6]';
 
-/** The room between what the device holds (memory.deviceUsed) and the GPU's memory, in words ("12.3 GiB to spare" / "4.0 GiB over"). */
+/** The room between the one memory figure (memory/fit.ts: what the device holds) and the GPU's memory, in words ("12.3 GiB to spare" / "4.0 GiB over"). */
 export function marginText(output: EstimateOutput): string {
-  const spare = output.memory.capacity - output.memory.deviceUsed;
+  const spare = output.memory.capacity - fitMemoryBytes(output);
   return spare >= 0 ? `${formatGiB(spare)} to spare` : `${formatGiB(-spare)} over`;
 }
 
@@ -68,7 +70,10 @@ function RunLine({ document }: { document: Doc | null }) {
 export function SummaryStrip({ output, document, stale }: { output: EstimateOutput; document: Doc | null; stale: boolean }) {
   const byId = new Map(keyFigures(output).map((f) => [f.id, f]));
   const figures = STRIP_FIGURE_IDS.map((id) => byId.get(id)).filter((f): f is KeyFigure => f !== undefined);
-  const oom = memoryCapacityNote(output).oomText;
+  // The strip names one memory figure: its GPU out-of-memory line repeats it, the layers stay on the memory card; a host shortfall keeps the note's words.
+  const note = memoryCapacityNote(output).oomText;
+  const gpuOnly = note !== null && fitMemoryBytes(output) > output.memory.capacity && hostShortfallWords(output) === null;
+  const oom = gpuOnly ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}` : note;
   return (
     <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
       className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
@@ -76,7 +81,7 @@ export function SummaryStrip({ output, document, stale }: { output: EstimateOutp
       <div className={`flex flex-col gap-1 ${stale ? STALE_CLASS : ''}`}>
         <div className="flex flex-wrap items-baseline justify-between gap-x-3">
           <div className="flex flex-wrap items-baseline gap-x-3">
-            <dl className="flex flex-wrap items-baseline gap-x-3 [&_[data-testid=oom-verdict]>span+span]:hidden">
+            <dl className="flex flex-wrap items-baseline gap-x-3">
               <dt className="sr-only">Memory verdict</dt>
               <OomVerdictLine output={output} />
               <dt className="sr-only">Margin to the GPU's memory</dt>

@@ -77,7 +77,7 @@ describe('toMarkdown', () => {
     const headerIndex = lines.indexOf('| Figure | Value | How it is computed |');
     expect(headerIndex).toBeGreaterThan(0);
     expect(lines[headerIndex + 1]).toBe('|:---|---:|:---|');
-    expect(lines[headerIndex + 2]).toMatch(/^\| Memory per GPU \| 92 GiB of 80 GiB — out of memory \|/);
+    expect(lines[headerIndex + 2]).toMatch(/^\| Memory per GPU \| 103 GiB of 80 GiB — out of memory \|/);
   });
 
   it('names the model and the layout, and has a row per stage', () => {

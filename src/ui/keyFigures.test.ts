@@ -4,10 +4,14 @@ import { partialOutput, sampleOutput } from './testOutputs.ts';
 import { invalidOutput } from '../model/estimate.ts';
 
 describe('keyFigures', () => {
-  it('formats the sample run: stage 0 holds 20+20+30+20+2 = 92 GiB on an 80 GiB GPU', () => {
+  it('formats the sample run: stage 0 holds 20+20+30+20+2 = 92 GiB allocated, 92 × 1.1 + 1.5 = 102.7 GiB on the device, of an 80 GiB GPU', () => {
     const figures = new Map(keyFigures(sampleOutput()).map((f) => [f.id, f]));
-    expect(figures.get('memory-total')?.text).toBe('92 GiB');
-    expect(figures.get('memory-total')?.value).toBe(92 * 2 ** 30);
+    // One memory figure, the one the verdict judges; allocated and reserved are named as layers inside it.
+    expect(figures.get('memory-total')?.text).toBe('103 GiB');
+    expect(figures.get('memory-total')?.value).toBeCloseTo((92 * 1.1 + 1.5) * 2 ** 30, 0);
+    expect(figures.get('memory-allocated')?.value).toBe(92 * 2 ** 30);
+    expect(figures.get('memory-reserved')?.value).toBeCloseTo(92 * 1.1 * 2 ** 30, 0);
+    expect(figures.has('memory-device-used')).toBe(false);
     expect(figures.get('mfu')?.text).toBe('41.3 %');
     expect(figures.get('step-time')?.text).toBe('5.21 s');
     expect(figures.get('bubble-fraction')?.text).toBe('9.6 %');
@@ -15,7 +19,7 @@ describe('keyFigures', () => {
     expect(figures.get('tflops-per-gpu')?.value).toBeCloseTo(128.9e12, 0);
     expect(figures.get('tflops-per-gpu')?.text).toBe('129 TFLOP/s');
     expect(memoryCapacityNote(sampleOutput())).toEqual({
-      capacityText: 'of 80 GiB', oomText: 'Out of memory: needs 103 GiB on the device (101 GiB reserved, 92 GiB allocated), the GPU has 80 GiB',
+      capacityText: 'of 80 GiB', oomText: 'Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB',
     });
   });
 
@@ -43,7 +47,7 @@ describe('keyFigures', () => {
 
   it('shows a dash and the reason when the time model has not run', () => {
     const figures = new Map(keyFigures(partialOutput()).map((f) => [f.id, f]));
-    expect(figures.get('memory-total')?.text).toBe('56 GiB');
+    expect(figures.get('memory-total')?.text).toBe('63.1 GiB');
     for (const id of ['mfu', 'step-time', 'bubble-fraction']) {
       expect(figures.get(id)?.text).toBe('—');
       expect(figures.get(id)?.unavailableReason).toBe('time model not computed');

@@ -4,6 +4,7 @@
 // a figure reads the same on the page and in a document.
 
 import type { EstimateOutput } from '../model/input/index.ts';
+import { fitMemoryBytes } from '../model/memory/index.ts';
 import {
   NOT_AVAILABLE, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
   formatGpuHours, formatMinutes, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd, formatCo2Kg,
@@ -54,18 +55,24 @@ function reasonFor(output: EstimateOutput, part: string): string {
   return output.errors.length > 0 ? INVALID_REASON : `${part} not computed`;
 }
 
+/**
+ * One memory figure judges the fit (model/memory/fit.ts, fitMemoryBytes: what the device
+ * holds); allocated and reserved are the layers inside it, named as such (issue 31, item 1).
+ */
 function memoryFigures(output: EstimateOutput): KeyFigure[] {
   const valid = output.errors.length === 0;
   return [figure({
     id: 'memory-total', group: 'memory', label: 'Memory per GPU', unit: 'bytes', headline: true, format: formatGiB,
-    explanation: 'Most loaded GPU: weights, gradients, optimizer state, activations and buffers (Korthikanti 2022 §4; ZeRO, Rajbhandari 2020)',
+    explanation: 'What the most loaded GPU holds, as nvidia-smi shows it: weights, gradients, optimizer state, activations and buffers '
+      + "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside it. "
+      + 'Whether the run fits is judged on this',
+  }, valid ? fitMemoryBytes(output) : null, INVALID_REASON), figure({
+    id: 'memory-allocated', group: 'memory', label: 'Of which allocated', unit: 'bytes', headline: true, format: formatGiB,
+    explanation: "Inside memory per GPU: the tensors PyTorch's allocator hands out at the peak (max_memory_allocated)",
   }, valid ? output.memory.perGpu.total : null, INVALID_REASON), figure({
-    id: 'memory-reserved', group: 'memory', label: 'Reserved by the allocator', unit: 'bytes', headline: true, format: formatGiB,
-    explanation: "What PyTorch's caching allocator holds on that GPU (max_memory_reserved): the allocated peak plus its reserve",
-  }, valid ? output.memory.reserved : null, INVALID_REASON), figure({
-    id: 'memory-device-used', group: 'memory', label: 'Used on the device', unit: 'bytes', headline: true, format: formatGiB,
-    explanation: 'What nvidia-smi shows for the process: reserved plus the CUDA context, NCCL buffers of each communicator and cuBLAS workspaces, outside the allocator. Whether the run fits is judged on this',
-  }, valid ? output.memory.deviceUsed : null, INVALID_REASON)];
+    id: 'memory-reserved', group: 'memory', label: 'Of which reserved by the allocator', unit: 'bytes', headline: true, format: formatGiB,
+    explanation: "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its reserve; the CUDA context, NCCL and cuBLAS come on top",
+  }, valid ? output.memory.reserved : null, INVALID_REASON)];
 }
 
 type MfuPeak = NonNullable<EstimateOutput['throughput']>['mfuPeak'];
@@ -152,12 +159,13 @@ export function keyFigures(output: EstimateOutput): readonly KeyFigure[] {
 
 /** "of 80 GiB" and, when the most loaded GPU does not fit, the shortfall in Calculon's words. */
 export function memoryCapacityNote(output: EstimateOutput): { readonly capacityText: string; readonly oomText: string | null } {
-  const { perGpu, reserved, deviceUsed, capacity, fits } = output.memory;
+  const { perGpu, reserved, capacity, fits } = output.memory;
   const capacityText = `of ${formatGiB(capacity)}`;
   if (fits || output.errors.length > 0) return { capacityText, oomText: null };
   // memory.fits also asks the host to hold what offload puts there (memory.host).
+  const used = fitMemoryBytes(output);
   const host = hostShortfallWords(output);
-  if (host && deviceUsed <= capacity) return { capacityText, oomText: `Out of CPU memory: offload ${host}` };
-  const gpu = `Out of memory: needs ${formatGiB(deviceUsed)} on the device (${formatGiB(reserved)} reserved, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}`;
+  if (host && used <= capacity) return { capacityText, oomText: `Out of CPU memory: offload ${host}` };
+  const gpu = `Out of memory: needs ${formatGiB(used)} per GPU (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}`;
   return { capacityText, oomText: host ? `${gpu}; and offload ${host}` : gpu };
 }

@@ -1,7 +1,7 @@
 // Hand-built estimate outputs for the UI tests (and for looking at the charts
 // before the engine computes everything). Not imported by the page.
 
-import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, Timeline, TimePart } from '../model/input/index.ts';
+import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, StageOnDevice, Timeline, TimePart } from '../model/input/index.ts';
 
 const GIB = 2 ** 30;
 
@@ -38,6 +38,11 @@ export function gpipeTimeline(stages: number, microBatches: number, forwardSecon
   };
 }
 
+/** The layers above each stage's allocated total: a 10 % allocator reserve, then 1.5 GiB of CUDA context, NCCL and cuBLAS. */
+function onDevice(stages: readonly MemoryBreakdown[]): StageOnDevice[] {
+  return stages.map((s) => ({ reserved: s.total * 1.1, deviceUsed: s.total * 1.1 + 1.5 * GIB }));
+}
+
 const BREAKDOWN: Readonly<Record<TimePart, number>> = {
   compute: 3.6, recompute: 0.4, tp: 0.5, cp: 0, ep: 0, pp: 0.05, dp: 0.1, bubble: 0.5, optimizer: 0.06,
 };
@@ -47,10 +52,11 @@ const NO_HOST = { perNode: 0, capacity: 2048 * GIB, perGpu: 0 };
 
 /** A complete output for an 8-stage run whose first stage does not fit on an 80 GiB GPU. */
 export function sampleOutput(): EstimateOutput {
-  const stages = [breakdownGiB(20, 20, 30, 20, 2), ...Array.from({ length: 7 }, () => breakdownGiB(20, 20, 30, 8, 2))];
+  // Stage 1 holds 92 GiB allocated, 102.7 GiB on the device (onDevice); the others 70 GiB allocated, 78.5 GiB on the device.
+  const stages = [breakdownGiB(20, 20, 30, 20, 2), ...Array.from({ length: 7 }, () => breakdownGiB(20, 20, 20, 8, 2))];
   const perGpu = stages[0] ?? breakdownGiB(0, 0, 0, 0, 0);
   return {
-    memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, capacity: 80 * GIB, fits: false, host: NO_HOST },
+    memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice(stages), capacity: 80 * GIB, fits: false, host: NO_HOST },
     // Llama 3 70B (structure/params.test.ts): 70,553,706,496 parameters; 6N + attention at 8k ≈ 4.3e11 FLOPs/token.
     model: { parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 },
     flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
@@ -74,7 +80,7 @@ export function sampleOutput(): EstimateOutput {
 export function partialOutput(): EstimateOutput {
   const stage = breakdownGiB(10, 10, 20, 15, 1);
   return {
-    memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, capacity: 80 * GIB, fits: true, host: NO_HOST },
+    memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice([stage, stage]), capacity: 80 * GIB, fits: true, host: NO_HOST },
     model: { parameters: 8.03e9, activeParameters: 8.03e9, flopsPerToken: 5.3e10 },
     flops: { modelPerStep: 1e18, hardwarePerStep: 1.3e18 },
     throughput: null, time: null, cost: null, reliability: null, timeline: null,

@@ -96,8 +96,12 @@ describe('explainFigure', () => {
       const lines = explainFigure('memory-total', c, output, TABLE)?.equations ?? [];
       const total = lines.find((l) => l.id === 'total');
       const perGpu = output.memory.perGpu;
-      expect(total?.result.value).toBe(perGpu.total);
-      expect(total?.operands.map((o) => o.value)).toEqual([perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
+      // The one memory figure: allocated + the allocator's reserve + the runtime outside it = deviceUsed.
+      expect(total?.result.value).toBe(output.memory.deviceUsed);
+      expect(total?.operands.map((o) => o.value)).toEqual([perGpu.total, output.memory.reserved - perGpu.total, output.memory.deviceUsed - output.memory.reserved]);
+      const allocated = lines.find((l) => l.id === 'allocated-peak');
+      expect(allocated?.result.value).toBe(perGpu.total);
+      expect(allocated?.operands.map((o) => o.value)).toEqual([perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
       for (const part of ['parameters', 'gradients', 'optimizer', 'activations', 'other'] as const) {
         expect(lines.find((l) => l.id === part)?.result.value, part).toBe(perGpu[part]);
       }
@@ -182,7 +186,7 @@ describe('explainFigure on a fine-tune (training.adapter)', () => {
       }
       const lines = explainFigure('memory-total', c, output, TABLE)?.equations ?? [];
       const perGpu = output.memory.perGpu;
-      expect(lines.find((l) => l.id === 'total')?.operands.map((o) => o.value))
+      expect(lines.find((l) => l.id === 'allocated-peak')?.operands.map((o) => o.value))
         .toEqual([perGpu.frozen, perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
       expect(lines.find((l) => l.id === 'frozen')?.result.value).toBe(perGpu.frozen);
     });

@@ -3,7 +3,7 @@
 // was computed (bytes per value × values held after ZeRO sharding; the parts of
 // "other"), and the OOM verdict's rule with its numbers.
 
-import { engineActivationSettings, microBatchesInFlight } from '../memory/index.ts';
+import { engineActivationSettings, fitMemoryBytes, microBatchesInFlight, mostLoadedFitLayers } from '../memory/index.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
@@ -19,9 +19,9 @@ const PART_NAMES: Readonly<Record<MemoryPart, string>> = {
 
 const bytes = (name: string, value: number): Quantity => ({ name, value, unit: 'bytes' });
 
-/** Index of the stage estimate.ts reported: the first with the largest total. */
+/** Index of the stage estimate.ts reported: the first that holds the most on the device (memory/fit.ts). */
 export function mostLoadedStage(output: EstimateOutput): number {
-  return Math.max(0, output.memory.stages.findIndex((s) => s.total === output.memory.perGpu.total));
+  return Math.max(0, (mostLoadedFitLayers(output)?.stage ?? 1) - 1);
 }
 
 /** b × dense ÷ D + b × expert ÷ E: a model state's bytes on one GPU, with ÷ 1 and empty expert terms left out. */
@@ -108,7 +108,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
 
 function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equation {
   const { capacity } = output.memory;
-  const assessment = oomAssessment(output.memory.deviceUsed, capacity, table.memory);
+  const assessment = oomAssessment(fitMemoryBytes(output), capacity, table.memory);
   return equation('tight-from', bytes('"tight" from', assessment.tightFromBytes),
     `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
     `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,
@@ -127,7 +127,14 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
   const details = stageMemoryDetails(c)[stageIndex];
   const frozen = perGpu.frozen;
   const frozenTerms: (Quantity | Operator)[] = frozen === undefined ? [] : [bytes('frozen weights', frozen), '+'];
-  const total = equation('total', bytes('memory per GPU', perGpu.total),
+  // The one memory figure (memory/fit.ts): allocated, then what the allocator reserves beyond it, then what the runtime holds outside it.
+  const used = fitMemoryBytes(output);
+  const reserve = output.memory.reserved - perGpu.total;
+  const total = equation('total', bytes('memory per GPU', used),
+    'allocated + allocator reserve + outside the allocator (CUDA context, NCCL buffers, cuBLAS workspaces): what the device holds, what the fit is judged on',
+    'PyTorch CUDA semantics, memory management (max_memory_allocated, max_memory_reserved; the context is not tracked by the allocator); src/model/memory/device.ts',
+    bytes('allocated', perGpu.total), '+', bytes('allocator reserve', reserve), '+', bytes('outside the allocator', used - output.memory.reserved));
+  const allocatedPeak = equation('allocated-peak', bytes('allocated', perGpu.total),
     `${frozen === undefined ? '' : 'frozen weights + '}parameters + gradients + optimizer state + activations + other`,
     'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)', ...frozenTerms,
     bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters), '+', bytes('gradients', perGpu.gradients), '+', bytes('optimizer state', perGpu.optimizer), '+',
@@ -136,7 +143,7 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
   const frozenLine = adapter && frozen !== undefined ? [equation('frozen', bytes('frozen weights', frozen),
     `base weights without gradients or optimizer state${adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : ''}${c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
     'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314) §3 (src/model/memory/adapter.ts)')] : [];
-  const equations = [total, ...frozenLine, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
+  const equations = [total, allocatedPeak, ...frozenLine, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
   // A fine-tune's "other" also holds QLoRA's dequantisation buffer and its reserve leaves out the frozen base (adapter.ts): not itemised here.
   if (sameStage && !adapter) equations.push(...otherEquations(c, output, details));
   equations.push(verdictEquation(output, table));

@@ -316,6 +316,12 @@ export const MEMORY_PARTS: readonly MemoryPart[] = ['parameters', 'gradients', '
  */
 export type MemoryBreakdown = Readonly<Record<MemoryPart, number>> & { readonly total: number; readonly frozen?: number };
 
+/** One stage's layers above its allocated peak: the caching allocator's reserved bytes, and what the device holds (reserved + CUDA context, NCCL, cuBLAS). */
+export interface StageOnDevice {
+  readonly reserved: number;
+  readonly deviceUsed: number;
+}
+
 /** Keys of the step-time breakdown (seconds per step). */
 export type TimePart = 'compute' | 'recompute' | 'tp' | 'cp' | 'ep' | 'pp' | 'dp' | 'bubble' | 'optimizer';
 export const TIME_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp', 'dp', 'bubble', 'optimizer'];
@@ -341,6 +347,12 @@ export interface EstimateOutput {
      * context, NCCL's communicator buffers and the cuBLAS workspaces (memory/device.ts).
      */
     readonly deviceUsed: number;
+    /**
+     * Project addition: every stage's reserved peak and device-used bytes, in the order of
+     * `stages` (whose totals are the allocated peaks). The most loaded stage's are
+     * `reserved` and `deviceUsed`; the chart draws each stage's deviceUsed (memory/fit.ts).
+     */
+    readonly stagesOnDevice: readonly StageOnDevice[];
     readonly capacity: number;
     /** deviceUsed fits capacity, and host.perNode fits host.capacity. */
     readonly fits: boolean;

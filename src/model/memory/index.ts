@@ -15,4 +15,5 @@ export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';
+export { allocatedParts, fitMemoryBytes, mostLoadedFitLayers, stageFitLayers, type StageFitLayers } from './fit.ts';
 export { hostBytesPerParameter, hostMemory, hostNodeGpus, stageHostBytes } from './host.ts';

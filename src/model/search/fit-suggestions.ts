@@ -25,10 +25,9 @@ import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FI
 import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, bestLayoutOnAnyCount, fewestGpusThatFit } from './fit-fallback.ts';
-import { hostMemory, stageMemoryDetails } from '../memory/index.ts';
+import { fitMemoryBytes, hostMemory, stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
-import { UNCERTAINTY_TABLE } from '../validation/index.ts';
-import { oomAssessment, type OomVerdict } from '../validation/index.ts';
+import { fitVerdict, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
   | 'microBatch' | 'seqLen' | 'recompute' | 'zero' | 'optimizer8bit' | 'offloadOptimizer' | 'offloadParameters' | 'qlora'
@@ -210,9 +209,9 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   return { label, changes, changesTraining: training.length > 0 ? training.join('; ') : null };
 }
 
-/** A cheap screen: the engine's own per-stage memory (memory.ts), the most loaded GPU's reserved bytes against capacity. */
+/** A cheap screen: the engine's own per-stage memory (memory.ts), the most loaded GPU's device-used bytes (what memory.fits judges) against capacity. */
 function fitsInMemory(c: RunConfig): boolean {
-  const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.reserved), 0);
+  const worst = stageMemoryDetails(c).reduce((most, s) => Math.max(most, s.deviceUsed), 0);
   // memory.fits also asks the node's CPU memory to hold what offload puts there (memory/host.ts).
   const host = hostMemory(c);
   return worst <= c.cluster.gpu.memoryGiB * GiB && host.perNode <= host.capacity;
@@ -316,7 +315,7 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
   const current = estimateConfig(config);
   const tokensPerSecond = current.throughput?.tokensPerSecond ?? 0;
   const base = {
-    memoryBytes: current.memory.perGpu.total, capacityBytes: current.memory.capacity,
+    memoryBytes: fitMemoryBytes(current), capacityBytes: current.memory.capacity,
     tokensPerSecond, days: current.time?.days ?? null, gpus: config.cluster.gpus, fits: current.errors.length === 0 && current.memory.fits,
   };
   if (current.errors.length > 0 || current.memory.fits) return { ...base, suggestions: [], searched: true };
@@ -348,11 +347,11 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
     const key = JSON.stringify(described.changes);
     if (seen.has(key)) continue;
     seen.add(key);
-    const { verdict } = oomAssessment(output.memory.reserved, output.memory.capacity, UNCERTAINTY_TABLE.memory);
+    const { verdict } = fitVerdict(fitMemoryBytes(output), output.memory.capacity);
     suggestions.push({
       ...described,
       label: source + described.label,
-      memoryBytes: output.memory.perGpu.total, capacityBytes: output.memory.capacity,
+      memoryBytes: fitMemoryBytes(output), capacityBytes: output.memory.capacity,
       verdict: verdict === 'safe' ? 'safe' : 'tight',
       tokensPerSecond: output.throughput.tokensPerSecond,
       tokensPerSecondChange: tokensPerSecond > 0 ? output.throughput.tokensPerSecond / tokensPerSecond - 1 : 0,

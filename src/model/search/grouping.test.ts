@@ -6,7 +6,8 @@ import { heldMemoryBytes } from './results.ts';
 import { searchBase, searchRunDocument, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { TopK, layoutGroupKey, type RankedEntry } from './rank.ts';
 import { searchLayouts } from './search.ts';
-import type { ScoredLayout } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, type ScoredLayout } from './types.ts';
+import { fitVerdict, VERDICT_TIGHT_FROM_SHARE } from '../validation/index.ts';
 import { GiB } from '../input/index.ts';
 
 // Issue 15, item 1: recommendations worth reading. The top K are K different layouts
@@ -64,14 +65,17 @@ describe('memory margin', () => {
   const base = searchBase({ model: 'llama2-13b', gpu: 'a100-40gb', gpus: 16, globalBatch: 64, seqLen: 4096 });
   const capacity = 40 * GiB;
 
-  it('by default keeps 10 % of each GPU free; margin 0 admits the layouts between 90 and 100 %', () => {
+  it('by default keeps the verdict\'s margin free (1 − VERDICT_TIGHT_FROM_SHARE); margin 0 admits the layouts the verdict calls tight', () => {
+    const share = VERDICT_TIGHT_FROM_SHARE;
+    expect(DEFAULT_MEMORY_MARGIN).toBe(1 - share);
     const all = searchLayouts(base, { memoryMargin: 0, groupByLayout: false, topK: 100_000, pareto: false });
-    const tight = all.top.filter((l) => l.memoryBytes > 0.9 * capacity);
+    const tight = all.top.filter((l) => l.memoryBytes > share * capacity);
     expect(tight.length).toBeGreaterThan(0);
     for (const l of all.top) expect(l.memoryBytes).toBeLessThanOrEqual(capacity);
     const safe = searchLayouts(base, { groupByLayout: false, topK: 100_000, pareto: false });
     expect(safe.top.length).toBe(all.top.length - tight.length);
-    for (const l of safe.top) expect(l.memoryBytes).toBeLessThanOrEqual(0.9 * capacity);
+    // Every layout listed by default is one the page calls safe.
+    for (const l of safe.top) expect(fitVerdict(l.memoryBytes, capacity).verdict).toBe('safe');
   });
 
   it('a margin of 30 % keeps 30 % free, and the headroom objective still measures from the whole capacity', () => {

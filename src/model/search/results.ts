@@ -5,6 +5,7 @@
 // simulated schedule can reorder close calls, so layouts and variants are re-sorted by it.
 
 import { estimateConfig } from '../estimate.ts';
+import { fitMemoryBytes } from '../memory/index.ts';
 import { layoutConfig } from './pieces.ts';
 import { layoutVariants } from './search.ts';
 import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchObjective, type SearchOptions } from './types.ts';
@@ -16,14 +17,9 @@ import type { CudaGraphScope, EstimateOutput, GpuSpec, OffloadConfig, ParallelCo
 /** Folded under each layout unless the caller asks otherwise. */
 export const DEFAULT_VARIANTS = 4;
 
-/**
- * The memory a result is held to the margin by: what the device holds (memory.deviceUsed)
- * where the engine reports it, else the caching allocator's reserved peak, else the per-GPU total.
- */
+/** The memory a result is held to the margin by: the figure the verdict judges (memory/fit.ts, fitMemoryBytes). */
 export function heldMemoryBytes(out: EstimateOutput): number {
-  const memory: EstimateOutput['memory'] & { readonly reserved?: unknown; readonly deviceUsed?: unknown } = out.memory;
-  if (typeof memory.deviceUsed === 'number' && Number.isFinite(memory.deviceUsed) && memory.deviceUsed > 0) return memory.deviceUsed;
-  return typeof memory.reserved === 'number' && Number.isFinite(memory.reserved) && memory.reserved > 0 ? memory.reserved : memory.perGpu.total;
+  return fitMemoryBytes(out);
 }
 
 export interface LayoutTraining {
@@ -75,7 +71,7 @@ export function outputScore(objective: SearchObjective, out: EstimateOutput): nu
     case 'tokensPerSecond': return out.throughput?.tokensPerSecond ?? -Infinity;
     case 'days': return -(out.time?.days ?? Infinity);
     case 'usd': return -(out.cost?.usd ?? Infinity);
-    case 'memoryHeadroom': return out.memory.capacity - out.memory.perGpu.total;
+    case 'memoryHeadroom': return out.memory.capacity - fitMemoryBytes(out);
   }
 }
 
@@ -105,7 +101,7 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
   const folded = Math.max(0, Math.floor(options.variants ?? DEFAULT_VARIANTS));
   const grouped = options.groupByLayout ?? true;
   // The search held the budget by the closed-form step and memory by its own figure; a variant the engine puts
-  // over the budget (simulated schedule) or over the margin (reserved memory, where reported) is left out.
+  // over the budget (simulated schedule) or over the margin (what the device holds) is left out.
   const margin = options.memoryMargin ?? DEFAULT_MEMORY_MARGIN;
   const withinBudget = (out: EstimateOutput) =>
     (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity)

@@ -1,7 +1,7 @@
 // Types of the parallel-layout search (issue 5): what the caller may fix or limit,
 // what the search reports. The page's worker, the command line and the tests share them.
 
-import { MAX_TIGHT_FROM_SHARE } from '../validation/index.ts';
+import { VERDICT_TIGHT_FROM_SHARE } from '../validation/index.ts';
 import type { CudaGraphScope, OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/index.ts';
 
 /** What the ranking maximises: throughput, or the least time, money or memory. */
@@ -64,7 +64,7 @@ export interface SearchOptions {
   readonly memoryCapacityBytes?: number;
   /**
    * Share of the capacity kept free: a layout fits when its most loaded GPU needs at most
-   * capacity × (1 − memoryMargin). Default DEFAULT_MEMORY_MARGIN (0.1).
+   * capacity × (1 − memoryMargin). Default DEFAULT_MEMORY_MARGIN (the verdict's margin).
    */
   readonly memoryMargin?: number;
   /**
@@ -90,11 +90,12 @@ export interface SearchOptions {
 }
 
 /**
- * Kept free of each GPU's memory unless the caller says otherwise: 10 %, where the page's
- * OOM verdict turns "tight" (validation/uncertainty.ts MAX_TIGHT_FROM_SHARE), so that a
- * recommended layout is never one the page then flags.
+ * Kept free of each GPU's memory unless the caller says otherwise: the verdict's own margin,
+ * 1 − the share where the page's OOM verdict turns "tight" (validation/verdict.ts,
+ * VERDICT_TIGHT_FROM_SHARE, from the validation set's memory band; 25 % with the current
+ * table), so that a recommended layout is never one the page then flags tight.
  */
-export const DEFAULT_MEMORY_MARGIN = 1 - MAX_TIGHT_FROM_SHARE;
+export const DEFAULT_MEMORY_MARGIN = 1 - VERDICT_TIGHT_FROM_SHARE;
 
 /** One point of the layout space: the interchange document's `parallel`, the searched `training` fields and the cluster size. */
 export interface LayoutChoice {

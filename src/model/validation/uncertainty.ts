@@ -7,6 +7,7 @@
 // and money that scale with 1 / throughput; memory rows bound per-GPU memory.
 
 import type { EstimateOutput } from '../input/index.ts';
+import { fitMemoryBytes } from '../memory/index.ts';
 
 export interface ErrorBand {
   /** Signed relative error at the lower quantile: negative when the engine under-predicted. */
@@ -58,7 +59,8 @@ export function headlineBands(output: EstimateOutput, table: UncertaintyTable): 
     const range = value === undefined ? null : measuredRange(value, band, scaling);
     if (range) bands[key] = range;
   };
-  put('memoryTotal', output.memory.perGpu.total, table.memory, 'rate');
+  // The figure memory.fits judges (memory/fit.ts, fitMemoryBytes), as the interchange spec's uncertainty.memory is.
+  put('memoryTotal', fitMemoryBytes(output), table.memory, 'rate');
   put('stepSeconds', output.throughput?.stepSeconds, table.throughput, 'duration');
   put('tokensPerSecond', output.throughput?.tokensPerSecond, table.throughput, 'rate');
   put('mfu', output.throughput?.mfu, table.throughput, 'rate');

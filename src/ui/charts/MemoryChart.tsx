@@ -1,61 +1,52 @@
-// Per-GPU memory of every pipeline stage as stacked bars (GiB), with the GPU's
-// capacity as a reference line and the band above it shaded: a bar reaching into
-// the band does not fit. A <details> table repeats the numbers for screen readers.
+// Per-GPU memory of every pipeline stage as stacked bars (GiB), each bar the stage's
+// device-used bytes, the one figure the fit is judged on (model/memory/fit.ts): the
+// allocated parts, then the allocator's reserve and what the runtime (CUDA context, NCCL,
+// cuBLAS) holds outside the allocator, as their own segments. The GPU's capacity is a
+// reference line with the band above it shaded: a bar reaching into the band does not fit,
+// as the verdict says. A <details> table repeats the numbers for screen readers.
 
 import { Bar, BarChart, CartesianGrid, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BarShapeProps } from 'recharts';
-import { MEMORY_PARTS } from '../../model/input/index.ts';
-import type { EstimateOutput, MemoryBreakdown, MemoryPart } from '../../model/input/index.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
+import { allocatedParts, fitMemoryBytes, stageFitLayers } from '../../model/memory/index.ts';
 import { formatGiB, formatNumber } from '../format.ts';
 import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from './chartParts.tsx';
 import { GiB } from '../../model/input/index.ts';
-
-
-/**
- * A bar's parts: the breakdown's, and for a fine-tune (training.adapter) the frozen base
- * weights apart from the trainable parameters, first in the stack (they are there before
- * anything else is allocated).
- */
-type ChartPart = MemoryPart | 'frozen';
-
-/** Okabe–Ito colors (frozen: a darkened Okabe–Ito yellow): distinguishable with colour-blindness, ≥ 3:1 against white and gray-900. */
-const MEMORY_COLORS: Readonly<Record<ChartPart, string>> = {
-  frozen: '#9c7a00', parameters: '#0072b2', gradients: '#d55e00', optimizer: '#009e73', activations: '#cc79a7', other: '#6b7280',
-};
-const MEMORY_LABELS: Readonly<Record<ChartPart, string>> = {
-  frozen: 'Frozen weights', parameters: 'Parameters', gradients: 'Gradients', optimizer: 'Optimizer state', activations: 'Activations', other: 'Other',
-};
-
-/** The parts to draw: the frozen base only when some stage holds one, so full-training charts read exactly as before. */
-function chartParts(stages: readonly MemoryBreakdown[]): readonly ChartPart[] {
-  return stages.some((s) => s.frozen !== undefined) ? ['frozen', ...MEMORY_PARTS] : MEMORY_PARTS;
-}
+import { DEVICE_LAYERS, MEMORY_LAYER_COLORS, MEMORY_LAYER_LABELS, type MemoryLayer } from './memoryLayers.ts';
 
 /** `stage` counts from 1, as the pipeline timeline's rows and the formula view ("pipeline stage 3 of 4") do. */
-type StageRow = Record<ChartPart, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
+type StageRow = Record<MemoryLayer, number> & { readonly stage: number; readonly totalGiB: number; readonly oom: boolean };
 
-function stageRows(stages: readonly MemoryBreakdown[], capacity: number): StageRow[] {
-  return stages.map((s, index) => ({
-    stage: index + 1,
-    frozen: (s.frozen ?? 0) / GiB,
-    parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
-    activations: s.activations / GiB, other: s.other / GiB,
-    totalGiB: s.total / GiB,
-    oom: s.total > capacity,
-  }));
+/** GiB per layer of each stage, read off the model's layers (stageFitLayers): the bar's height is the stage's fit figure. */
+function stageRows(output: EstimateOutput): StageRow[] {
+  const { capacity } = output.memory;
+  return stageFitLayers(output).map((l) => {
+    const s = l.allocated;
+    return {
+      stage: l.stage,
+      frozen: (s.frozen ?? 0) / GiB,
+      parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
+      activations: s.activations / GiB, other: s.other / GiB,
+      reserve: l.allocatorReserve / GiB, runtime: l.runtime / GiB,
+      totalGiB: l.deviceUsed / GiB,
+      oom: l.deviceUsed > capacity,
+    };
+  });
 }
 
 function summary(output: EstimateOutput, oomStages: number): string {
-  const { stages, perGpu, reserved, deviceUsed, capacity } = output.memory;
+  const { stages, perGpu, reserved, capacity } = output.memory;
   const fitText = oomStages === 0
     ? 'every stage fits'
     : `${oomStages} of ${stages.length} stages exceed it`;
   const frozen = perGpu.frozen !== undefined ? `frozen weights (${formatGiB(perGpu.frozen)} on the most loaded GPU), trainable ` : '';
   return `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
-    `activations and other. Most loaded: ${formatGiB(perGpu.total)} allocated, ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(deviceUsed)} used on the device, of ${formatGiB(capacity)} capacity; ${fitText}.`;
+    `activations and other (allocated), the allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside the allocator. ` +
+    `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), ` +
+    `of ${formatGiB(capacity)} capacity; ${fitText}.`;
 }
 
-function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly ChartPart[] }) {
+function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly MemoryLayer[] }) {
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Memory per stage as a table (GiB)</summary>
@@ -65,8 +56,8 @@ function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readon
           <thead>
             <tr>
               <th scope="col" className="px-2 text-left">Stage</th>
-              {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LABELS[part]}</th>)}
-              <th scope="col" className="px-2">Total</th>
+              {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LAYER_LABELS[part]}</th>)}
+              <th scope="col" className="px-2">Total on the device</th>
               <th scope="col" className="px-2 text-left">Fits</th>
             </tr>
           </thead>
@@ -94,11 +85,13 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
     const why = output.errors.length > 0 ? 'the configuration is invalid' : 'no pipeline stages computed';
     return <ChartUnavailable>Memory chart not shown: {why}.</ChartUnavailable>;
   }
-  const rows = stageRows(stages, capacity);
-  const parts = chartParts(stages);
+  const rows = stageRows(output);
+  const parts: readonly MemoryLayer[] = [...allocatedParts(stages), ...DEVICE_LAYERS];
   const capacityGiB = capacity / GiB;
   const axisTopGiB = niceCeiling(1.05 * rows.reduce((max, r) => Math.max(max, r.totalGiB), capacityGiB));
   const oomStages = rows.filter((r) => r.oom).length;
+  // The tallest bar in bytes: the figure the strip and the verdict show (memory/fit.ts), for tests and tools to compare.
+  const tallestBytes = stageFitLayers(output).reduce((most, l) => Math.max(most, l.deviceUsed), 0);
   const many = rows.length > 32;
   const tickInterval = Math.max(0, Math.ceil(rows.length / 16) - 1);
   const outlineOom = (shape: BarShapeProps) => {
@@ -110,7 +103,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
   };
   return (
     <figure className="flex flex-col">
-      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" role="img"
+      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" data-tallest-bytes={tallestBytes} role="img"
         aria-label={summary(output, oomStages)} className="text-gray-700 dark:text-gray-300">
         <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
           margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height }}>
@@ -125,19 +118,19 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) + ' GiB' : String(v))}
             labelFormatter={(stage) => `Stage ${String(stage)}`} />
           {parts.map((part) => (
-            <Bar key={part} dataKey={part} name={MEMORY_LABELS[part]} stackId="memory" fill={MEMORY_COLORS[part]}
+            <Bar key={part} dataKey={part} name={MEMORY_LAYER_LABELS[part]} stackId="memory" fill={MEMORY_LAYER_COLORS[part]}
               isAnimationActive={false} shape={outlineOom} />
           ))}
           <ReferenceLine y={capacityGiB} stroke={OOM_COLOR} strokeDasharray="6 3" strokeWidth={1.5} ifOverflow="extendDomain"
             label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }} />
         </BarChart>
-        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LABELS[part], color: MEMORY_COLORS[part] }))}
+        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
           extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
       </div>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         Memory per GPU by pipeline stage. {oomStages > 0
           ? <strong className="text-red-700 dark:text-red-300">{oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.</strong>
-          : `All stages fit in ${formatGiB(capacity)}.`}
+          : `All stages fit in ${formatGiB(capacity)}: the most loaded holds ${formatGiB(fitMemoryBytes(output))} on the device.`}
       </figcaption>
       {!compact && <MemoryTable rows={rows} parts={parts} />}
     </figure>

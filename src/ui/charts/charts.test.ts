@@ -56,19 +56,25 @@ describe('PipelineChart', () => {
 });
 
 describe('MemoryChart', () => {
-  it('tabulates every stage and part, marking the stage that does not fit', () => {
+  it('tabulates every stage and layer, marking the stage that does not fit', () => {
     const html = render(MemoryChart, sampleOutput());
     expect(html).toContain('data-testid="memory-chart"');
     expect(html).toContain('1 of 8 stages exceed it');
     expect(count(html, /<tr><th scope="row"/g)).toBe(8);
     expect(count(html, /no: out of memory/g)).toBe(1);
-    // Stage 0: 20 + 20 + 30 + 20 + 2 = 92 GiB.
-    expect(html).toContain('<td class="px-2 font-medium">92</td>');
-    expect(count(html, /data-legend-label=/g)).toBe(6);
+    // Stage 1: 20 + 20 + 30 + 20 + 2 = 92 GiB allocated, + 10 % reserve (9.2) + 1.5 GiB runtime = 102.7 GiB on the device (testOutputs.ts), shown to three figures.
+    expect(html).toContain('<td class="px-2">9.2</td><td class="px-2">1.5</td><td class="px-2 font-medium">103</td>');
+    // Five allocated parts, the allocator reserve, the runtime and the capacity line: eight legend entries.
+    expect(count(html, /data-legend-label=/g)).toBe(8);
+    expect(html).toContain('data-legend-label="Allocator reserve"');
+    expect(html).toContain('data-legend-label="CUDA context, NCCL, cuBLAS"');
   });
 
-  it('says all stages fit when they do', () => {
-    expect(render(MemoryChart, partialOutput())).toContain('All stages fit in 80 GiB.');
+  it('draws and names the figure the verdict judges, and says all stages fit only when they do', () => {
+    // 56 GiB allocated × 1.1 + 1.5 = 63.1 GiB on the device.
+    const html = render(MemoryChart, partialOutput());
+    expect(html).toContain('All stages fit in 80 GiB: the most loaded holds 63.1 GiB on the device.');
+    expect(html).toContain('63.1 GiB per GPU on the device');
   });
 });
 

@@ -29,7 +29,7 @@ export interface FigureComparison {
 }
 
 /** Memory figures: better is a smaller share of the configuration's own GPU capacity, not fewer bytes. */
-const MEMORY_FIGURES = new Set(['memory-total', 'memory-reserved', 'memory-device-used']);
+const MEMORY_FIGURES = new Set(['memory-total', 'memory-allocated', 'memory-reserved']);
 const LOWER_IS_BETTER = new Set(['step-time', 'bubble-fraction', 'training-days', 'gpu-hours', 'cost-usd', 'energy', 'co2', 'expected-failures']);
 const HIGHER_IS_BETTER = new Set(['mfu', 'tokens-per-second', 'tflops-per-gpu', 'goodput']);
 

@@ -26,7 +26,7 @@ describe('memory headroom against each configuration\'s own capacity', () => {
     expect(headroomVerdict(66.6 / 186, 37.5 / 80)).toBe('worse');
     expect(headroomVerdict(0.5, 0.5)).toBe('same');
     expect(headroomVerdict(NaN, 0.5)).toBe('unavailable');
-    for (const id of ['memory-total', 'memory-reserved', 'memory-device-used']) {
+    for (const id of ['memory-total', 'memory-allocated', 'memory-reserved']) {
       const row = compareFigures(small, big).find((r) => r.id === id);
       // More bytes (Δ > 0), yet better: the share of the bigger GPU is smaller.
       expect(row?.delta ?? 0, id).toBeGreaterThan(0);
@@ -36,7 +36,7 @@ describe('memory headroom against each configuration\'s own capacity', () => {
   });
 
   it('still calls more bytes on the same GPU worse', () => {
-    expect(compareFigures(withMemory(base, 40, 80), withMemory(base, 50, 80)).find((r) => r.id === 'memory-device-used')?.verdict).toBe('worse');
+    expect(compareFigures(withMemory(base, 40, 80), withMemory(base, 50, 80)).find((r) => r.id === 'memory-total')?.verdict).toBe('worse');
   });
 });
 

@@ -50,7 +50,9 @@ describe('the embed card in words', () => {
       memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB }, reserved: totalGiB * GiB, deviceUsed: totalGiB * GiB },
     });
     // 40 of 80 GiB: half, 40 GiB to spare, below the 90 % tight line (uncertainty.ts MAX_TIGHT_FROM_SHARE).
-    expect(at(40)).toEqual({ verdict: 'safe', headline: 'Safe', detail: '40 GiB of 80 GiB per GPU (50 %) used on the device, 40 GiB to spare' });
+    expect(at(40)).toMatchObject({ verdict: 'safe', headline: 'Safe', detail: '40 GiB of 80 GiB per GPU (50 %), 40 GiB to spare' });
+    // "Tight" explains itself on the card: where it starts and where that margin comes from.
+    expect(at(40).tight).toMatch(/^Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): 1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate/);
     expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
     expect(at(100).detail).toMatch(/, 20 GiB over$/);
   });

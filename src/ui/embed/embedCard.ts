@@ -5,7 +5,8 @@
 import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { fitAssessment, tightWords } from '../uncertainty/memoryVerdict.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { hostShortfallWords } from '../uncertainty/hostMemoryWords.ts';
 import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
 
@@ -69,22 +70,24 @@ export interface VerdictWords {
   readonly headline: string;
   /** "63.2 GiB of 80 GiB per GPU (79 %), 16.8 GiB to spare" */
   readonly detail: string;
+  /** What "tight" is and where its margin comes from (memoryVerdict.ts, tightWords). */
+  readonly tight: string;
 }
 
 // The strip's words ("Safe", "Tight"), so a card pasted in a doc says what the page says.
 const HEADLINES: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };
 
-/** The page's OOM verdict (uncertainty.ts) with the margin in GiB, in words. */
+/** The page's OOM verdict (uncertainty.ts) on the one memory figure (model/memory/fit.ts) with the margin in GiB, in words. */
 export function verdictWords(output: EstimateOutput): VerdictWords {
-  // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
-  const { deviceUsed, capacity } = output.memory;
-  const device = memoryVerdict(deviceUsed, capacity).verdict;
+  const { capacity } = output.memory;
+  const used = fitMemoryBytes(output);
+  const device = fitAssessment(output).verdict;
   // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit", said why.
   const host = hostShortfallWords(output);
   const verdict = host ? 'will-not-fit' : device;
-  const margin = capacity - deviceUsed;
+  const margin = capacity - used;
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
-  const share = capacity > 0 ? ` (${formatPercent(deviceUsed / capacity)})` : '';
-  const detail = `${formatGiB(deviceUsed)} of ${formatGiB(capacity)} per GPU${share} used on the device, ${marginText}`;
-  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail };
+  const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
+  const detail = `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`;
+  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity) };
 }

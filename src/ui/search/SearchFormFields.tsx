@@ -10,7 +10,7 @@ import { HINT, INPUT } from '../controls/fields.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';
-import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
+import { defaultMarginPercent, tightFromShare } from '../uncertainty/memoryVerdict.ts';
 
 export interface FormText {
   readonly mode: SearchMode;
@@ -36,7 +36,7 @@ const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = 
 /** The page's one "tight" threshold (memoryVerdict.ts), so the form and the strip name the same share. */
 function marginHint(): string {
   const tight = tightFromShare();
-  return `Of each GPU's memory, 0 to 90. The page calls a run tight above ${formatPercent(tight)} used: keep ${formatPercent(1 - tight)} free to list only safe layouts`;
+  return `Of each GPU's memory, 0 to 90. The page calls a run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free (the default) to list only safe layouts`;
 }
 
 const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';

@@ -91,9 +91,10 @@ describe('the results table', () => {
     const output = searchDocument(searchDocumentOf(DEFAULT_DOCUMENT), { topK: 2, fixed: { tp: 8, pp: 4 } });
     const [first] = searchRows(output.results);
     expect(first?.rank).toBe(1);
-    expect(first?.memoryBytes).toBe(output.results[0]?.output.memory.perGpu.total);
+    // The column shows the figure the verdict judges (model/memory/fit.ts), what the strip and the chart show.
+    expect(first?.memoryBytes).toBe(output.results[0]?.output.memory.deviceUsed);
     expect(first?.tokensPerSecond).toBe(output.results[0]?.output.throughput?.tokensPerSecond);
-    // The strip's verdict, on what the allocator holds: one "tight" threshold for the strip and the search.
+    // The strip's verdict, on the same figure: one "tight" threshold for the strip and the search.
     const memory = output.results[0]!.output.memory;
     expect(first?.verdict).toBe(memoryVerdict(memory.deviceUsed, memory.capacity).verdict);
     const tight = { ...output.results[0]!, output: { ...output.results[0]!.output, memory: { ...memory, reserved: 74.5 * 2 ** 30, deviceUsed: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 } } };
@@ -105,7 +106,8 @@ describe('sizing the cluster from the page', () => {
   it('reads the form: GPU types, a whole-number range, a day limit, the margin; names the field of each bad value', () => {
     const sizing = { ...INITIAL_FORM, mode: 'sizing' as const, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '64', maxGpus: '1,024', maxDays: '30' } };
     const read = readForm(sizing);
-    expect('form' in read && read.form).toMatchObject({ mode: 'sizing', objective: 'usd', memoryMarginPercent: 10, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 } });
+    // The default margin is the verdict's own: 1 − the tight share (74.99 %), rounded up to 25.1 %.
+    expect('form' in read && read.form).toMatchObject({ mode: 'sizing', objective: 'usd', memoryMarginPercent: 25.1, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 } });
     const bad = readForm({ ...sizing, margin: '95', sizing: { gpuTypes: [], minGpus: '512', maxGpus: '256', maxDays: '-1' } });
     expect('errors' in bad && bad.errors).toEqual([
       'Memory kept free: a percentage from 0 to 90.',
@@ -120,7 +122,7 @@ describe('sizing the cluster from the page', () => {
     if (!('form' in read)) throw new Error('form rejected');
     expect(getAt(searchDocumentOf(DEFAULT_DOCUMENT, 'sizing'), ['cluster', 'gpus'])).toBeUndefined();
     const options = searchOptionsOf(DEFAULT_DOCUMENT, read.form);
-    expect(options).toMatchObject({ gpuTypes: ['h200'], gpuRange: { min: 8, max: 64 }, memoryMargin: 0.1, objective: 'usd' });
+    expect(options).toMatchObject({ gpuTypes: ['h200'], gpuRange: { min: 8, max: 64 }, memoryMargin: 0.251, objective: 'usd' });
     expect('maxDays' in options || 'maxGpus' in options || 'evenLayerSplit' in options).toBe(false);
     const doc = withLayout(DEFAULT_DOCUMENT, { ...LAYOUT, cluster: { gpu: 'h200', gpus: 64 } });
     expect([getAt(doc, ['cluster', 'gpu']), getAt(doc, ['cluster', 'gpus'])]).toEqual(['h200', 64]);

@@ -5,10 +5,11 @@ import { readSearchBlock } from '../../model/search/index.ts';
 import type { FormText } from './SearchFormFields.tsx';
 import type { SearchForm } from './searchRequest.ts';
 import { INITIAL_SIZING } from './SizingFields.tsx';
+import { defaultMarginPercent } from '../uncertainty/memoryVerdict.ts';
 
 export const INITIAL_FORM: FormText = {
   mode: 'layout', objective: 'tokensPerSecond', sizingObjective: 'usd', topK: '10', tpWithinNode: true, fixed: [], maxGpus: '', maxUsd: '',
-  margin: '10', unevenLayers: false, sizing: INITIAL_SIZING,
+  margin: defaultMarginPercent(), unevenLayers: false, sizing: INITIAL_SIZING,
 };
 
 /** The largest cluster the sizing range may reach (search-block.ts MAX_SIZING_GPUS). */

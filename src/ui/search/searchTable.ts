@@ -6,15 +6,17 @@ import type { SearchDocumentResult, SearchVariant } from '../../model/search/ind
 import { findGpuPreset } from '../../state/catalog.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
-import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
 export interface SortOrder { readonly key: SortKey; readonly direction: SortDirection }
 
 interface Figures {
+  /** The one memory figure (model/memory/fit.ts, fitMemoryBytes): what the strip, the chart and the verdict show for this layout. */
   readonly memoryBytes: number;
-  /** The page's one memory verdict (memoryVerdict.ts, on what the allocator holds): a layout the strip would call tight says so here. */
+  /** The page's one memory verdict (memoryVerdict.ts, on memoryBytes): a layout the strip would call tight says so here. */
   readonly verdict: OomVerdict;
   readonly tokensPerSecond: number;
   readonly mfu: number;
@@ -40,8 +42,8 @@ export interface SearchRow extends Figures {
 
 function figures(v: SearchVariant): Figures {
   return {
-    memoryBytes: v.output.memory.perGpu.total,
-    verdict: memoryVerdict(v.output.memory.deviceUsed, v.output.memory.capacity).verdict,
+    memoryBytes: fitMemoryBytes(v.output),
+    verdict: outputVerdict(v.output),
     tokensPerSecond: v.output.throughput?.tokensPerSecond ?? NaN,
     mfu: v.output.throughput?.mfu ?? NaN,
     days: v.output.time?.days ?? NaN,

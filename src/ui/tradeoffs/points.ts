@@ -8,6 +8,7 @@ import { GiB } from '../../model/input/index.ts';
 import { formatMinutes } from '../format.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
 import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 
 /** Each chart of the panel redraws in a task of its own, this far after the one above it (recharts commits a chart in one piece). */
 export const CHART_STAGGER_MS = 40;
@@ -52,7 +53,7 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       changes: row.changes,
       tokensPerSecond: o.throughput?.tokensPerSecond ?? 0,
       mfu: o.throughput?.mfu ?? 0,
-      memoryGiB: o.memory.deviceUsed / GiB,
+      memoryGiB: fitMemoryBytes(o) / GiB,
       capacityGiB: o.memory.capacity / GiB,
       usd: o.cost?.usd ?? 0,
       days: o.time?.days ?? 0,

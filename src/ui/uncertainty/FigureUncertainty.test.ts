@@ -27,10 +27,21 @@ describe('OomVerdictLine', () => {
     expect(verdictOf(atShare(1.15))).toBe('will-not-fit');
   });
 
-  it('states the rule with its threshold', () => {
+  it('states the rule with its threshold, and says in words what the margin is and where it comes from', () => {
     const html = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.95) }));
     const threshold = formatPercent(Math.min(1 + UNCERTAINTY_TABLE.memory.lowerError, MAX_TIGHT_FROM_SHARE));
-    expect(html).toContain(`(${formatPercent(0.95)} of capacity), tight from ${threshold}`);
+    expect(html).toContain(`${formatPercent(0.95)} of the GPU&#x27;s memory, tight from ${threshold}`);
+    // 1 in 20 (the 5th percentile) of the band's rows; the margin is 1 / (1 + lower) − 1 of the estimate.
+    const margin = formatPercent(1 / (1 + UNCERTAINTY_TABLE.memory.lowerError) - 1);
+    expect(html).toContain(`1 in 20 of ${UNCERTAINTY_TABLE.memory.rows} published runs used ${margin} or more above their estimate`);
+    expect(html).toContain('data-testid="tight-rule"');
+  });
+
+  it('names no second memory figure: the share of capacity, never GiB used', () => {
+    const text = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.5) })).replace(/<[^>]+>/g, ' ');
+    // The GiB in the line are the tight threshold's and the capacity, not a used figure.
+    expect(text).not.toContain('used on the device');
+    expect(text).not.toContain(`${40} GiB`);
   });
 });
 

@@ -3,9 +3,10 @@
 // OOM-risk verdict with its rule.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
-import { MAX_TIGHT_FROM_SHARE, headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
+import { headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
-import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, memoryVerdict } from './memoryVerdict.ts';
+import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, fitAssessment, tightWords } from './memoryVerdict.ts';
 import { hostShortfallWords } from './hostMemoryWords.ts';
 import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
 
@@ -20,7 +21,6 @@ const BANDED: Readonly<Record<string, { readonly key: BandedFigure; readonly for
 };
 
 const NOTE = 'text-xs text-gray-700 dark:text-gray-300';
-const ONE_IN = `1 in ${Math.round(1 / UNCERTAINTY_TABLE.lowerQuantile)}`;
 const BAND_PERCENT = `${Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100)} %`;
 
 export function FigureBand({ figureId, output }: { figureId: string; output: EstimateOutput }) {
@@ -35,31 +35,31 @@ export function FigureBand({ figureId, output }: { figureId: string; output: Est
   );
 }
 
+/**
+ * The verdict on the one memory figure (memory/fit.ts), its share of the GPU, and beside it
+ * in words what "tight" is and where its margin comes from (tightWords), on the strip and the card.
+ */
 export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   if (output.errors.length > 0) return null;
-  // Judged on what the device holds (memory.deviceUsed), as memory.fits is.
-  const { deviceUsed, capacity } = output.memory;
-  const device = memoryVerdict(deviceUsed, capacity);
+  const { capacity } = output.memory;
+  const used = fitMemoryBytes(output);
+  const device = fitAssessment(output);
   // memory.fits also asks the host to hold what offload puts there: a host it overflows is "will not fit" in words.
   const host = hostShortfallWords(output);
   const a = host ? { ...device, verdict: 'will-not-fit' as const } : device;
   const share = formatPercent(a.tightFromShare);
-  const margin = formatPercent(a.underPredictionMargin);
-  // Safe or tight: what the allocator holds first, then the threshold it is judged against.
+  // The figure itself is the strip's "Memory per GPU" (memory-total): here only its share, so the strip shows one memory figure.
   const gpuHeadline = device.verdict === 'will-not-fit'
     ? `above the GPU's ${formatGiB(capacity)}`
-    : `${formatGiB(deviceUsed)} used on the device (${formatPercent(deviceUsed / capacity)} of capacity), tight from ${share}`;
+    : `${formatPercent(used / capacity)} of the GPU's memory, tight from ${share}`;
   const headline = host ? (device.verdict === 'will-not-fit' ? `${gpuHeadline}, and offload ${host}` : `offload ${host}`) : gpuHeadline;
-  const floor = formatPercent(1 - MAX_TIGHT_FROM_SHARE);
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
-    safe: a.marginFromFloor
-      ? `Tight from ${share}: a ${floor} margin for what published runs do not cover, wider than the ${margin} that ${ONE_IN} of them needed above the estimate.`
-      : `Tight from ${share}: ${ONE_IN} published runs needed ${margin} or more above the estimate.`,
+    safe: tightWords(capacity),
     tight: bandTight
-      ? `${ONE_IN} published runs needed ${margin} or more above the estimate: ${formatGiB(a.upperBytes)} here, more than the GPU's ${formatGiB(capacity)}.`
-      : `Within ${floor} of the GPU's ${formatGiB(capacity)}: the margin kept for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels).`,
-    'will-not-fit': `Safe below ${share} of capacity, tight up to 100 %, and above it the run will not fit.`,
+      ? `${tightWords(capacity)} Here that is ${formatGiB(a.upperBytes)}, more than the GPU's ${formatGiB(capacity)}.`
+      : tightWords(capacity),
+    'will-not-fit': `${tightWords(capacity)} Above 100 % the run will not fit.`,
   };
   const hostRule = 'Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node\'s CPU memory: '
     + 'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
@@ -68,7 +68,7 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
         <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span className={NOTE}>{host ? hostRule : rule[a.verdict]}</span>
+      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${tightWords(capacity)}` : rule[a.verdict]}</span>
     </dd>
   );
 }

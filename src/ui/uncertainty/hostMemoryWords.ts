@@ -5,7 +5,7 @@
 import type { EstimateOutput } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
 import { formatBytes, formatCount, formatPercent } from '../format.ts';
-import { memoryVerdict } from './memoryVerdict.ts';
+import { fitAssessment } from './memoryVerdict.ts';
 
 /** True when offload puts something in the host's memory (the memory card then shows it). */
 export function hostInUse(output: EstimateOutput): boolean {
@@ -36,5 +36,5 @@ export function hostUseWords(output: EstimateOutput): string | null {
 
 /** The output's memory verdict: the device's (memoryVerdict), and "will not fit" where the host cannot hold what offload puts there. */
 export function outputVerdict(output: EstimateOutput): OomVerdict {
-  return hostOverCapacity(output) ? 'will-not-fit' : memoryVerdict(output.memory.deviceUsed, output.memory.capacity).verdict;
+  return hostOverCapacity(output) ? 'will-not-fit' : fitAssessment(output).verdict;
 }

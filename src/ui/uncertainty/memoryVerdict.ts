@@ -1,18 +1,53 @@
-// The page's one memory verdict: safe, tight or will not fit, judged by oomAssessment
-// (model/validation/uncertainty.ts) against the memory band of the validation set. The
-// strip, the phone strip, the embed, the search form's hint and the trade-off table all
-// ask here, so "tight" starts at the same share of capacity everywhere (issue 22, item 11).
+// The page's one memory verdict: safe, tight or will not fit, judged by fitVerdict
+// (model/validation/verdict.ts: oomAssessment against the memory band of the validation set)
+// on the one memory figure (model/memory/fit.ts, fitMemoryBytes). The strip, the phone strip,
+// the embed, the search's column and hint and the trade-off table all ask here, so "tight"
+// starts at the same share of capacity everywhere (issue 22, item 11) and explains itself in the same words (issue 31).
 
-import { UNCERTAINTY_TABLE, oomAssessment, type OomAssessment, type OomVerdict } from '../../model/validation/index.ts';
+import { fitMemoryBytes } from '../../model/memory/index.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
+import { MAX_TIGHT_FROM_SHARE, UNCERTAINTY_TABLE, VERDICT_TIGHT_FROM_SHARE, fitVerdict, type OomAssessment, type OomVerdict } from '../../model/validation/index.ts';
+import { formatGiB, formatPercent } from '../format.ts';
 
 /** The verdict for what the device holds (memory.deviceUsed, as memory.fits judges) on a GPU of `capacityBytes`. */
 export function memoryVerdict(deviceUsedBytes: number, capacityBytes: number): OomAssessment {
-  return oomAssessment(deviceUsedBytes, capacityBytes, UNCERTAINTY_TABLE.memory);
+  return fitVerdict(deviceUsedBytes, capacityBytes);
+}
+
+/** The verdict of an estimate, on its one memory figure. */
+export function fitAssessment(output: Pick<EstimateOutput, 'memory'>): OomAssessment {
+  return memoryVerdict(fitMemoryBytes(output), output.memory.capacity);
 }
 
 /** The share of a GPU's memory above which a run is "tight" (the same for every capacity: the band is relative). */
 export function tightFromShare(): number {
-  return memoryVerdict(0, 1).tightFromShare;
+  return VERDICT_TIGHT_FROM_SHARE;
+}
+
+/**
+ * The search form's default "memory kept free", percent: the verdict's own margin (1 − the
+ * tight share), rounded up to a tenth so every layout it lists is one the strip calls safe
+ * (25.1 with the current table, whose tight share is 74.99 %). The engine's default is the same
+ * margin unrounded (model/search/types.ts DEFAULT_MEMORY_MARGIN).
+ */
+export function defaultMarginPercent(): string {
+  return String(Math.ceil((1 - VERDICT_TIGHT_FROM_SHARE) * 1000 - 1e-9) / 10);
+}
+
+const ONE_IN = `1 in ${Math.round(1 / UNCERTAINTY_TABLE.lowerQuantile)}`;
+
+/**
+ * What "tight" means and where its margin comes from, in words: "Tight from 75 % of the GPU's
+ * memory (60 GiB): 1 in 20 of 62 published runs used 33 % or more above their estimate."
+ * With the margin set by the fixed floor (MAX_TIGHT_FROM_SHARE), the floor and what it is for.
+ */
+export function tightWords(capacityBytes: number): string {
+  const a = memoryVerdict(0, capacityBytes);
+  const at = `Tight from ${formatPercent(a.tightFromShare)} of the GPU's memory${capacityBytes > 0 ? ` (${formatGiB(a.tightFromBytes)})` : ''}`;
+  const measured = `${ONE_IN} of ${UNCERTAINTY_TABLE.memory.rows} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`;
+  return a.marginFromFloor
+    ? `${at}: a ${formatPercent(1 - MAX_TIGHT_FROM_SHARE)} margin for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels); ${measured}.`
+    : `${at}: ${measured}, so a run estimated above it may not fit.`;
 }
 
 export const VERDICT_LABEL: Readonly<Record<OomVerdict, string>> = { safe: 'Safe', tight: 'Tight', 'will-not-fit': 'Will not fit' };

@@ -1,0 +1,18 @@
+// The page's one memory verdict rule: oomAssessment (uncertainty.ts) against the memory band
+// of the validation set (uncertainty-table.ts). The strip, the embed, the search's "tight"
+// and its default margin all read it here, so "tight" starts at the same share everywhere.
+
+import { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
+import { oomAssessment, type OomAssessment } from './uncertainty.ts';
+
+/** The verdict for `fitBytes` (the figure memory.fits judges, memory/fit.ts) on a GPU of `capacityBytes`. */
+export function fitVerdict(fitBytes: number, capacityBytes: number): OomAssessment {
+  return oomAssessment(fitBytes, capacityBytes, UNCERTAINTY_TABLE.memory);
+}
+
+/**
+ * The share of a GPU's memory above which a run is "tight", the same for every capacity
+ * (the band is relative): the lower of 1 + the 5th-percentile memory error of the
+ * validation set and MAX_TIGHT_FROM_SHARE. 0.75 with the table of 62 memory rows.
+ */
+export const VERDICT_TIGHT_FROM_SHARE: number = fitVerdict(0, 1).tightFromShare;
