@@ -88,18 +88,9 @@ const finite = (value: number | undefined | null): number | null => (value !== u
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? NOT_AVAILABLE : format(value));
 const range = (band: ValueBand | undefined, format: (v: number) => string): string => (band ? `${format(band.low)} – ${format(band.high)}` : NOT_AVAILABLE);
 
-/** Whole-run figures that need the token budget: dollars per million tokens and tokens per wall-clock day. */
-const usdPerMillionTokens = (s: Resolved): number | null => {
-  const usd = finite(s.output?.cost?.usd);
-  const tokens = s.config?.training.tokens;
-  return usd !== null && tokens ? usd / (tokens / 1e6) : null;
-};
-/** The token budget over the wall-clock days (goodput included, as the days are). */
-const tokensPerDay = (s: Resolved): number | null => {
-  const days = finite(s.output?.time?.days);
-  const tokens = s.config?.training.tokens;
-  return days !== null && days > 0 && tokens !== undefined ? tokens / days : null;
-};
+/** The engine's own schedule figures (interchange "Output": cost.usdPerMillionTokens, time.tokensPerDay; model/run/cost.ts scheduleRates). */
+const usdPerMillionTokens = (s: Resolved): number | null => finite(s.output?.cost?.usdPerMillionTokens);
+const tokensPerDay = (s: Resolved): number | null => finite(s.output?.time?.tokensPerDay);
 const deviceUsed = (s: Resolved): number | null => (s.output ? finite(s.output.memory.deviceUsed) : null);
 const capacity = (s: Resolved): number | null => (s.output ? finite(s.output.memory.capacity) : null);
 const share = (s: Resolved): number | null => (s.output ? finite(memoryShareOfCapacity(s.output)) : null);
