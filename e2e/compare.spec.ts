@@ -30,7 +30,7 @@ test('pin, change TP: both configurations side by side with Δ, ratio and a verd
   await expect(view.getByTestId('verdict-memory-total')).toHaveText(memoryB < memoryA ? /better/ : /worse/);
 
   // Memory on one scale, and each configuration's memory chart and pipeline timeline.
-  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute('aria-label', /^Memory of the most loaded GPU on one scale: A \(pinned\) .* of 80 GiB; Current .* of 80 GiB/);
+  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute('aria-label', /^Memory of the most loaded GPU on one scale, what the device holds: A \(pinned\) .* of 80 GiB; Current .* of 80 GiB/);
   for (const column of ['compare-pinned', 'compare-current']) {
     await expect(view.getByTestId(column).getByTestId('memory-chart')).toBeVisible();
     await expect(view.getByTestId(column).getByTestId('pipeline-chart')).toBeVisible();

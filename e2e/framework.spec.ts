@@ -36,6 +36,8 @@ test('a bad stack value gets an error naming the field, and the section passes a
   await expect(page.getByText(/Offloaded layers per stage: 999 is more layers than a pipeline stage holds/).first()).toBeVisible();
   await page.getByLabel('Offloaded layers per stage').fill('2');
   await expect(page.getByText(/Offloaded layers per stage: 999/)).toHaveCount(0);
+  // The sections below the first screen mount in idle moments after the first paint (Results/controls, issue 31 item 6).
+  await expect(page.locator('section[aria-labelledby="section-stack"]')).toBeVisible();
   const results = await new AxeBuilder({ page }).include('section[aria-labelledby="section-stack"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(results.violations.map((v) => v.id)).toEqual([]);
 });

@@ -1,7 +1,8 @@
 // Not a check: writes the README's screenshots to docs/ when SCREENSHOTS=1
 // (`SCREENSHOTS=1 CI=1 npx playwright test e2e/screenshots.spec.ts`); skipped otherwise.
 
-import { test, expect, openPlanner, setSlider } from './fixtures.ts';
+import { test, expect, configFragment, openPlanner, setSlider } from './fixtures.ts';
+import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 
 // A laptop (1440×900), a narrow window (800×900: the strip pins at the top of the results),
 // a phone (390×844, one column: the answer pinned above the controls) and the embed card at
@@ -42,3 +43,26 @@ test('screenshot: comparison view (pinned TP 8 × PP 4 against TP 4 × PP 4)', a
   await page.waitForTimeout(300);
   await page.screenshot({ path: 'docs/screenshot-compare.png' });
 });
+
+// Issue 31: a run that does not fit, as a laptop and a phone show it. Llama 3 70B on 64 H100 with
+// TP 8 · PP 2 · micro-batch 2 · VPP 2 holds 81.2 GiB on the device of an 80 GiB GPU: the strip says
+// so with that one figure, and "Make it fit" lists fixes on the same 64 GPUs first.
+const DOES_NOT_FIT = {
+  ...DEFAULT_DOCUMENT,
+  training: { ...(DEFAULT_DOCUMENT['training'] as object), microBatch: 2 },
+  parallel: { ...(DEFAULT_DOCUMENT['parallel'] as object), tp: 8, pp: 2, dp: 4, vpp: 2, schedule: 'interleaved-1f1b' },
+};
+for (const view of [
+  { name: 'full', viewport: { width: 1440, height: 900 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+] as const) {
+  test(`screenshot: a run that does not fit, ${view.name}`, async ({ page }) => {
+    await page.setViewportSize(view.viewport);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openPlanner(page, `/#${configFragment(DOES_NOT_FIT)}`);
+    await expect(page.getByTestId('oom-verdict').first()).toHaveAttribute('data-verdict', 'will-not-fit');
+    if (view.name === 'full') await expect(page.getByTestId('fit-suggestion').first()).toBeVisible({ timeout: 30_000 });
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `docs/screenshot-does-not-fit-${view.name}.png` });
+  });
+}
