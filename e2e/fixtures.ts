@@ -74,3 +74,15 @@ export function configFragment(document: unknown, padded = false): string {
   const text = Buffer.from(JSON.stringify(document)).toString('base64url');
   return `config=${padded ? text + '='.repeat((4 - (text.length % 4)) % 4) : text}`;
 }
+
+/**
+ * Switches a page set up in the light colour scheme to the dark one and waits until it has
+ * restyled (the scheme matches and the body's background has changed), so one test can run
+ * the same check in both schemes without setting the page up twice.
+ */
+export async function switchToDark(page: Page): Promise<void> {
+  const lightBackground = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => matchMedia('(prefers-color-scheme: dark)').matches);
+  await page.waitForFunction((light) => getComputedStyle(document.body).backgroundColor !== light, lightBackground);
+}
