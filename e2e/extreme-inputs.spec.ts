@@ -1,7 +1,7 @@
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { test, expect, configFragment, openPlanner, slider } from './fixtures.ts';
-import { TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
+import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 // Large and extreme inputs (issue "Hardening", part 5): a million GPUs, ten thousand
 // layers, ten-million-token sequences, 1,024 experts, all of them at once, and a
@@ -138,7 +138,7 @@ function report(testInfo: TestInfo, name: string, m: Measure): void {
   console.log(`[extreme] ${line}`);
 }
 
-test('extreme inputs: the page stays responsive and every figure is finite or explained', async ({ page, browser }, testInfo) => {
+test('extreme inputs: the page stays responsive and every figure is finite or explained', TIMING, async ({ page, browser }, testInfo) => {
   await installProbe(page);
   await openPlanner(page);
   // The page's first drawing of its charts (lazy chunks, code not yet compiled) is loading, not input: it ends before the first step.

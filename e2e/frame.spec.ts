@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { setAt } from '../src/state/doc.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
-import { TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
+import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 const FRAME_LABELS = ['Model preset', 'GPU', 'Cluster size (GPUs)', 'Price ($/GPU-h)', 'Token budget (tokens)'] as const;
 /** The issue's budget for one main-thread task, CPU time (e2e/main-thread.ts). */
@@ -167,7 +167,7 @@ test('a launch file that replaces the imported model clears the Hugging Face imp
   await expect(page.getByTestId('ctl-training-tokens-words')).toHaveText(/^[\d.,]+( thousand| million| billion| trillion)? tokens$/);
 });
 
-test(`no main-thread task over ${BUDGET_MS} ms across these flows: a phone edit, the frame, the search, the timeline window`, async ({ page, browser }) => {
+test(`no main-thread task over ${BUDGET_MS} ms across these flows: a phone edit, the frame, the search, the timeline window`, TIMING, async ({ page, browser }) => {
   const longest: number[] = [];
   const traced = async (flow: () => Promise<void>) => {
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });

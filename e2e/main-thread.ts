@@ -16,3 +16,10 @@ export function longestMainThreadTask(trace: Buffer): { wallMs: number; cpuMs: n
     cpuMs: Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000)),
   };
 }
+
+/**
+ * The tag of a test that measures main-thread task lengths: playwright.config.ts runs these in a
+ * project of their own after every other test, alone, so that a second worker's page does not
+ * lengthen the tasks they time.
+ */
+export const TIMING = { tag: '@timing' } as const;

@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, openPlanner, resultsSettled, switchToDark } from './fixtures.ts';
-import { TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
+import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
@@ -140,7 +140,7 @@ test('axe finds no WCAG 2.1 A/AA violations in the trade-off panel (light and da
   }
 });
 
-test(`no main-thread task over ${BUDGET_MS} ms while the curves are drawn and a slider moves`, async ({ page, browser }) => {
+test(`no main-thread task over ${BUDGET_MS} ms while the curves are drawn and a slider moves`, TIMING, async ({ page, browser }) => {
   const panel = await openPanel(page);
   const tp = page.getByRole('slider', { name: /\(TP\)/ });
   // The flow is traced twice (curves for two knobs, then one TP step), and the better of the two must be within
