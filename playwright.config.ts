@@ -36,10 +36,10 @@ export default defineConfig({
     },
   },
   // Tests tagged @timing (e2e/main-thread.ts TIMING) time main-thread tasks: they run after the rest,
-  // when no other worker shares the CPUs.
+  // one at a time, when no other worker shares the CPUs.
   projects: [
     { name: 'parallel', grepInvert: /@timing/ },
-    { name: 'timing', grep: /@timing/, dependencies: ['parallel'] },
+    { name: 'timing', grep: /@timing/, dependencies: ['parallel'], workers: 1 },
   ],
   webServer: {
     command: `npx vite build --outDir ${outDir} && npx vite preview --outDir ${outDir} --host 127.0.0.1 --port ${port} --strictPort`,
