@@ -30,7 +30,6 @@ const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;
 const exposed = COMM_EXPOSED_FRACTION as Mutable<typeof COMM_EXPOSED_FRACTION>;
 const dpOverlap = DP_OVERLAP as Mutable<typeof DP_OVERLAP>;
 const moeTime = MOE_TIME as Mutable<typeof MOE_TIME>;
-const hostSync = moeTime.hostSyncSeconds;
 
 interface Knob {
   readonly name: string;
@@ -50,7 +49,6 @@ function knob<K extends string>(name: string, owner: { [P in K]: number }, key: 
 // In both the full fit and the MoE fit (`--moe`).
 // Permute and unpermute read and write each routed copy once.
 const MOE_DISPATCH_PASSES = knob('moeDispatchPassesPerCopy', time, 'moeDispatchPassesPerCopy', 4, 0.8, 0.3, 60);
-const MOE_LOCAL_EXPERT_OVERHEAD = knob('moeLocalExpertOverheadSeconds', time, 'moeLocalExpertOverheadSeconds', 1e-5, 1.5, 1e-8, 1e-3);
 
 const ceiling = time.matmulEfficiencyCeiling;
 const energy = time.tensorEnergyPerFlopRelative;
@@ -74,7 +72,6 @@ const KNOBS: readonly Knob[] = [
   MOE_DISPATCH_PASSES,
   // A few kernel launches of ~5 µs that asynchronous launching mostly hides.
   knob('layerOverheadSeconds', time, 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
-  MOE_LOCAL_EXPERT_OVERHEAD,
   // FlashAttention-2/3: 50–75 % of the dense peak on the matmuls.
   knob('attentionTensorEfficiency', time, 'attentionTensorEfficiency', 0.6, 0.35, 0.15, 0.9),
   knob('softmaxExpEfficiency', time, 'softmaxExpEfficiency', 0.6, 0.5, 0.1, 1),
@@ -89,18 +86,12 @@ const KNOBS: readonly Knob[] = [
  * dense run's figures cannot move. Priors from ../shared/docs/moe.md.
  */
 const MOE_KNOBS: readonly Knob[] = [
-  // About 4.5 ms per layer per micro-batch in the B200 micro-batch 1 → 4 pair (moe.md).
-  knob('MOE_TIME.hostSyncSeconds.alltoall', hostSync, 'alltoall', 4.5e-3, 1, 1e-5, 3e-2),
-  knob('MOE_TIME.hostSyncSeconds.allgather', hostSync, 'allgather', 4.5e-3, 1, 1e-5, 3e-2),
-  // DeepEP's and HybridEP's counts arrive in host-mapped memory: a shorter wait, same launch gap.
-  knob('MOE_TIME.hostSyncSeconds.deepep', hostSync, 'deepep', 1e-3, 1.2, 1e-5, 3e-2),
-  knob('MOE_TIME.hostSyncSeconds.hybridep', hostSync, 'hybridep', 1e-3, 1.2, 1e-5, 3e-2),
-  knob('MOE_TIME.partialGraphSyncScale', moeTime, 'partialGraphSyncScale', 1, 0.5, 0.1, 1.5),
+  // EAGER_OP_HOST_SECONDS (time/adapter-time.ts): eager PyTorch's per-operator dispatch, fitted on the fine-tuning set.
+  knob('MOE_TIME.eagerOpHostSeconds', moeTime, 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
   knob('MOE_TIME.exposedFraction', moeTime, 'exposedFraction', 1, 0.5, 0.1, 1),
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
   knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
   MOE_DISPATCH_PASSES,
-  MOE_LOCAL_EXPERT_OVERHEAD,
   ...(process.argv.includes('--fit-grouped-gemm')
     ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
 ];
