@@ -46,9 +46,6 @@ function knob<K extends string>(name: string, owner: { [P in K]: number }, key: 
   return { name, get: () => owner[key], set: (v) => { owner[key] = v; }, prior, spread, min, max };
 }
 
-// In both the full fit and the MoE fit (`--moe`).
-// Permute and unpermute read and write each routed copy once.
-const MOE_DISPATCH_PASSES = knob('moeDispatchPassesPerCopy', time, 'moeDispatchPassesPerCopy', 4, 0.8, 0.3, 60);
 
 const ceiling = time.matmulEfficiencyCeiling;
 const energy = time.tensorEnergyPerFlopRelative;
@@ -69,7 +66,6 @@ const KNOBS: readonly Knob[] = [
   // Two norms, two residual adds, rotary and the head split in forward: about 12 h-sized reads and writes; SwiGLU reads two FFN tensors and writes one.
   knob('elementwiseHiddenPasses', time, 'elementwiseHiddenPasses', 12, 0.8, 1, 100),
   knob('elementwiseFfnPasses', time, 'elementwiseFfnPasses', 3, 0.8, 0.3, 40),
-  MOE_DISPATCH_PASSES,
   // A few kernel launches of ~5 µs that asynchronous launching mostly hides.
   knob('layerOverheadSeconds', time, 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
   // FlashAttention-2/3: 50–75 % of the dense peak on the matmuls.
@@ -88,10 +84,11 @@ const KNOBS: readonly Knob[] = [
 const MOE_KNOBS: readonly Knob[] = [
   // EAGER_OP_HOST_SECONDS (time/adapter-time.ts): eager PyTorch's per-operator dispatch, fitted on the fine-tuning set.
   knob('MOE_TIME.eagerOpHostSeconds', moeTime, 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
+  knob('MOE_TIME.syncStallSeconds', moeTime, 'syncStallSeconds', 0.5e-3, 1.5, 1e-6, 1e-2),
+  knob('MOE_TIME.peerCallOpShare', moeTime, 'peerCallOpShare', 1, 1, 0.01, 3),
   knob('MOE_TIME.exposedFraction', moeTime, 'exposedFraction', 1, 0.5, 0.1, 1),
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
   knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
-  MOE_DISPATCH_PASSES,
   ...(process.argv.includes('--fit-grouped-gemm')
     ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
 ];

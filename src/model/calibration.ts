@@ -121,8 +121,6 @@ export interface TimeCalibration {
   readonly elementwiseHiddenPasses: number;
   /** FITTED: FFN-sized 16-bit tensor reads+writes per token per layer in forward (activation function, gating). */
   readonly elementwiseFfnPasses: number;
-  /** FITTED: h-sized 16-bit passes per routed copy of a token per MoE layer in forward (permute, unpermute, combine, gather). */
-  readonly moeDispatchPassesPerCopy: number;
   /** FITTED: fixed forward time per layer per micro-batch that does not scale with size (kernel launches, host synchronisation, router bookkeeping). */
   readonly layerOverheadSeconds: number;
   /** FlashAttention-2 backward runs five GEMM-like products to forward's two, recomputing the scores (Dao 2023, arXiv 2307.08691, section 3.1.2): 2.5× forward. */
@@ -146,20 +144,20 @@ export const TIME_CALIBRATION: TimeCalibration = {
   causalAttentionFraction: 0.5,
   elementwiseHiddenPasses: 10.3,
   elementwiseFfnPasses: 2.57,
-  moeDispatchPassesPerCopy: 2.72,
   layerOverheadSeconds: 7.47e-6,
   backwardOverForward: 2,
   attentionBackwardOverForward: 2.5,
 };
 
 /**
- * Mixture-of-experts time terms (time/moe-time.ts, time/moe-host.ts; sources in
- * ../shared/docs/moe.md). FITTED values come from `PRIOR_WEIGHT=0.5 npm run calibrate -- 6
- * 10 --moe` on the 115 MoE throughput rows of validation/published-runs.json, every other
- * constant held as it is (so no dense figure moves). Fit: MoE median |error| 7.7 %, p90
- * 31.0 %; each model family held out of the fit of eagerOpHostSeconds in turn (`npm run
- * validate -- --summary`, last block): 9.5 % and 40.2 %. The dispatcher-specific host
- * synchronisation constants this replaced (issue 20) fitted 7.1 % and 29.8 %.
+ * Mixture-of-experts time terms (time/moe-time.ts, time/moe-host.ts, time/moe-traffic.ts;
+ * sources in ../shared/docs/moe.md). FITTED values come from `PRIOR_WEIGHT=0.5 npm run
+ * calibrate -- 6 10 --moe` on the 115 MoE throughput rows of validation/published-runs.json,
+ * every other constant held as it is (so no dense figure moves). Fit: MoE median |error|
+ * 7.7 %, p90 28.3 %; each model family held out of the fit of eagerOpHostSeconds in turn
+ * (`npm run validate -- --summary`, last block): 10.3 % and 34.1 %. The per-dispatcher host
+ * synchronisation constants, per-local-expert overhead and fitted dispatch passes this
+ * replaced (issue 20) fitted 7.1 % and 29.8 %.
  */
 export interface MoeTimeCalibration {
   /**
@@ -170,6 +168,15 @@ export interface MoeTimeCalibration {
    * how many operators they issue, counted from their code.
    */
   readonly eagerOpHostSeconds: number;
+  /**
+   * FITTED (prior 0.5 ms): seconds the GPU idles at each dropless dispatcher's host
+   * synchronisation beyond issuing the operators that follow it — the queue drained, the
+   * host woken from its wait and the first kernels' launch latency (time/moe-host.ts).
+   * Once per MoE layer per micro-batch forward; the same for every dispatcher.
+   */
+  readonly syncStallSeconds: number;
+  /** FITTED (prior 1): host cost of one NCCL peer send or receive of the all-to-all relative to an eager operator (time/moe-host.ts alltoallPeerCalls). */
+  readonly peerCallOpShare: number;
   /** FITTED (prior 1: "without overlap the dispatch and combine sit on the critical path"): exposed share of the EP all-to-all without overlap. */
   readonly exposedFraction: number;
   /** FITTED (prior 0.2): exposed share with --overlap-moe-expert-parallel-comm. */
@@ -187,9 +194,11 @@ export interface MoeTimeCalibration {
 }
 
 export const MOE_TIME: MoeTimeCalibration = {
-  eagerOpHostSeconds: 5.85e-6,
-  exposedFraction: 1,
-  overlappedExposedFraction: 0.245,
+  eagerOpHostSeconds: 20.9e-6,
+  syncStallSeconds: 0.835e-3,
+  peerCallOpShare: 0.496,
+  exposedFraction: 0.865,
+  overlappedExposedFraction: 0.168,
   dualPipeExposedFraction: 0.05,
   groupedGemmHalfSaturationTokens: 1080,
 };

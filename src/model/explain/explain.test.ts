@@ -150,8 +150,10 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
 
   it('all-to-all without graphs: its per-layer wait in ms; without overlap the fitted exposed share', () => {
     const n = notes(mixtral({ moeDispatcher: 'alltoall' }));
-    // Mixtral E8 over EP 8: one local expert, no chunk sort; 23 operators after the sync, 2 × 43 in backward (moe-host.ts).
-    expect(n).toContain(`Host-bound floor, inside "compute": each MoE layer's forward waits ${(23 * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(86 * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms, 43 eager operators forward (alltoall dispatcher, no CUDA graphs).`);
+    // Mixtral E8 over EP 8 (moe-host.ts): after the sync 23 operators and 3 × 2 × 8 NCCL peer calls, then the stall; backward 2 × every operator.
+    const ops = 43 + 48 * MOE_TIME.peerCallOpShare;
+    const after = (23 + 48 * MOE_TIME.peerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
+    expect(n).toContain(`Host-bound floor, inside "compute": each MoE layer's forward waits ${(after * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(2 * ops * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms, ${Math.round(ops)} eager operators forward (alltoall dispatcher, no CUDA graphs).`);
     expect(n.some((x) => x.startsWith(`Exposed EP communication: ${Math.round(MOE_TIME.exposedFraction * 100)} % `) && x.endsWith('not overlapped.'))).toBe(true);
   });
 

@@ -8,6 +8,7 @@ import { MOE_TIME, TIME_CALIBRATION as K } from '../calibration.ts';
 import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
 import { groupedGemmTileFill, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import { moeLayerHostSeconds } from './moe-host.ts';
+import { moeDispatchBytesPerToken } from './moe-traffic.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
 import { TERA } from '../input/index.ts';
 
@@ -191,12 +192,11 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const { model, parallel } = c;
   const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
-  // MoE token dispatch: permute, unpermute and the weighted combine copy each routed (or
-  // capacity-padded) h-sized row per token (Megatron-Core token_dispatcher.py).
-  const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? routedCopiesPerToken(model.moe) : 0;
-  const passes = (K.elementwiseHiddenPasses + K.moeDispatchPassesPerCopy * routedCopies) * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
+  // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
+  const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit) : 0;
+  const passes = K.elementwiseHiddenPasses * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
   // An eager MoE layer's host time is not here: layerForwardSeconds keeps it apart as the layer's floor (moe-host.ts).
-  return (2 * tokens * passes) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;
+  return (tokens * (2 * passes + moeBytes)) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;
 }
 
 function activeFfnWidth(model: ModelConfig, layerIndex: number): number {

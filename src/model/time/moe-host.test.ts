@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MOE_TIME } from '../calibration.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
-import { hostBound, MOE_EAGER_OPS, moeEagerOps, moeLayerHostSeconds, sortChunkViews } from './moe-host.ts';
+import { alltoallPeerCalls, hostBound, MOE_EAGER_OPS, moeEagerOps, moeLayerHostSeconds } from './moe-host.ts';
 
 // Qwen3-30B-A3B's MoE shape (hidden 2048, 128 experts top-8, expert FFN 768) on 16 H100, EP 16.
 function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = {}): RunConfig {
@@ -17,18 +17,18 @@ function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = 
 }
 
 describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py / experts.py)', () => {
-  it('all-to-all, no graphs: 8 attention + 12 router before the sync; 19 dispatch + 2 + 2 × 8 experts + 3 × 16 × 8 chunk views after it', () => {
-    // 128 experts over EP 16: 8 local experts; sort_chunks_by_idxs splits into 16 × 8 = 128 views, three times.
-    const ops = moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' }), 0);
-    expect(ops).toEqual({ beforeSync: 20, afterSync: 19 + 2 + 16 + 384 });
+  it('all-to-all, no graphs: 8 attention + 12 router before the sync; 19 dispatch + 2 + 2 × 8 experts + the NCCL peer calls after it', () => {
+    // 128 experts over EP 16: 8 local experts; three all_to_all_single exchanges of one ncclSend and one ncclRecv per each of 16 peers.
+    const c = qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' });
+    expect(alltoallPeerCalls(c)).toBeCloseTo(3 * 2 * 16 * MOE_TIME.peerCallOpShare, 12);
+    const ops = moeEagerOps(c, 0);
+    expect(ops.beforeSync).toBe(20);
+    expect(ops.afterSync).toBeCloseTo(19 + 2 + 16 + 96 * MOE_TIME.peerCallOpShare, 12);
   });
-  it('HybridEP sorts no chunks; per-module graphs capture attention and router', () => {
+  it('HybridEP exchanges in fused kernels (no peer calls); per-module graphs capture attention and router', () => {
     const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'partial' });
-    expect(sortChunkViews(c, 8)).toBe(0);
+    expect(alltoallPeerCalls(c)).toBe(0);
     expect(moeEagerOps(c, 0)).toEqual({ beforeSync: 0, afterSync: 9 + 2 + 16 });
-  });
-  it('torchtitan permutes with one index kernel: no chunk views', () => {
-    expect(sortChunkViews(qwen({ framework: 'torchtitan', moeDispatcher: 'alltoall' }), 8)).toBe(0);
   });
   it('whole-iteration graphs issue nothing eagerly', () => {
     expect(moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'full' }), 0)).toEqual({ beforeSync: 0, afterSync: 0 });
@@ -40,11 +40,12 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
 });
 
 describe('host seconds and the floor', () => {
-  it('forward waits for the after-sync operators; backward floors at twice every operator', () => {
-    const c = qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' });
+  it('forward waits for the after-sync operators and the stall; backward floors at twice every operator', () => {
+    const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'none' });
     const h = moeLayerHostSeconds(c, 0);
-    expect(h.afterSync).toBeCloseTo(421 * MOE_TIME.eagerOpHostSeconds, 15);
-    expect(h.backward).toBeCloseTo(2 * 441 * MOE_TIME.eagerOpHostSeconds, 15);
+    // 27 operators after the sync (9 + 2 + 2 × 8), 20 before it.
+    expect(h.afterSync).toBeCloseTo(27 * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds, 15);
+    expect(h.backward).toBeCloseTo(2 * 47 * MOE_TIME.eagerOpHostSeconds, 15);
   });
   it('capacity-padded dispatch (drop_and_pad) skips the synchronisation, so the forward waits for nothing', () => {
     const h = moeLayerHostSeconds(qwen({ moeDispatcher: 'alltoall' }, { capacityFactor: 1 }), 0);

@@ -60,27 +60,27 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
     + (moe.sharedExperts > 0 ? MOE_EAGER_OPS.sharedExpert : 0);
   // Per-module graphs capture the attention block and the router; the dispatcher's dynamic shapes keep the rest eager (moe/README.md, "CUDA graph").
   const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + MOE_EAGER_OPS.router;
-  return { beforeSync, afterSync: MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher] + experts + sortChunkViews(c, localExperts) };
+  return { beforeSync, afterSync: MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher] + experts + alltoallPeerCalls(c) };
 }
 
 /**
- * The all-to-all dispatcher's unfused chunk sort: with more than one local expert it
- * regroups the received tokens by expert with moe_utils.py sort_chunks_by_idxs, which
- * without --moe-permute-fusion (TransformerConfig moe_permute_fusion, default False) is
- * `torch.split` into one view per (EP rank, local expert) chunk and `torch.cat` of them
- * in sorted order — a host-side tensor per chunk, for the tokens and the probabilities in
- * dispatch and the expert output in combine: 3 × ep × local experts = 3 × experts views
- * per layer, each counted as one eager operator. Megatron-Core's path (Megatron-LM, NeMo,
- * Megatron-Bridge, the generic default).
+ * The all-to-all dispatcher's NCCL calls: torch.distributed all_to_all_single with split
+ * sizes runs one ncclSend and one ncclRecv per peer of the EP group inside a group call
+ * (PyTorch torch/csrc/cuda/nccl.cpp all2all_single_unequal_split), each a host-side call.
+ * Megatron-Core's dispatcher exchanges the tokens and their probabilities in dispatch and
+ * the expert output in combine (token_dispatcher.py token_dispatch, token_combine), as does
+ * torchtitan's (distributed/expert_parallel.py all_to_all_single_autograd for tokens,
+ * output): 3 exchanges × 2 calls × ep peers per layer forward, each counted as
+ * MOE_TIME.peerCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
+ * kernel each way.
  */
-export function sortChunkViews(c: RunConfig, localExperts: number): number {
-  // torchtitan permutes with one index kernel (torchtitan/models/moe/utils.py generate_permute_indices), no chunk list.
-  if (c.stack.moeDispatcher !== 'alltoall' || localExperts <= 1 || c.stack.framework === 'torchtitan') return 0;
-  return MOE_SORT_CHUNK_PASSES * c.parallel.ep * localExperts;
+export function alltoallPeerCalls(c: RunConfig): number {
+  if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.peerCallOpShare;
 }
 
-/** sort_chunks_by_idxs calls per MoE layer forward: the tokens and the probabilities after dispatch, the expert output before combine (token_dispatcher.py dispatch_postprocess, combine_preprocess). */
-export const MOE_SORT_CHUNK_PASSES = 3;
+/** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
+export const MOE_ALLTOALL_EXCHANGES = 3;
 
 /** Every eager operator of one MoE layer's forward. */
 export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
@@ -101,7 +101,7 @@ export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
 export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; backward: number } {
   const ops = moeEagerOps(c, layerIndex);
   const dropAndPad = c.model.moe?.capacityFactor != null;
-  const afterSync = dropAndPad ? 0 : ops.afterSync * MOE_TIME.eagerOpHostSeconds;
+  const afterSync = dropAndPad || ops.afterSync === 0 ? 0 : ops.afterSync * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
   return { afterSync, backward: (ops.beforeSync + ops.afterSync) * BACKWARD_EAGER_OPS_PER_FORWARD * MOE_TIME.eagerOpHostSeconds };
 }
 

@@ -42,8 +42,9 @@ describe('the host-bound floor of an eager MoE layer (moe-host.ts)', () => {
   it('the forward waits for the operators issued after the dispatcher synchronisation; whole-iteration graphs remove it', () => {
     const eager = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
     const graphed = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'full' });
-    // Mixtral E8 over EP 8: 1 local expert, so no chunk sort; after the sync: 19 dispatch + 2 + 2 × 1 expert operators.
-    expect(layerForwardSeconds(eager, layerIndex, 2048).hostForward).toBeCloseTo(23 * MOE_TIME.eagerOpHostSeconds, 15);
+    // Mixtral E8 over EP 8, 1 local expert; after the sync: 19 dispatch + 2 + 2 × 1 expert operators and 3 × 2 × 8 NCCL peer calls, then the stall.
+    const afterSync = (23 + 48 * MOE_TIME.peerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
+    expect(layerForwardSeconds(eager, layerIndex, 2048).hostForward).toBeCloseTo(afterSync, 15);
     const a = layerForwardSeconds(eager, layerIndex, 2048);
     const b = layerForwardSeconds(graphed, layerIndex, 2048);
     expect(b.hostForward).toBe(0);
@@ -52,8 +53,8 @@ describe('the host-bound floor of an eager MoE layer (moe-host.ts)', () => {
     const stage = { index: 0, layers: [0], chunks: 1, embedding: false, output: false };
     const te = stageTimes(eager, stage, NO_PARAMS);
     const tg = stageTimes(graphed, stage, NO_PARAMS);
-    expect(te.forwardComputeSeconds - tg.forwardComputeSeconds).toBeCloseTo(23 * MOE_TIME.eagerOpHostSeconds, 12);
-    // Backward: the host's 2 × (8 + 12 + 23) operators are far under this layer's GPU backward, so no change.
+    expect(te.forwardComputeSeconds - tg.forwardComputeSeconds).toBeCloseTo(afterSync, 12);
+    // Backward: the host's 2 × (20 + 23 + 48 × share) operators are far under this layer's GPU backward, so no change.
     expect(te.backwardComputeSeconds).toBeCloseTo(tg.backwardComputeSeconds, 15);
   });
   it('is not charged to a dense layer', () => {
