@@ -28,14 +28,14 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
   it('HybridEP exchanges in fused kernels (no peer calls); per-module graphs capture attention and router', () => {
     const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'partial' });
     expect(alltoallPeerCalls(c)).toBe(0);
-    expect(moeEagerOps(c, 0)).toEqual({ beforeSync: 0, afterSync: 9 + 2 + 16 });
+    expect(moeEagerOps(c, 0)).toEqual({ beforeSync: 0, afterSync: 7 + 2 + 16 });
   });
   it('whole-iteration graphs issue nothing eagerly', () => {
     expect(moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'full' }), 0)).toEqual({ beforeSync: 0, afterSync: 0 });
   });
   it('a shared expert adds its four operators', () => {
     const ops = moeEagerOps(qwen({ moeDispatcher: 'deepep', cudaGraph: 'none' }, { sharedExperts: 1 }), 0);
-    expect(ops.afterSync).toBe(9 + 2 + 16 + MOE_EAGER_OPS.sharedExpert);
+    expect(ops.afterSync).toBe(10 + 2 + 16 + MOE_EAGER_OPS.sharedExpert);
   });
 });
 
@@ -43,9 +43,9 @@ describe('host seconds and the floor', () => {
   it('forward waits for the after-sync operators and the stall; backward floors at twice every operator', () => {
     const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'none' });
     const h = moeLayerHostSeconds(c, 0);
-    // 27 operators after the sync (9 + 2 + 2 × 8), 20 before it.
-    expect(h.afterSync).toBeCloseTo(27 * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds, 15);
-    expect(h.backward).toBeCloseTo(2 * 47 * MOE_TIME.eagerOpHostSeconds, 15);
+    // 25 operators after the sync (7 + 2 + 2 × 8), 20 before it.
+    expect(h.afterSync).toBeCloseTo(25 * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds, 15);
+    expect(h.backward).toBeCloseTo(2 * 45 * MOE_TIME.eagerOpHostSeconds, 15);
   });
   it('capacity-padded dispatch (drop_and_pad) skips the synchronisation, so the forward waits for nothing', () => {
     const h = moeLayerHostSeconds(qwen({ moeDispatcher: 'alltoall' }, { capacityFactor: 1 }), 0);

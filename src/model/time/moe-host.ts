@@ -29,9 +29,13 @@ import type { MoeDispatcher, RunConfig } from '../input/index.ts';
  *   routing-map sum, split sizes and their gather over the EP group (5), the device-to-host
  *   copies of tokens_per_expert, input/output splits and num_out_tokens (5), the fused
  *   permute (2), the all-to-alls of tokens and probabilities (2), sort_chunks_by_idxs of both
- *   (2); combine's sort back, all-to-all and unpermute (3): 19. DeepEP and HybridEP
- *   (_DeepepManager / _HybridEPManager): the multi-hot map (3), the layout and the fused
- *   dispatch (2), the fused permute (2); combine's unpermute and fused combine (2): 9.
+ *   (2); combine's sort back, all-to-all and unpermute (3): 19. DeepEP (_DeepepManager):
+ *   top-k of the map, the dropped-token mask, the fp32 cast of probabilities (3), the layout
+ *   and the fused dispatch (2), the multi-hot map (1, fused), the permute (2); combine's
+ *   unpermute and fused combine (2): 10. HybridEP (_HybridEPManager) permutes inside its
+ *   dispatch kernel (moe_permute_fusion_into_hybridep): the fp32 cast, the fused dispatch
+ *   with its preprocessing (2), the int64 cast and sum of the counts (2), the fused combine
+ *   (1): 7 (one fewer with the cast already fp32; counted as 7).
  *   All-gather (MoEAllGatherTokenDispatcher): gathers of tokens and routing map (2), permute
  *   (2); unpermute and reduce-scatter (2): 6;
  * - experts (experts.py TEGroupedMLP): per local expert one GEMM for fc1 and one for fc2
@@ -41,7 +45,7 @@ import type { MoeDispatcher, RunConfig } from '../input/index.ts';
 export const MOE_EAGER_OPS = {
   attention: 8,
   router: 12,
-  dispatch: { alltoall: 19, allgather: 6, deepep: 9, hybridep: 9 } as Readonly<Record<MoeDispatcher, number>>,
+  dispatch: { alltoall: 19, allgather: 6, deepep: 10, hybridep: 7 } as Readonly<Record<MoeDispatcher, number>>,
   expertsFixed: 2,
   perLocalExpert: 2,
   /** A shared expert: fc1, activation, fc2 and the add onto the routed output. */
