@@ -7,8 +7,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.15546810934914648,
-    upperError: 0.27734823649762885,
+    lowerError: -0.15080391935661447,
+    upperError: 0.28141640807200663,
     rows: 426
   },
   memory: {
