@@ -173,7 +173,8 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
     const mine = choicesOf(doc);
     // A mixture of experts opens with its experts spread as its authors ran it, where the GPUs allow (ux.md principle 11).
     const layout = preset.model.moe && preset.authorsEp ? { ...mine.layout, ep: preset.authorsEp.ep } : mine.layout;
-    const withModel = setAt(setAt(doc, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen);
+    const withEntry = setAt(doc, ['model'], preset.model);
+    const withModel = preset.seqLen === undefined ? withEntry : setAt(withEntry, ['training', 'seqLen'], preset.seqLen);
     const move = modelMove(withModel, layout, preset.model.name);
     const notes = [...modelPresetNotes(doc, preset), ...move.notes];
     commit(move.document, { importStatus: null, changeNote: noteOf(notes) }, { ...mine, layout });
