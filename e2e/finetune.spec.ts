@@ -3,7 +3,7 @@
 // does, and the memory chart draws the frozen weights as their own part.
 
 import AxeBuilder from '@axe-core/playwright';
-import { findModelPreset } from '../src/model/catalog/index.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
 
 const DOCUMENT = {

@@ -3,7 +3,7 @@
 // one; a preset sets the model's pre-training sequence length and shows its longest context.
 
 import AxeBuilder from '@axe-core/playwright';
-import { findModelPreset } from '../src/model/catalog/index.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, openPlanner, resultsSettled, switchToDark } from './fixtures.ts';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

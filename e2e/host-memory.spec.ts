@@ -5,7 +5,7 @@
 // 8 GPUs needs 1.28 TiB of the 2 TiB and fits host and GPU.
 
 import AxeBuilder from '@axe-core/playwright';
-import { findModelPreset } from '../src/model/catalog/index.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
 
 const run = (preset: string, offload: object) => ({

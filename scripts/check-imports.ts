@@ -6,7 +6,7 @@
 // 2. No deep imports across wings: code outside src/model/<wing>/ imports the wing only
 //    through its face, src/model/<wing>/index.ts.
 //    A wing may have one second face for what loads lazily: src/model/catalog/all.ts,
-//    the whole model catalog (the page's first JavaScript carries the presets only).
+//    the whole model catalog (the page's first JavaScript carries none of it).
 // 3. No `export *` in a wing's face: the face names what it offers, one export at a time,
 //    so a wing's public surface is what its index.ts lists and nothing more.
 // 4. The engine is sealed: a source file under src/model/ imports only files under src/model/

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { getAt } from './doc.ts';
-import { catalogEntries, catalogMatch, findModelPreset, findTyped, loadCatalog, MODEL_PRESETS } from './catalog.ts';
+import { catalogEntries, catalogMatch, findModelPreset, findTyped, loadCatalog } from './catalog.ts';
 import { createPlannerStore } from './store.ts';
 
-// The page's side of the catalog: the presets at first, every entry once the lazily loaded chunk is in.
+// The page's side of the catalog: none of it at first (no model data in the first JavaScript), every entry once its chunk is in.
 describe('the catalog as the page reaches it', () => {
-  it('offers the presets before loading, every entry after', async () => {
-    expect(catalogEntries()).toBe(MODEL_PRESETS);
+  it('offers nothing before loading, every entry after, and a preset picked before the load applies once it is in', async () => {
+    expect(catalogEntries()).toEqual([]);
+    const early = createPlannerStore();
+    early.getState().setModelPreset('mixtral-8x7b');
     const all = await loadCatalog();
     expect(all.length).toBeGreaterThanOrEqual(60);
     expect(catalogEntries()).toBe(all);
+    await Promise.resolve();
+    expect(getAt(early.getState().document, ['model', 'name'])).toBe('Mixtral 8x7B');
     expect(findModelPreset('gpt-oss-20b')?.model.name).toBe('gpt-oss-20b');
   });
 

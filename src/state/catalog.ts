@@ -1,26 +1,28 @@
-// The presets the pickers offer, the whole model catalog once loaded, and which entry (if
-// any) a document's model or GPU is. The page reaches the catalog through here; the engine
-// (model/catalog) holds the data and reads models.
+// The GPU presets, the model catalog once loaded (a chunk of its own: the page's first
+// JavaScript carries no model data), and which entry (if any) a document's model or GPU is.
+// The page reaches the catalog through here; the engine (model/catalog) holds the data.
 
-import { loadCatalog as loadEngineCatalog, MODEL_PRESETS, readModelOrNull, resolveHubId } from '../model/catalog/index.ts';
+import { loadCatalog as loadEngineCatalog, readModelOrNull, resolveHubId } from '../model/catalog/index.ts';
 import type { CatalogEntry, HubResolution, ModelPreset } from '../model/catalog/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
 import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
 
-export { GPU_PRESETS, MODEL_PRESETS, defaultHostMemoryGiB, findGpuPreset };
+export { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset };
 export type { CatalogEntry, GpuPreset, HubResolution, ModelPreset };
 
 let loaded: readonly CatalogEntry[] | null = null;
 
-/** Loads the whole model catalog (a chunk of its own, fetched once); the presets until then. */
+/** Loads the whole model catalog (a chunk of its own, fetched once). */
 export async function loadCatalog(): Promise<readonly CatalogEntry[]> {
   loaded ??= await loadEngineCatalog();
   return loaded;
 }
 
-/** The catalog as far as it is loaded: every entry once loadCatalog has resolved, the presets before. */
+const NONE: readonly CatalogEntry[] = [];
+
+/** The catalog as far as it is loaded: every entry once loadCatalog has resolved, none before. */
 export function catalogEntries(): readonly CatalogEntry[] {
-  return loaded ?? MODEL_PRESETS;
+  return loaded ?? NONE;
 }
 
 /** The entry with this id among those loaded, or undefined. */
@@ -35,7 +37,7 @@ export function resolveLoadedHubId(hubId: string): HubResolution | null {
 
 /** The model as the engine reads it (every default filled in), or null when the engine rejects it. */
 export function readModel(model: unknown): ModelConfig | null {
-  return readModelOrNull(model);
+  return readModelOrNull(model, catalogEntries());
 }
 
 const entryModels = new Map<readonly CatalogEntry[], ReadonlyMap<string, string>>();

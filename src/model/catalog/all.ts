@@ -1,9 +1,9 @@
-// The whole catalog: the presets and the open models beyond them. A second face of the
-// wing, for what may load it in full (the importers, the command line, and the page
-// lazily through loadCatalog), so the page's first JavaScript carries the presets only.
+// The whole catalog: the presets and the open models beyond them. The wing's second face,
+// for what may load it in full (the importers, the command line, tests, and the page
+// lazily through loadCatalog), so the page's first JavaScript carries no model data.
 
 import { OPEN_MODELS } from './open-models.ts';
-import { MODEL_PRESETS } from './presets.ts';
+import { MODEL_PRESETS, findModelPreset } from './presets.ts';
 import { resolveHubId, type HubResolution } from './hub-id.ts';
 import { readModel as readModelIn } from './read.ts';
 import type { ModelRead } from '../input/index.ts';
@@ -26,4 +26,6 @@ export function readCatalogModel(source: unknown): ModelRead {
   return readModelIn(source, CATALOG);
 }
 
+export { MODEL_PRESETS, findModelPreset };
 export type { CatalogEntry, HubResolution };
+export type { ModelPreset } from './types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parameterCounts } from '../structure/index.ts';
-import { CATALOG, findCatalogEntry, readCatalogModel, resolveModelByHubId } from './all.ts';
-import { hubModelName, MODEL_PRESETS, readModel, resolveHubId } from './index.ts';
+import { CATALOG, findCatalogEntry, MODEL_PRESETS, readCatalogModel, resolveModelByHubId } from './all.ts';
+import { hubModelName, readModel, resolveHubId } from './index.ts';
 
 const id = (hubId: string) => resolveModelByHubId(hubId)?.entry.id ?? null;
 
@@ -77,14 +77,16 @@ describe('Hugging Face Hub id resolution', () => {
 
 describe('readModel', () => {
   it('reads a catalog id, a document and a model object alike, and says why it cannot', () => {
-    const byId = readModel('llama3-8b');
+    const byId = readCatalogModel('llama3-8b');
+    expect(readModel('llama3-8b', MODEL_PRESETS)).toEqual(byId);
     const preset = MODEL_PRESETS.find((p) => p.id === 'llama3-8b');
     const byDocument = readModel({ version: 1, model: preset?.model });
     const byModel = readModel(preset?.model);
     expect(byId.ok && byId.model.headDim).toBe(128); // 4096 / 32, the default filled in
     expect(byDocument).toEqual(byId);
     expect(byModel).toEqual(byId);
-    expect(readModel('no-such-model')).toMatchObject({ ok: false, errors: ['model: no catalog entry is named no-such-model'] });
+    expect(readModel('llama3-8b')).toMatchObject({ ok: false }); // no entries given
+    expect(readCatalogModel('no-such-model')).toMatchObject({ ok: false, errors: ['model: no catalog entry is named no-such-model'] });
     const bad = readModel({ name: 'x', layers: 2, hidden: 64, heads: 8, kvHeads: 3, vocab: 10 });
     expect(bad).toMatchObject({ ok: false, errors: ['model.kvHeads: 3 must divide model.heads=8'] });
   });

@@ -1,12 +1,11 @@
 import { readModelObject, type ModelConfig, type ModelRead } from '../input/index.ts';
-import { MODEL_PRESETS } from './presets.ts';
 import type { CatalogEntry } from './types.ts';
 
 /**
  * The model as the engine reads it (every default filled, the model's own rules checked),
- * from a catalog entry id, a document (its `model`) or a `model` object alone.
+ * from a catalog entry id (among `entries`), a document (its `model`) or a `model` object alone.
  */
-export function readModel(source: unknown, entries: readonly CatalogEntry[] = MODEL_PRESETS): ModelRead {
+export function readModel(source: unknown, entries: readonly CatalogEntry[] = []): ModelRead {
   if (typeof source === 'string') {
     const entry = entries.find((e) => e.id === source);
     return entry ? readModelObject(entry.model) : { ok: false, errors: [`model: no catalog entry is named ${source}`], warnings: [] };
@@ -16,7 +15,7 @@ export function readModel(source: unknown, entries: readonly CatalogEntry[] = MO
 }
 
 /** readModel's model, or null when the engine rejects it. */
-export function readModelOrNull(source: unknown, entries: readonly CatalogEntry[] = MODEL_PRESETS): ModelConfig | null {
+export function readModelOrNull(source: unknown, entries: readonly CatalogEntry[] = []): ModelConfig | null {
   const read = readModel(source, entries);
   return read.ok ? read.model : null;
 }

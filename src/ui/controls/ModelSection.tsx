@@ -53,7 +53,7 @@ function EntryFacts({ match }: { match: CatalogMatch }) {
   </>);
 }
 
-/** The model preset, and the searchable catalog beside it; they open the controls in the run's frame (FrameSection). */
+/** The model preset, from the whole catalog once loaded; it opens the controls in the run's frame (FrameSection). */
 export function PresetPicker() {
   const store = usePlannerStore();
   const entries = useCatalogEntries();
@@ -61,13 +61,12 @@ export function PresetPicker() {
   // entries in the dependencies: once the whole catalog has loaded, a model may match one of its entries.
   const match = useMemo(() => (entries.length > 0 ? catalogMatch(current) : undefined), [current, entries]);
   const options = entries.map((p) => ({ value: p.id, label: p.model.name }));
-  return (<>
+  return (
     <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={match?.entry.id ?? CUSTOM}
       options={match ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
       onChange={(id) => store.getState().setModelPreset(id)}
       extra={match && <EntryFacts match={match} />} />
-    <ModelFinder entries={entries} />
-  </>);
+  );
 }
 
 /**
@@ -152,9 +151,16 @@ function MlaFields() {
   );
 }
 
+/** The searchable catalog: a model by its name or Hugging Face id. */
+function CatalogFinder() {
+  const entries = useCatalogEntries();
+  return <ModelFinder entries={entries} />;
+}
+
 export function ModelSection() {
   return (
     <Section title="Model" id="model">
+      <CatalogFinder />
       <HfImport />
       <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />
