@@ -13,8 +13,9 @@ test('the catalog fills the picker; a Hub id with a dated instruct suffix finds 
   await expect(picker).toHaveValue('llama3-70b');
   await expect.poll(() => picker.locator('option').count()).toBeGreaterThanOrEqual(60);
 
-  const finder = page.getByLabel('Find a model (name or Hugging Face id)');
-  if (!(await finder.isVisible())) await page.getByRole('button', { name: 'Model', exact: true }).click();
+  // In the Model section, open by default.
+  const finder = page.getByRole('region', { name: 'Model', exact: true }).getByLabel('Find a model (name or Hugging Face id)');
+  await expect(finder).toBeVisible();
   await finder.fill('Qwen/Qwen3-4B-Instruct-2507');
   await finder.press('Enter');
   await expect(page.getByTestId('model-find-note')).toHaveText('Using the catalog entry Qwen3 4B (qwen3-4b), found by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507.');
