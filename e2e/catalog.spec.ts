@@ -2,10 +2,8 @@
 // picker, and the model field finds a model by name or Hugging Face id, variants included,
 // saying which entry it used. One page load for every check.
 
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe.ts';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 test('the catalog fills the picker; a Hub id with a dated instruct suffix finds its model, says which entry, and estimates', async ({ page }) => {
   await openPlanner(page);
@@ -24,8 +22,7 @@ test('the catalog fills the picker; a Hub id with a dated instruct suffix finds 
   await resultsSettled(page);
   await expect(page.getByTestId('model-summary')).toContainText('4.02 B parameters'); // 4,022,468,096 (catalog.test.ts: within 2 % of the published 4.0B)
 
-  const axe = await new AxeBuilder({ page }).include('#ctl-model-find').include('[data-testid="model-context"]').withTags(WCAG_TAGS).analyze();
-  expect(axe.violations).toEqual([]);
+  expect(await axeViolations(page, ['#ctl-model-find', '[data-testid="model-context"]'])).toEqual([]);
 
   await finder.fill('no such model');
   await finder.press('Enter');

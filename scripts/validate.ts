@@ -63,4 +63,6 @@ for (const g of ['none', 'partial', 'full'] as const) {
   const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.cudaGraph === g);
   if (subset.length > 0) line(`  MoE, CUDA graphs ${g}`, subset);
 }
+const { printMemoryLeaveOnePublisherOut } = await import('./validate-memory-lopo.ts');
+printMemoryLeaveOnePublisherOut(cases);
 await import('./validate-finetune.ts');

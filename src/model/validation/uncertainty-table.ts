@@ -13,7 +13,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   },
   memory: {
     lowerError: -0.2501363126933574,
-    upperError: 0.6708030734394987,
+    upperError: 0.32282682154686926,
     rows: 62
   }
 };
