@@ -13,7 +13,7 @@ import {
   findGpuPreset, FRAMEWORKS, frameworkScheduleProblem, microBatchMinimumProblem, PRECISIONS, precisionProblem, type Framework, type Precision,
 } from '../model/input/index.ts';
 import {
-  describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
+  defaultDp, describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
   layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
 } from '../model/input/index.ts';
 import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
@@ -59,7 +59,7 @@ export { divisors };
 function readLayout(doc: Doc): Layout {
   const count = (path: FieldPath) => countAt(doc, path) ?? 1;
   const tp = count(DEGREE_PATHS.tp), pp = count(DEGREE_PATHS.pp), cp = count(DEGREE_PATHS.cp);
-  const dp = countAt(doc, DEGREE_PATHS.dp) ?? Math.max(1, Math.floor((countAt(doc, GPUS_PATH) ?? 1) / (tp * pp * cp)));
+  const dp = countAt(doc, DEGREE_PATHS.dp) ?? defaultDp(countAt(doc, GPUS_PATH), tp, pp, cp);
   const vpp = count(DEGREE_PATHS.vpp);
   const named = SCHEDULES.find((s) => s === stringAt(doc, SCHEDULE_PATH, ''));
   return {

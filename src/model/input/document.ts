@@ -6,7 +6,7 @@ import { DEFAULT_PREEMPTIONS_PER_NODE_DAY, RESTART_SECONDS } from '../calibratio
 import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency } from './consistency.ts';
-import { dpOnGpus, scheduleForVpp } from './layout.ts';
+import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
@@ -220,11 +220,10 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
   const vpp = r.integer(p, 'vpp', 'parallel', 1);
   const gpus = own(clusterObj, 'gpus');
   // An absent DP follows from the GPU count, and an absent schedule from VPP: the layout rule of layout.ts.
-  const dpFromGpus = typeof gpus === 'number' ? (dpOnGpus(gpus, tp, pp, cp) ?? 1) : 1;
   return {
     tp,
     pp,
-    dp: r.integer(p, 'dp', 'parallel', Math.max(1, dpFromGpus)),
+    dp: r.integer(p, 'dp', 'parallel', defaultDp(gpus, tp, pp, cp)),
     cp,
     ep: r.integer(p, 'ep', 'parallel', 1),
     vpp,
