@@ -6,8 +6,10 @@
 // Both run Hugging Face modeling code (modelCode "transformers"). The model is a Hub id: a
 // preset's shapes where the id names one (meta-llama/Meta-Llama-3-8B → llama3-8b), otherwise a warning.
 
-import { findModelPreset } from '../../presets/models.ts';
 import type { Draft } from './draft.ts';
+import { readHubModel } from './hub-model.ts';
+
+export { presetForHubId } from './hub-model.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -24,19 +26,6 @@ const ALL_MODULES = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
 const MODULE_NAMES: Readonly<Record<string, (typeof ALL_MODULES)[number]>> = {
   q_proj: 'q', k_proj: 'k', v_proj: 'v', o_proj: 'o', gate_proj: 'gate', up_proj: 'up', down_proj: 'down',
 };
-
-/** A Hub id's preset: "NousResearch/Meta-Llama-3-8B-Instruct" → llama3-8b, "meta-llama/Llama-3.1-70B" → llama3.1-70b. */
-export function presetForHubId(id: string): string | null {
-  const name = (id.split('/').pop() ?? '').toLowerCase();
-  const llama = /^(?:meta-)?llama-?(\d(?:\.\d)?)-(\d+)b(?:-|$)/.exec(name);
-  if (llama) {
-    const preset = `llama${llama[1]}-${llama[2]}b`;
-    return findModelPreset(preset) ? preset : null;
-  }
-  const qwen = /^qwen2\.5-(\d+)b(?:-|$)/.exec(name);
-  if (qwen) return findModelPreset(`qwen2.5-${qwen[1]}b`) ? `qwen2.5-${qwen[1]}b` : null;
-  return null;
-}
 
 function readModules(d: Draft, where: string, value: unknown): string[] | null {
   if (value === 'all' || value === 'all-linear') return [...ALL_MODULES];
@@ -70,12 +59,7 @@ export function readHfTrainer(d: Draft, value: Obj, flavour: HfTrainer, gpus: nu
   const id = get('base_model', 'model_name_or_path');
   if (typeof id === 'string') {
     d.model['name'] = id;
-    const preset = presetForHubId(id);
-    const found = preset === null ? undefined : findModelPreset(preset);
-    if (found && !hasModel) {
-      Object.assign(d.model, found.model, { name: id });
-      d.warn(`model: ${id} read as the preset ${found.id} (${found.model.name})`);
-    } else if (!hasModel) d.warn(`model: the recipe names ${id} on the Hugging Face Hub; give its config.json for the model`);
+    if (!hasModel) readHubModel(d, id);
   }
 
   // The adapter.
