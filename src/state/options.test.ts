@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
-import { DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { degreeMove, DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { findModelPreset } from './catalog.ts';
 
 const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
@@ -219,5 +220,31 @@ describe('etpChoices: what the expert-TP control offers (issue 20)', () => {
   });
   it('a dense model has no expert-TP control', () => {
     expect(etpChoices({ ...doc, model: { ...doc.model, moe: null } })).toBeNull();
+  });
+});
+
+// Issue 38: a default that depends on another field is said when it moves. DeepSeek-V3 on 256 GPUs at TP 8 · DP 32:
+// EP 64 does not divide DP × CP = 32, so expert TP is 1; EP 32 does, so expert TP becomes TP = 8
+// (structure/params.ts expertTensorParallel, Megatron-Core's tp when --expert-tensor-parallel-size is unset).
+describe('the expert TP default, announced when an edit flips it', () => {
+  const v3 = findModelPreset('deepseek-v3');
+  if (!v3) throw new Error('no deepseek-v3 preset');
+  const doc = {
+    version: 1, model: v3.model, training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
+    parallel: { tp: 8, pp: 1, dp: 32, ep: 64 }, cluster: { gpu: 'h100-sxm', gpus: 256 },
+  };
+
+  it('EP 64 → 32: "expert TP 1 → 8"', () => {
+    expect(etpChoices(doc)?.fallback).toBe(1);
+    const move = degreeMove(doc, 'ep', 32);
+    expect(etpChoices(move.document)?.fallback).toBe(8);
+    expect(move.notes).toEqual(['EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as the dense layers do; choose ETP to keep 1)']);
+  });
+
+  it('and back, EP 32 → 64: "expert TP 8 → 1"; nothing said when ETP is set or nothing flips', () => {
+    const at32 = degreeMove(doc, 'ep', 32).document;
+    expect(degreeMove(at32, 'ep', 64).notes).toEqual([expect.stringMatching(/^EP 64: expert TP 8 → 1, the default while ETP is not set \(EP no longer divides DP × CP/)]);
+    expect(degreeMove(setAt(doc, ['parallel', 'etp'], 1), 'ep', 32).notes).toEqual([]);
+    expect(degreeMove(doc, 'ep', 128).notes).toEqual([]);
   });
 });

@@ -229,7 +229,10 @@ export function degreeMove(doc: Doc, key: DegreeKey, value: number, intent: Layo
   const edit = withLayoutDegree(l0, key, value);
   // DP cannot be whole (a slider never offers this): the degree is set as asked, and the engine's error names the fields.
   const l = edit.ok ? edit.layout : { ...l0, [key]: value };
-  if (!read.ok || !edit.ok || key === 'ep' || key === 'microBatch') return { document: withLayout(doc, l), notes: [] };
+  if (!read.ok || !edit.ok || key === 'ep' || key === 'microBatch') {
+    const document = withLayout(doc, l);
+    return { document, notes: etpNote(doc, document, `${DEGREE_WORDS[key]} ${value}`) };
+  }
   const forced: ForcedDegree[] = [];
   const settled = settleDependents(read.ctx, l, intent, (p) => {
     if (p.forced) forced.push(p.forced);
@@ -238,7 +241,30 @@ export function degreeMove(doc: Doc, key: DegreeKey, value: number, intent: Layo
   const after = { ...l, ...settled };
   // Only what moved besides the edited degree and DP (which follows it) is said.
   const notes = describeLayoutMove(l, { layout: after, forced, problem: null }, intent, `${DEGREE_WORDS[key]} ${value}`);
-  return { document: withLayout(doc, after), notes };
+  const document = withLayout(doc, after);
+  return { document, notes: [...notes, ...etpNote(doc, document, `${DEGREE_WORDS[key]} ${value}`)] };
+}
+
+/** The expert TP the engine takes for a document (its parallel.etp, else the default rule), or null for a dense or unreadable one. */
+function expertTpOf(doc: Doc): number | null {
+  const read = readContext(doc);
+  if (!read.ok || !read.ctx.model.moe) return null;
+  const l = read.ctx.layout;
+  const etp = countAt(doc, ['parallel', 'etp']);
+  return expertTensorParallel({ tp: l.tp, dp: l.dp, cp: l.cp, ep: l.ep, etp });
+}
+
+/**
+ * A derived default said where the user looks: when parallel.etp is unset and an edit flips the expert TP the
+ * engine takes (structure/params.ts expertTensorParallel: TP when EP divides DP × CP, else 1), the note names it,
+ * e.g. DeepSeek-V3 at TP 8 · DP 32, EP 64 → 32: "Expert TP 1 → 8 (EP 32 …)".
+ */
+function etpNote(before: Doc, after: Doc, cause: string): string[] {
+  if (getAt(after, ['parallel', 'etp']) != null) return [];
+  const from = expertTpOf(before), to = expertTpOf(after);
+  if (from === null || to === null || from === to) return [];
+  const rule = to === 1 ? 'EP no longer divides DP × CP, so each expert stays whole on one GPU' : 'EP now divides DP × CP, so experts split over the TP ranks as the dense layers do';
+  return [`${cause}: expert TP ${from} → ${to}, the default while ETP is not set (${rule}; choose ETP to keep ${from})`];
 }
 
 /** The document with another schedule; VPP follows (2 or more for interleaved 1F1B, 1 otherwise). */
@@ -259,7 +285,9 @@ export function gpuCountMove(doc: Doc, gpus: unknown, intent: LayoutIntent = int
   const l0 = readLayout(doc);
   const result = layoutForGpuCount(read.ctx, intent, l0.schedule, gpus);
   if (!result.ok) return { document: setAt(doc, GPUS_PATH, gpus), notes: [result.reason] };
-  return { document: withLayout(doc, result.layout), notes: describeLayoutMove(l0, result, intent, `${gpus.toLocaleString('en-US')} GPUs`) };
+  const cause = `${gpus.toLocaleString('en-US')} ${gpus === 1 ? 'GPU' : 'GPUs'}`;
+  const document = withLayout(doc, result.layout);
+  return { document, notes: [...describeLayoutMove(l0, result, intent, cause), ...etpNote(doc, document, cause)] };
 }
 
 /** The same GPU count, every degree brought back to the user's values where the (new) model allows (after the model changed, say). */
