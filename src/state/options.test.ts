@@ -4,6 +4,7 @@ import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
 import { degreeMove, DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
 import { findModelPreset } from './catalog.ts';
+import { seqLenNote } from './choices.ts';
 
 const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
@@ -89,7 +90,7 @@ describe('moving a degree keeps TP × PP × DP × CP = GPUs', () => {
     const doc = setAt(setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], 16), ['training', 'microBatch'], 8);
     const tp = layoutChoices(doc).tp;
     expect(tp.values).toEqual([8]);
-    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe('DP would be 4, and globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
+    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe('DP would be 4, and training.globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
     // Set anyway (a typed link, say): the micro-batch falls to the largest valid size, 16 / 4 = 4.
     expect(getAt(withDegree(doc, 'tp', 4), ['training', 'microBatch'])).toBe(4);
   });
@@ -246,5 +247,18 @@ describe('the expert TP default, announced when an edit flips it', () => {
     expect(degreeMove(at32, 'ep', 64).notes).toEqual([expect.stringMatching(/^EP 64: expert TP 8 → 1, the default while ETP is not set \(EP no longer divides DP × CP/)]);
     expect(degreeMove(setAt(doc, ['parallel', 'etp'], 1), 'ep', 32).notes).toEqual([]);
     expect(degreeMove(doc, 'ep', 128).notes).toEqual([]);
+  });
+});
+
+describe('a sequence length above the model\'s longest context is a warning (issue 38)', () => {
+  it('Llama 3 8B (8,192) at 16,384: warned; at 8,192 and for a custom model: nothing', () => {
+    const llama = findModelPreset('llama3-8b');
+    if (!llama) throw new Error('no llama3-8b preset');
+    const doc = setAt(setAt(DEFAULT_DOCUMENT, ['model'], llama.model), ['training', 'seqLen'], 16_384);
+    expect(seqLenNote(doc)).toBe('Longer than Llama 3 8B\'s longest context, 8,192 tokens: it was never trained on sequences this long, so it would need long-context training first.');
+    expect(seqLenNote(setAt(doc, ['training', 'seqLen'], 8192))).toBeNull();
+    expect(seqLenNote(setAt(doc, ['model', 'name'], 'my own'))).toBeNull();
+    // The estimate still runs.
+    expect(parseDocument(doc).ok).toBe(true);
   });
 });

@@ -99,7 +99,7 @@ function choices(current: number, candidates: readonly number[], problemOf: (v: 
 function batchWithDp(ctx: Context, dp: number | null): string | null {
   if (dp === null) return 'DP would not be a whole number';
   const problem = batchProblem(ctx.training, dp);
-  return problem ? `DP would be ${dp}, and globalBatch ${problem}` : null;
+  return problem ? `DP would be ${dp}, and training.globalBatch ${problem}` : null;
 }
 
 function tpChoices(ctx: Context): DegreeChoices {
@@ -129,7 +129,7 @@ function dpChoices(ctx: Context): DegreeChoices {
   const perReplica = training.globalBatch / training.microBatch;
   const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
   return choices(l.dp, candidates, (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
-    `DP sets the GPU count (TP × PP × CP × DP); divisors of globalBatch / microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
 }
 
 function epChoices(ctx: Context): DegreeChoices {
@@ -152,7 +152,7 @@ function microBatchChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
   const perReplica = training.globalBatch / l.dp;
   return choices(l.microBatch, divisors(perReplica), (b) => batchProblem({ ...training, microBatch: b }, l.dp),
-    `divisors of globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
+    `divisors of training.globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
 }
 
 const CHOOSERS: Readonly<Record<DegreeKey, (ctx: Context) => DegreeChoices>> = {

@@ -143,12 +143,26 @@ function readMla(r: FieldReader, m: JsonObject): MlaConfig | null {
   };
 }
 
+/**
+ * The longest sequence read: 10 million tokens, the longest context an open model states (Llama 4 Scout's model card:
+ * 10M). A longer one is a typing slip, not a run ("1e9" once gave "2,310 years"); above the model's own longest
+ * context but within this the page warns (state/choices.ts seqLenNote) and estimates.
+ */
+export const MAX_SEQ_LEN = 10_000_000;
+
+function readSeqLen(r: FieldReader, t: JsonObject): number {
+  const seqLen = r.integer(t, 'seqLen', 'training', undefined);
+  if (seqLen <= MAX_SEQ_LEN) return seqLen;
+  r.error('training.seqLen', `must be at most ${MAX_SEQ_LEN.toLocaleString('en-US')} tokens, the longest context of any open model; got ${seqLen.toLocaleString('en-US')}`);
+  return MAX_SEQ_LEN;
+}
+
 function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
   r.unknownKeys(t, TRAINING_KEYS, 'training');
   const offloadObj = r.section(t, 'offload', 'training.offload') ?? {};
   r.unknownKeys(offloadObj, ['optimizer', 'parameters', 'optimizerFraction'], 'training.offload');
   return {
-    seqLen: r.integer(t, 'seqLen', 'training', undefined),
+    seqLen: readSeqLen(r, t),
     globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
     microBatch: r.integer(t, 'microBatch', 'training', 1),
     tokens: r.number(t, 'tokens', 'training', DEFAULT_TOKENS, 0, 1e18, true),

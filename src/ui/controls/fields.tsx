@@ -93,8 +93,10 @@ export function NumberField(props: {
   commitOnBlur?: boolean;
   /** The value in words beside the label ("524 billion tokens"), for numbers too long to read at a glance in the box. */
   readable?: (value: number) => string;
+  /** A warning under the field (a plausible but unusual value), or null. */
+  warning?: string | null;
 }) {
-  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false, readable } = props;
+  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false, readable, warning = null } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const error = useFieldError(path);
@@ -105,7 +107,8 @@ export function NumberField(props: {
   const words = readable && typeof value === 'number' && Number.isFinite(value) && !error ? readable(value) : null;
   const aside = words && <span data-testid={`${id}-words`} className="text-xs text-gray-700 tabular-nums dark:text-gray-300">{words}</span>;
   return (
-    <FieldShell id={id} help={help} error={error} aside={aside}>
+    <FieldShell id={id} help={help} error={error} aside={aside}
+      extra={warning && !error ? <p data-testid={`${id}-warning`} className="text-xs text-amber-900 dark:text-amber-200">{warning}</p> : undefined}>
       <input
         id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className={INPUT}
         value={draft ?? showNumber(value)} placeholder={placeholder}
