@@ -60,7 +60,7 @@ function stageMemory(o: EstimateOutput): string {
 }
 
 /** The short table of `estimate --summary`: which model, will it fit, how fast, how long, how much. */
-export function summaryTable(o: EstimateOutput, name: string): string {
+export function summaryTable(o: EstimateOutput, name: string, tokenBudget?: string): string {
   if (o.errors.length > 0) return [`${name}: invalid`, ...o.errors.map((e) => `  - ${e}`)].join('\n');
   const capacity = o.memory.capacity;
   const peak = o.memory.perGpu.total;
@@ -79,6 +79,7 @@ export function summaryTable(o: EstimateOutput, name: string): string {
     rows.push(['tokens/s', grouped(t.tokensPerSecond)]);
     rows.push(['MFU', `${(t.mfu * 100).toFixed(1)} %`]);
   }
+  if (tokenBudget !== undefined) rows.push(['tokens', tokenBudget]);
   if (o.time) rows.push(['days', grouped(o.time.days, 1)]);
   if (o.cost) rows.push(['dollars', `$${grouped(o.cost.usd)}`]);
   rows.push(...scheduleRows(o));

@@ -147,6 +147,24 @@ describe('estimate command line', () => {
     expect(lines.length).toBeLessThan(24);
   });
 
+  it('--summary says which token budget it used and where it came from; --tokens reads 15T as 1.5e13', () => {
+    // VALID has no training.tokens: the parser's default, 1e12 (model/input/document.ts DEFAULT_TOKENS).
+    const fallback = run(['-', '--summary'], JSON.stringify(VALID));
+    expect(fallback.stdout).toMatch(/^ {2}tokens\s+1e12 \(1 T\) tokens, the planner's default: the document has no training.tokens/m);
+    const stated = run(['-', '--summary'], JSON.stringify({ ...VALID, training: { ...VALID.training, tokens: 3e11 } }));
+    expect(stated.stdout).toMatch(/^ {2}tokens\s+3e11 \(300 B\) tokens, from training.tokens in the document$/m);
+    const flag = run(['-', '--summary', '--tokens', '15T'], JSON.stringify(VALID));
+    expect(flag.stdout).toMatch(/^ {2}tokens\s+1.5e13 \(15 T\) tokens, from --tokens 15T$/m);
+    // 15 times the default budget: 15 times the days (the step and its rate do not change).
+    const days = (out: string) => Number(/^ {2}days\s+([\d,.]+)$/m.exec(out)?.[1]?.replace(/,/g, ''));
+    expect(days(flag.stdout) / days(fallback.stdout)).toBeCloseTo(15, 1);
+    const json = JSON.parse(run(['-', '--tokens', '1.5e13'], JSON.stringify(VALID)).stdout) as { time: { days: number } };
+    expect(json.time.days).toBeCloseTo(days(flag.stdout), 0);
+    const bad = run(['-', '--tokens', 'lots'], JSON.stringify(VALID));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--tokens: needs a token budget such as 15T, 300B or 1.5e13, got lots');
+  });
+
   it('prints the figures a schedule is planned with: rates, interruptions, the end as a range and dated, on-demand beside spot', () => {
     const doc = { ...VALID, cost: { usdPerGpuHour: 3, capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.5, startDate: '2027-01-04' } };
     const json = JSON.parse(run(['-'], JSON.stringify(doc)).stdout) as {

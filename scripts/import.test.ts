@@ -46,6 +46,22 @@ describe('npm run import', () => {
     expect(l.parallel).toMatchObject({ dp: 8, zero: 3 });
   });
 
+  it('the axolotl QLoRA example (--gpus 8) and an AutoModel pre-training recipe import and estimate without errors', () => {
+    const estimateOf = (imported: string) => JSON.parse(runScript('scripts/estimate.ts', ['-'], imported).stdout) as { errors: string[]; memory: { fits: boolean } };
+    // examples/llama-3/qlora.yml: micro 2 × accumulation 4 × 8 GPUs; the token budget is not in the file.
+    const ax = run(['scripts/fixtures/import/yaml/axolotl_llama3_qlora.yml', '--gpus', '8']);
+    expect(ax.status).toBe(0);
+    expect(ax.stderr).toContain('not stated in the file (the document\'s defaults apply): token budget');
+    expect(JSON.parse(ax.stdout)).toMatchObject({ training: { globalBatch: 64, seqLen: 4096 }, parallel: { dp: 8 } });
+    expect(estimateOf(ax.stdout).errors).toEqual([]);
+    // llm_pretrain llama3_1_70b …8nodes_tp1cp2pp1.yaml: benchmark.num_nodes 8 × 8 GPUs, nothing left open.
+    const am = run(['scripts/fixtures/import/yaml/automodel_llama3_1_70b_pretrain_benchmark_8nodes_tp1cp2pp1.yaml']);
+    expect(am.status).toBe(0);
+    expect(am.stderr).toBe('');
+    expect(JSON.parse(am.stdout)).toMatchObject({ cluster: { gpus: 64 }, parallel: { cp: 2, dp: 32 }, training: { seqLen: 8192 } });
+    expect(estimateOf(am.stdout).errors).toEqual([]);
+  });
+
   it('a malformed file: exit 1, the line named on stderr', () => {
     const out = run(['-'], '[model]\nflavor = 8B\n');
     expect(out.status).toBe(1);

@@ -68,8 +68,9 @@ describe('engine fuzz: estimate() on hostile documents', () => {
       // 1,048,576 GPUs = TP 2 × PP 4 × CP 2 × DP 65,536; 4 micro-batches per step, Megatron-LM's interleaving needs M ≥ PP (capabilities.ts).
       big((d) => ({ ...d, parallel: { ...d.parallel, dp: 65_536 }, cluster: { ...d.cluster, gpus: 1_048_576 }, training: { ...d.training, globalBatch: 2 * 4 * 65_536 } })),
       big((d) => ({ ...d, model: { ...d.model, layers: 10_000 } })),
-      // 10,485,760 tokens: divisible by 2 × CP = 4; 32 sequences over DP 8 are 4 micro-batches, PP 4's interleaving minimum.
-      big((d) => ({ ...d, training: { ...d.training, seqLen: 10_485_760, globalBatch: 32, microBatch: 1 } })),
+      // 10,000,000 tokens, the longest the engine reads (document.ts MAX_SEQ_LEN): divisible by 2 × CP = 4; 32 sequences over
+      // DP 8 are 4 micro-batches, PP 4's interleaving minimum.
+      big((d) => ({ ...d, training: { ...d.training, seqLen: 10_000_000, globalBatch: 32, microBatch: 1 } })),
       big((d) => ({ ...d, model: { ...d.model, moe: { ...d.model.moe, experts: 1024 } } })),
     ];
     for (const doc of cases) {

@@ -4,7 +4,7 @@
 // fields it changed (ux.md principle 11: nothing changes without a word).
 
 import type { LayoutIntent } from '../model/input/index.ts';
-import { findGpuPreset, type CatalogEntry, type GpuPreset } from './catalog.ts';
+import { findGpuPreset, matchModelPreset, type CatalogEntry, type GpuPreset } from './catalog.ts';
 import { getAt, type Doc } from './doc.ts';
 import { intentOfDocument } from './options.ts';
 
@@ -29,6 +29,18 @@ export function choicesOfDocument(doc: Doc): Choices {
 }
 
 const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
+
+/**
+ * A sequence length above the longest context the document's model (a preset) was trained to: a warning, not an
+ * error (the estimate runs; the model would need long-context training first). Above 10 million tokens the engine
+ * refuses it (model/input/document.ts MAX_SEQ_LEN). Null when it is within, or the model is no preset.
+ */
+export function seqLenNote(doc: Doc): string | null {
+  const seqLen = getAt(doc, ['training', 'seqLen']);
+  const preset = matchModelPreset(getAt(doc, ['model']));
+  if (typeof seqLen !== 'number' || !preset || seqLen <= preset.longestContext) return null;
+  return `Longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)} tokens: it was never trained on sequences this long, so it would need long-context training first.`;
+}
 
 /** What a model preset changes besides the model: the sequence length, and the experts' spread its authors used. */
 export function modelPresetNotes(before: Doc, preset: CatalogEntry): string[] {

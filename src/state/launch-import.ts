@@ -27,3 +27,51 @@ export function mergeLaunchImport(current: Doc, imported: Doc): Doc {
     cluster: { ...section(current, 'cluster'), ...cluster },
   };
 }
+
+/** The importer's entry (model/import/ importLaunchFile), passed in so the page loads it only when a file arrives. */
+type Importer = typeof import('../model/import/index.ts').importLaunchFile;
+type ImportOptions = Parameters<Importer>[1];
+type Unstated = { readonly path: readonly string[]; readonly words: string };
+
+/** An import onto the page: the merged document, what the page says about it, and what the file left open. */
+export type PageImport =
+  | { readonly ok: true; readonly kind: Extract<ReturnType<Importer>, { ok: true }>['kind']; readonly document: Doc; readonly gpuLine: string | null; readonly warnings: readonly string[]; readonly unstated: readonly Unstated[] }
+  | { readonly ok: false; readonly errors: readonly string[] };
+
+/**
+ * A launch file read onto the page: a file that leaves the GPUs to the launcher (axolotl, LLaMA-Factory,
+ * torchtitan's shard degree -1, a bare argument list) is laid out on the page's GPU count, DP following
+ * (model/import/ with `gpus`; the parser's one DP rule, model/input/layout.ts), and `gpuLine` says so; every
+ * other field the file leaves open keeps the page's value and is listed in `unstated`.
+ */
+export function importOntoPage(importLaunchFile: Importer, text: string, current: Doc): PageImport {
+  const cluster = section(current, 'cluster');
+  const gpu = cluster['gpu'];
+  const options: NonNullable<ImportOptions> = {
+    ...(typeof gpu === 'string' ? { gpu } : {}),
+    ...(typeof cluster['gpusPerNode'] === 'number' ? { gpusPerNode: cluster['gpusPerNode'] } : {}),
+  };
+  let result = importLaunchFile(text, options);
+  const pageGpus = cluster['gpus'];
+  const onPageGpus = result.ok && typeof pageGpus === 'number' && result.unstated.some((u) => u.path[0] === 'cluster');
+  if (onPageGpus) result = importLaunchFile(text, { ...options, gpus: pageGpus });
+  if (!result.ok) return { ok: false, errors: result.errors };
+  const imported = result.document as Doc;
+  return {
+    ok: true,
+    kind: result.kind,
+    document: mergeLaunchImport(current, imported),
+    gpuLine: onPageGpus ? gpuLine(imported, pageGpus) : null,
+    warnings: result.warnings.filter((w) => !w.startsWith('cluster.gpu:')),
+    unstated: result.unstated.filter((u) => u.path[0] !== 'cluster'),
+  };
+}
+
+/** "The file does not state the GPU count: this page's 64 GPUs are used, so DP is 64 (64 ÷ TP 1 × PP 1 × CP 1)." */
+function gpuLine(imported: Doc, gpus: unknown): string {
+  const p = section(imported, 'parallel');
+  const n = (v: unknown) => (typeof v === 'number' ? v : 1);
+  const count = typeof gpus === 'number' ? gpus.toLocaleString('en-US') : String(gpus);
+  const dp = typeof p['dp'] === 'number' ? `, so DP is ${p['dp']} (${count} ÷ TP ${n(p['tp'])} × PP ${n(p['pp'])} × CP ${n(p['cp'])})` : '';
+  return `The file does not state the GPU count: this page's ${count} ${gpus === 1 ? 'GPU is' : 'GPUs are'} used${dp}.`;
+}

@@ -8,7 +8,7 @@ import { fitSuggestions } from '../model/search/index.ts';
 import { KNOBS, type KnobContext } from '../model/sweep/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, withFieldChanges, type Doc } from './doc.ts';
-import { withDegree, withGpus } from './options.ts';
+import { layoutChoices, withDegree, withGpus } from './options.ts';
 
 const contextOf = (doc: Doc): KnobContext => {
   const parsed = parseDocument(doc);
@@ -107,5 +107,41 @@ describe('property: the page, the sweep and the fix-it give the same layout for 
       }
     }), { numRuns: 40 });
     expect(compared).toBeGreaterThan(0);
+  });
+});
+
+// Issue 33: the page derived an absent DP as floor(GPUs / (TP·PP·CP)) while the parser took 1 where that is not
+// whole (20 GPUs at TP 8: DP 2 on the page, DP 1 in the engine). Both now read model/input/layout.ts defaultDp.
+describe('property: the page reads the DP the engine reads when the document leaves DP out', () => {
+  const docWithoutDp = fc.record({
+    gpus: fc.integer({ min: 1, max: 1024 }),
+    tp: fc.constantFrom(1, 2, 4, 8),
+    pp: fc.constantFrom(1, 2, 4),
+    cp: fc.constantFrom(1, 2),
+  });
+
+  /** DP as the engine reads it: the parsed config's, or the one its GPU-count error names ("… = tp×pp×dp×cp = …"). */
+  function engineDp(doc: Doc, tp: number, pp: number, cp: number): number {
+    const parsed = parseDocument(doc);
+    if (parsed.ok) return parsed.config.parallel.dp;
+    const named = parsed.errors.map((e) => new RegExp(`= ${tp}×${pp}×(\\d+)×${cp} =`).exec(e)).find((m) => m !== null);
+    if (!named?.[1]) throw new Error(`no DP in the engine's errors: ${parsed.errors.join('; ')}`);
+    return Number(named[1]);
+  }
+
+  it('20 GPUs at TP 8: DP 1 on the page and in the engine', () => {
+    const doc = { ...DEFAULT_DOCUMENT, model: DENSE_MODEL, parallel: { tp: 8, pp: 1 }, cluster: { gpu: 'h100-sxm', gpus: 20 } } as Doc;
+    expect(layoutChoices(doc).dp.current).toBe(1);
+    expect(engineDp(doc, 8, 1, 1)).toBe(1);
+  });
+
+  it('for random GPU counts and degrees, page DP = engine DP', () => {
+    fc.assert(fc.property(docWithoutDp, ({ gpus, tp, pp, cp }) => {
+      const doc: Doc = {
+        version: 1, model: DENSE_MODEL, training: { seqLen: 4096, globalBatch: 4 * gpus, microBatch: 1 },
+        parallel: { tp, pp, cp }, cluster: { gpu: 'h100-sxm', gpus },
+      };
+      expect(layoutChoices(doc).dp.current).toBe(engineDp(doc, tp, pp, cp));
+    }), { numRuns: 300 });
   });
 });

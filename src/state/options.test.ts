@@ -2,7 +2,12 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
-import { DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { degreeMove, DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import { findModelPreset, loadCatalog } from './catalog.ts';
+import { seqLenNote } from './choices.ts';
+
+// The catalog is a chunk of its own on the page (state/catalog.ts); the tests below read two of its entries.
+await loadCatalog();
 
 const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
@@ -88,7 +93,7 @@ describe('moving a degree keeps TP × PP × DP × CP = GPUs', () => {
     const doc = setAt(setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], 16), ['training', 'microBatch'], 8);
     const tp = layoutChoices(doc).tp;
     expect(tp.values).toEqual([8]);
-    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe('DP would be 4, and globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
+    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe('DP would be 4, and training.globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
     // Set anyway (a typed link, say): the micro-batch falls to the largest valid size, 16 / 4 = 4.
     expect(getAt(withDegree(doc, 'tp', 4), ['training', 'microBatch'])).toBe(4);
   });
@@ -219,5 +224,44 @@ describe('etpChoices: what the expert-TP control offers (issue 20)', () => {
   });
   it('a dense model has no expert-TP control', () => {
     expect(etpChoices({ ...doc, model: { ...doc.model, moe: null } })).toBeNull();
+  });
+});
+
+// Issue 38: a default that depends on another field is said when it moves. DeepSeek-V3 on 256 GPUs at TP 8 · DP 32:
+// EP 64 does not divide DP × CP = 32, so expert TP is 1; EP 32 does, so expert TP becomes TP = 8
+// (structure/params.ts expertTensorParallel, Megatron-Core's tp when --expert-tensor-parallel-size is unset).
+describe('the expert TP default, announced when an edit flips it', () => {
+  const v3 = findModelPreset('deepseek-v3');
+  if (!v3) throw new Error('no deepseek-v3 preset');
+  const doc = {
+    version: 1, model: v3.model, training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
+    parallel: { tp: 8, pp: 1, dp: 32, ep: 64 }, cluster: { gpu: 'h100-sxm', gpus: 256 },
+  };
+
+  it('EP 64 → 32: "expert TP 1 → 8"', () => {
+    expect(etpChoices(doc)?.fallback).toBe(1);
+    const move = degreeMove(doc, 'ep', 32);
+    expect(etpChoices(move.document)?.fallback).toBe(8);
+    expect(move.notes).toEqual(['EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as the dense layers do; choose ETP to keep 1)']);
+  });
+
+  it('and back, EP 32 → 64: "expert TP 8 → 1"; nothing said when ETP is set or nothing flips', () => {
+    const at32 = degreeMove(doc, 'ep', 32).document;
+    expect(degreeMove(at32, 'ep', 64).notes).toEqual([expect.stringMatching(/^EP 64: expert TP 8 → 1, the default while ETP is not set \(EP no longer divides DP × CP/)]);
+    expect(degreeMove(setAt(doc, ['parallel', 'etp'], 1), 'ep', 32).notes).toEqual([]);
+    expect(degreeMove(doc, 'ep', 128).notes).toEqual([]);
+  });
+});
+
+describe('a sequence length above the model\'s longest context is a warning (issue 38)', () => {
+  it('Llama 3 8B (8,192) at 16,384: warned; at 8,192 and for a custom model: nothing', () => {
+    const llama = findModelPreset('llama3-8b');
+    if (!llama) throw new Error('no llama3-8b preset');
+    const doc = setAt(setAt(DEFAULT_DOCUMENT, ['model'], llama.model), ['training', 'seqLen'], 16_384);
+    expect(seqLenNote(doc)).toBe('Longer than Llama 3 8B\'s longest context, 8,192 tokens: it was never trained on sequences this long, so it would need long-context training first.');
+    expect(seqLenNote(setAt(doc, ['training', 'seqLen'], 8192))).toBeNull();
+    expect(seqLenNote(setAt(doc, ['model', 'name'], 'my own'))).toBeNull();
+    // The estimate still runs.
+    expect(parseDocument(doc).ok).toBe(true);
   });
 });

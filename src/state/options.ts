@@ -13,7 +13,7 @@ import {
   findGpuPreset, FRAMEWORKS, frameworkScheduleProblem, microBatchMinimumProblem, PRECISIONS, precisionProblem, type Framework, type Precision,
 } from '../model/input/index.ts';
 import {
-  describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
+  defaultDp, describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
   layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
 } from '../model/input/index.ts';
 import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
@@ -59,7 +59,7 @@ export { divisors };
 function readLayout(doc: Doc): Layout {
   const count = (path: FieldPath) => countAt(doc, path) ?? 1;
   const tp = count(DEGREE_PATHS.tp), pp = count(DEGREE_PATHS.pp), cp = count(DEGREE_PATHS.cp);
-  const dp = countAt(doc, DEGREE_PATHS.dp) ?? Math.max(1, Math.floor((countAt(doc, GPUS_PATH) ?? 1) / (tp * pp * cp)));
+  const dp = countAt(doc, DEGREE_PATHS.dp) ?? defaultDp(countAt(doc, GPUS_PATH), tp, pp, cp);
   const vpp = count(DEGREE_PATHS.vpp);
   const named = SCHEDULES.find((s) => s === stringAt(doc, SCHEDULE_PATH, ''));
   return {
@@ -97,7 +97,7 @@ function choices(current: number, candidates: readonly number[], problemOf: (v: 
 function batchWithDp(ctx: Context, dp: number | null): string | null {
   if (dp === null) return 'DP would not be a whole number';
   const problem = batchProblem(ctx.training, dp);
-  return problem ? `DP would be ${dp}, and globalBatch ${problem}` : null;
+  return problem ? `DP would be ${dp}, and training.globalBatch ${problem}` : null;
 }
 
 function tpChoices(ctx: Context): DegreeChoices {
@@ -127,7 +127,7 @@ function dpChoices(ctx: Context): DegreeChoices {
   const perReplica = training.globalBatch / training.microBatch;
   const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
   return choices(l.dp, candidates, (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
-    `DP sets the GPU count (TP × PP × CP × DP); divisors of globalBatch / microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
 }
 
 function epChoices(ctx: Context): DegreeChoices {
@@ -150,7 +150,7 @@ function microBatchChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
   const perReplica = training.globalBatch / l.dp;
   return choices(l.microBatch, divisors(perReplica), (b) => batchProblem({ ...training, microBatch: b }, l.dp),
-    `divisors of globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
+    `divisors of training.globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
 }
 
 const CHOOSERS: Readonly<Record<DegreeKey, (ctx: Context) => DegreeChoices>> = {
@@ -227,7 +227,10 @@ export function degreeMove(doc: Doc, key: DegreeKey, value: number, intent: Layo
   const edit = withLayoutDegree(l0, key, value);
   // DP cannot be whole (a slider never offers this): the degree is set as asked, and the engine's error names the fields.
   const l = edit.ok ? edit.layout : { ...l0, [key]: value };
-  if (!read.ok || !edit.ok || key === 'ep' || key === 'microBatch') return { document: withLayout(doc, l), notes: [] };
+  if (!read.ok || !edit.ok || key === 'ep' || key === 'microBatch') {
+    const document = withLayout(doc, l);
+    return { document, notes: etpNote(doc, document, `${DEGREE_WORDS[key]} ${value}`) };
+  }
   const forced: ForcedDegree[] = [];
   const settled = settleDependents(read.ctx, l, intent, (p) => {
     if (p.forced) forced.push(p.forced);
@@ -236,7 +239,30 @@ export function degreeMove(doc: Doc, key: DegreeKey, value: number, intent: Layo
   const after = { ...l, ...settled };
   // Only what moved besides the edited degree and DP (which follows it) is said.
   const notes = describeLayoutMove(l, { layout: after, forced, problem: null }, intent, `${DEGREE_WORDS[key]} ${value}`);
-  return { document: withLayout(doc, after), notes };
+  const document = withLayout(doc, after);
+  return { document, notes: [...notes, ...etpNote(doc, document, `${DEGREE_WORDS[key]} ${value}`)] };
+}
+
+/** The expert TP the engine takes for a document (its parallel.etp, else the default rule), or null for a dense or unreadable one. */
+function expertTpOf(doc: Doc): number | null {
+  const read = readContext(doc);
+  if (!read.ok || !read.ctx.model.moe) return null;
+  const l = read.ctx.layout;
+  const etp = countAt(doc, ['parallel', 'etp']);
+  return expertTensorParallel({ tp: l.tp, dp: l.dp, cp: l.cp, ep: l.ep, etp });
+}
+
+/**
+ * A derived default said where the user looks: when parallel.etp is unset and an edit flips the expert TP the
+ * engine takes (structure/params.ts expertTensorParallel: TP when EP divides DP × CP, else 1), the note names it,
+ * e.g. DeepSeek-V3 at TP 8 · DP 32, EP 64 → 32: "Expert TP 1 → 8 (EP 32 …)".
+ */
+function etpNote(before: Doc, after: Doc, cause: string): string[] {
+  if (getAt(after, ['parallel', 'etp']) != null) return [];
+  const from = expertTpOf(before), to = expertTpOf(after);
+  if (from === null || to === null || from === to) return [];
+  const rule = to === 1 ? 'EP no longer divides DP × CP, so each expert stays whole on one GPU' : 'EP now divides DP × CP, so experts split over the TP ranks as the dense layers do';
+  return [`${cause}: expert TP ${from} → ${to}, the default while ETP is not set (${rule}; choose ETP to keep ${from})`];
 }
 
 /** The document with another schedule; VPP follows (2 or more for interleaved 1F1B, 1 otherwise). */
@@ -257,7 +283,9 @@ export function gpuCountMove(doc: Doc, gpus: unknown, intent: LayoutIntent = int
   const l0 = readLayout(doc);
   const result = layoutForGpuCount(read.ctx, intent, l0.schedule, gpus);
   if (!result.ok) return { document: setAt(doc, GPUS_PATH, gpus), notes: [result.reason] };
-  return { document: withLayout(doc, result.layout), notes: describeLayoutMove(l0, result, intent, `${gpus.toLocaleString('en-US')} GPUs`) };
+  const cause = `${gpus.toLocaleString('en-US')} ${gpus === 1 ? 'GPU' : 'GPUs'}`;
+  const document = withLayout(doc, result.layout);
+  return { document, notes: [...describeLayoutMove(l0, result, intent, cause), ...etpNote(doc, document, cause)] };
 }
 
 /** The same GPU count, every degree brought back to the user's values where the (new) model allows (after the model changed, say). */

@@ -19,3 +19,11 @@ describe('engine messages in the field\'s words', () => {
     expect(messageInWords('config.json: must be a JSON object')).toBe('config.json: must be a JSON object');
   });
 });
+
+describe('issue 38: the layout sliders\' reasons in the fields\' words', () => {
+  it('a batch that does not divide names the controls, not the document paths', () => {
+    const words = messageInWords('DP would be 4, and training.globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
+    expect(words).not.toMatch(/training\.|parallel\.|globalBatch|microBatch/);
+    expect(words).toContain('Global batch size (GBS, sequences) 16 is not a multiple of Micro-batch size (MBS)');
+  });
+});

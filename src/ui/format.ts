@@ -171,6 +171,11 @@ export function formatCount(count: number): string {
   return formatNumber(count);
 }
 
+/** A count with its noun, singular for exactly one: "1 GPU", "64 GPUs", "1,536 GPUs". */
+export function formatCountOf(count: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(count)} ${count === 1 ? noun : plural}`;
+}
+
 const TOKEN_PREFIXES: readonly Scale[] = [
   { factor: 1, unit: '' }, { factor: 1e3, unit: 'k' }, { factor: 1e6, unit: 'M' }, { factor: 1e9, unit: 'G' },
 ];

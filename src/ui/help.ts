@@ -76,7 +76,7 @@ export const HELP = {
 
   globalBatch: { label: 'Global batch size (GBS, sequences)', explain: 'Sequences per optimizer step.', formula: 'tokens per step = GBS × s' },
   seqLen: { label: 'Sequence length (s, tokens)', explain: 'Tokens per sequence.', formula: 'attention score FLOPs ∝ s² per sequence' },
-  tokens: { label: 'Token budget (tokens)', explain: 'Tokens to train on; sets the run length and cost. Accepts 1e12.', formula: 'steps = tokens / (GBS × s); days = tokens / (tokens/s) / 86,400' },
+  tokens: { label: 'Token budget (tokens)', explain: 'Tokens to train on; sets the run length and cost. Accepts 15T, 300B, 1.5e13 or 1,000,000,000.', formula: 'steps = tokens / (GBS × s); days = tokens / (tokens/s) / 86,400' },
   trainingMethod: { label: 'Training method', explain: 'Full training updates every weight; LoRA freezes the base and trains rank-r adapters; QLoRA also stores the frozen base in 4-bit NF4.', formula: 'adapter parameters r·(in + out) per adapted matrix; NF4 + double quantisation 4 + 8/64 + 32/(64·256) bits per frozen weight', source: 'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314)' },
   adapterRank: { label: 'Adapter rank r', explain: 'Inner size of each adapter: A is in × r, B is r × out.', formula: 'trainable parameters = r·(in + out) per adapted matrix', source: 'Hu et al. 2021, LoRA (arXiv 2106.09685), section 4.1' },
   adapterModules: { label: 'Adapted matrices', explain: 'Which matrices of every layer carry an adapter; the rest stay frozen without one.', source: 'PEFT LoraConfig target_modules; torchtune lora_attn_modules, apply_lora_to_mlp' },

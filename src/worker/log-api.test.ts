@@ -41,3 +41,17 @@ describe('logApi.read', () => {
     expect(r.comparison.mismatch.length).toBeGreaterThan(0);
   });
 });
+
+describe('logApi.compare: the log read once, compared again when the page changes', () => {
+  it('on 128 GPUs the comparison says the log is of another run; back on 64 it compares again', async () => {
+    const read = await logApi.read(syntheticMegatronLog({ steps: 40, globalBatch: 256, seqLen: 8192, gpus: 64, tp: 8, pp: 1 }), DOCUMENT);
+    if (!read.ok) throw new Error(read.errors.join('; '));
+    expect(read.comparison.mismatch).toEqual([]);
+    const moved = logApi.compare(read.report, { ...DOCUMENT, parallel: { tp: 8, pp: 1, dp: 16 }, cluster: { gpu: 'h100-sxm', gpus: 128 } });
+    if (!moved.ok) throw new Error(moved.errors.join('; '));
+    expect(moved.comparison.mismatch).toEqual(["GPUs: the log's 64, the document's 128"]);
+    expect(moved.comparison.ratio).toBeNull();
+    const back = logApi.compare(read.report, DOCUMENT);
+    expect(back).toEqual({ ok: true, comparison: read.comparison });
+  });
+});

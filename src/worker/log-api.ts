@@ -30,7 +30,19 @@ async function readInto(reader: LogReader, source: Blob | string, progress: (fra
   reader.push(decoder.decode());
 }
 
+export type CompareAnswer = { readonly ok: true; readonly comparison: LogComparison } | { readonly ok: false; readonly errors: readonly string[] };
+
 export const logApi = {
+  /** A log already read compared again with `document` (the page's configuration changed since): the prediction and the mismatch only. */
+  compare(report: LogReport, document: unknown): CompareAnswer {
+    try {
+      return { ok: true, comparison: compareWithDocument(report, document) };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, errors: [`the log could not be compared (${message.slice(0, 200)})`] };
+    }
+  },
+
   /** Reads the log, reports the share read as it goes, and compares it with `document` (the page's, untrusted). */
   async read(source: Blob | string, document: unknown, progress: (fraction: number) => void = () => {}): Promise<LogAnswer> {
     try {

@@ -1,10 +1,12 @@
 // The page's side of "read my training log": one read in a worker of its own (a one-shot
 // session, session.ts), started when asked and terminated when it answers, with progress
-// through a comlink proxy. A worker that crashes or stops answering gives an error value,
+// through a comlink proxy; and, when the page's configuration changes, the log already read
+// compared again the same way. A worker that crashes or stops answering gives an error value,
 // never a hanging promise.
 
 import { proxy } from 'comlink';
-import type { LogAnswer, LogApi } from './log-api.ts';
+import type { LogReport } from '../model/log/index.ts';
+import type { CompareAnswer, LogAnswer, LogApi } from './log-api.ts';
 import { askOnce } from './one-shot.ts';
 import type { WorkerLike } from './session.ts';
 
@@ -21,4 +23,9 @@ export function readLogInWorker(
   timeoutMs = LOG_TIMEOUT_MS,
 ): Promise<LogAnswer> {
   return askOnce<LogApi, LogAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => remote.read(source, document, proxy(onProgress)));
+}
+
+/** A log already read, compared again with the page's (changed) document, in a one-shot worker. */
+export function compareLogInWorker(createWorker: () => WorkerLike, report: LogReport, document: unknown, timeoutMs = LOG_TIMEOUT_MS): Promise<CompareAnswer> {
+  return askOnce<LogApi, CompareAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => Promise.resolve(remote.compare(report, document)));
 }

@@ -63,6 +63,17 @@ function unresolvedHint(value: unknown): string {
 
 export type ImportKind = 'megatron' | 'torchtitan' | 'deepspeed' | 'nemo' | 'automodel' | 'axolotl' | 'llama-factory';
 
+/** A field a run needs that the file did not state: the page keeps its own value, the command line the document's default. */
+export interface Unstated {
+  readonly path: readonly string[];
+  /** The field in the page's words ("sequence length"). */
+  readonly words: string;
+}
+
 export type ImportResult =
-  | { readonly ok: true; readonly kind: ImportKind; readonly document: Section; readonly warnings: readonly string[] }
+  | {
+    readonly ok: true; readonly kind: ImportKind; readonly document: Section; readonly warnings: readonly string[];
+    /** What the file leaves open, in the order the page lists them; empty when the file states a whole run. */
+    readonly unstated: readonly Unstated[];
+  }
   | { readonly ok: false; readonly kind: ImportKind | null; readonly errors: readonly string[]; readonly warnings: readonly string[] };

@@ -11,7 +11,7 @@
 import { DEFAULT_GPU_ID, dpOnGpus, importHfConfig, parseDocument } from '../input/index.ts';
 import { parseCommand, type ParsedCommand } from './args.ts';
 import { readDeepspeedConfig, isDeepspeedConfig } from './deepspeed.ts';
-import { Draft, type ImportKind, type ImportResult, type Section } from './draft.ts';
+import { Draft, type ImportKind, type ImportResult, type Section, type Unstated } from './draft.ts';
 import { readMegatron } from './megatron.ts';
 import { firstJsonErrorOffset, lineAndColumn } from './json-position.ts';
 import { readPlannerHeader, type PlannerHeader } from './planner-header.ts';
@@ -20,9 +20,10 @@ import { readShell } from './shell.ts';
 import { parseToml } from './toml.ts';
 import { readTorchtitan } from './torchtitan.ts';
 import { parseYaml } from './yaml.ts';
+import { readHubModel } from './hub-model.ts';
 import { readAutomodel, readMegatronModelConfig, readNemo, recipeKind } from './yaml-recipes.ts';
 
-export type { ImportKind, ImportResult } from './draft.ts';
+export type { ImportKind, ImportResult, Unstated } from './draft.ts';
 export { parseToml, type TomlResult, type TomlTable, type TomlValue } from './toml.ts';
 
 export interface ImportOptions {
@@ -89,6 +90,15 @@ function hfModel(d: Draft, hfText: string): number | undefined {
   return typeof positions === 'number' && Number.isInteger(positions) && positions > 0 ? positions : undefined;
 }
 
+/** A transformers config written inline in a recipe (AutoModel's `from_config` recipes: model.config), through the same reader as a config.json. */
+function inlineHfModel(d: Draft, config: Record<string, unknown>): void {
+  const { _target_: _ignored, ...json } = config;
+  const result = importHfConfig(json);
+  if (!result.ok) { for (const e of result.errors) d.error(`model.config: ${e}`); return; }
+  for (const w of result.warnings) d.warn(`model.config: ${w}`);
+  Object.assign(d.model, result.model);
+}
+
 function readScript(d: Draft, text: string): void {
   const { command, hereDocuments } = trainingCommand(text);
   if (command.flags.length === 0) { d.error(`the file holds no flags: it is not ${KINDS_READ}`); return; }
@@ -131,6 +141,24 @@ function stateEveryDegree(doc: Section): void {
     if (dp !== null) parallel['dp'] = dp;
   }
   doc['parallel'] = parallel;
+}
+
+/** The fields a run needs, in the page's words: what an import lists when the file does not state them. */
+const NEEDED: ReadonlyArray<Unstated> = [
+  { path: ['model'], words: 'the model (layers, hidden size, heads, vocabulary)' },
+  { path: ['cluster', 'gpus'], words: 'GPU count' },
+  { path: ['training', 'seqLen'], words: 'sequence length' },
+  { path: ['training', 'globalBatch'], words: 'global batch size' },
+  { path: ['training', 'microBatch'], words: 'micro-batch size' },
+  { path: ['training', 'tokens'], words: 'token budget' },
+];
+
+function unstatedOf(doc: Section): Unstated[] {
+  const section = (key: string): Section => (isObj(doc[key]) ? doc[key] : {});
+  return NEEDED.filter(({ path }) => {
+    if (path[0] === 'model') return section('model')['layers'] === undefined;
+    return section(path[0] ?? '')[path[1] ?? ''] === undefined;
+  });
 }
 
 /** Reads one launch file (see the opening comment). */
@@ -183,7 +211,7 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
       readNemo(d, value, options.gpus !== undefined);
     } else {
       kind = 'automodel';
-      readAutomodel(d, value, hasModel, options.gpus);
+      readAutomodel(d, value, { hasModel, gpus: options.gpus, gpusPerNode: options.gpusPerNode, readHubModel: (draft, id) => readHubModel(draft, id, false), readInlineConfig: inlineHfModel });
     }
     }
   } else if (looksShell(text)) {
@@ -195,8 +223,9 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
   }
   if (d.errors.length > 0) return { ok: false, kind, errors: d.errors, warnings: d.warnings };
   const doc = document(d, options, readPlannerHeader(text));
+  const unstated = unstatedOf(doc);
   stateEveryDegree(doc);
   const check = parseDocument(doc);
   if (!check.ok) for (const e of check.errors) d.warn(`the imported document is incomplete: ${e}`);
-  return { ok: true, kind, document: doc, warnings: d.warnings };
+  return { ok: true, kind, document: doc, warnings: d.warnings, unstated };
 }

@@ -9,7 +9,6 @@
 
 import type { ParsedFlag } from './args.ts';
 import type { Draft } from './draft.ts';
-import { readHubModel } from './hub-model.ts';
 import { readMegatron } from './megatron.ts';
 
 type Obj = Record<string, unknown>;
@@ -112,9 +111,58 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   d.training['framework'] = 'megatron';
 }
 
-const AUTOMODEL_DEGREES: ReadonlyArray<[string, string]> = [['tp_size', 'tp'], ['cp_size', 'cp'], ['pp_size', 'pp'], ['ep_size', 'ep']];
+const AUTOMODEL_DEGREES: ReadonlyArray<[string, string]> = [['tp_size', 'tp'], ['cp_size', 'cp'], ['pp_size', 'pp'], ['ep_size', 'ep'], ['dp_size', 'dp']];
 
-export function readAutomodel(d: Draft, value: Obj, hasModel: boolean, gpus: number | undefined): void {
+/** A count the recipe leaves to the launcher: absent, null, "none" or "auto" (AutoModel's FSDP2Manager then derives it). */
+const unset = (v: unknown) => v === undefined || v === null || v === 'none' || v === 'auto';
+
+/**
+ * The sequence length: a packed size (packed_sequence.packed_sequence_size, or dataset.packed_sequence_size) when
+ * above 0, else the dataset's own length (dataset.seq_len of the mock/benchmark datasets, dataset.seq_length of the
+ * pre-training datasets); without either, each batch is padded to its longest example and the length is the user's to set.
+ */
+function automodelSeqLen(d: Draft, value: Obj): void {
+  const data = isObj(value['dataset']) ? value['dataset'] : {};
+  const packed = isObj(value['packed_sequence']) ? value['packed_sequence']['packed_sequence_size'] : data['packed_sequence_size'];
+  const where = isObj(value['packed_sequence']) ? 'packed_sequence.packed_sequence_size' : 'dataset.packed_sequence_size';
+  const candidates: ReadonlyArray<[string, unknown]> = [[where, packed], ['dataset.seq_len', data['seq_len']], ['dataset.seq_length', data['seq_length']]];
+  for (const [key, v] of candidates) {
+    if (typeof v !== 'number' || v <= 0) continue;
+    const n = d.count(key, v);
+    if (n !== undefined) d.training['seqLen'] = n;
+    return;
+  }
+  d.warn('training.seqLen: the recipe pads each batch to its longest example (no packed_sequence_size, no dataset.seq_len); set the sequence length');
+}
+
+/**
+ * The GPUs: benchmark.num_nodes (the benchmark recipes) or ci.nodes × ci.nproc_per_node (the CI block), times the
+ * GPUs per node (ci.nproc_per_node, else the page's or 8: `automodel … --nproc-per-node 8`). Null when the recipe leaves them to the launcher.
+ */
+function automodelGpus(d: Draft, value: Obj, gpusPerNode: number | undefined): number | null {
+  const bench = isObj(value['benchmark']) ? value['benchmark'] : {};
+  const ci = isObj(value['ci']) ? value['ci'] : {};
+  const nodesValue = bench['num_nodes'] ?? ci['nodes'];
+  if (typeof nodesValue !== 'number') return null;
+  const nodes = d.count(bench['num_nodes'] !== undefined ? 'benchmark.num_nodes' : 'ci.nodes', nodesValue);
+  const perNode = typeof ci['nproc_per_node'] === 'number' ? d.count('ci.nproc_per_node', ci['nproc_per_node']) : gpusPerNode ?? 8;
+  if (nodes === undefined || perNode === undefined) return null;
+  d.cluster['gpusPerNode'] = perNode;
+  return nodes * perNode;
+}
+
+export interface AutomodelOptions {
+  readonly hasModel: boolean;
+  readonly gpus: number | undefined;
+  readonly gpusPerNode: number | undefined;
+  /** The model of a Hugging Face Hub id (import/hub-model.ts), or a warning that names it. */
+  readonly readHubModel: (d: Draft, id: string) => void;
+  /** The model of an inline transformers config (model.config of a from_config recipe), or errors. */
+  readonly readInlineConfig: (d: Draft, config: Obj) => void;
+}
+
+/** NeMo AutoModel's pre-training and fine-tuning recipes (examples/llm_pretrain, examples/llm_finetune). */
+export function readAutomodel(d: Draft, value: Obj, o: AutomodelOptions): void {
   const steps = isObj(value['step_scheduler']) ? value['step_scheduler'] : {};
   const dist = isObj(value['distributed']) ? value['distributed'] : {};
   const model = isObj(value['model']) ? value['model'] : {};
@@ -124,22 +172,32 @@ export function readAutomodel(d: Draft, value: Obj, hasModel: boolean, gpus: num
   if (local !== undefined) { const n = d.count('step_scheduler.local_batch_size', local); if (n !== undefined) d.training['microBatch'] = n; }
   for (const [key, degree] of AUTOMODEL_DEGREES) {
     const v = dist[key];
-    if (v === undefined || v === null || v === 'none') continue;
+    if (unset(v)) continue;
     const n = d.count(`distributed.${key}`, v);
     if (n !== undefined) d.parallel[degree] = n;
   }
   if (dist['sequence_parallel'] === true) d.parallel['sequenceParallel'] = true;
-  const dp = dist['dp_size'];
-  if (typeof dp === 'number' && gpus === undefined) d.warn('distributed.dp_size: the GPUs come from the launcher (--nproc-per-node); set cluster.gpus');
+  const gpus = o.gpus ?? automodelGpus(d, value, o.gpusPerNode);
+  if (gpus !== null && o.gpus === undefined) d.cluster['gpus'] = gpus;
   const strategy = typeof dist['strategy'] === 'string' ? dist['strategy'] : 'fsdp2';
   d.parallel['zero'] = strategy === 'ddp' ? 0 : 3;
+  // distributed.activation_checkpointing: every decoder layer wrapped in checkpoint_wrapper (FSDP2Manager), i.e. full recomputation.
+  if (typeof dist['activation_checkpointing'] === 'boolean') d.training['recompute'] = dist['activation_checkpointing'] ? 'full' : 'none';
   const compile = isObj(value['compile']) ? value['compile'] : {};
-  if (compile['enabled'] === true) d.training['compile'] = true;
-  const packed = isObj(value['packed_sequence']) ? value['packed_sequence']['packed_sequence_size'] : undefined;
-  if (typeof packed === 'number' && packed > 0) d.training['seqLen'] = packed;
-  else d.warn('training.seqLen: the recipe pads each batch to its longest example (no packed_sequence_size); set the sequence length');
+  if (compile['enabled'] === true || dist['enable_compile'] === true) d.training['compile'] = true;
+  // model.attn_implementation: "flash_attention_2" / "sdpa" run a fused kernel; "eager" materialises the scores.
+  const attn = model['attn_implementation'];
+  if (typeof attn === 'string') d.training['flashAttention'] = attn !== 'eager';
+  automodelSeqLen(d, value);
+  const maxSteps = steps['max_steps'];
+  if (typeof maxSteps === 'number' && maxSteps > 0 && typeof d.training['globalBatch'] === 'number' && typeof d.training['seqLen'] === 'number') {
+    const tokens = d.tokens('step_scheduler.max_steps × global_batch_size × sequence length', maxSteps * d.training['globalBatch'] * d.training['seqLen']);
+    if (tokens !== undefined) d.training['tokens'] = tokens;
+  }
   const name = model['pretrained_model_name_or_path'];
-  if (typeof name === 'string') readHubModel(d, name, hasModel);
+  if (isObj(model['config']) && !o.hasModel) o.readInlineConfig(d, model['config']);
+  else if (typeof name === 'string' && !o.hasModel) o.readHubModel(d, name);
+  if (typeof name === 'string') d.model['name'] = name;
   if (isObj(value['peft'])) d.warn('peft: an adapter (LoRA) recipe; the planner plans full fine-tuning of every weight here');
   d.training['framework'] = 'fsdp';
   d.training['precision'] = 'bf16';

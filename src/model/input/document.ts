@@ -6,7 +6,7 @@ import { DEFAULT_PREEMPTIONS_PER_NODE_DAY, RESTART_SECONDS } from '../calibratio
 import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import { checkConsistency, modelProblems } from './consistency.ts';
-import { dpOnGpus, scheduleForVpp } from './layout.ts';
+import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
@@ -160,12 +160,26 @@ function readMla(r: FieldReader, m: JsonObject): MlaConfig | null {
   };
 }
 
+/**
+ * The longest sequence read: 10 million tokens, the longest context an open model states (Llama 4 Scout's model card:
+ * 10M). A longer one is a typing slip, not a run ("1e9" once gave "2,310 years"); above the model's own longest
+ * context but within this the page warns (state/choices.ts seqLenNote) and estimates.
+ */
+export const MAX_SEQ_LEN = 10_000_000;
+
+function readSeqLen(r: FieldReader, t: JsonObject): number {
+  const seqLen = r.integer(t, 'seqLen', 'training', undefined);
+  if (seqLen <= MAX_SEQ_LEN) return seqLen;
+  r.error('training.seqLen', `must be at most ${MAX_SEQ_LEN.toLocaleString('en-US')} tokens, the longest context of any open model; got ${seqLen.toLocaleString('en-US')}`);
+  return MAX_SEQ_LEN;
+}
+
 function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
   r.unknownKeys(t, TRAINING_KEYS, 'training');
   const offloadObj = r.section(t, 'offload', 'training.offload') ?? {};
   r.unknownKeys(offloadObj, ['optimizer', 'parameters', 'optimizerFraction'], 'training.offload');
   return {
-    seqLen: r.integer(t, 'seqLen', 'training', undefined),
+    seqLen: readSeqLen(r, t),
     globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
     microBatch: r.integer(t, 'microBatch', 'training', 1),
     tokens: r.number(t, 'tokens', 'training', DEFAULT_TOKENS, 0, 1e18, true),
@@ -237,11 +251,10 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
   const vpp = r.integer(p, 'vpp', 'parallel', 1);
   const gpus = own(clusterObj, 'gpus');
   // An absent DP follows from the GPU count, and an absent schedule from VPP: the layout rule of layout.ts.
-  const dpFromGpus = typeof gpus === 'number' ? (dpOnGpus(gpus, tp, pp, cp) ?? 1) : 1;
   return {
     tp,
     pp,
-    dp: r.integer(p, 'dp', 'parallel', Math.max(1, dpFromGpus)),
+    dp: r.integer(p, 'dp', 'parallel', defaultDp(gpus, tp, pp, cp)),
     cp,
     ep: r.integer(p, 'ep', 'parallel', 1),
     vpp,

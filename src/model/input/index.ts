@@ -11,9 +11,10 @@ export {
 } from './capabilities.ts';
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
-export { type ModelRead, parseDocument, readModelObject } from './document.ts';
+export { DEFAULT_TOKENS, type ModelRead, parseDocument, readModelObject } from './document.ts';
 export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
 export { fieldMessage } from './field-error.ts';
+export { parseQuantity } from './quantity.ts';
 export { DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE, FRAMEWORK_PROFILES, type FrameworkCapabilities, frameworkProfile, type StackDefaults } from './frameworks.ts';
 export { ARCHITECTURE_FACTS, type ArchitectureFacts, architectureFacts } from './architectures.ts';
 export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';
@@ -33,7 +34,7 @@ export {
   ACTIVATION_BYTES, GB, GiB, GRAD_BYTES, SECONDS_PER_DAY, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, TERA, WEIGHT_BYTES,
 } from './units.ts';
 export {
-  DEGREE_WORDS, dpOnGpus, intentOfLayout, type Layout, layoutChanges, type LayoutIntent, layoutOfRun, scheduleForVpp, withLayoutDegree,
+  defaultDp, DEGREE_WORDS, dpOnGpus, intentOfLayout, type Layout, layoutChanges, type LayoutIntent, layoutOfRun, scheduleForVpp, withLayoutDegree,
   withLayoutSchedule,
 } from './layout.ts';
 export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';

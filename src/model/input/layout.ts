@@ -44,6 +44,17 @@ export function dpOnGpus(gpus: number, tp: number, pp: number, cp: number): numb
   return Number.isInteger(gpus) && width > 0 && gpus % width === 0 ? gpus / width : null;
 }
 
+/**
+ * DP where a document leaves it out, the one rule the parser (document.ts) and the page (state/options.ts) share:
+ * GPUs ÷ (TP × PP × CP) when that is whole, else 1, so the consistency check names cluster.gpus against the
+ * degrees as stated (20 GPUs at TP 8: DP 1, and "20 does not equal … 8×1×1×1 = 8"), rather than a DP rounded
+ * down that would quietly leave GPUs idle. 1 as well where the GPU count is absent or not a count.
+ */
+export function defaultDp(gpus: unknown, tp: number, pp: number, cp: number): number {
+  const dp = typeof gpus === 'number' ? dpOnGpus(gpus, tp, pp, cp) : null;
+  return dp !== null && dp >= 1 ? dp : 1;
+}
+
 /** Interleaving needs its schedule: VPP above 1 is interleaved 1F1B, and VPP 1 takes plain 1F1B back from it. */
 export function scheduleForVpp(schedule: ScheduleKind, vpp: number): ScheduleKind {
   if (vpp > 1) return 'interleaved-1f1b';

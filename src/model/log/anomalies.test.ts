@@ -1,5 +1,6 @@
 // The anomaly rules on a synthetic Megatron-LM log with known faults injected at known steps,
 // and the comparison with a document.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compareWithDocument, logOutput, readLog, GiB } from './test-api.ts';
 import { syntheticMegatronLog } from './synthetic.ts';
@@ -27,10 +28,33 @@ describe('anomalies', () => {
       // limit is 5 % of it, 3,000 MiB; step 180 is 3 × 1,024 = 3,072 MiB above (step 170: 2,048, under).
       [180, 'memory-growth'],
     ]);
-    expect(r.anomalies[0]?.detail).toMatch(/rule: more than 6 robust spreads and 10 % above that median/);
+    expect(r.anomalies[0]?.detail).toMatch(/rule: more than 6 robust spreads about that trend and 10 % above it/);
     expect(r.anomalies[3]?.detail).toMatch(/more than 5× slower than the steady median/);
     // The NaN step is not in the loss series (JSON has no NaN); the anomaly marks it.
     expect(r.series.loss.some(([step]) => step === 90)).toBe(false);
+  });
+
+  it('a +40 % loss spike while the loss still falls is flagged (the trend is taken out of the window first)', () => {
+    // The synthetic loss is (2 + 8 / √step) × (1 ± 1 %): at step 30, 3.46. Over steps 10–29 it falls from 4.53 to 3.49;
+    // about their median (≈ 3.9) the spread is the fall itself (1.4826 × MAD ≈ 0.3, six of them ≈ 1.8), so a median rule lets
+    // 3.46 × 1.4 = 4.84 pass (limit ≈ 5.7). About the trend the residuals are the curvature and the 1 % wobble (six spreads
+    // ≈ 0.3), and the trend expects no lower than the window's lowest (3.49): the limit is ≈ 3.49 + max(0.3, 0.35) ≈ 3.84.
+    const r = readLog(syntheticMegatronLog({ steps: 100, lossSpikeAt: 30, lossSpikeFactor: 1.4 }));
+    expect(r.anomalies.map((a) => [a.step, a.kind])).toEqual([[30, 'loss-spike']]);
+    expect(r.anomalies[0]?.detail).toMatch(/^loss 4\.\d{3} at step 30 against 3\.\d{3} expected from the trend/);
+    // The same curve without the spike, and with a 5 % bump (inside the 10 % share), flags nothing.
+    expect(readLog(syntheticMegatronLog({ steps: 100 })).anomalies).toEqual([]);
+    expect(readLog(syntheticMegatronLog({ steps: 100, lossSpikeAt: 30, lossSpikeFactor: 1.05 })).anomalies).toEqual([]);
+  });
+
+  it('the real excerpts in the tests flag no loss spike: each is a healthy run', () => {
+    const dir = new URL('./__fixtures__/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.log'));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    for (const f of files) {
+      const spikes = readLog(readFileSync(new URL(f, dir), 'utf8')).anomalies.filter((a) => a.kind === 'loss-spike');
+      expect({ file: f, spikes }).toEqual({ file: f, spikes: [] });
+    }
   });
 
   it('a throughput drop (2× slower) is a drop, not a stall', () => {

@@ -1,6 +1,7 @@
 // What went wrong in a run, step by step, each with the rule that flagged it:
-//   loss or grad norm NaN/Inf; a loss or grad-norm spike against the median of the previous
-//   logged steps; Megatron's nan / skipped iterations and DeepSpeed's skipped steps; in the
+//   loss or grad norm NaN/Inf; a loss spike against the trend of the previous logged steps
+//   (detrended: a loss still falling does not widen the spread it is judged against); a
+//   grad-norm spike against their median; Megatron's nan / skipped iterations and DeepSpeed's skipped steps; in the
 //   steady range, a step slower than the steady median (a throughput drop, or a stall when
 //   much slower); the peak memory growing after warm-up.
 
@@ -29,17 +30,23 @@ export const MAX_ANOMALIES = 500;
 const fmt = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toPrecision(3));
 const gib = (bytes: number) => `${(bytes / GiB).toFixed(2)} GiB`;
 
-/** A rolling window of the last SPIKE_WINDOW finite values (a ring buffer: 100,000 steps allocate nothing per step). */
+/** A rolling window of the last SPIKE_WINDOW finite values and their steps (a ring buffer: 100,000 steps allocate nothing per step). */
 class Window {
   private readonly ring = new Float64Array(SPIKE_WINDOW);
+  private readonly steps = new Float64Array(SPIKE_WINDOW);
   private readonly scratch = new Float64Array(SPIKE_WINDOW);
   private count = 0;
-  push(v: number): void {
+  push(v: number, step = 0): void {
     this.ring[this.count % SPIKE_WINDOW] = v;
+    this.steps[this.count % SPIKE_WINDOW] = step;
     this.count += 1;
   }
+  private size(): number {
+    return Math.min(this.count, SPIKE_WINDOW);
+  }
+  /** The window's median and robust spread (1.4826 × the median absolute deviation). */
   stats(): { median: number; sigma: number } | null {
-    const n = Math.min(this.count, SPIKE_WINDOW);
+    const n = this.size();
     if (n < SPIKE_MIN_HISTORY) return null;
     const s = this.scratch.subarray(0, n);
     s.set(this.ring.subarray(0, n));
@@ -48,6 +55,42 @@ class Window {
     for (let i = 0; i < n; i += 1) s[i] = Math.abs((s[i] as number) - m);
     sortSmall(s);
     return { median: m, sigma: MAD_TO_SIGMA * middle(s) };
+  }
+  /**
+   * The window's trend extrapolated to `step`, and the robust spread about that trend. The slope is the
+   * change between the medians of the older and the newer half of the window over the change of their
+   * median steps (a median-of-halves line: a spike inside the window does not tilt it); the spread is
+   * 1.4826 × the median absolute residual about the line. The expected value never goes below the window's
+   * smallest (a curve that bends flat is not extrapolated past what it reached).
+   */
+  trend(step: number): { expected: number; sigma: number } | null {
+    const n = this.size();
+    if (n < SPIKE_MIN_HISTORY) return null;
+    const start = this.count > SPIKE_WINDOW ? this.count % SPIKE_WINDOW : 0;
+    const at = (i: number) => (start + i) % SPIKE_WINDOW;
+    const half = n >> 1;
+    const s = this.scratch;
+    const medianOf = (from: number, to: number, of: Float64Array) => {
+      const part = s.subarray(0, to - from);
+      for (let i = from; i < to; i += 1) part[i - from] = of[at(i)] as number;
+      sortSmall(part);
+      return middle(part);
+    };
+    const v0 = medianOf(0, half, this.ring), x0 = medianOf(0, half, this.steps);
+    const v1 = medianOf(n - half, n, this.ring), x1 = medianOf(n - half, n, this.steps);
+    const slope = x1 > x0 ? (v1 - v0) / (x1 - x0) : 0;
+    const all = s.subarray(0, n);
+    let lowest = Infinity;
+    for (let i = 0; i < n; i += 1) {
+      const v = this.ring[at(i)] as number;
+      lowest = Math.min(lowest, v);
+      all[i] = v - slope * (this.steps[at(i)] as number);
+    }
+    sortSmall(all);
+    const intercept = middle(all);
+    for (let i = 0; i < n; i += 1) all[i] = Math.abs((this.ring[at(i)] as number) - (intercept + slope * (this.steps[at(i)] as number)));
+    sortSmall(all);
+    return { expected: Math.max(intercept + slope * step, lowest), sigma: MAD_TO_SIGMA * middle(all) };
   }
 }
 
@@ -80,11 +123,11 @@ export function findAnomalies(records: readonly StepRecord[], framework: LogFram
     if (r.loss !== undefined) {
       if (!Number.isFinite(r.loss)) add({ step: r.step, kind: 'loss-nan', detail: `loss is ${r.loss} at step ${r.step} (rule: a loss that is not a finite number)` });
       else {
-        const s = loss.stats();
-        if (s && r.loss > s.median + Math.max(LOSS_SPIKE_SIGMAS * s.sigma, LOSS_SPIKE_SHARE * Math.abs(s.median))) {
-          add({ step: r.step, kind: 'loss-spike', detail: `loss ${fmt(r.loss)} at step ${r.step} against a median of ${fmt(s.median)} over the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} robust spreads and ${LOSS_SPIKE_SHARE * 100} % above that median)` });
+        const t = loss.trend(r.step);
+        if (t && r.loss > t.expected + Math.max(LOSS_SPIKE_SIGMAS * t.sigma, LOSS_SPIKE_SHARE * Math.abs(t.expected))) {
+          add({ step: r.step, kind: 'loss-spike', detail: `loss ${fmt(r.loss)} at step ${r.step} against ${fmt(t.expected)} expected from the trend of the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} robust spreads about that trend and ${LOSS_SPIKE_SHARE * 100} % above it)` });
         }
-        loss.push(r.loss);
+        loss.push(r.loss, r.step);
       }
     }
     if (r.gradNorm !== undefined) {

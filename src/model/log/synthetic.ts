@@ -11,8 +11,9 @@ export interface SyntheticLog {
   readonly gpus?: number;
   readonly tp?: number;
   readonly pp?: number;
-  /** The loss jumps to 3× its trend at this step. */
+  /** The loss jumps to lossSpikeFactor (default 3) × its trend at this step. */
   readonly lossSpikeAt?: number;
+  readonly lossSpikeFactor?: number;
   readonly nanAt?: number;
   /** This step takes 10× the steady time. */
   readonly stallAt?: number;
@@ -43,7 +44,7 @@ export function* syntheticMegatronLines(o: SyntheticLog): Generator<string> {
     const warm = i === 1 ? 4 : 1;
     const seconds = stepSeconds * wobble * warm * (i === o.stallAt ? 10 : 1);
     let loss = (2 + 8 / Math.sqrt(i)) * wobble;
-    if (i === o.lossSpikeAt) loss *= 3;
+    if (i === o.lossSpikeAt) loss *= o.lossSpikeFactor ?? 3;
     const lossText = i === o.nanAt ? 'nan' : loss.toExponential(6).toUpperCase();
     yield ` [2026-01-01 00:00:00] iteration ${pad(i, 8)}/${pad(o.steps, 8)} | consumed samples: ${pad(i * gbs, 12)} | elapsed time per iteration (ms): ${(seconds * 1000).toFixed(1)} | throughput per GPU (TFLOP/s/GPU): ${(tflops / wobble / warm).toFixed(1)} | learning rate: 3.000000E-04 | global batch size: ${pad(gbs, 5)} | lm loss: ${lossText} | loss scale: 1.0 | grad norm: ${(0.5 * wobble).toFixed(3)} | number of skipped iterations:   0 | number of nan iterations: ${pad(i === o.nanAt ? 1 : 0, 3)} |`;
     const grown = o.memoryGrowthFrom !== undefined && i >= o.memoryGrowthFrom ? Math.floor((i - o.memoryGrowthFrom) / 10) * 1024 : 0;

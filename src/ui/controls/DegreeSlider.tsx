@@ -48,7 +48,7 @@ export const DegreeSlider = memo(function DegreeSlider({ degree, choices }: { de
         <>
           <p className={HINT}>Offered: {messageInWords(rule)}{values.length > 1 ? `: ${values.join(', ')}` : ''}.</p>
           {excluded.length > 0 && <p className={HINT}>Not offered: {excluded.map((e) => `${e.value} (${messageInWords(e.reason)})`).join('; ')}.</p>}
-          {currentProblem && !error && <p className={ERROR_TEXT}>{current} is not valid here: {currentProblem}.</p>}
+          {currentProblem && !error && <p className={ERROR_TEXT}>{current} is not valid here: {messageInWords(currentProblem)}.</p>}
         </>
       }>
       <input

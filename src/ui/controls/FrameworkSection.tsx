@@ -46,7 +46,7 @@ export function FrameworkSection() {
     <Section title="Software stack" id="stack">
       <SelectField id={controlId(path)} help={HELP_FRAMEWORK} value={raw === undefined ? 'generic' : String(raw)} options={options} errorPath={path}
         onChange={(v) => store.getState().setField(path, v === 'generic' ? undefined : v)} />
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3">
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,17rem),1fr))] gap-3">
         {STACK_FIELDS.map((field) => <StackFieldControl key={field.key} field={field} framework={framework} />)}
       </div>
       <MoeStackFields framework={framework} />

@@ -5,21 +5,23 @@
 // page's fields (state/launch-import.ts); its warnings are listed, its errors alerted.
 
 import { useId, useState, type DragEvent } from 'react';
-import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { mergeLaunchImport } from '../../state/launch-import.ts';
-import { isPlainObject, type Doc } from '../../state/doc.ts';
+import { usePlannerStore } from '../../state/react.ts';
+import { importOntoPage } from '../../state/launch-import.ts';
 import { BUTTON } from '../buttons.ts';
-import { ERROR_TEXT, HINT, INPUT } from './fields.tsx';
+import { controlId, ERROR_TEXT, HINT, INPUT } from './fields.tsx';
 
 type ImportModule = typeof import('../../model/import/index.ts');
 
 const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel', axolotl: 'axolotl', 'llama-factory': 'LLaMA-Factory' } as const;
 
-type Status = { readonly ok: boolean; readonly lines: readonly string[]; readonly warnings: readonly string[] };
+type Unstated = { readonly path: readonly string[]; readonly words: string };
+type Status = { readonly ok: boolean; readonly lines: readonly string[]; readonly warnings: readonly string[]; readonly unstated?: readonly Unstated[] };
+
+/** The page's control for a field an import left open: the model picker, or the field's own control (fields.tsx controlId). */
+const controlOf = (path: readonly string[]) => (path[0] === 'model' ? 'ctl-model-preset' : controlId([...path]));
 
 export function LaunchImport() {
   const store = usePlannerStore();
-  const gpu = usePlanner((s) => (isPlainObject(s.document['cluster']) ? (s.document['cluster'] as Doc)['gpu'] : undefined));
   const [text, setText] = useState('');
   const [status, setStatus] = useState<Status | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -34,26 +36,17 @@ export function LaunchImport() {
       return;
     }
     const current = store.getState().document;
-    const cluster = isPlainObject(current['cluster']) ? (current['cluster'] as Doc) : {};
-    const options = {
-      ...(typeof gpu === 'string' ? { gpu } : {}),
-      ...(typeof cluster['gpusPerNode'] === 'number' ? { gpusPerNode: cluster['gpusPerNode'] } : {}),
-    };
-    let result = module.importLaunchFile(value, options);
-    // torchtitan's data_parallel_shard_degree = -1 takes the GPUs left over: the page's GPU count says how many.
-    if (result.ok && result.kind === 'torchtitan' && typeof cluster['gpus'] === 'number' && result.warnings.some((w) => w.includes('= -1 takes the GPUs left over'))) {
-      result = module.importLaunchFile(value, { ...options, gpus: cluster['gpus'] });
-    }
+    const result = importOntoPage(module.importLaunchFile, value, current);
     if (!result.ok) {
       setStatus({ ok: false, lines: result.errors, warnings: [] });
       return;
     }
-    const merged = mergeLaunchImport(current, result.document as Doc);
-    store.getState().replaceDocument(merged);
+    store.getState().replaceDocument(result.document);
     // A launch file that brings its own model replaces the Hugging Face import's: its "Imported …" line no longer describes the page.
-    if (JSON.stringify(merged['model']) !== JSON.stringify(current['model'])) store.getState().clearImportStatus();
+    if (JSON.stringify(result.document['model']) !== JSON.stringify(current['model'])) store.getState().clearImportStatus();
     const label = KIND_LABELS[result.kind];
-    setStatus({ ok: true, lines: [`Imported the ${label} launch file (framework: ${label}).`], warnings: result.warnings.filter((w) => !w.startsWith('cluster.gpu:')) });
+    const lines = [`Imported the ${label} launch file (framework: ${label}).`, ...(result.gpuLine ? [result.gpuLine] : [])];
+    setStatus({ ok: true, lines, warnings: result.warnings, unstated: result.unstated });
   };
 
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
@@ -101,6 +94,7 @@ export function LaunchImport() {
       {status?.ok && (
         <div role="status" className={HINT}>
           <p>{status.lines.join(' ')}</p>
+          {status.unstated && status.unstated.length > 0 && <UnstatedList unstated={status.unstated} />}
           {status.warnings.length > 0 && (
             <details>
               <summary className="cursor-pointer">{status.warnings.length} {status.warnings.length === 1 ? 'flag or key' : 'flags and keys'} not mapped or missing</summary>
@@ -109,6 +103,26 @@ export function LaunchImport() {
           )}
         </div>
       )}
+    </div>
+  );
+}
+
+/** One message for what the file left open: each field the page kept its own value for, with a button to its control. */
+function UnstatedList({ unstated }: { unstated: readonly Unstated[] }) {
+  return (
+    <div data-testid="launch-import-unstated" className="mt-1">
+      <p>Not stated in the file, so this page&apos;s own {unstated.length === 1 ? 'value is' : 'values are'} kept; check {unstated.length === 1 ? 'it' : 'each'}:</p>
+      <ul className="list-disc pl-5">
+        {unstated.map((u) => (
+          <li key={u.path.join('.')}>
+            {u.words}{' '}
+            <button type="button" className="text-blue-800 underline dark:text-blue-300"
+              onClick={() => { const el = document.getElementById(controlOf(u.path)); el?.scrollIntoView({ block: 'center' }); el?.focus(); }}>
+              set {u.path[0] === 'model' ? 'the model' : u.words}
+            </button>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

@@ -53,7 +53,8 @@ export function MoeStackFields({ framework }: { framework: Framework }) {
   return (
     <fieldset className="flex flex-col gap-3 rounded border border-gray-300 p-3 dark:border-gray-600">
       <legend className="px-1 text-sm font-semibold text-gray-900 dark:text-gray-100">Mixture of experts</legend>
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3">
+      {/* Wide enough for the longest option, "profile default (all-to-all (NCCL))", unclipped. */}
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,17rem),1fr))] gap-3">
         <StackFieldControl field={DISPATCHER} framework={framework} />
         <StackFieldControl field={CUDA_GRAPHS} framework={framework} />
         <NumberField path={['model', 'moe', 'capacityFactor']} help={HELP_CAPACITY} optional placeholder="dropless" />

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { SCHEDULES, type ScheduleKind } from '../../model/input/index.ts';
 import { countAt, getAt } from '../../state/doc.ts';
 import { microBatchesPerStep, scheduleChoices, SCHEDULE_PATH } from '../../state/options.ts';
+import { seqLenNote } from '../../state/choices.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { DegreeSlider, useLayoutChoices } from './DegreeSlider.tsx';
@@ -45,11 +46,12 @@ function MicroBatchCount() {
 
 export function ScheduleSection() {
   const choices = useLayoutChoices();
+  const seqLenWarning = usePlanner((s) => seqLenNote(s.document));
   return (
     <Section title="Schedule" id="schedule">
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         <NumberField path={training('globalBatch')} help={HELP.globalBatch} />
-        <NumberField path={training('seqLen')} help={HELP.seqLen} />
+        <NumberField path={training('seqLen')} help={HELP.seqLen} warning={seqLenWarning} />
       </div>
       <DegreeSlider degree="microBatch" choices={choices.microBatch} />
       <MicroBatchCount />

@@ -2,11 +2,11 @@
 // error for the field in the field's words, and the one-line why, formula and source
 // behind one keyboard-usable <details>.
 
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import { fieldName, getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { Help } from '../help.ts';
-import { fieldMessage } from '../../model/input/index.ts';
+import { fieldMessage, parseQuantity } from '../../model/input/index.ts';
 import { messageInWords } from '../errorWords.ts';
 
 export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '
@@ -68,13 +68,18 @@ export function FieldShell(props: { id: string; help: Help; error: string | null
   );
 }
 
-/** A number as typed; text that is not a number is kept as text so the engine names the field in its error. */
+/**
+ * A number as typed ("4,096", "1.5e13", "15T": the engine's one reader, model/input/quantity.ts); text that is
+ * not a number is kept as text so the engine names the field in its error.
+ */
 export function parseNumberText(text: string, optional: boolean): number | string | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return optional ? undefined : '';
-  const value = Number(trimmed.replace(/[,_\s]/g, ''));
-  return Number.isFinite(value) ? value : trimmed;
+  return parseQuantity(trimmed) ?? trimmed;
 }
+
+/** How long a field that commits on Enter waits after the last keystroke before it commits on its own. */
+export const COMMIT_PAUSE_MS = 700;
 
 export function showNumber(value: unknown): string {
   if (typeof value === 'number') return Math.abs(value) >= 1e7 ? value.toExponential().replace('e+', 'e') : String(value);
@@ -88,18 +93,22 @@ export function NumberField(props: {
   commitOnBlur?: boolean;
   /** The value in words beside the label ("524 billion tokens"), for numbers too long to read at a glance in the box. */
   readable?: (value: number) => string;
+  /** A warning under the field (a plausible but unusual value), or null. */
+  warning?: string | null;
 }) {
-  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false, readable } = props;
+  const { path, help, optional = false, placeholder, onCommit, commitOnBlur = false, readable, warning = null } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const error = useFieldError(path);
   const [draft, setDraft] = useState<string | null>(null);
   const id = controlId(path);
   const commit = onCommit ?? ((v: unknown) => store.getState().setField(path, v));
+  const paused = usePauseCommit(commitOnBlur ? draft : null, (text) => { commit(parseNumberText(text, optional)); setDraft(null); });
   const words = readable && typeof value === 'number' && Number.isFinite(value) && !error ? readable(value) : null;
   const aside = words && <span data-testid={`${id}-words`} className="text-xs text-gray-700 tabular-nums dark:text-gray-300">{words}</span>;
   return (
-    <FieldShell id={id} help={help} error={error} aside={aside}>
+    <FieldShell id={id} help={help} error={error} aside={aside}
+      extra={warning && !error ? <p data-testid={`${id}-warning`} className="text-xs text-amber-900 dark:text-amber-200">{warning}</p> : undefined}>
       <input
         id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className={INPUT}
         value={draft ?? showNumber(value)} placeholder={placeholder}
@@ -110,18 +119,37 @@ export function NumberField(props: {
         }}
         onKeyDown={(e) => {
           if (commitOnBlur && e.key === 'Enter' && draft !== null) {
+            paused.cancel();
             commit(parseNumberText(draft, optional));
             // Committed: leaving the field later (to click the note's Undo, say) must not commit the same text again.
             setDraft(null);
           }
         }}
         onBlur={() => {
+          paused.cancel();
           if (commitOnBlur && draft !== null) commit(parseNumberText(draft, optional));
           setDraft(null);
         }}
       />
     </FieldShell>
   );
+}
+
+/**
+ * Commits a draft once typing pauses for COMMIT_PAUSE_MS (typing "48" and waiting applies 48, as Enter would);
+ * every keystroke restarts the wait, and Enter or leaving the field cancels it (they commit themselves).
+ */
+function usePauseCommit(draft: string | null, commit: (text: string) => void): { cancel: () => void } {
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef(commit);
+  latest.current = commit;
+  const cancel = () => { if (timer.current !== null) clearTimeout(timer.current); timer.current = null; };
+  useEffect(() => {
+    if (draft === null) return undefined;
+    timer.current = setTimeout(() => { timer.current = null; latest.current(draft); }, COMMIT_PAUSE_MS);
+    return () => { if (timer.current !== null) clearTimeout(timer.current); timer.current = null; };
+  }, [draft]);
+  return { cancel };
 }
 
 export function TextField(props: { path: FieldPath; help: Help }) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { setAt } from '../../state/doc.ts';
+import { findModelPreset } from '../../state/catalog.ts';
 import { sampleOutput } from '../testOutputs.ts';
 import { layoutWords, verdictWords } from './embedCard.ts';
 
@@ -55,5 +56,19 @@ describe('the embed card in words', () => {
     expect(at(40).tight).toMatch(/^Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): 1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate/);
     expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
     expect(at(100).detail).toMatch(/, 20 GiB over$/);
+  });
+});
+
+describe('the layout line names expert TP once EP is above 1', () => {
+  const v3 = findModelPreset('deepseek-v3');
+  const doc = (ep: number) => ({
+    version: 1, model: v3?.model, training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
+    parallel: { tp: 8, pp: 1, dp: 32, ep }, cluster: { gpu: 'h100-sxm', gpus: 256 },
+  });
+
+  it('EP 64 at TP 8 · DP 32: ETP 1 (64 does not divide 32); EP 32: ETP 8 (= TP); a dense model says no ETP', () => {
+    expect(layoutWords(doc(64))?.degrees).toBe('TP 8 · PP 1 · DP 32 · CP 1 · EP 64 · ETP 1');
+    expect(layoutWords(doc(32))?.degrees).toBe('TP 8 · PP 1 · DP 32 · CP 1 · EP 32 · ETP 8');
+    expect(layoutWords(DEFAULT_DOCUMENT)?.degrees).not.toContain('ETP');
   });
 });

@@ -2,6 +2,7 @@
 // verdict with its margin. Reads the parsed document (defaults filled by the engine's
 // own parser) and the engine's output; no arithmetic of the model's here.
 
+import { expertTensorParallel } from '../../model/structure/index.ts';
 import { parseDocument } from '../../model/input/index.ts';
 import type { EstimateOutput, RunConfig, ScheduleKind } from '../../model/input/index.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
@@ -57,7 +58,8 @@ export function describeLayout(c: RunConfig): LayoutWords {
   ];
   return {
     cluster: `${formatCount(c.cluster.gpus)} × ${c.cluster.gpu.name}`,
-    degrees: `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}`,
+    // Expert TP is named once experts are split (EP above 1): its default follows TP, DP and EP (structure/params.ts).
+    degrees: `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}${p.ep > 1 ? ` · ETP ${expertTensorParallel(p)}` : ''}`,
     memoryAndSchedule: extras.join(' · '),
     batch: `global batch ${formatCount(c.training.globalBatch)} × ${formatCount(c.training.seqLen)} tokens (micro-batch ${formatCount(c.training.microBatch)})`,
     budget: `${formatTokenCount(c.training.tokens)} at ${formatUsd(c.cost.usdPerGpuHour)} per GPU-hour`,

@@ -3,20 +3,23 @@
 // configuration: the measured steady-state figures beside the predicted ones, what went
 // wrong as pictures, and one click to calibrate the planner from the measured step time
 // (and the peak memory, where the log prints the allocator's or the device's figure).
+// The comparison follows the page: when the configuration changes it is marked stale and
+// computed again (in a worker) once the edits settle, with a button to refresh it at once.
 
-import { Suspense, lazy, useId, useState, type DragEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useState, type DragEvent } from 'react';
 import type { LogAnswer } from '../../worker/log-api.ts';
 import type { LogReport, MeasuredFigure } from '../../model/log/index.ts';
 import type { RunMeasurement } from '../../model/validation/index.ts';
-import { usePlannerStore } from '../../state/react.ts';
+import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createLogWorker } from '../../worker/create-log-worker.ts';
-import { readLogInWorker } from '../../worker/log-client.ts';
+import { compareLogInWorker, readLogInWorker } from '../../worker/log-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';
 import { Section } from '../controls/Section.tsx';
 import { fitAndApply, type FitStatus } from '../calibrate/apply-fit.ts';
 import { formatGiB, formatNumber, formatPercent, formatSeconds } from '../format.ts';
 import { anomalyWords } from './anomalyWords.ts';
+import { useSettledValue } from '../useSettledValue.ts';
 
 // The charts (recharts) load once a log has been read, not with the section.
 const LogCharts = lazy(() => import('./LogCharts.tsx'));
@@ -73,7 +76,22 @@ function Comparison({ read }: { read: Read }) {
   );
 }
 
-function Result({ read }: { read: Read }) {
+/** How long the configuration must stay unchanged before the comparison is computed again. */
+const RECOMPARE_QUIET_MS = 300;
+
+type Staleness = { readonly stale: boolean; readonly failed: string | null; readonly refresh: () => void };
+
+function StaleNote({ staleness }: { staleness: Staleness }) {
+  if (!staleness.stale && !staleness.failed) return null;
+  return (
+    <div role="status" data-testid="log-stale" className="flex flex-wrap items-center gap-2 text-sm text-amber-900 dark:text-amber-200">
+      <span>{staleness.failed ? `The comparison could not follow the new configuration (${staleness.failed}).` : 'The configuration changed: comparing the log with it again…'}</span>
+      <button type="button" className={BUTTON} onClick={staleness.refresh}>Refresh the comparison</button>
+    </div>
+  );
+}
+
+function Result({ read, staleness }: { read: Read; staleness: Staleness }) {
   const store = usePlannerStore();
   const [fit, setFit] = useState<FitStatus | null>(null);
   const { report, comparison } = read;
@@ -90,13 +108,14 @@ function Result({ read }: { read: Read }) {
         {framework} log, {formatNumber(report.steps)} steps.{' '}
         {report.steady ? `Steady steps ${report.steady.from}–${report.steady.to}; skipped ${report.steady.skipped}.` : ''}
       </p>
+      <StaleNote staleness={staleness} />
       {comparison.mismatch.length > 0 && (
         <p role="alert" data-testid="log-mismatch" className="text-sm text-red-700 dark:text-red-300">
           This log is of another run than the page's, so it is not compared: {comparison.mismatch.join('; ')}.
         </p>
       )}
       {comparison.errors.length > 0 && <p className="text-sm text-red-700 dark:text-red-300">Not compared: {comparison.errors.join('; ')}</p>}
-      <Comparison read={read} />
+      <div data-stale={staleness.stale ? 'true' : 'false'} className={staleness.stale ? 'opacity-60' : undefined}><Comparison read={read} /></div>
       <div className="flex flex-wrap items-center gap-3">
         <button type="button" className={`${BUTTON} w-fit`} disabled={!measurement || comparison.mismatch.length > 0 || (fit?.busy ?? false)} onClick={() => { void calibrate(); }}>
           Calibrate
@@ -120,19 +139,46 @@ function Result({ read }: { read: Read }) {
   );
 }
 
+/** The comparison of a log already read with the page's document as it is now: stale while the document moves, computed again once it settles. */
+function useFreshComparison(answer: LogAnswer | null, setAnswer: (a: LogAnswer) => void, comparedWith: unknown, setComparedWith: (d: unknown) => void): Staleness {
+  const document = usePlanner((s) => s.document);
+  const settled = useSettledValue(document, RECOMPARE_QUIET_MS);
+  const [failed, setFailed] = useState<string | null>(null);
+  const stale = answer?.ok === true && comparedWith !== document;
+  const refresh = (doc: unknown) => {
+    if (!answer?.ok) return;
+    void compareLogInWorker(createLogWorker, answer.report, doc).then((c) => {
+      if (!c.ok) { setFailed(c.errors.join('; ')); return; }
+      setFailed(null);
+      setComparedWith(doc);
+      setAnswer({ ...answer, comparison: c.comparison });
+    });
+  };
+  useEffect(() => {
+    if (answer?.ok && comparedWith !== settled && settled === document) refresh(settled);
+    // Only a settled document that differs from the one compared starts a comparison.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settled, comparedWith]);
+  return { stale, failed, refresh: () => refresh(document) };
+}
+
 export function LogSection() {
   const store = usePlannerStore();
   const id = useId();
   const [text, setText] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
   const [answer, setAnswer] = useState<LogAnswer | null>(null);
+  const [comparedWith, setComparedWith] = useState<unknown>(null);
   const [dragging, setDragging] = useState(false);
+  const staleness = useFreshComparison(answer, setAnswer, comparedWith, setComparedWith);
 
   const read = async (source: Blob | string) => {
     setAnswer(null);
     setProgress(0);
-    const result = await readLogInWorker(createLogWorker, source, store.getState().document, setProgress);
+    const document = store.getState().document;
+    const result = await readLogInWorker(createLogWorker, source, document, setProgress);
     setProgress(null);
+    setComparedWith(document);
     setAnswer(result);
   };
   const onDrop = (e: DragEvent) => {
@@ -161,7 +207,7 @@ export function LogSection() {
       </div>
       {progress !== null && <progress data-testid="log-progress" aria-label="Reading the log" max={1} value={progress} className="w-full" />}
       {answer && !answer.ok && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{answer.errors.join('; ')}</p>}
-      {answer?.ok && <Result read={answer} />}
+      {answer?.ok && <Result read={answer} staleness={staleness} />}
     </Section>
   );
 }

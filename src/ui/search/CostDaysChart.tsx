@@ -7,7 +7,7 @@
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
 import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
-import { formatCount, formatDays, formatNumber, formatUsd } from '../format.ts';
+import { formatCount, formatCountOf, formatDays, formatNumber, formatUsd } from '../format.ts';
 import { layoutText } from './searchTable.ts';
 
 /** Okabe–Ito blue, vermillion, bluish green, reddish purple, orange, sky blue: told apart with colour-vision deficiency. */
@@ -19,7 +19,7 @@ function summary(fronts: readonly CostFront[]): string {
     const first = f.points[0];
     const last = f.points[f.points.length - 1];
     if (!first || !last) return `${f.name}: no cluster size meets the limits`;
-    return `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCount(first.gpus)} GPUs to ${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCount(last.gpus)} GPUs`;
+    return `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCountOf(first.gpus, 'GPU')} to ${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCountOf(last.gpus, 'GPU')}`;
   });
   return `Cost against days to train, per GPU type. ${parts.join('; ')}.`;
 }

@@ -8,6 +8,7 @@ import { scheduleWords } from '../embed/embedCard.ts';
 import type { OomVerdict } from '../../model/validation/index.ts';
 import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
+import { formatCountOf } from '../format.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
@@ -94,7 +95,8 @@ export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'trai
   if (p.ep > 1) degrees.push(`EP ${p.ep}`);
   if (p.vpp > 1) degrees.push(`VPP ${p.vpp}`);
   const schedule = scheduleWords(p.schedule, p.pp, p.vpp);
-  const details = [`${result.cluster.gpus} GPUs`, `ZeRO-${p.zero}`, ...(schedule ? [schedule] : []), `MBS ${result.training.microBatch}`, `${result.training.recompute} recompute`];
+  const recompute = result.training.recompute === 'none' ? 'no recompute' : `${result.training.recompute} recompute`;
+  const details = [formatCountOf(result.cluster.gpus, 'GPU'), `ZeRO-${p.zero}`, ...(schedule ? [schedule] : []), `MBS ${result.training.microBatch}`, recompute];
   if (p.sequenceParallel) details.push('SP');
   if (result.training.offload.optimizer) details.push('optimizer offload');
   if (result.training.offload.parameters) details.push('parameter offload');
