@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { setAt } from '../../state/doc.ts';
-import { findModelPreset } from '../../state/catalog.ts';
+import { findModelPreset, loadCatalog } from '../../state/catalog.ts';
 import { sampleOutput } from '../testOutputs.ts';
 import { layoutWords, verdictWords } from './embedCard.ts';
+
+// The catalog is a chunk of its own on the page (state/catalog.ts); a test below reads DeepSeek-V3 from it.
+await loadCatalog();
 
 const GiB = 2 ** 30;
 
