@@ -5,7 +5,7 @@
 
 export { fitRunDocument, type RunFitResult, type RunMeasurement, type ScaleFit } from './fit-run.ts';
 export { caseResult, type CaseResult, scaleBand } from './report.ts';
-export { uncertaintyTableOf } from './uncertainty-fit.ts';
+export { type SegmentedError, segmentedErrors, segmentTableOf, uncertaintyTableOf } from './uncertainty-fit.ts';
 export { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
 export { fitVerdict, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
 export { type FineTuneRow, fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError } from './finetune.ts';
