@@ -425,6 +425,9 @@ export interface FigureRange {
   readonly high: number;
   /** The segment of published runs and its count; the wider one it fell back to; what lies beyond the validated range. */
   readonly basis: string;
+  /** Project additions: the published figures the range rests on, and whether the run lies beyond what they cover (the range widened). */
+  readonly runs?: number;
+  readonly beyondValidated?: boolean;
 }
 
 export interface CompletionPercentiles { readonly p10: number; readonly p50: number; readonly p90: number }

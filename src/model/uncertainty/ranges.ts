@@ -33,6 +33,8 @@ type Figure = 'tokensPerSecond' | 'memory';
 
 export interface ChosenBand {
   readonly segment: SegmentId;
+  /** Published figures of the segment whose band it is. */
+  readonly runs: number;
   readonly lowerError: number;
   readonly upperError: number;
   readonly basis: string;
@@ -54,12 +56,12 @@ export function chooseBand(chain: readonly SegmentId[], table: SegmentTable, fig
       continue;
     }
     const basis = `${segmentWords(id)}: ${runsWord(band.runs)}`;
-    if (i === 0) return { segment: id, lowerError: band.lowerError, upperError: band.upperError, basis };
+    if (i === 0) return { segment: id, runs: band.runs, lowerError: band.lowerError, upperError: band.upperError, basis };
     const own = table.segments[chain[0] ?? '']?.[figure]?.runs ?? 0;
     const why = own === 0
       ? `no published runs of ${segmentWords(chain[0] ?? '')}`
       : `${segmentWords(chain[0] ?? '')}: only ${runsWord(own)}, fewer than ${MIN_SEGMENT_RUNS}; the range also holds their errors`;
-    return { segment: id, lowerError: Math.min(band.lowerError, lower), upperError: Math.max(band.upperError, upper), basis: `${basis} (${why})` };
+    return { segment: id, runs: band.runs, lowerError: Math.min(band.lowerError, lower), upperError: Math.max(band.upperError, upper), basis: `${basis} (${why})` };
   }
   return null;
 }
@@ -117,7 +119,9 @@ function rangeOf(predicted: number, band: ChosenBand, beyond: Beyond): FigureRan
   const high = (predicted * widen) / Math.max(MIN_FACTOR, 1 + band.lowerError);
   const past = beyond.reasons.length === 0 ? ''
     : `; beyond the validated range: ${beyond.reasons.join('; ')}, so the range is widened ×${widen.toFixed(2)} on each side (${Math.round(WIDENING_PER_STEP * 100)} % per doubling or unseen GPU or precision)`;
-  return { low: Math.min(low, predicted), high: Math.max(high, predicted), basis: `${band.basis}${past}` };
+  return {
+    low: Math.min(low, predicted), high: Math.max(high, predicted), basis: `${band.basis}${past}`, runs: band.runs, beyondValidated: beyond.reasons.length > 0,
+  };
 }
 
 export interface UncertaintyDetail {

@@ -50,7 +50,7 @@ const GENERATION_WORDS: Readonly<Record<GpuArchitecture, string>> = {
   volta: 'Volta', ampere: 'Ampere', ada: 'Ada', hopper: 'Hopper', blackwell: 'Blackwell', cdna3: 'MI300 (CDNA 3)', other: 'custom GPUs',
 };
 const FRAMEWORK_WORDS: Readonly<Record<Framework, string>> = {
-  generic: 'no named framework', megatron: 'Megatron', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', fsdp: 'PyTorch FSDP',
+  generic: 'the generic framework profile', megatron: 'Megatron', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', fsdp: 'PyTorch FSDP',
 };
 
 /** A segment id: "pretrain|kind|generation|framework" or "finetune|method|generation|framework", '*' for "all"; "all" alone for every run. */

@@ -112,6 +112,6 @@ describe('ranges of the engine output', () => {
   it('a segment with no runs falls back and says so', () => {
     const qlora = estimate({ ...h100Dense, training: { ...h100Dense.training, framework: 'generic', adapter: { method: 'qlora', rank: 16 } }, parallel: { tp: 1, pp: 1, dp: 1 }, cluster: { gpu: 'h100-sxm', gpus: 1 } });
     expect(qlora.errors).toEqual([]);
-    expect(qlora.uncertainty?.tokensPerSecond.basis).toMatch(/^QLoRA fine-tuning, all GPUs: \d+ published runs \(no published runs of QLoRA fine-tuning on Hopper with no named framework\)/);
+    expect(qlora.uncertainty?.tokensPerSecond.basis).toMatch(/^QLoRA fine-tuning, all GPUs: \d+ published runs \(no published runs of QLoRA fine-tuning on Hopper with the generic framework profile\)/);
   });
 });
