@@ -16,7 +16,7 @@ import { planTitle } from './ShareBar.tsx';
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
 /** The chart's plot height: what 450 px leave after the header, layout, verdict, figures and their ranges. */
-const CARD_CHART_HEIGHT = 140;
+const CARD_CHART_HEIGHT = 136;
 
 const MUTED = 'text-gray-700 dark:text-gray-300';
 const VERDICT_STYLE = {
@@ -74,7 +74,7 @@ function CardRanges({ output }: { output: EstimateOutput }) {
   if (!bases || parts.length === 0) return null;
   return (
     <details data-testid="embed-ranges" className={`text-xs ${MUTED}`}>
-      <summary className="cursor-pointer">
+      <summary className="cursor-pointer truncate">
         {BAND_PERCENT} ranges{bases.beyond ? ' (beyond the validated range)' : ''}:{' '}
         {parts.map(({ id, words, range }, i) => (
           <span key={id} data-testid={`embed-range-${id}`} data-low={range.low} data-high={range.high}>{i > 0 ? ' · ' : ''}{words} {range.text}</span>

@@ -15,7 +15,7 @@ export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'to
 
 /** The ranges the card shows on one line (issue 35): memory, and tokens/s with the days and dollars that follow from it. */
 export const CARD_RANGE_FIGURES: readonly { readonly id: string; readonly words: string }[] = [
-  { id: 'memory-total', words: 'memory' }, { id: 'tokens-per-second', words: 'tokens/s' }, { id: 'training-days', words: 'days' }, { id: 'cost-usd', words: 'cost' },
+  { id: 'memory-total', words: 'memory' }, { id: 'tokens-per-second', words: 'speed' }, { id: 'training-days', words: 'time' }, { id: 'cost-usd', words: 'cost' },
 ];
 
 const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
