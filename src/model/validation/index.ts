@@ -7,7 +7,7 @@ export { fitRunDocument, type RunFitResult, type RunMeasurement, type ScaleFit }
 export { caseResult, type CaseResult, scaleBand } from './report.ts';
 export { type SegmentedError, segmentedErrors, segmentTableOf, uncertaintyTableOf } from './uncertainty-fit.ts';
 export { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
-export { estimateVerdict, fitVerdict, memoryBandOf, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
+export { estimateVerdict, fitVerdict, memoryBandOf, segmentTightFromShare, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
 export { type FineTuneRow, fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError } from './finetune.ts';
 export {
   type BandedFigure, type ErrorBand, headlineBands, ownBands, MAX_TIGHT_FROM_SHARE, measuredRange, type ValueBand, oomAssessment, type OomAssessment, type OomVerdict, type UncertaintyTable,
