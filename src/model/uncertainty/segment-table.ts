@@ -13,19 +13,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     all: {
       tokensPerSecond: {
         runs: 457,
-        lowerError: -0.16987455825325032,
-        upperError: 0.3012412809340819,
+        lowerError: -0.16750200846206276,
+        upperError: 0.3062710235000931,
         minError: -0.9720464762759571,
-        maxError: 1.8262794630265446,
-        p90AbsError: 0.2360003782004654
+        maxError: 2.037942129873847,
+        p90AbsError: 0.23736187498024885
       },
       memory: {
         runs: 93,
         lowerError: -0.2384777873754501,
-        upperError: 0.6810342308177808,
+        upperError: 0.33592430741452833,
         minError: -0.330709228515625,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.44307442461413915
+        maxError: 0.7599576112454531,
+        p90AbsError: 0.3080385967073571
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -640,19 +640,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|*|*|*": {
       tokensPerSecond: {
         runs: 426,
-        lowerError: -0.1564780002147725,
-        upperError: 0.2801793385301362,
-        minError: -0.34465250600011366,
-        maxError: 1.628142155638705,
-        p90AbsError: 0.213218369421425
+        lowerError: -0.15243843675226837,
+        upperError: 0.28182876458596345,
+        minError: -0.5810945235263376,
+        maxError: 2.037942129873847,
+        p90AbsError: 0.20999121075327015
       },
       memory: {
         runs: 62,
         lowerError: -0.2507499192890367,
-        upperError: 0.6810342308177808,
+        upperError: 0.3228464367071176,
         minError: -0.330709228515625,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.44482435217738175
+        maxError: 0.606886957826878,
+        p90AbsError: 0.31620877749394194
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -688,10 +688,10 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 46,
         lowerError: -0.2507499192890367,
-        upperError: 0.45915138857663196,
+        upperError: 0.33592430741452833,
         minError: -0.27535787356101854,
-        maxError: 0.6810342308177808,
-        p90AbsError: 0.44102799432442397
+        maxError: 0.606886957826878,
+        p90AbsError: 0.3193314554980462
       },
       maxGpus: 3072,
       maxExperts: 0,
@@ -842,11 +842,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 11,
-        lowerError: 0.028439081113280373,
-        upperError: 0.6810342308177808,
-        minError: 0.028439081113280373,
-        maxError: 0.6810342308177808,
-        p90AbsError: 0.4764110832521576
+        lowerError: -0.04589675319260859,
+        upperError: 0.606886957826878,
+        minError: -0.04589675319260859,
+        maxError: 0.606886957826878,
+        p90AbsError: 0.3696957204586645
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -894,11 +894,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 11,
-        lowerError: 0.028439081113280373,
-        upperError: 0.6810342308177808,
-        minError: 0.028439081113280373,
-        maxError: 0.6810342308177808,
-        p90AbsError: 0.4764110832521576
+        lowerError: -0.04589675319260859,
+        upperError: 0.606886957826878,
+        minError: -0.04589675319260859,
+        maxError: 0.606886957826878,
+        p90AbsError: 0.3696957204586645
       },
       maxGpus: 8,
       maxExperts: 0,
@@ -924,9 +924,9 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 19,
         lowerError: -0.27535787356101854,
-        upperError: 0.05059732488500132,
+        upperError: 0.03388861933267832,
         minError: -0.27535787356101854,
-        maxError: 0.05059732488500132,
+        maxError: 0.03388861933267832,
         p90AbsError: 0.24347420711775078
       },
       maxGpus: 1024,
@@ -1025,11 +1025,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 12,
-        lowerError: -0.05817967928372903,
-        upperError: 0.05059732488500132,
-        minError: -0.05817967928372903,
-        maxError: 0.05059732488500132,
-        p90AbsError: 0.054598983037440305
+        lowerError: -0.10685802211422891,
+        upperError: 0.03388861933267832,
+        minError: -0.10685802211422891,
+        maxError: 0.03388861933267832,
+        p90AbsError: 0.10346239552041506
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -1082,19 +1082,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|*|*": {
       tokensPerSecond: {
         runs: 90,
-        lowerError: -0.24666144283609215,
-        upperError: 0.8746128501883573,
-        minError: -0.34465250600011366,
-        maxError: 1.628142155638705,
-        p90AbsError: 0.31119822281990267
+        lowerError: -0.23363623244754653,
+        upperError: 1.1549517262060511,
+        minError: -0.5810945235263376,
+        maxError: 2.037942129873847,
+        p90AbsError: 0.3348144490064802
       },
       memory: {
         runs: 13,
         lowerError: -0.23042355060577388,
-        upperError: 0.799863469566333,
+        upperError: 0.1340280005124136,
         minError: -0.23042355060577388,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.7944389336865816
+        maxError: 0.1340280005124136,
+        p90AbsError: 0.13392168760855166
       },
       maxGpus: 1024,
       maxExperts: 384,
@@ -1153,11 +1153,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|*": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.18102996365395424,
-        upperError: 0.12769949854490467,
-        minError: -0.34465250600011366,
-        maxError: 0.31720854477816784,
-        p90AbsError: 0.1549236821477678
+        lowerError: -0.14013023747847242,
+        upperError: 0.23234113920860663,
+        minError: -0.5810945235263376,
+        maxError: 0.5009155628400556,
+        p90AbsError: 0.22945112510452656
       },
       memory: null,
       maxGpus: 256,
@@ -1176,11 +1176,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.18102996365395424,
-        upperError: 0.12769949854490467,
-        minError: -0.34465250600011366,
-        maxError: 0.31720854477816784,
-        p90AbsError: 0.1549236821477678
+        lowerError: -0.14013023747847242,
+        upperError: 0.23234113920860663,
+        minError: -0.5810945235263376,
+        maxError: 0.5009155628400556,
+        p90AbsError: 0.22945112510452656
       },
       memory: null,
       maxGpus: 256,
@@ -1199,19 +1199,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|*": {
       tokensPerSecond: {
         runs: 21,
-        lowerError: -0.24666144283609215,
-        upperError: 1.2300598787148094,
-        minError: -0.28007696973609636,
-        maxError: 1.628142155638705,
-        p90AbsError: 0.9722272721652281
+        lowerError: -0.23363623244754653,
+        upperError: 1.27897066588272,
+        minError: -0.32310453495646846,
+        maxError: 2.037942129873847,
+        p90AbsError: 1.248711061045416
       },
       memory: {
         runs: 12,
         lowerError: -0.10868957298176227,
-        upperError: 0.799863469566333,
+        upperError: 0.1340280005124136,
         minError: -0.10868957298176227,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.7951635795203019
+        maxError: 0.1340280005124136,
+        p90AbsError: 0.13303906706652882
       },
       maxGpus: 1024,
       maxExperts: 384,
@@ -1227,11 +1227,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.28007696973609636,
-        upperError: -0.0704495517815883,
-        minError: -0.28007696973609636,
-        maxError: -0.0704495517815883,
-        p90AbsError: 0.25096631028817445
+        lowerError: -0.32310453495646846,
+        upperError: -0.09354032808929816,
+        minError: -0.32310453495646846,
+        maxError: -0.09354032808929816,
+        p90AbsError: 0.28766370139910535
       },
       memory: null,
       maxGpus: 1024,
@@ -1246,11 +1246,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 13,
-        lowerError: -0.24666144283609215,
-        upperError: 0.9722272721652281,
-        minError: -0.24666144283609215,
-        maxError: 0.9722272721652281,
-        p90AbsError: 0.8903880847209564
+        lowerError: -0.23363623244754653,
+        upperError: 1.248711061045416,
+        minError: -0.23363623244754653,
+        maxError: 1.248711061045416,
+        p90AbsError: 1.1589068554717243
       },
       memory: {
         runs: 7,
@@ -1273,19 +1273,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|torchtitan": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.05582045957098294,
-        upperError: 1.628142155638705,
-        minError: -0.05582045957098294,
-        maxError: 1.628142155638705,
-        p90AbsError: 1.4689092448691468
+        lowerError: -0.05492554139578546,
+        upperError: 2.037942129873847,
+        minError: -0.05492554139578546,
+        maxError: 2.037942129873847,
+        p90AbsError: 1.7343535442773963
       },
       memory: {
         runs: 5,
-        lowerError: 0.096249090294865,
-        upperError: 0.799863469566333,
-        minError: 0.096249090294865,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.7982733718814087
+        lowerError: -0.011155830494497213,
+        upperError: 0.1340280005124136,
+        minError: -0.011155830494497213,
+        maxError: 0.1340280005124136,
+        p90AbsError: 0.13381537470468977
       },
       maxGpus: 8,
       maxExperts: 128,
@@ -1299,19 +1299,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe-any|*|*": {
       tokensPerSecond: {
         runs: 115,
-        lowerError: -0.22477406906157696,
-        upperError: 0.8677033538651421,
-        minError: -0.34465250600011366,
-        maxError: 1.628142155638705,
-        p90AbsError: 0.2980689040292198
+        lowerError: -0.255919107013251,
+        upperError: 1.1295340805105278,
+        minError: -0.5810945235263376,
+        maxError: 2.037942129873847,
+        p90AbsError: 0.3191750329558534
       },
       memory: {
         runs: 16,
         lowerError: -0.330709228515625,
-        upperError: 0.799863469566333,
+        upperError: 0.1340280005124136,
         minError: -0.330709228515625,
-        maxError: 0.799863469566333,
-        p90AbsError: 0.7922649961854207
+        maxError: 0.1340280005124136,
+        p90AbsError: 0.18222577555909375
       },
       maxGpus: 1024,
       maxExperts: 384,
@@ -1333,11 +1333,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|*|*": {
       tokensPerSecond: {
         runs: 25,
-        lowerError: -0.21915813542160067,
-        upperError: 0.2673020101989581,
-        minError: -0.22477406906157696,
-        maxError: 0.447218668813859,
-        p90AbsError: 0.23261525530106397
+        lowerError: -0.2639196797971706,
+        upperError: 0.26755646601703975,
+        minError: -0.3575930572580113,
+        maxError: 0.44618759458116436,
+        p90AbsError: 0.2661017515290921
       },
       memory: {
         runs: 3,
@@ -1366,11 +1366,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|*": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.18467468835597953,
-        upperError: -0.1751543342801169,
-        minError: -0.18467468835597953,
-        maxError: -0.1751543342801169,
-        p90AbsError: 0.18372265294839327
+        lowerError: -0.16449357852914998,
+        upperError: -0.1547375745740902,
+        minError: -0.16449357852914998,
+        maxError: -0.1547375745740902,
+        p90AbsError: 0.163517978133644
       },
       memory: {
         runs: 2,
@@ -1393,11 +1393,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|megatron": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.18467468835597953,
-        upperError: -0.1751543342801169,
-        minError: -0.18467468835597953,
-        maxError: -0.1751543342801169,
-        p90AbsError: 0.18372265294839327
+        lowerError: -0.16449357852914998,
+        upperError: -0.1547375745740902,
+        minError: -0.16449357852914998,
+        maxError: -0.1547375745740902,
+        p90AbsError: 0.163517978133644
       },
       memory: {
         runs: 2,
@@ -1420,11 +1420,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|*": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.21590485248248006,
-        upperError: 0.447218668813859,
-        minError: -0.21590485248248006,
-        maxError: 0.447218668813859,
-        p90AbsError: 0.24668050201552616
+        lowerError: -0.3575930572580113,
+        upperError: 0.44618759458116436,
+        minError: -0.3575930572580113,
+        maxError: 0.44618759458116436,
+        p90AbsError: 0.2945674433893313
       },
       memory: null,
       maxGpus: 64,
@@ -1443,11 +1443,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.21590485248248006,
-        upperError: 0.447218668813859,
-        minError: -0.21590485248248006,
-        maxError: 0.447218668813859,
-        p90AbsError: 0.24668050201552616
+        lowerError: -0.3575930572580113,
+        upperError: 0.44618759458116436,
+        minError: -0.3575930572580113,
+        maxError: 0.44618759458116436,
+        p90AbsError: 0.2945674433893313
       },
       memory: null,
       maxGpus: 64,
@@ -1466,11 +1466,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|*": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.22477406906157696,
-        upperError: -0.04246025747230745,
-        minError: -0.22477406906157696,
-        maxError: -0.04246025747230745,
-        p90AbsError: 0.22252769560558644
+        lowerError: -0.2639196797971706,
+        upperError: 0.04236933619371735,
+        minError: -0.2639196797971706,
+        maxError: 0.04236933619371735,
+        p90AbsError: 0.23244530524417367
       },
       memory: {
         runs: 1,
@@ -1492,11 +1492,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.22477406906157696,
-        upperError: -0.04246025747230745,
-        minError: -0.22477406906157696,
-        maxError: -0.04246025747230745,
-        p90AbsError: 0.20654268790265
+        lowerError: -0.2639196797971706,
+        upperError: -0.05974175083518973,
+        minError: -0.2639196797971706,
+        maxError: -0.05974175083518973,
+        p90AbsError: 0.24350188690097255
       },
       memory: null,
       maxGpus: 64,
@@ -1511,11 +1511,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.21915813542160067,
-        upperError: -0.07136580964066616,
-        minError: -0.21915813542160067,
-        maxError: -0.07136580964066616,
-        p90AbsError: 0.21892325651848552
+        lowerError: -0.1852337434146782,
+        upperError: 0.04236933619371735,
+        minError: -0.1852337434146782,
+        maxError: 0.04236933619371735,
+        p90AbsError: 0.1849886599818818
       },
       memory: {
         runs: 1,
