@@ -13,6 +13,7 @@ import { parameterCounts } from './structure/index.ts';
 import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
 import { adapterStepFlops, stepTime } from './time/index.ts';
 import type { Completion, CostConfig, EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
+import { SEGMENT_TABLE, uncertaintyDetail } from './uncertainty/index.ts';
 import { GiB, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
@@ -22,7 +23,7 @@ export function invalidOutput(errors: readonly string[], warnings: readonly stri
     memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false, host: { perNode: 0, capacity: 0, perGpu: 0 } },
     model: null,
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
-    throughput: null, time: null, cost: null, reliability: null, timeline: null,
+    throughput: null, time: null, cost: null, reliability: null, timeline: null, uncertainty: null,
     warnings, errors,
   };
 }
@@ -131,6 +132,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
     },
     dataPipeline: dataLoaderRate(tokensPerSecond, config.model.vocab, gpus, config.cluster.gpusPerNode),
     timeline: step.timeline,
+    // How far published runs like this one fell from their estimates (uncertainty/ranges.ts): on the figure fits judges.
+    uncertainty: uncertaintyDetail(config, tokensPerSecond, deviceUsed, SEGMENT_TABLE)?.uncertainty ?? null,
     warnings: [...warnings, ...extraWarnings],
     errors: [],
   };

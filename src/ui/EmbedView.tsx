@@ -6,16 +6,17 @@ import { Suspense, lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { pageUrl } from '../state/share.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
-import { CARD_FIGURES, layoutWords, verdictWords } from './embed/embedCard.ts';
+import { CARD_FIGURES, CARD_RANGE_FIGURES, layoutWords, verdictWords } from './embed/embedCard.ts';
 import { keyFigures } from './keyFigures.ts';
+import { BAND_PERCENT, figureRange, rangeBases } from './uncertainty/figureRanges.ts';
 import { Notices } from './Notices.tsx';
 import { ConfigErrors, NoResults } from './Results.tsx';
 import { planTitle } from './ShareBar.tsx';
 
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
-/** The chart's plot height: what 450 px leave after the header, layout, verdict and figures. */
-const CARD_CHART_HEIGHT = 160;
+/** The chart's plot height: what 450 px leave after the header, layout, verdict, figures and their ranges. */
+const CARD_CHART_HEIGHT = 136;
 
 const MUTED = 'text-gray-700 dark:text-gray-300';
 const VERDICT_STYLE = {
@@ -63,6 +64,28 @@ function CardFigures({ output }: { output: EstimateOutput }) {
   );
 }
 
+/** The ranges of memory, tokens/s, days and dollars on one line; the basis behind them when opened. */
+function CardRanges({ output }: { output: EstimateOutput }) {
+  const bases = rangeBases(output);
+  const parts = CARD_RANGE_FIGURES.flatMap(({ id, words }) => {
+    const range = figureRange(id, output);
+    return range ? [{ id, words, range }] : [];
+  });
+  if (!bases || parts.length === 0) return null;
+  return (
+    <details data-testid="embed-ranges" className={`text-xs ${MUTED}`}>
+      <summary className="cursor-pointer truncate">
+        {BAND_PERCENT} ranges{bases.beyond ? ' (beyond the validated range)' : ''}:{' '}
+        {parts.map(({ id, words, range }, i) => (
+          <span key={id} data-testid={`embed-range-${id}`} data-low={range.low} data-high={range.high}>{i > 0 ? ' · ' : ''}{words} {range.text}</span>
+        ))}
+      </summary>
+      <p data-testid="range-basis-speed">Speed, time and cost: {bases.speed}.</p>
+      <p data-testid="range-basis-memory">Memory: {bases.memory}.</p>
+    </details>
+  );
+}
+
 export function EmbedView() {
   const output = usePlanner((s) => s.output);
   const document = usePlanner((s) => s.document);
@@ -83,6 +106,7 @@ export function EmbedView() {
           <Layout document={outputDocument ?? document} />
           <Verdict output={output} />
           <CardFigures output={output} />
+          <CardRanges output={output} />
           <section aria-label="Memory chart">
             <Suspense fallback={<p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>Loading the memory chart…</p>}>
               <MemoryChart output={output} height={CARD_CHART_HEIGHT} compact />

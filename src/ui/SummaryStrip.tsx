@@ -14,7 +14,7 @@ import { formatGiB } from './format.ts';
 import { fitMemoryBytes } from '../model/memory/index.ts';
 import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 import { keyFigures, memoryCapacityNote, type KeyFigure } from './keyFigures.ts';
-import { OomVerdictLine } from './uncertainty/FigureUncertainty.tsx';
+import { OomVerdictLine, StripRange, WhyThisRange } from './uncertainty/FigureUncertainty.tsx';
 import { planTitle } from './ShareBar.tsx';
 
 /** The figures of the strip, in order; the cards below show them again as the second look, without their ids. */
@@ -41,6 +41,7 @@ function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOu
           {capacity && <span className="text-xs font-normal text-gray-700 dark:text-gray-300"> {capacity}</span>}
         </ExplainButton>
       </dd>
+      <StripRange figureId={figure.id} output={output} />
     </div>
   );
 }
@@ -95,6 +96,7 @@ export function SummaryStrip({ output, document, stale }: { output: EstimateOutp
         <dl className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-1">
           {figures.map((f) => <StripFigure key={f.id} figure={f} output={output} />)}
         </dl>
+        <WhyThisRange output={output} />
         {oom && <p data-testid="oom-warning" className="text-xs font-medium text-red-700 dark:text-red-300"><span aria-hidden="true">⚠ </span>{oom}. Speed, time and cost are for a run that would not start as configured.</p>}
       </div>
     </section>

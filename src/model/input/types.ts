@@ -406,8 +406,28 @@ export interface EstimateOutput {
   readonly dataPipeline?: { readonly tokensPerSecondPerNode: number; readonly bytesPerSecondPerNode: number } | null;
   /** Project addition: the simulated pipeline schedule the timeline chart draws (null until computed, or when too large to draw). */
   readonly timeline: Timeline | null;
+  /**
+   * A 90 % range of tokensPerSecond (whole cluster) and of the memory `fits` judges
+   * (memory.deviceUsed, bytes): where published runs like this one fell (uncertainty/ranges.ts).
+   * null for an invalid document; absent only in hand-built outputs.
+   */
+  readonly uncertainty?: {
+    readonly tokensPerSecond: FigureRange;
+    readonly memory: FigureRange;
+  } | null;
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
+}
+
+/** One figure's range (interchange "Output", uncertainty): low and high in the figure's unit, and why. */
+export interface FigureRange {
+  readonly low: number;
+  readonly high: number;
+  /** The segment of published runs and its count; the wider one it fell back to; what lies beyond the validated range. */
+  readonly basis: string;
+  /** Project additions: the published figures the range rests on, and whether the run lies beyond what they cover (the range widened). */
+  readonly runs?: number;
+  readonly beyondValidated?: boolean;
 }
 
 export interface CompletionPercentiles { readonly p10: number; readonly p50: number; readonly p90: number }

@@ -27,7 +27,7 @@ import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, bestLayoutOnAnyCount, fewestGpusThatFit } from './fit-fallback.ts';
 import { fitMemoryBytes, hostMemory, stageMemoryDetails } from '../memory/index.ts';
 import { GiB } from '../input/index.ts';
-import { fitVerdict, type OomVerdict } from '../validation/index.ts';
+import { estimateVerdict, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
   | 'microBatch' | 'seqLen' | 'recompute' | 'zero' | 'optimizer8bit' | 'offloadOptimizer' | 'offloadParameters' | 'qlora'
@@ -347,7 +347,7 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
     const key = JSON.stringify(described.changes);
     if (seen.has(key)) continue;
     seen.add(key);
-    const { verdict } = fitVerdict(fitMemoryBytes(output), output.memory.capacity);
+    const { verdict } = estimateVerdict(output);
     suggestions.push({
       ...described,
       label: source + described.label,

@@ -8,7 +8,7 @@ import { estimateConfig } from '../estimate.ts';
 import { fitMemoryBytes } from '../memory/index.ts';
 import { layoutConfig } from './pieces.ts';
 import { layoutVariants } from './search.ts';
-import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchObjective, type SearchOptions } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, laneMargin, type ScoredLayout, type SearchObjective, type SearchOptions } from './types.ts';
 
 /** The search's memory and the engine's agree to 1e-9 (evaluate.test.ts): a result at the limit is not dropped for rounding. */
 const MEMORY_TOLERANCE = 1e-9;
@@ -103,16 +103,17 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
   // The search held the budget by the closed-form step and memory by its own figure; a variant the engine puts
   // over the budget (simulated schedule) or over the margin (what the device holds) is left out.
   const margin = options.memoryMargin ?? DEFAULT_MEMORY_MARGIN;
-  const withinBudget = (out: EstimateOutput) =>
+  const withinBudget = (out: EstimateOutput, held: number) =>
     (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity)
-    && heldMemoryBytes(out) <= (options.memoryCapacityBytes ?? out.memory.capacity) * (1 - margin) * (1 + MEMORY_TOLERANCE);
+    && heldMemoryBytes(out) <= (options.memoryCapacityBytes ?? out.memory.capacity) * (1 - held) * (1 + MEMORY_TOLERANCE);
   const results: { rank: number; result: SearchDocumentResult }[] = [];
   top.forEach((layout, rank) => {
     const base = laneOf(layout);
+    const held = laneMargin(base, margin);
     const found = grouped && folded > 0 ? layoutVariants(base, layout, options, folded + 1) : [layout];
     const variants = (found.length > 0 ? found : [layout])
       .map((l, i) => ({ i, v: variantOf(base, l) }))
-      .filter((x) => withinBudget(x.v.output))
+      .filter((x) => withinBudget(x.v.output, held))
       .sort((a, b) => outputScore(objective, b.v.output) - outputScore(objective, a.v.output) || a.i - b.i)
       .map((x) => x.v);
     const [shown, ...others] = variants;

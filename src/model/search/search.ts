@@ -27,7 +27,7 @@ import { Scoring, SearchRun, type RunSettings } from './run.ts';
 import { TopK } from './rank.ts';
 import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
-import { DEFAULT_MEMORY_MARGIN, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult, type StackSwitches } from './types.ts';
+import { DEFAULT_MEMORY_MARGIN, laneMargin, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult, type StackSwitches } from './types.ts';
 import type { RunConfig } from '../input/index.ts';
 import { GiB, osNodeGpus } from '../input/index.ts';
 
@@ -120,7 +120,7 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
   const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'sizeCurve' : 'throughputMemory' };
   const runs = lanes.map((lane, i) => {
     const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
-    const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - o.margin));
+    const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - laneMargin(lane.base, o.margin)));
     const counts = options.gpuRange ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange) : searchGpuCounts(lane.base, spaceOptions);
     const run = new SearchRun(lane.base, [], scoring, settings, {
       top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}), ...(lane.switches ? { switches: lane.switches } : {}),

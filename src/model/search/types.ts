@@ -1,8 +1,8 @@
 // Types of the parallel-layout search (issue 5): what the caller may fix or limit,
 // what the search reports. The page's worker, the command line and the tests share them.
 
-import { VERDICT_TIGHT_FROM_SHARE } from '../validation/index.ts';
-import type { CudaGraphScope, OffloadConfig, ParallelConfig, Recompute, ScheduleKind, ZeroStage } from '../input/index.ts';
+import { segmentTightFromShare, VERDICT_TIGHT_FROM_SHARE } from '../validation/index.ts';
+import type { CudaGraphScope, OffloadConfig, ParallelConfig, Recompute, RunConfig, ScheduleKind, ZeroStage } from '../input/index.ts';
 
 /** What the ranking maximises: throughput, or the least time, money or memory. */
 export type SearchObjective = 'tokensPerSecond' | 'days' | 'usd' | 'memoryHeadroom';
@@ -96,6 +96,16 @@ export interface SearchOptions {
  * table), so that a recommended layout is never one the page then flags tight.
  */
 export const DEFAULT_MEMORY_MARGIN = 1 - VERDICT_TIGHT_FROM_SHARE;
+
+/**
+ * The margin a lane (one GPU type and cluster size) is held to: at the default margin or a
+ * wider one, at least its own segment's (issue 35: "tight" starts where the top of the run's
+ * own memory range reaches capacity, validation/verdict.ts), so no listed layout is tight; a
+ * narrower margin is the caller's choice to see tight layouts too.
+ */
+export function laneMargin(base: RunConfig, margin: number): number {
+  return margin >= DEFAULT_MEMORY_MARGIN - 1e-9 ? Math.max(margin, 1 - segmentTightFromShare(base)) : margin;
+}
 
 /** One point of the layout space: the interchange document's `parallel`, the searched `training` fields and the cluster size. */
 export interface LayoutChoice {

@@ -5,12 +5,12 @@
 
 export { fitRunDocument, type RunFitResult, type RunMeasurement, type ScaleFit } from './fit-run.ts';
 export { caseResult, type CaseResult, scaleBand } from './report.ts';
-export { uncertaintyTableOf } from './uncertainty-fit.ts';
+export { type SegmentedError, segmentedErrors, segmentTableOf, uncertaintyTableOf } from './uncertainty-fit.ts';
 export { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
-export { fitVerdict, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
+export { estimateVerdict, fitVerdict, memoryBandOf, segmentTightFromShare, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
 export { type FineTuneRow, fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError } from './finetune.ts';
 export {
-  type BandedFigure, headlineBands, MAX_TIGHT_FROM_SHARE, measuredRange, type ValueBand, oomAssessment, type OomAssessment, type OomVerdict, type UncertaintyTable,
+  type BandedFigure, type ErrorBand, headlineBands, ownBands, MAX_TIGHT_FROM_SHARE, measuredRange, type ValueBand, oomAssessment, type OomAssessment, type OomVerdict, type UncertaintyTable,
 } from './uncertainty.ts';
 export {
   type ErrorSummary, type Figure, fitVerdicts, quantile, readValidationCases, summarize, validateCase, type ValidationCase,

@@ -88,7 +88,8 @@ describe('headlineBands', () => {
       cluster: { gpu: 'a100-80gb', gpus: 2 },
     });
     expect(output.errors).toEqual([]);
-    const bands = headlineBands(output, { lowerQuantile: 0.05, upperQuantile: 0.95, throughput: BAND, memory: BAND });
+    // Without ranges of its own (a hand-built output), the table's band.
+    const bands = headlineBands({ ...output, uncertainty: null }, { lowerQuantile: 0.05, upperQuantile: 0.95, throughput: BAND, memory: BAND });
     const stepSeconds = output.throughput?.stepSeconds ?? NaN;
     expect(bands.stepSeconds?.low).toBeCloseTo(stepSeconds * 0.8, 12);
     expect(bands.tokensPerSecond?.high).toBeCloseTo((output.throughput?.tokensPerSecond ?? NaN) / 0.8, 6);
@@ -96,6 +97,27 @@ describe('headlineBands', () => {
     expect(bands.memoryTotal?.low).toBeCloseTo(output.memory.deviceUsed / 1.25, 0);
     expect(output.memory.deviceUsed).toBeGreaterThan(output.memory.perGpu.total);
     expect(Object.keys(bands).sort()).toEqual(['days', 'memoryTotal', 'mfu', 'stepSeconds', 'tokensPerSecond', 'usd']);
+  });
+
+  it("uses the estimate's own ranges (its segment's), and days and dollars follow from the tokens/s range", () => {
+    const output = estimate({
+      version: 1,
+      model: { name: 'tiny', layers: 4, hidden: 512, heads: 8, ffnHidden: 2048, vocab: 32000 },
+      training: { seqLen: 1024, globalBatch: 16, microBatch: 1 },
+      parallel: { tp: 1, pp: 1, dp: 2 },
+      cluster: { gpu: 'a100-80gb', gpus: 2 },
+    });
+    const own = output.uncertainty;
+    expect(own).toBeTruthy();
+    const bands = headlineBands(output, UNCERTAINTY_TABLE);
+    expect(bands.tokensPerSecond?.low).toBeCloseTo(own?.tokensPerSecond.low ?? NaN, 6);
+    expect(bands.tokensPerSecond?.high).toBeCloseTo(own?.tokensPerSecond.high ?? NaN, 6);
+    expect(bands.memoryTotal?.high).toBeCloseTo(own?.memory.high ?? NaN, 0);
+    // Days ∝ 1 / tokens/s: the low end of days is where tokens/s is at its high end.
+    const tokens = output.throughput?.tokensPerSecond ?? NaN;
+    const days = output.time?.days ?? NaN;
+    expect(bands.days?.low).toBeCloseTo(days * tokens / (own?.tokensPerSecond.high ?? NaN), 9);
+    expect(bands.usd?.high).toBeCloseTo((output.cost?.usd ?? NaN) * tokens / (own?.tokensPerSecond.low ?? NaN), 3);
   });
 
   it('gives no band for an invalid configuration', () => {

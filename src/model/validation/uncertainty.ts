@@ -6,7 +6,7 @@
 // prediction. Throughput rows bound the rate figures and, inversely, the durations
 // and money that scale with 1 / throughput; memory rows bound per-GPU memory.
 
-import type { EstimateOutput } from '../input/index.ts';
+import type { EstimateOutput, FigureRange } from '../input/index.ts';
 import { fitMemoryBytes } from '../memory/index.ts';
 
 export interface ErrorBand {
@@ -48,12 +48,35 @@ export function measuredRange(predicted: number, band: ErrorBand, scaling: BandS
   return { low: predicted / upperFactor, high: predicted / lowerFactor };
 }
 
+/**
+ * An estimate's own ranges (output.uncertainty, from its segment of published runs:
+ * uncertainty/ranges.ts) as error bands around its figures: a range [low, high] of a value
+ * predicted p is p / (1 + upper) … p / (1 + lower). null when the output has none.
+ */
+export function ownBands(output: Pick<EstimateOutput, 'memory' | 'throughput' | 'uncertainty' | 'errors'>): { readonly throughput: ErrorBand; readonly memory: ErrorBand } | null {
+  const u = output.uncertainty;
+  const tokens = output.throughput?.tokensPerSecond;
+  const fit = fitMemoryBytes(output);
+  if (!u || output.errors.length > 0 || !tokens || !(fit > 0)) return null;
+  const band = (predicted: number, range: FigureRange): ErrorBand | null => (range.low > 0 && range.high > 0
+    ? { lowerError: predicted / range.high - 1, upperError: predicted / range.low - 1, rows: range.runs ?? 0 }
+    : null);
+  const throughput = band(tokens, u.tokensPerSecond);
+  const memory = band(fit, u.memory);
+  return throughput && memory ? { throughput, memory } : null;
+}
+
 /** The headline figures that carry a band, by the output field they come from. */
 export type BandedFigure = 'memoryTotal' | 'stepSeconds' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 
-/** Bands for every headline figure the output has; a figure the output lacks has none. */
-export function headlineBands(output: EstimateOutput, table: UncertaintyTable): Partial<Record<BandedFigure, ValueBand>> {
+/**
+ * Bands for every headline figure the output has; a figure the output lacks has none. The
+ * output's own ranges (its segment's, ownBands) where it has them, else the table's one band:
+ * days, dollars, step time and MFU follow from the tokens/s range.
+ */
+export function headlineBands(output: EstimateOutput, fallback: UncertaintyTable): Partial<Record<BandedFigure, ValueBand>> {
   if (output.errors.length > 0) return {};
+  const table = ownBands(output) ?? fallback;
   const bands: Partial<Record<BandedFigure, ValueBand>> = {};
   const put = (key: BandedFigure, value: number | undefined, band: ErrorBand, scaling: BandScaling) => {
     const range = value === undefined ? null : measuredRange(value, band, scaling);

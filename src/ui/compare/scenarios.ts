@@ -7,14 +7,14 @@
 // only arithmetic here is unit conversion (per million, per day, share of capacity).
 
 import { GiB, parseDocument, type EstimateOutput, type RunConfig } from '../../model/input/index.ts';
-import { UNCERTAINTY_TABLE, headlineBands, measuredRange, type ValueBand } from '../../model/validation/index.ts';
+import { UNCERTAINTY_TABLE, headlineBands, type ValueBand } from '../../model/validation/index.ts';
 import type { Doc } from '../../state/doc.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
 import {
   NOT_AVAILABLE, formatCount, formatDays, formatFlopsPerToken, formatNumber, formatParameterCount, formatPercent, formatTokenCount,
   formatTokensPerSecond, formatUsd,
 } from '../format.ts';
-import { memoryVerdict, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
+import { fitAssessment, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 import { memoryShareOfCapacity } from './compareFigures.ts';
 
 export interface ScenarioInput {
@@ -180,12 +180,12 @@ const FIELDS: readonly FieldDef[] = [
   },
   {
     id: 'memory', label: 'Memory on the device / capacity', better: 'lower', rank: share,
-    text: (s) => (s.output ? `${memoryAgainstCapacity(s.output)}, ${VERDICT_LABEL[memoryVerdict(s.output.memory.deviceUsed, s.output.memory.capacity).verdict].toLowerCase()}` : NOT_AVAILABLE),
+    text: (s) => (s.output ? `${memoryAgainstCapacity(s.output)}, ${VERDICT_LABEL[fitAssessment(s.output).verdict].toLowerCase()}` : NOT_AVAILABLE),
     csv: [
       { header: 'Memory on the device (bytes)', value: deviceUsed },
       { header: 'GPU memory capacity (bytes)', value: capacity },
       { header: 'Memory share of capacity (fraction)', value: share },
-      { header: 'Memory verdict', value: (s) => (s.output ? VERDICT_LABEL[memoryVerdict(s.output.memory.deviceUsed, s.output.memory.capacity).verdict] : null) },
+      { header: 'Memory verdict', value: (s) => (s.output ? VERDICT_LABEL[fitAssessment(s.output).verdict] : null) },
     ],
   },
   {
@@ -222,8 +222,8 @@ function resolve(input: ScenarioInput): Resolved {
   return {
     input, config: parsed.ok ? parsed.config : null, output,
     bands: output ? headlineBands(output, UNCERTAINTY_TABLE) : {},
-    // Scaled as headlineBands scales the memory band ('rate': the band is the measured ÷ predicted error).
-    memoryBand: output ? measuredRange(output.memory.deviceUsed, UNCERTAINTY_TABLE.memory, 'rate') : null,
+    // The range of the memory fits judges, from the run's own segment of published runs (output.uncertainty.memory).
+    memoryBand: output ? headlineBands(output, UNCERTAINTY_TABLE).memoryTotal ?? null : null,
   };
 }
 

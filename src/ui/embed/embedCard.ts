@@ -14,6 +14,11 @@ import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } fr
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
 export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
 
+/** The ranges the card shows on one line (issue 35): memory, and tokens/s with the days and dollars that follow from it. */
+export const CARD_RANGE_FIGURES: readonly { readonly id: string; readonly words: string }[] = [
+  { id: 'memory-total', words: 'memory' }, { id: 'tokens-per-second', words: 'speed' }, { id: 'training-days', words: 'time' }, { id: 'cost-usd', words: 'cost' },
+];
+
 const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
   gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B', 'zero-bubble': 'zero-bubble (ZB-H1)', dualpipe: 'DualPipe',
 };
@@ -91,5 +96,5 @@ export function verdictWords(output: EstimateOutput): VerdictWords {
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
   const detail = `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`;
-  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity) };
+  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity, output) };
 }

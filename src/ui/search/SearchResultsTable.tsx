@@ -11,15 +11,32 @@ import { searchToCsv, searchToMarkdown } from './searchExport.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 
-type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd'>;
+type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
-const FIGURES: readonly { readonly key: Exclude<SortKey, 'rank'>; readonly label: string; readonly format: (row: Figures) => string }[] = [
-  { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => `${formatGiB(r.memoryBytes)}${r.verdict === 'tight' ? ' (tight)' : ''}` },
-  { key: 'tokensPerSecond', label: 'Tokens/s', format: (r) => formatTokensPerSecond(r.tokensPerSecond) },
-  { key: 'mfu', label: 'MFU', format: (r) => formatPercent(r.mfu) },
-  { key: 'days', label: 'Days', format: (r) => formatDays(r.days) },
-  { key: 'usd', label: 'Cost', format: (r) => formatUsd(r.usd) },
+const FIGURES: readonly {
+  readonly key: Exclude<SortKey, 'rank'>; readonly label: string; readonly format: (row: Figures) => string; readonly unit: (value: number) => string;
+}[] = [
+  { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => `${formatGiB(r.memoryBytes)}${r.verdict === 'tight' ? ' (tight)' : ''}`, unit: formatGiB },
+  { key: 'tokensPerSecond', label: 'Tokens/s', format: (r) => formatTokensPerSecond(r.tokensPerSecond), unit: formatTokensPerSecond },
+  { key: 'mfu', label: 'MFU', format: (r) => formatPercent(r.mfu), unit: formatPercent },
+  { key: 'days', label: 'Days', format: (r) => formatDays(r.days), unit: formatDays },
+  { key: 'usd', label: 'Cost', format: (r) => formatUsd(r.usd), unit: formatUsd },
 ];
+
+/** A figure with its 90 % range beneath it (the layout's own, from its segment of published runs). */
+function FigureCell({ column, row }: { column: (typeof FIGURES)[number]; row: Figures }) {
+  const range = row.ranges?.[column.key];
+  return (
+    <td className={CELL}>
+      {column.format(row)}
+      {range && (
+        <span data-testid="search-range" className="block text-xs text-gray-700 dark:text-gray-300">
+          <span className="sr-only">90 % range: </span>{column.unit(range.low)} – {column.unit(range.high)}
+        </span>
+      )}
+    </td>
+  );
+}
 
 const SORT_BUTTON = 'inline-flex items-center gap-1 rounded px-1 font-semibold underline-offset-2 hover:underline '
   + 'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300';
@@ -55,7 +72,7 @@ function VariantRows({ row, sizing, onApply }: { row: SearchRow; sizing: boolean
       <td className={`${CELL} text-xs`}>{row.rank}.{v.index}</td>
       {sizing && <td className={CELL} />}
       {sizing && <td className={CELL} />}
-      {FIGURES.map((c) => <td key={c.key} className={CELL}>{c.format(v)}</td>)}
+      {FIGURES.map((c) => <FigureCell key={c.key} column={c} row={v} />)}
       <td className="min-w-64 px-2 py-1 pl-6 text-left">{layoutText({ ...v.variant, cluster: row.result.cluster })}</td>
       <td className="px-2 py-1">
         <button type="button" className={BUTTON} onClick={() => onApply(row, v)}>
@@ -113,7 +130,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
                   <td className={CELL}>{row.rank}</td>
                   {sizing && <td className="min-w-28 px-2 py-1 text-left">{row.gpuName}</td>}
                   {sizing && <td className={CELL}>{formatCount(row.result.cluster.gpus)}</td>}
-                  {FIGURES.map((c) => <td key={c.key} className={CELL}>{c.format(row)}</td>)}
+                  {FIGURES.map((c) => <FigureCell key={c.key} column={c} row={row} />)}
                   <td className="min-w-64 px-2 py-1 text-left">
                     {layoutText(row.result)}
                     {row.variants.length > 0 && (

@@ -25,6 +25,8 @@ export const SEARCH_CSV_HEADER = [
   'Rank', 'GPU type', 'GPUs', 'TP', 'PP', 'DP', 'CP', 'EP', 'VPP', 'ZeRO stage', 'Pipeline schedule', 'Sequence parallel',
   'Micro-batch (sequences)', 'Recompute', 'Optimizer offload', 'Parameter offload', 'Memory per GPU (bytes)', 'GPU memory capacity (bytes)',
   'Memory share of capacity (fraction)', 'Memory verdict', 'Throughput (tokens/s)', 'MFU (fraction)', 'Training time (days)', 'Cost (USD)',
+  'Memory range low (bytes)', 'Memory range high (bytes)', 'Throughput range low (tokens/s)', 'Throughput range high (tokens/s)',
+  'Training time range low (days)', 'Training time range high (days)', 'Cost range low (USD)', 'Cost range high (USD)',
 ] as const;
 
 function field(value: number | string | boolean): string {
@@ -42,6 +44,7 @@ export function searchToCsv(rows: readonly SearchRow[]): string {
       r.rank, r.gpuName, r.result.cluster.gpus, p.tp, p.pp, p.dp, p.cp, p.ep, p.vpp, p.zero, p.schedule, p.sequenceParallel,
       t.microBatch, t.recompute, t.offload.optimizer, t.offload.parameters, r.memoryBytes, capacityOf(r), r.memoryBytes / capacityOf(r),
       VERDICT_LABEL[r.verdict], r.tokensPerSecond, r.mfu, r.days, r.usd,
+      ...(['memoryBytes', 'tokensPerSecond', 'days', 'usd'] as const).flatMap((k) => [r.ranges?.[k]?.low ?? NaN, r.ranges?.[k]?.high ?? NaN]),
     ].map(field).join(',');
   });
   return `${[SEARCH_CSV_HEADER.map(csvField).join(','), ...lines].join('\r\n')}\r\n`;

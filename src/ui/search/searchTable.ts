@@ -5,7 +5,7 @@
 import type { SearchDocumentResult, SearchVariant } from '../../model/search/index.ts';
 import { findGpuPreset } from '../../state/catalog.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
-import type { OomVerdict } from '../../model/validation/index.ts';
+import { headlineBands, UNCERTAINTY_TABLE, type OomVerdict } from '../../model/validation/index.ts';
 import { outputVerdict } from '../uncertainty/hostMemoryWords.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { formatCountOf } from '../format.ts';
@@ -23,6 +23,8 @@ interface Figures {
   readonly mfu: number;
   readonly days: number;
   readonly usd: number;
+  /** The 90 % range of each figure (the layout's own `uncertainty`, model/validation headlineBands); a figure without one is absent. */
+  readonly ranges?: Partial<Record<Exclude<SortKey, 'rank'>, { readonly low: number; readonly high: number }>>;
 }
 
 /** A variant folded under its layout's row. */
@@ -49,7 +51,14 @@ function figures(v: SearchVariant): Figures {
     mfu: v.output.throughput?.mfu ?? NaN,
     days: v.output.time?.days ?? NaN,
     usd: v.output.cost?.usd ?? NaN,
+    ranges: rangesOf(v.output),
   };
+}
+
+function rangesOf(output: SearchVariant['output']): NonNullable<Figures['ranges']> {
+  const b = headlineBands(output, UNCERTAINTY_TABLE);
+  const pairs = [['memoryBytes', b.memoryTotal], ['tokensPerSecond', b.tokensPerSecond], ['mfu', b.mfu], ['days', b.days], ['usd', b.usd]] as const;
+  return Object.fromEntries(pairs.filter(([, band]) => band !== undefined));
 }
 
 export function gpuNameOf(gpu: SearchDocumentResult['cluster']['gpu']): string {

@@ -1,37 +1,56 @@
-// Under a headline figure: the range nine in ten published runs measured around such
-// a prediction (model/uncertainty.ts, from the validation set), and under memory the
-// OOM-risk verdict with its rule.
+// Under a headline figure: the range nine in ten published runs like this one measured
+// around such a prediction (the estimate's `uncertainty`, from its segment of the validation
+// set: model/uncertainty), the basis one click away, and under memory the OOM-risk verdict
+// with its rule.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
-import { headlineBands, type BandedFigure, type OomVerdict } from '../../model/validation/index.ts';
+import type { OomVerdict } from '../../model/validation/index.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
-import { UNCERTAINTY_TABLE } from '../../model/validation/index.ts';
+import { BAND_PERCENT, figureRange, rangeBases } from './figureRanges.ts';
 import { VERDICT_ICON, VERDICT_LABEL, VERDICT_STYLE, fitAssessment, tightWords } from './memoryVerdict.ts';
 import { hostShortfallWords } from './hostMemoryWords.ts';
-import { formatDays, formatGiB, formatPercent, formatSeconds, formatTokensPerSecond, formatUsd } from '../format.ts';
-
-/** Figure id → the output field its band is for, and the figure's own formatter. */
-const BANDED: Readonly<Record<string, { readonly key: BandedFigure; readonly format: (value: number) => string }>> = {
-  'memory-total': { key: 'memoryTotal', format: formatGiB },
-  'step-time': { key: 'stepSeconds', format: formatSeconds },
-  'tokens-per-second': { key: 'tokensPerSecond', format: formatTokensPerSecond },
-  mfu: { key: 'mfu', format: formatPercent },
-  'training-days': { key: 'days', format: formatDays },
-  'cost-usd': { key: 'usd', format: formatUsd },
-};
+import { formatGiB, formatPercent } from '../format.ts';
 
 const NOTE = 'text-xs text-gray-700 dark:text-gray-300';
-const BAND_PERCENT = `${Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100)} %`;
 
 export function FigureBand({ figureId, output }: { figureId: string; output: EstimateOutput }) {
-  const spec = BANDED[figureId];
-  const band = spec ? headlineBands(output, UNCERTAINTY_TABLE)[spec.key] : undefined;
-  if (!spec || !band) return null;
+  const range = figureRange(figureId, output);
+  if (!range) return null;
+  const [low, high] = range.text.split(' – ');
   return (
-    <dd data-testid={`band-${figureId}`} data-low={band.low} data-high={band.high} className={NOTE}>
-      {BAND_PERCENT} range from published runs: <span className="whitespace-nowrap">{spec.format(band.low)}</span>
-      {' – '}<span className="whitespace-nowrap">{spec.format(band.high)}</span>
+    <dd data-testid={`band-${figureId}`} data-low={range.low} data-high={range.high} className={NOTE}>
+      {BAND_PERCENT} range from published runs: <span className="whitespace-nowrap">{low}</span>
+      {' – '}<span className="whitespace-nowrap">{high}</span>
     </dd>
+  );
+}
+
+/** The strip's range under a figure: "range 1.02 M – 1.38 M" (the card below says what it is). */
+export function StripRange({ figureId, output }: { figureId: string; output: EstimateOutput }) {
+  const range = figureRange(figureId, output);
+  if (!range) return null;
+  return (
+    <dd data-testid={`strip-range-${figureId}`} data-low={range.low} data-high={range.high} className="truncate text-xs tabular-nums text-gray-700 dark:text-gray-300">
+      <span className="sr-only">{BAND_PERCENT} range: </span>{range.text}
+    </dd>
+  );
+}
+
+/** "Why this range": the basis of the ranges (the segment of published runs, its count, the fallback, what lies beyond them), one click away. */
+export function WhyThisRange({ output, className = '' }: { output: EstimateOutput; className?: string }) {
+  const bases = rangeBases(output);
+  if (!bases) return null;
+  return (
+    <details data-testid="why-range" data-beyond={bases.beyond ? 'true' : undefined} className={`${NOTE} ${className}`}>
+      <summary className="cursor-pointer rounded underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300">
+        Why this range{bases.beyond ? ' (beyond the validated range)' : ''}
+      </summary>
+      <p className="mt-1">
+        Each range holds {BAND_PERCENT} of the published runs like this one: where they measured, against the planner's estimate for each.
+      </p>
+      <p data-testid="range-basis-speed">Speed, time and cost: {bases.speed}.</p>
+      <p data-testid="range-basis-memory">Memory: {bases.memory}.</p>
+    </details>
   );
 }
 
@@ -55,11 +74,11 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   const headline = host ? (device.verdict === 'will-not-fit' ? `${gpuHeadline}, and offload ${host}` : `offload ${host}`) : gpuHeadline;
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
-    safe: tightWords(capacity),
+    safe: tightWords(capacity, output),
     tight: bandTight
-      ? `${tightWords(capacity)} Here that is ${formatGiB(a.upperBytes)}, more than the GPU's ${formatGiB(capacity)}.`
-      : tightWords(capacity),
-    'will-not-fit': `${tightWords(capacity)} Above 100 % the run will not fit.`,
+      ? `${tightWords(capacity, output)} Here that is ${formatGiB(a.upperBytes)}, more than the GPU's ${formatGiB(capacity)}.`
+      : tightWords(capacity, output),
+    'will-not-fit': `${tightWords(capacity, output)} Above 100 % the run will not fit.`,
   };
   const hostRule = 'Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node\'s CPU memory: '
     + 'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
@@ -68,7 +87,7 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
         <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${tightWords(capacity)}` : rule[a.verdict]}</span>
+      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${tightWords(capacity, output)}` : rule[a.verdict]}</span>
     </dd>
   );
 }

@@ -6,17 +6,22 @@
 
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 import type { EstimateOutput } from '../../model/input/index.ts';
-import { MAX_TIGHT_FROM_SHARE, UNCERTAINTY_TABLE, VERDICT_TIGHT_FROM_SHARE, fitVerdict, type OomAssessment, type OomVerdict } from '../../model/validation/index.ts';
+import {
+  MAX_TIGHT_FROM_SHARE, UNCERTAINTY_TABLE, VERDICT_TIGHT_FROM_SHARE, estimateVerdict, fitVerdict, memoryBandOf, type ErrorBand, type OomAssessment, type OomVerdict,
+} from '../../model/validation/index.ts';
 import { formatGiB, formatPercent } from '../format.ts';
 
-/** The verdict for what the device holds (memory.deviceUsed, as memory.fits judges) on a GPU of `capacityBytes`. */
+/** The verdict for what the device holds (memory.deviceUsed, as memory.fits judges) on a GPU of `capacityBytes`, by the validation set's one band. */
 export function memoryVerdict(deviceUsedBytes: number, capacityBytes: number): OomAssessment {
   return fitVerdict(deviceUsedBytes, capacityBytes);
 }
 
-/** The verdict of an estimate, on its one memory figure. */
-export function fitAssessment(output: Pick<EstimateOutput, 'memory'>): OomAssessment {
-  return memoryVerdict(fitMemoryBytes(output), output.memory.capacity);
+type Judged = Pick<EstimateOutput, 'memory'> & Partial<Pick<EstimateOutput, 'throughput' | 'uncertainty' | 'errors'>>;
+const judged = (output: Judged) => ({ throughput: null, uncertainty: null, errors: [], ...output });
+
+/** The verdict of an estimate, on its one memory figure, by the memory range of its own segment of published runs (issue 35). */
+export function fitAssessment(output: Judged): OomAssessment {
+  return output.uncertainty ? estimateVerdict(judged(output)) : memoryVerdict(fitMemoryBytes(output), output.memory.capacity);
 }
 
 /** The share of a GPU's memory above which a run is "tight" (the same for every capacity: the band is relative). */
@@ -41,10 +46,12 @@ const ONE_IN = `1 in ${Math.round(1 / UNCERTAINTY_TABLE.lowerQuantile)}`;
  * memory (60 GiB): 1 in 20 of 62 published runs used 33 % or more above their estimate."
  * With the margin set by the fixed floor (MAX_TIGHT_FROM_SHARE), the floor and what it is for.
  */
-export function tightWords(capacityBytes: number): string {
-  const a = memoryVerdict(0, capacityBytes);
+export function tightWords(capacityBytes: number, output?: Judged): string {
+  const band: ErrorBand = output?.uncertainty ? memoryBandOf(judged(output)) : UNCERTAINTY_TABLE.memory;
+  const a = fitVerdict(0, capacityBytes, band);
   const at = `Tight from ${formatPercent(a.tightFromShare)} of the GPU's memory${capacityBytes > 0 ? ` (${formatGiB(a.tightFromBytes)})` : ''}`;
-  const measured = `${ONE_IN} of ${UNCERTAINTY_TABLE.memory.rows} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`;
+  const runs = band.rows > 0 ? band.rows : UNCERTAINTY_TABLE.memory.rows;
+  const measured = `${ONE_IN} of ${runs} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`;
   return a.marginFromFloor
     ? `${at}: a ${formatPercent(1 - MAX_TIGHT_FROM_SHARE)} margin for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels); ${measured}.`
     : `${at}: ${measured}, so a run estimated above it may not fit.`;
