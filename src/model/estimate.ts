@@ -2,7 +2,7 @@
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
 import { peakFlopsPerSecond } from './time/index.ts';
-import { interruptionRates, runCompletion, runPlan, scheduleRates, trainingCost, trainingTime } from './run/index.ts';
+import { interruptionRates, runCompletionWithNotes, runPlan, scheduleRates, trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { modelSummary, stepFlops } from './structure/index.ts';
 import { hostMemory, stageMemoryDetails } from './memory/index.ts';
@@ -83,7 +83,9 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, priced.usdPerGpuHour);
   const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
-  let completion = options.completion ? runCompletion(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  const simulated = options.completion ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  let completion = simulated?.completion ?? null;
+  if (simulated) extraWarnings.push(...simulated.warnings);
   if (completion && !allFinite(completion)) {
     // Interruptions so frequent that a simulated run never ends in a representable time: the rest still stands.
     completion = null;

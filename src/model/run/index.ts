@@ -11,5 +11,5 @@ export {
   p50OptimalInterval, type Percentiles, simulateCompletion,
 } from './completion.ts';
 export { checkpointBytesOf, type RunPlan, runPlan } from './plan.ts';
-export { elasticPlan, type ElasticPlan, memoryShortfall, reducedRun, runCompletion } from './run-completion.ts';
+export { elasticPlan, type ElasticPlan, elasticWarning, memoryShortfall, reducedRun, runCompletion, runCompletionWithNotes } from './run-completion.ts';
 export { effectivePreemptionsPerNodeDay, elasticDataParallel, interruptionRates, nodeCount, usdPerGpuHourFor } from './interruptions.ts';

@@ -129,6 +129,7 @@ describe('expected interruptions and the completion distribution', () => {
     const out = estimateConfig({ ...config, cost }, [], { completion: true });
     expect(out.reliability?.completion?.basis).toMatch(/elastic, but data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits for the node/);
     expect(out.reliability?.completion?.waiting).toBeUndefined();
+    expect(out.warnings).toContainEqual(expect.stringMatching(/^cost\.elastic: data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits/));
   });
 
   it('the checkpoint interval chosen against the distribution, and the dated quarters of the token budget', () => {

@@ -60,8 +60,28 @@ export function elasticPlan(config: RunConfig, stepSeconds: number): ElasticPlan
  * comparison are the document's own capacity's.
  */
 export function runCompletion(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number): Completion {
-  const { gpus, gpusPerNode } = config.cluster;
+  return runCompletionWithNotes(config, tokensPerSecond, stepSeconds, checkpointBytes).completion;
+}
+
+/** Why an elastic run waits after all, as a warning on cost.elastic; null when it carries on or was not asked to. */
+export function elasticWarning(elastic: ElasticPlan, dp: number): string | null {
+  if (elastic.dp === null) return null;
+  if (elastic.dp === 0) return 'cost.elastic: no data-parallel replica is left when a node goes, so the run waits for the node';
+  if (!elastic.memory) return null;
+  const where = elastic.memory.where === 'device' ? 'GPU memory per GPU' : 'CPU memory per node';
+  return `cost.elastic: data parallel ${elastic.dp} of ${dp} would need ${(elastic.memory.needBytes / GiB).toFixed(1)} GiB of ${where}, `
+    + `more than the ${(elastic.memory.capacityBytes / GiB).toFixed(1)} GiB there, so the run waits for the node instead of carrying on`;
+}
+
+/** The completion, and the warnings it raises (an elastic run that cannot carry on). */
+export function runCompletionWithNotes(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number): { completion: Completion; warnings: string[] } {
   const elastic = elasticPlan(config, stepSeconds);
+  const warning = elasticWarning(elastic, config.parallel.dp);
+  return { completion: completionOf(config, elastic, tokensPerSecond, checkpointBytes), warnings: warning ? [warning] : [] };
+}
+
+function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: number, checkpointBytes: number): Completion {
+  const { gpus, gpusPerNode } = config.cluster;
   const usefulSeconds = config.training.tokens / tokensPerSecond;
   const inputOf = (cost: CostConfig) => {
     const plan = reliabilityPlan(cost, gpus, checkpointBytes, gpusPerNode);
