@@ -6,7 +6,7 @@ import { Suspense, lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { pageUrl } from '../state/share.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
-import { CARD_FIGURES, layoutWords, verdictWords } from './embed/embedCard.ts';
+import { CARD_FIGURES, completionCardWords, layoutWords, verdictWords } from './embed/embedCard.ts';
 import { keyFigures } from './keyFigures.ts';
 import { Notices } from './Notices.tsx';
 import { ConfigErrors, NoResults } from './Results.tsx';
@@ -14,8 +14,8 @@ import { planTitle } from './ShareBar.tsx';
 
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
-/** The chart's plot height: what 450 px leave after the header, layout, verdict and figures. */
-const CARD_CHART_HEIGHT = 160;
+/** The chart's plot height: what 450 px leave after the header, layout, verdict, figures and the end's range (two lines at most). */
+const CARD_CHART_HEIGHT = 128;
 
 const MUTED = 'text-gray-700 dark:text-gray-300';
 const VERDICT_STYLE = {
@@ -83,6 +83,7 @@ export function EmbedView() {
           <Layout document={outputDocument ?? document} />
           <Verdict output={output} />
           <CardFigures output={output} />
+          {completionCardWords(output) && <p data-testid="embed-completion" className={`text-xs leading-snug ${MUTED}`}>{completionCardWords(output)}</p>}
           <section aria-label="Memory chart">
             <Suspense fallback={<p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>Loading the memory chart…</p>}>
               <MemoryChart output={output} height={CARD_CHART_HEIGHT} compact />

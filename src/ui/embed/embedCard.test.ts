@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { setAt } from '../../state/doc.ts';
 import { sampleOutput } from '../testOutputs.ts';
-import { layoutWords, verdictWords } from './embedCard.ts';
+import { completionCardWords, layoutWords, verdictWords } from './embedCard.ts';
 
 const GiB = 2 ** 30;
 
@@ -55,5 +55,26 @@ describe('the embed card in words', () => {
     expect(at(40).tight).toMatch(/^Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): 1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate/);
     expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
     expect(at(100).detail).toMatch(/, 20 GiB over$/);
+  });
+});
+
+describe('the embed card\'s range of the run\'s end', () => {
+  const P = (p10: number, p50: number, p90: number) => ({ p10, p50, p90 });
+  const completion = { days: P(53.9, 54.2, 54.6), usd: P(1_000_000, 1_100_000, 1_300_000), basis: '…' };
+  const withCompletion = (c: unknown) => {
+    const out = sampleOutput();
+    return { ...out, reliability: { ...out.reliability!, completion: c as typeof completion } };
+  };
+
+  it('the median with its p10–p90 in days and dollars; on spot, the on-demand answer beside it', () => {
+    expect(completionCardWords(withCompletion(completion))).toBe('end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M)');
+    const spot = { ...completion, onDemand: { days: P(50, 50.1, 50.3), usd: P(2_000_000, 2_100_000, 2_200_000), expectedInterruptions: 3 } };
+    expect(completionCardWords(withCompletion(spot))).toBe('Spot, end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M); '
+      + 'on-demand: 50.1 days (p10 50 days, p90 50.3 days), $2.1M (p10 $2M, p90 $2.2M)');
+  });
+
+  it('nothing without a simulation', () => {
+    const out = sampleOutput();
+    expect(completionCardWords({ ...out, reliability: out.reliability ? { ...out.reliability, completion: undefined } : null })).toBeNull();
   });
 });
