@@ -2,8 +2,9 @@
 // Daly's expected wall time for the user's GPU MTBF, cluster size and checkpoint write
 // time (reliability.ts), with Young's optimum √(2δM) marked and the run's own interval
 // beside it when it is set. Below, the days to the end at each interval as the engine
-// simulated them (reliability.completion): the median run with its p10–p90 band, and the
-// interval whose median ends soonest marked beside Young/Daly's. Clicking a point sets the interval.
+// simulated them (reliability.completion): the median run with its p10–p90 band, with
+// Young/Daly's interval and the one whose median ends soonest both marked (the goodput curve
+// above is Daly's expectation, so it marks Young/Daly's alone). Clicking a point sets the interval.
 
 import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo, type ReactNode } from 'react';
@@ -89,7 +90,6 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMin
             <ReferenceLine x={chosenMinutes} stroke="currentColor" strokeDasharray="2 2"
               label={{ value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 }} />
           )}
-          {medianBest && <MedianMark minutes={medianBest.minutes} optimumMinutes={optimumMinutes} />}
           <Tooltip content={<GoodputTooltip />} isAnimationActive={false} />
           <Line dataKey="goodput" stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={dot} activeDot={false} />
         </LineChart>
@@ -132,7 +132,7 @@ function EndDaysCurve({ points, optimumMinutes, medianBest }: Pick<Props, 'point
     + `Young/Daly optimum every ${formatMinutes(optimumMinutes)}`
     + (medianBest ? `; the median ends soonest every ${formatMinutes(medianBest.minutes)}, in ${formatDays(medianBest.days[1])}.` : '.');
   return (
-    <div data-testid="checkpoint-days-curve" role="img" aria-label={summary} className="mt-2 text-gray-700 dark:text-gray-300">
+    <div data-testid="checkpoint-days-curve" data-median-best-minutes={medianBest?.minutes} role="img" aria-label={summary} className="mt-2 text-gray-700 dark:text-gray-300">
       <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
       <ComposedChart responsive accessibilityLayer={false} data={ranged as TradeoffPoint[]} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
         style={{ width: '100%', height: 140 }}>
