@@ -6,24 +6,19 @@
 
 import type { RunFitResult, RunMeasurement } from '../model/validation/index.ts';
 import type { EngineApi } from './api.ts';
-import { createWorkerSession, type WorkerLike } from './session.ts';
+import { askOnce } from './one-shot.ts';
+import type { WorkerLike } from './session.ts';
 
 /** A fit runs the engine about 40 times per measurement: well under a second, except on a cold worker. */
 export const FIT_TIMEOUT_MS = 20_000;
 
-export async function runFit(
+const FIT_WORDS = { crash: 'the fitting worker stopped unexpectedly', late: 'the fit did not finish', rejected: 'the fit could not be run' };
+
+export function runFit(
   createWorker: () => WorkerLike,
   document: unknown,
   measurement: RunMeasurement,
   timeoutMs = FIT_TIMEOUT_MS,
 ): Promise<RunFitResult> {
-  const session = createWorkerSession<EngineApi>(createWorker, {
-    policy: 'one-shot',
-    crashMessage: 'the fitting worker stopped unexpectedly',
-    timeoutMs,
-    timeoutMessage: `the fit did not finish within ${timeoutMs / 1000} s`,
-    rejectMessage: 'the fit could not be run',
-  });
-  const answer = await session.call<RunFitResult>((remote) => remote.fitRun(document, measurement));
-  return answer.ok ? answer.value : { ok: false, errors: [answer.message] };
+  return askOnce<EngineApi, RunFitResult>(createWorker, FIT_WORDS, timeoutMs, (remote) => remote.fitRun(document, measurement));
 }

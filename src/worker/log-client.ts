@@ -5,25 +5,20 @@
 
 import { proxy } from 'comlink';
 import type { LogAnswer, LogApi } from './log-api.ts';
-import { createWorkerSession, type WorkerLike } from './session.ts';
+import { askOnce } from './one-shot.ts';
+import type { WorkerLike } from './session.ts';
 
 /** 50 MB reads in about a second; a log that takes a minute is stuck. */
 export const LOG_TIMEOUT_MS = 60_000;
 
-export async function readLogInWorker(
+const LOG_WORDS = { crash: 'the log reader stopped unexpectedly', late: 'the log was not read', rejected: 'the log could not be read' };
+
+export function readLogInWorker(
   createWorker: () => WorkerLike,
   source: Blob | string,
   document: unknown,
   onProgress: (fraction: number) => void,
   timeoutMs = LOG_TIMEOUT_MS,
 ): Promise<LogAnswer> {
-  const session = createWorkerSession<LogApi>(createWorker, {
-    policy: 'one-shot',
-    crashMessage: 'the log reader stopped unexpectedly',
-    timeoutMs,
-    timeoutMessage: `the log was not read within ${timeoutMs / 1000} s`,
-    rejectMessage: 'the log could not be read',
-  });
-  const answer = await session.call<LogAnswer>((remote) => remote.read(source, document, proxy(onProgress)));
-  return answer.ok ? answer.value : { ok: false, errors: [answer.message] };
+  return askOnce<LogApi, LogAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => remote.read(source, document, proxy(onProgress)));
 }

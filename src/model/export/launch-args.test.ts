@@ -122,3 +122,15 @@ describe('what a framework cannot express is said, in the export and in its note
     expect(result.ok === false && result.errors).toContain('model.layers: must be a whole number, got "many"');
   });
 });
+
+describe('the export the page shows first is the framework profile\'s own launch target (input/frameworks.ts launchTarget)', () => {
+  const withFramework = (framework: string) => config({ ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT.training as object), framework } });
+  // generic and megatron: Megatron-LM; torchtitan and fsdp (FSDP2 is what torchtitan runs): torchtitan; deepspeed: DeepSpeed.
+  for (const [framework, first] of [['generic', 'megatron'], ['megatron', 'megatron'], ['torchtitan', 'torchtitan'], ['fsdp', 'torchtitan'], ['deepspeed', 'deepspeed']] as const) {
+    it(`${framework} → ${first} first, then the other two`, () => {
+      const targets = launchExports(withFramework(framework)).map((e) => e.target);
+      expect(targets[0]).toBe(first);
+      expect([...targets].sort()).toEqual(['deepspeed', 'megatron', 'torchtitan']);
+    });
+  }
+});

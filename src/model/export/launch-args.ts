@@ -13,13 +13,11 @@ import type { RunConfig } from '../input/index.ts';
 export type { LaunchExport, LaunchFile, LaunchTarget } from './common.ts';
 export { deepspeedExport, megatronExport, torchtitanExport };
 
-/** Every export, in the order the page shows them: the document's framework first (FSDP runs are nearest torchtitan's). */
+/** Every export, in the order the page shows them: the document's framework's own launch target first (its profile's). */
 export function launchExports(c: RunConfig): readonly LaunchExport[] {
   const all = [megatronExport(c), deepspeedExport(c), torchtitanExport(c)];
-  const first: Readonly<Record<string, number>> = { megatron: 0, deepspeed: 1, torchtitan: 2, fsdp: 2 };
-  const index = first[c.stack.framework];
-  if (index === undefined || index === 0) return all;
-  return [all[index], ...all.filter((_, i) => i !== index)].filter((e): e is LaunchExport => e !== undefined);
+  const first = defaultLaunchTarget(c);
+  return [...all.filter((e) => e.target === first), ...all.filter((e) => e.target !== first)];
 }
 
 export type LaunchExportsResult =

@@ -15,6 +15,7 @@ export { parseDocument } from './document.ts';
 export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
 export { fieldMessage } from './field-error.ts';
 export { DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE, FRAMEWORK_PROFILES, type FrameworkCapabilities, frameworkProfile, type StackDefaults } from './frameworks.ts';
+export { ARCHITECTURE_FACTS, type ArchitectureFacts, architectureFacts } from './architectures.ts';
 export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';

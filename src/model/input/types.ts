@@ -205,7 +205,7 @@ export interface ParallelConfig {
   readonly schedule: ScheduleKind;
 }
 
-/** A GPU's architecture: what the engine's architecture-specific terms key on (time/stack-time.ts: Hopper's attention kernels). */
+/** A GPU's architecture: what the engine's architecture-specific terms key on (their facts: input/architectures.ts). */
 export type GpuArchitecture = 'volta' | 'ampere' | 'ada' | 'hopper' | 'blackwell' | 'cdna3' | 'other';
 
 /**

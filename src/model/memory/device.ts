@@ -3,7 +3,7 @@
 // memory.deviceUsed): the CUDA context, NCCL's buffers of every communicator the layout
 // creates, and the cuBLAS workspaces. Each a named, cited term; none fitted.
 
-import type { GpuArchitecture, ParallelConfig } from '../input/index.ts';
+import { architectureFacts, type GpuArchitecture, type ParallelConfig } from '../input/index.ts';
 import { expertDataParallel, expertTensorParallel } from '../structure/index.ts';
 
 const MiB = 2 ** 20;
@@ -83,8 +83,7 @@ export function ncclCommunicatorCount(p: CommunicatorLayout, moe: boolean): numb
  * all-gather stream run GEMMs on) hold one each.
  */
 export function cublasWorkspaceBytes(architecture: GpuArchitecture): number {
-  const recent = architecture === 'hopper' || architecture === 'blackwell';
-  return recent ? 4096 * 8 * 1024 : 4096 * 1024 * 2 + 16 * 1024 * 8;
+  return architectureFacts(architecture).cublasWorkspaceBytes;
 }
 export const CUBLAS_WORKSPACE_STREAMS = 2;
 

@@ -1,7 +1,7 @@
 // The software stack in the time model (interchange "The software stack"): named terms
 // the step time applies, each callable by the search on its own.
 
-import { frameworkProfile, type AttentionKernel, type Fp8Recipe, type RunConfig } from '../input/index.ts';
+import { architectureFacts, frameworkProfile, type AttentionKernel, type Fp8Recipe, type RunConfig } from '../input/index.ts';
 
 /**
  * Attention kernel speed on Hopper relative to what the fitted attentionTensorEfficiency
@@ -19,14 +19,14 @@ export const ATTENTION_KERNEL_RELATIVE_ON_HOPPER: Readonly<Record<AttentionKerne
   auto: 1, flash2: 0.6, sdpa: 0.6, flash3: 1.15, cudnn: 1.15,
 };
 
-/** Hopper: the GPU's architecture (a preset's own, a custom GPU's from its name: input/gpus.ts). */
-export function isHopper(c: RunConfig): boolean {
-  return c.cluster.gpu.architecture === 'hopper';
+/** Whether the attention kernel moves the rate on this GPU (input/architectures.ts). */
+function attentionKernelMatters(c: RunConfig): boolean {
+  return architectureFacts(c.cluster.gpu.architecture).attentionKernelRatesDiffer;
 }
 
 /** Multiplier on the attention matmuls' achievable rate for the document's attention kernel. */
 export function attentionKernelFactor(c: RunConfig): number {
-  return isHopper(c) ? ATTENTION_KERNEL_RELATIVE_ON_HOPPER[c.stack.attentionKernel] : 1;
+  return attentionKernelMatters(c) ? ATTENTION_KERNEL_RELATIVE_ON_HOPPER[c.stack.attentionKernel] : 1;
 }
 
 /**

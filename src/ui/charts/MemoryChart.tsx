@@ -10,7 +10,7 @@ import type { BarShapeProps } from 'recharts';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import { allocatedParts, fitMemoryBytes, stageFitLayers } from '../../model/memory/index.ts';
 import { formatGiB, formatNumber } from '../format.ts';
-import { ChartLegend, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from './chartParts.tsx';
+import { ChartLegend, ChartTable, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from './chartParts.tsx';
 import { GiB } from '../../model/input/index.ts';
 import { DEVICE_LAYERS, MEMORY_LAYER_COLORS, MEMORY_LAYER_LABELS, type MemoryLayer } from './memoryLayers.ts';
 
@@ -48,32 +48,21 @@ function summary(output: EstimateOutput, oomStages: number): string {
 
 function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly MemoryLayer[] }) {
   return (
-    <details className="mt-2 text-sm">
-      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Memory per stage as a table (GiB)</summary>
-      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label="Memory per stage (scrollable table)">
-        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-          <thead>
-            <tr>
-              <th scope="col" className="px-2 text-left">Stage</th>
-              {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LAYER_LABELS[part]}</th>)}
-              <th scope="col" className="px-2">Total on the device</th>
-              <th scope="col" className="px-2 text-left">Fits</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.stage}>
-                <th scope="row" className="px-2 text-left font-normal">{row.stage}</th>
-                {parts.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
-                <td className="px-2 font-medium">{formatNumber(row.totalGiB)}</td>
-                <td className="px-2 text-left">{row.oom ? 'no: out of memory' : 'yes'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </details>
+    <ChartTable summary="Memory per stage as a table (GiB)" label="Memory per stage" head={<>
+        <th scope="col" className="px-2 text-left">Stage</th>
+        {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LAYER_LABELS[part]}</th>)}
+        <th scope="col" className="px-2">Total on the device</th>
+        <th scope="col" className="px-2 text-left">Fits</th>
+      </>}>
+      {rows.map((row) => (
+        <tr key={row.stage}>
+          <th scope="row" className="px-2 text-left font-normal">{row.stage}</th>
+          {parts.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
+          <td className="px-2 font-medium">{formatNumber(row.totalGiB)}</td>
+          <td className="px-2 text-left">{row.oom ? 'no: out of memory' : 'yes'}</td>
+        </tr>
+      ))}
+    </ChartTable>
   );
 }
 

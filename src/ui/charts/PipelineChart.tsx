@@ -11,7 +11,7 @@ import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
 
 /** Stages and micro-batches are counted from 1 on the page, as the formula views count them ("pipeline stage 3 of 4"). */
 export const stageLabel = (stage: number): string => `Stage ${stage + 1}`;
-import { ChartLegend, ChartUnavailable } from './chartParts.tsx';
+import { ChartLegend, ChartTable, ChartUnavailable } from './chartParts.tsx';
 import type { LegendItem } from './chartParts.tsx';
 import { chartGeometry, clampWindowStart, readableWindow, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
 import { TimelineWindow } from './TimelineWindow.tsx';
@@ -99,34 +99,23 @@ function summary(timeline: Timeline, stats: readonly StageStats[], bubbleFractio
 
 function StageTable({ stats }: { stats: readonly StageStats[] }) {
   return (
-    <details className="mt-2 text-sm">
-      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Busy and idle time per stage as a table</summary>
-      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label="Busy and idle time per stage (scrollable table)">
-        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-          <thead>
-            <tr>
-              <th scope="col" className="px-2 text-left">Stage</th>
-              <th scope="col" className="px-2">Busy</th>
-              <th scope="col" className="px-2">Idle</th>
-              <th scope="col" className="px-2">Idle share of the schedule</th>
-              {KINDS.map((k) => <th key={k} scope="col" className="px-2">{KIND_LABELS[k]} blocks</th>)}
-            </tr>
-          </thead>
-          <tbody>
-            {stats.map((s) => (
-              <tr key={s.stage}>
-                <th scope="row" className="px-2 text-left font-normal">{stageLabel(s.stage)}</th>
-                <td className="px-2">{formatSeconds(s.busySeconds)}</td>
-                <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
-                <td className="px-2">{formatPercent(s.idleFraction)}</td>
-                {KINDS.map((k) => <td key={k} className="px-2">{formatNumber(s.blocks[k])}</td>)}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </details>
+    <ChartTable summary="Busy and idle time per stage as a table" label="Busy and idle time per stage" head={<>
+        <th scope="col" className="px-2 text-left">Stage</th>
+        <th scope="col" className="px-2">Busy</th>
+        <th scope="col" className="px-2">Idle</th>
+        <th scope="col" className="px-2">Idle share of the schedule</th>
+        {KINDS.map((k) => <th key={k} scope="col" className="px-2">{KIND_LABELS[k]} blocks</th>)}
+      </>}>
+      {stats.map((s) => (
+        <tr key={s.stage}>
+          <th scope="row" className="px-2 text-left font-normal">{stageLabel(s.stage)}</th>
+          <td className="px-2">{formatSeconds(s.busySeconds)}</td>
+          <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
+          <td className="px-2">{formatPercent(s.idleFraction)}</td>
+          {KINDS.map((k) => <td key={k} className="px-2">{formatNumber(s.blocks[k])}</td>)}
+        </tr>
+      ))}
+    </ChartTable>
   );
 }
 

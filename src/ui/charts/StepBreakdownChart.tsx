@@ -7,7 +7,7 @@ import type { BarShapeProps } from 'recharts';
 import { TIME_PARTS } from '../../model/input/index.ts';
 import type { EstimateOutput, TimePart } from '../../model/input/index.ts';
 import { formatPercent, formatSeconds } from '../format.ts';
-import { ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
+import { ChartTable, ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
 
 /** Colors ≥ 3:1 against both white and gray-900; the bars are also labelled on the axis. */
@@ -41,27 +41,19 @@ function summary(rows: readonly PartRow[], stepSeconds: number): string {
 
 function BreakdownTable({ rows }: { rows: readonly PartRow[] }) {
   return (
-    <details className="mt-2 text-sm">
-      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Step-time breakdown as a table</summary>
-      <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-        <thead>
-          <tr>
-            <th scope="col" className="px-2 text-left">Part</th>
-            <th scope="col" className="px-2">Seconds per step</th>
-            <th scope="col" className="px-2">Share of step</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.part}>
-              <th scope="row" className="px-2 text-left font-normal">{row.label}</th>
-              <td className="px-2">{formatSeconds(row.seconds)}</td>
-              <td className="px-2">{formatPercent(row.share)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </details>
+    <ChartTable summary="Step-time breakdown as a table" label="Step-time breakdown" head={<>
+        <th scope="col" className="px-2 text-left">Part</th>
+        <th scope="col" className="px-2">Seconds per step</th>
+        <th scope="col" className="px-2">Share of step</th>
+      </>}>
+      {rows.map((row) => (
+        <tr key={row.part}>
+          <th scope="row" className="px-2 text-left font-normal">{row.label}</th>
+          <td className="px-2">{formatSeconds(row.seconds)}</td>
+          <td className="px-2">{formatPercent(row.share)}</td>
+        </tr>
+      ))}
+    </ChartTable>
   );
 }
 

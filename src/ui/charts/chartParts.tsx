@@ -84,3 +84,23 @@ export function niceCeiling(value: number): number {
   const mantissa = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].find((m) => m * power >= value) ?? 10;
   return mantissa * power;
 }
+
+/**
+ * A chart's numbers as a table under a disclosure (the chart's text alternative for
+ * people who want every value): a keyboard-focusable scrolling region named after it.
+ * `head` is the header row's cells, `children` the body's rows.
+ */
+export function ChartTable({ summary, label, head, children }: { summary: string; label: string; head: ReactNode; children: ReactNode }) {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">{summary}</summary>
+      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0} role="region" aria-label={`${label} (scrollable table)`}>
+        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
+          <thead><tr>{head}</tr></thead>
+          <tbody>{children}</tbody>
+        </table>
+      </div>
+    </details>
+  );
+}

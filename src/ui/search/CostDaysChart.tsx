@@ -6,7 +6,7 @@
 
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
-import { ChartLegend, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatCount, formatDays, formatNumber, formatUsd } from '../format.ts';
 import { layoutText } from './searchTable.ts';
 
@@ -26,34 +26,23 @@ function summary(fronts: readonly CostFront[]): string {
 
 function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
   return (
-    <details className="mt-2 text-sm">
-      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">Cost against days as a table</summary>
-      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label="Cost against days (scrollable table)">
-        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-          <thead>
-            <tr>
-              <th scope="col" className="px-2 text-left">GPU</th>
-              <th scope="col" className="px-2">GPUs</th>
-              <th scope="col" className="px-2">Days</th>
-              <th scope="col" className="px-2">Cost</th>
-              <th scope="col" className="px-2 text-left">Layout</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fronts.flatMap((f) => f.points.map((p, i) => (
-              <tr key={`${f.gpu}-${i}`}>
-                <td className="px-2 text-left">{f.name}</td>
-                <td className="px-2">{formatCount(p.gpus)}</td>
-                <td className="px-2">{formatDays(p.days)}</td>
-                <td className="px-2">{formatUsd(p.usd)}</td>
-                <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
-              </tr>
-            )))}
-          </tbody>
-        </table>
-      </div>
-    </details>
+    <ChartTable summary="Cost against days as a table" label="Cost against days" head={<>
+        <th scope="col" className="px-2 text-left">GPU</th>
+        <th scope="col" className="px-2">GPUs</th>
+        <th scope="col" className="px-2">Days</th>
+        <th scope="col" className="px-2">Cost</th>
+        <th scope="col" className="px-2 text-left">Layout</th>
+      </>}>
+      {fronts.flatMap((f) => f.points.map((p, i) => (
+        <tr key={`${f.gpu}-${i}`}>
+          <td className="px-2 text-left">{f.name}</td>
+          <td className="px-2">{formatCount(p.gpus)}</td>
+          <td className="px-2">{formatDays(p.days)}</td>
+          <td className="px-2">{formatUsd(p.usd)}</td>
+          <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
+        </tr>
+      )))}
+    </ChartTable>
   );
 }
 

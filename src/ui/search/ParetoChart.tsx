@@ -4,7 +4,7 @@
 
 import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SearchDocumentOutput } from '../../model/search/index.ts';
-import { ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
 import { layoutText } from './searchTable.ts';
 import { GiB } from '../../model/input/index.ts';
@@ -24,30 +24,19 @@ function summary(front: readonly FrontPoint[]): string {
 
 function FrontTable({ front }: { front: readonly FrontPoint[] }) {
   return (
-    <details className="mt-2 text-sm">
-      <summary className="cursor-pointer text-gray-700 dark:text-gray-300">The front as a table</summary>
-      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label="Pareto front (scrollable table)">
-        <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-          <thead>
-            <tr>
-              <th scope="col" className="px-2">Memory per GPU</th>
-              <th scope="col" className="px-2">Tokens/s</th>
-              <th scope="col" className="px-2 text-left">Layout</th>
-            </tr>
-          </thead>
-          <tbody>
-            {front.map((p, i) => (
-              <tr key={i}>
-                <td className="px-2">{formatGiB(p.memoryBytes)}</td>
-                <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
-                <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </details>
+    <ChartTable summary="The front as a table" label="Pareto front" head={<>
+        <th scope="col" className="px-2">Memory per GPU</th>
+        <th scope="col" className="px-2">Tokens/s</th>
+        <th scope="col" className="px-2 text-left">Layout</th>
+      </>}>
+      {front.map((p, i) => (
+        <tr key={i}>
+          <td className="px-2">{formatGiB(p.memoryBytes)}</td>
+          <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
+          <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
+        </tr>
+      ))}
+    </ChartTable>
   );
 }
 
