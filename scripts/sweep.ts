@@ -1,7 +1,7 @@
 // npm run --silent sweep -- FILE|- --knob K [--hold-tokens] [--no-timeline] [--summary]
 // One knob across its values with everything else fixed: one row per valid value,
 // ascending, each row's output exactly what `estimate` gives for the document with that
-// value set; values the engine rejects are listed under "skipped" with its reason.
+// value set (reliability.completion as its p10/p50/p90 range alone); values the engine rejects are listed under "skipped" with its reason.
 import { sweepDocument, SWEEP_KNOBS, type SweepResult } from '../src/model/sweep/index.ts';
 import { GiB, type Completion } from '../src/model/input/index.ts';
 import { holdingLine } from '../src/ui/tradeoffs/captions.ts';

@@ -23,19 +23,21 @@ export function invalidOutput(errors: readonly string[], warnings: readonly stri
   };
 }
 
-export function estimate(raw: unknown): EstimateOutput {
+export function estimate(raw: unknown, options: EstimateOptions = { completion: true }): EstimateOutput {
   const parsed = parseDocument(raw);
   if (!parsed.ok) return invalidOutput(parsed.errors, parsed.warnings);
-  return estimateConfig(parsed.config, parsed.warnings, { completion: true });
+  return estimateConfig(parsed.config, parsed.warnings, options);
 }
 
 export interface EstimateOptions {
   /**
    * Simulate the run's end as a distribution (reliability.completion, run/completion.ts):
    * a few milliseconds, and an elastic run's reduced-DP step time. estimate() asks for it;
-   * the searches and fits that call estimateConfig by the thousand do not.
+   * the searches and fits that call estimateConfig by the thousand do not. 'range': the
+   * percentiles alone, without the interval chosen against the distribution, the quarters
+   * of the budget or the waiting comparison (a sweep's rows, a dozen simulations fewer each).
    */
-  readonly completion?: boolean;
+  readonly completion?: boolean | 'range';
 }
 
 /** Every number the output carries must be finite: anything else becomes an error naming the figure, never NaN in a chart. */
@@ -83,7 +85,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, priced.usdPerGpuHour);
   const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
-  const simulated = options.completion ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  const simulated = options.completion
+    ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes, options.completion === true) : null;
   let completion = simulated?.completion ?? null;
   if (simulated) extraWarnings.push(...simulated.warnings);
   if (completion && !allFinite(completion)) {

@@ -74,13 +74,14 @@ export function elasticWarning(elastic: ElasticPlan, dp: number): string | null 
 }
 
 /** The completion, and the warnings it raises (an elastic run that cannot carry on). */
-export function runCompletionWithNotes(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number): { completion: Completion; warnings: string[] } {
+export function runCompletionWithNotes(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number, full = true): { completion: Completion; warnings: string[] } {
   const elastic = elasticPlan(config, stepSeconds);
   const warning = elasticWarning(elastic, config.parallel.dp);
-  return { completion: completionOf(config, elastic, tokensPerSecond, checkpointBytes), warnings: warning ? [warning] : [] };
+  return { completion: completionOf(config, elastic, tokensPerSecond, checkpointBytes, full), warnings: warning ? [warning] : [] };
 }
 
-function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: number, checkpointBytes: number): Completion {
+/** full = false: the percentiles (and on spot the on-demand answer) alone, without the interval chosen, the quarters or the waiting comparison. */
+function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: number, checkpointBytes: number, full: boolean): Completion {
   const { gpus, gpusPerNode } = config.cluster;
   const usefulSeconds = config.training.tokens / tokensPerSecond;
   const inputOf = (cost: CostConfig) => {
@@ -103,8 +104,8 @@ function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: 
   }, cost.startDate);
   const own = inputOf(config.cost);
   const figures = figuresOf(config.cost, own.input);
-  const best = p50OptimalInterval(own.input, own.plan.optimalCheckpointIntervalSeconds);
-  const completion: Completion = {
+  const best = full ? p50OptimalInterval(own.input, own.plan.optimalCheckpointIntervalSeconds) : null;
+  const completion: Completion = !full ? figures : {
     ...figures,
     ...(best ? { p50OptimalInterval: { minutes: best.seconds / SECONDS_PER_MINUTE, days: best.days, usd: best.usd } } : {}),
     milestones: budgetMilestones(own.input, config.cost.startDate, figures.days),

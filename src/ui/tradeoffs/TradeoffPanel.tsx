@@ -136,10 +136,10 @@ function Problems({ lines }: { lines: readonly string[] }) {
 function CheckpointSection({ result, document, onApply }: { result: SweepResult; document: Doc; onApply: (p: TradeoffPoint) => void }) {
   const store = usePlannerStore();
   const points = useMemo(() => tradeoffPoints(result), [result]);
+  // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
+  const own = usePlanner((st) => st.output?.reliability?.completion?.p50OptimalInterval);
   if (result.errors.length > 0) return <Problems lines={result.errors} />;
   const reliability = result.rows[0]?.output.reliability;
-  // The interval chosen against the distribution, as the run in use sees it (the current row is the document's own interval).
-  const own = (result.rows.find((r) => r.value === result.current) ?? result.rows[0])?.output.reliability?.completion?.p50OptimalInterval;
   const medianBest = own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null;
   const optimum = reliability?.optimalCheckpointIntervalMinutes ?? null;
   const chosen = getAt(document, ['cost', 'checkpointIntervalMinutes']);
