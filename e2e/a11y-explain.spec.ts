@@ -1,16 +1,8 @@
 // axe on the pages issue 6 adds (the Validation page, the formula dialog), in both
 // colour schemes, with the same WCAG tags as a11y.spec.ts.
 
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, openPlanner, switchToDark } from './fixtures.ts';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
+import { axeViolations } from './axe.ts';
 
 test('axe finds no WCAG 2.1 A/AA violations on the Validation page, filtered, tables open (light and dark)', async ({ page }) => {
   // Validating 400 runs in the browser and axe's contrast checks over the tables take ~25 s on a busy machine;
@@ -25,11 +17,11 @@ test('axe finds no WCAG 2.1 A/AA violations on the Validation page, filtered, ta
   await page.getByTestId('filter-precision').selectOption('bf16');
   await expect(page.getByTestId('validation-filtered-summary')).toBeVisible();
   await page.locator('details').evaluateAll((nodes) => nodes.forEach((n) => n.setAttribute('open', '')));
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await switchToDark(page);
   await expect(page.getByTestId('validation-scatter-throughput').locator('svg').first()).toBeVisible();
   await expect(page.getByTestId('validation-filtered-summary')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });
 
 test('axe finds no WCAG 2.1 A/AA violations with the formula dialog of memory open (light and dark)', async ({ page }) => {
@@ -38,8 +30,8 @@ test('axe finds no WCAG 2.1 A/AA violations with the formula dialog of memory op
   await page.getByTestId('results').getByTestId('memory-total').getByRole('button').click();
   const dialog = page.getByRole('dialog', { name: /Memory per GPU/ });
   await expect(dialog.getByTestId('explain-total')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await switchToDark(page);
   await expect(dialog.getByTestId('explain-total')).toBeVisible();
-  expect(await violations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });

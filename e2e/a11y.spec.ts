@@ -1,14 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, openPlanner, switchToDark } from './fixtures.ts';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import { axeViolations } from './axe.ts';
 
 async function expectNoViolations(page: Page, charts: readonly string[] = ['memory-chart', 'pipeline-chart']): Promise<void> {
   // The charts load lazily: check them drawn, not their loading text.
   for (const chart of charts) await expect(page.getByTestId(chart)).toBeVisible();
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const summary = await axeViolations(page);
   expect(summary).toEqual([]);
 }
 
@@ -65,8 +62,7 @@ test('axe finds no WCAG 2.1 A/AA violations with the comparison view, a calibrat
       await expect(view.getByTestId(column).getByTestId('memory-chart')).toBeVisible();
       await expect(view.getByTestId(column).getByTestId('pipeline-chart')).toBeVisible();
     }
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    const summary = await axeViolations(page);
     expect(summary).toEqual([]);
   };
   await check();

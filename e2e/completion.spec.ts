@@ -2,10 +2,8 @@
 // spot, days and dollars each); the runs' distribution picture has a text alternative; the
 // quarters of the token budget are dated from the start date; axe clean.
 
-import AxeBuilder from '@axe-core/playwright';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import { axeViolations } from './axe.ts';
 
 test('choosing spot shows on-demand and spot side by side; the histogram has a text alternative', async ({ page }) => {
   await openPlanner(page);
@@ -33,6 +31,5 @@ test('choosing spot shows on-demand and spot side by side; the histogram has a t
   await expect(panel.getByTestId('completion-milestones').getByRole('row', { name: /25 % of the tokens/ })).toContainText(/20\d\d-\d\d-\d\d/);
   await expect(panel.getByRole('img')).toHaveAccessibleName(/Of 1,000 simulated runs/);
 
-  const axe = await new AxeBuilder({ page }).include('[data-testid="completion"]').include('[data-testid="section-cost"]').withTags(WCAG_TAGS).analyze();
-  expect(axe.violations.map((v) => v.id)).toEqual([]);
+  expect(await axeViolations(page, ['[data-testid="completion"]', '[data-testid="section-cost"]'])).toEqual([]);
 });

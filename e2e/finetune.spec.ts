@@ -2,9 +2,9 @@
 // fit as full training, nor as LoRA (its bf16 base alone is 15 GiB); QLoRA's 4-bit base
 // does, and the memory chart draws the frozen weights as their own part.
 
-import AxeBuilder from '@axe-core/playwright';
 import { findModelPreset } from '../src/presets/models.ts';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 const DOCUMENT = {
   version: 1,
@@ -38,6 +38,5 @@ test('full → LoRA → QLoRA on one RTX 4090: will not fit until QLoRA, frozen 
   await expect(page.getByLabel('FFN down')).not.toBeChecked();
   expect(page.url()).toContain('#s=');
 
-  const results = await new AxeBuilder({ page }).include('[data-testid="training-method"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+  expect(await axeViolations(page, ['[data-testid="training-method"]'])).toEqual([]);
 });

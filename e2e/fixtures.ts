@@ -2,26 +2,64 @@
 // error, or request to a host other than the page's own (127.0.0.1:4317), in every
 // page of the test's browser context.
 
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 export const ORIGIN_HOST = `127.0.0.1:${process.env['E2E_PORT'] ?? 4317}`;
+
+/** Records console errors, uncaught page errors and requests to other hosts of every page of `context`. */
+function watchProblems(context: BrowserContext, problems: string[]): void {
+  context.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`));
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:' || url.protocol === 'blob:') return;
+    if (url.host !== ORIGIN_HOST) problems.push(`request to another host: ${request.url()}`);
+  });
+}
+
+const PROBLEMS = 'console errors, page errors or outside requests';
 
 export const test = base.extend<{ problems: string[] }>({
   problems: [async ({ context }, use) => {
     const problems: string[] = [];
-    context.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
-    context.on('weberror', (error) => problems.push(`page error: ${error.error().message}`));
-    context.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.protocol === 'data:' || url.protocol === 'blob:') return;
-      if (url.host !== ORIGIN_HOST) problems.push(`request to another host: ${request.url()}`);
-    });
+    watchProblems(context, problems);
     await use(problems);
-    expect(problems, 'console errors, page errors or outside requests').toEqual([]);
+    expect(problems, PROBLEMS).toEqual([]);
   }, { auto: true }],
 });
+
+/**
+ * One page for every test of the calling file or describe block: opened once (with the project's
+ * baseURL and device) and set up by `open`, instead of a page load and a worker warm-up per test.
+ * The tests run in order on the same page, so each leaves the view as the next one expects it
+ * (or sets up what it needs). Console errors, page errors and outside requests fail the test in
+ * which they happen, as the `problems` fixture does for a test's own page.
+ */
+export function sharedPage(open: (page: Page) => Promise<void>): () => Page {
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  const problems: string[] = [];
+  test.beforeAll(async ({ browser }, testInfo) => {
+    const use: Record<string, unknown> = testInfo.project.use;
+    const keys = ['baseURL', 'viewport', 'userAgent', 'deviceScaleFactor', 'isMobile', 'hasTouch', 'colorScheme'];
+    context = await browser.newContext(Object.fromEntries(keys.filter((key) => use[key] !== undefined).map((key) => [key, use[key]])));
+    watchProblems(context, problems);
+    page = await context.newPage();
+    await open(page);
+  });
+  test.afterEach(() => {
+    expect(problems.splice(0), PROBLEMS).toEqual([]);
+  });
+  test.afterAll(async () => {
+    await context?.close();
+  });
+  return () => {
+    if (!page) throw new Error('sharedPage: the page opens in beforeAll');
+    return page;
+  };
+}
 
 export { expect };
 

@@ -1,17 +1,16 @@
 // The run's frame first, a way to the results and to the search, the phone's pinned
 // answer, the embed's budget, one "tight" threshold (issue 22, items 3, 4, 9, 10, 11).
 
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 import { setAt } from '../src/state/doc.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
 const FRAME_LABELS = ['Model preset', 'GPU', 'Cluster size (GPUs)', 'Price ($/GPU-h)', 'Token budget (tokens)'] as const;
 /** The issue's budget for one main-thread task, CPU time (e2e/main-thread.ts). */
 const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** "A few Tab presses from the top" (ux.md principle 10); the GPU count took 83 before the frame moved up. */
 const MOST_TABS_TO_THE_FRAME = 20;
 
@@ -142,12 +141,9 @@ test('the frame, the skip link, the strip\'s new buttons and the phone strip are
   await page.setViewportSize({ width: 390, height: 844 });
   await openPlanner(page);
   await page.keyboard.press('Tab');
-  const phone = await new AxeBuilder({ page }).include('[data-testid="phone-strip"]').include('[data-testid="section-run"]')
-    .include('[data-testid="skip-link"]').withTags(WCAG).analyze();
-  expect(phone.violations).toEqual([]);
+  expect(await axeViolations(page, ['[data-testid="phone-strip"]', '[data-testid="section-run"]', '[data-testid="skip-link"]'])).toEqual([]);
   await page.setViewportSize({ width: 1440, height: 900 });
-  const wide = await new AxeBuilder({ page }).include('[data-testid="summary-strip"]').withTags(WCAG).analyze();
-  expect(wide.violations).toEqual([]);
+  expect(await axeViolations(page, ['[data-testid="summary-strip"]'])).toEqual([]);
 });
 
 test('a launch file that replaces the imported model clears the Hugging Face import\'s message; the budget reads in words', async ({ page }) => {

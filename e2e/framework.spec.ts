@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { test, expect, figureValue, openPlanner, resultsSettled } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 // The software stack (issue 14): the Framework control changes the engine's defaults,
 // so memory and step time change; a field set explicitly wins; a bad value is named.
@@ -38,8 +38,7 @@ test('a bad stack value gets an error naming the field, and the section passes a
   await expect(page.getByText(/Offloaded layers per stage: 999/)).toHaveCount(0);
   // The sections below the first screen mount in idle moments after the first paint (Results/controls, issue 31 item 6).
   await expect(page.locator('section[aria-labelledby="section-stack"]')).toBeVisible();
-  const results = await new AxeBuilder({ page }).include('section[aria-labelledby="section-stack"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(results.violations.map((v) => v.id)).toEqual([]);
+  expect(await axeViolations(page, ['section[aria-labelledby="section-stack"]'])).toEqual([]);
 });
 
 test('screenshots of the stack section', async ({ page }) => {

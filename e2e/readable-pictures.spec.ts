@@ -1,10 +1,8 @@
 // Issue 16 items 6 and 7: one bubble figure everywhere; a pipeline timeline readable at any
 // micro-batch count; time axes on round times; stages counted alike; GPUs by name.
 
-import AxeBuilder from '@axe-core/playwright';
 import { test, expect, figureValue, openPlanner, resultsSettled } from './fixtures.ts';
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import { axeViolations } from './axe.ts';
 
 test('the timeline opens on the first micro-batches at full size, and a button shows the whole step', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -115,7 +113,6 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await openPlanner(page);
     await expect(page.getByTestId('pipeline-window')).toBeVisible();
-    const results = await new AxeBuilder({ page }).include('section[aria-label="Pipeline timeline"]').withTags(WCAG_TAGS).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    expect(await axeViolations(page, ['section[aria-label="Pipeline timeline"]'])).toEqual([]);
   });
 }

@@ -1,12 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect, configFragment, openPlanner, slider, switchToDark } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 
 // Issue 15: recommendations worth reading (one row per layout, its variants folded under
 // it, memory within the margin) and "Size the cluster" (which GPU, how many, which layout;
 // a chart of cost against days per GPU type).
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 async function openSearch(page: Page) {
   const panel = page.getByTestId('search-panel');
@@ -136,8 +134,7 @@ test('axe finds no WCAG 2.1 A/AA violations in sizing mode with its results, var
   await expect(panel.getByTestId('cost-days-chart')).toBeVisible();
   await panel.getByText('Cost against days as a table').click();
   const check = async () => {
-    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    const summary = await axeViolations(page);
     expect(summary).toEqual([]);
   };
   await check();

@@ -3,20 +3,31 @@
 // interval with the Young/Daly optimum marked; axe clean; no main-thread task over 50 ms.
 // With SCREENSHOTS=1 it also writes docs/screenshot-tradeoffs-{light,dark}.png.
 
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { test, expect, openPlanner, resultsSettled, switchToDark } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, openPlanner, resultsSettled, sharedPage, switchToDark } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
 import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.ts';
 
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 
 async function openPanel(page: Page) {
   await openPlanner(page);
+  return showPanel(page);
+}
+
+/** Scrolls to the panel of a page already open and waits for its chart. */
+async function showPanel(page: Page) {
   const panel = page.getByTestId('tradeoff-panel');
   await panel.scrollIntoViewIfNeeded();
   await expect(panel.getByTestId('tradeoff-chart')).toBeVisible({ timeout: 30_000 });
   return panel;
+}
+
+/** Opens the curve's table, unless it is open already. */
+async function openTable(panel: Locator) {
+  const table = panel.locator('details', { hasText: 'The curve as a table' }).first();
+  if (!(await table.evaluate((details) => (details as HTMLDetailsElement).open))) await table.getByText('The curve as a table').click();
+  await expect(table).toHaveAttribute('open', '');
 }
 
 /** Picks a knob and waits until the chart shows that knob's curve (the panel is no longer busy). */
@@ -27,117 +38,126 @@ async function pickKnob(page: Page, knob: string) {
   return panel;
 }
 
-test('a chart for each of five knobs: tokens/s, memory and cost at every valid value, the current one marked', async ({ page }) => {
-  const panel = await openPanel(page);
-  // Default: Llama 3 70B on 64 H100, TP 8 × PP 4 × DP 2, ZeRO 1, micro-batch 1, selective recomputation.
-  const expected: ReadonlyArray<[string, string, number]> = [['tp', '8', 4], ['zero', '1', 4], ['recompute', 'selective', 3], ['microBatch', '1', 2], ['gpus', '64', 4]];
-  for (const [knob, current, atLeast] of expected) {
-    await pickKnob(page, knob);
-    // Each small chart draws its points in its own render: wait for every series to show the curve's points.
-    const chart = panel.locator(`[data-knob="${knob}"] [data-testid="tradeoff-chart"]`);
-    const points = Number(await chart.getAttribute('data-points', { timeout: 30_000 }));
-    expect(points, knob).toBeGreaterThanOrEqual(atLeast);
-    for (const series of ['speed', 'memory', 'cost']) {
-      await expect(panel.locator(`[data-testid="tradeoff-point"][data-series="${series}"]`), `${knob} ${series}`).toHaveCount(points);
+// The tests below share one page, in this order; each leaves the panel on its defaults (the TP
+// curve, sequences per step) for the next.
+test.describe('the trade-off panel', () => {
+  const page = sharedPage(openPlanner);
+
+  test('a chart for each of five knobs: tokens/s, memory and cost at every valid value, the current one marked', async () => {
+    const panel = await showPanel(page());
+    // Default: Llama 3 70B on 64 H100, TP 8 × PP 4 × DP 2, ZeRO 1, micro-batch 1, selective recomputation.
+    const expected: ReadonlyArray<[string, string, number]> = [['tp', '8', 4], ['zero', '1', 4], ['recompute', 'selective', 3], ['microBatch', '1', 2], ['gpus', '64', 4]];
+    for (const [knob, current, atLeast] of expected) {
+      await pickKnob(page(), knob);
+      // Each small chart draws its points in its own render: wait for every series to show the curve's points.
+      const chart = panel.locator(`[data-knob="${knob}"] [data-testid="tradeoff-chart"]`);
+      const points = Number(await chart.getAttribute('data-points', { timeout: 30_000 }));
+      expect(points, knob).toBeGreaterThanOrEqual(atLeast);
+      for (const series of ['speed', 'memory', 'cost']) {
+        await expect(panel.locator(`[data-testid="tradeoff-point"][data-series="${series}"]`), `${knob} ${series}`).toHaveCount(points);
+      }
+      await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]'), knob).toHaveAttribute('data-value', current);
+      await expect(panel.getByTestId('tradeoff-caption')).toContainText('Source:');
     }
-    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]'), knob).toHaveAttribute('data-value', current);
-    await expect(panel.getByTestId('tradeoff-caption')).toContainText('Source:');
-  }
-  // TP 1 needs the whole 70B model's states on one GPU of each pipeline stage: it does not fit, and its band is shaded.
-  await pickKnob(page, 'tp');
-  await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="1"]')).toHaveAttribute('data-fits', 'false');
-  expect(await panel.locator('[data-testid="tradeoff-chart"] .recharts-reference-area').count()).toBeGreaterThan(0);
-});
+    // TP 1 needs the whole 70B model's states on one GPU of each pipeline stage: it does not fit, and its band is shaded.
+    await pickKnob(page(), 'tp');
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="1"]')).toHaveAttribute('data-fits', 'false');
+    expect(await panel.locator('[data-testid="tradeoff-chart"] .recharts-reference-area').count()).toBeGreaterThan(0);
+  });
 
-test('each curve says what it holds fixed; the sequence-length curve holds sequences or tokens per step (issue 36)', async ({ page }) => {
-  const panel = await openPanel(page);
-  // The layout knobs hold the GPUs and the batch (default: 64 GPUs, global batch 256 of 8,192 tokens).
-  await pickKnob(page, 'tp');
-  await expect(panel.getByTestId('tradeoff-holding')).toHaveText(/^Holding: 64 GPUs, global batch 256 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, /);
-  // Sequences per step by default; tokens per step on request: 256 × 8,192 = 2,097,152.
-  await pickKnob(page, 'seqLen');
-  await expect(panel.getByTestId('tradeoff-holding')).toContainText('global batch 256 sequences');
-  await panel.getByLabel('Tokens per step (sequences per step follow)').check();
-  await expect(panel.getByTestId('tradeoff-holding')).toContainText('2.1 million tokens per step', { timeout: 30_000 });
-  await expect(panel.getByTestId('tradeoff-holding')).not.toContainText('global batch');
-  await expect(panel.getByTestId('tradeoff-caption')).toContainText('at fixed tokens per step');
-});
+  test('the checkpoint curve marks the Young/Daly optimum, and a clicked interval can be undone to the optimum', async () => {
+    const panel = await showPanel(page());
+    const curve = panel.getByTestId('checkpoint-curve');
+    await expect(curve).toBeVisible();
+    // 64 H100, 70.6e9 parameters × 14 bytes at 50 GB/s: δ = 19.8 s; M = 50,000 h / 64 = 2.81e6 s; √(2δM) = 10,540 s = 2.9 h.
+    const optimum = Number(await curve.getAttribute('data-optimum-minutes'));
+    expect(optimum).toBeGreaterThan(170);
+    expect(optimum).toBeLessThan(180);
+    await expect(curve.locator('.recharts-reference-line')).toHaveCount(1);
+    await expect(panel.getByTestId('checkpoint-optimum')).toContainText('Young/Daly optimum: every 2.9');
+    expect(await curve.getByTestId('checkpoint-point').count()).toBeGreaterThanOrEqual(19);
+    await curve.locator('[data-testid="checkpoint-point"][data-value="15"]').click();
+    const reset = panel.getByRole('button', { name: 'Checkpoint at the optimum again' });
+    await expect(reset).toBeVisible({ timeout: 30_000 });
+    await expect(curve.locator('.recharts-reference-line')).toHaveCount(2);
+    await reset.click();
+    await expect(reset).toHaveCount(0);
+  });
 
-test('clicking a point applies that value to the configuration', async ({ page }) => {
-  const panel = await openPanel(page);
-  await pickKnob(page, 'zero');
-  await panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="3"]').click();
-  await resultsSettled(page);
-  await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '3', { timeout: 30_000 });
-  await expect(page).toHaveURL(/#/);
-  // Through the table too, from the keyboard: back to ZeRO 1.
-  await panel.getByText('The curve as a table').click();
-  await panel.getByRole('button', { name: 'Apply ZeRO 1' }).press('Enter');
-  await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '1', { timeout: 30_000 });
-});
+  test('while the input is invalid, the curves stay, dimmed and marked as the previous input\'s', async () => {
+    const panel = await showPanel(page());
+    await expect(panel).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
+    await page().getByLabel('Layers (L)').fill('abc');
+    await expect(panel.getByRole('heading', { level: 3 })).toContainText('(for the previous input)');
+    await expect(panel.locator('[data-stale="true"]')).toHaveCount(1);
+    await expect(panel.getByTestId('tradeoff-chart')).toBeVisible();
+    await page().getByLabel('Layers (L)').fill('80');
+    await expect(panel.locator('[data-stale="true"]')).toHaveCount(0, { timeout: 30_000 });
+  });
 
-test('the checkpoint curve marks the Young/Daly optimum, and a clicked interval can be undone to the optimum', async ({ page }) => {
-  const panel = await openPanel(page);
-  const curve = panel.getByTestId('checkpoint-curve');
-  await expect(curve).toBeVisible();
-  // 64 H100, 70.6e9 parameters × 14 bytes at 50 GB/s: δ = 19.8 s; M = 50,000 h / 64 = 2.81e6 s; √(2δM) = 10,540 s = 2.9 h.
-  const optimum = Number(await curve.getAttribute('data-optimum-minutes'));
-  expect(optimum).toBeGreaterThan(170);
-  expect(optimum).toBeLessThan(180);
-  await expect(curve.locator('.recharts-reference-line')).toHaveCount(1);
-  await expect(panel.getByTestId('checkpoint-optimum')).toContainText('Young/Daly optimum: every 2.9');
-  expect(await curve.getByTestId('checkpoint-point').count()).toBeGreaterThanOrEqual(19);
-  await curve.locator('[data-testid="checkpoint-point"][data-value="15"]').click();
-  const reset = panel.getByRole('button', { name: 'Checkpoint at the optimum again' });
-  await expect(reset).toBeVisible({ timeout: 30_000 });
-  await expect(curve.locator('.recharts-reference-line')).toHaveCount(2);
-  await reset.click();
-  await expect(reset).toHaveCount(0);
-});
+  test('clicking a point applies that value to the configuration', async () => {
+    const panel = await showPanel(page());
+    await pickKnob(page(), 'zero');
+    await panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="3"]').click();
+    await resultsSettled(page());
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '3', { timeout: 30_000 });
+    await expect(page()).toHaveURL(/#/);
+    // Through the table too, from the keyboard: back to ZeRO 1.
+    await openTable(panel);
+    await panel.getByRole('button', { name: 'Apply ZeRO 1' }).press('Enter');
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '1', { timeout: 30_000 });
+  });
 
-test('while the input is invalid, the curves stay, dimmed and marked as the previous input\'s', async ({ page }) => {
-  const panel = await openPanel(page);
-  await expect(panel).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
-  await page.getByLabel('Layers (L)').fill('abc');
-  await expect(panel.getByRole('heading', { level: 3 })).toContainText('(for the previous input)');
-  await expect(panel.locator('[data-stale="true"]')).toHaveCount(1);
-  await expect(panel.getByTestId('tradeoff-chart')).toBeVisible();
-  await page.getByLabel('Layers (L)').fill('80');
-  await expect(panel.locator('[data-stale="true"]')).toHaveCount(0, { timeout: 30_000 });
-});
+  test('each curve says what it holds fixed; the sequence-length curve holds sequences or tokens per step (issue 36)', async () => {
+    const panel = await showPanel(page());
+    // The layout knobs hold the GPUs and the batch (default: 64 GPUs, global batch 256 of 8,192 tokens).
+    await pickKnob(page(), 'tp');
+    await expect(panel.getByTestId('tradeoff-holding')).toHaveText(/^Holding: 64 GPUs, global batch 256 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, /);
+    // Sequences per step by default; tokens per step on request: 256 × 8,192 = 2,097,152.
+    await pickKnob(page(), 'seqLen');
+    await expect(panel.getByTestId('tradeoff-holding')).toContainText('global batch 256 sequences');
+    await panel.getByLabel('Tokens per step (sequences per step follow)').check();
+    await expect(panel.getByTestId('tradeoff-holding')).toContainText('2.1 million tokens per step', { timeout: 30_000 });
+    await expect(panel.getByTestId('tradeoff-holding')).not.toContainText('global batch');
+    await expect(panel.getByTestId('tradeoff-caption')).toContainText('at fixed tokens per step');
+    // Back to the panel's defaults for the next test on this page: sequences per step, the TP curve.
+    await panel.getByLabel('Sequences per step (tokens per step follow)').check();
+    await pickKnob(page(), 'tp');
+  });
 
-test('axe finds no WCAG 2.1 A/AA violations in the trade-off panel (light and dark)', async ({ page }) => {
-  test.setTimeout(120_000);
-  await page.emulateMedia({ colorScheme: 'light' });
-  const panel = await openPanel(page);
-  await panel.getByText('The curve as a table').click();
-  const check = async () => {
-    const results = await new AxeBuilder({ page }).include('[data-testid="tradeoff-panel"]').withTags(WCAG_TAGS).analyze();
-    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
-  };
-  await check();
-  // The same panel, its table still open, in the dark scheme.
-  await switchToDark(page);
-  await expect(panel.getByTestId('tradeoff-chart')).toBeVisible();
-  await check();
-  if (process.env['SCREENSHOTS']) {
-    // As a planner sees it at 1440×900: the results column scrolled to the panel, under the pinned summary strip.
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await panel.getByText('The curve as a table').click();
-    await pickKnob(page, 'microBatch');
-    await page.getByTestId('results').evaluate((results) => {
-      const strip = results.querySelector('[data-testid="summary-strip"]');
-      const target = results.querySelector('[data-testid="tradeoff-panel"]');
-      if (!strip || !target) return;
-      results.scrollTop += target.getBoundingClientRect().top - strip.getBoundingClientRect().bottom - 12;
-    });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      await page.waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');
-      await page.waitForTimeout(500);
-      await page.screenshot({ path: `docs/screenshot-tradeoffs-${colorScheme}.png` });
+  test('axe finds no WCAG 2.1 A/AA violations in the trade-off panel (light and dark)', async () => {
+    test.setTimeout(120_000);
+    await page().emulateMedia({ colorScheme: 'light' });
+    const panel = await showPanel(page());
+    await pickKnob(page(), 'tp');
+    await openTable(panel);
+    const check = async () => {
+      expect(await axeViolations(page(), ['[data-testid="tradeoff-panel"]'])).toEqual([]);
+    };
+    await check();
+    // The same panel, its table still open, in the dark scheme.
+    await switchToDark(page());
+    await expect(panel.getByTestId('tradeoff-chart')).toBeVisible();
+    await check();
+    if (process.env['SCREENSHOTS']) {
+      // As a planner sees it at 1440×900: the results column scrolled to the panel, under the pinned summary strip.
+      await page().setViewportSize({ width: 1440, height: 900 });
+      await panel.getByText('The curve as a table').click();
+      await pickKnob(page(), 'microBatch');
+      await page().getByTestId('results').evaluate((results) => {
+        const strip = results.querySelector('[data-testid="summary-strip"]');
+        const target = results.querySelector('[data-testid="tradeoff-panel"]');
+        if (!strip || !target) return;
+        results.scrollTop += target.getBoundingClientRect().top - strip.getBoundingClientRect().bottom - 12;
+      });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page().emulateMedia({ colorScheme });
+        await page().waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');
+        await page().waitForTimeout(500);
+        await page().screenshot({ path: `docs/screenshot-tradeoffs-${colorScheme}.png` });
+      }
     }
-  }
+  });
 });
 
 test(`no main-thread task over ${BUDGET_MS} ms while the curves are drawn and a slider moves`, TIMING, async ({ page, browser }) => {

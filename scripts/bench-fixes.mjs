@@ -14,8 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium } from '@playwright/test';
-import { waitForServer } from './wait-for-server.mjs';
+import { median, openBenchBrowser } from './bench-browser.mjs';
 
 const TARGET_MS = 2000;
 const args = process.argv.slice(2);
@@ -23,7 +22,6 @@ const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name
 const runs = Number(option('--runs', 5)) || 5;
 const dist = option('--dist', 'dist');
 const port = Number(option('--port', 4319)) || 4319;
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 if (args.includes('--build') || !existsSync(`${dist}/index.html`)) {
   console.log(`building ${dist}/ …`);
@@ -57,20 +55,11 @@ function armTimer() {
   });
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const url = `http://127.0.0.1:${port}/`;
 let browser;
 try {
-  await waitForServer(url);
-  browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await openBenchBrowser(url);
   const times = [];
   for (let i = 0; i < runs; i++) {
     const page = await browser.newPage();

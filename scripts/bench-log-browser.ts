@@ -14,9 +14,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { chromium } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { syntheticMegatronLines } from '../src/model/log/index.ts';
-import { waitForServer } from './wait-for-server.mjs';
+import { median, openBenchBrowser } from './bench-browser.mjs';
 
 const PORT = 4393;
 const OUT_DIR = 'tmp/dist-bench-log';
@@ -27,7 +27,6 @@ const runsAt = flag('--runs');
 const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1]) || 5) : 5;
 const megabytesArg = args.find((a, i) => /^\d+(\.\d+)?$/.test(a) && (runsAt < 0 || i !== runsAt + 1));
 const megabytes = Number(megabytesArg ?? 50);
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 // The log, built in Node and written to tmp/ so that Chromium reads it off the disk as a
 // user's file (a buffer through setInputFiles would cross the DevTools protocol in base64).
@@ -113,20 +112,11 @@ function arm(): void {
   }, { once: true, capture: true });
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? NaN) : ((s[mid - 1] ?? NaN) + (s[mid] ?? NaN)) / 2;
-};
 
 const url = `http://127.0.0.1:${PORT}/`;
-let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
+let browser: Browser | undefined;
 try {
-  await waitForServer(url);
-  browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await openBenchBrowser(url);
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   // tsx (esbuild keepNames) wraps named functions in __name(…), which arm() takes into the page.
   await page.addInitScript('globalThis.__name = (target) => target;');

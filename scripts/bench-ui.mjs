@@ -10,14 +10,12 @@
 /* global document, HTMLInputElement, requestAnimationFrame, MutationObserver -- measure() runs in the page */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
-import { waitForServer } from './wait-for-server.mjs';
+import { openBenchBrowser } from './bench-browser.mjs';
 
 const PORT = 4318;
 const TARGET_P95_MS = 16;
 const args = process.argv.slice(2);
 const moves = Number(args[args.indexOf('--moves') + 1]) || 200;
-const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 if (args.includes('--build') || !existsSync('dist/index.html')) {
   console.log('building dist/ …');
@@ -76,11 +74,7 @@ function percentile(sorted, p) {
 const url = `http://127.0.0.1:${PORT}/`;
 let browser;
 try {
-  await waitForServer(url);
-  browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
-  });
+  browser = await openBenchBrowser(url);
   const page = await browser.newPage();
   await page.goto(url);
   await page.waitForFunction(() => document.querySelector('[data-testid="results"] [data-testid="memory-total"]')?.getAttribute('data-value'));

@@ -30,7 +30,6 @@ const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;
 const exposed = COMM_EXPOSED_FRACTION as Mutable<typeof COMM_EXPOSED_FRACTION>;
 const dpOverlap = DP_OVERLAP as Mutable<typeof DP_OVERLAP>;
 const moeTime = MOE_TIME as Mutable<typeof MOE_TIME>;
-const hostSync = moeTime.hostSyncSeconds;
 
 interface Knob {
   readonly name: string;
@@ -47,10 +46,6 @@ function knob<K extends string>(name: string, owner: { [P in K]: number }, key: 
   return { name, get: () => owner[key], set: (v) => { owner[key] = v; }, prior, spread, min, max };
 }
 
-// In both the full fit and the MoE fit (`--moe`).
-// Permute and unpermute read and write each routed copy once.
-const MOE_DISPATCH_PASSES = knob('moeDispatchPassesPerCopy', time, 'moeDispatchPassesPerCopy', 4, 0.8, 0.3, 60);
-const MOE_LOCAL_EXPERT_OVERHEAD = knob('moeLocalExpertOverheadSeconds', time, 'moeLocalExpertOverheadSeconds', 1e-5, 1.5, 1e-8, 1e-3);
 
 const ceiling = time.matmulEfficiencyCeiling;
 const energy = time.tensorEnergyPerFlopRelative;
@@ -71,10 +66,8 @@ const KNOBS: readonly Knob[] = [
   // Two norms, two residual adds, rotary and the head split in forward: about 12 h-sized reads and writes; SwiGLU reads two FFN tensors and writes one.
   knob('elementwiseHiddenPasses', time, 'elementwiseHiddenPasses', 12, 0.8, 1, 100),
   knob('elementwiseFfnPasses', time, 'elementwiseFfnPasses', 3, 0.8, 0.3, 40),
-  MOE_DISPATCH_PASSES,
   // A few kernel launches of ~5 µs that asynchronous launching mostly hides.
   knob('layerOverheadSeconds', time, 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
-  MOE_LOCAL_EXPERT_OVERHEAD,
   // FlashAttention-2/3: 50–75 % of the dense peak on the matmuls.
   knob('attentionTensorEfficiency', time, 'attentionTensorEfficiency', 0.6, 0.35, 0.15, 0.9),
   knob('softmaxExpEfficiency', time, 'softmaxExpEfficiency', 0.6, 0.5, 0.1, 1),
@@ -89,24 +82,20 @@ const KNOBS: readonly Knob[] = [
  * dense run's figures cannot move. Priors from ../shared/docs/moe.md.
  */
 const MOE_KNOBS: readonly Knob[] = [
-  // About 4.5 ms per layer per micro-batch in the B200 micro-batch 1 → 4 pair (moe.md).
-  knob('MOE_TIME.hostSyncSeconds.alltoall', hostSync, 'alltoall', 4.5e-3, 1, 1e-5, 3e-2),
-  knob('MOE_TIME.hostSyncSeconds.allgather', hostSync, 'allgather', 4.5e-3, 1, 1e-5, 3e-2),
-  // DeepEP's and HybridEP's counts arrive in host-mapped memory: a shorter wait, same launch gap.
-  knob('MOE_TIME.hostSyncSeconds.deepep', hostSync, 'deepep', 1e-3, 1.2, 1e-5, 3e-2),
-  knob('MOE_TIME.hostSyncSeconds.hybridep', hostSync, 'hybridep', 1e-3, 1.2, 1e-5, 3e-2),
-  knob('MOE_TIME.partialGraphSyncScale', moeTime, 'partialGraphSyncScale', 1, 0.5, 0.1, 1.5),
+  // EAGER_OP_HOST_SECONDS (time/adapter-time.ts): eager PyTorch's per-operator dispatch, fitted on the fine-tuning set.
+  knob('MOE_TIME.eagerOpHostSeconds', moeTime, 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
+  knob('MOE_TIME.syncStallSeconds', moeTime, 'syncStallSeconds', 0.5e-3, 1.5, 1e-6, 1e-2),
+  knob('MOE_TIME.peerCallOpShare', moeTime, 'peerCallOpShare', 1, 1, 0.01, 3),
   knob('MOE_TIME.exposedFraction', moeTime, 'exposedFraction', 1, 0.5, 0.1, 1),
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
   knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
-  MOE_DISPATCH_PASSES,
-  MOE_LOCAL_EXPERT_OVERHEAD,
   ...(process.argv.includes('--fit-grouped-gemm')
     ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
 ];
 const moeOnly = process.argv.includes('--moe');
 const ACTIVE_KNOBS = moeOnly ? MOE_KNOBS : KNOBS;
 const PRIOR_WEIGHT = Number(process.env.PRIOR_WEIGHT ?? 1);
+const MOE_MEDIAN_FLOOR = 0.075;
 
 interface Row { readonly id: string; readonly config: RunConfig; readonly figure: 'tps' | 'mfu'; readonly published: number }
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
@@ -149,7 +138,9 @@ function loss(subset: readonly Row[]): number {
   const ratio = ratios(subset);
   const { median, p90 } = errorSummary(ratio);
   const smooth = ratio.reduce((sum, x) => sum + Math.min(Math.abs(Math.log(x)), 0.7), 0) / ratio.length;
-  return median / 0.08 + p90 / 0.2 + 0.5 * smooth + PRIOR_WEIGHT * priorPenalty();
+  // The MoE fit keeps the issue-20 floor (validate.test.ts: MoE median |error| ≤ 8 %) with a margin for the fit's faster schedule path.
+  const floor = moeOnly ? 50 * Math.max(0, median - MOE_MEDIAN_FLOOR) : 0;
+  return median / 0.08 + p90 / 0.2 + 0.5 * smooth + PRIOR_WEIGHT * priorPenalty() + floor;
 }
 
 function report(label: string): void {
@@ -190,7 +181,8 @@ function descend(subset: readonly Row[], startLoss: number, log: boolean): numbe
 
 /** Coordinate descent from the priors, then restarts from deterministic perturbations of the best point (anyone rerunning gets the same fit). */
 function fit(subset: readonly Row[], log: boolean): void {
-  for (const k of ACTIVE_KNOBS) k.set(k.prior);
+  // FROM_CURRENT=1: start from calibration.ts's values instead of the priors (a refit after a small change).
+  if (!process.env.FROM_CURRENT) for (const k of ACTIVE_KNOBS) k.set(k.prior);
   let seed = 987654;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   let best = descend(subset, loss(subset), log);

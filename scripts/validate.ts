@@ -2,7 +2,12 @@
 // (the project's copy of ../shared/validation/published-runs.json). Prints one row per
 // published figure and the summary: median and 90th-percentile |error|.
 import { readFileSync } from 'node:fs';
-import { fitVerdicts, readValidationCases, summarize, validateCase, type Figure, type ValidationRow } from '../src/model/validation/index.ts';
+import {
+  fitVerdicts, leaveOneFamilyOut, LOFO_HOST_SECONDS_GRID, moeFamily, quantile, readValidationCases, summarize, validateCase, type Figure, type LofoRow, type ValidationRow,
+} from '../src/model/validation/index.ts';
+import { MOE_TIME } from '../src/model/calibration.ts';
+import { peakFlopsPerSecond, stepTime } from '../src/model/time/index.ts';
+import { stepFlops } from '../src/model/structure/index.ts';
 import { parseDocument, type RunConfig } from '../src/model/input/index.ts';
 
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
@@ -63,4 +68,42 @@ for (const g of ['none', 'partial', 'full'] as const) {
   const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.cudaGraph === g);
   if (subset.length > 0) line(`  MoE, CUDA graphs ${g}`, subset);
 }
+// Fine-grained experts (expert FFN ≤ 2,048: Qwen3, DeepSeek-V3, Moonlight, Kimi) against coarse ones (issue 32).
+const FINE_GRAINED_EXPERT_FFN = 2048;
+for (const fine of [true, false]) {
+  const subset = throughput.filter((r) => {
+    const moe = configs.get(r.id)?.model.moe;
+    return moe != null && (moe.expertFfnHidden <= FINE_GRAINED_EXPERT_FFN) === fine;
+  });
+  if (subset.length > 0) line(`  MoE, expert FFN ${fine ? '≤' : '>'} ${FINE_GRAINED_EXPERT_FFN}`, subset);
+}
+
+// Leave one model family out (moe-lofo.ts): MOE_TIME.eagerOpHostSeconds refitted on a grid without the family.
+const moeTime = MOE_TIME as { eagerOpHostSeconds: number };
+const fitted = moeTime.eagerOpHostSeconds;
+const lofoRows: LofoRow[] = [];
+for (const r of throughput.filter(isMoe)) {
+  const c = configs.get(r.id);
+  if (!c || r.predicted === null) continue;
+  const errorsByGrid = LOFO_HOST_SECONDS_GRID.map((v) => {
+    moeTime.eagerOpHostSeconds = v;
+    const step = stepTime(c, 600).stepSeconds;
+    const predicted = r.figure === 'mfu'
+      ? stepFlops(c).modelPerStep / (step * c.cluster.gpus * peakFlopsPerSecond(c.cluster.gpu, c.training.precision))
+      : (c.training.globalBatch * c.training.seqLen) / step / c.cluster.gpus;
+    return (predicted - r.published) / r.published;
+  });
+  lofoRows.push({ family: moeFamily(`${r.id} ${c.model.name}`), errorsByGrid });
+}
+moeTime.eagerOpHostSeconds = fitted;
+const held = leaveOneFamilyOut(lofoRows);
+const pctAbs = (errors: number[], q: number) => pct(errors.length > 0 ? quantile(errors.map(Math.abs).sort((a, b) => a - b), q) : null);
+console.log('\nMoE throughput, leave one model family out (MOE_TIME.eagerOpHostSeconds refitted without the family; other constants as fitted)');
+for (const h of held) {
+  console.log(`  ${h.family.padEnd(10)} held out   cases ${String(h.errors.length).padStart(4)}  fitted ${((LOFO_HOST_SECONDS_GRID[h.chosen] ?? 0) * 1e6).toFixed(1).padStart(5)} µs  median |error| ${pctAbs(h.errors, 0.5)}  p90 |error| ${pctAbs(h.errors, 0.9)}`);
+}
+const allHeld = held.flatMap((h) => h.errors);
+console.log(`  all families held out   cases ${String(allHeld.length).padStart(4)}  median |error| ${pctAbs(allHeld, 0.5)}  p90 |error| ${pctAbs(allHeld, 0.9)}`);
+const { printMemoryLeaveOnePublisherOut } = await import('./validate-memory-lopo.ts');
+printMemoryLeaveOnePublisherOut(cases);
 await import('./validate-finetune.ts');

@@ -35,6 +35,15 @@ describe('keyFigures', () => {
     expect(figures.get('mfu-bf16')?.headline).toBe(false);
   });
 
+  it('a BF16 run shows its MFU once: "MFU of BF16 peak", no second BF16-peak row', () => {
+    const base = sampleOutput();
+    const t = base.throughput;
+    if (!t) throw new Error('sample has a throughput');
+    const output = { ...base, throughput: { ...t, mfu: 0.41, mfuPeak: { precision: 'bf16' as const, tflopsPerGpu: 989 }, mfuBf16: 0.41 } };
+    const labels = keyFigures(output).map((f) => f.label).filter((label) => label.startsWith('MFU'));
+    expect(labels).toEqual(['MFU of BF16 peak']);
+  });
+
   it('gives every figure a label and an explanation, and ids unique', () => {
     const figures = keyFigures(sampleOutput());
     expect(new Set(figures.map((f) => f.id)).size).toBe(figures.length);

@@ -92,8 +92,9 @@ function speedFigures(output: EstimateOutput): KeyFigure[] {
   return [
     figure({ id: 'mfu', group: 'speed', label: mfuLabel(t?.mfuPeak?.precision), unit: 'fraction', headline: true, format: formatPercent,
       explanation: `Model FLOPs per second ÷ the GPU's dense ${peakWords(t?.mfuPeak)} (Korthikanti 2022 §6)` }, t?.mfu ?? null, reason),
-    // Only where the engine gives it (outputs before issue 36, such as stored scenarios, do not).
-    ...(t && t.mfuBf16 === undefined ? [] : [figure({ id: 'mfu-bf16', group: 'speed', label: 'MFU of BF16 peak', unit: 'fraction', headline: false, format: formatPercent,
+    // Only where the engine gives it (outputs before issue 36, such as stored scenarios, do not)
+    // and where it differs from MFU: a BF16 run's MFU is already of the BF16 peak.
+    ...(t && (t.mfuBf16 === undefined || t.mfuPeak?.precision === 'bf16') ? [] : [figure({ id: 'mfu-bf16', group: 'speed', label: 'MFU of BF16 peak', unit: 'fraction', headline: false, format: formatPercent,
       explanation: "The same model FLOPs ÷ the GPU's dense BF16 peak: compares runs across precisions (an FP8 run on H100 reads twice its FP8 MFU)" }, t?.mfuBf16 ?? null, reason)]),
     figure({ id: 'step-time', group: 'speed', label: 'Step time', unit: 'seconds', headline: true, format: formatSeconds,
       explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update' }, t?.stepSeconds ?? null, reason),

@@ -1,10 +1,10 @@
 // The mixture-of-experts terms inside the step time (issue 20), said beside the step-time
-// formula: the dispatcher's host synchronisation (in "compute": it is a wait inside each
-// MoE layer's forward) and the share of the dispatch/combine left exposed (in "exposed EP
+// formula: the host-bound floor of eager MoE layers (in "compute": each layer takes the
+// longer of its GPU work and the host's issuing of it) and the share of the dispatch/combine left exposed (in "exposed EP
 // communication"). The values are the engine's own (time/moe-time.ts), read, not recomputed;
 // the sources are those cited there.
 
-import { expertParallelExposedFraction, moeHostSyncSeconds } from '../time/index.ts';
+import { expertParallelExposedFraction, moeEagerOpsForward, moeLayerHostSeconds } from '../time/index.ts';
 import type { RunConfig } from '../input/index.ts';
 
 const GRAPH_WORDS = { none: 'no CUDA graphs', partial: 'per-module CUDA graphs', full: 'whole-iteration CUDA graphs' } as const;
@@ -12,10 +12,11 @@ const GRAPH_WORDS = { none: 'no CUDA graphs', partial: 'per-module CUDA graphs',
 export function moeStepNotes(c: RunConfig): string[] {
   if (!c.model.moe) return [];
   const k = c.stack;
-  const sync = moeHostSyncSeconds(c);
-  const syncNote = sync === 0
-    ? `Dispatcher host synchronisation: none, ${GRAPH_WORDS[k.cudaGraph]} run the MoE layers sync-free (Megatron-Core moe/README.md, "CUDA graph").`
-    : `Dispatcher host synchronisation, inside "compute": ${(sync * 1e3).toFixed(2)} ms per MoE layer per micro-batch forward (${k.moeDispatcher} dispatcher, ${GRAPH_WORDS[k.cudaGraph]}); Megatron-Core token_dispatcher.py copies the per-expert token counts to the host before the exchange (fitted on the validation set).`;
+  const layer = c.model.moe.denseLayers;
+  const host = moeLayerHostSeconds(c, layer);
+  const syncNote = host.afterSync === 0 && host.backward === 0
+    ? `Host-bound floor: none, ${GRAPH_WORDS[k.cudaGraph]} replay the MoE layers without the host (Megatron-Core moe/README.md, "CUDA graph").`
+    : `Host-bound floor, inside "compute": each MoE layer's forward waits ${(host.afterSync * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(host.backward * 1e3).toFixed(2)} ms, ${Math.round(moeEagerOpsForward(c, layer))} eager operators forward (${k.moeDispatcher} dispatcher, ${GRAPH_WORDS[k.cudaGraph]}).`;
   const how = c.parallel.schedule === 'dualpipe' ? 'DualPipe (DeepSeek-V3 report, arXiv 2412.19437, §3.2)'
     : k.overlap.epComm ? 'overlapped with another micro-batch (--overlap-moe-expert-parallel-comm; Megatron-Bridge moe-comm-overlap skill card)'
       : 'not overlapped';

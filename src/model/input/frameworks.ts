@@ -48,6 +48,17 @@ export interface FrameworkMechanisms {
    * optimizerOnGpuBytesPerParameter); false: master and moments both move (ZeRO-Offload).
    */
   readonly optimizerOffloadKeepsMaster: boolean;
+  /**
+   * The training loop frees the gradients before the step's forward (PyTorch
+   * Optimizer.zero_grad(set_to_none=True), the default since PyTorch 2.0, called at the
+   * start of the step), so with one micro-batch per step no gradient exists while the
+   * activations peak at the end of forward: the peak holds the larger of the two
+   * (memory.ts gradientBytesAtPeak). Megatron's and DeepSpeed's persistent gradient
+   * buffers stay allocated.
+   */
+  readonly gradientsFreedBeforeForward: boolean;
+  /** training.compile compiles the loss too, so an unstated training.loss is "compiled" (stack.ts). */
+  readonly compileCompilesLoss: boolean;
 }
 
 /**
@@ -141,7 +152,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false, gradientsFreedBeforeForward: false, compileCompilesLoss: false },
     sources: {
       moeDispatcher: 'a plain PyTorch expert-parallel layer exchanges tokens with torch.distributed.all_to_all_single, sizing it from per-expert counts copied to the host',
       cudaGraph: 'PyTorch runs eagerly unless the user captures graphs (torch.cuda.graphs)',
@@ -176,7 +187,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'fused', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'modules',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'cudnn', fp8Recipe: 'delayed', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: true },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: true, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: true, gradientsFreedBeforeForward: false, compileCompilesLoss: false },
     sources: {
       moeDispatcher: 'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
       cudaGraph: 'Megatron-Core transformer_config.py cuda_graph_impl default "none" (--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
@@ -218,7 +229,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'op',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS, optimizerOffloadKeepsMaster: false },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS, optimizerOffloadKeepsMaster: false, gradientsFreedBeforeForward: true, compileCompilesLoss: true },
     sources: {
       moeDispatcher: 'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
       cudaGraph: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
@@ -233,6 +244,8 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       deferredGradSyncUnderPp: 'torchtitan torchtitan/distributed/pipeline_parallel.py: FSDP2 set_requires_gradient_sync deferred to the last micro-batch under PP; reduce dtype training.mixed_precision_reduce = float32',
       torchaoFloat8Casts: 'torchtitan float8 training is torchao\'s (torchao/float8/README.md): amax, scale and cast in kernels of their own unless torch.compile fuses them',
       fusedLossChunks: 'torchtitan torchtitan/components/loss.py ChunkedLossWrapper.Config.num_chunks = 8: lm_head + cross-entropy over 8 token chunks, one at a time',
+      gradientsFreedBeforeForward: 'torchtitan torchtitan/train.py Trainer.train_step: self.optimizers.zero_grad() before the micro-batches run (PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True)); FSDP2 frees the sharded gradients with them',
+      compileCompilesLoss: 'torchtitan torchtitan/components/loss.py build_cross_entropy_loss (since #859, 2025-02-20; at 6fc499f6: "if job_config.training.compile: loss_fn = torch.compile(loss_fn)"); at 9dec370 (2024-12) train.py still had it commented out ("compiling loss function causes CUDA errors"), so documents of those runs state loss "eager"',
     },
   },
   deepspeed: {
@@ -260,7 +273,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'auto', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'transformers',
     },
-    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
+    mechanisms: { deferredGradSyncUnderPp: false, flatFp32GradientBuffer: true, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: false, allocatorReserveFraction: null, torchaoFloat8Casts: false, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false, gradientsFreedBeforeForward: false, compileCompilesLoss: false },
     sources: {
       moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
       cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
@@ -295,7 +308,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       loss: 'eager', compile: false, dropout: false, recomputeModules: ['core_attn'], selectivePolicy: 'elementwise',
       recomputeLayerFrequency: 2, optimizerStateDtype: 'fp32', attentionKernel: 'flash2', fp8Recipe: 'auto', overlap: NO_OVERLAP_TP, moeDispatcher: 'alltoall', cudaGraph: 'none', modelCode: 'fused',
     },
-    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false },
+    mechanisms: { deferredGradSyncUnderPp: true, flatFp32GradientBuffer: false, savesQuantizedLinearInputs: false, fsdpFp32ShardedParameters: true, allocatorReserveFraction: null, torchaoFloat8Casts: true, fusedLossChunks: 1, optimizerOffloadKeepsMaster: false, gradientsFreedBeforeForward: true, compileCompilesLoss: false },
     sources: {
       moeDispatcher: 'plain FSDP training of a MoE model runs the model code\'s own all-to-all (NeMo AutoModel states DeepEP where it uses it)',
       cudaGraph: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
@@ -305,6 +318,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fsdpFp32ShardedParameters: 'torch.distributed.fsdp MixedPrecision(param_dtype=bf16): the flat parameter shard stays fp32 (_flat_param.py, _use_low_precision_shard only for the gathered copy)',
       deferredGradSyncUnderPp: 'torch.distributed.fsdp no_sync()/set_requires_gradient_sync: gradient accumulation without sync keeps unsharded gradients',
       torchaoFloat8Casts: 'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), casting in kernels of their own unless torch.compile fuses them',
+      gradientsFreedBeforeForward: 'PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True), the default since 2.0; Accelerate and the transformers Trainer call model.zero_grad() after each optimizer step, Composer optimizer.zero_grad(set_to_none=True)',
     },
   },
 };

@@ -62,11 +62,13 @@ function readDispatcher(r: FieldReader, t: JsonObject, fallback: MoeDispatcher):
 export function readStack(r: FieldReader, t: JsonObject): StackConfig {
   const framework = r.choice(t, 'framework', 'training', FRAMEWORKS, 'generic');
   const d = frameworkProfile(framework).defaults;
+  // torchtitan compiles the loss with the model (frameworks.ts compileCompilesLoss): an unstated loss follows training.compile.
+  const compile = r.boolean(t, 'compile', 'training', d.compile);
   const recomputeLayers = own(t, 'recomputeLayers') == null ? null : r.integer(t, 'recomputeLayers', 'training', 1, 0, MAX_STAGE_LAYERS);
   return {
     framework,
-    loss: r.choice(t, 'loss', 'training', LOSS_KINDS, d.loss),
-    compile: r.boolean(t, 'compile', 'training', d.compile),
+    loss: r.choice(t, 'loss', 'training', LOSS_KINDS, compile && frameworkProfile(framework).mechanisms.compileCompilesLoss ? 'compiled' : d.loss),
+    compile,
     dropout: r.boolean(t, 'dropout', 'training', d.dropout),
     recomputeModules: readModules(r, t, d.recomputeModules),
     selectivePolicy: r.choice<ResolvedSelectivePolicy>(t, 'selectivePolicy', 'training', SELECTIVE_POLICIES, d.selectivePolicy),

@@ -4,7 +4,7 @@
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
+import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks, sixteenBitCompiledLoss } from './loss.ts';
 import { frameworkProfile } from '../input/index.ts';
 import { isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
@@ -283,10 +283,12 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
 function outputTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
   const chunks = s.lossChunks ?? 1;
+  // torchtitan's compiled loss keeps the 16-bit logits, not their fp32 log-probabilities (loss.ts sixteenBitCompiledLoss).
+  const compiled = sixteenBitCompiledLoss(chunkLossKind(s.loss ?? 'eager', chunks), s.modelCode);
   const list = [
     saved('finalNorm.input', w * m.hidden, 'sequence', 'kept'),
     saved('output.input', w * m.hidden, 'sequence', 'kept'),
-    saved('logits.fp32', (FP32_BYTES * m.vocab) / chunks, 'tensor', 'kept'),
+    compiled ? saved('logits', w * m.vocab, 'tensor', 'kept') : saved('logits.fp32', (FP32_BYTES * m.vocab) / chunks, 'tensor', 'kept'),
   ];
   // A chunked loss gathers the gradient of the hidden states in one fp32 [T, D] buffer (torchtitan GradAccumulator).
   if (chunks > 1) list.push(saved('loss.hiddenGradient', FP32_BYTES * m.hidden, 'sequence', 'kept'));
@@ -302,8 +304,10 @@ function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
 
 function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
   const chunks = s.lossChunks ?? 1;
-  const copies = lossBackwardFp32LogitCopies(chunkLossKind(s.loss ?? 'eager', chunks), s.tp);
-  return bytesOf([saved('loss.gradients', (copies * FP32_BYTES * m.vocab) / chunks, 'tensor', 'kept')], s);
+  const kind = chunkLossKind(s.loss ?? 'eager', chunks);
+  const sixteenBit = sixteenBitCompiledLoss(kind, s.modelCode);
+  const perToken = lossBackwardFp32LogitCopies(kind, s.tp, sixteenBit) * FP32_BYTES + (sixteenBit ? s.elementBytes : 0);
+  return bytesOf([saved('loss.gradients', (perToken * m.vocab) / chunks, 'tensor', 'kept')], s);
 }
 
 /**

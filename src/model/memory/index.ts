@@ -9,7 +9,7 @@ export {
   stageActivationBytes,
 } from './activations.ts';
 export {
-  gatheredBeyondShardBytes, modelStateBytes, optimizerBytesPerParameter, type StageMemory, stageMemoryForMetric, stageTotalBytes,
+  gatheredBeyondShardBytes, gradientBytesAtPeak, gradientsFreedAtActivationPeak, modelStateBytes, optimizerBytesPerParameter, type StageMemory, stageMemoryForMetric, stageTotalBytes,
 } from './memory.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';

@@ -2,7 +2,7 @@
 // the named term activations.ts adds at the output stage, and the search can call.
 
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
-import type { LossKind } from '../input/index.ts';
+import type { LossKind, ModelCode } from '../input/index.ts';
 
 /**
  * fp32 logits-sized buffers, beyond the saved fp32 logits, while the loss runs backward.
@@ -12,17 +12,36 @@ import type { LossKind } from '../input/index.ts';
  * place and writes the gradient into that saved softmax (megatron/core/tensor_parallel/
  * cross_entropy.py, VocabParallelCrossEntropy), as do TE's and flash-attn's fused kernels
  * (flash-attn csrc/xentropy: "in-place backward"): none. compiled: torch.compile fuses
- * log_softmax and nll_loss into one kernel each way; the backward writes one fp32 gradient.
+ * log_softmax and nll_loss into one kernel each way; the backward writes one fp32 gradient,
+ * unless the loss keeps 16-bit logits (sixteenBitCompiledLoss), whose one gradient is 16-bit.
  */
-export function lossBackwardFp32LogitCopies(loss: LossKind, tp: number): number {
+export function lossBackwardFp32LogitCopies(loss: LossKind, tp: number, sixteenBit = false): number {
   const vocabParallel = tp > 1 ? VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES : 0;
   if (loss === 'fused') return 0;
-  if (loss === 'compiled') return COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
+  if (loss === 'compiled') return (sixteenBit ? 0 : COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES) + vocabParallel;
   return LOSS_BACKWARD_FP32_LOGIT_COPIES + vocabParallel;
 }
 
 /** One fp32 gradient of the logits written by the compiled loss's backward kernel. */
 const COMPILED_LOSS_BACKWARD_FP32_LOGIT_COPIES = 1;
+
+/**
+ * A compiled loss over a model that hands it the 16-bit logits and drops its own
+ * reference: torchtitan's train step (torchtitan/train.py forward_backward_step: `pred =
+ * model(inputs); loss = loss_fn(pred, labels); del pred` "to avoid peaking memory") with
+ * torch.compile of F.cross_entropy(pred.float(), labels) (components/loss.py).
+ * AOTAutograd's min-cut partitioner (torch/_functorch/partitioners.py) saves the graph's
+ * 16-bit input and the per-row log-sum-exp rather than the fp32 log-probabilities, the
+ * upcast and exp being pointwise and recomputed in backward, and Inductor fuses
+ * softmax − one-hot with the downcast: the saved logits are 16-bit (activations.ts
+ * outputTensors) and backward writes one 16-bit gradient. Hugging Face transformers'
+ * models return the logits to the caller and upcast them inside (ForCausalLMLoss
+ * `logits.float()`), so their compiled loss keeps the fp32 accounting (measured on one
+ * H200, validation/gpu/h200-compile-2026-12-04.json: within 10 % that way).
+ */
+export function sixteenBitCompiledLoss(loss: LossKind, code: ModelCode | undefined): boolean {
+  return loss === 'compiled' && code !== 'transformers';
+}
 
 /**
  * How many pieces the loss's logits are computed in: the framework's fused-loss pieces

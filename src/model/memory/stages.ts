@@ -4,7 +4,7 @@
 
 import { adapterStageMemory } from './adapter.ts';
 import { engineActivationSettings, stageActivationBytes } from './activations.ts';
-import { modelStateBytes, otherMemoryTerms, reservedBytes, type StageMemory } from './memory.ts';
+import { gradientBytesAtPeak, gradientsFreedAtActivationPeak, modelStateBytes, otherMemoryTerms, reservedBytes, type StageMemory } from './memory.ts';
 import { pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
 
@@ -16,7 +16,8 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const stageParams = params[i] ?? { dense: 0, expert: 0 };
     const activations = stageActivationBytes(c, stage, settings);
     if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations);
-    const states = modelStateBytes(c, stageParams);
+    const held = modelStateBytes(c, stageParams);
+    const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated);
     const otherAllocated = other.gatheredWeights + other.unshardedGradients;

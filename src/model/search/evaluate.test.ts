@@ -61,6 +61,8 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
   // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
   { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
   { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },
+  // torchtitan frees the gradients before forward: with one micro-batch per step they count only beyond the activations (memory.ts gradientBytesAtPeak).
+  { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 16, globalBatch: 16, seqLen: 8192, training: { framework: 'torchtitan', compile: true } },
 ];
 
 describe('the search evaluator agrees with the engine', () => {

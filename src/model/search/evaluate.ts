@@ -13,7 +13,7 @@
 // state combo k.
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
-import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, stageTotalBytes } from '../memory/index.ts';
+import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, gradientBytesAtPeak, stageTotalBytes } from '../memory/index.ts';
 import { COMM_EXPOSED_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
@@ -22,7 +22,7 @@ import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } f
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/index.ts';
 import type { GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
+import { frameworkProfile, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
 const PROBE_PARAMETERS = [1e9, 2e9] as const;
@@ -76,6 +76,9 @@ export class LayoutEvaluator {
   private group: LayoutGroup | null = null;
   private pieces: GroupPieces | null = null;
   private microBatches = 1;
+  /** The framework frees gradients before the step's forward (memory.ts gradientsFreedAtActivationPeak, with one micro-batch per step). */
+  private readonly freesGradients: boolean;
+  private gradientsFreed = false;
   private ppSeconds = 0;
   private syncReady = false;
   /** Sequences per micro-batch: the activation pieces are per sequence. */
@@ -108,6 +111,7 @@ export class LayoutEvaluator {
     this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
     this.memoryScale = base.calibration.memoryOverheadScale;
+    this.freesGradients = frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
     this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
     let moe = 0;
     for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
@@ -132,6 +136,7 @@ export class LayoutEvaluator {
     this.group = group;
     this.pieces = pieces;
     this.microBatches = group.microBatches;
+    this.gradientsFreed = this.freesGradients && group.microBatches === 1;
     const { moe, etp, architecture } = this.deviceOf;
     this.deviceBytes = deviceTermsTotal(deviceTerms({ tp: group.tp, pp: group.pp, dp: group.dp, cp: group.cp, ep: group.ep, etp }, moe, architecture));
     // time.ts: the first forward and the last backward each cross every stage boundary once.
@@ -176,8 +181,7 @@ export class LayoutEvaluator {
     const { time, grid, activation: a } = pieces;
     const m = this.microBatches;
     const b = this.sequences;
-    const perDense = minOf(grid.stateBytesPerDense);
-    const perExpert = minOf(grid.stateBytesPerExpert);
+    const { perDense, perExpert } = this.leastStateBytes(grid);
     const table = this.firstStageTable(shapes, stagesOf, m);
     let firstStage = Infinity;
     for (let i = 0; i < shapes.length; i++) {
@@ -218,6 +222,13 @@ export class LayoutEvaluator {
     }
     byCount.set(m, table);
     return table;
+  }
+
+  /** The least state bytes per dense and per expert parameter over the group's combos; without the gradients when the step frees them (their peak share is at least 0). */
+  private leastStateBytes(grid: GridPieces): { perDense: number; perExpert: number } {
+    if (!this.gradientsFreed) return { perDense: minOf(grid.stateBytesPerDense), perExpert: minOf(grid.stateBytesPerExpert) };
+    const less = (states: Float64Array, grads: Float64Array) => minOf(states.map((v, k) => v - (grads[k] ?? 0)));
+    return { perDense: less(grid.stateBytesPerDense, grid.gradBytesPerDense), perExpert: less(grid.stateBytesPerExpert, grid.gradBytesPerExpert) };
   }
 
   /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
@@ -292,8 +303,7 @@ export class LayoutEvaluator {
   shapeMemoryLowerBound(): number {
     const grid = this.pieces?.grid;
     if (!grid) return 0;
-    const perDense = minOf(grid.stateBytesPerDense);
-    const perExpert = minOf(grid.stateBytesPerExpert);
+    const { perDense, perExpert } = this.leastStateBytes(grid);
     let most = 0;
     for (let c = 0; c < this.count; c++) {
       const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
@@ -311,9 +321,13 @@ export class LayoutEvaluator {
     const offload = group.combos[k]?.offload;
     const perDense = grid.stateBytesPerDense[k] ?? 0;
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
+    const gradDense = this.gradientsFreed ? (grid.gradBytesPerDense[k] ?? 0) : 0;
+    const gradExpert = this.gradientsFreed ? (grid.gradBytesPerExpert[k] ?? 0) : 0;
     let most = 0;
     for (let c = 0; c < this.count; c++) {
-      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
+      const grads = gradDense * (this.dense[c] ?? 0) + gradExpert * (this.expert[c] ?? 0);
+      const activation = this.activation[c] ?? 0;
+      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) - grads + activation + gradientBytesAtPeak(grads, activation, this.gradientsFreed);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
       const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale, this.deviceBytes);

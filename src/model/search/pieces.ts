@@ -220,6 +220,9 @@ export interface GridPieces {
   /** Per state combo: model-state bytes per dense and per expert parameter, optimizer-step seconds per parameter. */
   readonly stateBytesPerDense: Float64Array;
   readonly stateBytesPerExpert: Float64Array;
+  /** The gradients' part of stateBytesPer*: what a step that frees them before forward holds only beyond the activations (memory.ts gradientBytesAtPeak). */
+  readonly gradBytesPerDense: Float64Array;
+  readonly gradBytesPerExpert: Float64Array;
   readonly optimizerSecondsPerParameter: Float64Array;
 }
 
@@ -287,6 +290,8 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
     expertSyncLink: groupLink(c.cluster, groups.expertDp, 'ring'),
     stateBytesPerDense: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 1, expert: 0 }))),
     stateBytesPerExpert: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 0, expert: 1 }))),
+    gradBytesPerDense: perCombo((_, ck) => modelStateBytes(ck, { dense: 1, expert: 0 }).gradients),
+    gradBytesPerExpert: perCombo((_, ck) => modelStateBytes(ck, { dense: 0, expert: 1 }).gradients),
     optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, 1)),
   };
 }

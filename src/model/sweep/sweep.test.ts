@@ -159,13 +159,15 @@ describe('sweep: the MoE stack knobs (issue 20)', () => {
     for (const [knob, values] of [['moeDispatcher', ['alltoall', 'allgather', 'deepep', 'hybridep']], ['cudaGraph', ['none', 'partial', 'full']], ['epComm', ['off', 'on']]] as const) {
       const rows = steps(knob);
       expect(rows.map(([v]) => v), knob).toEqual(values);
-      expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
+      // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is host-bound (moe-host.ts): none and partial may tie.
+      if (knob !== 'cudaGraph') expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
     }
     // Overlap hides exchange behind compute (moe-time.ts expertParallelExposedFraction); whole-iteration graphs remove the host wait.
     const [off, on] = steps('epComm');
     expect(on?.[1]).toBeLessThan(off?.[1] ?? 0);
     const graphs = steps('cudaGraph');
     expect(graphs[2]?.[1]).toBeLessThan(graphs[0]?.[1] ?? 0);
+    expect(graphs[1]?.[1]).toBeLessThanOrEqual(graphs[0]?.[1] ?? 0);
   });
 
   it('expert TP: divisors of TP × DP × CP = 2 × 32 × 1 = 64 the engine accepts with EP 8 (EP × ETP must divide 64: 1, 2, 4, 8)', () => {

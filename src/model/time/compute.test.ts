@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
+import { DP_OVERLAP, MOE_TIME, TIME_CALIBRATION as K } from '../calibration.ts';
 import { layerForwardSeconds, peakFlopsPerSecond, sustainedPeakFlopsPerSecond } from './compute.ts';
 import { parseDocument } from '../input/index.ts';
 import { exposedDataParallelSeconds } from './step.ts';
@@ -7,11 +7,11 @@ import type { RunConfig } from '../input/index.ts';
 
 // A Llama-3-8B-like layer (32 heads of 128, 8 KV heads) on a custom GPU whose
 // special-function rate each test sets; one micro-batch of 8,192 tokens, TP 2.
-function config(expTeraOpsPerSecond: number, overrides: { model?: object; parallel?: object } = {}): RunConfig {
+function config(expTeraOpsPerSecond: number, overrides: { model?: object; parallel?: object; training?: object } = {}): RunConfig {
   const parsed = parseDocument({
     version: 1,
     model: { name: 'test', layers: 4, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, ...overrides.model },
-    training: { seqLen: 8192, globalBatch: 8, microBatch: 1, precision: 'bf16' },
+    training: { seqLen: 8192, globalBatch: 8, microBatch: 1, precision: 'bf16', ...overrides.training },
     parallel: { tp: 2, pp: 1, dp: 4, ...overrides.parallel },
     cluster: {
       gpu: { name: 'g', memoryGiB: 80, bf16Tflops: 1000, fp8Tflops: 2000, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, tdpWatts: 700, expTeraOpsPerSecond },
@@ -91,12 +91,14 @@ describe('the GPU\'s exponential rate in the document', () => {
 });
 
 describe('fixed MoE costs per layer', () => {
-  it('grow with the experts each GPU holds: halving EP adds experts/EP × the per-expert overhead', () => {
+  it('grow with the experts each GPU holds: halving EP adds 2 GEMM operators per extra local expert to the host time (moe-host.ts)', () => {
     const moe = { moe: { experts: 64, topK: 4, expertFfnHidden: 1024, sharedExperts: 0, denseLayers: 0 } };
-    const ep4 = layerForwardSeconds(config(4, { model: moe, parallel: { ep: 4 } }), 0, tokens);
-    const ep8 = layerForwardSeconds(config(4, { model: moe, parallel: { ep: 8 } }), 0, tokens);
-    // 16 local experts against 8; the per-token element-wise work does not depend on EP.
-    expect(ep4.elementwiseForward - ep8.elementwiseForward).toBeCloseTo((16 - 8) * K.moeLocalExpertOverheadSeconds, 12);
+    const training = { moeDispatcher: 'deepep' };
+    const ep4 = layerForwardSeconds(config(4, { model: moe, parallel: { ep: 4 }, training }), 0, tokens);
+    const ep8 = layerForwardSeconds(config(4, { model: moe, parallel: { ep: 8 }, training }), 0, tokens);
+    // 16 local experts against 8 (DeepEP: no chunk sort); the per-token element-wise work does not depend on EP.
+    expect(ep4.hostForward - ep8.hostForward).toBeCloseTo((16 - 8) * 2 * MOE_TIME.eagerOpHostSeconds, 12);
+    expect(ep4.elementwiseForward).toBeCloseTo(ep8.elementwiseForward, 12);
   });
 });
 

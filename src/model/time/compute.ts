@@ -6,7 +6,9 @@
 import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
 import { MOE_TIME, TIME_CALIBRATION as K } from '../calibration.ts';
 import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
-import { groupedGemmTileFill, moeHostSyncSeconds, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
+import { groupedGemmTileFill, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
+import { moeLayerHostSeconds } from './moe-host.ts';
+import { moeDispatchBytesPerToken } from './moe-traffic.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
 import { TERA } from '../input/index.ts';
 
@@ -106,8 +108,9 @@ export interface LayerComputeSeconds {
   readonly attentionForward: number;
   readonly attentionBackward: number;
   readonly elementwiseForward: number;
-  /** The MoE dispatcher's host synchronisation (moe-time.ts): forward passes only, so kept apart from element-wise work, which backward repeats. */
-  readonly hostSyncForward: number;
+  /** Host seconds of an eager MoE layer (moe-host.ts): what the forward waits after the dispatcher's synchronisation, and the floor under its backward; 0 for dense layers and under whole-iteration graphs. */
+  readonly hostForward: number;
+  readonly hostBackward: number;
 }
 
 /**
@@ -136,8 +139,13 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
     matmulForward,
     ...attentionSeconds(c, tokens),
     elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
-    hostSyncForward: moe ? moeHostSyncSeconds(c) : 0,
+    ...hostSeconds(c, layerIndex),
   };
+}
+
+function hostSeconds(c: RunConfig, layerIndex: number): { hostForward: number; hostBackward: number } {
+  const h = moeLayerHostSeconds(c, layerIndex);
+  return { hostForward: h.afterSync, hostBackward: h.backward };
 }
 
 /** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */
@@ -184,14 +192,11 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const { model, parallel } = c;
   const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
-  // MoE token dispatch: permute, unpermute and the weighted combine copy each routed (or
-  // capacity-padded) h-sized row per token (Megatron-Core token_dispatcher.py).
-  const routedCopies = model.moe && isMoeLayer(model, layerIndex) ? routedCopiesPerToken(model.moe) : 0;
-  const passes = (K.elementwiseHiddenPasses + K.moeDispatchPassesPerCopy * routedCopies) * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
-  const localExperts = model.moe && routedCopies > 0 ? model.moe.experts / parallel.ep : 0;
-  // The dispatcher's host synchronisation is not here: layerForwardSeconds keeps it apart (moe-time.ts).
-  const overhead = K.layerOverheadSeconds + K.moeLocalExpertOverheadSeconds * localExperts;
-  return (2 * tokens * passes) / (c.cluster.gpu.hbmGBps * 1e9) + overhead;
+  // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
+  const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit) : 0;
+  const passes = K.elementwiseHiddenPasses * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
+  // An eager MoE layer's host time is not here: layerForwardSeconds keeps it apart as the layer's floor (moe-host.ts).
+  return (tokens * (2 * passes + moeBytes)) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;
 }
 
 function activeFfnWidth(model: ModelConfig, layerIndex: number): number {

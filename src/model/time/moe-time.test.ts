@@ -9,7 +9,7 @@ import { parallelGroups, stageComm } from './comm.ts';
 import { stageTimes } from './step.ts';
 import {
   DEEPEP_NVLINK_EFFICIENCY, DEEPEP_RDMA_EFFICIENCY, deepEpTransferSeconds, expertParallelExposedFraction,
-  moeHostSyncSeconds, remoteNodesPerToken, tokensPerLocalExpert,
+  remoteNodesPerToken, tokensPerLocalExpert,
 } from './moe-time.ts';
 
 type Json = Record<string, unknown>;
@@ -37,32 +37,30 @@ const NO_PARAMS = { dense: 0, expert: 0 };
 const h100 = findGpuPreset('h100-sxm');
 const h800 = findGpuPreset('h800');
 
-describe('the dispatcher host synchronisation (Megatron-Core token_dispatcher.py _maybe_dtoh_and_synchronize)', () => {
+describe('the host-bound floor of an eager MoE layer (moe-host.ts)', () => {
   const layerIndex = 0;
-  it('costs the fitted seconds per MoE layer per forward when nothing is graph-captured', () => {
-    const c = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
-    expect(layerForwardSeconds(c, layerIndex, 2048).hostSyncForward).toBe(MOE_TIME.hostSyncSeconds.alltoall);
-  });
-  it('vanishes under whole-iteration graphs (--cuda-graph-scope full_iteration runs MoE sync-free)', () => {
+  it('the forward waits for the operators issued after the dispatcher synchronisation; whole-iteration graphs remove it', () => {
     const eager = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
     const graphed = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'full' });
-    expect(moeHostSyncSeconds(graphed)).toBe(0);
+    // Mixtral E8 over EP 8, 1 local expert; after the sync: 19 dispatch + 2 + 2 × 1 expert operators and 3 × 2 × 8 NCCL peer calls, then the stall.
+    const afterSync = (23 + 48 * MOE_TIME.peerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
+    expect(layerForwardSeconds(eager, layerIndex, 2048).hostForward).toBeCloseTo(afterSync, 15);
     const a = layerForwardSeconds(eager, layerIndex, 2048);
     const b = layerForwardSeconds(graphed, layerIndex, 2048);
-    expect(b.hostSyncForward).toBe(0);
-    // Everything else in the layer is the same: the graph only removes the synchronisation.
+    expect(b.hostForward).toBe(0);
     expect(b.matmulForward).toBe(a.matmulForward);
     expect(b.elementwiseForward).toBe(a.elementwiseForward);
-    // Forward of one MoE layer: the difference is exactly one synchronisation; backward has none (its sizes are known from forward).
     const stage = { index: 0, layers: [0], chunks: 1, embedding: false, output: false };
     const te = stageTimes(eager, stage, NO_PARAMS);
     const tg = stageTimes(graphed, stage, NO_PARAMS);
-    expect(te.forwardComputeSeconds - tg.forwardComputeSeconds).toBeCloseTo(MOE_TIME.hostSyncSeconds.alltoall, 12);
+    expect(te.forwardComputeSeconds - tg.forwardComputeSeconds).toBeCloseTo(afterSync, 12);
+    // Backward: the host's 2 × (20 + 23 + 48 × share) operators are far under this layer's GPU backward, so no change.
     expect(te.backwardComputeSeconds).toBeCloseTo(tg.backwardComputeSeconds, 15);
   });
   it('is not charged to a dense layer', () => {
     const dense = config({ dp: 8 }, { moeDispatcher: 'alltoall' }, DENSE_MODEL);
-    expect(layerForwardSeconds(dense, 0, 2048).hostSyncForward).toBe(0);
+    expect(layerForwardSeconds(dense, 0, 2048).hostForward).toBe(0);
+    expect(layerForwardSeconds(dense, 0, 2048).hostBackward).toBe(0);
   });
 });
 

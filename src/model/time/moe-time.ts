@@ -1,5 +1,5 @@
 // What a mixture-of-experts layer spends beyond its FLOPs, each a named term with its
-// source (../shared/docs/moe.md): the dispatcher's host synchronisation, how much of
+// source (../shared/docs/moe.md): the host-bound floor of eager layers (moe-host.ts), how much of
 // the dispatch/combine is exposed, DeepEP/HybridEP's once-per-node sending and link
 // rates, the grouped GEMM's efficiency at small tokens per expert, and capacity-factor
 // padding. Expert tensor parallelism comes from one function (structure/params.ts
@@ -12,6 +12,17 @@ export { routedCopiesPerToken };
 import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
 
 /**
+ * Routing balance the engine assumes: every expert receives the mean share of tokens, so
+ * the busiest expert-parallel rank is no busier than the mean one (load over mean 1).
+ * Benchmarks often force it (Megatron-Core transformer_config.py @d98e8a64
+ * moe_router_force_load_balancing, default False, "only for benchmark"); runs with learned
+ * routing and an auxiliary load-balancing loss wait for their busiest rank and are slower
+ * than this says. The interchange document has no field for it, so it is this documented
+ * default (docs/methodology.md, "Mixture-of-experts time").
+ */
+export const BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN = 1;
+
+/**
  * Tokens each local expert's GEMMs run on, per micro-batch: the ep·etp ranks of an
  * expert group pool their tokens (sequence-parallel shards of `tokens / tp` each) and
  * spread tokens × copies over the experts. `tokens` is one micro-batch's tokens on a
@@ -20,24 +31,7 @@ import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
 export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: number): number {
   const { tp, ep } = c.parallel;
   const etp = expertTensorParallel(c.parallel);
-  return (tokens / tp) * ep * etp * routedCopiesPerToken(moe) / moe.experts;
-}
-
-/**
- * The dispatcher's host synchronisation, seconds per MoE layer per forward pass of one
- * micro-batch. Dropless MoE has dynamic shapes: Megatron-Core's all-to-all dispatcher
- * copies the per-expert token counts to the host and synchronises before the
- * all-to-all (megatron/core/transformer/moe/token_dispatcher.py,
- * _maybe_dtoh_and_synchronize), and the grouped GEMM takes its splits as a host list,
- * so the CPU waits for the GPU and the GPU then waits for the kernels the CPU launches
- * next. Whole-iteration CUDA graphs (--cuda-graph-impl local --cuda-graph-scope full_iteration; arguments.py allows full_iteration only with the local impl) run MoE
- * sync-free, so the term vanishes; per-module graphs leave the MoE layer eager
- * (moe/README.md, "CUDA graph"), scaled by the fitted partialGraphSyncScale.
- */
-export function moeHostSyncSeconds(c: RunConfig): number {
-  if (c.stack.cudaGraph === 'full') return 0;
-  const perLayer = MOE_TIME.hostSyncSeconds[c.stack.moeDispatcher];
-  return c.stack.cudaGraph === 'partial' ? perLayer * MOE_TIME.partialGraphSyncScale : perLayer;
+  return (tokens / tp) * ep * etp * routedCopiesPerToken(moe) / moe.experts * BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN;
 }
 
 /**

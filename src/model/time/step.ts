@@ -7,6 +7,7 @@ import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time
 import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
 import { stageComm } from './comm.ts';
 import { expertParallelExposedFraction } from './moe-time.ts';
+import { hostBound } from './moe-host.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
@@ -66,9 +67,10 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
         adapterCache.set(moe, a);
       }
     }
-    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostSyncForward + (a?.forward ?? 0);
+    // An eager MoE layer's forward waits for the host after the dispatcher's synchronisation; its backward runs no faster than the host issues it (moe-host.ts).
+    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostForward + (a?.forward ?? 0);
     forward += layerForward;
-    backward += t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0);
+    backward += hostBound(t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0), t.hostBackward);
     // Full recomputation reruns each layer's forward; selective the attention core
     // (Korthikanti et al. 2022, section 5) and the element-wise outputs it did not keep
     // (activations.ts, ENGINE_SELECTIVE_SCOPE), never a weight matmul.

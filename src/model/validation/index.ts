@@ -16,3 +16,4 @@ export {
   type ErrorSummary, type Figure, fitVerdicts, quantile, readValidationCases, summarize, validateCase, type ValidationCase,
   type ValidationRow,
 } from './validate.ts';
+export { leaveOneFamilyOut, LOFO_HOST_SECONDS_GRID, moeFamily, MOE_FAMILIES, type LofoRow } from './moe-lofo.ts';

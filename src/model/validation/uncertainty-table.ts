@@ -7,13 +7,13 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.15546810934914648,
-    upperError: 0.27734823649762885,
+    lowerError: -0.15080391935661447,
+    upperError: 0.28141640807200663,
     rows: 426
   },
   memory: {
     lowerError: -0.2501363126933574,
-    upperError: 0.6708030734394987,
+    upperError: 0.32282682154686926,
     rows: 62
   }
 };

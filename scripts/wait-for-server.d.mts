@@ -1,1 +1,0 @@
-export declare function waitForServer(url: string, ms?: number): Promise<void>;
