@@ -2,7 +2,7 @@
 // fit as full training, nor as LoRA (its bf16 base alone is 15 GiB); QLoRA's 4-bit base
 // does, and the memory chart draws the frozen weights as their own part.
 
-import { findModelPreset } from '../src/presets/models.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 

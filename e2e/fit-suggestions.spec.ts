@@ -2,7 +2,7 @@
 // it fit, in the order a person tries them (the user's own GPUs first), and one click applies
 // one; a preset sets the model's pre-training sequence length and shows its longest context.
 
-import { findModelPreset } from '../src/presets/models.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, openPlanner, resultsSettled, switchToDark } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 

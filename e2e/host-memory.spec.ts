@@ -4,7 +4,7 @@
 // node with 16 TiB of CPU memory holds it. 70B with ZeRO-3 optimizer offload on the same
 // 8 GPUs needs 1.28 TiB of the 2 TiB and fits host and GPU.
 
-import { findModelPreset } from '../src/presets/models.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { test, expect, configFragment, openPlanner, resultsSettled } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deepImports, importCycles, readImports, starExports } from './check-imports.ts';
+import { deepImports, engineLeaks, importCycles, readImports, starExports } from './check-imports.ts';
 
 let root: string | null = null;
 afterEach(() => {
@@ -40,6 +40,18 @@ describe('the import check', () => {
       'scripts/tool.ts': "import { parse } from '../src/model/input/index.ts';\nexport const t = parse;\n",
     });
     expect(deepImports(readImports(dir)).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual(['src/model/memory/memory.ts:2 ../input/helper.ts']);
+  });
+
+  it('finds an engine file importing from outside src/model, and lets the catalog\'s second face be imported', () => {
+    const dir = repo({
+      'src/model/import/read.ts': "import { find } from '../catalog/all.ts';\nimport { preset } from '../../presets/models.ts';\nexport const r = find + preset;\n",
+      'src/model/catalog/all.ts': 'export const find = 1;\n',
+      'src/presets/models.ts': 'export const preset = 1;\n',
+      'src/model/import/read.test.ts': "import { preset } from '../../presets/models.ts';\nexport const t = preset;\n",
+    });
+    const edges = readImports(dir);
+    expect(engineLeaks(edges).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual(['src/model/import/read.ts:2 ../../presets/models.ts']);
+    expect(deepImports(edges)).toEqual([]);
   });
 
   it('finds export * in a wing\'s face', () => {

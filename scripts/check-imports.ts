@@ -5,8 +5,12 @@
 //    graph, so each can be read (and tested) after the ones it builds on.
 // 2. No deep imports across wings: code outside src/model/<wing>/ imports the wing only
 //    through its face, src/model/<wing>/index.ts.
+//    A wing may have one second face for what loads lazily: src/model/catalog/all.ts,
+//    the whole model catalog (the page's first JavaScript carries none of it).
 // 3. No `export *` in a wing's face: the face names what it offers, one export at a time,
 //    so a wing's public surface is what its index.ts lists and nothing more.
+// 4. The engine is sealed: a source file under src/model/ imports only files under src/model/
+//    (its tests may also use the shared fixtures of src/testing/ and the page's defaults).
 //
 // Imports are read with TypeScript's own pre-processor (every `import`, `import type`,
 // `export … from` and `import()` of a relative path); nothing is compiled.
@@ -74,12 +78,20 @@ export function wingOf(path: string): string | null {
   return slash > 0 ? rest.slice(0, slash) : null;
 }
 
+/** The second faces: a wing's whole data, loaded lazily by the page (rule 2). */
+export const SECOND_FACES: readonly string[] = [`${MODEL}catalog/all.ts`];
+
 /** Imports from outside a wing that bypass its face. */
 export function deepImports(edges: readonly ImportEdge[]): ImportEdge[] {
   return edges.filter((e) => {
     const wing = wingOf(e.to);
-    return wing !== null && wingOf(e.from) !== wing && e.to !== `${MODEL}${wing}/index.ts`;
+    return wing !== null && wingOf(e.from) !== wing && e.to !== `${MODEL}${wing}/index.ts` && !SECOND_FACES.includes(e.to);
   });
+}
+
+/** Imports from the engine's source (src/model/, tests aside) of anything outside it. */
+export function engineLeaks(edges: readonly ImportEdge[]): ImportEdge[] {
+  return edges.filter((e) => e.from.startsWith(MODEL) && !/\.test\.tsx?$/.test(e.from) && !e.to.startsWith(MODEL));
 }
 
 /** Each import cycle once, as the files around it (the first repeated at the end), found by Tarjan's strongly connected components. */
@@ -165,11 +177,14 @@ function main(): void {
     const wing = wingOf(e.to) ?? '';
     problems.push(`${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: code outside ${MODEL}${wing}/ imports the wing only through ${MODEL}${wing}/index.ts; export the name there.`);
   }
+  for (const e of engineLeaks(edges)) {
+    problems.push(`${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: the engine (${MODEL}) imports only files under ${MODEL}; move what it needs into the engine.`);
+  }
   for (const s of starExports()) {
     problems.push(`${s.file}:${s.line}: ${s.text}\n  rule: a wing's face names each export (export { a, type B } from './x.ts'), no export *.`);
   }
   if (problems.length === 0) {
-    console.log(`check-imports: ${edges.length} imports, no cycle, no deep import across wings, no export * in a wing's face.`);
+    console.log(`check-imports: ${edges.length} imports, no cycle, no deep import across wings, no import out of the engine, no export * in a wing's face.`);
     return;
   }
   console.error(problems.join('\n'));

@@ -4,7 +4,7 @@
 // fields it changed (ux.md principle 11: nothing changes without a word).
 
 import type { LayoutIntent } from '../model/input/index.ts';
-import { findGpuPreset, type GpuPreset, type ModelPreset } from './catalog.ts';
+import { findGpuPreset, type CatalogEntry, type GpuPreset } from './catalog.ts';
 import { getAt, type Doc } from './doc.ts';
 import { intentOfDocument } from './options.ts';
 
@@ -31,17 +31,26 @@ export function choicesOfDocument(doc: Doc): Choices {
 const count = (value: unknown) => (typeof value === 'number' ? value.toLocaleString('en-US') : String(value));
 
 /** What a model preset changes besides the model: the sequence length, and the experts' spread its authors used. */
-export function modelPresetNotes(before: Doc, preset: ModelPreset): string[] {
+export function modelPresetNotes(before: Doc, preset: CatalogEntry): string[] {
   const notes: string[] = [];
   const seqLen = getAt(before, ['training', 'seqLen']);
+  if (preset.seqLen === undefined) {
+    // A catalog entry whose pre-training length its authors do not state keeps the run's length; a length past its context is said.
+    if (typeof seqLen === 'number' && seqLen > preset.longestContext) {
+      notes.push(`Sequence length ${count(seqLen)} is longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)}.`);
+    }
+    return [...notes, ...expertNotes(preset)];
+  }
   // The sequence length belongs to the training, not the model: say so when the preset moves it.
   // It is the model's pre-training length, not its longest context (issue 31 item 3); the note names both.
   const longest = preset.longestContext > preset.seqLen ? `; its longest context, ${count(preset.longestContext)}, came from a later long-context stage` : '';
   if (seqLen !== preset.seqLen) notes.push(`Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, ${preset.model.name}'s pre-training length${longest}.`);
-  if (preset.model.moe && preset.authorsEp) {
-    notes.push(`${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`);
-  }
-  return notes;
+  return [...notes, ...expertNotes(preset)];
+}
+
+function expertNotes(preset: CatalogEntry): string[] {
+  if (!preset.model.moe || !preset.authorsEp) return [];
+  return [`${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`];
 }
 
 const dollars = (value: unknown) => (typeof value === 'number' ? `$${value}` : 'no price');

@@ -1,7 +1,13 @@
-import { describe, it, expect } from 'vitest';
+import { beforeAll, describe, it, expect } from 'vitest';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt } from './doc.ts';
 import { HISTORY_MERGE_MS, createPlannerStore } from './store.ts';
+import { loadCatalog } from './catalog.ts';
+
+// Model presets come from the catalog, which the page loads lazily.
+beforeAll(async () => {
+  await loadCatalog();
+});
 
 /** A store on a hand-wound clock, so that edits are apart (separate steps) or together (one step) on purpose. */
 function storeAt() {

@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, type Doc } from './doc.ts';
 import { HISTORY_MERGE_MS, createPlannerStore } from './store.ts';
+import { loadCatalog } from './catalog.ts';
+
+// Model presets come from the catalog, which the page loads lazily.
+beforeAll(async () => {
+  await loadCatalog();
+});
 
 function storeAt(doc: Doc = DEFAULT_DOCUMENT) {
   let t = 0;

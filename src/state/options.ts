@@ -7,7 +7,7 @@
 import { divisors } from '../model/input/index.ts';
 import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
 import { expertTensorParallel } from '../model/structure/index.ts';
-import { parseDocument } from '../model/input/index.ts';
+import { readModel } from '../model/catalog/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
   findGpuPreset, FRAMEWORKS, frameworkScheduleProblem, microBatchMinimumProblem, PRECISIONS, precisionProblem, type Framework, type Precision,
@@ -50,7 +50,7 @@ export interface DegreeChoices {
 
 export interface ScheduleChoice { readonly schedule: ScheduleKind; readonly problem: string | null }
 
-interface Context { readonly model: ModelConfig; readonly training: TrainingConfig; readonly layout: Layout }
+interface Context { readonly model: ModelConfig; readonly training: Pick<TrainingConfig, 'seqLen' | 'globalBatch' | 'microBatch'>; readonly layout: Layout }
 type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
 
 /** Divisors of n, ascending (the engine's one helper; none above its largest field value). */
@@ -76,11 +76,9 @@ function readContext(doc: Doc): ContextRead {
   const seqLen = countAt(doc, ['training', 'seqLen']);
   if (globalBatch === null) return { ok: false, reason: 'fix training.globalBatch first' };
   if (seqLen === null) return { ok: false, reason: 'fix training.seqLen first' };
-  // A probe with a one-GPU layout, so only the model's own errors can fail it.
-  const probe = parseDocument({ version: 1, model: getAt(doc, ['model']), training: { seqLen: 1, globalBatch: 1 }, cluster: { gpu: 'h100-sxm' } });
-  if (!probe.ok) return { ok: false, reason: 'fix the model first' };
-  const training: TrainingConfig = { ...probe.config.training, seqLen, globalBatch, microBatch: layout.microBatch };
-  return { ok: true, ctx: { model: probe.config.model, training, layout } };
+  const model = readModel(doc);
+  if (!model.ok) return { ok: false, reason: 'fix the model first' };
+  return { ok: true, ctx: { model: model.model, training: { seqLen, globalBatch, microBatch: layout.microBatch }, layout } };
 }
 
 function choices(current: number, candidates: readonly number[], problemOf: (v: number) => string | null, rule: string): DegreeChoices {

@@ -1,10 +1,16 @@
-import { describe, it, expect } from 'vitest';
+import { beforeAll, describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { estimate, invalidOutput } from '../model/estimate.ts';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt } from './doc.ts';
 import { createPlannerStore } from './store.ts';
+import { loadCatalog } from './catalog.ts';
+
+// Model presets come from the catalog, which the page loads lazily.
+beforeAll(async () => {
+  await loadCatalog();
+});
 
 const LLAMA3_8B_CONFIG = readFileSync(new URL('../../e2e/data/llama3-8b-config.json', import.meta.url), 'utf8');
 

@@ -4,7 +4,7 @@
 
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { EstimateOutput, ScheduleKind } from '../model/input/index.ts';
-import { findGpuPreset, findModelPreset } from './catalog.ts';
+import { catalogEntries, findGpuPreset, findModelPreset, loadCatalog } from './catalog.ts';
 import { compareSlice, type CompareSlice } from './compare.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { fieldName, getAt, isPlainObject, setAt, type Doc, type FieldPath } from './doc.ts';
@@ -168,12 +168,17 @@ const configSlice = (initial: Doc, now: () => number): Slice<ConfigSlice> => (se
   },
   setModelPreset: (id) => {
     const preset = findModelPreset(id);
-    if (!preset) return;
+    // The catalog loads lazily: a pick before it is in applies once it is.
+    if (!preset) {
+      if (catalogEntries().length === 0) void loadCatalog().then(() => get().setModelPreset(id));
+      return;
+    }
     const doc = get().document;
     const mine = choicesOf(doc);
     // A mixture of experts opens with its experts spread as its authors ran it, where the GPUs allow (ux.md principle 11).
     const layout = preset.model.moe && preset.authorsEp ? { ...mine.layout, ep: preset.authorsEp.ep } : mine.layout;
-    const withModel = setAt(setAt(doc, ['model'], preset.model), ['training', 'seqLen'], preset.seqLen);
+    const withEntry = setAt(doc, ['model'], preset.model);
+    const withModel = preset.seqLen === undefined ? withEntry : setAt(withEntry, ['training', 'seqLen'], preset.seqLen);
     const move = modelMove(withModel, layout, preset.model.name);
     const notes = [...modelPresetNotes(doc, preset), ...move.notes];
     commit(move.document, { importStatus: null, changeNote: noteOf(notes) }, { ...mine, layout });

@@ -4,7 +4,7 @@
 // Test support only: nothing in the app imports this file.
 
 import fc from 'fast-check';
-import { MODEL_PRESETS } from '../presets/models.ts';
+import { MODEL_PRESETS } from '../model/catalog/all.ts';
 import { DEFAULT_DOCUMENT } from '../state/defaults.ts';
 
 const divisorsOf = (n: number, limit = n): number[] => {

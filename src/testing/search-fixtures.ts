@@ -2,7 +2,7 @@
 // preset on a GPU preset for a global batch, as the base configuration of a search.
 // Test support only: nothing in the app imports this file.
 
-import { findModelPreset } from '../presets/models.ts';
+import { findModelPreset } from '../model/catalog/all.ts';
 import { parseSearchDocument } from '../model/search/index.ts';
 import type { ModelJson, RunConfig } from '../model/input/index.ts';
 

@@ -15,6 +15,7 @@ const ZERO = 'Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Trainin
 
 export const HELP = {
   modelPreset: { label: 'Model preset', explain: 'Start from a published model; every dimension below stays editable.' },
+  modelFind: { label: 'Find a model (name or Hugging Face id)', explain: 'Type a model\'s name or its Hub id (instruct, chat and dated variants included) and press Enter, or pick one from the list: the catalog of open models, each with the source of its shape.' },
   name: { label: 'Model name', explain: 'Free text, shown on the page and in exports.' },
   layers: { label: 'Layers (L)', explain: 'Transformer blocks; pipeline parallelism splits them into stages.', formula: 'parameters ≈ L · (attention + MLP weights) + V·h embedding', source: NARAYANAN + ', section 5.1' },
   hidden: { label: 'Hidden size (h)', explain: 'Width of the residual stream.', formula: 'dense weights per layer ≈ 4h² (attention) + 2–3·h·FFN (MLP)', source: NARAYANAN + ', section 5.1' },

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { EXPLAINED_FIGURES, evaluateEquation, explainFigure, type Equation, type Quantity } from './explain.ts';
-import { MODEL_PRESETS } from '../../presets/models.ts';
+import { MODEL_PRESETS } from '../catalog/all.ts';
 import { MOE_TIME } from '../calibration.ts';
 import type { RunConfig } from '../input/index.ts';
 import type { UncertaintyTable } from '../validation/index.ts';

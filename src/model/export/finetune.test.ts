@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument, type RunConfig } from '../input/index.ts';
-import { findModelPreset } from '../../presets/models.ts';
+import { findModelPreset } from '../catalog/all.ts';
 import { peftExport, torchtuneExport } from './finetune.ts';
 
 function config(raw: unknown): RunConfig {

@@ -78,7 +78,7 @@ describe('LLaMA-Factory examples/', () => {
     expect(d.parallel).toEqual({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 4, zero: 3 });
     expect(parseDocument(d.document).ok).toBe(true);
     const bare = imported('llamafactory_qwen3_lora_sft_ds3.yaml');
-    expect(bare.warnings).toContain('model: the recipe names Qwen/Qwen3-4B-Instruct-2507 on the Hugging Face Hub; give its config.json for the model');
+    expect(bare.warnings).toContain('model: Qwen/Qwen3-4B-Instruct-2507 read as the catalog entry qwen3-4b (Qwen3 4B)');
   });
 
   it('lora_target lists map q_proj … down_proj; unknown keys are reported', () => {
@@ -93,10 +93,11 @@ describe('LLaMA-Factory examples/', () => {
 });
 
 describe('presetForHubId', () => {
-  it('names the presets of Llama 2 / 3 / 3.1 ids, and null otherwise', () => {
+  it('names the catalog entries of Llama 2 / 3 / 3.1 and Qwen3 ids, and null otherwise', () => {
     expect(presetForHubId('meta-llama/Meta-Llama-3-8B')).toBe('llama3-8b');
     expect(presetForHubId('meta-llama/Llama-3.1-70B-Instruct')).toBe('llama3.1-70b');
     expect(presetForHubId('meta-llama/Llama-2-7b-hf')).toBe('llama2-7b');
-    expect(presetForHubId('Qwen/Qwen3-4B-Instruct-2507')).toBeNull();
+    expect(presetForHubId('Qwen/Qwen3-4B-Instruct-2507')).toBe('qwen3-4b');
+    expect(presetForHubId('someone/brand-new-model-3B')).toBeNull();
   });
 });

@@ -6,7 +6,8 @@
 // Both run Hugging Face modeling code (modelCode "transformers"). The model is a Hub id: a
 // preset's shapes where the id names one (meta-llama/Meta-Llama-3-8B → llama3-8b), otherwise a warning.
 
-import { findModelPreset } from '../../presets/models.ts';
+import { resolveModelByHubId } from '../catalog/all.ts';
+import { readHubModel } from './hub-model.ts';
 import type { Draft } from './draft.ts';
 
 type Obj = Record<string, unknown>;
@@ -25,17 +26,9 @@ const MODULE_NAMES: Readonly<Record<string, (typeof ALL_MODULES)[number]>> = {
   q_proj: 'q', k_proj: 'k', v_proj: 'v', o_proj: 'o', gate_proj: 'gate', up_proj: 'up', down_proj: 'down',
 };
 
-/** A Hub id's preset: "NousResearch/Meta-Llama-3-8B-Instruct" → llama3-8b, "meta-llama/Llama-3.1-70B" → llama3.1-70b. */
+/** A Hub id's catalog entry id: "NousResearch/Meta-Llama-3-8B-Instruct" → llama3-8b, "Qwen/Qwen3-4B-Instruct-2507" → qwen3-4b. */
 export function presetForHubId(id: string): string | null {
-  const name = (id.split('/').pop() ?? '').toLowerCase();
-  const llama = /^(?:meta-)?llama-?(\d(?:\.\d)?)-(\d+)b(?:-|$)/.exec(name);
-  if (llama) {
-    const preset = `llama${llama[1]}-${llama[2]}b`;
-    return findModelPreset(preset) ? preset : null;
-  }
-  const qwen = /^qwen2\.5-(\d+)b(?:-|$)/.exec(name);
-  if (qwen) return findModelPreset(`qwen2.5-${qwen[1]}b`) ? `qwen2.5-${qwen[1]}b` : null;
-  return null;
+  return resolveModelByHubId(id)?.entry.id ?? null;
 }
 
 function readModules(d: Draft, where: string, value: unknown): string[] | null {
@@ -68,15 +61,7 @@ export function readHfTrainer(d: Draft, value: Obj, flavour: HfTrainer, gpus: nu
 
   // The model.
   const id = get('base_model', 'model_name_or_path');
-  if (typeof id === 'string') {
-    d.model['name'] = id;
-    const preset = presetForHubId(id);
-    const found = preset === null ? undefined : findModelPreset(preset);
-    if (found && !hasModel) {
-      Object.assign(d.model, found.model, { name: id });
-      d.warn(`model: ${id} read as the preset ${found.id} (${found.model.name})`);
-    } else if (!hasModel) d.warn(`model: the recipe names ${id} on the Hugging Face Hub; give its config.json for the model`);
-  }
+  if (typeof id === 'string') readHubModel(d, id, hasModel);
 
   // The adapter.
   const method = ax ? value['adapter'] : value['finetuning_type'];

@@ -9,6 +9,7 @@
 
 import type { ParsedFlag } from './args.ts';
 import type { Draft } from './draft.ts';
+import { readHubModel } from './hub-model.ts';
 import { readMegatron } from './megatron.ts';
 
 type Obj = Record<string, unknown>;
@@ -138,8 +139,7 @@ export function readAutomodel(d: Draft, value: Obj, hasModel: boolean, gpus: num
   if (typeof packed === 'number' && packed > 0) d.training['seqLen'] = packed;
   else d.warn('training.seqLen: the recipe pads each batch to its longest example (no packed_sequence_size); set the sequence length');
   const name = model['pretrained_model_name_or_path'];
-  if (typeof name === 'string' && !hasModel) d.warn(`model: the recipe names ${name} on the Hugging Face Hub; give its config.json for the model`);
-  if (typeof name === 'string') d.model['name'] = name;
+  if (typeof name === 'string') readHubModel(d, name, hasModel);
   if (isObj(value['peft'])) d.warn('peft: an adapter (LoRA) recipe; the planner plans full fine-tuning of every weight here');
   d.training['framework'] = 'fsdp';
   d.training['precision'] = 'bf16';

@@ -72,9 +72,10 @@ describe('NeMo AutoModel recipe YAML', () => {
     expect(d.warnings.some((w) => w.startsWith('training.seqLen:'))).toBe(true);
   });
 
-  it('without config.json it says which model to give', () => {
+  it('without config.json it reads the model from the catalog and says which entry', () => {
     const d = imported('automodel_llama3_2_1b_squad.yaml');
-    expect(d.warnings).toContain('model: the recipe names meta-llama/Llama-3.2-1B on the Hugging Face Hub; give its config.json for the model');
+    expect(d.warnings).toContain('model: meta-llama/Llama-3.2-1B read as the catalog entry llama3.2-1b (Llama 3.2 1B)');
+    expect(d.model).toMatchObject({ name: 'meta-llama/Llama-3.2-1B', layers: 16, hidden: 2048, tiedEmbeddings: true });
   });
 });
 

@@ -75,13 +75,9 @@ export function scheduleProblem(p: Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule
 }
 
 /** Every rule, field-named, for a complete configuration. */
-export function checkConsistency(c: RunConfig): Issues {
+/** The model's own rules, whatever the layout: each as `field: problem`. */
+export function modelProblems(model: ModelConfig): string[] {
   const errors: string[] = [];
-  const warnings: string[] = [];
-  const { model, training, parallel: p } = c;
-  const add = (field: string, problem: string | null) => {
-    if (problem) errors.push(`${field}: ${problem}`);
-  };
   if (model.kvHeads > model.heads || model.heads % model.kvHeads !== 0) {
     errors.push(`model.kvHeads: ${model.kvHeads} must divide model.heads=${model.heads}`);
   }
@@ -89,6 +85,17 @@ export function checkConsistency(c: RunConfig): Issues {
     if (model.moe.topK > model.moe.experts) errors.push(`model.moe.topK: ${model.moe.topK} is more than model.moe.experts=${model.moe.experts}`);
     if (model.moe.denseLayers > model.layers) errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
   }
+  return errors;
+}
+
+export function checkConsistency(c: RunConfig): Issues {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const { model, training, parallel: p } = c;
+  const add = (field: string, problem: string | null) => {
+    if (problem) errors.push(`${field}: ${problem}`);
+  };
+  errors.push(...modelProblems(model));
   add('parallel.tp', tpProblem(model, p.tp));
   add('parallel.pp', ppProblem(model, p.pp, p.vpp));
   add('parallel.ep', epProblem(model, p));

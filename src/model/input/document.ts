@@ -5,7 +5,7 @@
 import { DEFAULT_PREEMPTIONS_PER_NODE_DAY, RESTART_SECONDS } from '../calibration.ts';
 import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
-import { checkConsistency } from './consistency.ts';
+import { checkConsistency, modelProblems } from './consistency.ts';
 import { dpOnGpus, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
@@ -51,6 +51,23 @@ export function parseDocument(raw: unknown): ParseResult {
   if (!versioned.ok) r.error('version', versioned.message);
   else for (const note of versioned.notes) r.warn('version', note);
   return readCurrent(r, versioned.ok ? versioned.document : raw);
+}
+
+export type ModelRead =
+  | { readonly ok: true; readonly model: ModelConfig; readonly warnings: string[] }
+  | { readonly ok: false; readonly errors: string[]; readonly warnings: string[] };
+
+/** A document's `model` object alone, read as parseDocument reads it (defaults filled, the model's own rules checked). */
+export function readModelObject(raw: unknown): ModelRead {
+  const r = new FieldReader();
+  if (!isObject(raw)) {
+    r.error('model', 'must be a JSON object');
+    return { ok: false, errors: r.errors, warnings: r.warnings };
+  }
+  const model = readModel(r, raw);
+  if (r.errors.length > 0) return { ok: false, errors: r.errors, warnings: r.warnings };
+  const errors = modelProblems(model);
+  return errors.length > 0 ? { ok: false, errors, warnings: r.warnings } : { ok: true, model, warnings: r.warnings };
 }
 
 function readCurrent(r: FieldReader, raw: JsonObject): ParseResult {

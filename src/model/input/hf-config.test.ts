@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { findModelPreset } from '../../presets/models.ts';
+import { findModelPreset } from '../catalog/all.ts';
 import { parseDocument } from './document.ts';
 import { SUPPORTED_ARCHITECTURES, importHfConfig, type HfImportResult, type ModelJson } from './hf-config.ts';
 

@@ -4,14 +4,14 @@
 // config.json import (hf-config.ts). Every other wing reads a RunConfig from here.
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export { batchProblem, checkConsistency, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from './consistency.ts';
+export { batchProblem, checkConsistency, cpProblem, modelProblems, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from './consistency.ts';
 export {
   cudaGraphProblem, epOverlapProblem, type EpOverlapInput, frameworkCapabilities, frameworkOffloadProblem, frameworkScheduleProblem, frameworkSchedules,
   frameworkShortName, frameworksRunning, frameworkZeroProblem, gpuPrecisions, microBatchMinimumProblem, minMicroBatches, precisionProblem,
 } from './capabilities.ts';
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
-export { parseDocument } from './document.ts';
+export { type ModelRead, parseDocument, readModelObject } from './document.ts';
 export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
 export { fieldMessage } from './field-error.ts';
 export { DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE, FRAMEWORK_PROFILES, type FrameworkCapabilities, frameworkProfile, type StackDefaults } from './frameworks.ts';

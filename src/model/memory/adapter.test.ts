@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../estimate.ts';
 import { parseDocument, ADAPTER_MODULES, type RunConfig } from '../input/index.ts';
-import { MODEL_PRESETS, findModelPreset } from '../../presets/models.ts';
+import { MODEL_PRESETS, findModelPreset } from '../catalog/all.ts';
 import { pipelineLayout, stepFlops } from '../structure/index.ts';
 import { adapterStepFlops } from '../time/index.ts';
 import { adapterLayerParameters, NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';

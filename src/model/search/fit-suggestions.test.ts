@@ -3,7 +3,7 @@ import { checkConsistency } from '../input/index.ts';
 import { parseDocument, withFieldChanges } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
 import { estimate, estimateConfig } from '../estimate.ts';
-import { findModelPreset } from '../../presets/models.ts';
+import { findModelPreset } from '../catalog/all.ts';
 import { compareFitSuggestions, FIT_GROUPS, fitSuggestions, type FitGroup, type FitSuggestion, type FitSuggestions } from './fit-suggestions.ts';
 import type { FieldChange } from '../input/index.ts';
 

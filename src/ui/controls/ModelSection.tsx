@@ -2,7 +2,7 @@
 
 import { useMemo, type ReactNode } from 'react';
 import { FFN_TYPES } from '../../model/input/index.ts';
-import { MODEL_PRESETS, matchModelPreset, readModel } from '../../state/catalog.ts';
+import { catalogMatch, readModel, type CatalogMatch } from '../../state/catalog.ts';
 import { getAt, isPlainObject, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { formatModelSummary } from '../format.ts';
@@ -10,6 +10,7 @@ import { HELP, type Help } from '../help.ts';
 import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { HfImport } from './HfImport.tsx';
 import { LaunchImport } from './LaunchImport.tsx';
+import { ModelFinder, useCatalogEntries } from './ModelFinder.tsx';
 import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
@@ -24,29 +25,47 @@ function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   return (path, value) => store.getState().setModelField(path, value);
 }
 
-/** The model preset; it opens the controls in the run's frame (FrameSection). */
+/** What the catalog says of the matched entry: its lengths, which entry an imported Hub id used, and its sources. */
+function EntryFacts({ match }: { match: CatalogMatch }) {
+  const { entry, hub } = match;
+  const count = (n: number) => n.toLocaleString('en-US');
+  return (<>
+    {hub && (
+      <p className={HINT} data-testid="model-catalog-entry">
+        Shape from the catalog entry {entry.model.name} ({entry.id}) for the Hugging Face id {hub.id}
+        {hub.resolution.exact ? '.' : `, matched as ${hub.resolution.matched}.`}
+      </p>
+    )}
+    <p className={HINT} data-testid="model-context">
+      {entry.seqLen === undefined
+        ? `Longest context ${count(entry.longestContext)} tokens; the catalog does not state its pre-training length, so the sequence length stays as set.`
+        : `Pre-trained at ${count(entry.seqLen)} tokens per sequence (the preset's sequence length)${entry.longestContext > entry.seqLen
+          ? `; longest context ${count(entry.longestContext)} tokens, after long-context training.`
+          : '; also its longest context.'}`}
+    </p>
+    <details className={HINT}>
+      <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
+      <p className="mt-1">{entry.source}</p>
+      <p className="mt-1">Published size: {entry.params.source}.</p>
+      {entry.hubIds.length > 0 && <p className="mt-1">Hugging Face ids: {entry.hubIds.join(', ')}.</p>}
+      <p className="mt-1">{entry.contextSource}</p>
+    </details>
+  </>);
+}
+
+/** The model preset, from the whole catalog once loaded; it opens the controls in the run's frame (FrameSection). */
 export function PresetPicker() {
   const store = usePlannerStore();
+  const entries = useCatalogEntries();
   const current = usePlanner((s) => getAt(s.document, ['model']));
-  const preset = useMemo(() => matchModelPreset(current), [current]);
-  const options = MODEL_PRESETS.map((p) => ({ value: p.id, label: p.model.name }));
+  // entries in the dependencies: once the whole catalog has loaded, a model may match one of its entries.
+  const match = useMemo(() => (entries.length > 0 ? catalogMatch(current) : undefined), [current, entries]);
+  const options = entries.map((p) => ({ value: p.id, label: p.model.name }));
   return (
-    <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={preset?.id ?? CUSTOM}
-      options={preset ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
+    <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={match?.entry.id ?? CUSTOM}
+      options={match ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
       onChange={(id) => store.getState().setModelPreset(id)}
-      extra={preset && (<>
-        <p className={HINT} data-testid="model-context">
-          Pre-trained at {preset.seqLen.toLocaleString('en-US')} tokens per sequence (the preset&apos;s sequence length)
-          {preset.longestContext > preset.seqLen
-            ? `; longest context ${preset.longestContext.toLocaleString('en-US')} tokens, after long-context training.`
-            : '; also its longest context.'}
-        </p>
-        <details className={HINT}>
-          <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
-          <p className="mt-1">{preset.source}</p>
-          <p className="mt-1">{preset.contextSource}</p>
-        </details>
-      </>)} />
+      extra={match && <EntryFacts match={match} />} />
   );
 }
 
@@ -132,9 +151,16 @@ function MlaFields() {
   );
 }
 
+/** The searchable catalog: a model by its name or Hugging Face id. */
+function CatalogFinder() {
+  const entries = useCatalogEntries();
+  return <ModelFinder entries={entries} />;
+}
+
 export function ModelSection() {
   return (
     <Section title="Model" id="model">
+      <CatalogFinder />
       <HfImport />
       <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />

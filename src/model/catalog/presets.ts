@@ -1,4 +1,5 @@
-import type { ModelJson } from '../model/input/index.ts';
+import type { ModelJson } from '../input/index.ts';
+import type { ModelPreset } from './types.ts';
 
 // Model presets, as data: each `model` is the interchange document's `model` object
 // (docs/spec/interchange.md), so a preset drops into a document unchanged.
@@ -8,18 +9,6 @@ import type { ModelJson } from '../model/input/index.ts';
 // picker, never a training length the preset sets (issue 31 item 3). `source` names where
 // every number comes from, `contextSource` where the two lengths do.
 
-export interface ModelPreset {
-  readonly id: string;
-  readonly model: ModelJson;
-  /** Tokens per sequence of the main pre-training stage: what the preset sets as training.seqLen. */
-  readonly seqLen: number;
-  /** The longest context the model handles (after any long-context stage), in tokens. */
-  readonly longestContext: number;
-  readonly contextSource: string;
-  readonly source: string;
-  /** For a mixture of experts: the expert-parallel degree its authors trained with, and where that is said. */
-  readonly authorsEp?: { readonly ep: number; readonly source: string };
-}
 
 /** Megatron-LM's Mixtral recipe (examples/mixtral/train_mixtral_8x7b_distributed.sh): EP 8, one expert per rank. */
 const MIXTRAL_EP = { ep: 8, source: "Megatron-LM's Mixtral training example (examples/mixtral), EXPERT_MODEL_PARALLEL_SIZE=8" } as const;
@@ -45,6 +34,7 @@ const llama3 = (size: '8B' | '70B' | '405B', version: '3' | '3.1'): ModelJson =>
 export const MODEL_PRESETS: readonly ModelPreset[] = [
   {
     id: 'gpt3-175b',
+    hubIds: [], params: { total: 175e9, source: 'Brown et al. 2020 (arXiv 2005.14165), Table 2.1: 175.0B' },
     model: {
       name: 'GPT-3 175B', layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffnHidden: 49152, ffnType: 'gelu',
       vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,
@@ -54,18 +44,19 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       + 'Vocabulary: Megatron-LM\'s padded 51,200 (the 50,257 GPT-2 BPE tokens padded to a multiple of 128 × t, as Narayanan 2021 '
       + 'and Korthikanti 2022 use), not the paper\'s 50,257; input and output embeddings tied as in GPT-2.',
   },
-  { id: 'llama2-7b', model: dense('Llama 2 7B', 32, 4096, 32, 32, 11008, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
-  { id: 'llama2-13b', model: dense('Llama 2 13B', 40, 5120, 40, 40, 13824, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
-  { id: 'llama2-70b', model: dense('Llama 2 70B', 80, 8192, 64, 8, 28672, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
-  { id: 'llama3-8b', model: llama3('8B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
-  { id: 'llama3-70b', model: llama3('70B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
-  { id: 'llama3-405b', model: llama3('405B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; 405B initial pre-training at 8K context (section 3.4.1)` },
+  { id: 'llama2-7b', hubIds: ['meta-llama/Llama-2-7b-hf', 'meta-llama/Llama-2-7b-chat-hf', 'meta-llama/Llama-2-7b'], params: { total: 6.74e9, source: 'Touvron et al. 2023 (arXiv 2307.09288): 7B; the Hugging Face Hub safetensors parameter count of meta-llama/Llama-2-7b-hf: 6,738,415,616' }, model: dense('Llama 2 7B', 32, 4096, 32, 32, 11008, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama2-13b', hubIds: ['meta-llama/Llama-2-13b-hf', 'meta-llama/Llama-2-13b-chat-hf', 'meta-llama/Llama-2-13b'], params: { total: 13.02e9, source: 'Touvron et al. 2023 (arXiv 2307.09288): 13B; the Hugging Face Hub safetensors parameter count of meta-llama/Llama-2-13b-hf: 13,015,864,320' }, model: dense('Llama 2 13B', 40, 5120, 40, 40, 13824, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama2-70b', hubIds: ['meta-llama/Llama-2-70b-hf', 'meta-llama/Llama-2-70b-chat-hf', 'meta-llama/Llama-2-70b'], params: { total: 68.98e9, source: 'Touvron et al. 2023 (arXiv 2307.09288): 70B; the Hugging Face Hub safetensors parameter count of meta-llama/Llama-2-70b-hf: 68,976,648,192' }, model: dense('Llama 2 70B', 80, 8192, 64, 8, 28672, 32000), seqLen: 4096, longestContext: 4096, contextSource: LLAMA2_CONTEXT, source: LLAMA2_SOURCE },
+  { id: 'llama3-8b', hubIds: ['meta-llama/Meta-Llama-3-8B', 'meta-llama/Meta-Llama-3-8B-Instruct'], params: { total: 8.03e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 8B; the Hugging Face Hub safetensors parameter count: 8,030,261,248' }, model: llama3('8B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-70b', hubIds: ['meta-llama/Meta-Llama-3-70B', 'meta-llama/Meta-Llama-3-70B-Instruct'], params: { total: 70.55e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 70B; the Hugging Face Hub safetensors parameter count: 70,553,706,496' }, model: llama3('70B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; pre-trained at 8K context` },
+  { id: 'llama3-405b', hubIds: [], params: { total: 405e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 405B' }, model: llama3('405B', '3'), seqLen: 8192, longestContext: 8192, contextSource: LLAMA3_CONTEXT, source: `${LLAMA3_SOURCE}; 405B initial pre-training at 8K context (section 3.4.1)` },
   // Llama 3.1: pre-trained at 8K; only the last 800B tokens, a long-context stage, reach 128K (section 3.4.2).
-  { id: 'llama3.1-8b', model: llama3('8B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (long-context pre-training, section 3.4.2)` },
-  { id: 'llama3.1-70b', model: llama3('70B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
-  { id: 'llama3.1-405b', model: llama3('405B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  { id: 'llama3.1-8b', hubIds: ['meta-llama/Llama-3.1-8B', 'meta-llama/Llama-3.1-8B-Instruct', 'meta-llama/Meta-Llama-3.1-8B', 'meta-llama/Meta-Llama-3.1-8B-Instruct', 'deepseek-ai/DeepSeek-R1-Distill-Llama-8B', 'nvidia/Llama-3.1-Nemotron-Nano-8B-v1'], params: { total: 8.03e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 8B; the Hugging Face Hub safetensors parameter count: 8,030,261,248' }, model: llama3('8B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (long-context pre-training, section 3.4.2)` },
+  { id: 'llama3.1-70b', hubIds: ['meta-llama/Llama-3.1-70B', 'meta-llama/Llama-3.1-70B-Instruct', 'meta-llama/Meta-Llama-3.1-70B', 'meta-llama/Meta-Llama-3.1-70B-Instruct', 'deepseek-ai/DeepSeek-R1-Distill-Llama-70B', 'nvidia/Llama-3.1-Nemotron-70B-Instruct-HF'], params: { total: 70.55e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 70B; the Hugging Face Hub safetensors parameter count: 70,553,706,496' }, model: llama3('70B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
+  { id: 'llama3.1-405b', hubIds: ['meta-llama/Llama-3.1-405B', 'meta-llama/Llama-3.1-405B-Instruct', 'meta-llama/Meta-Llama-3.1-405B', 'meta-llama/Meta-Llama-3.1-405B-Instruct'], params: { total: 405.85e9, source: 'Dubey et al. 2024 (arXiv 2407.21783), Table 3: 405B; the Hugging Face Hub safetensors parameter count: 405,853,388,800' }, model: llama3('405B', '3.1'), seqLen: 8192, longestContext: 131072, contextSource: LLAMA31_CONTEXT, source: `${LLAMA3_SOURCE}; Llama 3.1 has the same shapes with 128K context (section 3.4.2)` },
   {
     id: 'mixtral-8x7b',
+    hubIds: ['mistralai/Mixtral-8x7B-v0.1', 'mistralai/Mixtral-8x7B-Instruct-v0.1'], params: { total: 46.7e9, source: 'Jiang et al. 2024 (arXiv 2401.04088): 47B total (Mistral AI: 46.7B total, 12.9B active)' },
     model: {
       name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
@@ -79,6 +70,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   },
   {
     id: 'mixtral-8x22b',
+    hubIds: ['mistralai/Mixtral-8x22B-v0.1', 'mistral-community/Mixtral-8x22B-v0.1', 'mistralai/Mixtral-8x22B-Instruct-v0.1'], params: { total: 141e9, source: 'Mistral AI, "Cheaper, Better, Faster, Stronger" (2024): 141B total, 39B active' },
     model: {
       name: 'Mixtral 8x22B', layers: 56, hidden: 6144, heads: 48, kvHeads: 8, ffnHidden: 16384, ffnType: 'swiglu', vocab: 32000,
       tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 16384, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
@@ -94,6 +86,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   },
   {
     id: 'deepseek-v3',
+    hubIds: ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-V3-Base', 'deepseek-ai/DeepSeek-V3-0324', 'deepseek-ai/DeepSeek-R1', 'deepseek-ai/DeepSeek-R1-0528', 'deepseek-ai/DeepSeek-V3.1', 'deepseek-ai/DeepSeek-V3.1-Base'], params: { total: 671e9, source: 'DeepSeek-V3 technical report (arXiv 2412.19437), section 1: 671B total (main model; 685B on the Hub with the 14B MTP module), 37B activated' },
     model: {
       name: 'DeepSeek-V3 671B', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
       tiedEmbeddings: false,
@@ -112,6 +105,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   },
   {
     id: 'qwen2.5-72b',
+    hubIds: ['Qwen/Qwen2.5-72B', 'Qwen/Qwen2.5-72B-Instruct', 'Qwen/Qwen2.5-Math-72B', 'Qwen/Qwen2.5-Math-72B-Instruct'], params: { total: 72.7e9, source: 'Qwen2.5 technical report (arXiv 2412.15115), Table 1, and the model card: 72.7B' },
     model: dense('Qwen2.5 72B', 80, 8192, 64, 8, 29568, 152064),
     seqLen: 4096, longestContext: 131072,
     contextSource: 'Qwen2.5 technical report (arXiv 2412.15115), section 3.3: pre-trained at 4,096 tokens, extended to 32,768 in '
@@ -121,6 +115,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   },
   {
     id: 'megatron-1t',
+    hubIds: [], params: { total: 1008e9, source: 'Narayanan et al. 2021 (arXiv 2104.04473), Table 1, last row: 1008B' },
     model: {
       name: 'Megatron GPT 1T', layers: 128, hidden: 25600, heads: 160, kvHeads: 160, ffnHidden: 102400, ffnType: 'gelu',
       vocab: 51200, tiedEmbeddings: true, moe: null, mla: null, mtpLayers: 0,

@@ -1,8 +1,9 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument } from '../model/input/index.ts';
-import { layerMatrices, layerNormParameters } from '../model/structure/index.ts';
-import type { ModelConfig } from '../model/input/index.ts';
-import { MODEL_PRESETS, findModelPreset, type ModelPreset } from './models.ts';
+import { parseDocument } from '../input/index.ts';
+import { layerMatrices, layerNormParameters } from '../structure/index.ts';
+import type { ModelConfig } from '../input/index.ts';
+import { MODEL_PRESETS, findModelPreset } from './presets.ts';
+import type { ModelPreset } from './types.ts';
 
 function parsed(preset: ModelPreset): ModelConfig {
   const result = parseDocument({

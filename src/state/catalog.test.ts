@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { getAt } from './doc.ts';
+import { catalogEntries, catalogMatch, findModelPreset, findTyped, loadCatalog } from './catalog.ts';
+import { createPlannerStore } from './store.ts';
+
+// The page's side of the catalog: none of it at first (no model data in the first JavaScript), every entry once its chunk is in.
+describe('the catalog as the page reaches it', () => {
+  it('offers nothing before loading, every entry after, and a preset picked before the load applies once it is in', async () => {
+    expect(catalogEntries()).toEqual([]);
+    const early = createPlannerStore();
+    early.getState().setModelPreset('mixtral-8x7b');
+    const all = await loadCatalog();
+    expect(all.length).toBeGreaterThanOrEqual(60);
+    expect(catalogEntries()).toBe(all);
+    await Promise.resolve();
+    expect(getAt(early.getState().document, ['model', 'name'])).toBe('Mixtral 8x7B');
+    expect(findModelPreset('gpt-oss-20b')?.model.name).toBe('gpt-oss-20b');
+  });
+
+  it('finds a typed name or Hub id, variants included, and says how', async () => {
+    const all = await loadCatalog();
+    expect(findTyped('Gemma 3 4B', all)).toMatchObject({ entry: { id: 'gemma3-4b' }, how: 'by name' });
+    expect(findTyped('Qwen/Qwen3-4B-Instruct-2507', all)).toMatchObject({ entry: { id: 'qwen3-4b' }, how: 'by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507' });
+    expect(findTyped('someone/Qwen3-4B-Instruct-2507-AWQ', all)?.how).toBe('as Qwen/Qwen3-4B, the Hugging Face id of the same shape');
+    expect(findTyped('no such model', all)).toBeNull();
+  });
+
+  it('names the entry an imported Hub id used, and no entry once a dimension is edited', async () => {
+    await loadCatalog();
+    const entry = findModelPreset('qwen3-4b');
+    const imported = { ...entry?.model, name: 'Qwen/Qwen3-4B-Instruct-2507' };
+    expect(catalogMatch(imported)).toMatchObject({ entry: { id: 'qwen3-4b' }, hub: { id: 'Qwen/Qwen3-4B-Instruct-2507', resolution: { exact: true } } });
+    expect(catalogMatch(entry?.model)).toEqual({ entry });
+    expect(catalogMatch({ ...imported, layers: 35 })).toBeUndefined();
+  });
+
+  it('a catalog entry without a stated pre-training length keeps the run\'s sequence length; a preset sets its own', async () => {
+    await loadCatalog();
+    const store = createPlannerStore();
+    store.getState().setModelPreset('llama3-8b');
+    expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(8192);
+    store.getState().setModelPreset('qwen3-8b');
+    expect(getAt(store.getState().document, ['model', 'name'])).toBe('Qwen3 8B');
+    expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(8192);
+    expect(store.getState().output?.errors ?? []).toEqual([]);
+  });
+});
