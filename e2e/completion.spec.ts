@@ -1,5 +1,6 @@
 // Issue 37: the run's end as a range. Choosing spot capacity shows both answers (on-demand and
-// spot, days and dollars each); the runs' distribution picture has a text alternative; axe clean.
+// spot, days and dollars each); the runs' distribution picture has a text alternative; the
+// quarters of the token budget are dated from the start date; axe clean.
 
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
@@ -26,6 +27,8 @@ test('choosing spot shows on-demand and spot side by side; the histogram has a t
   await expect(onDemand).toContainText(/days? \(p10 .+, p90 .+\).*\$.+\(p10 \$.+, p90 \$.+\)/);
   await expect(spot).toContainText(/days? \(p10 .+, p90 .+\).*\$.+\(p10 \$.+, p90 \$.+\)/);
   await expect(panel).toContainText(/Spot ends on 2027-\d\d-\d\d/);
+  // The date each quarter of the token budget is reached, from the start date.
+  await expect(panel.getByTestId('completion-milestones').getByRole('row', { name: /25 % of the tokens/ })).toContainText(/20\d\d-\d\d-\d\d/);
   await expect(panel.getByRole('img')).toHaveAccessibleName(/Of 1,000 simulated runs/);
 
   expect(await axeViolations(page, ['[data-testid="completion"]', '[data-testid="section-cost"]'])).toEqual([]);

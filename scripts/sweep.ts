@@ -1,9 +1,9 @@
 // npm run --silent sweep -- FILE|- --knob K [--hold-tokens] [--no-timeline] [--summary]
 // One knob across its values with everything else fixed: one row per valid value,
 // ascending, each row's output exactly what `estimate` gives for the document with that
-// value set; values the engine rejects are listed under "skipped" with its reason.
+// value set (reliability.completion as its p10/p50/p90 range alone); values the engine rejects are listed under "skipped" with its reason.
 import { sweepDocument, SWEEP_KNOBS, type SweepResult } from '../src/model/sweep/index.ts';
-import { GiB } from '../src/model/input/index.ts';
+import { GiB, type Completion } from '../src/model/input/index.ts';
 import { holdingLine } from '../src/ui/tradeoffs/captions.ts';
 import { exitWithHelpIfAsked, fail, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
@@ -43,6 +43,13 @@ const result = sweepDocument(readJsonInput(files, USAGE), knob, {
   timeline: !args.includes('--no-timeline'), seqLenHold: args.includes('--hold-tokens') ? 'tokens' : 'sequences',
 });
 
+/** The simulated end (reliability.completion): the median run's days with the p10–p90 band, and its dollars. */
+function endRange(c: Completion | undefined): string[] {
+  if (!c) return [];
+  const d = c.days;
+  return [`end p50 ${d.p50.toFixed(1)} days [p10 ${d.p10.toFixed(1)}, p90 ${d.p90.toFixed(1)}]`, `p50 $${Math.round(c.usd.p50).toLocaleString('en-US')}`];
+}
+
 function summaryLines(r: SweepResult): string {
   if (r.errors.length > 0) return ['invalid:', ...r.errors.map((e) => `  - ${e}`)].join('\n');
   const shown = (v: string | number) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(1) : String(v)).padStart(8);
@@ -55,6 +62,7 @@ function summaryLines(r: SweepResult): string {
     `${(o.time?.days ?? 0).toFixed(1).padStart(7)} days`,
     `$${Math.round(o.cost?.usd ?? 0).toLocaleString('en-US')}`,
     `goodput ${((o.reliability?.goodput ?? 0) * 100).toFixed(2)} %`,
+    ...endRange(o.reliability?.completion),
   ].join('  '));
   const skipped = r.skipped.map((s) => `${shown(s.value)}   skipped: ${s.reason}`);
   const follows = r.knob === 'gpus' ? ' (DP follows the GPU count)' : r.absorbedBy ? ' (DP follows, GPUs fixed)' : '';

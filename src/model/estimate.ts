@@ -2,19 +2,15 @@
 // Never throws on user input; an invalid document gives { errors } and nulls.
 
 import { peakFlopsPerSecond } from './time/index.ts';
-import {
-  completionFigures, effectivePreemptionsPerNodeDay, elasticDataParallel, interruptionRates, nodeCount, scheduleRates, trainingCost, trainingTime,
-  usdPerGpuHourFor,
-} from './run/index.ts';
+import { interruptionRates, runCompletionWithNotes, runPlan, scheduleRates, trainingCost, trainingTime } from './run/index.ts';
 import { parseDocument } from './input/index.ts';
 import { modelSummary, stepFlops } from './structure/index.ts';
-import { hostMemory, optimizerBytesPerParameter, stageMemoryDetails } from './memory/index.ts';
-import { parameterCounts } from './structure/index.ts';
-import { dataLoaderRate, expectedFailures, reliabilityPlan } from './run/index.ts';
+import { hostMemory, stageMemoryDetails } from './memory/index.ts';
+import { dataLoaderRate, expectedFailures } from './run/index.ts';
 import { adapterStepFlops, stepTime } from './time/index.ts';
-import type { Completion, CostConfig, EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
+import type { CostConfig, EstimateOutput, MemoryBreakdown, RunConfig } from './input/index.ts';
 import { SEGMENT_TABLE, uncertaintyDetail } from './uncertainty/index.ts';
-import { GiB, SECONDS_PER_HOUR, SECONDS_PER_MINUTE, WEIGHT_BYTES } from './input/index.ts';
+import { GiB, SECONDS_PER_MINUTE } from './input/index.ts';
 
 const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimizer: 0, activations: 0, other: 0, total: 0 };
 
@@ -28,19 +24,21 @@ export function invalidOutput(errors: readonly string[], warnings: readonly stri
   };
 }
 
-export function estimate(raw: unknown): EstimateOutput {
+export function estimate(raw: unknown, options: EstimateOptions = { completion: true }): EstimateOutput {
   const parsed = parseDocument(raw);
   if (!parsed.ok) return invalidOutput(parsed.errors, parsed.warnings);
-  return estimateConfig(parsed.config, parsed.warnings, { completion: true });
+  return estimateConfig(parsed.config, parsed.warnings, options);
 }
 
 export interface EstimateOptions {
   /**
    * Simulate the run's end as a distribution (reliability.completion, run/completion.ts):
    * a few milliseconds, and an elastic run's reduced-DP step time. estimate() asks for it;
-   * the searches and fits that call estimateConfig by the thousand do not.
+   * the searches and fits that call estimateConfig by the thousand do not. 'range': the
+   * percentiles alone, without the interval chosen against the distribution, the quarters
+   * of the budget or the waiting comparison (a sweep's rows, a dozen simulations fewer each).
    */
-  readonly completion?: boolean;
+  readonly completion?: boolean | 'range';
 }
 
 /** Every number the output carries must be finite: anything else becomes an error naming the figure, never NaN in a chart. */
@@ -78,18 +76,20 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const step = stepTime(config);
   const peak = peakFlopsPerSecond(config.cluster.gpu, config.training.precision);
   const tokensPerStep = config.training.globalBatch * config.training.seqLen;
-  const checkpointBytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training, config.stack.optimizerStateDtype);
-  const checkpointBytes = parameterCounts(config.model).total * checkpointBytesPerParameter;
   const { gpusPerNode } = config.cluster;
-  const plan = reliabilityPlan(config.cost, gpus, checkpointBytes, gpusPerNode);
+  // The run's checkpointing plan and price, by the rule the layout search ranks with (run/plan.ts).
+  const { plan, checkpointBytes, usdPerGpuHour } = runPlan(config);
   const tokensPerSecond = tokensPerStep / step.stepSeconds;
   const time = trainingTime(config.training.tokens, tokensPerSecond, gpus, plan.goodput);
   // Spot capacity is paid at the spot price (run/interruptions.ts).
-  const priced: CostConfig = { ...config.cost, usdPerGpuHour: usdPerGpuHourFor(config.cost) };
+  const priced: CostConfig = { ...config.cost, usdPerGpuHour };
   const rates = scheduleRates(tokensPerSecond, plan.goodput, gpus, priced.usdPerGpuHour);
   const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
-  let completion = options.completion ? runCompletion(config, tokensPerSecond, step.stepSeconds, checkpointBytes) : null;
+  const simulated = options.completion
+    ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes, options.completion === true) : null;
+  let completion = simulated?.completion ?? null;
+  if (simulated) extraWarnings.push(...simulated.warnings);
   if (completion && !allFinite(completion)) {
     // Interruptions so frequent that a simulated run never ends in a representable time: the rest still stands.
     completion = null;
@@ -141,52 +141,4 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   nonFiniteFigures({ ...output, timeline: null }, '', bad);
   if (bad.length > 0) return invalidOutput([`the figures ${bad.slice(0, 5).join(', ')} cannot be computed for this configuration (not finite)`], output.warnings);
   return output;
-}
-
-/**
- * reliability.completion: the seeded Monte Carlo of the run's end (run/completion.ts) at
- * the document's capacity, and on spot capacity the same run on demand beside it. An
- * elastic run's rate while a node is away is the engine's own step time at the reduced
- * data-parallel degree, the global batch kept (each replica takes ⌈batch ÷ replicas⌉
- * micro-batches, and the slowest sets the step).
- */
-function runCompletion(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number): Completion {
-  const { gpus, gpusPerNode } = config.cluster;
-  const elasticDp = config.cost.elastic ? elasticDataParallel(config.parallel, gpusPerNode) : null;
-  const elasticRate = elasticDp ? Math.min(1, stepSeconds / reducedStepSeconds(config, elasticDp)) : 0;
-  const at = (cost: CostConfig) => {
-    const plan = reliabilityPlan(cost, gpus, checkpointBytes, gpusPerNode);
-    const interruptionsPerSecond = interruptionRates(cost, gpus, gpusPerNode).perSecond;
-    const usefulSeconds = config.training.tokens / tokensPerSecond;
-    const figures = completionFigures({
-      usefulSeconds,
-      checkpointIntervalSeconds: plan.checkpointIntervalSeconds,
-      checkpointWriteSeconds: plan.checkpointWriteSeconds,
-      restartSeconds: plan.restartSeconds,
-      interruptionsPerSecond,
-      elasticRate,
-      usdPerSecond: (gpus * usdPerGpuHourFor(cost)) / SECONDS_PER_HOUR,
-    }, {
-      gpuMtbfHours: cost.gpuMtbfHours, preemptionsPerNodeDay: effectivePreemptionsPerNodeDay(cost), nodes: nodeCount(gpus, gpusPerNode),
-      dp: config.parallel.dp, elasticDp,
-    }, cost.startDate);
-    return { figures, expectedInterruptions: interruptionsPerSecond * usefulSeconds / plan.goodput };
-  };
-  const own = at(config.cost);
-  if (config.cost.capacity !== 'spot') return own.figures;
-  const onDemand = at({ ...config.cost, capacity: 'on-demand' });
-  return { ...own.figures, onDemand: { days: onDemand.figures.days, usd: onDemand.figures.usd, expectedInterruptions: onDemand.expectedInterruptions } };
-}
-
-function reducedStepSeconds(config: RunConfig, dp: number): number {
-  const { tp, pp, cp } = config.parallel;
-  const { globalBatch, microBatch } = config.training;
-  const microBatches = Math.ceil(globalBatch / (microBatch * dp));
-  const reduced: RunConfig = {
-    ...config,
-    parallel: { ...config.parallel, dp },
-    training: { ...config.training, globalBatch: microBatches * microBatch * dp },
-    cluster: { ...config.cluster, gpus: tp * pp * cp * dp },
-  };
-  return stepTime(reduced).stepSeconds;
 }

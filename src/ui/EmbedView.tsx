@@ -6,7 +6,7 @@ import { Suspense, lazy } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { pageUrl } from '../state/share.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
-import { CARD_FIGURES, CARD_RANGE_FIGURES, layoutWords, verdictWords } from './embed/embedCard.ts';
+import { CARD_FIGURES, CARD_RANGE_FIGURES, completionCardWords, layoutWords, verdictWords } from './embed/embedCard.ts';
 import { keyFigures } from './keyFigures.ts';
 import { BAND_PERCENT, figureRange, rangeBases } from './uncertainty/figureRanges.ts';
 import { Notices } from './Notices.tsx';
@@ -15,8 +15,8 @@ import { planTitle } from './ShareBar.tsx';
 
 const MemoryChart = lazy(() => import('./charts/MemoryChart.tsx'));
 
-/** The chart's plot height: what 450 px leave after the header, layout, verdict, figures and their ranges. */
-const CARD_CHART_HEIGHT = 136;
+/** The chart's plot height: what 450 px leave after the header, layout, verdict, figures, their ranges and the end's range. */
+const CARD_CHART_HEIGHT = 112;
 
 const MUTED = 'text-gray-700 dark:text-gray-300';
 const VERDICT_STYLE = {
@@ -107,6 +107,7 @@ export function EmbedView() {
           <Verdict output={output} />
           <CardFigures output={output} />
           <CardRanges output={output} />
+          {completionCardWords(output) && <p data-testid="embed-completion" className={`text-xs leading-snug ${MUTED}`}>{completionCardWords(output)}</p>}
           <section aria-label="Memory chart">
             <Suspense fallback={<p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>Loading the memory chart…</p>}>
               <MemoryChart output={output} height={CARD_CHART_HEIGHT} compact />

@@ -4,6 +4,8 @@ import { partialOutput, sampleOutput } from './testOutputs.ts';
 import { estimate, invalidOutput } from '../model/estimate.ts';
 import { DEFAULT_DOCUMENT } from '../state/defaults.ts';
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
+import { setAt } from '../state/doc.ts';
+import { formatDays, formatUsd } from './format.ts';
 
 const DOCUMENT = { version: 1, model: { name: 'GPT-3 175B' }, parallel: { tp: 8, pp: 8, dp: 24, zero: 1, schedule: '1f1b' } };
 
@@ -143,5 +145,37 @@ describe('a fine-tune\'s frozen weights in the exports', () => {
     const frozenRow = parseCsv(toCsv(output)).find((r) => r[0] === 'stage-memory' && r[2] === 'frozen');
     expect(frozenRow?.[3]).toBe(String(10 * 2 ** 30));
     expect(toMarkdown(DOCUMENT, base)).not.toContain('frozen');
+  });
+});
+
+describe('the run\'s end over the simulated runs in the exports (reliability.completion)', () => {
+  // A spot run dated from 2027-01-04: the engine's own figures, copied into the exports.
+  const document = setAt(setAt(setAt(DEFAULT_DOCUMENT, ['cost', 'capacity'], 'spot'), ['cost', 'preemptionsPerNodeDay'], 0.5), ['cost', 'startDate'], '2027-01-04');
+  const output = estimate(document);
+  const c = output.reliability?.completion;
+
+  it('Markdown: p10/p50/p90 days, dollars and dates beside the on-demand answer, and each quarter of the budget', () => {
+    if (!c?.onDemand || !c.endDate) throw new Error('no spot completion');
+    const markdown = toMarkdown(document, output);
+    expect(markdown).toContain('### When the run ends (spot, and the same run on demand)');
+    expect(markdown).toContain(`| p50 | ${formatDays(c.days.p50)} | ${formatUsd(c.usd.p50)} | ${c.endDate.p50} | ${formatDays(c.onDemand.days.p50)} | ${formatUsd(c.onDemand.usd.p50)} |`);
+    expect(markdown).toContain(`| 25 % of the tokens | ${c.milestones?.[0]?.date?.p50} |`);
+    expect(markdown).toContain(c.basis);
+  });
+
+  it('CSV: one row per percentile in base units, the on-demand ones, the dates and the quarters', () => {
+    if (!c?.onDemand || !c.endDate) throw new Error('no spot completion');
+    const body = parseCsv(toCsv(output)).filter((r) => r[0] === 'completion');
+    const value = (name: string) => body.find((r) => r[2] === name);
+    expect(value('days-p90')?.[3]).toBe(String(c.days.p90));
+    expect(value('usd-p10')?.[4]).toBe('USD');
+    expect(value('on-demand-days-p50')?.[3]).toBe(String(c.onDemand.days.p50));
+    expect(value('end-date-p50')?.[5]).toBe(c.endDate.p50);
+    expect(value('budget-50pct-days-p50')?.[5]).toBe(c.milestones?.[1]?.date?.p50);
+  });
+
+  it('neither says anything of a run without a simulation', () => {
+    expect(toMarkdown(DOCUMENT, sampleOutput())).not.toContain('When the run ends');
+    expect(parseCsv(toCsv(sampleOutput())).some((r) => r[0] === 'completion')).toBe(false);
   });
 });

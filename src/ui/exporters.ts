@@ -5,9 +5,10 @@
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 import type { EstimateOutput, MemoryPart } from '../model/input/index.ts';
 import {
-  NOT_AVAILABLE, formatDays, formatFlopsPerToken, formatGiB, formatModelSummary, formatNumber, formatParameterCount, formatPercent,
+  NOT_AVAILABLE, formatDays, formatFlopsPerToken, formatGiB, formatMinutes, formatModelSummary, formatNumber, formatParameterCount, formatPercent,
   formatSeconds, formatTokensPerSecond, formatUsd,
 } from './format.ts';
+import { elasticWords, medianIntervalWords, milestoneWords } from './reliability/completionWords.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
 import { GiB } from '../model/input/index.ts';
 import { UNCERTAINTY_TABLE, headlineBands, type BandedFigure } from '../model/validation/index.ts';
@@ -117,6 +118,29 @@ function rangeLines(output: EstimateOutput): string[] {
   return [`### Ranges (${percent} % of published runs measured within them)`, '', ...markdownTable(['Figure', 'Low', 'High'], rows, [false, true, true]), ''];
 }
 
+const PERCENTILES = ['p10', 'p50', 'p90'] as const;
+
+/** The run's end over the simulated runs (reliability.completion): its percentiles, on spot the on-demand answer, the quarters of the budget. */
+function completionLines(output: EstimateOutput): string[] {
+  const c = output.reliability?.completion;
+  if (!c) return [];
+  const header = ['Percentile', 'Days', 'Dollars', ...(c.endDate ? ['Ends on'] : []), ...(c.onDemand ? ['On-demand days', 'On-demand dollars'] : [])];
+  const rows = PERCENTILES.map((p) => [
+    p, formatDays(c.days[p]), formatUsd(c.usd[p]), ...(c.endDate ? [c.endDate[p]] : []),
+    ...(c.onDemand ? [formatDays(c.onDemand.days[p]), formatUsd(c.onDemand.usd[p])] : []),
+  ]);
+  const lines = [`### When the run ends${c.onDemand ? ' (spot, and the same run on demand)' : ''}`, '',
+    ...markdownTable(header, rows, header.map((_, i) => i > 0)), ''];
+  const quarters = milestoneWords(c);
+  if (quarters.length > 0) {
+    lines.push(...markdownTable(['Token budget reached', 'Median run', 'Range'], quarters.map((m) => [m.share, m.when, m.range]), [false, true, true]), '');
+  }
+  for (const sentence of [medianIntervalWords(c, output.reliability?.optimalCheckpointIntervalMinutes ?? null), elasticWords(c), c.basis]) {
+    if (sentence) lines.push(markdownCell(sentence), '');
+  }
+  return lines;
+}
+
 export function toMarkdown(document: unknown, output: EstimateOutput): string {
   const lines: string[] = [`## Training plan: ${markdownCell(modelName(document) ?? 'unnamed model')}`, ''];
   if (output.model) lines.push(`Model: ${formatModelSummary(output.model)}`, '');
@@ -125,6 +149,7 @@ export function toMarkdown(document: unknown, output: EstimateOutput): string {
   if (layout) lines.push(layout, '');
   lines.push(...markdownTable(['Figure', 'Value', 'How it is computed'], figureRows(output), [false, true, false]), '');
   lines.push(...rangeLines(output));
+  lines.push(...completionLines(output));
   if (output.memory.stages.length > 0 && output.errors.length === 0) {
     lines.push(`### Memory per pipeline stage (GiB, capacity ${formatGiB(output.memory.capacity)})`, '');
     const header = ['Stage', ...memoryParts(output), 'total', 'fits'];
@@ -166,6 +191,32 @@ function modelRows(output: EstimateOutput): CsvRow[] {
   ];
 }
 
+/** reliability.completion as rows: days and dollars at each percentile (on spot, on demand too), the end dates, the quarters, the interval chosen. */
+function completionRows(output: EstimateOutput): CsvRow[] {
+  const c = output.reliability?.completion;
+  if (!c) return [];
+  const rows: CsvRow[] = [];
+  const percentiles = (prefix: string, days: typeof c.days, usd: typeof c.usd) => {
+    for (const p of PERCENTILES) {
+      rows.push(['completion', '', `${prefix}days-${p}`, days[p], 'days', formatDays(days[p])]);
+      rows.push(['completion', '', `${prefix}usd-${p}`, usd[p], 'USD', formatUsd(usd[p])]);
+    }
+  };
+  percentiles('', c.days, c.usd);
+  if (c.endDate) for (const p of PERCENTILES) rows.push(['completion', '', `end-date-${p}`, null, 'date', c.endDate[p]]);
+  if (c.onDemand) percentiles('on-demand-', c.onDemand.days, c.onDemand.usd);
+  if (c.waiting) percentiles('waiting-', c.waiting.days, c.waiting.usd);
+  for (const m of c.milestones ?? []) {
+    const share = Math.round(m.fraction * 100);
+    rows.push(['completion', '', `budget-${share}pct-days-p50`, m.days.p50, 'days', m.date?.p50 ?? formatDays(m.days.p50)]);
+  }
+  if (c.p50OptimalInterval) {
+    rows.push(['completion', '', 'p50-optimal-checkpoint-interval', c.p50OptimalInterval.minutes, 'minutes', formatMinutes(c.p50OptimalInterval.minutes)]);
+  }
+  rows.push(['completion', '', 'basis', null, '', c.basis]);
+  return rows;
+}
+
 function csvRows(output: EstimateOutput): CsvRow[] {
   const rows: CsvRow[] = modelRows(output);
   rows.push(...keyFigures(output).map((f): CsvRow => ['figure', '', f.id, f.value, f.unit, f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text]));
@@ -182,6 +233,7 @@ function csvRows(output: EstimateOutput): CsvRow[] {
     const { breakdown } = output.throughput;
     for (const part of TIME_PARTS) rows.push(['step-time', '', part, breakdown[part], 'seconds', formatSeconds(breakdown[part])]);
   }
+  rows.push(...completionRows(output));
   for (const message of output.errors) rows.push(['error', '', '', null, '', message]);
   for (const message of output.warnings) rows.push(['warning', '', '', null, '', message]);
   return rows;

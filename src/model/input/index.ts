@@ -21,7 +21,7 @@ export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type 
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';
 export {
-  ADAPTER_METHODS, ADAPTER_MODULES, type AdapterConfig, type AdapterModule, ATTENTION_KERNELS, type AttentionKernel, type BlockKind, type CalibrationOverride, CAPACITIES, type Capacity, type Completion, type CompletionPercentiles, type ClusterConfig, type CostConfig,
+  ADAPTER_METHODS, ADAPTER_MODULES, type AdapterConfig, type AdapterModule, ATTENTION_KERNELS, type AttentionKernel, type BlockKind, type CalibrationOverride, CAPACITIES, type Capacity, type Completion, type CompletionMilestone, type CompletionPercentiles, type ClusterConfig, type CostConfig,
   CUDA_GRAPH_SCOPES, type CudaGraphScope, type EstimateOutput, type FigureRange, type ModelSummary, FFN_TYPES, type FfnType, FP8_RECIPES, type Fp8Recipe, type Framework,
   FRAMEWORKS, type GpuArchitecture, type GpuSpec, GRAD_DTYPES, type LaunchTarget, LOSS_KINDS, type LossKind, MAX_RESTART_MINUTES, MEMORY_PARTS, type MemoryBreakdown, type StageOnDevice,
   type MemoryPart, MODEL_CODES, type ModelCode, type ModelConfig, MOE_DISPATCHERS, type MoeConfig, type MoeDispatcher,

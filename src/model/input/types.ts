@@ -445,6 +445,22 @@ export interface Completion {
   readonly histogram?: { readonly fromDays: number; readonly binDays: number; readonly counts: readonly number[] };
   /** Project addition, on spot capacity: the same run on on-demand capacity, for the side-by-side answer. */
   readonly onDemand?: { readonly days: CompletionPercentiles; readonly usd: CompletionPercentiles; readonly expectedInterruptions: number };
+  /**
+   * Project addition: the checkpoint interval chosen against the distribution, the one whose
+   * simulated runs end soonest at the median, with the run's end at it (beside Young/Daly's,
+   * reliability.optimalCheckpointIntervalMinutes). Absent when there is nothing to choose.
+   */
+  readonly p50OptimalInterval?: { readonly minutes: number; readonly days: CompletionPercentiles; readonly usd: CompletionPercentiles };
+  /** Project addition: when each quarter of the token budget is reached (fraction 0.25, 0.5, 0.75, 1), dated from cost.startDate. */
+  readonly milestones?: readonly CompletionMilestone[];
+  /** Project addition, on an elastic run that carries on: the same run waiting for replacements instead, for the effect of elasticity. */
+  readonly waiting?: { readonly days: CompletionPercentiles; readonly usd: CompletionPercentiles };
+}
+
+export interface CompletionMilestone {
+  readonly fraction: number;
+  readonly days: CompletionPercentiles;
+  readonly date?: { readonly p10: string; readonly p50: string; readonly p90: string };
 }
 
 /** One block of work in the simulated pipeline schedule. F forward, B backward (input gradients, or all of backward), W weight gradients (zero-bubble). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  completionFigures, gamma, histogram, isoDateAfter, logGamma, mulberry32, poisson, quantile, simulateCompletion, truncatedExponentialMoments,
+  budgetMilestones, completionFigures, gamma, histogram, isoDateAfter, logGamma, mulberry32, p50OptimalInterval, poisson, quantile, simulateCompletion,
+  truncatedExponentialMoments,
   truncatedExponentialSum, uninterruptedSeconds, type CompletionInput,
 } from './completion.ts';
 import { elasticDataParallel, interruptionRates, nodeCount, usdPerGpuHourFor } from './interruptions.ts';
@@ -261,5 +262,70 @@ describe('interruption rates and prices', () => {
     expect(elasticDataParallel({ tp: 1, pp: 1, cp: 1, dp: 16, ep: 4 }, 8)).toBe(8);
     // tp 8 × dp must be a multiple of ep 16: one 8-GPU replica goes, dp 14 → 13 (8 × 13 = 104, no), 12 (96 = 6 × 16).
     expect(elasticDataParallel({ tp: 8, pp: 1, cp: 1, dp: 14, ep: 16 }, 8)).toBe(12);
+  });
+});
+
+describe('the checkpoint interval chosen against the distribution', () => {
+  it('with hundreds of interruptions a run, the median\'s best interval is the mean\'s: Daly\'s optimum, within half an octave', () => {
+    // 100 days of work, δ = 60 s, R = 600 s, one interruption per 10 h (240 a run): Young's τ = √(2 × 60 × 36,000) = 2,078 s.
+    // The mean wall time per useful second, (e^(Λ(τ+δ)) − 1)(1/Λ + R)/τ (Daly 2006), is least at τ* found below on a fine grid;
+    // to first order τ* = √(2δ(M + R)) = √(2 × 60 × 36,600) = 2,096 s. The median of 240-odd interruptions sits near the mean.
+    const input: CompletionInput = { ...ONE_RATE, checkpointWriteSeconds: 60, interruptionsPerSecond: 1 / (10 * HOUR) };
+    const young = Math.sqrt(2 * 60 * 10 * HOUR);
+    expect(young).toBeCloseTo(2078.5, 0);
+    const lambda = input.interruptionsPerSecond;
+    const wallPerUseful = (tau: number) => Math.expm1(lambda * (tau + 60)) * (1 / lambda + 600) / tau;
+    let daly = 60;
+    for (let tau = 60; tau < 20_000; tau += 1) if (wallPerUseful(tau) < wallPerUseful(daly)) daly = tau;
+    expect(daly).toBeGreaterThan(1900);
+    expect(daly).toBeLessThan(2200);
+    const best = p50OptimalInterval(input, young);
+    if (!best) throw new Error('no interval chosen');
+    expect(Math.abs(Math.log2(best.seconds / daly))).toBeLessThanOrEqual(0.5);
+    // Never worse at the median than Young's interval or the one in use.
+    expect(best.days.p50).toBeLessThanOrEqual(simulateCompletion({ ...input, checkpointIntervalSeconds: young }).days.p50);
+    expect(best.days.p50).toBeLessThanOrEqual(simulateCompletion(input).days.p50);
+  });
+
+  it('when the median run meets no interruption, the longest interval wins: one checkpoint at the end', () => {
+    // 10 days of work, 0.2 interruptions expected: P(none) = e^−0.2 = 0.82 > 1/2, so the median run is uninterrupted and
+    // ends at U(1 + δ/τ), least at the longest τ tried: Young's √(2 × 60 × 4.32e6) = 22,768 s × 64 = 1.457e6 s, capped at
+    // the useful time U = 864,000 s. p50 = 864,060 s = 10.000694 days.
+    const input: CompletionInput = {
+      ...ONE_RATE, usefulSeconds: 10 * DAY, checkpointWriteSeconds: 60, interruptionsPerSecond: 0.2 / (10 * DAY),
+    };
+    const young = Math.sqrt(2 * 60 * 4.32e6);
+    const best = p50OptimalInterval(input, young);
+    expect(best?.seconds).toBe(10 * DAY);
+    expect(best?.days.p50).toBeCloseTo(10.000694, 6);
+  });
+
+  it('nothing to choose without interruptions or when checkpoints cost nothing; the same input gives the same choice', () => {
+    expect(p50OptimalInterval({ ...ONE_RATE, interruptionsPerSecond: 0 }, 3600)).toBeNull();
+    expect(p50OptimalInterval(ONE_RATE, 3600)).toBeNull();
+    const input = { ...ONE_RATE, checkpointWriteSeconds: 30 };
+    expect(p50OptimalInterval(input, 2000)).toEqual(p50OptimalInterval(input, 2000));
+  });
+});
+
+describe('the dates each quarter of the token budget is reached', () => {
+  it('without interruptions, quarter q is reached on day q × the whole run, dated from the start', () => {
+    // 100.8333 days uninterrupted (100 days of work, 30-s checkpoints an hour): 25.2083, 50.4167, 75.625, 100.8333 days.
+    const input = { ...ONE_RATE, interruptionsPerSecond: 0, checkpointWriteSeconds: 30 };
+    const whole = simulateCompletion(input).days;
+    const m = budgetMilestones(input, '2027-01-04', whole);
+    expect(m.map((x) => x.fraction)).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(m.map((x) => x.days.p50)).toEqual([0.25, 0.5, 0.75, 1].map((q) => expect.closeTo(q * 100.833333, 5)));
+    // 2027-01-04 + 25.2 days = 2027-01-29; + 50.4 = 2027-02-23; + 75.6 = 2027-03-20; + 100.8 = 2027-04-14.
+    expect(m.map((x) => x.date?.p50)).toEqual(['2027-01-29', '2027-02-23', '2027-03-20', '2027-04-14']);
+    expect(budgetMilestones(input, null, whole)[0]?.date).toBeUndefined();
+  });
+
+  it('with interruptions each quarter ends later than its share of the clean run, and the last is the run\'s end', () => {
+    const whole = simulateCompletion(ONE_RATE).days;
+    const m = budgetMilestones(ONE_RATE, null, whole);
+    expect(m[3]?.days).toEqual(whole);
+    for (const x of m) expect(x.days.p50).toBeGreaterThan(x.fraction * 100);
+    expect(m[0]!.days.p50).toBeLessThan(m[1]!.days.p50);
   });
 });

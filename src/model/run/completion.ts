@@ -15,7 +15,7 @@
 // wall time is (e^(Λs) − 1)(1/Λ + R) per segment, Daly's to first order in R/M; restarts
 // themselves are taken as uninterrupted.
 
-import { SECONDS_PER_DAY } from '../input/index.ts';
+import { GiB, SECONDS_PER_DAY } from '../input/index.ts';
 
 export interface CompletionInput {
   /** Wall seconds to train the token budget with the whole cluster, nothing lost: tokens ÷ tokens per second. */
@@ -295,10 +295,97 @@ export function simulateCompletion(input: CompletionInput, runs: number = COMPLE
   };
 }
 
+/**
+ * The intervals tried against the distribution: from Young's τ a whole octave at a time
+ * (×2 or ÷2) while the median end improves, at most 3 octaves down and 6 up (with few
+ * interruptions in a run the median run meets none, and a longer interval only saves
+ * checkpoint writes), then quarter octaves either side of the best; never past the run's
+ * own useful time (one checkpoint at its end).
+ */
+const INTERVAL_OCTAVES_BELOW = 3;
+const INTERVAL_OCTAVES_ABOVE = 6;
+const INTERVAL_STEPS_PER_OCTAVE = 4;
+
+export interface IntervalChoice {
+  readonly seconds: number;
+  readonly days: Percentiles;
+  readonly usd: Percentiles;
+}
+
+/**
+ * The checkpoint interval whose simulated runs end soonest at the median (issue 37 item 3):
+ * a descent on log τ from Young's interval (the optimum of the mean, Young 1974), each
+ * interval simulated with the same runs and seed as the estimate's own, and the interval
+ * `input` uses tried too, so the choice is never worse than what the estimate shows. The
+ * median over simulated runs is not smooth in τ, so the descent stops at the first step
+ * that does not improve it. Null when there is nothing to choose: no interruptions, or
+ * checkpoints that cost nothing (the best is then continuous).
+ */
+export function p50OptimalInterval(input: CompletionInput, youngSeconds: number, runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED): IntervalChoice | null {
+  if (!(input.interruptionsPerSecond > 0) || !(input.checkpointWriteSeconds > 0) || !(youngSeconds > 0) || !Number.isFinite(youngSeconds)) return null;
+  const longest = Math.max(youngSeconds, input.usefulSeconds);
+  const tried = new Map<number, IntervalChoice>();
+  const at = (seconds: number): IntervalChoice => {
+    const tau = Math.min(longest, seconds);
+    let choice = tried.get(tau);
+    if (!choice) {
+      const d = simulateCompletion({ ...input, checkpointIntervalSeconds: tau }, runs, seed);
+      tried.set(tau, (choice = { seconds: tau, days: d.days, usd: d.usd }));
+    }
+    return choice;
+  };
+  /** From step `from` (in 1/perOctave octaves of Young's τ), step while the median end improves, within [−below, above] octaves. */
+  const walk = (from: number, direction: 1 | -1, perOctave: number): number => {
+    const p50 = (k: number) => at(youngSeconds * 2 ** (k / perOctave)).days.p50;
+    let k = from;
+    while ((k + direction) / perOctave >= -INTERVAL_OCTAVES_BELOW && (k + direction) / perOctave <= INTERVAL_OCTAVES_ABOVE && p50(k + direction) < p50(k)) {
+      k += direction;
+    }
+    return k;
+  };
+  const upOrDown = (from: number, perOctave: number) => {
+    const up = walk(from, 1, perOctave);
+    return up !== from ? up : walk(from, -1, perOctave);
+  };
+  const step = upOrDown(upOrDown(0, 1) * INTERVAL_STEPS_PER_OCTAVE, INTERVAL_STEPS_PER_OCTAVE);
+  const found = at(youngSeconds * 2 ** (step / INTERVAL_STEPS_PER_OCTAVE));
+  const own = at(input.checkpointIntervalSeconds);
+  return own.days.p50 < found.days.p50 ? own : found;
+}
+
 /** An ISO date (YYYY-MM-DD) `days` after the first day `startDate` (taken as its midnight, UTC): the day the run ends on. */
 export function isoDateAfter(startDate: string, days: number): string {
   const start = Date.parse(`${startDate}T00:00:00Z`);
   return new Date(start + Math.max(0, days) * SECONDS_PER_DAY * 1000).toISOString().slice(0, 10);
+}
+
+/** The shares of the token budget whose dates the page shows (issue 37 item 6): each quarter. */
+export const BUDGET_QUARTERS = [0.25, 0.5, 0.75, 1] as const;
+
+export interface Milestone {
+  /** Share of the token budget trained. */
+  readonly fraction: number;
+  readonly days: Percentiles;
+  /** ISO dates, when a start date is given. */
+  readonly date?: { readonly p10: string; readonly p50: string; readonly p90: string };
+}
+
+function datedPercentiles(startDate: string, days: Percentiles) {
+  return { p10: isoDateAfter(startDate, days.p10), p50: isoDateAfter(startDate, days.p50), p90: isoDateAfter(startDate, days.p90) };
+}
+
+/**
+ * When each quarter of the token budget is reached: a run of that share of the useful
+ * work, simulated as the whole run is (the time to train a share of the tokens is a run of
+ * that length: interruptions are a renewal process), with the same runs and seed; the last
+ * quarter is the run's end itself.
+ */
+export function budgetMilestones(input: CompletionInput, startDate: string | null, whole: Percentiles,
+  runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED): Milestone[] {
+  return BUDGET_QUARTERS.map((fraction) => {
+    const days = fraction === 1 ? whole : simulateCompletion({ ...input, usefulSeconds: input.usefulSeconds * fraction }, runs, seed).days;
+    return startDate === null ? { fraction, days } : { fraction, days, date: datedPercentiles(startDate, days) };
+  });
 }
 
 /** What a completion's basis names besides the simulation's own inputs. */
@@ -310,6 +397,12 @@ export interface CompletionContext {
   /** Data parallel degree, and what an elastic run keeps when a node goes (null: the run waits). */
   readonly dp: number;
   readonly elasticDp: number | null;
+  /**
+   * Set when an elastic run's reduced degree (elasticDp > 0) would not fit in memory
+   * (fewer replicas to shard ZeRO's states over, or more micro-batches in flight): the run
+   * then waits for the node, and the basis says why.
+   */
+  readonly elasticMemory?: { readonly needBytes: number; readonly capacityBytes: number; readonly where: 'device' | 'host' } | null;
 }
 
 export interface CompletionFigures {
@@ -320,6 +413,10 @@ export interface CompletionFigures {
   /** Project additions: mean interruptions over the simulated runs, and their end days in bins. */
   readonly meanInterruptions: number;
   readonly histogram: Histogram;
+}
+
+function gib(bytes: number): string {
+  return (bytes / GiB).toFixed(1);
 }
 
 function minutes(seconds: number): string {
@@ -337,8 +434,13 @@ export function completionFigures(
   if (context.preemptionsPerNodeDay > 0) {
     drawn.push(`spot preemptions at ${context.preemptionsPerNodeDay.toPrecision(2)} per node-day over ${context.nodes.toLocaleString('en-US')} nodes`);
   }
+  const unfit = context.elasticMemory;
   const elastic = context.elasticDp === null
     ? `a ${minutes(input.restartSeconds)} restart`
+    : unfit && context.elasticDp > 0
+      ? `a ${minutes(input.restartSeconds)} restart (elastic, but data parallel ${context.elasticDp} of ${context.dp} would need `
+        + `${gib(unfit.needBytes)} GiB of ${unfit.where === 'device' ? 'GPU' : 'CPU'} memory ${unfit.where === 'device' ? 'per GPU' : 'per node'}, `
+        + `more than the ${gib(unfit.capacityBytes)} GiB there, so the run waits for the node)`
     : context.elasticDp > 0
       ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
       : `a ${minutes(input.restartSeconds)} restart (elastic, but no data-parallel replica is left without the node)`;
@@ -349,6 +451,6 @@ export function completionFigures(
   if (startDate === null) return figures;
   return {
     ...figures,
-    endDate: { p10: isoDateAfter(startDate, d.days.p10), p50: isoDateAfter(startDate, d.days.p50), p90: isoDateAfter(startDate, d.days.p90) },
+    endDate: datedPercentiles(startDate, d.days),
   };
 }

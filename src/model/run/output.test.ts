@@ -1,6 +1,8 @@
 // The run wing's figures as estimate() returns them: identities between them.
 import { describe, expect, it } from 'vitest';
-import { estimate } from '../estimate.ts';
+import { estimate, estimateConfig } from '../estimate.ts';
+import { GiB, parseDocument } from '../input/index.ts';
+import { elasticPlan, memoryShortfall, reducedRun } from './run-completion.ts';
 
 // Llama-3-8B-like dense model on one 8-GPU H100 node at $2.5 per GPU-hour.
 const DOC = {
@@ -102,5 +104,44 @@ describe('expected interruptions and the completion distribution', () => {
     const elastic = reliability({ ...doc, cost: { ...cost, elastic: true } });
     expect(elastic.completion.basis).toContain('data parallel 12 of 16');
     expect(elastic.completion.days.p50).toBeLessThan(waiting.completion.days.p50);
+    // The effect shown beside it: the same runs waiting instead are the waiting document's own figures.
+    expect(elastic.completion.waiting?.days).toEqual(waiting.completion.days);
+    expect(waiting.completion.waiting).toBeUndefined();
+  });
+
+  it('elastic: a reduced degree that would not fit in memory waits for the node instead, and says so', () => {
+    // ZeRO-3 over dp 16 (tp 1): a lost 8-GPU node takes 8 replicas, dp 8 holds twice the sharded states per GPU
+    // (16 B/param × 8.03e9 / 8 = 16.1 GB against 8.0 GB). A GPU with 2 GiB more than the full run needs holds
+    // the full run and not the reduced one.
+    const doc = { ...DOC, parallel: { tp: 1, pp: 1, dp: 16, zero: 3 }, cluster: { gpu: 'h100-sxm', gpusPerNode: 8 } };
+    const parsed = parseDocument(doc);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const full = estimateConfig(parsed.config);
+    const memoryGiB = full.memory.deviceUsed / GiB + 2;
+    const config = { ...parsed.config, cluster: { ...parsed.config.cluster, gpu: { ...parsed.config.cluster.gpu, memoryGiB } } };
+    expect(memoryShortfall(config)).toBeNull();
+    const reduced = memoryShortfall(reducedRun(config, 8));
+    expect(reduced?.where).toBe('device');
+    expect((reduced?.needBytes ?? 0) - full.memory.deviceUsed).toBeGreaterThan(7e9);
+    const cost = { ...config.cost, capacity: 'spot' as const, preemptionsPerNodeDay: 2, elastic: true };
+    const plan = elasticPlan({ ...config, cost }, full.throughput?.stepSeconds ?? 1);
+    expect(plan).toMatchObject({ dp: 8, rate: 0 });
+    const out = estimateConfig({ ...config, cost }, [], { completion: true });
+    expect(out.reliability?.completion?.basis).toMatch(/elastic, but data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits for the node/);
+    expect(out.reliability?.completion?.waiting).toBeUndefined();
+    expect(out.warnings).toContainEqual(expect.stringMatching(/^cost\.elastic: data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits/));
+  });
+
+  it('the checkpoint interval chosen against the distribution, and the dated quarters of the token budget', () => {
+    const r = reliability({ ...DOC, cost: { ...DOC.cost, capacity: 'spot', preemptionsPerNodeDay: 2, startDate: '2027-01-04' } });
+    const best = r.completion.p50OptimalInterval;
+    if (!best) throw new Error('no interval chosen');
+    // Never a later median end than Young/Daly's interval, which the run uses.
+    expect(best.days.p50).toBeLessThanOrEqual(r.completion.days.p50);
+    expect(best.minutes).toBeGreaterThan(0);
+    const quarters = r.completion.milestones ?? [];
+    expect(quarters.map((q) => q.fraction)).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(quarters[3]?.date).toEqual(r.completion.endDate);
+    expect(quarters.every((q, i) => i === 0 || (q.date?.p50 ?? '') >= (quarters[i - 1]?.date?.p50 ?? ''))).toBe(true);
   });
 });

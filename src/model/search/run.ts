@@ -3,9 +3,8 @@
 // plain methods so that the generator in search.ts only schedules groups.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { hostMemory, optimizerBytesPerParameter } from '../memory/index.ts';
-import { parameterCounts } from '../structure/index.ts';
-import { reliabilityPlan } from '../run/index.ts';
+import { hostMemory } from '../memory/index.ts';
+import { checkpointBytesOf, runPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
 import {
   activationEdgePieces, activationPieces, explicitEtp, gridPieces, layoutConfig, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
@@ -15,7 +14,7 @@ import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type Cano
 import { groupLayoutCount, type LayoutGroup, type PipelineShape } from './space.ts';
 import type { LayoutChoice, ScoredLayout, SearchCounts, SearchObjective, StackSwitches } from './types.ts';
 import { RECOMPUTES, SCHEDULES, type RunConfig } from '../input/index.ts';
-import { SECONDS_PER_DAY, SECONDS_PER_HOUR, WEIGHT_BYTES } from '../input/index.ts';
+import { SECONDS_PER_DAY, SECONDS_PER_HOUR } from '../input/index.ts';
 
 /** Pieces shared by the groups of one search, keyed by the few degrees each depends on. */
 export class PieceCache {
@@ -84,6 +83,8 @@ export class PieceCache {
 export class Scoring {
   readonly tokensPerStep: number;
   private readonly goodput = new Map<number, number>();
+  private readonly checkpointBytes: number;
+  private readonly usdPerGpuHour: number;
   /**
    * capacityBytes: one GPU's memory (the headroom objective's reference); limitBytes: the
    * most a layout may need to count as fitting (capacity less the margin kept free).
@@ -93,14 +94,15 @@ export class Scoring {
     readonly maxUsd: number, readonly maxDays: number, readonly limitBytes = capacityBytes,
   ) {
     this.tokensPerStep = base.training.globalBatch * base.training.seqLen;
+    // The page's own rule (run/plan.ts): spot preemptions over the nodes count, and spot GPUs are paid at the spot price.
+    this.checkpointBytes = checkpointBytesOf(base);
+    this.usdPerGpuHour = runPlan(base, base.cluster.gpus, this.checkpointBytes).usdPerGpuHour;
   }
 
   private goodputOf(gpus: number): number {
     let g = this.goodput.get(gpus);
     if (g === undefined) {
-      const t = this.base.training;
-      const bytesPerParameter = WEIGHT_BYTES[t.precision] + optimizerBytesPerParameter(t, this.base.stack.optimizerStateDtype);
-      g = reliabilityPlan(this.base.cost, gpus, parameterCounts(this.base.model).total * bytesPerParameter).goodput;
+      g = runPlan(this.base, gpus, this.checkpointBytes).plan.goodput;
       this.goodput.set(gpus, g);
     }
     return g;
@@ -112,7 +114,7 @@ export class Scoring {
   }
 
   usd(stepSeconds: number, gpus: number): number {
-    return gpus * (this.wallSeconds(stepSeconds, gpus) / SECONDS_PER_HOUR) * this.base.cost.usdPerGpuHour;
+    return gpus * (this.wallSeconds(stepSeconds, gpus) / SECONDS_PER_HOUR) * this.usdPerGpuHour;
   }
 
   score(stepSeconds: number, memoryBytes: number, gpus: number): number {

@@ -4,6 +4,9 @@ import { estimate } from '../estimate.ts';
 import { dalyGoodput } from '../run/index.ts';
 import { sweepDocument, type SweepKnob } from './index.ts';
 
+/** A row's completion is the range alone (sweep.ts): the interval chosen and the quarters are the document's own estimate's. */
+const ROW_OPTIONS = { completion: 'range' } as const;
+
 type Doc = { readonly [key: string]: unknown } & {
   readonly parallel: Record<string, unknown>; readonly training: Record<string, unknown>;
   readonly cluster: Record<string, unknown>; readonly cost: Record<string, unknown>;
@@ -50,7 +53,7 @@ describe('sweep: each row is the estimate of the document with that value', () =
     const result = sweepDocument(doc, knob);
     expect(result.errors).toEqual([]);
     expect(result.rows.length).toBeGreaterThan(1);
-    for (const row of result.rows) expect(row.output).toEqual(estimate(byHand(doc, knob, row.value)));
+    for (const row of result.rows) expect(row.output).toEqual(estimate(byHand(doc, knob, row.value), ROW_OPTIONS));
     // Every skipped value is one the engine rejects, with its reason.
     for (const skip of result.skipped) {
       const errors = estimate(byHand(doc, knob, skip.value)).errors;
@@ -214,7 +217,7 @@ describe('sweep: what each curve holds fixed (issue 36)', () => {
     expect(batchAt(8192)).toBe(512);
     for (const row of result.rows) {
       const sequences = 4_194_304 / Number(row.value);
-      expect(row.output).toEqual(estimate({ ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: row.value, globalBatch: sequences } }));
+      expect(row.output).toEqual(estimate({ ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: row.value, globalBatch: sequences } }, ROW_OPTIONS));
       // Same tokens per step, so the same steps for the token budget: tokens/s × days is the budget over goodput in every row.
       expect(sequences * Number(row.value)).toBe(4_194_304);
     }

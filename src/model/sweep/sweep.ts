@@ -1,5 +1,7 @@
 // One knob across its values, everything else fixed: each row is the engine's whole
-// answer (estimate.ts) for the document with that value set, so a curve drawn from the
+// answer (estimate.ts) for the document with that value set (its simulated end as the
+// p10/p50/p90 range alone: the interval chosen against the distribution and the quarters
+// of the budget are the document's own estimate's), so a curve drawn from the
 // rows shows exactly what the planner would say at each point. Values the engine rejects
 // are listed with its reason instead of a row.
 
@@ -95,7 +97,8 @@ export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions
       skipped.push({ value, reason: changes });
       continue;
     }
-    const output = estimate(withFieldChanges(raw, changes));
+    // Each row's end as a range only (the interval chosen against the distribution and the quarters are the document's, in `base`).
+    const output = estimate(withFieldChanges(raw, changes), { completion: 'range' });
     if (output.errors.length > 0) skipped.push({ value, reason: output.errors.join('; ') });
     else rows.push({ value, changes, output: options.timeline === false ? { ...output, timeline: null } : output });
   }

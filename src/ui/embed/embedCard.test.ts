@@ -3,7 +3,7 @@ import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { setAt } from '../../state/doc.ts';
 import { findModelPreset, loadCatalog } from '../../state/catalog.ts';
 import { sampleOutput } from '../testOutputs.ts';
-import { layoutWords, verdictWords } from './embedCard.ts';
+import { completionCardWords, layoutWords, verdictWords } from './embedCard.ts';
 
 // The catalog is a chunk of its own on the page (state/catalog.ts); a test below reads DeepSeek-V3 from it.
 await loadCatalog();
@@ -73,5 +73,29 @@ describe('the layout line names expert TP once EP is above 1', () => {
     expect(layoutWords(doc(64))?.degrees).toBe('TP 8 · PP 1 · DP 32 · CP 1 · EP 64 · ETP 1');
     expect(layoutWords(doc(32))?.degrees).toBe('TP 8 · PP 1 · DP 32 · CP 1 · EP 32 · ETP 8');
     expect(layoutWords(DEFAULT_DOCUMENT)?.degrees).not.toContain('ETP');
+  });
+});
+
+describe('the embed card\'s range of the run\'s end', () => {
+  const P = (p10: number, p50: number, p90: number) => ({ p10, p50, p90 });
+  const completion = { days: P(53.9, 54.2, 54.6), usd: P(1_000_000, 1_100_000, 1_300_000), basis: '…' };
+  const withCompletion = (c: unknown) => {
+    const out = sampleOutput();
+    return { ...out, reliability: { ...out.reliability!, completion: c as typeof completion } };
+  };
+
+  it('the median with its p10–p90 in days and dollars; on spot, the on-demand answer beside it', () => {
+    expect(completionCardWords(withCompletion(completion))).toBe('end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M)');
+    const spot = { ...completion, onDemand: { days: P(50, 50.1, 50.3), usd: P(2_000_000, 2_100_000, 2_200_000), expectedInterruptions: 3 } };
+    expect(completionCardWords(withCompletion(spot))).toBe('Spot, end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M); '
+      + 'on-demand: 50.1 days (p10 50 days, p90 50.3 days), $2.1M (p10 $2M, p90 $2.2M)');
+  });
+
+  it('nothing without a simulation', () => {
+    const out = sampleOutput();
+    if (!out.reliability) throw new Error('no reliability');
+    const { completion: _dropped, ...reliability } = out.reliability;
+    expect(completionCardWords({ ...out, reliability })).toBeNull();
+    expect(completionCardWords({ ...out, reliability: null })).toBeNull();
   });
 });

@@ -9,7 +9,8 @@ import type { OomVerdict } from '../../model/validation/index.ts';
 import { fitAssessment, tightWords } from '../uncertainty/memoryVerdict.ts';
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 import { hostShortfallWords } from '../uncertainty/hostMemoryWords.ts';
-import { formatCount, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
+import { formatCount, formatDays, formatGiB, formatPercent, formatTokenCount, formatUsd } from '../format.ts';
+import { endRangeWords, percentileText } from '../reliability/completionWords.ts';
 
 /** The figures the embed card shows, by their ids (data-testid): memory, and the five a planner asks for. */
 export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
@@ -97,4 +98,16 @@ export function verdictWords(output: EstimateOutput): VerdictWords {
   const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
   const detail = `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`;
   return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity, output) };
+}
+
+/**
+ * The run's end as the engine simulated it (reliability.completion), one line for the card:
+ * the median with its p10–p90 in days and dollars, dated when a start date is given, and on
+ * spot capacity the on-demand answer beside it. Null without a simulation.
+ */
+export function completionCardWords(output: EstimateOutput): string | null {
+  const c = output.reliability?.completion;
+  if (!c) return null;
+  const onDemand = c.onDemand ? `; on-demand: ${percentileText(c.onDemand.days, formatDays)}, ${percentileText(c.onDemand.usd, formatUsd)}` : '';
+  return `${c.onDemand ? 'Spot, ' : ''}end over simulated runs: ${endRangeWords(c)}${onDemand}`;
 }

@@ -6,6 +6,7 @@
 
 import type { Completion, EstimateOutput } from '../../model/input/index.ts';
 import { formatCount, formatDays, formatUsd } from '../format.ts';
+import { elasticWords, medianIntervalWords, milestoneWords, percentileText } from './completionWords.ts';
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 const CELL = 'px-2 py-1 text-right tabular-nums';
@@ -13,10 +14,21 @@ const HEAD = 'px-2 py-1 text-left font-medium';
 const WIDTH = 240;
 const HEIGHT = 60;
 
-type Range = Completion['days'];
+const rangeText = percentileText;
 
-function rangeText(r: Range, format: (x: number) => string): string {
-  return `${format(r.p50)} (p10 ${format(r.p10)}, p90 ${format(r.p90)})`;
+/** The date (or day) each quarter of the token budget is reached, the median run with its p10–p90. */
+function Milestones({ completion }: { completion: Completion }) {
+  const rows = milestoneWords(completion);
+  if (rows.length === 0) return null;
+  return (
+    <table className="mt-2 text-sm" data-testid="completion-milestones">
+      <caption className="text-left text-sm">When each quarter of the token budget is reached{completion.endDate ? '' : ' (days from the start; set a start date for dates)'}</caption>
+      <thead><tr><th scope="col" className={HEAD}>Share</th><th scope="col" className={HEAD}>Median run</th><th scope="col" className={HEAD}>Range</th></tr></thead>
+      <tbody>
+        {rows.map((m) => <tr key={m.share}><th scope="row" className={HEAD}>{m.share}</th><td className={CELL}>{m.when}</td><td className={CELL}>{m.range}</td></tr>)}
+      </tbody>
+    </table>
+  );
 }
 
 function Histogram({ completion, id }: { completion: Completion; id: string }) {
@@ -46,6 +58,8 @@ export function CompletionPanel({ output }: { output: EstimateOutput }) {
   const completion = output.reliability?.completion;
   if (!completion) return null;
   const { onDemand, endDate } = completion;
+  const elastic = elasticWords(completion);
+  const interval = medianIntervalWords(completion, output.reliability?.optimalCheckpointIntervalMinutes ?? null);
   return (
     <section aria-labelledby="completion-title" className={PANEL} data-testid="completion">
       <h3 id="completion-title" className="text-base font-semibold">When it ends and what it costs</h3>
@@ -73,6 +87,9 @@ export function CompletionPanel({ output }: { output: EstimateOutput }) {
         </table>
       )}
       {onDemand && endDate && <p className="mt-1 text-sm">Spot ends on {endDate.p50} (p10 {endDate.p10}, p90 {endDate.p90}).</p>}
+      <Milestones completion={completion} />
+      {elastic && <p className="mt-1 text-sm" data-testid="completion-elastic">{elastic}</p>}
+      {interval && <p className="mt-1 text-sm" data-testid="completion-interval">{interval}</p>}
       <Histogram completion={completion} id="completion" />
       <details className="text-xs text-gray-700 dark:text-gray-300"><summary className="cursor-pointer">How this is simulated</summary><p>{completion.basis}</p></details>
     </section>

@@ -1,11 +1,14 @@
 // Goodput against the checkpoint interval, from a few minutes to a day, on a log axis:
 // Daly's expected wall time for the user's GPU MTBF, cluster size and checkpoint write
 // time (reliability.ts), with Young's optimum √(2δM) marked and the run's own interval
-// beside it when it is set. Clicking a point sets the interval.
+// beside it when it is set. Below, the days to the end at each interval as the engine
+// simulated them (reliability.completion): the median run with its p10–p90 band, with
+// Young/Daly's interval and the one whose median ends soonest both marked (the goodput curve
+// above is Daly's expectation, so it marks Young/Daly's alone). Clicking a point sets the interval.
 
-import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo, type ReactNode } from 'react';
-import { formatDays, formatMinutes, formatPercent, formatSeconds } from '../format.ts';
+import { formatDays, formatMinutes, formatNumber, formatPercent, formatSeconds } from '../format.ts';
 import { TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
 import { CHART_STAGGER_MS, bestGoodput, type TradeoffPoint } from './points.ts';
 import { SECONDS_PER_HOUR } from '../../model/input/index.ts';
@@ -13,6 +16,8 @@ import { useStaggeredValue } from '../useSettledValue.ts';
 
 const COLOR = '#0072b2';
 const OPTIMUM_COLOR = '#009e73';
+/** The interval chosen against the distribution (Okabe–Ito vermillion, apart from Young's green). */
+const MEDIAN_COLOR = '#d55e00';
 const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
 
 interface Props {
@@ -22,6 +27,8 @@ interface Props {
   readonly chosenMinutes: number | null;
   readonly writeSeconds: number | null;
   readonly clusterMtbfHours: number | null;
+  /** The interval whose simulated runs end soonest at the median (reliability.completion.p50OptimalInterval), or null. */
+  readonly medianBest: { readonly minutes: number; readonly days: readonly [number, number, number] } | null;
   readonly onApply: (p: TradeoffPoint) => void;
 }
 
@@ -49,7 +56,7 @@ export default function CheckpointCurve(props: Props) {
 }
 
 // Memoized: until its turn comes, the curve keeps its drawing without redrawing it.
-const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMinutes, chosenMinutes, writeSeconds, clusterMtbfHours, onApply }: Props) {
+const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMinutes, chosenMinutes, writeSeconds, clusterMtbfHours, medianBest, onApply }: Props) {
   const best = bestGoodput(points);
   const optimum = points.find((p) => p.value === optimumMinutes);
   const low = Math.min(...points.map((p) => p.goodput));
@@ -87,13 +94,59 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMin
           <Line dataKey="goodput" stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={dot} activeDot={false} />
         </LineChart>
       </div>
+      <EndDaysCurve points={points} optimumMinutes={optimumMinutes} medianBest={medianBest} />
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         <span data-testid="checkpoint-optimum">Young/Daly optimum: every {formatMinutes(optimumMinutes)}</span>
         {writeSeconds !== null && clusterMtbfHours !== null && (
           <> = √(2 × {formatSeconds(writeSeconds)} to write × {formatSeconds(clusterMtbfHours * SECONDS_PER_HOUR)} between failures of the whole cluster)</>
         )}, goodput {formatPercent(optimum?.goodput ?? 0)}.
         {chosenMinutes !== null && chosenMinutes !== optimumMinutes && <> This run checkpoints every {formatMinutes(chosenMinutes)}.</>}
+        {medianBest && (
+          <span data-testid="checkpoint-median-best" className="block">
+            Against the distribution: every {formatMinutes(medianBest.minutes)}, the median simulated run ends in {formatDays(medianBest.days[1])} (p10 {formatDays(medianBest.days[0])}, p90 {formatDays(medianBest.days[2])}).
+          </span>
+        )}
       </figcaption>
     </figure>
   );
 });
+
+/** The interval chosen against the distribution, as a vertical mark (labelled below the axis' top, apart from Young's). */
+function MedianMark({ minutes, optimumMinutes }: { minutes: number; optimumMinutes: number }) {
+  return (
+    <ReferenceLine x={minutes} stroke={MEDIAN_COLOR} strokeWidth={2} strokeDasharray="1 3" ifOverflow="extendDomain"
+      label={{ value: minutes === optimumMinutes ? 'median best: same' : `median best ${formatMinutes(minutes)}`, position: 'insideTopRight', fill: 'currentColor', fontSize: 12 }} />
+  );
+}
+
+/** Days to the end at each interval: the median simulated run, its p10–p90 band, both optimum marks. */
+function EndDaysCurve({ points, optimumMinutes, medianBest }: Pick<Props, 'points' | 'optimumMinutes' | 'medianBest'>) {
+  const ranged = points.filter((p) => p.range !== null);
+  if (ranged.length === 0) return null;
+  const low = Math.min(...ranged.map((p) => p.range?.days[0] ?? Infinity));
+  const high = Math.max(...ranged.map((p) => p.range?.days[2] ?? 0));
+  const first = ranged[0];
+  const last = ranged[ranged.length - 1];
+  const summary = `Days to the end against the checkpoint interval, the median of the simulated runs with their p10–p90 band: `
+    + `${first?.valueLabel ?? ''}: ${formatDays(first?.range?.days[1] ?? 0)}; ${last?.valueLabel ?? ''}: ${formatDays(last?.range?.days[1] ?? 0)}. `
+    + `Young/Daly optimum every ${formatMinutes(optimumMinutes)}`
+    + (medianBest ? `; the median ends soonest every ${formatMinutes(medianBest.minutes)}, in ${formatDays(medianBest.days[1])}.` : '.');
+  return (
+    <div data-testid="checkpoint-days-curve" data-median-best-minutes={medianBest?.minutes} role="img" aria-label={summary} className="mt-2 text-gray-700 dark:text-gray-300">
+      <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
+      <ComposedChart responsive accessibilityLayer={false} data={ranged as TradeoffPoint[]} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
+        style={{ width: '100%', height: 140 }}>
+        <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
+        <XAxis dataKey={(p: TradeoffPoint) => p.value as number} type="number" scale="log" domain={['dataMin', 'dataMax']} ticks={TICKS_MINUTES}
+          interval={0} tick={plainTick} tickFormatter={(v: number) => formatMinutes(v)} stroke="currentColor" />
+        <YAxis width={56} domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]} tick={plainTick} tickCount={3}
+          tickFormatter={(v: number) => formatNumber(v)} stroke="currentColor" />
+        <ReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3" />
+        {medianBest && <MedianMark minutes={medianBest.minutes} optimumMinutes={optimumMinutes} />}
+        <Area dataKey={(p: TradeoffPoint) => [p.range?.days[0] ?? 0, p.range?.days[2] ?? 0]} stroke="none" fill={COLOR} fillOpacity={0.2}
+          isAnimationActive={false} activeDot={false} />
+        <Line dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0} stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={false} activeDot={false} />
+      </ComposedChart>
+    </div>
+  );
+}

@@ -5,7 +5,7 @@
 // (a category axis drawn on a numeric one, so a value's band can be shaded).
 
 import { memo, type ReactNode } from 'react';
-import { CartesianGrid, Line, LineChart, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { GiB } from '../../model/input/index.ts';
 import { OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
@@ -29,6 +29,24 @@ const COST: Readonly<Record<CostUnit, Series>> = {
   usd: { id: 'cost', title: 'Cost of the token budget (US$)', color: '#009e73', of: (p) => p.usd, tick: (v) => (v === 0 ? '0' : formatUsd(v)) },
   days: { id: 'cost', title: 'Days for the token budget', color: '#009e73', of: (p) => p.days, tick: (v) => formatNumber(v) },
 };
+/** The cost chart of a banded knob (points.ts BANDED_KNOBS): the median simulated run, its p10–p90 band drawn behind. */
+const BANDED_COST: Readonly<Record<CostUnit, Series & { readonly band: (p: TradeoffPoint) => [number, number] }>> = {
+  usd: {
+    ...COST.usd, title: 'Cost of the token budget (US$): median simulated run, p10–p90 band',
+    of: (p) => p.range?.usd[1] ?? p.usd, band: (p) => [p.range?.usd[0] ?? p.usd, p.range?.usd[2] ?? p.usd],
+  },
+  days: {
+    ...COST.days, title: 'Days for the token budget: median simulated run, p10–p90 band',
+    of: (p) => p.range?.days[1] ?? p.days, band: (p) => [p.range?.days[0] ?? p.days, p.range?.days[2] ?? p.days],
+  },
+};
+
+/** "54.2 days (p10 53.9, p90 54.6)": a point's simulated range in the cost unit, or its expected figure without one. */
+export function rangeText(p: TradeoffPoint, unit: CostUnit): string {
+  const format = unit === 'usd' ? formatUsd : formatDays;
+  const r = unit === 'usd' ? p.range?.usd : p.range?.days;
+  return r ? `${format(r[1])} (p10 ${format(r[0])}, p90 ${format(r[2])})` : format(unit === 'usd' ? p.usd : p.days);
+}
 
 function PointTooltip({ active, payload }: { active?: boolean; payload?: ReadonlyArray<{ payload?: unknown }> }): ReactNode {
   const p = payload?.[0]?.payload as TradeoffPoint | undefined;
@@ -39,6 +57,7 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
       <p>{formatTokensPerSecond(p.tokensPerSecond)} · MFU {formatPercent(p.mfu)}</p>
       <p>{formatGiB(p.memoryGiB * GiB)} of {formatGiB(p.capacityGiB * GiB)}{p.verdict === 'safe' ? '' : `: ${VERDICT_LABEL[p.verdict].toLowerCase()}`}</p>
       <p>{formatDays(p.days)} · {formatUsd(p.usd)}</p>
+      {p.range && <p>Simulated end: {rangeText(p, 'days')}</p>}
       <p>Click to apply</p>
     </div>
   );
@@ -48,8 +67,10 @@ interface DotProps { readonly cx?: number; readonly cy?: number; readonly index?
 
 const HEIGHT = { speed: 116, memory: 116, cost: 140 } as const;
 
+type BandedSeries = Series & { readonly band?: (p: TradeoffPoint) => [number, number] };
+
 function SmallChart({ series, order, points: newest, onApply }: {
-  series: Series; order: number; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void;
+  series: BandedSeries; order: number; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void;
 }) {
   const points = useStaggeredValue(newest, order * CHART_STAGGER_MS);
   if (!points) return <div style={{ height: HEIGHT[series.id] + 16 }} />;
@@ -57,7 +78,7 @@ function SmallChart({ series, order, points: newest, onApply }: {
 }
 
 // Memoized: until its turn comes, a chart keeps its drawing without redrawing it.
-const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: { series: Series; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void }) {
+const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: { series: BandedSeries; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void }) {
   const tickLabels = (i: number) => points[i]?.valueLabel ?? '';
   const current = points.find((p) => p.current);
   const capacity = points[0]?.capacityGiB ?? 0;
@@ -78,7 +99,7 @@ const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: {
   return (
     <div className="text-gray-700 dark:text-gray-300">
       <p className="text-xs font-medium">{series.title}</p>
-      <LineChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={{ top: 6, right: 16, bottom: 2, left: 8 }}
+      <ComposedChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={{ top: 6, right: 16, bottom: 2, left: 8 }}
         style={{ width: '100%', height: HEIGHT[series.id] }}>
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
         <XAxis dataKey="index" type="number" domain={[-0.5, points.length - 0.5]} ticks={points.map((p) => p.index)} interval={0}
@@ -95,15 +116,19 @@ const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: {
             label={{ value: 'capacity', position: 'insideTopRight', fill: 'currentColor', fontSize: 11 }} />
         )}
         <Tooltip content={<PointTooltip />} isAnimationActive={false} />
+        {series.band && (
+          <Area dataKey={series.band} name="p10–p90" stroke="none" fill={series.color} fillOpacity={0.2} isAnimationActive={false}
+            activeDot={false} data-testid="tradeoff-band" />
+        )}
         <Line dataKey={series.of} name={series.title} stroke={series.color} strokeWidth={2} isAnimationActive={false} dot={dot}
           activeDot={false} />
-      </LineChart>
+      </ComposedChart>
     </div>
   );
 });
 
 /** Screen-reader and keyboard twin of the charts: the figures of every value, each with an Apply button. */
-function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void }) {
+function TradeoffTable({ points, banded, onApply }: { points: readonly TradeoffPoint[]; banded: boolean; onApply: (p: TradeoffPoint) => void }) {
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">The curve as a table, with a button to apply each value</summary>
@@ -112,8 +137,8 @@ function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; 
           <thead>
             <tr>
               <th scope="col" className="px-2 text-left">Value</th><th scope="col" className="px-2">Tokens/s</th>
-              <th scope="col" className="px-2">Memory per GPU</th><th scope="col" className="px-2">Days</th>
-              <th scope="col" className="px-2">Cost</th><th scope="col" className="px-2 text-left">Memory verdict</th>
+              <th scope="col" className="px-2">Memory per GPU</th><th scope="col" className="px-2">Days{banded ? ', median (p10, p90)' : ''}</th>
+              <th scope="col" className="px-2">Cost{banded ? ', median (p10, p90)' : ''}</th><th scope="col" className="px-2 text-left">Memory verdict</th>
               <th scope="col" className="px-2"><span className="sr-only">Apply</span></th>
             </tr>
           </thead>
@@ -123,8 +148,8 @@ function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; 
                 <th scope="row" className="px-2 text-left font-normal">{p.valueLabel}{p.current ? ' (current)' : ''}</th>
                 <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
                 <td className="px-2">{formatGiB(p.memoryGiB * GiB)}</td>
-                <td className="px-2">{formatDays(p.days)}</td>
-                <td className="px-2">{formatUsd(p.usd)}</td>
+                <td className="px-2">{banded ? rangeText(p, 'days') : formatDays(p.days)}</td>
+                <td className="px-2">{banded ? rangeText(p, 'usd') : formatUsd(p.usd)}</td>
                 <td className="px-2 text-left" data-testid="tradeoff-verdict" data-verdict={p.verdict}>{VERDICT_LABEL[p.verdict]}</td>
                 <td className="px-2">
                   <button type="button" disabled={p.current} onClick={() => onApply(p)}
@@ -141,32 +166,38 @@ function TradeoffTable({ points, onApply }: { points: readonly TradeoffPoint[]; 
   );
 }
 
-export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[], costUnit: CostUnit): string {
+export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[], costUnit: CostUnit, banded = false): string {
   const fit = points.filter((p) => p.fits);
   const fastest = fit.reduce<TradeoffPoint | null>((a, p) => (a === null || p.tokensPerSecond > a.tokensPerSecond ? p : a), null);
   const cheapest = fit.reduce<TradeoffPoint | null>((a, p) => (a === null || COST[costUnit].of(p) < COST[costUnit].of(a) ? p : a), null);
   const parts = [`${knobLabel} from ${points[0]?.valueLabel ?? ''} to ${points[points.length - 1]?.valueLabel ?? ''}: ${fit.length} of ${points.length} values fit.`];
   if (fastest) parts.push(`Fastest that fits: ${fastest.valueLabel} at ${formatTokensPerSecond(fastest.tokensPerSecond)}.`);
   if (cheapest) parts.push(`${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`);
+  const current = points.find((p) => p.current);
+  if (banded && current?.range) parts.push(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, costUnit)}.`);
   return parts.join(' ');
 }
 
-export default function TradeoffChart({ knobLabel, points, costUnit, onApply }: {
-  knobLabel: string; points: readonly TradeoffPoint[]; costUnit: CostUnit; onApply: (p: TradeoffPoint) => void;
+export default function TradeoffChart({ knobLabel, points, costUnit, banded = false, onApply }: {
+  knobLabel: string; points: readonly TradeoffPoint[]; costUnit: CostUnit; banded?: boolean; onApply: (p: TradeoffPoint) => void;
 }) {
+  // A band only where the engine simulated every point's end.
+  const band = banded && points.length > 0 && points.every((p) => p.range !== null);
   return (
     <figure>
-      <div data-testid="tradeoff-chart" data-points={points.length} role="img" aria-label={curveSummary(knobLabel, points, costUnit)} className="flex flex-col gap-1">
-        {[SPEED, MEMORY, COST[costUnit]].map((series, order) => (
+      <div data-testid="tradeoff-chart" data-points={points.length} data-banded={band ? 'true' : undefined} role="img"
+        aria-label={curveSummary(knobLabel, points, costUnit, band)} className="flex flex-col gap-1">
+        {[SPEED, MEMORY, band ? BANDED_COST[costUnit] : COST[costUnit]].map((series, order) => (
           <SmallChart key={series.id} series={series} order={order} points={points} onApply={onApply} />
         ))}
       </div>
       <p className="mt-1 flex flex-wrap gap-x-4 text-xs text-gray-700 dark:text-gray-300">
         <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full border-2 border-current align-middle" />current value</span>
         <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 align-middle" style={{ backgroundColor: OOM_COLOR, opacity: 0.5 }} />does not fit</span>
+        {band && <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 align-middle" style={{ backgroundColor: COST[costUnit].color, opacity: 0.3 }} />p10–p90 of the simulated runs</span>}
         <span>{knobLabel} on the horizontal axis; click a point to apply it</span>
       </p>
-      <TradeoffTable points={points} onApply={onApply} />
+      <TradeoffTable points={points} banded={band} onApply={onApply} />
     </figure>
   );
 }

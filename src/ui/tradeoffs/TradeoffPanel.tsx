@@ -13,11 +13,12 @@ import type { TradeoffAnswer } from '../../worker/api.ts';
 import { createEngineWorker } from '../../worker/create-worker.ts';
 import { createTradeoffClient, type TradeoffClient } from '../../worker/tradeoff-client.ts';
 import { BUTTON } from '../buttons.ts';
+import { formatMinutes } from '../format.ts';
 import { messageInWords } from '../errorWords.ts';
 import { useSettledValue } from '../useSettledValue.ts';
 import { STALE_CLASS, STALE_TEXT } from '../SummaryStrip.tsx';
 import { holdingLine, KNOB_CAPTIONS, knobCaption } from './captions.ts';
-import { tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
+import { BANDED_KNOBS, tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
 import type { CostUnit } from './TradeoffChart.tsx';
 
 // Memoized: a new estimate re-renders the panel, but the curves redraw only when their own answer changes.
@@ -135,8 +136,11 @@ function Problems({ lines }: { lines: readonly string[] }) {
 function CheckpointSection({ result, document, onApply }: { result: SweepResult; document: Doc; onApply: (p: TradeoffPoint) => void }) {
   const store = usePlannerStore();
   const points = useMemo(() => tradeoffPoints(result), [result]);
+  // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
+  const own = usePlanner((st) => st.output?.reliability?.completion?.p50OptimalInterval);
   if (result.errors.length > 0) return <Problems lines={result.errors} />;
   const reliability = result.rows[0]?.output.reliability;
+  const medianBest = own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null;
   const optimum = reliability?.optimalCheckpointIntervalMinutes ?? null;
   const chosen = getAt(document, ['cost', 'checkpointIntervalMinutes']);
   const chosenMinutes = typeof chosen === 'number' ? chosen : null;
@@ -149,14 +153,21 @@ function CheckpointSection({ result, document, onApply }: { result: SweepResult;
         <strong>{caption.tradeoff}:</strong> {caption.why} <span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
       </p>
       <Suspense fallback={<p className="min-h-48 text-sm">Loading the checkpoint curve…</p>}>
-        <CheckpointCurve points={points} optimumMinutes={optimum} chosenMinutes={chosenMinutes} onApply={onApply}
+        <CheckpointCurve points={points} optimumMinutes={optimum} chosenMinutes={chosenMinutes} medianBest={medianBest} onApply={onApply}
           writeSeconds={reliability?.checkpointWriteSeconds ?? null} clusterMtbfHours={reliability?.clusterMtbfHours ?? null} />
       </Suspense>
-      {chosenMinutes !== null && (
-        <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], undefined)}>
-          Checkpoint at the optimum again
-        </button>
-      )}
+      <div className="flex flex-wrap gap-2">
+        {chosenMinutes !== null && (
+          <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], undefined)}>
+            Checkpoint at the optimum again
+          </button>
+        )}
+        {medianBest && medianBest.minutes !== (chosenMinutes ?? optimum) && (
+          <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], medianBest.minutes)}>
+            Checkpoint every {formatMinutes(medianBest.minutes)} (the median run ends soonest)
+          </button>
+        )}
+      </div>
     </div>
   );
 }
@@ -208,7 +219,7 @@ export default function TradeoffPanel() {
             <div className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`} data-stale={stale ? 'true' : undefined} data-knob={result.knob ?? undefined}>
               <Caption knob={knob} result={result} />
               <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
-                <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} onApply={apply} />
+                <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} banded={BANDED_KNOBS.includes(knob)} onApply={apply} />
               </Suspense>
               <Skipped result={result} />
               {answer && document && <CheckpointSection result={answer.checkpoint} document={document} onApply={apply} />}

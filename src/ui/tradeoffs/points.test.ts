@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sweepDocument } from '../../model/sweep/index.ts';
 import { GiB } from '../../model/input/index.ts';
 import { bestGoodput, tradeoffPoints, valueLabel } from './points.ts';
-import { curveSummary } from './TradeoffChart.tsx';
+import { curveSummary, rangeText } from './TradeoffChart.tsx';
+import { formatDays, formatUsd } from '../format.ts';
 import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
@@ -31,6 +32,19 @@ describe('trade-off points', () => {
   it('the checkpoint curve peaks at the optimum of the engine', () => {
     const result = sweepDocument(LLAMA_70B, 'checkpointInterval', { timeline: false });
     expect(bestGoodput(tradeoffPoints(result))?.value).toBe(result.current);
+  });
+
+  it('carry the row\'s simulated end: p10, p50 and p90 of days and dollars (reliability.completion)', () => {
+    const result = sweepDocument(LLAMA_70B, 'gpus', { timeline: false });
+    const points = tradeoffPoints(result);
+    result.rows.forEach((row, i) => {
+      const c = row.output.reliability?.completion;
+      expect(points[i]?.range).toEqual({ days: [c?.days.p10, c?.days.p50, c?.days.p90], usd: [c?.usd.p10, c?.usd.p50, c?.usd.p90] });
+    });
+    const current = points.find((p) => p.current)!;
+    expect(rangeText(current, 'days')).toBe(`${formatDays(current.range!.days[1])} (p10 ${formatDays(current.range!.days[0])}, p90 ${formatDays(current.range!.days[2])})`);
+    expect(curveSummary('GPUs', points, 'days', true)).toContain(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, 'days')}.`);
+    expect(rangeText({ ...current, range: null }, 'usd')).toBe(formatUsd(current.usd));
   });
 
   it('the chart\'s text alternative says how many values fit and which is fastest and cheapest', () => {

@@ -31,6 +31,21 @@ export interface TradeoffPoint {
   /** The page's one verdict (memoryVerdict.ts): a point the strip would call tight is tight here too. */
   readonly verdict: OomVerdict;
   readonly current: boolean;
+  /** The engine's simulated end (reliability.completion): p10, p50, p90 of days and dollars; null without one. */
+  readonly range: PointRange | null;
+}
+
+export interface PointRange {
+  readonly days: readonly [p10: number, p50: number, p90: number];
+  readonly usd: readonly [p10: number, p50: number, p90: number];
+}
+
+/** The knobs whose cost chart draws the median simulated run with its p10–p90 band (issue 37 item 5). */
+export const BANDED_KNOBS: readonly string[] = ['gpus', 'checkpointInterval'];
+
+function rangeOf(o: SweepResult['rows'][number]['output']): PointRange | null {
+  const c = o.reliability?.completion;
+  return c ? { days: [c.days.p10, c.days.p50, c.days.p90], usd: [c.usd.p10, c.usd.p50, c.usd.p90] } : null;
 }
 
 const RECOMPUTE_WORDS: Readonly<Record<string, string>> = { none: 'none', selective: 'selective', full: 'full' };
@@ -61,6 +76,7 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
       fits: o.memory.fits,
       verdict: outputVerdict(o),
       current: row.value === result.current,
+      range: rangeOf(o),
     };
   });
 }
