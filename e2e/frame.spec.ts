@@ -70,7 +70,7 @@ test('"Search layouts" beside the verdict opens the search, whose "tight" is the
   await expect(panel).toHaveAttribute('open', '');
   await expect(panel.locator('summary')).toBeFocused();
   await expect(panel.getByLabel('Memory kept free (%)')).toBeInViewport();
-  const hint = await panel.getByText(/The page calls a run tight above/).innerText();
+  const hint = await panel.getByText(/The page calls this run tight above/).innerText();
   // One rule, one place: the form names the strip's share, not a threshold of its own.
   expect(hint).toContain(`tight above ${stripShare} used`);
   expect(hint).not.toContain('above 90 %');

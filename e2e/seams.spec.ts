@@ -1,6 +1,6 @@
 import { test, expect, openPlanner, resultsSettled, setSlider, slider } from './fixtures.ts';
 import { syntheticMegatronLog } from '../src/model/log/index.ts';
-import { findModelPreset } from '../src/state/catalog.ts';
+import { findModelPreset } from '../src/model/catalog/all.ts';
 import { encodeConfigFragment } from '../src/state/url-codec.ts';
 
 // Issue 38: what is shown follows what is set, on one page load. Mixtral 8x7B on 8 H100s at TP 2 · DP 4 · EP 8: a

@@ -7,7 +7,6 @@ import { SETTLE_MS, useSettledValue } from './useSettledValue.ts';
 import type { EstimateOutput } from '../model/input/index.ts';
 import { usePlanner } from '../state/react.ts';
 import { CompareBar } from './compare/CompareBar.tsx';
-import { CompareView } from './compare/CompareView.tsx';
 import { CureButtons } from './cures/CureButtons.tsx';
 import { Figures } from './Figures.tsx';
 import { FitSuggestions } from './fit/FitSuggestions.tsx';
@@ -17,7 +16,6 @@ import { messageInWords } from './errorWords.ts';
 import { STALE_CLASS, STALE_TEXT, STRIP_FIGURE_IDS, SummaryStrip } from './SummaryStrip.tsx';
 import { useNearView } from './useNearView.ts';
 import { WhenIdle } from './WhenIdle.tsx';
-import { CompletionPanel } from './reliability/CompletionPanel.tsx';
 import { RESULTS_ID } from './frame/jump.ts';
 
 const MemoryChart = memo(lazy(() => import('./charts/MemoryChart.tsx')));
@@ -25,6 +23,9 @@ const PipelineChart = memo(lazy(() => import('./charts/PipelineChart.tsx')));
 const StepBreakdownChart = memo(lazy(() => import('./charts/StepBreakdownChart.tsx')));
 // Below the fold, and its curves are computed only once it is in view: not part of the first script.
 const TradeoffPanel = lazy(() => import('./tradeoffs/TradeoffPanel.tsx'));
+// Shown only while comparing, and at the end of the results: neither is part of the first script (initial JavaScript budget).
+const CompareView = lazy(() => import('./compare/CompareView.tsx').then((m) => ({ default: m.CompareView })));
+const CompletionPanel = lazy(() => import('./reliability/CompletionPanel.tsx').then((m) => ({ default: m.CompletionPanel })));
 
 const MEMORY_FIGURES = ['memory'] as const;
 const SPEED_FIGURES = ['speed'] as const;
@@ -128,7 +129,7 @@ export function Results() {
       <CompareBar />
       {output ? (
         <>
-          {comparing ? <CompareView current={output} /> : (<>
+          {comparing ? <Suspense fallback={<p className="text-sm text-gray-700 dark:text-gray-300">Loading the comparison…</p>}><CompareView current={output} /></Suspense> : (<>
             <SummaryStrip output={output} document={document} stale={stale} />
             {/* Each chart sits under the figures it explains: memory, then speed, then the rest. The first answer
                 draws the strip at once and this block in the deferred render, in slices that yield (page load's
@@ -141,7 +142,7 @@ export function Results() {
               <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
               <SpeedCharts output={output} />
               <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
-              <CompletionPanel output={laterOutput} />
+              <Suspense fallback={null}><CompletionPanel output={laterOutput} /></Suspense>
             </div>}
           </>)}
           <Warnings />

@@ -10,7 +10,9 @@ import { HINT, INPUT } from '../controls/fields.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';
-import { defaultMarginPercent, tightFromShare } from '../uncertainty/memoryVerdict.ts';
+import { defaultMarginPercent, fitAssessment, tightFromShare } from '../uncertainty/memoryVerdict.ts';
+import type { EstimateOutput } from '../../model/input/index.ts';
+import { usePlanner } from '../../state/react.ts';
 
 export interface FormText {
   readonly mode: SearchMode;
@@ -33,10 +35,14 @@ const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = 
   { mode: 'sizing', label: 'Size the cluster' },
 ];
 
-/** The page's one "tight" threshold (memoryVerdict.ts), so the form and the strip name the same share. */
-function marginHint(): string {
-  const tight = tightFromShare();
-  return `Of each GPU's memory, 0 to 90. The page calls a run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free (the default) to list only safe layouts`;
+/**
+ * The page's one "tight" threshold (memoryVerdict.ts), so the form and the strip name the same share: the current
+ * run's, by the memory range of its own segment of published runs (issue 35); the validation set's before any answer.
+ */
+function marginHint(output: EstimateOutput | null): string {
+  const tight = output && output.errors.length === 0 ? fitAssessment(output).tightFromShare : tightFromShare();
+  return `Of each GPU's memory, 0 to 90. The page calls this run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free `
+    + '(the default, or more where a layout\'s own published runs ask for it) to list only safe layouts';
 }
 
 const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
@@ -54,6 +60,7 @@ function Field({ id, label, hint, children }: { id: string; label: string; hint?
 export function SearchFormFields(props: { form: FormText; document: Doc; clusterGpus: number | null; disabled: boolean; onChange: (form: FormText) => void }) {
   const { form, document, clusterGpus, disabled, onChange } = props;
   const id = useId();
+  const output = usePlanner((s) => s.output);
   const set = (patch: Partial<FormText>) => onChange({ ...form, ...patch });
   const setFixed = (key: FixableKey, fixed: boolean) =>
     set({ fixed: fixed ? [...form.fixed.filter((k) => k !== key), key] : form.fixed.filter((k) => k !== key) });
@@ -92,7 +99,7 @@ export function SearchFormFields(props: { form: FormText; document: Doc; cluster
           <input id={`${id}-usd`} inputMode="decimal" className={INPUT} value={form.maxUsd}
             aria-describedby={`${id}-usd-hint`} onChange={(e) => set({ maxUsd: e.target.value })} />
         </Field>
-        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint()}>
+        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint(output)}>
           <input id={`${id}-margin`} inputMode="decimal" className={INPUT} value={form.margin}
             aria-describedby={`${id}-margin-hint`} onChange={(e) => set({ margin: e.target.value })} />
         </Field>
