@@ -37,6 +37,19 @@ describe('OomVerdictLine', () => {
     expect(html).toContain('data-testid="tight-rule"');
   });
 
+  it('a segment of fewer than 20 runs has no "1 in 20": its edge is the furthest run, and the words say so', () => {
+    const output = atShare(0.5);
+    const fit = output.memory.deviceUsed;
+    // A band of 19 runs from −20 % to +10 %: measured = predicted / (1 + e), so low = fit / 1.1, high = fit / 0.8;
+    // the margin is 1 / 0.8 − 1 = 25 % above the estimate.
+    const range = (runs: number) => ({ low: fit / 1.1, high: fit / 0.8, basis: 'test', runs });
+    const withRuns = (runs: number) => ({ ...output, uncertainty: { tokensPerSecond: { low: 1, high: 2, basis: 'test', runs }, memory: range(runs) } });
+    const words = (runs: number) => renderToStaticMarkup(createElement(OomVerdictLine, { output: withRuns(runs) })).replace(/<[^>]+>/g, ' ');
+    expect(words(19)).toContain('of 19 published runs like this one, the furthest over its estimate used 25 % more');
+    expect(words(19)).not.toContain('1 in 20');
+    expect(words(40)).toContain('1 in 20 of 40 published runs used 25 % or more above their estimate');
+  });
+
   it('names no second memory figure: the share of capacity, never GiB used', () => {
     const text = renderToStaticMarkup(createElement(OomVerdictLine, { output: atShare(0.5) })).replace(/<[^>]+>/g, ' ');
     // The GiB in the line are the tight threshold's and the capacity, not a used figure.
