@@ -5,12 +5,20 @@ import globals from 'globals';
 
 const forbiddenInEngine = {
   patterns: [
-    { group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'comlink', 'recharts'], message: 'The engine is pure: no UI, state or worker libraries.' },
-    { group: ['**/ui/**', '**/state/**', '**/worker/**', '../ui', '../state', '../worker'], message: 'Dependencies point one way: ui → state → worker → model.' },
+    {
+      group: ['react', 'react-dom', 'react/*', 'zustand', 'zustand/*', 'comlink', 'recharts'],
+      message: 'The engine is pure: no UI, state or worker libraries.',
+    },
+    {
+      group: ['**/ui/**', '**/state/**', '**/worker/**', '../ui', '../state', '../worker'],
+      message: 'Dependencies point one way: ui → state → worker → model.',
+    },
   ],
 };
 
-const browserOnlyGlobals = Object.keys(globals.browser).filter((name) => !(name in globals['shared-node-browser']) && !(name in globals.builtin));
+const browserOnlyGlobals = Object.keys(globals.browser).filter(
+  (name) => !(name in globals['shared-node-browser']) && !(name in globals.builtin),
+);
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'tmp'] },
@@ -38,7 +46,12 @@ export default tseslint.config(
   {
     // The engine runs in a worker and in Node: no browser-only global (tsconfig.model.json has no DOM lib either).
     files: ['src/model/**/*.ts', 'src/presets/**/*.ts'],
-    rules: { 'no-restricted-globals': ['error', ...browserOnlyGlobals.map((name) => ({ name, message: 'The engine is DOM-free: it runs in a worker and in Node.' }))] },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...browserOnlyGlobals.map((name) => ({ name, message: 'The engine is DOM-free: it runs in a worker and in Node.' })),
+      ],
+    },
   },
   {
     // The wings that answer "what layout?", "why?", "how do I launch it?" and "how right is it?" sit on
@@ -47,17 +60,33 @@ export default tseslint.config(
     files: ['src/model/{input,structure,memory,time,schedule,run}/**/*.ts', 'src/model/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          ...forbiddenInEngine.patterns,
-          { group: ['**/search/**', '**/explain/**', '**/export/**', '**/validation/**', '**/sweep/**', '**/import/**', '**/log/**'], message: 'search, explain, export, validation, sweep, import and log sit on top of the engine: nothing below them imports them.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...forbiddenInEngine.patterns,
+            {
+              group: ['**/search/**', '**/explain/**', '**/export/**', '**/validation/**', '**/sweep/**', '**/import/**', '**/log/**'],
+              message:
+                'search, explain, export, validation, sweep, import and log sit on top of the engine: nothing below them imports them.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/worker/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'zustand', '**/ui/**', '**/state/**'], message: 'The worker sits below state and ui.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-dom', 'zustand', '**/ui/**', '**/state/**'], message: 'The worker sits below state and ui.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/state/**/*.ts'],

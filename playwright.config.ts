@@ -2,8 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 
 // Playwright never downloads a browser here: use the system's Chromium when present.
-const executablePath =
-  process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const executablePath = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 // E2E_PORT lets several checkouts or sessions run the suite side by side: each gets its
 // own preview port and its own build folder.
 const port = Number(process.env.E2E_PORT ?? 4317);

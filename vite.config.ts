@@ -10,7 +10,9 @@ export default defineConfig({
   base: './',
   worker: { format: 'es' },
   build: {
-    target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 700,
+    target: 'es2022',
+    sourcemap: false,
+    chunkSizeWarningLimit: 700,
     // The engine's modules only declare things: a wing's index.ts re-exports all of it, and
     // what a chunk does not use must not ride along (src/model has no import-time effects).
     rollupOptions: { treeshake: { moduleSideEffects: (id: string) => !/[\\/]src[\\/](model|presets)[\\/]/.test(id) } },

@@ -42,7 +42,9 @@ test('the formula and source open from the keyboard', async ({ page }) => {
   await expect(page.getByText(/Shoeybi et al\. 2019/).first()).toBeVisible();
 });
 
-test('axe finds no WCAG 2.1 A/AA violations with the comparison view, a calibration and the launch arguments shown (light and dark)', async ({ page }) => {
+test('axe finds no WCAG 2.1 A/AA violations with the comparison view, a calibration and the launch arguments shown (light and dark)', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.emulateMedia({ colorScheme: 'light' });
   await openPlanner(page);

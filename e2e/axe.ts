@@ -17,5 +17,11 @@ export async function axeViolations(page: Page, include: readonly string[] = [])
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode(true);
   for (const selector of include) builder = builder.include(selector);
   const results = await builder.analyze();
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return results.violations.map(
+    (v) =>
+      `${v.id}: ${v.help} (${v.nodes.length}) ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
 }

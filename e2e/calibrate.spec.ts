@@ -16,17 +16,17 @@ test('entering a measured step time changes predictions for other layouts by the
   const fitted = Number(await scale.getAttribute('data-value'));
   expect(fitted).toBeLessThan(1);
   expect(fitted).toBeGreaterThan(0.5);
-  await expect.poll(async () => Math.abs(await figureValue(page, 'step-time') / measured - 1)).toBeLessThan(1e-6);
+  await expect.poll(async () => Math.abs((await figureValue(page, 'step-time')) / measured - 1)).toBeLessThan(1e-6);
 
   // Another layout: TP 4 (DP follows to 4).
   await setSlider(page, /\(TP\)/, 4);
-  await expect.poll(async () => Math.abs(await figureValue(page, 'step-time') / measured - 1)).toBeGreaterThan(1e-3);
+  await expect.poll(async () => Math.abs((await figureValue(page, 'step-time')) / measured - 1)).toBeGreaterThan(1e-3);
   const calibratedTp4 = await figureValue(page, 'step-time');
   // The address bar follows edits after a short pause: wait for the TP 4 document.
   type Written = { parallel: { tp: number }; calibration: { computeEfficiencyScale: number } };
   const addressBarDocument = async (): Promise<Written | null> => {
     const read = await readHash(await page.evaluate(() => location.hash));
-    return read.kind === 'document' ? read.document as Written : null;
+    return read.kind === 'document' ? (read.document as Written) : null;
   };
   await expect.poll(async () => (await addressBarDocument())?.parallel.tp).toBe(4);
   const document = await addressBarDocument();
@@ -46,18 +46,18 @@ test('entering a measured step time changes predictions for other layouts by the
   // Clearing returns to the published-runs calibration.
   await page.getByRole('button', { name: 'Clear calibration' }).click();
   await expect(page.getByTestId('calibration-compute-scale')).toHaveAttribute('data-value', '1');
-  await expect.poll(async () => Math.abs(await figureValue(page, 'step-time') / uncalibratedTp4 - 1)).toBeLessThan(1e-9);
+  await expect.poll(async () => Math.abs((await figureValue(page, 'step-time')) / uncalibratedTp4 - 1)).toBeLessThan(1e-9);
 });
 
 test('a measured peak memory fits the memory overhead; a nonsense entry is refused in words', async ({ page }) => {
   await openPlanner(page);
   // The field takes nvidia-smi's figure, so the fit matches memory.deviceUsed.
   const predicted = await figureValue(page, 'memory-total');
-  await page.getByLabel('Measured peak memory (GiB)').fill(String((predicted / 2 ** 30) + 2));
+  await page.getByLabel('Measured peak memory (GiB)').fill(String(predicted / 2 ** 30 + 2));
   await page.getByRole('button', { name: 'Fit to my run' }).click();
   await expect(page.getByTestId('calibration-memory-scale')).toContainText('fitted to your run');
   expect(Number(await page.getByTestId('calibration-memory-scale').getAttribute('data-value'))).toBeGreaterThan(1);
-  await expect.poll(async () => Math.abs(await figureValue(page, 'memory-total') - (predicted + 2 * 2 ** 30))).toBeLessThan(1e3);
+  await expect.poll(async () => Math.abs((await figureValue(page, 'memory-total')) - (predicted + 2 * 2 ** 30))).toBeLessThan(1e3);
 
   await page.getByLabel('Measured peak memory (GiB)').fill('lots');
   await page.getByRole('button', { name: 'Fit to my run' }).click();

@@ -5,7 +5,9 @@
 import { axeViolations } from './axe.ts';
 import { test, expect, openPlanner, resultsSettled } from './fixtures.ts';
 
-test('the catalog fills the picker; a Hub id with a dated instruct suffix finds its model, says which entry, and estimates', async ({ page }) => {
+test('the catalog fills the picker; a Hub id with a dated instruct suffix finds its model, says which entry, and estimates', async ({
+  page,
+}) => {
   await openPlanner(page);
   const picker = page.getByLabel('Model preset', { exact: true });
   await expect(picker).toHaveValue('llama3-70b');
@@ -16,7 +18,9 @@ test('the catalog fills the picker; a Hub id with a dated instruct suffix finds 
   await expect(finder).toBeVisible();
   await finder.fill('Qwen/Qwen3-4B-Instruct-2507');
   await finder.press('Enter');
-  await expect(page.getByTestId('model-find-note')).toHaveText('Using the catalog entry Qwen3 4B (qwen3-4b), found by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507.');
+  await expect(page.getByTestId('model-find-note')).toHaveText(
+    'Using the catalog entry Qwen3 4B (qwen3-4b), found by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507.',
+  );
   await expect(picker).toHaveValue('qwen3-4b');
   await expect(page.getByTestId('model-context')).toContainText('Longest context 40,960 tokens');
   await resultsSettled(page);

@@ -4,7 +4,9 @@ import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 
 const value = async (locator: import('@playwright/test').Locator) => Number(await locator.getAttribute('data-value'));
 
-test('pin, change TP: both configurations side by side with Δ, ratio and a verdict in words; removing the pins returns to one view', async ({ page }) => {
+test('pin, change TP: both configurations side by side with Δ, ratio and a verdict in words; removing the pins returns to one view', async ({
+  page,
+}) => {
   await openPlanner(page);
   const memoryA = await figureValue(page, 'memory-total');
   const stepA = await figureValue(page, 'step-time');
@@ -30,7 +32,10 @@ test('pin, change TP: both configurations side by side with Δ, ratio and a verd
   await expect(view.getByTestId('verdict-memory-total')).toHaveText(memoryB < memoryA ? /better/ : /worse/);
 
   // Memory on one scale, and each configuration's memory chart and pipeline timeline.
-  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute('aria-label', /^Memory of the most loaded GPU on one scale, what the device holds: A \(pinned\) .* of 80 GiB; Current .* of 80 GiB/);
+  await expect(view.getByTestId('compare-memory-bars')).toHaveAttribute(
+    'aria-label',
+    /^Memory of the most loaded GPU on one scale, what the device holds: A \(pinned\) .* of 80 GiB; Current .* of 80 GiB/,
+  );
   for (const column of ['compare-pinned', 'compare-current']) {
     await expect(view.getByTestId(column).getByTestId('memory-chart')).toBeVisible();
     await expect(view.getByTestId(column).getByTestId('pipeline-chart')).toBeVisible();

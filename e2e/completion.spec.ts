@@ -12,7 +12,9 @@ test('choosing spot shows on-demand and spot side by side; the histogram has a t
   // On-demand: the three percentiles, and the picture named by its caption.
   await expect(panel.getByRole('row', { name: /p50/ })).toBeVisible();
   const picture = panel.getByRole('img');
-  await expect(picture).toHaveAccessibleName(/Of 1,000 simulated runs, one in ten ends within .+ days?, half within .+, nine in ten within .+\./);
+  await expect(picture).toHaveAccessibleName(
+    /Of 1,000 simulated runs, one in ten ends within .+ days?, half within .+, nine in ten within .+\./,
+  );
 
   await page.getByLabel('Capacity', { exact: true }).selectOption('spot');
   await page.getByLabel('Spot price ($/GPU-h)').fill('1');
@@ -28,7 +30,9 @@ test('choosing spot shows on-demand and spot side by side; the histogram has a t
   await expect(spot).toContainText(/days? \(p10 .+, p90 .+\).*\$.+\(p10 \$.+, p90 \$.+\)/);
   await expect(panel).toContainText(/Spot ends on 2027-\d\d-\d\d/);
   // The date each quarter of the token budget is reached, from the start date.
-  await expect(panel.getByTestId('completion-milestones').getByRole('row', { name: /25 % of the tokens/ })).toContainText(/20\d\d-\d\d-\d\d/);
+  await expect(panel.getByTestId('completion-milestones').getByRole('row', { name: /25 % of the tokens/ })).toContainText(
+    /20\d\d-\d\d-\d\d/,
+  );
   await expect(panel.getByRole('img')).toHaveAccessibleName(/Of 1,000 simulated runs/);
 
   expect(await axeViolations(page, ['[data-testid="completion"]', '[data-testid="section-cost"]'])).toEqual([]);

@@ -18,7 +18,9 @@ test('opens on the default: Llama 3 70B on 64 H100 SXM, TP 8 × PP 4 × DP 2', a
   await expect(page.getByTestId('pipeline-chart')).toBeVisible();
 });
 
-test('the TP slider offers only valid values, says why not the others, and moving it changes memory-total and the chart', async ({ page }) => {
+test('the TP slider offers only valid values, says why not the others, and moving it changes memory-total and the chart', async ({
+  page,
+}) => {
   await openPlanner(page);
   // Llama 3 70B has 8 KV heads, so TP 16 (a divisor of 64 / PP 4) is not offered: the slider has 4 stops, 1, 2, 4, 8.
   await expect(slider(page, /\(TP\)/)).toHaveAttribute('max', '3');
@@ -89,7 +91,8 @@ test('an uploaded config.json of an unknown architecture is refused with a clear
   await openPlanner(page);
   const memory = await figureValue(page, 'memory-total');
   await page.getByLabel('or upload config.json:').setInputFiles({
-    name: 'config.json', mimeType: 'application/json',
+    name: 'config.json',
+    mimeType: 'application/json',
     buffer: Buffer.from(JSON.stringify({ architectures: ['MambaForCausalLM'], model_type: 'mamba', hidden_size: 768 })),
   });
   await expect(page.getByRole('alert').filter({ hasText: 'could not be imported' })).toContainText('Mamba');

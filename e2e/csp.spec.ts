@@ -8,7 +8,10 @@ import { test, expect, configFragment, figureValue, openPlanner, setSlider, ORIG
 // request leaves the origin, and markup typed into a model name or a Hugging Face
 // config is shown as text, never run.
 
-const LLAMA3_8B_CONFIG = JSON.parse(readFileSync(new URL('./data/llama3-8b-config.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const LLAMA3_8B_CONFIG = JSON.parse(readFileSync(new URL('./data/llama3-8b-config.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 const XSS = '<script>window.__xss=1</script><img src=x onerror="window.__xss=2"><svg onload="window.__xss=3">';
 
 /** Records CSP violations, dialogs and every request of the page, from before its first script runs. */
@@ -35,16 +38,25 @@ async function expectNoScriptRan(page: Page, requests: readonly string[], dialog
   expect(dialogs).toEqual([]);
 }
 
-test('the built page ships the policy; a full session stays on the page\'s origin and never violates it', async ({ page }) => {
+test("the built page ships the policy; a full session stays on the page's origin and never violates it", async ({ page }) => {
   const { requests, dialogs, violations } = await watch(page);
   await openPlanner(page);
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
-  for (const directive of ["default-src 'self'", "script-src 'self'", "worker-src 'self'", "connect-src 'self'", "object-src 'none'", "base-uri 'none'"]) {
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "worker-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ]) {
     expect(policy).toContain(directive);
   }
   expect(await page.locator('script:not([src])').count()).toBe(0);
   // The policy comes first in <head>, so it governs every script after it.
-  expect(await page.evaluate(() => document.head.firstElementChild?.nextElementSibling?.getAttribute('http-equiv'))).toBe('Content-Security-Policy');
+  expect(await page.evaluate(() => document.head.firstElementChild?.nextElementSibling?.getAttribute('http-equiv'))).toBe(
+    'Content-Security-Policy',
+  );
 
   const memory = await figureValue(page, 'memory-total');
   await setSlider(page, /\(TP\)/, 4);
@@ -90,7 +102,9 @@ test('markup in a model name from a link is shown as text and never runs', async
   await expect(page.getByLabel('Model name')).toHaveValue(XSS);
   await page.getByRole('button', { name: 'Copy embed code' }).click();
   // The snippet's title attribute escapes the markup (share.ts escapeAttribute).
-  await expect(page.getByTestId('share-text')).toHaveValue(/title="LLM training plan: &lt;script&gt;window.__xss=1&lt;\/script&gt;&lt;img src=x onerror=&quot;/);
+  await expect(page.getByTestId('share-text')).toHaveValue(
+    /title="LLM training plan: &lt;script&gt;window.__xss=1&lt;\/script&gt;&lt;img src=x onerror=&quot;/,
+  );
 
   await page.goto(`/?embed=1#${configFragment(document)}`);
   await expect(page.getByTestId('embed-view').getByRole('heading', { level: 1 })).toContainText(XSS);

@@ -8,7 +8,9 @@ import { axeViolations } from './axe.ts';
 const FIGURES = ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd'];
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`the embed card shows the layout, verdict, key figures and a chart in 700 × 450 without scrolling (${colorScheme})`, async ({ page }) => {
+  test(`the embed card shows the layout, verdict, key figures and a chart in 700 × 450 without scrolling (${colorScheme})`, async ({
+    page,
+  }) => {
     await page.emulateMedia({ colorScheme });
     await page.setViewportSize({ width: 700, height: 450 });
     await openPlanner(page, '/?embed=1');
@@ -16,7 +18,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(card.getByRole('heading', { level: 1 })).toHaveText('Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB');
     const layout = card.getByTestId('embed-layout');
     // The default run: TP 8 × PP 4 × DP 2 on 64 H100, ZeRO-1, 1F1B, global batch 256 of 8,192 tokens (state/defaults.ts).
-    for (const words of ['64 × NVIDIA H100 SXM5 80GB', 'TP 8 · PP 4 · DP 2 · CP 1 · EP 1', 'ZeRO-1', '1F1B schedule', 'global batch 256 × 8,192 tokens']) {
+    for (const words of [
+      '64 × NVIDIA H100 SXM5 80GB',
+      'TP 8 · PP 4 · DP 2 · CP 1 · EP 1',
+      'ZeRO-1',
+      '1F1B schedule',
+      'global batch 256 × 8,192 tokens',
+    ]) {
       await expect(layout).toContainText(words);
     }
     await expect(card.getByTestId('oom-verdict')).toHaveAttribute('data-verdict', /^(safe|tight)$/);
@@ -26,7 +34,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(card.getByTestId(id), id).toBeInViewport({ ratio: 1 });
     }
     for (const id of FIGURES) await expect(card.getByTestId(id)).toHaveAttribute('data-value', /\d/);
-    const size = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight }));
+    const size = await page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      height: document.documentElement.scrollHeight,
+    }));
     expect(size.width).toBeLessThanOrEqual(700);
     expect(size.height).toBeLessThanOrEqual(450);
     await page.screenshot({ path: `test-results/embed-card-${colorScheme}.png` });

@@ -21,7 +21,7 @@ test('a configuration at 95 % of GPU memory is flagged "tight"', async ({ page }
   const cluster = { ...(DEFAULT_DOCUMENT['cluster'] as object), gpu };
   await openPlanner(page, `/#${configFragment({ ...DEFAULT_DOCUMENT, cluster })}`);
   // The page's one memory figure is the one the verdict judges: deviceUsed = 95 %.
-  expect(await figureValue(page, 'memory-total') / total).toBeCloseTo(1, 9);
+  expect((await figureValue(page, 'memory-total')) / total).toBeCloseTo(1, 9);
   const verdict = page.getByTestId('oom-verdict');
   await expect(verdict).toHaveAttribute('data-verdict', 'tight');
   await expect(verdict).toContainText('Tight');
@@ -76,7 +76,10 @@ test('the formula view of memory-total substitutes the same numbers the engine u
   await expect(allocated.getByTestId('explain-result')).toHaveText(formatFormulaBytes(perGpu.total));
   // Each term's own line ends in the same number.
   for (const part of parts) {
-    await expect(dialog.getByTestId(`explain-${part}`).getByTestId('explain-result'), part).toHaveAttribute('data-value', String(perGpu[part]));
+    await expect(dialog.getByTestId(`explain-${part}`).getByTestId('explain-result'), part).toHaveAttribute(
+      'data-value',
+      String(perGpu[part]),
+    );
   }
   await expect(dialog.getByText(/Source: .*Rajbhandari/).first()).toBeVisible();
 

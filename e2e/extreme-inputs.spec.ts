@@ -24,7 +24,10 @@ import { TIMING, TRACE_CATEGORIES, longestMainThreadTask } from './main-thread.t
 // changes). MAIN_THREAD_BUDGET_MS overrides the budget, e.g. to study a slow machine.
 
 const base = DEFAULT_DOCUMENT as {
-  model: Record<string, unknown>; training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown>;
+  model: Record<string, unknown>;
+  training: Record<string, unknown>;
+  parallel: Record<string, unknown>;
+  cluster: Record<string, unknown>;
 };
 const EXPERTS_1024 = { experts: 1024, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 0 };
 
@@ -34,25 +37,51 @@ const EXTREMES: ReadonlyArray<{ readonly name: string; readonly document: unknow
   // For comparison: the default configuration under another name (same figures, a full re-render).
   { name: 'baseline (the default configuration)', refusal: null, document: { ...base, model: { ...base.model, name: 'Baseline' } } },
   // 1,000,000 GPUs = TP 8 × PP 4 × DP 31,250; global batch 8 micro-batches per replica.
-  { name: '1,000,000 GPUs', refusal: null, document: { ...base, training: { ...base.training, globalBatch: 250_000 }, parallel: { ...base.parallel, dp: 31_250 }, cluster: { ...base.cluster, gpus: 1_000_000 } } },
+  {
+    name: '1,000,000 GPUs',
+    refusal: null,
+    document: {
+      ...base,
+      training: { ...base.training, globalBatch: 250_000 },
+      parallel: { ...base.parallel, dp: 31_250 },
+      cluster: { ...base.cluster, gpus: 1_000_000 },
+    },
+  },
   { name: '10,000 layers', refusal: null, document: { ...base, model: { ...base.model, layers: 10_000 } } },
   { name: '10-million-token sequences', refusal: null, document: { ...base, training: { ...base.training, seqLen: 10_000_000 } } },
-  { name: '1,024 experts', refusal: null, document: { ...base, model: { ...base.model, moe: EXPERTS_1024 }, parallel: { ...base.parallel, ep: 16 } } },
+  {
+    name: '1,024 experts',
+    refusal: null,
+    document: { ...base, model: { ...base.model, moe: EXPERTS_1024 }, parallel: { ...base.parallel, ep: 16 } },
+  },
   {
     name: 'all four at once',
     // A checkpoint of 10,000 layers × 1,024 experts takes longer to write than a million GPUs run between failures: no finite training time.
     refusal: /cannot be computed for this configuration/,
     document: {
-      ...base, model: { ...base.model, layers: 10_000, moe: EXPERTS_1024 }, training: { ...base.training, seqLen: 10_000_000, globalBatch: 250_000 },
-      parallel: { ...base.parallel, dp: 31_250, ep: 16 }, cluster: { ...base.cluster, gpus: 1_000_000 },
+      ...base,
+      model: { ...base.model, layers: 10_000, moe: EXPERTS_1024 },
+      training: { ...base.training, seqLen: 10_000_000, globalBatch: 250_000 },
+      parallel: { ...base.parallel, dp: 31_250, ep: 16 },
+      cluster: { ...base.cluster, gpus: 1_000_000 },
     },
   },
   // Beyond what the engine accepts: refused by name. The slider rules once tried every divisor candidate up to √(10^18) = 10^9 on the main thread.
-  { name: 'a global batch of 10^18 sequences', refusal: /Global batch size \(GBS, sequences\): must be between 1 and 1000000000/, document: { ...base, training: { ...base.training, globalBatch: 1e18 } } },
+  {
+    name: 'a global batch of 10^18 sequences',
+    refusal: /Global batch size \(GBS, sequences\): must be between 1 and 1000000000/,
+    document: { ...base, training: { ...base.training, globalBatch: 1e18 } },
+  },
 ];
 
-interface Probe { readonly longTasksMs: number[]; readonly maxFrameGapMs: number }
-interface Measure extends Probe { readonly longestTaskCpuMs: number; readonly longestTaskWallMs: number }
+interface Probe {
+  readonly longTasksMs: number[];
+  readonly maxFrameGapMs: number;
+}
+interface Measure extends Probe {
+  readonly longestTaskCpuMs: number;
+  readonly longestTaskWallMs: number;
+}
 
 /** The most CPU time one main-thread task may take while an extreme input arrives and a slider moves. */
 const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
@@ -81,7 +110,9 @@ async function installProbe(page: Page): Promise<void> {
     };
     requestAnimationFrame(frame);
     (window as unknown as { __probe: unknown }).__probe = {
-      mark: () => { from = performance.now(); },
+      mark: () => {
+        from = performance.now();
+      },
       read: (): Probe => ({
         longTasksMs: tasks.filter((x) => x.start >= from).map((x) => x.duration),
         maxFrameGapMs: Math.max(0, ...gaps.filter((g) => g.at >= from).map((g) => g.gap)),
@@ -101,12 +132,15 @@ function pasteLinkAndMoveTp(page: Page, hash: string): Promise<Probe> {
     const probe = (window as unknown as { __probe: { mark(): void; read(): Probe } }).__probe;
     const results = document.querySelector('[data-testid="results"]');
     const answers = () => Number(results?.getAttribute('data-answers'));
-    const answerAfter = (n: number) => new Promise<void>((resolve) => {
-      const check = () => (answers() > n ? resolve() : setTimeout(check, 25));
-      check();
-    });
+    const answerAfter = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (answers() > n ? resolve() : setTimeout(check, 25));
+        check();
+      });
     const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 500))));
-    const tp = Array.from(document.querySelectorAll<HTMLInputElement>('input[type="range"]')).find((el) => el.labels?.[0]?.textContent?.includes('(TP)'));
+    const tp = Array.from(document.querySelectorAll<HTMLInputElement>('input[type="range"]')).find((el) =>
+      el.labels?.[0]?.textContent?.includes('(TP)'),
+    );
     const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
     if (!tp || !setValue) throw new Error('no TP slider');
     probe.mark();
@@ -125,15 +159,19 @@ function pasteLinkAndMoveTp(page: Page, hash: string): Promise<Probe> {
 
 /** Every figure on the page is a finite number (or empty while unavailable), and no text says NaN or Infinity. */
 async function expectFiniteFigures(page: Page): Promise<void> {
-  const values = await page.getByTestId('results').locator('[data-value]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-value') ?? ''));
+  const values = await page
+    .getByTestId('results')
+    .locator('[data-value]')
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-value') ?? ''));
   expect(values.length).toBeGreaterThan(10);
   for (const value of values) expect(value === '' || Number.isFinite(Number(value)), value).toBe(true);
   await expect(page.getByTestId('results')).not.toContainText(/NaN|Infinity/);
 }
 
 function report(testInfo: TestInfo, name: string, m: Measure): void {
-  const line = `${name}: longest main-thread task ${m.longestTaskCpuMs.toFixed(0)} ms CPU, ${m.longestTaskWallMs.toFixed(0)} ms wall; `
-    + `${m.longTasksMs.length} long tasks (≥ 50 ms wall); longest gap between frames ${m.maxFrameGapMs.toFixed(0)} ms`;
+  const line =
+    `${name}: longest main-thread task ${m.longestTaskCpuMs.toFixed(0)} ms CPU, ${m.longestTaskWallMs.toFixed(0)} ms wall; ` +
+    `${m.longTasksMs.length} long tasks (≥ 50 ms wall); longest gap between frames ${m.maxFrameGapMs.toFixed(0)} ms`;
   testInfo.annotations.push({ type: 'main thread', description: line });
   console.log(`[extreme] ${line}`);
 }
@@ -153,7 +191,9 @@ test('extreme inputs: the page stays responsive and every figure is finite or ex
       if (extreme.refusal === null) await expect(page.getByRole('alert')).toHaveCount(0);
       else await expect(page.getByRole('alert').filter({ hasText: 'This configuration cannot run' })).toContainText(extreme.refusal);
       await expectFiniteFigures(page);
-      expect.soft(measured.longestTaskCpuMs, `${extreme.name}: CPU time of the longest main-thread task (budget ${BUDGET_MS} ms)`).toBeLessThan(BUDGET_MS);
+      expect
+        .soft(measured.longestTaskCpuMs, `${extreme.name}: CPU time of the longest main-thread task (budget ${BUDGET_MS} ms)`)
+        .toBeLessThan(BUDGET_MS);
     });
   }
 });

@@ -14,7 +14,9 @@ const DOCUMENT = {
   cluster: { gpu: 'rtx-4090', gpus: 1 },
 };
 
-test('full → LoRA → QLoRA on one RTX 4090: will not fit until QLoRA, frozen weights drawn apart; the control passes axe', async ({ page }) => {
+test('full → LoRA → QLoRA on one RTX 4090: will not fit until QLoRA, frozen weights drawn apart; the control passes axe', async ({
+  page,
+}) => {
   await openPlanner(page, `/#config=${Buffer.from(JSON.stringify(DOCUMENT)).toString('base64url')}`);
   const verdict = page.getByTestId('results').getByTestId('oom-verdict').first();
   const legend = page.getByTestId('results').getByTestId('memory-chart').first().locator('[data-legend-label="Frozen weights"]');

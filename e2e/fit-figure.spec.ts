@@ -16,7 +16,9 @@ const DOC = {
   parallel: { ...(DEFAULT_DOCUMENT['parallel'] as object), tp: 8, pp: 2, dp: 4, vpp: 2, schedule: 'interleaved-1f1b' },
 };
 
-test('70B TP 8 · PP 2 · MBS 2 · VPP 2 on 64 H100: the verdict, the strip, the chart and the search show one memory figure', async ({ page }) => {
+test('70B TP 8 · PP 2 · MBS 2 · VPP 2 on 64 H100: the verdict, the strip, the chart and the search show one memory figure', async ({
+  page,
+}) => {
   // One page load for every check, the search included: more than the default minute on a loaded machine.
   test.setTimeout(120_000);
   const engine = estimate(DOC).memory;
@@ -36,7 +38,9 @@ test('70B TP 8 · PP 2 · MBS 2 · VPP 2 on 64 H100: the verdict, the strip, the
   for (const rival of ['72.3 GiB', '79.5 GiB', 'used on the device']) expect(stripText).not.toContain(rival);
   // "Tight" in words beside the verdict: the share, and where that margin comes from.
   await expect(strip.getByTestId('tight-rule')).toBeVisible();
-  await expect(strip.getByTestId('tight-rule')).toContainText(/Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): (1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate|of \d+ published runs like this one, the furthest over its estimate used [\d.]+ % more)/);
+  await expect(strip.getByTestId('tight-rule')).toContainText(
+    /Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): (1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate|of \d+ published runs like this one, the furthest over its estimate used [\d.]+ % more)/,
+  );
 
   // The chart: its tallest bar is the strip's figure, its caption agrees with the verdict, its table too.
   const chart = page.getByTestId('results').getByTestId('memory-chart').first();
@@ -45,7 +49,8 @@ test('70B TP 8 · PP 2 · MBS 2 · VPP 2 on 64 H100: the verdict, the strip, the
   const caption = page.getByTestId('results').locator('figcaption').filter({ hasText: 'Memory per GPU by pipeline stage' }).first();
   await expect(caption).toContainText('1 of 2 stages do not fit in 80 GiB.');
   await expect(caption).not.toContainText('All stages fit');
-  for (const layer of ['Allocator reserve', 'CUDA context, NCCL, cuBLAS']) await expect(chart.locator(`[data-legend-label="${layer}"]`)).toBeVisible();
+  for (const layer of ['Allocator reserve', 'CUDA context, NCCL, cuBLAS'])
+    await expect(chart.locator(`[data-legend-label="${layer}"]`)).toBeVisible();
   const table = page.getByText('Memory per stage as a table (GiB)').first();
   await table.click();
   const stageOne = page.getByRole('region', { name: 'Memory per stage (scrollable table)' }).first().getByRole('row').nth(1);

@@ -22,12 +22,15 @@ function watchProblems(context: BrowserContext, problems: string[]): void {
 const PROBLEMS = 'console errors, page errors or outside requests';
 
 export const test = base.extend<{ problems: string[] }>({
-  problems: [async ({ context }, use) => {
-    const problems: string[] = [];
-    watchProblems(context, problems);
-    await use(problems);
-    expect(problems, PROBLEMS).toEqual([]);
-  }, { auto: true }],
+  problems: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      watchProblems(context, problems);
+      await use(problems);
+      expect(problems, PROBLEMS).toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 /**
@@ -103,8 +106,10 @@ export async function setSlider(page: Page, name: RegExp, value: number): Promis
 /** Every figure on the page as id → data-value, for comparing two pages. */
 export async function allFigures(page: Page): Promise<Record<string, string | null>> {
   await resultsSettled(page);
-  return page.getByTestId('results').locator('[data-value]').evaluateAll((nodes) =>
-    Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value')])));
+  return page
+    .getByTestId('results')
+    .locator('[data-value]')
+    .evaluateAll((nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value')])));
 }
 
 /** base64url (RFC 4648 §5) of a JSON document, for #config= links. */

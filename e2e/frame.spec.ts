@@ -14,7 +14,7 @@ const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 /** "A few Tab presses from the top" (ux.md principle 10); the GPU count took 83 before the frame moved up. */
 const MOST_TABS_TO_THE_FRAME = 20;
 
-test('at 1440×900 the run\'s frame opens the controls on the first screen, a few Tab presses from the top', async ({ page }) => {
+test("at 1440×900 the run's frame opens the controls on the first screen, a few Tab presses from the top", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlanner(page);
   for (const label of FRAME_LABELS) await expect(page.getByLabel(label, { exact: true })).toBeInViewport({ ratio: 1 });
@@ -25,7 +25,8 @@ test('at 1440×900 the run\'s frame opens the controls on the first screen, a fe
   for (let press = 0; press < MOST_TABS_TO_THE_FRAME && reached.length < FRAME_LABELS.length; press++) {
     await page.keyboard.press('Tab');
     const id = await page.evaluate(() => document.activeElement?.id ?? '');
-    if (['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens'].includes(id)) reached.push(id);
+    if (['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens'].includes(id))
+      reached.push(id);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'no layout slider before the frame').not.toBe('slider');
   }
   expect(reached).toEqual(['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens']);
@@ -45,7 +46,7 @@ test('the first Tab reaches "Skip to results", which moves the focus to the resu
   expect(await page.evaluate(() => location.hash)).toBe(hash);
 });
 
-test('the strip\'s run name opens the folded frame and focuses the model preset', async ({ page }) => {
+test("the strip's run name opens the folded frame and focuses the model preset", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openPlanner(page);
   const fold = page.getByRole('button', { name: 'Run: model, GPUs, budget', exact: true });
@@ -137,16 +138,20 @@ test('a PP 1 layout names no schedule in the embed', async ({ page }) => {
   await expect(layout).not.toContainText(/gpipe|1F1B|schedule/i);
 });
 
-test('the frame, the skip link, the strip\'s new buttons and the phone strip are axe clean', async ({ page }) => {
+test("the frame, the skip link, the strip's new buttons and the phone strip are axe clean", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openPlanner(page);
   await page.keyboard.press('Tab');
-  expect(await axeViolations(page, ['[data-testid="phone-strip"]', '[data-testid="section-run"]', '[data-testid="skip-link"]'])).toEqual([]);
+  expect(await axeViolations(page, ['[data-testid="phone-strip"]', '[data-testid="section-run"]', '[data-testid="skip-link"]'])).toEqual(
+    [],
+  );
   await page.setViewportSize({ width: 1440, height: 900 });
   expect(await axeViolations(page, ['[data-testid="summary-strip"]'])).toEqual([]);
 });
 
-test('a launch file that replaces the imported model clears the Hugging Face import\'s message; the budget reads in words', async ({ page }) => {
+test("a launch file that replaces the imported model clears the Hugging Face import's message; the budget reads in words", async ({
+  page,
+}) => {
   await openPlanner(page);
   const config = readFileSync(new URL('./data/llama3-8b-config.json', import.meta.url), 'utf8');
   await page.getByLabel(/Import a Hugging Face config\.json/).fill(config);
@@ -155,7 +160,9 @@ test('a launch file that replaces the imported model clears the Hugging Face imp
   await expect(hfMessage).toBeVisible();
   // Without _name_or_path the model is named by its family, not by its Python class.
   await expect(page.getByLabel('Model name')).toHaveValue('Llama (imported config)');
-  await page.getByLabel(/Import a launch file/).fill(readFileSync(new URL('../scripts/fixtures/import/torchtitan/llama3_8b.toml', import.meta.url), 'utf8'));
+  await page
+    .getByLabel(/Import a launch file/)
+    .fill(readFileSync(new URL('../scripts/fixtures/import/torchtitan/llama3_8b.toml', import.meta.url), 'utf8'));
   await page.getByRole('button', { name: 'Import pasted launch file' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Imported the torchtitan launch file' })).toBeVisible();
   await expect(hfMessage).toHaveCount(0);
@@ -163,47 +170,54 @@ test('a launch file that replaces the imported model clears the Hugging Face imp
   await expect(page.getByTestId('ctl-training-tokens-words')).toHaveText(/^[\d.,]+( thousand| million| billion| trillion)? tokens$/);
 });
 
-test(`no main-thread task over ${BUDGET_MS} ms across these flows: a phone edit, the frame, the search, the timeline window`, TIMING, async ({ page, browser }) => {
-  const longest: number[] = [];
-  const traced = async (flow: () => Promise<void>) => {
-    await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-    await flow();
+test(
+  `no main-thread task over ${BUDGET_MS} ms across these flows: a phone edit, the frame, the search, the timeline window`,
+  TIMING,
+  async ({ page, browser }) => {
+    const longest: number[] = [];
+    const traced = async (flow: () => Promise<void>) => {
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await flow();
+      await page.waitForTimeout(300);
+      longest.push(longestMainThreadTask(await browser.stopTracing()).cpuMs);
+    };
+    // The phone: a field edited under the pinned strip. (A window resized from phone to laptop width relays out the whole
+    // page at once, which no user flow here asks for: the laptop flows open a page of their own.)
+    // Each page first finishes what it draws once the page is idle (charts, the search panel: WhenIdle), which is page load.
+    const loaded = async () => {
+      await expect(page.getByTestId('search-panel')).toBeAttached();
+      await page.waitForTimeout(1000);
+    };
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openPlanner(page);
+    await loaded();
+    // One edit first, untraced: the first one after load also compiles the code paths an edit takes (V8's lazy
+    // compilation), once per page; the flow measured is the user's next edit.
+    await page.getByLabel('Sequence length (s, tokens)').fill('2048');
+    await resultsSettled(page);
     await page.waitForTimeout(300);
-    longest.push(longestMainThreadTask(await browser.stopTracing()).cpuMs);
-  };
-  // The phone: a field edited under the pinned strip. (A window resized from phone to laptop width relays out the whole
-  // page at once, which no user flow here asks for: the laptop flows open a page of their own.)
-  // Each page first finishes what it draws once the page is idle (charts, the search panel: WhenIdle), which is page load.
-  const loaded = async () => {
-    await expect(page.getByTestId('search-panel')).toBeAttached();
-    await page.waitForTimeout(1000);
-  };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openPlanner(page);
-  await loaded();
-  // One edit first, untraced: the first one after load also compiles the code paths an edit takes (V8's lazy
-  // compilation), once per page; the flow measured is the user's next edit.
-  await page.getByLabel('Sequence length (s, tokens)').fill('2048');
-  await resultsSettled(page);
-  await page.waitForTimeout(300);
-  await traced(async () => {
-    await page.getByLabel('Sequence length (s, tokens)').fill('4096');
-    await resultsSettled(page);
-  });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openPlanner(page);
-  await loaded();
-  await traced(async () => {
-    await page.getByTestId('summary-strip').getByRole('button', { name: /^Llama 3 70B on/ }).click();
-    await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
-    await page.getByLabel('Cluster size (GPUs)', { exact: true }).fill('128');
-    await page.keyboard.press('Enter');
-    await resultsSettled(page);
-    await page.getByTestId('summary-strip').getByRole('button', { name: 'Search layouts' }).click();
-    await expect(page.getByTestId('search-panel')).toHaveAttribute('open', '');
-    await page.getByRole('button', { name: 'Cool-down', exact: true }).click();
-    await page.getByRole('button', { name: 'Steady state', exact: true }).click();
-  });
-  console.log(`frame flows: longest main-thread task (CPU) ${longest.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`);
-  for (const ms of longest) expect(ms).toBeLessThan(BUDGET_MS);
-});
+    await traced(async () => {
+      await page.getByLabel('Sequence length (s, tokens)').fill('4096');
+      await resultsSettled(page);
+    });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openPlanner(page);
+    await loaded();
+    await traced(async () => {
+      await page
+        .getByTestId('summary-strip')
+        .getByRole('button', { name: /^Llama 3 70B on/ })
+        .click();
+      await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
+      await page.getByLabel('Cluster size (GPUs)', { exact: true }).fill('128');
+      await page.keyboard.press('Enter');
+      await resultsSettled(page);
+      await page.getByTestId('summary-strip').getByRole('button', { name: 'Search layouts' }).click();
+      await expect(page.getByTestId('search-panel')).toHaveAttribute('open', '');
+      await page.getByRole('button', { name: 'Cool-down', exact: true }).click();
+      await page.getByRole('button', { name: 'Steady state', exact: true }).click();
+    });
+    console.log(`frame flows: longest main-thread task (CPU) ${longest.map((ms) => `${ms.toFixed(1)} ms`).join(', ')}`);
+    for (const ms of longest) expect(ms).toBeLessThan(BUDGET_MS);
+  },
+);

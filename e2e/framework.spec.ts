@@ -42,7 +42,10 @@ test('a bad stack value gets an error naming the field, and the section passes a
 });
 
 test('screenshots of the stack section', async ({ page }) => {
-  for (const [width, height] of [[1440, 900], [800, 900]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [800, 900],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await openPlanner(page);
     await page.getByLabel('Framework', { exact: true }).selectOption('torchtitan');

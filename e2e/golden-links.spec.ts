@@ -17,7 +17,9 @@ interface GoldenLink {
 }
 
 const DIR = new URL('./golden-links/', import.meta.url);
-const goldens = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
+const goldens = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
   .map((file) => [file, JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as GoldenLink] as const);
 
 /** Browser and Node run the same engine source; allow only floating-point noise between two V8 builds. */
@@ -35,13 +37,17 @@ for (const [file, golden] of goldens) {
     const output = estimate(golden.expect.document);
     expect(output.errors).toEqual([]);
     const expected = keyFigures(output).filter((f) => !embed || CARD_FIGURES.includes(f.id));
-    const shown = await view.locator('[data-value]').evaluateAll((nodes) =>
-      Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value') ?? ''])));
+    const shown = await view
+      .locator('[data-value]')
+      .evaluateAll((nodes) =>
+        Object.fromEntries(nodes.map((n) => [n.getAttribute('data-testid') ?? '', n.getAttribute('data-value') ?? ''])),
+      );
     for (const figure of expected) {
       const value = Number(shown[figure.id]);
       expect(figure.value, figure.id).not.toBeNull();
-      expect(Math.abs(value - (figure.value ?? NaN)), `${figure.id}: page ${shown[figure.id]}, engine ${figure.value}`)
-        .toBeLessThanOrEqual(Math.abs(figure.value ?? 0) * RELATIVE_TOLERANCE);
+      expect(Math.abs(value - (figure.value ?? NaN)), `${figure.id}: page ${shown[figure.id]}, engine ${figure.value}`).toBeLessThanOrEqual(
+        Math.abs(figure.value ?? 0) * RELATIVE_TOLERANCE,
+      );
     }
 
     if (!embed) {

@@ -16,7 +16,9 @@ const run = (preset: string, offload: object) => ({
   cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 8 },
 });
 
-test('405B with full offload: "needs 8.12 TiB of CPU memory per node; this node has 2 TiB" until the node has more; 70B optimizer offload fits', async ({ page }) => {
+test('405B with full offload: "needs 8.12 TiB of CPU memory per node; this node has 2 TiB" until the node has more; 70B optimizer offload fits', async ({
+  page,
+}) => {
   await openPlanner(page, `/#${configFragment(run('llama3-405b', { optimizer: true, parameters: true }))}`);
   const results = page.getByTestId('results');
   const verdict = results.getByTestId('oom-verdict').first();

@@ -66,7 +66,9 @@ test('the Mixtral preset says it moved the sequence length and spread the expert
   await expect(page.getByLabel(/^Sequence length/)).toHaveValue('8192');
 });
 
-test('96 GPUs with global batch 256 cannot run; the cure buttons offer the nearest values, and one click makes it run', async ({ page }) => {
+test('96 GPUs with global batch 256 cannot run; the cure buttons offer the nearest values, and one click makes it run', async ({
+  page,
+}) => {
   await openPlanner(page);
   await typeGpus(page, '96');
   const alert = page.getByRole('alert');

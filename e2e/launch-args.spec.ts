@@ -11,7 +11,9 @@ const exports = [
   ['torchtitan', 'torchtitan', 'llama3-70b-default.torchtitan.toml'],
 ] as const;
 
-test('each launch file of the default configuration matches its golden file (the text `npm run launch` prints), and has a Copy button', async ({ page }) => {
+test('each launch file of the default configuration matches its golden file (the text `npm run launch` prints), and has a Copy button', async ({
+  page,
+}) => {
   await openPlanner(page);
   await page.getByText('Launch arguments: Megatron-LM, DeepSpeed, torchtitan').click();
   for (const [target, label, file] of exports) {
@@ -19,7 +21,12 @@ test('each launch file of the default configuration matches its golden file (the
     await expect(block).toBeVisible();
     expect(await block.textContent()).toBe(golden(file));
     await page.getByRole('button', { name: `Copy ${label}` }).click();
-    await expect(page.getByRole('status').filter({ hasText: /Copied the .*|did not allow clipboard access/ }).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: /Copied the .*|did not allow clipboard access/ })
+        .first(),
+    ).toBeVisible();
   }
 });
 

@@ -6,7 +6,7 @@ import { test, expect, openPlanner, slider } from './fixtures.ts';
 // the frameworks publish them: scripts/fixtures/import/README.md.
 const fixture = (path: string) => readFileSync(new URL(`../scripts/fixtures/import/${path}`, import.meta.url), 'utf8');
 
-test('a pasted torchtitan TOML (llama3_8b.toml): flavor 8B, FSDP over the page\'s 64 GPUs, framework torchtitan', async ({ page }) => {
+test("a pasted torchtitan TOML (llama3_8b.toml): flavor 8B, FSDP over the page's 64 GPUs, framework torchtitan", async ({ page }) => {
   await openPlanner(page);
   await page.getByLabel(/Import a launch file/).fill(fixture('torchtitan/llama3_8b.toml'));
   await page.getByRole('button', { name: 'Import pasted launch file' }).click();
@@ -24,7 +24,9 @@ test('a pasted torchtitan TOML (llama3_8b.toml): flavor 8B, FSDP over the page\'
 test('a chosen Megatron-LM script (Mixtral example): 8 experts top-2, PP 4, framework megatron', async ({ page }) => {
   await openPlanner(page);
   await page.getByLabel('or choose a launch file:').setInputFiles({
-    name: 'train_mixtral_8x7b_distributed.sh', mimeType: 'text/x-sh', buffer: Buffer.from(fixture('megatron/train_mixtral_8x7b_distributed.sh')),
+    name: 'train_mixtral_8x7b_distributed.sh',
+    mimeType: 'text/x-sh',
+    buffer: Buffer.from(fixture('megatron/train_mixtral_8x7b_distributed.sh')),
   });
   await expect(page.getByRole('status').filter({ hasText: 'Imported the Megatron-LM launch file' })).toBeVisible();
   await expect(page.getByLabel('Experts (E)')).toHaveValue('8');
@@ -33,9 +35,14 @@ test('a chosen Megatron-LM script (Mixtral example): 8 experts top-2, PP 4, fram
   await expect(slider(page, /\(PP\)/)).toHaveAttribute('aria-valuetext', '4');
 });
 
-test('a dropped DeepSpeed config: ZeRO 3 with the page\'s model, framework deepspeed', async ({ page }) => {
+test("a dropped DeepSpeed config: ZeRO 3 with the page's model, framework deepspeed", async ({ page }) => {
   await openPlanner(page);
-  const config = JSON.stringify({ train_batch_size: 256, train_micro_batch_size_per_gpu: 1, zero_optimization: { stage: 3 }, bf16: { enabled: true } });
+  const config = JSON.stringify({
+    train_batch_size: 256,
+    train_micro_batch_size_per_gpu: 1,
+    zero_optimization: { stage: 3 },
+    bf16: { enabled: true },
+  });
   const dataTransfer = await page.evaluateHandle((text) => {
     const dt = new DataTransfer();
     dt.items.add(new File([text], 'ds_config.json', { type: 'application/json' }));

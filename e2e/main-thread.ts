@@ -2,7 +2,15 @@
 // devtools.timeline categories): wall and CPU (thread) time, in ms. CPU time is what the
 // budgets judge: on a shared 2-core machine wall time also counts the waits for a core.
 
-interface TraceEvent { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } }
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
 
 export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
 

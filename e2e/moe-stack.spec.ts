@@ -10,8 +10,13 @@ import { encodeConfigFragment } from '../src/state/url-codec.ts';
 // comes back through the page's import with its MoE flags.
 
 const MOE_FLAGS = [
-  '--moe-token-dispatcher-type flex', '--moe-flex-dispatcher-backend hybridep', '--overlap-moe-expert-parallel-comm',
-  '--moe-expert-capacity-factor 1.25', '--moe-pad-expert-input-to-capacity', '--cuda-graph-impl local', '--cuda-graph-scope full_iteration',
+  '--moe-token-dispatcher-type flex',
+  '--moe-flex-dispatcher-backend hybridep',
+  '--overlap-moe-expert-parallel-comm',
+  '--moe-expert-capacity-factor 1.25',
+  '--moe-pad-expert-input-to-capacity',
+  '--cuda-graph-impl local',
+  '--cuda-graph-scope full_iteration',
   '--expert-tensor-parallel-size 1',
 ];
 
@@ -74,12 +79,15 @@ test('on a dense run the MoE controls are absent, and the MoE fields in the docu
   await expect(page.getByText(/Mixture-of-experts settings .* appear here for a model with experts/)).toBeVisible();
   const dense = await figureValue(page, 'step-time');
   const base = DEFAULT_DOCUMENT as { training: Record<string, unknown> };
-  const withMoeFields = { ...DEFAULT_DOCUMENT, training: { ...base.training, moeDispatcher: 'hybridep', cudaGraph: 'full', overlap: { epComm: true } } };
+  const withMoeFields = {
+    ...DEFAULT_DOCUMENT,
+    training: { ...base.training, moeDispatcher: 'hybridep', cudaGraph: 'full', overlap: { epComm: true } },
+  };
   await openPlanner(page, `/#${encodeConfigFragment(withMoeFields)}`);
   expect(await figureValue(page, 'step-time')).toBe(dense);
 });
 
-test('the Megatron-LM launch file of a MoE run with every MoE field set round-trips through the page\'s import', async ({ page }) => {
+test("the Megatron-LM launch file of a MoE run with every MoE field set round-trips through the page's import", async ({ page }) => {
   await mixtralWithEp(page);
   await page.getByLabel('Framework', { exact: true }).selectOption('megatron');
   await page.getByLabel('Token dispatcher').selectOption('hybridep');
@@ -92,7 +100,7 @@ test('the Megatron-LM launch file of a MoE run with every MoE field set round-tr
   await page.getByText('Launch arguments: Megatron-LM, DeepSpeed, torchtitan').click();
   const launch = page.getByTestId('launch-megatron');
   for (const flag of MOE_FLAGS) await expect(launch).toContainText(`${flag} \\`);
-  const text = await launch.textContent() ?? '';
+  const text = (await launch.textContent()) ?? '';
 
   // A fresh page (dense Llama 3 70B), then the file pasted into its import.
   await openPlanner(page);

@@ -12,7 +12,12 @@ const H100_DENSE = { ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT['trai
 const GB200_MOE = {
   ...H100_DENSE,
   model: {
-    name: 'DeepSeek-V3-like', layers: 61, hidden: 7168, heads: 128, ffnHidden: 18432, vocab: 129280,
+    name: 'DeepSeek-V3-like',
+    layers: 61,
+    hidden: 7168,
+    heads: 128,
+    ffnHidden: 18432,
+    vocab: 129280,
     moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
   },
   parallel: { tp: 1, pp: 8, dp: 32, ep: 32 },
@@ -27,11 +32,14 @@ test('an H100 dense run and a GB200 MoE run show different ranges with their bas
   expect(moe?.tokensPerSecond.basis).toMatch(/^fine-grained MoE on Blackwell with Megatron: \d+ published runs/);
 
   /** high ÷ low of the strip's tokens/s and memory ranges. */
-  const spread = async () => Promise.all(['tokens-per-second', 'memory-total'].map(async (id) => {
-    const range = page.getByTestId('summary-strip').getByTestId(`strip-range-${id}`);
-    await expect(range).toHaveAttribute('data-low', /\d/);
-    return Number(await range.getAttribute('data-high')) / Number(await range.getAttribute('data-low'));
-  }));
+  const spread = async () =>
+    Promise.all(
+      ['tokens-per-second', 'memory-total'].map(async (id) => {
+        const range = page.getByTestId('summary-strip').getByTestId(`strip-range-${id}`);
+        await expect(range).toHaveAttribute('data-low', /\d/);
+        return Number(await range.getAttribute('data-high')) / Number(await range.getAttribute('data-low'));
+      }),
+    );
   const why = async (basis: string) => {
     const details = page.getByTestId('summary-strip').getByTestId('why-range');
     await details.getByText(/Why this range/).click();

@@ -68,7 +68,9 @@ test('the bubble is one number: card, timeline caption, step breakdown and formu
   const card = page.getByTestId('results').getByTestId('bubble-fraction').first();
   const text = ((await card.textContent()) ?? '').match(/[\d.]+\s?%/)?.[0] ?? 'none';
   await expect(page.getByTestId('pipeline-chart')).toHaveAttribute('aria-label', new RegExp(`pipeline bubble ${text} of the step`));
-  await expect(page.getByTestId('pipeline-chart').locator('xpath=..').locator('figcaption')).toContainText(`pipeline bubble ${text} of the step`);
+  await expect(page.getByTestId('pipeline-chart').locator('xpath=..').locator('figcaption')).toContainText(
+    `pipeline bubble ${text} of the step`,
+  );
   await expect(page.getByText(`${text} of the step: the Pipeline bubble figure`)).toBeVisible();
   await card.getByRole('button').click();
   const dialog = page.getByRole('dialog');

@@ -4,22 +4,65 @@ import { test, expect, openPlanner, resultsSettled, setSlider } from './fixtures
 import { readPinsHash } from '../src/state/url-codec.ts';
 
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {
-  const [download]: [Download, void] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  const [download]: [Download, void] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
   const path = await download.path();
   return { name: download.suggestedFilename(), text: await readFile(path, 'utf8') };
 }
 
 /** Every field of the scenario table (issue 36 item 5), by its row label in Markdown and its CSV headers. */
 const MARKDOWN_ROWS = [
-  'Model', 'Parameters (total / active)', 'FLOPs per token', 'Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
-  'Pipeline schedule', 'Training time (days)', 'Cost ($)', '$ per million tokens', 'Tokens per day', 'MFU', 'Memory on the device / capacity',
-  'Memory range (90 % of published runs)', 'Throughput (tokens/s)', 'Throughput range (90 % of published runs)',
+  'Model',
+  'Parameters (total / active)',
+  'FLOPs per token',
+  'Cluster (GPUs × GPU type)',
+  'Price ($/GPU-h)',
+  'Token budget',
+  'Layout (TP · PP · DP · CP · EP)',
+  'Micro-batch (sequences)',
+  'Pipeline schedule',
+  'Training time (days)',
+  'Cost ($)',
+  '$ per million tokens',
+  'Tokens per day',
+  'MFU',
+  'Memory on the device / capacity',
+  'Memory range (90 % of published runs)',
+  'Throughput (tokens/s)',
+  'Throughput range (90 % of published runs)',
 ];
 const CSV_HEADERS = [
-  'Scenario', 'Model', 'Parameters', 'Active parameters', 'FLOPs per token (FLOP)', 'GPU type', 'GPUs', 'Price (USD per GPU-hour)', 'Token budget (tokens)', 'TP', 'PP', 'DP', 'CP', 'EP',
-  'Micro-batch (sequences)', 'Pipeline schedule', 'Training time (days)', 'Cost (USD)', 'USD per million tokens', 'Tokens per day',
-  'MFU (fraction)', 'Memory on the device (bytes)', 'GPU memory capacity (bytes)', 'Memory share of capacity (fraction)',
-  'Memory range low (bytes)', 'Memory range high (bytes)', 'Throughput (tokens/s)', 'Throughput range low (tokens/s)', 'Throughput range high (tokens/s)',
+  'Scenario',
+  'Model',
+  'Parameters',
+  'Active parameters',
+  'FLOPs per token (FLOP)',
+  'GPU type',
+  'GPUs',
+  'Price (USD per GPU-hour)',
+  'Token budget (tokens)',
+  'TP',
+  'PP',
+  'DP',
+  'CP',
+  'EP',
+  'Micro-batch (sequences)',
+  'Pipeline schedule',
+  'Training time (days)',
+  'Cost (USD)',
+  'USD per million tokens',
+  'Tokens per day',
+  'MFU (fraction)',
+  'Memory on the device (bytes)',
+  'GPU memory capacity (bytes)',
+  'Memory share of capacity (fraction)',
+  'Memory range low (bytes)',
+  'Memory range high (bytes)',
+  'Throughput (tokens/s)',
+  'Throughput range low (tokens/s)',
+  'Throughput range high (tokens/s)',
 ];
 
 test('four pinned scenarios survive a reload; their table exports to Markdown and CSV with every column', async ({ page }) => {
@@ -40,10 +83,12 @@ test('four pinned scenarios survive a reload; their table exports to Markdown an
   await expect(page.getByTestId('pin-count')).toHaveText(/^4 of up to 8 pinned/);
   const names = ['A', 'B', 'C', 'H200, PP 2'];
   // The link carries the four, with their names, before the reload.
-  await expect.poll(async () => {
-    const read = await readPinsHash(await page.evaluate(() => location.hash));
-    return read.kind === 'pins' ? read.pins.map((p) => p.name) : [];
-  }).toEqual(names);
+  await expect
+    .poll(async () => {
+      const read = await readPinsHash(await page.evaluate(() => location.hash));
+      return read.kind === 'pins' ? read.pins.map((p) => p.name) : [];
+    })
+    .toEqual(names);
 
   await page.reload();
   await resultsSettled(page);

@@ -9,8 +9,11 @@ import { encodeConfigFragment } from '../src/state/url-codec.ts';
 // budget; the GPU count typed and left to settle (no Enter) moves the comparison.
 const mixtral = findModelPreset('mixtral-8x7b');
 const DOC = {
-  version: 1, model: mixtral?.model, training: { seqLen: 4096, globalBatch: 256, microBatch: 1, tokens: 1e12 },
-  parallel: { tp: 2, pp: 1, dp: 4, ep: 8 }, cluster: { gpu: 'h100-sxm', gpus: 8 },
+  version: 1,
+  model: mixtral?.model,
+  training: { seqLen: 4096, globalBatch: 256, microBatch: 1, tokens: 1e12 },
+  parallel: { tp: 2, pp: 1, dp: 4, ep: 8 },
+  cluster: { gpu: 'h100-sxm', gpus: 8 },
 };
 
 test('the log comparison, the expert-TP default and the token budget follow what is set', async ({ page }) => {
@@ -54,6 +57,6 @@ test('the log comparison, the expert-TP default and the token budget follow what
   const gpus = page.getByLabel('Cluster size (GPUs)');
   await gpus.fill('16');
   await expect(gpus).toBeFocused();
-  await expect(page.getByTestId('log-mismatch')).toContainText('GPUs: the log\'s 8, the document\'s 16', { timeout: 20_000 });
+  await expect(page.getByTestId('log-mismatch')).toContainText("GPUs: the log's 8, the document's 16", { timeout: 20_000 });
   await expect(page.getByTestId('strip-run')).toContainText(/DP\s8/);
 });

@@ -19,13 +19,24 @@ async function search(panel: ReturnType<Page['getByTestId']>) {
   await expect(panel.getByTestId('search-row').first()).toBeVisible();
 }
 
-const rowsOf = (panel: ReturnType<Page['getByTestId']>) => panel.getByTestId('search-row').evaluateAll((nodes) => nodes.map((n) => ({
-  rank: n.getAttribute('data-rank'), gpu: n.getAttribute('data-gpu'), gpus: Number(n.getAttribute('data-gpus')), usd: Number(n.getAttribute('data-usd')),
-  days: Number(n.getAttribute('data-days')), memory: Number(n.getAttribute('data-memory')),
-  key: ['data-gpu', 'data-gpus', 'data-tp', 'data-pp', 'data-dp', 'data-cp', 'data-ep', 'data-zero'].map((a) => n.getAttribute(a)).join('/'),
-})));
+const rowsOf = (panel: ReturnType<Page['getByTestId']>) =>
+  panel.getByTestId('search-row').evaluateAll((nodes) =>
+    nodes.map((n) => ({
+      rank: n.getAttribute('data-rank'),
+      gpu: n.getAttribute('data-gpu'),
+      gpus: Number(n.getAttribute('data-gpus')),
+      usd: Number(n.getAttribute('data-usd')),
+      days: Number(n.getAttribute('data-days')),
+      memory: Number(n.getAttribute('data-memory')),
+      key: ['data-gpu', 'data-gpus', 'data-tp', 'data-pp', 'data-dp', 'data-cp', 'data-ep', 'data-zero']
+        .map((a) => n.getAttribute(a))
+        .join('/'),
+    })),
+  );
 
-test('the results are different layouts, each within 90 % of memory, and a layout\'s variants unfold under it and apply', async ({ page }) => {
+test("the results are different layouts, each within 90 % of memory, and a layout's variants unfold under it and apply", async ({
+  page,
+}) => {
   await openPlanner(page);
   const panel = await openSearch(page);
   await search(panel);
@@ -49,7 +60,9 @@ test('the results are different layouts, each within 90 % of memory, and a layou
   expect(first).toBeDefined();
 });
 
-test('Size the cluster: which GPU and how many within the days at least cost, cheapest first, with the cost-against-days chart', async ({ page }) => {
+test('Size the cluster: which GPU and how many within the days at least cost, cheapest first, with the cost-against-days chart', async ({
+  page,
+}) => {
   await openPlanner(page);
   const panel = await openSearch(page);
   await panel.getByLabel('Size the cluster').check();
@@ -81,7 +94,9 @@ test('Size the cluster: which GPU and how many within the days at least cost, ch
   await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue(String(best?.gpus));
 });
 
-test('a #config= link whose document carries a search block opens the panel on its question, and the search answers it', async ({ page }) => {
+test('a #config= link whose document carries a search block opens the panel on its question, and the search answers it', async ({
+  page,
+}) => {
   const document = {
     version: 1,
     model: { name: 'Llama 3 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
@@ -107,7 +122,7 @@ test('a #config= link whose document carries a search block opens the panel on i
   }
 });
 
-test('bad sizing settings are named in the form\'s words, and nothing is searched', async ({ page }) => {
+test("bad sizing settings are named in the form's words, and nothing is searched", async ({ page }) => {
   await openPlanner(page);
   const panel = await openSearch(page);
   await panel.getByLabel('Size the cluster').check();

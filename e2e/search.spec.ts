@@ -28,9 +28,15 @@ test.describe('the search of the default run', () => {
     const rows = panel.getByTestId('search-row');
     expect(await rows.count()).toBe(10);
     // The default layout is TP 8 × PP 4 × DP 2: apply the best row that differs from it.
-    const layouts = await rows.evaluateAll((nodes) => nodes.map((n) => ({
-      rank: n.getAttribute('data-rank'), tp: n.getAttribute('data-tp'), pp: n.getAttribute('data-pp'), dp: n.getAttribute('data-dp'), memory: Number(n.getAttribute('data-memory')),
-    })));
+    const layouts = await rows.evaluateAll((nodes) =>
+      nodes.map((n) => ({
+        rank: n.getAttribute('data-rank'),
+        tp: n.getAttribute('data-tp'),
+        pp: n.getAttribute('data-pp'),
+        dp: n.getAttribute('data-dp'),
+        memory: Number(n.getAttribute('data-memory')),
+      })),
+    );
     const chosen = layouts.find((l) => !(l.tp === '8' && l.pp === '4' && l.dp === '2'));
     expect(chosen).toBeDefined();
     if (!chosen) return;
@@ -41,7 +47,7 @@ test.describe('the search of the default run', () => {
     await expect(slider(page(), /\(PP\)/)).toHaveAttribute('aria-valuetext', chosen.pp ?? '');
     await expect(slider(page(), /\(DP\)/)).toHaveAttribute('aria-valuetext', chosen.dp ?? '');
     // The page's estimate of the applied layout is the engine's figure the row showed (same estimateConfig).
-    await expect.poll(async () => Math.abs(await figureValue(page(), 'memory-total') / chosen.memory - 1)).toBeLessThan(1e-9);
+    await expect.poll(async () => Math.abs((await figureValue(page(), 'memory-total')) / chosen.memory - 1)).toBeLessThan(1e-9);
     await expect(panel.getByText(`Applied layout ${chosen.rank}:`)).toBeVisible();
   });
 
@@ -87,7 +93,9 @@ test.describe('the search of the default run', () => {
     await panel.getByLabel(/Allow uneven layer splits/).check();
     await panel.getByRole('button', { name: 'Search' }).click();
     const progress = panel.getByTestId('search-progress');
-    await expect.poll(async () => Number(await progress.evaluate((p) => (p as HTMLProgressElement).value)), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => Number(await progress.evaluate((p) => (p as HTMLProgressElement).value)), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await expect(panel.getByTestId('search-status')).toContainText(/Searching… [\d.]+\s?% of [\d,]+ layouts/);
     await panel.getByRole('button', { name: 'Cancel' }).click();
     await expect(panel.getByTestId('search-status')).toContainText('Search cancelled', { timeout: 10_000 });
@@ -95,4 +103,3 @@ test.describe('the search of the default run', () => {
     await expect(panel.getByRole('button', { name: 'Cancel' })).toBeDisabled();
   });
 });
-

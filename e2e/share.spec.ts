@@ -38,7 +38,11 @@ test('the embed code is an iframe of ?embed=1, a read-only card with a link back
   await setSlider(page, /\(TP\)/, 4);
   await page.getByRole('button', { name: 'Copy embed code' }).click();
   const snippet = await page.getByTestId('share-text').inputValue();
-  expect(snippet).toMatch(new RegExp(`^<iframe src="${ORIGIN}\\?embed=1#s=1\\.[A-Za-z0-9_-]+" title="LLM training plan: Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB"`));
+  expect(snippet).toMatch(
+    new RegExp(
+      `^<iframe src="${ORIGIN}\\?embed=1#s=1\\.[A-Za-z0-9_-]+" title="LLM training plan: Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB"`,
+    ),
+  );
   const src = /src="([^"]+)"/.exec(snippet)?.[1] ?? '';
   const memory = await figureValue(page, 'memory-total');
 
@@ -77,7 +81,11 @@ test('a #config= link opens the configuration it encodes (with or without paddin
 });
 
 test('a malformed link shows an alert and the default configuration, never a blank page', async ({ page }) => {
-  const links = [['damaged share link', '#s=1.not-a-real-link'], ['#config= that is not base64url', '#config=%%%!!'], ['unknown link format', '#s=99.abc']];
+  const links = [
+    ['damaged share link', '#s=1.not-a-real-link'],
+    ['#config= that is not base64url', '#config=%%%!!'],
+    ['unknown link format', '#s=99.abc'],
+  ];
   for (const [what, hash] of links) {
     await openPlanner(page, `/${hash}`);
     await expect(page.getByRole('alert').filter({ hasText: 'Showing the default configuration' }), what).toContainText('cannot be read');

@@ -15,8 +15,13 @@ const port = Number(process.env['E2E_PORT'] ?? 4317);
 const DIST = port === 4317 ? 'dist' : `tmp/dist-${port}`;
 const SUB_PATH = '/tools/planner/';
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json',
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 let server: Server;
@@ -25,9 +30,15 @@ let origin = '';
 test.beforeAll(async () => {
   server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname);
-    if (!path.startsWith(SUB_PATH)) { response.writeHead(404).end(); return; }
+    if (!path.startsWith(SUB_PATH)) {
+      response.writeHead(404).end();
+      return;
+    }
     const relative = normalize(path.slice(SUB_PATH.length) || 'index.html');
-    if (relative.startsWith('..')) { response.writeHead(403).end(); return; }
+    if (relative.startsWith('..')) {
+      response.writeHead(403).end();
+      return;
+    }
     const file = join(DIST, relative.endsWith('/') ? `${relative}index.html` : relative);
     readFile(file).then(
       (body) => response.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body),
@@ -43,14 +54,18 @@ test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())
 /** Fails on console errors, page errors, and any request outside the sub-path or that the server could not answer. */
 function watch(page: Page): string[] {
   const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.protocol === 'data:' || url.protocol === 'blob:') return;
     if (url.origin !== origin || !url.pathname.startsWith(SUB_PATH)) problems.push(`request outside ${SUB_PATH}: ${request.url()}`);
   });
-  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`); });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} for ${response.url()}`);
+  });
   return problems;
 }
 
@@ -84,10 +99,14 @@ test('the page, a share link and the embed work under /tools/planner/ on a plain
   expect(problems).toEqual([]);
 });
 
-test('the link-preview tags of the built index.html name files the build ships, and the manifest\'s icons exist', async ({ page }) => {
+test("the link-preview tags of the built index.html name files the build ships, and the manifest's icons exist", async ({ page }) => {
   const problems = watch(page);
   const html = readFileSync(join(DIST, 'index.html'), 'utf8');
-  const named = [...html.matchAll(/<(?:meta (?:property|name)="(?:og:image|twitter:image)" content|link rel="(?:icon|apple-touch-icon|manifest)"[^>]*? href)="([^"]+)"/g)].map((m) => m[1] ?? '');
+  const named = [
+    ...html.matchAll(
+      /<(?:meta (?:property|name)="(?:og:image|twitter:image)" content|link rel="(?:icon|apple-touch-icon|manifest)"[^>]*? href)="([^"]+)"/g,
+    ),
+  ].map((m) => m[1] ?? '');
   for (const tag of ['og:title', 'og:description', 'og:image', 'twitter:card', 'twitter:image']) expect(html).toContain(`"${tag}"`);
   expect(named.length).toBeGreaterThanOrEqual(5);
   for (const url of named) {

@@ -46,7 +46,13 @@ test.describe('the trade-off panel', () => {
   test('a chart for each of five knobs: tokens/s, memory and cost at every valid value, the current one marked', async () => {
     const panel = await showPanel(page());
     // Default: Llama 3 70B on 64 H100, TP 8 × PP 4 × DP 2, ZeRO 1, micro-batch 1, selective recomputation.
-    const expected: ReadonlyArray<[string, string, number]> = [['tp', '8', 4], ['zero', '1', 4], ['recompute', 'selective', 3], ['microBatch', '1', 2], ['gpus', '64', 4]];
+    const expected: ReadonlyArray<[string, string, number]> = [
+      ['tp', '8', 4],
+      ['zero', '1', 4],
+      ['recompute', 'selective', 3],
+      ['microBatch', '1', 2],
+      ['gpus', '64', 4],
+    ];
     for (const [knob, current, atLeast] of expected) {
       await pickKnob(page(), knob);
       // Each small chart draws its points in its own render: wait for every series to show the curve's points.
@@ -56,12 +62,18 @@ test.describe('the trade-off panel', () => {
       for (const series of ['speed', 'memory', 'cost']) {
         await expect(panel.locator(`[data-testid="tradeoff-point"][data-series="${series}"]`), `${knob} ${series}`).toHaveCount(points);
       }
-      await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]'), knob).toHaveAttribute('data-value', current);
+      await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]'), knob).toHaveAttribute(
+        'data-value',
+        current,
+      );
       await expect(panel.getByTestId('tradeoff-caption')).toContainText('Source:');
     }
     // TP 1 needs the whole 70B model's states on one GPU of each pipeline stage: it does not fit, and its band is shaded.
     await pickKnob(page(), 'tp');
-    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="1"]')).toHaveAttribute('data-fits', 'false');
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="1"]')).toHaveAttribute(
+      'data-fits',
+      'false',
+    );
     expect(await panel.locator('[data-testid="tradeoff-chart"] .recharts-reference-area').count()).toBeGreaterThan(0);
   });
 
@@ -84,7 +96,7 @@ test.describe('the trade-off panel', () => {
     await expect(reset).toHaveCount(0);
   });
 
-  test('while the input is invalid, the curves stay, dimmed and marked as the previous input\'s', async () => {
+  test("while the input is invalid, the curves stay, dimmed and marked as the previous input's", async () => {
     const panel = await showPanel(page());
     await expect(panel).not.toHaveAttribute('aria-busy', 'true', { timeout: 30_000 });
     await page().getByLabel('Layers (L)').fill('abc');
@@ -100,19 +112,29 @@ test.describe('the trade-off panel', () => {
     await pickKnob(page(), 'zero');
     await panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-value="3"]').click();
     await resultsSettled(page());
-    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '3', { timeout: 30_000 });
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute(
+      'data-value',
+      '3',
+      { timeout: 30_000 },
+    );
     await expect(page()).toHaveURL(/#/);
     // Through the table too, from the keyboard: back to ZeRO 1.
     await openTable(panel);
     await panel.getByRole('button', { name: 'Apply ZeRO 1' }).press('Enter');
-    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute('data-value', '1', { timeout: 30_000 });
+    await expect(panel.locator('[data-testid="tradeoff-point"][data-series="speed"][data-current="true"]')).toHaveAttribute(
+      'data-value',
+      '1',
+      { timeout: 30_000 },
+    );
   });
 
   test('each curve says what it holds fixed; the sequence-length curve holds sequences or tokens per step (issue 36)', async () => {
     const panel = await showPanel(page());
     // The layout knobs hold the GPUs and the batch (default: 64 GPUs, global batch 256 of 8,192 tokens).
     await pickKnob(page(), 'tp');
-    await expect(panel.getByTestId('tradeoff-holding')).toHaveText(/^Holding: 64 GPUs, global batch 256 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, /);
+    await expect(panel.getByTestId('tradeoff-holding')).toHaveText(
+      /^Holding: 64 GPUs, global batch 256 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, /,
+    );
     // Sequences per step by default; tokens per step on request: 256 × 8,192 = 2,097,152.
     await pickKnob(page(), 'seqLen');
     await expect(panel.getByTestId('tradeoff-holding')).toContainText('global batch 256 sequences');
@@ -144,12 +166,14 @@ test.describe('the trade-off panel', () => {
       await page().setViewportSize({ width: 1440, height: 900 });
       await panel.getByText('The curve as a table').click();
       await pickKnob(page(), 'microBatch');
-      await page().getByTestId('results').evaluate((results) => {
-        const strip = results.querySelector('[data-testid="summary-strip"]');
-        const target = results.querySelector('[data-testid="tradeoff-panel"]');
-        if (!strip || !target) return;
-        results.scrollTop += target.getBoundingClientRect().top - strip.getBoundingClientRect().bottom - 12;
-      });
+      await page()
+        .getByTestId('results')
+        .evaluate((results) => {
+          const strip = results.querySelector('[data-testid="summary-strip"]');
+          const target = results.querySelector('[data-testid="tradeoff-panel"]');
+          if (!strip || !target) return;
+          results.scrollTop += target.getBoundingClientRect().top - strip.getBoundingClientRect().bottom - 12;
+        });
       for (const colorScheme of ['light', 'dark'] as const) {
         await page().emulateMedia({ colorScheme });
         await page().waitForFunction((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark, colorScheme === 'dark');

@@ -4,7 +4,9 @@ import { syntheticMegatronLog } from '../src/model/log/index.ts';
 import { DEFAULT_DOCUMENT } from '../src/state/defaults.ts';
 
 // Issue 23: a Megatron-LM log of the page's own run dropped on the "Training log" box.
-test('dropping a Megatron-LM log: measured beside predicted, the injected loss spike marked, Calibrate takes the measured step time', async ({ page }) => {
+test('dropping a Megatron-LM log: measured beside predicted, the injected loss spike marked, Calibrate takes the measured step time', async ({
+  page,
+}) => {
   await openPlanner(page);
   const predicted = await figureValue(page, 'step-time');
   const parsed = parseDocument(DEFAULT_DOCUMENT);
@@ -12,7 +14,17 @@ test('dropping a Megatron-LM log: measured beside predicted, the injected loss s
   const { training, parallel, cluster } = parsed.config;
   // 25 % slower than predicted, to 0.1 ms (what Megatron prints); no jitter, so every steady step is this.
   const measured = Math.round(predicted * 1.25 * 1e4) / 1e4;
-  const log = syntheticMegatronLog({ steps: 60, stepSeconds: measured, globalBatch: training.globalBatch, seqLen: training.seqLen, gpus: cluster.gpus, tp: parallel.tp, pp: parallel.pp, lossSpikeAt: 45, jitter: 0 });
+  const log = syntheticMegatronLog({
+    steps: 60,
+    stepSeconds: measured,
+    globalBatch: training.globalBatch,
+    seqLen: training.seqLen,
+    gpus: cluster.gpus,
+    tp: parallel.tp,
+    pp: parallel.pp,
+    lossSpikeAt: 45,
+    jitter: 0,
+  });
 
   const drop = page.getByTestId('log-drop');
   await drop.scrollIntoViewIfNeeded();
@@ -31,11 +43,14 @@ test('dropping a Megatron-LM log: measured beside predicted, the injected loss s
   await expect(page.getByTestId('log-mismatch')).toHaveCount(0);
 
   // The loss curve marks the spike at step 45, and the text alternative says so with its rule.
-  await expect(page.getByTestId('log-chart-loss').locator('[data-testid="log-marker"][data-kind="loss-spike"]')).toHaveAttribute('data-step', '45');
+  await expect(page.getByTestId('log-chart-loss').locator('[data-testid="log-marker"][data-kind="loss-spike"]')).toHaveAttribute(
+    'data-step',
+    '45',
+  );
   await expect(page.getByTestId('log-anomalies')).toContainText('loss spike at step 45');
 
   // Calibrate: the page's step time becomes the measured one.
   await page.getByRole('button', { name: 'Calibrate', exact: true }).click();
   await expect(page.getByTestId('log-calibration-status')).toContainText('Compute efficiency ×');
-  await expect.poll(async () => Math.abs(await figureValue(page, 'step-time') / measured - 1)).toBeLessThan(1e-6);
+  await expect.poll(async () => Math.abs((await figureValue(page, 'step-time')) / measured - 1)).toBeLessThan(1e-6);
 });

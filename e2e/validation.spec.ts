@@ -6,7 +6,9 @@ import { caseResult } from '../src/model/validation/index.ts';
 // What `npm run validate` computes (scripts/validate.ts), computed here in the test
 // process from the same file with the same functions.
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
-const cases = readValidationCases(file).map(caseResult).filter((c) => c.rows.length > 0);
+const cases = readValidationCases(file)
+  .map(caseResult)
+  .filter((c) => c.rows.length > 0);
 const rows = cases.flatMap((c) => c.rows);
 const expected: Record<'throughput' | 'memory', ErrorSummary> = {
   throughput: summarize(rows.filter((r) => r.figure !== 'memoryBytesPerGpu')),
@@ -17,7 +19,9 @@ const signed = (x: number) => (x < 0 ? `−${percent(-x)}` : percent(x));
 
 test('the Validation tab lists every published run, and its summary equals npm run validate', async ({ page }) => {
   const runRequests: string[] = [];
-  page.on('request', (request) => { if (request.url().includes('published-runs')) runRequests.push(request.url()); });
+  page.on('request', (request) => {
+    if (request.url().includes('published-runs')) runRequests.push(request.url());
+  });
   await openPlanner(page);
   // The 1.2 MB of published runs is not part of the planner: nothing asked for it yet.
   expect(runRequests).toEqual([]);
@@ -39,7 +43,11 @@ test('the Validation tab lists every published run, and its summary equals npm r
     await expect(cell('median')).toHaveText(percent(s.medianAbsError));
     await expect(cell('p90')).toHaveText(percent(s.p90AbsError));
     await expect(cell('worst-under')).toHaveText(signed(s.worstUnderPrediction));
-    for (const [key, value] of [['median', s.medianAbsError], ['p90', s.p90AbsError], ['worst-under', s.worstUnderPrediction]] as const) {
+    for (const [key, value] of [
+      ['median', s.medianAbsError],
+      ['p90', s.p90AbsError],
+      ['worst-under', s.worstUnderPrediction],
+    ] as const) {
       expect(Number(await cell(key).getAttribute('data-value')), `${part} ${key}`).toBeCloseTo(value, 12);
     }
   }

@@ -50,14 +50,22 @@ async function engineMemoryForAddressBar(page: Page): Promise<number | null> {
 
 /** The figures follow the slider: memory-total equals the engine's answer for the configuration in the address bar. */
 async function expectFiguresFollowTheAddressBar(page: Page): Promise<void> {
-  await expect.poll(async () => {
-    const expected = await engineMemoryForAddressBar(page);
-    return expected !== null && (await figureValue(page, 'memory-total')) === expected;
-  }, { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        const expected = await engineMemoryForAddressBar(page);
+        return expected !== null && (await figureValue(page, 'memory-total')) === expected;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
 }
 
 for (const fault of ['hang', 'close'] as const) {
-  test(`a worker that ${fault === 'hang' ? 'hangs' : 'closes itself mid-computation'} is restarted after the timeout, the page says so, and the next move works`, async ({ page, context }) => {
+  test(`a worker that ${fault === 'hang' ? 'hangs' : 'closes itself mid-computation'} is restarted after the timeout, the page says so, and the next move works`, async ({
+    page,
+    context,
+  }) => {
     const worker = await injectFault(context, fault);
     await openPlanner(page);
     const before = await figureValue(page, 'memory-total');
@@ -77,7 +85,10 @@ for (const fault of ['hang', 'close'] as const) {
   });
 }
 
-test('a worker that throws is restarted at once, the request retried, the page says so, and the next move works', async ({ page, context }) => {
+test('a worker that throws is restarted at once, the request retried, the page says so, and the next move works', async ({
+  page,
+  context,
+}) => {
   const worker = await injectFault(context, 'throw');
   await openPlanner(page);
   const before = await figureValue(page, 'memory-total');

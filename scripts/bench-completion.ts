@@ -6,7 +6,14 @@
 
 import { parseDocument } from '../src/model/input/index.ts';
 import { estimate } from '../src/model/estimate.ts';
-import { COMPLETION_RUNS, interruptionRates, p50OptimalInterval, reliabilityPlan, simulateCompletion, usdPerGpuHourFor } from '../src/model/run/index.ts';
+import {
+  COMPLETION_RUNS,
+  interruptionRates,
+  p50OptimalInterval,
+  reliabilityPlan,
+  simulateCompletion,
+  usdPerGpuHourFor,
+} from '../src/model/run/index.ts';
 
 const DOCUMENT = {
   version: 1,
@@ -45,8 +52,10 @@ for (let i = 0; i < 50; i++) {
   last = simulateCompletion(input, COMPLETION_RUNS);
   timings.push(performance.now() - start);
 }
-console.log(`completion: ${COMPLETION_RUNS} runs of a ${cluster.gpus}-GPU job, ${last.meanInterruptions.toFixed(0)} interruptions a run, `
-  + `p50 ${last.days.p50.toFixed(1)} days: median ${median(timings).toFixed(2)} ms`);
+console.log(
+  `completion: ${COMPLETION_RUNS} runs of a ${cluster.gpus}-GPU job, ${last.meanInterruptions.toFixed(0)} interruptions a run, ` +
+    `p50 ${last.days.p50.toFixed(1)} days: median ${median(timings).toFixed(2)} ms`,
+);
 
 // The interval chosen against the distribution: a descent of a few such simulations (completion.ts p50OptimalInterval).
 const choice: number[] = [];
@@ -56,5 +65,7 @@ for (let i = 0; i < 20; i++) {
   best = p50OptimalInterval(input, plan.optimalCheckpointIntervalSeconds);
   choice.push(performance.now() - start);
 }
-console.log(`interval against the distribution: ${((best?.seconds ?? NaN) / 60).toFixed(1)} min (Young/Daly ${(plan.optimalCheckpointIntervalSeconds / 60).toFixed(1)} min), `
-  + `p50 ${best?.days.p50.toFixed(1)} days: median ${median(choice).toFixed(2)} ms`);
+console.log(
+  `interval against the distribution: ${((best?.seconds ?? NaN) / 60).toFixed(1)} min (Young/Daly ${(plan.optimalCheckpointIntervalSeconds / 60).toFixed(1)} min), ` +
+    `p50 ${best?.days.p50.toFixed(1)} days: median ${median(choice).toFixed(2)} ms`,
+);

@@ -45,16 +45,21 @@ console.log(`${(size / 1e6).toFixed(1)} MB synthetic Megatron-LM log, ${lines.le
 
 if (args.includes('--build') || !existsSync(`${OUT_DIR}/index.html`)) {
   console.log(`building ${OUT_DIR}/ …`);
-  const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', OUT_DIR, '--logLevel', 'warn'], { stdio: 'inherit' });
+  const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', OUT_DIR, '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--outDir', OUT_DIR, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore' });
+const preview = spawn(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'preview', '--outDir', OUT_DIR, '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+  { stdio: 'ignore' },
+);
 const stopPreview = () => {
   if (preview.exitCode === null) preview.kill();
 };
 process.on('exit', stopPreview);
-
 
 interface Probe {
   start: number | null;
@@ -77,41 +82,46 @@ function arm(): void {
   if (!input) throw new Error('the log file input was not found');
   // The figure of the run before does not count: only a cell rendered for this read.
   const before = document.querySelector('[data-testid="log-measured-stepSeconds"]');
-  input.addEventListener('change', () => {
-    probe.start = performance.now();
-    let last = probe.start;
-    const frame = (now: number) => {
-      probe.maxFrameGap = Math.max(probe.maxFrameGap, now - last);
-      last = now;
-      if (probe.end === null) requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-    const longTasks = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) probe.maxLongTask = Math.max(probe.maxLongTask, entry.duration);
-    });
-    try {
-      longTasks.observe({ type: 'longtask' });
-    } catch {
-      // no longtask timing in this browser: the frame gap still tells
-    }
-    const done = () => {
-      const cell = document.querySelector('[data-testid="log-measured-stepSeconds"]');
-      const alert = document.querySelector('[data-testid="section-training-log"] [role="alert"]');
-      const fresh = cell !== null && cell !== before && cell.isConnected;
-      if ((fresh && cell.getAttribute('data-value')) || (!cell && alert)) {
-        probe.end = performance.now();
-        if (!fresh) probe.error = alert?.textContent ?? 'no figure';
-        observer.disconnect();
-        setTimeout(() => longTasks.disconnect(), 0);
-        return true;
+  input.addEventListener(
+    'change',
+    () => {
+      probe.start = performance.now();
+      let last = probe.start;
+      const frame = (now: number) => {
+        probe.maxFrameGap = Math.max(probe.maxFrameGap, now - last);
+        last = now;
+        if (probe.end === null) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+      const longTasks = new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) probe.maxLongTask = Math.max(probe.maxLongTask, entry.duration);
+      });
+      try {
+        longTasks.observe({ type: 'longtask' });
+      } catch {
+        // no longtask timing in this browser: the frame gap still tells
       }
-      return false;
-    };
-    const observer = new MutationObserver(() => { done(); });
-    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-value'] });
-  }, { once: true, capture: true });
+      const done = () => {
+        const cell = document.querySelector('[data-testid="log-measured-stepSeconds"]');
+        const alert = document.querySelector('[data-testid="section-training-log"] [role="alert"]');
+        const fresh = cell !== null && cell !== before && cell.isConnected;
+        if ((fresh && cell.getAttribute('data-value')) || (!cell && alert)) {
+          probe.end = performance.now();
+          if (!fresh) probe.error = alert?.textContent ?? 'no figure';
+          observer.disconnect();
+          setTimeout(() => longTasks.disconnect(), 0);
+          return true;
+        }
+        return false;
+      };
+      const observer = new MutationObserver(() => {
+        done();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-value'] });
+    },
+    { once: true, capture: true },
+  );
 }
-
 
 const url = `http://127.0.0.1:${PORT}/`;
 let browser: Browser | undefined;
@@ -140,7 +150,9 @@ try {
     seconds.push(s);
     gaps.push(probe.maxFrameGap);
     tasks.push(probe.maxLongTask);
-    console.log(`  run ${run + 1}: ${s.toFixed(2)} s   longest frame gap ${probe.maxFrameGap.toFixed(0)} ms   longest task ${probe.maxLongTask.toFixed(0)} ms`);
+    console.log(
+      `  run ${run + 1}: ${s.toFixed(2)} s   longest frame gap ${probe.maxFrameGap.toFixed(0)} ms   longest task ${probe.maxLongTask.toFixed(0)} ms`,
+    );
   }
   const m = median(seconds);
   const measured = await page.getByTestId('log-measured-stepSeconds').getAttribute('data-value');
@@ -148,8 +160,14 @@ try {
   console.log(`  median ${m.toFixed(2)} s   (${seconds.map((x) => `${x.toFixed(2)} s`).join(', ')})`);
   console.log(`  the bar, under ${BAR_SECONDS} s for 50 MB: ${m < BAR_SECONDS ? 'met' : 'missed'}`);
   // On a shared machine the page's worker waits for other processes' turns: the load tells how much.
-  console.log(`  machine: ${availableParallelism()} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (wall time includes other processes' turns)`);
-  console.log(`  responsiveness: longest frame gap ${Math.max(...gaps).toFixed(0)} ms, longest main-thread task ${Math.max(...tasks).toFixed(0)} ms`);
+  console.log(
+    `  machine: ${availableParallelism()} CPUs, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (wall time includes other processes' turns)`,
+  );
+  console.log(
+    `  responsiveness: longest frame gap ${Math.max(...gaps).toFixed(0)} ms, longest main-thread task ${Math.max(...tasks).toFixed(0)} ms`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

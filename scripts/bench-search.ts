@@ -24,7 +24,11 @@ const runsAt = args.indexOf('--runs');
 const runs = runsAt >= 0 ? Math.max(1, Number(args[runsAt + 1]) || 5) : 5;
 const json = args.includes('--json');
 
-interface Timed { readonly result: SearchResult; readonly cpuSeconds: number; readonly wallSeconds: number }
+interface Timed {
+  readonly result: SearchResult;
+  readonly cpuSeconds: number;
+  readonly wallSeconds: number;
+}
 
 function timed(f: () => SearchResult): Timed {
   const cpu = process.cpuUsage();
@@ -68,14 +72,18 @@ const report = BENCHMARK_SPACES.map((space) => {
       memoryOnly: pruned[0]?.result.counts.memoryOnly ?? 0,
       pruned: pruned[0]?.result.counts.pruned ?? 0,
     },
-    best: best ? { parallel: best.parallel, microBatch: best.microBatch, recompute: best.recompute, tokensPerSecond: best.tokensPerSecond } : null,
+    best: best
+      ? { parallel: best.parallel, microBatch: best.microBatch, recompute: best.recompute, tokensPerSecond: best.tokensPerSecond }
+      : null,
     meetsRate: rate.median >= TARGET_LAYOUTS_PER_CPU_SECOND,
   };
 });
 
 const SIZING_TYPES = ['a100-80gb', 'h100-sxm', 'h200'];
 const sizingDocument = (() => {
-  const doc = searchRunDocument(BENCHMARK_SPACES[0] ?? { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 });
+  const doc = searchRunDocument(
+    BENCHMARK_SPACES[0] ?? { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 },
+  );
   const { gpus: _gpus, ...cluster } = doc.cluster as Record<string, unknown>;
   return { ...doc, cluster, search: { objective: 'usd', gpuTypes: SIZING_TYPES, minGpus: 256, maxGpus: 4096, maxDays: 60 } };
 })();
@@ -94,10 +102,15 @@ const sizing = {
   cpuSeconds: spread(sizingRuns.slice(1).map((r) => r.cpuSeconds)),
   layouts: sizingRuns[0]?.out.layouts ?? 0,
   evaluated: sizingRuns[0]?.out.evaluated ?? 0,
-  best: sizingRuns[0]?.out.results[0] ? {
-    gpu: sizingRuns[0].out.results[0].cluster.gpu, gpus: sizingRuns[0].out.results[0].cluster.gpus, parallel: sizingRuns[0].out.results[0].parallel,
-    days: sizingRuns[0].out.results[0].output.time?.days ?? 0, usd: sizingRuns[0].out.results[0].output.cost?.usd ?? 0,
-  } : null,
+  best: sizingRuns[0]?.out.results[0]
+    ? {
+        gpu: sizingRuns[0].out.results[0].cluster.gpu,
+        gpus: sizingRuns[0].out.results[0].cluster.gpus,
+        parallel: sizingRuns[0].out.results[0].parallel,
+        days: sizingRuns[0].out.results[0].output.time?.days ?? 0,
+        usd: sizingRuns[0].out.results[0].output.cost?.usd ?? 0,
+      }
+    : null,
 };
 
 if (json) {
@@ -107,10 +120,17 @@ if (json) {
   for (const r of report) {
     process.stdout.write(`${r.space}\n`);
     process.stdout.write(`  layouts                      ${r.layouts.toLocaleString('en-US')}\n`);
-    process.stdout.write(`  exhaustive: M layouts/CPU-s  ${fmt(r.exhaustive.evaluatedPerCpuSecond, 2, 1e6)}   (cold first run ${(r.exhaustive.coldRunEvaluatedPerCpuSecond / 1e6).toFixed(2)})\n`);
+    process.stdout.write(
+      `  exhaustive: M layouts/CPU-s  ${fmt(r.exhaustive.evaluatedPerCpuSecond, 2, 1e6)}   (cold first run ${(r.exhaustive.coldRunEvaluatedPerCpuSecond / 1e6).toFixed(2)})\n`,
+    );
     process.stdout.write(`  exhaustive: wall s           ${fmt(r.exhaustive.wallSeconds, 2)}   CPU s ${fmt(r.exhaustive.cpuSeconds, 2)}\n`);
-    process.stdout.write(`  pruned:     wall s           ${fmt(r.pruned.wallSeconds, 2)}   evaluated ${r.pruned.evaluated.toLocaleString('en-US')}, memory only ${r.pruned.memoryOnly.toLocaleString('en-US')}, pruned ${r.pruned.pruned.toLocaleString('en-US')}\n`);
-    if (r.best) process.stdout.write(`  best: ${JSON.stringify(r.best.parallel)} micro-batch ${r.best.microBatch}, recompute ${r.best.recompute}, ${Math.round(r.best.tokensPerSecond).toLocaleString('en-US')} tokens/s\n`);
+    process.stdout.write(
+      `  pruned:     wall s           ${fmt(r.pruned.wallSeconds, 2)}   evaluated ${r.pruned.evaluated.toLocaleString('en-US')}, memory only ${r.pruned.memoryOnly.toLocaleString('en-US')}, pruned ${r.pruned.pruned.toLocaleString('en-US')}\n`,
+    );
+    if (r.best)
+      process.stdout.write(
+        `  best: ${JSON.stringify(r.best.parallel)} micro-batch ${r.best.microBatch}, recompute ${r.best.recompute}, ${Math.round(r.best.tokensPerSecond).toLocaleString('en-US')} tokens/s\n`,
+      );
     process.stdout.write('\n');
   }
   const gpt3 = report[0];
@@ -119,8 +139,17 @@ if (json) {
   process.stdout.write(`≥ 1,000,000 layouts per CPU-second (median) on every space: ${rateOk ? 'yes' : 'NO'}\n`);
   process.stdout.write(`exhaustive GPT-3 space under ${TARGET_GPT3_EXHAUSTIVE_SECONDS} s: ${gpt3Ok ? 'yes' : 'NO'}\n\n`);
   process.stdout.write(`${sizing.space}\n`);
-  process.stdout.write(`  layouts                      ${sizing.layouts.toLocaleString('en-US')} (evaluated ${sizing.evaluated.toLocaleString('en-US')})\n`);
-  process.stdout.write(`  wall s                       ${fmt(sizing.wallSeconds, 2)}   CPU s ${fmt(sizing.cpuSeconds, 2)}   (cold first run ${sizing.coldWallSeconds.toFixed(2)})\n`);
-  if (sizing.best) process.stdout.write(`  best: ${sizing.best.gpus} × ${String(sizing.best.gpu)}, ${JSON.stringify(sizing.best.parallel)}, ${sizing.best.days.toFixed(1)} days, $${Math.round(sizing.best.usd).toLocaleString('en-US')}\n`);
-  process.stdout.write(`cluster sizing under ${TARGET_SIZING_SECONDS} s (median wall): ${sizing.wallSeconds.median < TARGET_SIZING_SECONDS ? 'yes' : 'NO'}\n`);
+  process.stdout.write(
+    `  layouts                      ${sizing.layouts.toLocaleString('en-US')} (evaluated ${sizing.evaluated.toLocaleString('en-US')})\n`,
+  );
+  process.stdout.write(
+    `  wall s                       ${fmt(sizing.wallSeconds, 2)}   CPU s ${fmt(sizing.cpuSeconds, 2)}   (cold first run ${sizing.coldWallSeconds.toFixed(2)})\n`,
+  );
+  if (sizing.best)
+    process.stdout.write(
+      `  best: ${sizing.best.gpus} × ${String(sizing.best.gpu)}, ${JSON.stringify(sizing.best.parallel)}, ${sizing.best.days.toFixed(1)} days, $${Math.round(sizing.best.usd).toLocaleString('en-US')}\n`,
+    );
+  process.stdout.write(
+    `cluster sizing under ${TARGET_SIZING_SECONDS} s (median wall): ${sizing.wallSeconds.median < TARGET_SIZING_SECONDS ? 'yes' : 'NO'}\n`,
+  );
 }

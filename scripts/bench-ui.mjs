@@ -23,10 +23,13 @@ if (args.includes('--build') || !existsSync('dist/index.html')) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
-const preview = spawn(process.execPath, ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { stdio: 'ignore' });
+const preview = spawn(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+  { stdio: 'ignore' },
+);
 const stopPreview = () => preview.exitCode === null && preview.kill();
 process.on('exit', stopPreview);
-
 
 /** Runs in the page: moves the TP slider `n` times and times each move to the memory figure's update. */
 function measure(n) {
@@ -37,26 +40,27 @@ function measure(n) {
   const shown = () => `${figure()?.textContent}|${figure()?.getAttribute('data-value')}`;
   const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
   const idle = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 30))));
-  const one = () => new Promise((resolve) => {
-    const before = shown();
-    const index = Number(slider.value);
-    const next = index > 0 ? index - 1 : index + 1;
-    let start = 0;
-    const observer = new MutationObserver(() => {
-      if (shown() === before) return;
-      observer.disconnect();
-      clearTimeout(timer);
-      resolve(performance.now() - start);
+  const one = () =>
+    new Promise((resolve) => {
+      const before = shown();
+      const index = Number(slider.value);
+      const next = index > 0 ? index - 1 : index + 1;
+      let start = 0;
+      const observer = new MutationObserver(() => {
+        if (shown() === before) return;
+        observer.disconnect();
+        clearTimeout(timer);
+        resolve(performance.now() - start);
+      });
+      const timer = setTimeout(() => {
+        observer.disconnect();
+        resolve(null);
+      }, 2000);
+      observer.observe(results, { subtree: true, childList: true, characterData: true, attributes: true });
+      start = performance.now();
+      setValue.call(slider, String(next));
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
     });
-    const timer = setTimeout(() => {
-      observer.disconnect();
-      resolve(null);
-    }, 2000);
-    observer.observe(results, { subtree: true, childList: true, characterData: true, attributes: true });
-    start = performance.now();
-    setValue.call(slider, String(next));
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
-  });
   return (async () => {
     const times = [];
     for (let i = 0; i < n; i++) {
@@ -77,7 +81,9 @@ try {
   browser = await openBenchBrowser(url);
   const page = await browser.newPage();
   await page.goto(url);
-  await page.waitForFunction(() => document.querySelector('[data-testid="results"] [data-testid="memory-total"]')?.getAttribute('data-value'));
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="results"] [data-testid="memory-total"]')?.getAttribute('data-value'),
+  );
   await page.getByTestId('pipeline-chart').waitFor();
   // Warm-up moves (JIT, lazy chunks) are not counted.
   await page.evaluate(measure, 10);

@@ -9,7 +9,9 @@ const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const initial = new Set([...html.matchAll(/(?:src|href)="\.?\/?(assets\/[^"]+\.js)"/g)].map((m) => m[1]));
 const kB = (n) => (n / 1000).toFixed(1) + ' kB';
 let initialGzip = 0;
-for (const file of readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).sort()) {
+for (const file of readdirSync(join(dist, 'assets'))
+  .filter((f) => f.endsWith('.js'))
+  .sort()) {
   const gz = gzipSync(readFileSync(join(dist, 'assets', file))).length;
   const isInitial = initial.has(`assets/${file}`);
   if (isInitial) initialGzip += gz;

@@ -42,16 +42,39 @@ interface Knob {
   readonly max: number;
 }
 
-function knob<K extends string>(name: string, owner: { [P in K]: number }, key: K, prior: number, spread: number, min: number, max: number): Knob {
-  return { name, get: () => owner[key], set: (v) => { owner[key] = v; }, prior, spread, min, max };
+function knob<K extends string>(
+  name: string,
+  owner: { [P in K]: number },
+  key: K,
+  prior: number,
+  spread: number,
+  min: number,
+  max: number,
+): Knob {
+  return {
+    name,
+    get: () => owner[key],
+    set: (v) => {
+      owner[key] = v;
+    },
+    prior,
+    spread,
+    min,
+    max,
+  };
 }
-
 
 const ceiling = time.matmulEfficiencyCeiling;
 const energy = time.tensorEnergyPerFlopRelative;
 const KNOBS: readonly Knob[] = [
   // cuBLAS reaches 80–90 % of the boost-clock peak on large GEMMs before power capping.
-  { ...knob('matmulEfficiencyCeiling.bf16', ceiling, 'bf16', 0.9, 0.15, 0.5, 1), set: (v) => { ceiling.bf16 = v; ceiling.fp16 = v; } },
+  {
+    ...knob('matmulEfficiencyCeiling.bf16', ceiling, 'bf16', 0.9, 0.15, 0.5, 1),
+    set: (v) => {
+      ceiling.bf16 = v;
+      ceiling.fp16 = v;
+    },
+  },
   knob('matmulEfficiencyCeiling.fp8', ceiling, 'fp8', 0.9, 0.15, 0.5, 1),
   knob('matmulEfficiencyCeiling.fp4', ceiling, 'fp4', 0.9, 0.2, 0.4, 1),
   // H100 SXM sustains ~75 % of its bf16 peak on large GEMMs, A100 ~85 %: a knee near 7 TFLOP/s per W.
@@ -90,14 +113,20 @@ const MOE_KNOBS: readonly Knob[] = [
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
   knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
   ...(process.argv.includes('--fit-grouped-gemm')
-    ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
+    ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)]
+    : []),
 ];
 const moeOnly = process.argv.includes('--moe');
 const ACTIVE_KNOBS = moeOnly ? MOE_KNOBS : KNOBS;
 const PRIOR_WEIGHT = Number(process.env.PRIOR_WEIGHT ?? 1);
 const MOE_MEDIAN_FLOOR = 0.075;
 
-interface Row { readonly id: string; readonly config: RunConfig; readonly figure: 'tps' | 'mfu'; readonly published: number }
+interface Row {
+  readonly id: string;
+  readonly config: RunConfig;
+  readonly figure: 'tps' | 'mfu';
+  readonly published: number;
+}
 const file = JSON.parse(readFileSync(new URL('../validation/published-runs.json', import.meta.url), 'utf8')) as unknown;
 const rows: Row[] = [];
 for (const c of readValidationCases(file)) {
@@ -105,7 +134,8 @@ for (const c of readValidationCases(file)) {
   if (!parsed.ok) continue;
   const tps = c.expected.tokensPerSecondPerGpu;
   if (tps !== null && tps > 0) rows.push({ id: c.id, config: parsed.config, figure: 'tps', published: tps });
-  else if (c.expected.mfu !== null && c.expected.mfu > 0) rows.push({ id: c.id, config: parsed.config, figure: 'mfu', published: c.expected.mfu });
+  else if (c.expected.mfu !== null && c.expected.mfu > 0)
+    rows.push({ id: c.id, config: parsed.config, figure: 'mfu', published: c.expected.mfu });
 }
 if (moeOnly) rows.splice(0, rows.length, ...rows.filter((r) => r.config.model.moe !== null));
 
@@ -145,7 +175,9 @@ function loss(subset: readonly Row[]): number {
 
 function report(label: string): void {
   const { median, p90 } = errorSummary(ratios(rows, Number.POSITIVE_INFINITY));
-  console.log(`${label}: ${rows.length} rows, median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %, prior penalty ${priorPenalty().toFixed(2)}`);
+  console.log(
+    `${label}: ${rows.length} rows, median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %, prior penalty ${priorPenalty().toFixed(2)}`,
+  );
 }
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -184,7 +216,7 @@ function fit(subset: readonly Row[], log: boolean): void {
   // FROM_CURRENT=1: start from calibration.ts's values instead of the priors (a refit after a small change).
   if (!process.env.FROM_CURRENT) for (const k of ACTIVE_KNOBS) k.set(k.prior);
   let seed = 987654;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   let best = descend(subset, loss(subset), log);
   for (let r = 0; r < restarts; r++) {
     const saved = ACTIVE_KNOBS.map((k) => k.get());
@@ -199,7 +231,8 @@ function fit(subset: readonly Row[], log: boolean): void {
 /** The publisher a row comes from (its id's first word; NeMo's releases as one). */
 const publisherOf = (r: Row) => r.id.split('-')[0]?.replace(/^nemo\d+$/, 'nemo') ?? '';
 /** `--cv-release`: Megatron-Bridge rows by release (bridge-26.04.01-… → bridge 26.04.01), every other publisher as one group. */
-const releaseOf = (r: Row) => (r.id.startsWith('bridge-') && /^bridge-\d/.test(r.id) ? `bridge ${r.id.split('-')[1] ?? ''}` : publisherOf(r));
+const releaseOf = (r: Row) =>
+  r.id.startsWith('bridge-') && /^bridge-\d/.test(r.id) ? `bridge ${r.id.split('-')[1] ?? ''}` : publisherOf(r);
 const byRelease = process.argv.includes('--cv-release');
 const sourceOf = byRelease ? releaseOf : publisherOf;
 
@@ -213,11 +246,15 @@ if (process.argv.includes('--cv') || byRelease) {
     fit(train, false);
     const ratio = ratios(test, Number.POSITIVE_INFINITY);
     const { median, p90 } = errorSummary(ratio);
-    console.log(`held out ${source.padEnd(14)} ${String(test.length).padStart(4)} rows: median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %`);
+    console.log(
+      `held out ${source.padEnd(14)} ${String(test.length).padStart(4)} rows: median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %`,
+    );
     heldOut.push(...ratio.map((x) => ({ source, ratio: x })));
   }
   const { median, p90 } = errorSummary(heldOut.map((h) => h.ratio));
-  console.log(`leave-one-source-out, all ${heldOut.length} rows: median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %`);
+  console.log(
+    `leave-one-source-out, all ${heldOut.length} rows: median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %`,
+  );
   process.exit(0);
 }
 
@@ -239,5 +276,14 @@ rows.forEach((r, i) => {
 });
 console.log('\nresiduals by family (source, GPU, precision, dense/MoE): n, median error');
 for (const [key, errors] of [...families].sort()) {
-  console.log(`  ${key.padEnd(40)} ${String(errors.length).padStart(4)} ${(quantile(errors.sort((a, b) => a - b), 0.5) * 100).toFixed(0).padStart(5)} %`);
+  console.log(
+    `  ${key.padEnd(40)} ${String(errors.length).padStart(4)} ${(
+      quantile(
+        errors.sort((a, b) => a - b),
+        0.5,
+      ) * 100
+    )
+      .toFixed(0)
+      .padStart(5)} %`,
+  );
 }

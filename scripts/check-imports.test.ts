@@ -36,25 +36,31 @@ describe('the import check', () => {
       'src/model/input/index.ts': "export { parse } from './parse.ts';\n",
       'src/model/input/parse.ts': "import { helper } from './helper.ts';\nexport const parse = helper;\n",
       'src/model/input/helper.ts': 'export const helper = 1;\n',
-      'src/model/memory/memory.ts': "import { parse } from '../input/index.ts';\nimport { helper } from '../input/helper.ts';\nexport const m = parse + helper;\n",
+      'src/model/memory/memory.ts':
+        "import { parse } from '../input/index.ts';\nimport { helper } from '../input/helper.ts';\nexport const m = parse + helper;\n",
       'scripts/tool.ts': "import { parse } from '../src/model/input/index.ts';\nexport const t = parse;\n",
     });
-    expect(deepImports(readImports(dir)).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual(['src/model/memory/memory.ts:2 ../input/helper.ts']);
+    expect(deepImports(readImports(dir)).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual([
+      'src/model/memory/memory.ts:2 ../input/helper.ts',
+    ]);
   });
 
-  it('finds an engine file importing from outside src/model, and lets the catalog\'s second face be imported', () => {
+  it("finds an engine file importing from outside src/model, and lets the catalog's second face be imported", () => {
     const dir = repo({
-      'src/model/import/read.ts': "import { find } from '../catalog/all.ts';\nimport { preset } from '../../presets/models.ts';\nexport const r = find + preset;\n",
+      'src/model/import/read.ts':
+        "import { find } from '../catalog/all.ts';\nimport { preset } from '../../presets/models.ts';\nexport const r = find + preset;\n",
       'src/model/catalog/all.ts': 'export const find = 1;\n',
       'src/presets/models.ts': 'export const preset = 1;\n',
       'src/model/import/read.test.ts': "import { preset } from '../../presets/models.ts';\nexport const t = preset;\n",
     });
     const edges = readImports(dir);
-    expect(engineLeaks(edges).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual(['src/model/import/read.ts:2 ../../presets/models.ts']);
+    expect(engineLeaks(edges).map((e) => `${e.from}:${e.line} ${e.specifier}`)).toEqual([
+      'src/model/import/read.ts:2 ../../presets/models.ts',
+    ]);
     expect(deepImports(edges)).toEqual([]);
   });
 
-  it('finds export * in a wing\'s face', () => {
+  it("finds export * in a wing's face", () => {
     const dir = repo({
       'src/model/run/index.ts': "// run/\nexport { a } from './a.ts';\nexport * from './b.ts';\n",
       'src/model/run/a.ts': 'export const a = 1;\n',

@@ -162,29 +162,43 @@ export function starExports(root = ROOT): { file: string; line: number; text: st
   return readdirSync(model)
     .map((name) => join(model, name, 'index.ts'))
     .filter((face) => existsSync(face))
-    .flatMap((face) => readFileSync(face, 'utf8').split('\n').flatMap((text, i) => (/^\s*export\s*\*/.test(text)
-      ? [{ file: toPosix(relative(root, face)), line: i + 1, text: text.trim() }]
-      : [])));
+    .flatMap((face) =>
+      readFileSync(face, 'utf8')
+        .split('\n')
+        .flatMap((text, i) =>
+          /^\s*export\s*\*/.test(text) ? [{ file: toPosix(relative(root, face)), line: i + 1, text: text.trim() }] : [],
+        ),
+    );
 }
 
 function main(): void {
   const edges = readImports();
   const problems: string[] = [];
   for (const cycle of importCycles(edges)) {
-    problems.push(`import cycle: ${cycle.join(' → ')}\n  rule: no import cycles, value or type; move the shared types to a module both can import.`);
+    problems.push(
+      `import cycle: ${cycle.join(' → ')}\n  rule: no import cycles, value or type; move the shared types to a module both can import.`,
+    );
   }
   for (const e of deepImports(edges)) {
     const wing = wingOf(e.to) ?? '';
-    problems.push(`${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: code outside ${MODEL}${wing}/ imports the wing only through ${MODEL}${wing}/index.ts; export the name there.`);
+    problems.push(
+      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: code outside ${MODEL}${wing}/ imports the wing only through ${MODEL}${wing}/index.ts; export the name there.`,
+    );
   }
   for (const e of engineLeaks(edges)) {
-    problems.push(`${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: the engine (${MODEL}) imports only files under ${MODEL}; move what it needs into the engine.`);
+    problems.push(
+      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: the engine (${MODEL}) imports only files under ${MODEL}; move what it needs into the engine.`,
+    );
   }
   for (const s of starExports()) {
-    problems.push(`${s.file}:${s.line}: ${s.text}\n  rule: a wing's face names each export (export { a, type B } from './x.ts'), no export *.`);
+    problems.push(
+      `${s.file}:${s.line}: ${s.text}\n  rule: a wing's face names each export (export { a, type B } from './x.ts'), no export *.`,
+    );
   }
   if (problems.length === 0) {
-    console.log(`check-imports: ${edges.length} imports, no cycle, no deep import across wings, no import out of the engine, no export * in a wing's face.`);
+    console.log(
+      `check-imports: ${edges.length} imports, no cycle, no deep import across wings, no import out of the engine, no export * in a wing's face.`,
+    );
     return;
   }
   console.error(problems.join('\n'));

@@ -28,7 +28,10 @@ export function exitWithHelpIfAsked(args: readonly string[], help: string): void
 export function openingComment(moduleUrl: string): string {
   const lines = readFileSync(new URL(moduleUrl), 'utf8').split('\n');
   const end = lines.findIndex((l) => !l.startsWith('//'));
-  return lines.slice(1, end < 0 ? lines.length : end).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
+  return lines
+    .slice(1, end < 0 ? lines.length : end)
+    .map((l) => l.replace(/^\/\/ ?/, ''))
+    .join('\n');
 }
 
 /** A byte count is a whole number: memory figures (every field under `memory`) and fields named …Bytes…. */
@@ -67,12 +70,19 @@ export function summaryTable(o: EstimateOutput, name: string, tokenBudget?: stri
   const margin = capacity - peak;
   const rows: Array<[string, string]> = [
     ...(o.model ? [['model', formatModelSummary(o.model)] as [string, string]] : []),
-    ['fits', `${o.memory.fits ? 'yes' : 'no'}: ${gib(peak)} of ${gib(capacity)} per GPU (${margin >= 0 ? `${gib(margin)} spare` : `${gib(-margin)} over`})`],
+    [
+      'fits',
+      `${o.memory.fits ? 'yes' : 'no'}: ${gib(peak)} of ${gib(capacity)} per GPU (${margin >= 0 ? `${gib(margin)} spare` : `${gib(-margin)} over`})`,
+    ],
     ['memory / GPU', stageMemory(o)],
   ];
   // What offload keeps in one node's CPU memory (memory.host), only when it keeps anything there.
   const host = o.memory.host;
-  if (host.perNode > 0) rows.push(['host / node', `${host.perNode <= host.capacity ? 'fits' : 'does not fit'}: ${gib(host.perNode)} of ${gib(host.capacity)} CPU memory`]);
+  if (host.perNode > 0)
+    rows.push([
+      'host / node',
+      `${host.perNode <= host.capacity ? 'fits' : 'does not fit'}: ${gib(host.perNode)} of ${gib(host.capacity)} CPU memory`,
+    ]);
   const t = o.throughput;
   if (t) {
     rows.push(['step', duration(t.stepSeconds)]);

@@ -15,7 +15,12 @@ const dense = {
 const moe4096 = {
   version: 1,
   model: {
-    name: 'DeepSeek-V3-like', layers: 61, hidden: 7168, heads: 128, ffnHidden: 18432, vocab: 129280,
+    name: 'DeepSeek-V3-like',
+    layers: 61,
+    hidden: 7168,
+    heads: 128,
+    ffnHidden: 18432,
+    vocab: 129280,
     moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
   },
   training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, framework: 'megatron' },
@@ -23,8 +28,17 @@ const moe4096 = {
   cluster: { gpu: 'gb200', gpus: 4096 },
 };
 
-interface Range { low: number; high: number; basis: string }
-interface Out { errors: string[]; uncertainty: { tokensPerSecond: Range; memory: Range } | null; throughput: { tokensPerSecond: number } | null; memory: { deviceUsed: number } }
+interface Range {
+  low: number;
+  high: number;
+  basis: string;
+}
+interface Out {
+  errors: string[];
+  uncertainty: { tokensPerSecond: Range; memory: Range } | null;
+  throughput: { tokensPerSecond: number } | null;
+  memory: { deviceUsed: number };
+}
 
 describe('estimate prints uncertainty', () => {
   const result = runScript('scripts/estimate.ts', ['-'], JSON.stringify([dense, moe4096, { version: 1 }]));
@@ -45,9 +59,11 @@ describe('estimate prints uncertainty', () => {
     expect(outputs[0]?.uncertainty?.tokensPerSecond.basis).toMatch(/^dense on Hopper with Megatron: \d+ published runs$/);
   });
 
-  it("says a 4,096-GPU MoE run lies beyond the validated range", () => {
+  it('says a 4,096-GPU MoE run lies beyond the validated range', () => {
     const u = outputs[1]?.uncertainty;
-    expect(u?.tokensPerSecond.basis).toMatch(/^fine-grained MoE on Blackwell with Megatron: \d+ published runs; beyond the validated range: largest published MoE run 1,024 GPUs \(this run 4,096\)/);
+    expect(u?.tokensPerSecond.basis).toMatch(
+      /^fine-grained MoE on Blackwell with Megatron: \d+ published runs; beyond the validated range: largest published MoE run 1,024 GPUs \(this run 4,096\)/,
+    );
     expect(u?.memory.basis).toContain('beyond the validated range: largest published MoE run 1,024 GPUs');
   });
 

@@ -23,7 +23,15 @@ const clone = (): Doc => JSON.parse(JSON.stringify(VALID)) as Doc;
 /** One way to break a valid document, and the field its error must name. */
 const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
   // Wrong types.
-  fc.record({ section: fc.constantFrom('model', 'training', 'parallel'), value: fc.oneof(fc.string(), fc.boolean(), fc.constant(null).map(() => [1])) })
+  fc
+    .record({
+      section: fc.constantFrom('model', 'training', 'parallel'),
+      value: fc.oneof(
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null).map(() => [1]),
+      ),
+    })
     .map(({ section, value }) => {
       const key = { model: 'layers', training: 'seqLen', parallel: 'tp' }[section] as string;
       const doc = clone();
@@ -31,7 +39,8 @@ const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
       return { doc, field: `${section}.${key}` };
     }),
   // Zeros and negatives.
-  fc.record({ key: fc.constantFrom('hidden', 'heads', 'vocab', 'layers'), value: fc.integer({ min: -1000, max: 0 }) })
+  fc
+    .record({ key: fc.constantFrom('hidden', 'heads', 'vocab', 'layers'), value: fc.integer({ min: -1000, max: 0 }) })
     .map(({ key, value }) => {
       const doc = clone();
       (doc.model as Record<string, unknown>)[key] = value;
@@ -51,11 +60,14 @@ const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
     return { doc, field: 'cluster.gpus' };
   }),
   // Unknown enum values and unknown GPU ids.
-  fc.string({ minLength: 1, maxLength: 12 }).filter((s) => !['fp32', 'fp16', 'bf16', 'fp8', 'fp4'].includes(s)).map((precision) => {
-    const doc = clone();
-    doc.training = { ...doc.training, precision };
-    return { doc, field: 'training.precision' };
-  }),
+  fc
+    .string({ minLength: 1, maxLength: 12 })
+    .filter((s) => !['fp32', 'fp16', 'bf16', 'fp8', 'fp4'].includes(s))
+    .map((precision) => {
+      const doc = clone();
+      doc.training = { ...doc.training, precision };
+      return { doc, field: 'training.precision' };
+    }),
   fc.string({ minLength: 1, maxLength: 12 }).map((gpu) => {
     const doc = clone();
     doc.cluster = { gpu: `x-${gpu}`, gpus: 8 };
@@ -63,14 +75,20 @@ const breakages: Array<fc.Arbitrary<{ doc: Doc; field: string }>> = [
   }),
   // The software stack: an unknown framework or recipe, a module Megatron does not have,
   // more offloaded layers than a stage holds (32 layers over pp 2), a negative frequency.
-  fc.constantFrom(
-    { key: 'framework', value: 'jax' }, { key: 'fp8Recipe', value: 'fancy' }, { key: 'recomputeModules', value: ['attention'] },
-    { key: 'activationOffloadLayers', value: 17 }, { key: 'recomputeLayerFrequency', value: -2 }, { key: 'loss', value: 'chunked' },
-  ).map(({ key, value }) => {
-    const doc = clone();
-    doc.training = { ...doc.training, [key]: value };
-    return { doc, field: `training.${key}` };
-  }),
+  fc
+    .constantFrom(
+      { key: 'framework', value: 'jax' },
+      { key: 'fp8Recipe', value: 'fancy' },
+      { key: 'recomputeModules', value: ['attention'] },
+      { key: 'activationOffloadLayers', value: 17 },
+      { key: 'recomputeLayerFrequency', value: -2 },
+      { key: 'loss', value: 'chunked' },
+    )
+    .map(({ key, value }) => {
+      const doc = clone();
+      doc.training = { ...doc.training, [key]: value };
+      return { doc, field: `training.${key}` };
+    }),
 ];
 
 describe('estimate command line', () => {
@@ -81,18 +99,24 @@ describe('estimate command line', () => {
     const cases = fc.sample(fc.oneof(...breakages), { numRuns: 200, seed: 20261202 });
     const file = join(dir, 'invalid.json');
     writeFileSync(file, JSON.stringify(cases.map((c) => c.doc)));
-    const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/estimate.ts', file], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/estimate.ts', file], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 2 ** 20,
+    });
     const outputs = JSON.parse(stdout) as Array<{ errors: string[] }>;
     expect(outputs).toHaveLength(200);
     outputs.forEach((output, i) => {
       const field = cases[i]?.field ?? '';
       expect(output.errors.length, JSON.stringify(cases[i]?.doc)).toBeGreaterThan(0);
-      expect(output.errors.some((e) => e.startsWith(`${field}:`)), `${field} in ${output.errors.join(' | ')}`).toBe(true);
+      expect(
+        output.errors.some((e) => e.startsWith(`${field}:`)),
+        `${field} in ${output.errors.join(' | ')}`,
+      ).toBe(true);
     });
     expect(stdout).not.toMatch(/\n\s+at /);
   });
 
-  it('prints a valid document\'s output with every figure', () => {
+  it("prints a valid document's output with every figure", () => {
     const result = run(['-'], JSON.stringify(VALID));
     expect(result.status).toBe(0);
     const output = JSON.parse(result.stdout) as { errors: string[]; throughput: { stepSeconds: number } };
@@ -119,14 +143,22 @@ describe('estimate command line', () => {
   });
 
   it('prints whole-number byte counts', () => {
-    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as { memory: { perGpu: Record<string, number>; stages: Array<Record<string, number>>; capacity: number } };
-    const bytes = [...Object.values(output.memory.perGpu), ...output.memory.stages.flatMap((s) => Object.values(s)), output.memory.capacity];
+    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as {
+      memory: { perGpu: Record<string, number>; stages: Array<Record<string, number>>; capacity: number };
+    };
+    const bytes = [
+      ...Object.values(output.memory.perGpu),
+      ...output.memory.stages.flatMap((s) => Object.values(s)),
+      output.memory.capacity,
+    ];
     expect(bytes.length).toBeGreaterThan(12);
     for (const b of bytes) expect(Number.isInteger(b), String(b)).toBe(true);
   });
 
-  it('prints the model summary: VALID is Llama 3 8B\'s shape, 8.0e9 parameters (Meta config.json)', () => {
-    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as { model: { parameters: number; activeParameters: number; flopsPerToken: number } };
+  it("prints the model summary: VALID is Llama 3 8B's shape, 8.0e9 parameters (Meta config.json)", () => {
+    const output = JSON.parse(run(['-'], JSON.stringify(VALID)).stdout) as {
+      model: { parameters: number; activeParameters: number; flopsPerToken: number };
+    };
     // 32 layers × 218,112,000 + embedding and output 2·128256·4096 + final norm 4096 (structure/summary.test.ts).
     expect(output.model.parameters).toBe(8_030_261_248);
     expect(Math.abs(output.model.parameters / 8.0e9 - 1)).toBeLessThan(0.02);
@@ -143,7 +175,8 @@ describe('estimate command line', () => {
     expect(lines[1]).toMatch(/^ {2}model\s+8\.03 B parameters · 8\.03 B active · 5\.1e10 FLOPs\/token$/);
     // VALID has pp = 2: two stages on the memory line.
     expect(result.stdout).toMatch(/memory \/ GPU\s+stage 1: [\d.]+ GiB · stage 2: [\d.]+ GiB/);
-    for (const row of ['fits', 'step', 'tokens/s', 'MFU', 'days', 'dollars']) expect(result.stdout).toMatch(new RegExp(`^  ${row}\\s`, 'm'));
+    for (const row of ['fits', 'step', 'tokens/s', 'MFU', 'days', 'dollars'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${row}\\s`, 'm'));
     expect(lines.length).toBeLessThan(24);
   });
 
@@ -166,9 +199,13 @@ describe('estimate command line', () => {
   });
 
   it('prints the figures a schedule is planned with: rates, interruptions, the end as a range and dated, on-demand beside spot', () => {
-    const doc = { ...VALID, cost: { usdPerGpuHour: 3, capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.5, startDate: '2027-01-04' } };
+    const doc = {
+      ...VALID,
+      cost: { usdPerGpuHour: 3, capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.5, startDate: '2027-01-04' },
+    };
     const json = JSON.parse(run(['-'], JSON.stringify(doc)).stdout) as {
-      time: { tokensPerDay: number }; cost: { usdPerMillionTokens: number };
+      time: { tokensPerDay: number };
+      cost: { usdPerMillionTokens: number };
       reliability: { expectedInterruptions: number; completion: { days: { p50: number }; endDate: { p50: string }; basis: string } };
     };
     expect(json.time.tokensPerDay).toBeGreaterThan(0);
@@ -189,7 +226,9 @@ describe('estimate command line', () => {
     const output = JSON.parse(result.stdout) as { memory: { fits: boolean; host: { perNode: number; capacity: number } } };
     expect(output.memory.host).toMatchObject({ perNode: 22 * 405_853_388_800, capacity: 2 ** 41 });
     expect(output.memory.fits).toBe(false);
-    expect(run(['examples/llama3-405b-zero3-offload-8-h100.json', '--summary']).stdout).toMatch(/^ {2}host \/ node\s+does not fit: 8315\.6 GiB of 2048\.0 GiB CPU memory$/m);
+    expect(run(['examples/llama3-405b-zero3-offload-8-h100.json', '--summary']).stdout).toMatch(
+      /^ {2}host \/ node\s+does not fit: 8315\.6 GiB of 2048\.0 GiB CPU memory$/m,
+    );
   });
 
   it('reports every error of a document, not only the first', () => {

@@ -33,11 +33,15 @@ const summary = args.includes('--summary');
 const tokensAt = args.indexOf('--tokens');
 const tokensText = tokensAt >= 0 ? args[tokensAt + 1] : undefined;
 const tokens = tokensText === undefined ? null : parseQuantity(tokensText);
-if (tokensAt >= 0 && (tokens === null || tokens <= 0)) fail(`--tokens: needs a token budget such as 15T, 300B or 1.5e13, got ${tokensText ?? 'nothing'}\nusage: ${USAGE}`);
+if (tokensAt >= 0 && (tokens === null || tokens <= 0))
+  fail(`--tokens: needs a token budget such as 15T, 300B or 1.5e13, got ${tokensText ?? 'nothing'}\nusage: ${USAGE}`);
 const rest = args.filter((_, i) => tokensAt < 0 || (i !== tokensAt && i !== tokensAt + 1));
 const unknown = rest.filter((a) => a.startsWith('--') && a !== '--summary');
 if (unknown.length > 0) fail(`${unknown.join(', ')}: unknown option\nusage: ${USAGE}`);
-const input = readJsonInput(rest.filter((a) => a !== '--summary'), USAGE);
+const input = readJsonInput(
+  rest.filter((a) => a !== '--summary'),
+  USAGE,
+);
 const read: unknown[] = Array.isArray(input) ? input : [input];
 const documents = tokens === null ? read : read.map((doc) => withTokens(doc, tokens));
 const outputs = documents.map((doc) => estimate(doc));
@@ -67,5 +71,8 @@ function budgetLine(doc: unknown): string {
 
 function tokenWords(n: number): string {
   const [unit, scale] = n >= 1e12 ? ['T', 1e12] : n >= 1e9 ? ['B', 1e9] : n >= 1e6 ? ['M', 1e6] : ['', 1];
-  return `${n.toExponential(3).replace(/\.?0+e/, 'e').replace('e+', 'e')}${unit ? ` (${+(n / scale).toPrecision(4)} ${unit})` : ''} tokens`;
+  return `${n
+    .toExponential(3)
+    .replace(/\.?0+e/, 'e')
+    .replace('e+', 'e')}${unit ? ` (${+(n / scale).toPrecision(4)} ${unit})` : ''} tokens`;
 }

@@ -53,4 +53,5 @@ if (file !== '-') options.defaultName = `Imported from ${basename(file)}`;
 const result = importLaunchFile(read(file), options);
 if (!result.ok) fail(`${file} cannot be imported:\n${result.errors.map((e) => `  - ${e}`).join('\n')}`, 1);
 process.stdout.write(`${JSON.stringify({ ...result.document, warnings: result.warnings }, null, 2)}\n`);
-if (result.unstated.length > 0) process.stderr.write(`not stated in the file (the document's defaults apply): ${result.unstated.map((u) => u.words).join(', ')}\n`);
+if (result.unstated.length > 0)
+  process.stderr.write(`not stated in the file (the document's defaults apply): ${result.unstated.map((u) => u.words).join(', ')}\n`);

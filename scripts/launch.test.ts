@@ -14,7 +14,11 @@ describe('npm run launch', () => {
   });
 
   it('prints the golden file of each framework', () => {
-    for (const [framework, file] of [['megatron', 'megatron.sh'], ['torchtitan', 'torchtitan.toml'], ['deepspeed', 'deepspeed.sh']] as const) {
+    for (const [framework, file] of [
+      ['megatron', 'megatron.sh'],
+      ['torchtitan', 'torchtitan.toml'],
+      ['deepspeed', 'deepspeed.sh'],
+    ] as const) {
       const out = run([`${golden}/mixtral-8x7b-ep.document.json`, '--framework', framework]);
       expect(out.status, framework).toBe(0);
       expect(out.stdout, framework).toBe(readFileSync(`${golden}/mixtral-8x7b-ep.${file}`, 'utf8'));
@@ -30,10 +34,13 @@ describe('npm run launch', () => {
     expect(invalid.stderr).toContain('model.layers');
   });
 
-  it('prints a fine-tune\'s torchtune config and PEFT script (src/model/export/finetune.ts)', () => {
+  it("prints a fine-tune's torchtune config and PEFT script (src/model/export/finetune.ts)", () => {
     const doc = JSON.stringify({
-      version: 1, model: { name: 'Llama 3.1 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
-      training: { seqLen: 2048, globalBatch: 8, microBatch: 2, adapter: { method: 'qlora', rank: 16 } }, parallel: { dp: 1 }, cluster: { gpu: 'rtx-4090', gpus: 1 },
+      version: 1,
+      model: { name: 'Llama 3.1 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+      training: { seqLen: 2048, globalBatch: 8, microBatch: 2, adapter: { method: 'qlora', rank: 16 } },
+      parallel: { dp: 1 },
+      cluster: { gpu: 'rtx-4090', gpus: 1 },
     });
     const tune = run(['-', '--framework', 'torchtune'], doc);
     expect(tune.status).toBe(0);

@@ -34,7 +34,11 @@ for (let i = 0; i < args.length; i += 1) {
   if (arg === '--framework' || arg.startsWith('--framework=')) {
     const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
     if (isFineTune(value)) fineTune = value;
-    else if (!isTarget(value)) fail(`--framework: needs one of ${[...LAUNCH_TARGETS, ...Object.keys(FINETUNE_TARGETS)].join(', ')}, got ${JSON.stringify(value ?? null)}\nusage: ${USAGE}`, 2);
+    else if (!isTarget(value))
+      fail(
+        `--framework: needs one of ${[...LAUNCH_TARGETS, ...Object.keys(FINETUNE_TARGETS)].join(', ')}, got ${JSON.stringify(value ?? null)}\nusage: ${USAGE}`,
+        2,
+      );
     else target = value;
   } else if (arg.startsWith('--')) {
     fail(`${arg}: unknown option\nusage: ${USAGE}`, 2);

@@ -12,11 +12,18 @@ const outDir = 'tmp/dist-lighthouse';
 const url = `http://127.0.0.1:${port}/`;
 
 execFileSync('npx', ['vite', 'build', '--outDir', outDir], { stdio: 'inherit' });
-const preview = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], { stdio: 'ignore', detached: true });
+const preview = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  stdio: 'ignore',
+  detached: true,
+});
 
 async function waitForServer() {
   for (let attempt = 0; attempt < 100; attempt++) {
-    try { if ((await fetch(url)).ok) return; } catch { /* not up yet */ }
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not up yet */
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`vite preview did not answer at ${url}`);
@@ -34,13 +41,17 @@ try {
   const audit = (id) => lhr.audits[id]?.displayValue ?? 'n/a';
   console.log(`performance score: ${lhr.categories.performance.score}`);
   console.log(`total blocking time: ${audit('total-blocking-time')}`);
-  console.log(`first contentful paint: ${audit('first-contentful-paint')}, largest contentful paint: ${audit('largest-contentful-paint')}, speed index: ${audit('speed-index')}, CLS: ${audit('cumulative-layout-shift')}`);
+  console.log(
+    `first contentful paint: ${audit('first-contentful-paint')}, largest contentful paint: ${audit('largest-contentful-paint')}, speed index: ${audit('speed-index')}, CLS: ${audit('cumulative-layout-shift')}`,
+  );
   const lcpElement = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet;
   if (lcpElement) console.log(`largest contentful paint element: ${lcpElement}`);
   const bootup = lhr.audits['bootup-time']?.details?.items ?? [];
-  for (const item of bootup.slice(0, 5)) console.log(`  main-thread ${Math.round(item.total)} ms (script ${Math.round(item.scripting)} ms): ${item.url}`);
+  for (const item of bootup.slice(0, 5))
+    console.log(`  main-thread ${Math.round(item.total)} ms (script ${Math.round(item.scripting)} ms): ${item.url}`);
   const longTasks = lhr.audits['long-tasks']?.details?.items ?? [];
-  for (const task of longTasks.slice(0, 6)) console.log(`  long task ${Math.round(task.duration)} ms at ${Math.round(task.startTime)} ms: ${task.url}`);
+  for (const task of longTasks.slice(0, 6))
+    console.log(`  long task ${Math.round(task.duration)} ms at ${Math.round(task.startTime)} ms: ${task.url}`);
 } finally {
   await chrome?.kill();
   process.kill(-preview.pid);

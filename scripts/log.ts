@@ -58,6 +58,8 @@ function readLogFile(path: string): ReturnType<LogReader['end']> {
 const report = readLogFile(logPath);
 const comparison = runPath === undefined ? undefined : compareWithDocument(report, readJsonInput([runPath], USAGE));
 // One [step, value] pair a line: a 100,000-step series stays readable (and a fifth of the lines).
-const text = JSON.stringify(wholeBytes(logOutput(report, comparison)), null, 2)
-  .replace(/\[\n\s+(-?[\d.eE+-]+),\n\s+(-?[\d.eE+-]+)\n\s+\]/g, '[$1, $2]');
+const text = JSON.stringify(wholeBytes(logOutput(report, comparison)), null, 2).replace(
+  /\[\n\s+(-?[\d.eE+-]+),\n\s+(-?[\d.eE+-]+)\n\s+\]/g,
+  '[$1, $2]',
+);
 process.stdout.write(`${text}\n`);

@@ -33,8 +33,18 @@ const LLAMA3_8B_ON_16_A100 = {
 const MIXTRAL_ON_64_H100 = {
   version: 1,
   model: {
-    name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
-    tiedEmbeddings: false, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
+    name: 'Mixtral 8x7B',
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kvHeads: 8,
+    ffnHidden: 14336,
+    ffnType: 'swiglu',
+    vocab: 32000,
+    tiedEmbeddings: false,
+    moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 },
+    mla: null,
+    mtpLayers: 0,
   },
   training: { seqLen: 4096, globalBatch: 512, microBatch: 1, precision: 'bf16', recompute: 'selective' },
   parallel: { tp: 2, pp: 4, dp: 8, ep: 8, zero: 1, schedule: '1f1b' },
@@ -45,9 +55,18 @@ const MIXTRAL_ON_64_H100 = {
 const DEEPSEEK_DUALPIPE = {
   version: 1,
   model: {
-    name: 'DeepSeek-V3 671B', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
-    tiedEmbeddings: false, moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
-    mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 }, mtpLayers: 1,
+    name: 'DeepSeek-V3 671B',
+    layers: 61,
+    hidden: 7168,
+    heads: 128,
+    kvHeads: 128,
+    ffnHidden: 18432,
+    ffnType: 'swiglu',
+    vocab: 129280,
+    tiedEmbeddings: false,
+    moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
+    mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
+    mtpLayers: 1,
   },
   training: { seqLen: 4096, globalBatch: 15360, microBatch: 1, precision: 'fp8', tokens: 14.8e12 },
   parallel: { tp: 1, pp: 16, dp: 128, ep: 64, zero: 1, schedule: 'dualpipe' },
@@ -62,12 +81,44 @@ const config = (padded: boolean) => async (document: Doc) => {
 };
 
 const GOLDENS: readonly Golden[] = [
-  { name: 's1-default', description: 'Share link, format 1 (s=1.): the page\'s default configuration, Llama 3 70B on 64 H100', document: DEFAULT_DOCUMENT, link: share },
-  { name: 's1-every-field', description: 'Share link, format 1: every optional field written out, a custom GPU, MoE with EP, interleaved 1F1B, CP, ZeRO-2, fp8, offload, calibration', document: EVERY_FIELD_DOCUMENT as unknown as Doc, link: share },
-  { name: 's1-moe', description: 'Share link, format 1: Mixtral 8x7B with expert parallelism 8', document: MIXTRAL_ON_64_H100, link: share },
-  { name: 'config-unpadded', description: '#config= link (interchange spec "In the page"), base64url without padding, only the required fields', document: LLAMA3_8B_ON_16_A100, link: config(false) },
-  { name: 'config-padded', description: '#config= link with base64 "=" padding', document: { ...LLAMA3_8B_ON_16_A100, model: { ...LLAMA3_8B_ON_16_A100.model, name: 'Llama 3 8B (padded)' } }, link: config(true) },
-  { name: 'embed-s1-dualpipe', description: 'Embed link (?embed=1#s=1.): DeepSeek-V3 with MLA, MTP and DualPipe in the compact view', document: DEEPSEEK_DUALPIPE, link: share, embed: true },
+  {
+    name: 's1-default',
+    description: "Share link, format 1 (s=1.): the page's default configuration, Llama 3 70B on 64 H100",
+    document: DEFAULT_DOCUMENT,
+    link: share,
+  },
+  {
+    name: 's1-every-field',
+    description:
+      'Share link, format 1: every optional field written out, a custom GPU, MoE with EP, interleaved 1F1B, CP, ZeRO-2, fp8, offload, calibration',
+    document: EVERY_FIELD_DOCUMENT as unknown as Doc,
+    link: share,
+  },
+  {
+    name: 's1-moe',
+    description: 'Share link, format 1: Mixtral 8x7B with expert parallelism 8',
+    document: MIXTRAL_ON_64_H100,
+    link: share,
+  },
+  {
+    name: 'config-unpadded',
+    description: '#config= link (interchange spec "In the page"), base64url without padding, only the required fields',
+    document: LLAMA3_8B_ON_16_A100,
+    link: config(false),
+  },
+  {
+    name: 'config-padded',
+    description: '#config= link with base64 "=" padding',
+    document: { ...LLAMA3_8B_ON_16_A100, model: { ...LLAMA3_8B_ON_16_A100.model, name: 'Llama 3 8B (padded)' } },
+    link: config(true),
+  },
+  {
+    name: 'embed-s1-dualpipe',
+    description: 'Embed link (?embed=1#s=1.): DeepSeek-V3 with MLA, MTP and DualPipe in the compact view',
+    document: DEEPSEEK_DUALPIPE,
+    link: share,
+    embed: true,
+  },
 ];
 
 async function build(golden: Golden) {

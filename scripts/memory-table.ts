@@ -8,7 +8,12 @@ import { parseDocument } from '../src/model/input/index.ts';
 import { stageMemoryForMetric, stageMemoryDetails } from '../src/model/memory/index.ts';
 import { GiB } from '../src/model/input/index.ts';
 
-interface MemoryRow { readonly id: string; readonly metric: string | null; readonly input: unknown; readonly published: number }
+interface MemoryRow {
+  readonly id: string;
+  readonly metric: string | null;
+  readonly input: unknown;
+  readonly published: number;
+}
 
 function memoryRows(file: unknown): MemoryRow[] {
   const cases = (file as { cases?: unknown[] }).cases ?? [];
@@ -37,16 +42,23 @@ for (const row of memoryRows(file)) {
   const predicted = stageMemoryForMetric(worst, row.metric);
   const error = (predicted - row.published) / row.published;
   errors.push(error);
-  console.log(`${row.id.padEnd(52)} ${(row.metric ?? '—').padEnd(24)} ${gib(row.published).padStart(10)} ${gib(predicted).padStart(10)} ${(error * 100).toFixed(1).padStart(6)}%`);
+  console.log(
+    `${row.id.padEnd(52)} ${(row.metric ?? '—').padEnd(24)} ${gib(row.published).padStart(10)} ${gib(predicted).padStart(10)} ${(error * 100).toFixed(1).padStart(6)}%`,
+  );
   if (showBreakdown) {
     const b = worst.breakdown;
     const o = worst.other;
-    console.log(`    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)}  activations ${gib(b.activations)}  other ${gib(b.other)} (gathered ${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}), reserve ${gib(o.allocatorReserve)}, outside the allocator ${gib(o.runtime)} (context ${gib(o.device.cudaContext)}, NCCL ${gib(o.device.ncclBuffers)}, cuBLAS ${gib(o.device.workspaces)})`);
+    console.log(
+      `    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)}  activations ${gib(b.activations)}  other ${gib(b.other)} (gathered ${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}), reserve ${gib(o.allocatorReserve)}, outside the allocator ${gib(o.runtime)} (context ${gib(o.device.cudaContext)}, NCCL ${gib(o.device.ncclBuffers)}, cuBLAS ${gib(o.device.workspaces)})`,
+    );
   }
 }
 
 const sorted = errors.map(Math.abs).sort((a, b) => a - b);
 const mid = sorted.length / 2;
-const median = sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+const median =
+  sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? (sorted[Math.floor(mid)] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 const worstUnder = Math.min(0, ...errors);
-console.log(`\n${errors.length} rows  median |error| ${(median * 100).toFixed(1)}%  worst under-prediction ${(worstUnder * 100).toFixed(1)}%`);
+console.log(
+  `\n${errors.length} rows  median |error| ${(median * 100).toFixed(1)}%  worst under-prediction ${(worstUnder * 100).toFixed(1)}%`,
+);

@@ -29,7 +29,8 @@ import { RECOMPUTES, SCHEDULES, type Recompute, type ScheduleKind, type ZeroStag
 import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
-const USAGE = 'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|headroom] [--exhaustive] [--tp-within-node] [--uneven-layers] [--memory-margin X] [--variants N] [--no-group] [--offload] [--no-pareto] [--gpus N,…] [--gpu-types A,…] [--min-gpus N] [--max-gpus N] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
+const USAGE =
+  'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|headroom] [--exhaustive] [--tp-within-node] [--uneven-layers] [--memory-margin X] [--variants N] [--no-group] [--offload] [--no-pareto] [--gpus N,…] [--gpu-types A,…] [--min-gpus N] [--max-gpus N] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -46,7 +47,13 @@ function fix(fixed: Mutable<FixedDegrees>, pair: string | undefined, errors: str
   const [key, value] = (pair ?? '').split('=');
   const integer = Number(value);
   switch (key) {
-    case 'tp': case 'pp': case 'dp': case 'cp': case 'ep': case 'vpp': case 'microBatch':
+    case 'tp':
+    case 'pp':
+    case 'dp':
+    case 'cp':
+    case 'ep':
+    case 'vpp':
+    case 'microBatch':
       if (Number.isInteger(integer) && integer >= 1) fixed[key] = integer;
       else errors.push(`--fix ${key}: needs a whole number ≥ 1, got ${JSON.stringify(value ?? null)}`);
       return;
@@ -80,7 +87,9 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
     const flag = flags[i];
     const next = () => flags[++i];
     switch (flag) {
-      case '--top': options.topK = positiveNumber(next(), flag, errors) ?? 10; break;
+      case '--top':
+        options.topK = positiveNumber(next(), flag, errors) ?? 10;
+        break;
       case '--objective': {
         const o = next() ?? '';
         const match = Object.hasOwn(BLOCK_OBJECTIVES, o) ? BLOCK_OBJECTIVES[o] : undefined;
@@ -88,15 +97,26 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
         else errors.push(`--objective: needs one of tokensPerSecond, days, usd, headroom, got ${JSON.stringify(o)}`);
         break;
       }
-      case '--exhaustive': options.exhaustive = true; break;
-      case '--tp-within-node': options.tpWithinNode = true; break;
-      case '--even-layers': options.evenLayerSplit = true; break;
-      case '--uneven-layers': options.evenLayerSplit = false; break;
-      case '--no-group': options.groupByLayout = false; break;
+      case '--exhaustive':
+        options.exhaustive = true;
+        break;
+      case '--tp-within-node':
+        options.tpWithinNode = true;
+        break;
+      case '--even-layers':
+        options.evenLayerSplit = true;
+        break;
+      case '--uneven-layers':
+        options.evenLayerSplit = false;
+        break;
+      case '--no-group':
+        options.groupByLayout = false;
+        break;
       case '--memory-margin': {
         const v = Number(next());
         if (Number.isFinite(v) && v >= 0 && v <= MAX_MEMORY_MARGIN) options.memoryMargin = v;
-        else errors.push(`--memory-margin: needs a share of memory from 0 to ${MAX_MEMORY_MARGIN}, got ${JSON.stringify(flags[i] ?? null)}`);
+        else
+          errors.push(`--memory-margin: needs a share of memory from 0 to ${MAX_MEMORY_MARGIN}, got ${JSON.stringify(flags[i] ?? null)}`);
         break;
       }
       case '--variants': {
@@ -109,19 +129,51 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
         const ids = (next() ?? '').split(',').filter((id) => id !== '');
         const unknown = ids.filter((id) => !GPU_PRESETS.some((g) => g.id === id));
         if (ids.length > 0 && unknown.length === 0) options.gpuTypes = ids;
-        else errors.push(`--gpu-types: needs GPU preset ids (${GPU_PRESETS.map((g) => g.id).join(', ')}), got ${JSON.stringify(unknown.join(',') || flags[i] || null)}`);
+        else
+          errors.push(
+            `--gpu-types: needs GPU preset ids (${GPU_PRESETS.map((g) => g.id).join(', ')}), got ${JSON.stringify(unknown.join(',') || flags[i] || null)}`,
+          );
         break;
       }
-      case '--min-gpus': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) range.min = v; break; }
-      case '--max-gpus': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) range.max = v; break; }
-      case '--offload': options.searchOffload = true; break;
-      case '--no-pareto': options.pareto = false; break;
-      case '--gpus': options.gpuCounts = (next() ?? '').split(',').map((n) => positiveNumber(n, flag, errors) ?? 1); break;
-      case '--max-usd': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) options.maxUsd = v; break; }
-      case '--max-days': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) options.maxDays = v; break; }
-      case '--memory-gib': { const v = positiveNumber(next(), flag, errors); if (v !== undefined) options.memoryCapacityBytes = v * 2 ** 30; break; }
-      case '--fix': fix(fixed, next(), errors); break;
-      default: errors.push(`${String(flag)}: unknown option (usage: ${USAGE})`);
+      case '--min-gpus': {
+        const v = positiveNumber(next(), flag, errors);
+        if (v !== undefined) range.min = v;
+        break;
+      }
+      case '--max-gpus': {
+        const v = positiveNumber(next(), flag, errors);
+        if (v !== undefined) range.max = v;
+        break;
+      }
+      case '--offload':
+        options.searchOffload = true;
+        break;
+      case '--no-pareto':
+        options.pareto = false;
+        break;
+      case '--gpus':
+        options.gpuCounts = (next() ?? '').split(',').map((n) => positiveNumber(n, flag, errors) ?? 1);
+        break;
+      case '--max-usd': {
+        const v = positiveNumber(next(), flag, errors);
+        if (v !== undefined) options.maxUsd = v;
+        break;
+      }
+      case '--max-days': {
+        const v = positiveNumber(next(), flag, errors);
+        if (v !== undefined) options.maxDays = v;
+        break;
+      }
+      case '--memory-gib': {
+        const v = positiveNumber(next(), flag, errors);
+        if (v !== undefined) options.memoryCapacityBytes = v * 2 ** 30;
+        break;
+      }
+      case '--fix':
+        fix(fixed, next(), errors);
+        break;
+      default:
+        errors.push(`${String(flag)}: unknown option (usage: ${USAGE})`);
     }
   }
   if (Object.keys(fixed).length > 0) options.fixed = fixed;
@@ -130,7 +182,20 @@ function parseFlags(flags: readonly string[]): { options: SearchOptions; errors:
   return { options, errors };
 }
 
-const TAKES_VALUE = new Set(['--top', '--objective', '--gpus', '--max-usd', '--max-days', '--memory-gib', '--fix', '--memory-margin', '--variants', '--gpu-types', '--min-gpus', '--max-gpus']);
+const TAKES_VALUE = new Set([
+  '--top',
+  '--objective',
+  '--gpus',
+  '--max-usd',
+  '--max-days',
+  '--memory-gib',
+  '--fix',
+  '--memory-margin',
+  '--variants',
+  '--gpu-types',
+  '--min-gpus',
+  '--max-gpus',
+]);
 
 /** The first argument that is neither a flag nor a flag's value is the file. */
 function fileIndex(args: readonly string[]): number {
@@ -148,9 +213,15 @@ const fileAt = fileIndex(args);
 const input = readJsonInput(fileAt >= 0 ? [args[fileAt] ?? ''] : [], USAGE);
 const { options, errors } = parseFlags(args.filter((_, i) => i !== fileAt));
 const started = performance.now();
-const output = errors.length > 0 || Array.isArray(input)
-  ? { evaluated: 0, results: [], warnings: [], errors: Array.isArray(input) ? ['document: search takes one document, not a list', ...errors] : errors }
-  : searchDocument(input, options);
+const output =
+  errors.length > 0 || Array.isArray(input)
+    ? {
+        evaluated: 0,
+        results: [],
+        warnings: [],
+        errors: Array.isArray(input) ? ['document: search takes one document, not a list', ...errors] : errors,
+      }
+    : searchDocument(input, options);
 const seconds = (performance.now() - started) / 1000;
 const { evaluated, results, ...rest } = output;
 process.stdout.write(`${JSON.stringify(wholeBytes({ evaluated, seconds, results, ...rest }), null, 2)}\n`);

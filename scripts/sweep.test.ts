@@ -9,7 +9,12 @@ import { estimate } from '../src/model/estimate.ts';
 const FILE = 'examples/llama3-70b-256-h100.json';
 const run = (args: string[], input?: string) => runScript('scripts/sweep.ts', args, input);
 
-interface Printed { knob: string; rows: Array<{ value: number; output: { memory: { reserved: number }; throughput: { tokensPerSecond: number } } }>; skipped: Array<{ value: number; reason: string }>; errors: string[] }
+interface Printed {
+  knob: string;
+  rows: Array<{ value: number; output: { memory: { reserved: number }; throughput: { tokensPerSecond: number } } }>;
+  skipped: Array<{ value: number; reason: string }>;
+  errors: string[];
+}
 
 describe('sweep command line', () => {
   it('prints { knob, rows, skipped }, rows ascending, each row the estimate of its document', () => {
@@ -32,14 +37,19 @@ describe('sweep command line', () => {
     // A title, what the curve holds, and 4 ZeRO stages.
     const lines = summary.stdout.trim().split('\n');
     expect(lines).toHaveLength(6);
-    expect(lines[1]).toBe('Holding: 256 GPUs, global batch 512 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, precision BF16, token budget 1.5 trillion tokens.');
+    expect(lines[1]).toBe(
+      'Holding: 256 GPUs, global batch 512 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, precision BF16, token budget 1.5 trillion tokens.',
+    );
     const help = run(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run --silent sweep -- FILE/);
   }, 30_000);
 
   it('--hold-tokens: the sequence-length curve keeps 512 × 8,192 = 4,194,304 tokens per step', () => {
-    const printed = JSON.parse(run([FILE, '--knob', 'seqLen', '--no-timeline', '--hold-tokens']).stdout) as Printed & { held: Array<{ quantity: string; value: number }>; seqLenHold: string };
+    const printed = JSON.parse(run([FILE, '--knob', 'seqLen', '--no-timeline', '--hold-tokens']).stdout) as Printed & {
+      held: Array<{ quantity: string; value: number }>;
+      seqLenHold: string;
+    };
     expect(printed.seqLenHold).toBe('tokens');
     expect(printed.held.find((h) => h.quantity === 'tokensPerStep')?.value).toBe(4_194_304);
     expect(printed.held.some((h) => h.quantity === 'globalBatch')).toBe(false);

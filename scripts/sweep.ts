@@ -37,33 +37,42 @@ const knobAt = args.indexOf('--knob');
 const knob = knobAt >= 0 ? args[knobAt + 1] : undefined;
 const flags = new Set(['--knob', '--hold-tokens', '--no-timeline', '--summary']);
 const unknown = args.filter((a) => a.startsWith('--') && !flags.has(a));
-if (unknown.length > 0 || knob === undefined) fail(`${unknown.length > 0 ? `${unknown.join(', ')}: unknown option` : '--knob is required'}\nusage: ${USAGE}`);
+if (unknown.length > 0 || knob === undefined)
+  fail(`${unknown.length > 0 ? `${unknown.join(', ')}: unknown option` : '--knob is required'}\nusage: ${USAGE}`);
 const files = args.filter((a, i) => !a.startsWith('--') && i !== knobAt + 1);
 const result = sweepDocument(readJsonInput(files, USAGE), knob, {
-  timeline: !args.includes('--no-timeline'), seqLenHold: args.includes('--hold-tokens') ? 'tokens' : 'sequences',
+  timeline: !args.includes('--no-timeline'),
+  seqLenHold: args.includes('--hold-tokens') ? 'tokens' : 'sequences',
 });
 
 /** The simulated end (reliability.completion): the median run's days with the p10–p90 band, and its dollars. */
 function endRange(c: Completion | undefined): string[] {
   if (!c) return [];
   const d = c.days;
-  return [`end p50 ${d.p50.toFixed(1)} days [p10 ${d.p10.toFixed(1)}, p90 ${d.p90.toFixed(1)}]`, `p50 $${Math.round(c.usd.p50).toLocaleString('en-US')}`];
+  return [
+    `end p50 ${d.p50.toFixed(1)} days [p10 ${d.p10.toFixed(1)}, p90 ${d.p90.toFixed(1)}]`,
+    `p50 $${Math.round(c.usd.p50).toLocaleString('en-US')}`,
+  ];
 }
 
 function summaryLines(r: SweepResult): string {
   if (r.errors.length > 0) return ['invalid:', ...r.errors.map((e) => `  - ${e}`)].join('\n');
   const shown = (v: string | number) => (typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(1) : String(v)).padStart(8);
-  const lines = r.rows.map(({ value, output: o }) => [
-    `${shown(value)}${value === r.current ? '*' : ' '}`,
-    `${o.memory.fits ? 'fits ' : 'OOM  '}`,
-    `${(o.memory.reserved / GiB).toFixed(1).padStart(7)} GiB`,
-    `${Math.round(o.throughput?.tokensPerSecond ?? 0).toLocaleString('en-US').padStart(12)} tokens/s`,
-    `MFU ${((o.throughput?.mfu ?? 0) * 100).toFixed(1).padStart(5)} %`,
-    `${(o.time?.days ?? 0).toFixed(1).padStart(7)} days`,
-    `$${Math.round(o.cost?.usd ?? 0).toLocaleString('en-US')}`,
-    `goodput ${((o.reliability?.goodput ?? 0) * 100).toFixed(2)} %`,
-    ...endRange(o.reliability?.completion),
-  ].join('  '));
+  const lines = r.rows.map(({ value, output: o }) =>
+    [
+      `${shown(value)}${value === r.current ? '*' : ' '}`,
+      `${o.memory.fits ? 'fits ' : 'OOM  '}`,
+      `${(o.memory.reserved / GiB).toFixed(1).padStart(7)} GiB`,
+      `${Math.round(o.throughput?.tokensPerSecond ?? 0)
+        .toLocaleString('en-US')
+        .padStart(12)} tokens/s`,
+      `MFU ${((o.throughput?.mfu ?? 0) * 100).toFixed(1).padStart(5)} %`,
+      `${(o.time?.days ?? 0).toFixed(1).padStart(7)} days`,
+      `$${Math.round(o.cost?.usd ?? 0).toLocaleString('en-US')}`,
+      `goodput ${((o.reliability?.goodput ?? 0) * 100).toFixed(2)} %`,
+      ...endRange(o.reliability?.completion),
+    ].join('  '),
+  );
   const skipped = r.skipped.map((s) => `${shown(s.value)}   skipped: ${s.reason}`);
   const follows = r.knob === 'gpus' ? ' (DP follows the GPU count)' : r.absorbedBy ? ' (DP follows, GPUs fixed)' : '';
   const holding = holdingLine(r);

@@ -6,12 +6,28 @@ import { readFileSync, writeFileSync } from 'node:fs';
 // Two files: the pre-training runs and the fine-tuning runs (issue 24), each copied to validation/ under its own name.
 const FILES = ['published-runs.json', 'finetune-runs.json'];
 
-interface SharedCase { id: string; source: string; where: string; reliability: string; input: unknown; expected: unknown; assumptions: unknown }
+interface SharedCase {
+  id: string;
+  source: string;
+  where: string;
+  reliability: string;
+  input: unknown;
+  expected: unknown;
+  assumptions: unknown;
+}
 for (const name of FILES) {
   const source = `../shared/validation/${name}`;
   const target = `validation/${name}`;
   const shared = JSON.parse(readFileSync(source, 'utf8')) as { about: string; cases: SharedCase[] };
-  const cases = shared.cases.map(({ id, source, where, reliability, input, expected, assumptions }) => ({ id, source, where, reliability, input, expected, assumptions }));
+  const cases = shared.cases.map(({ id, source, where, reliability, input, expected, assumptions }) => ({
+    id,
+    source,
+    where,
+    reliability,
+    input,
+    expected,
+    assumptions,
+  }));
   writeFileSync(target, JSON.stringify({ about: shared.about, copiedFrom: source, cases }, null, 1) + '\n');
   console.log(`${cases.length} cases written to ${target}`);
 }

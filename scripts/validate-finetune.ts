@@ -3,7 +3,14 @@
 // npm run sync-validation). Prints one row per published figure unless --summary, then
 // fine-tuning's own summary: memory and throughput, by method and by source.
 import { readFileSync } from 'node:fs';
-import { fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError, type FineTuneRow } from '../src/model/validation/index.ts';
+import {
+  fineTuneRows,
+  heldOutRows,
+  readFineTuneCases,
+  summarizeFineTune,
+  throughputError,
+  type FineTuneRow,
+} from '../src/model/validation/index.ts';
 
 const file = JSON.parse(readFileSync(new URL('../validation/finetune-runs.json', import.meta.url), 'utf8')) as unknown;
 const rows = readFineTuneCases(file).flatMap((c) => fineTuneRows(c));
@@ -22,12 +29,16 @@ console.log('\n==== Fine-tuning (validation/finetune-runs.json) ====');
 if (!process.argv.includes('--summary')) {
   console.log(`${'id'.padEnd(40)} ${'method'.padEnd(6)} ${'published'.padStart(14)} ${'predicted'.padStart(14)}   error  caveat`);
   for (const r of rows) {
-    console.log(`${r.id.padEnd(40)} ${r.method.padEnd(6)} ${num(r, r.published).padStart(14)} ${num(r, r.predicted).padStart(14)} ${pct(r.error)}  ${r.caveat ?? ''}`);
+    console.log(
+      `${r.id.padEnd(40)} ${r.method.padEnd(6)} ${num(r, r.published).padStart(14)} ${num(r, r.predicted).padStart(14)} ${pct(r.error)}  ${r.caveat ?? ''}`,
+    );
   }
 }
 const line = (label: string, subset: readonly FineTuneRow[]) => {
   const s = summarizeFineTune(subset);
-  console.log(`${label.padEnd(40)} rows ${String(s.rows).padStart(3)}  invalid ${s.invalid}  median |error| ${pct(s.medianAbsError)}  p90 ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnder)}  under by >15 %: ${s.underBy15}`);
+  console.log(
+    `${label.padEnd(40)} rows ${String(s.rows).padStart(3)}  invalid ${s.invalid}  median |error| ${pct(s.medianAbsError)}  p90 ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnder)}  under by >15 %: ${s.underBy15}`,
+  );
 };
 const block = (label: string, subset: readonly FineTuneRow[]) => {
   console.log(`\n${label}`);
@@ -36,14 +47,27 @@ const block = (label: string, subset: readonly FineTuneRow[]) => {
 };
 console.log('\nFine-tuning summary (positive = over-predicted; throughput errors as rates)');
 block('all cases', rows);
-block('cases the document expresses exactly (no caveat)', rows.filter((r) => r.caveat === null));
-for (const m of ['lora', 'qlora', 'full']) block(`method ${m}`, rows.filter((r) => r.method === m));
+block(
+  'cases the document expresses exactly (no caveat)',
+  rows.filter((r) => r.caveat === null),
+);
+for (const m of ['lora', 'qlora', 'full'])
+  block(
+    `method ${m}`,
+    rows.filter((r) => r.method === m),
+  );
 // Leave-one-source-out: the engine's pre-training constants are fitted on validation/published-runs.json only;
 // the one constant fitted on this file (time/adapter-time.ts EAGER_OP_HOST_SECONDS) is refitted without the held-out source.
 console.log('\nLeave-one-source-out (each source with the constants fitted without it)');
 for (const s of [...new Set(rows.map((r) => r.source))]) {
-  block(`source ${s}, in the fit`, rows.filter((r) => r.source === s));
+  block(
+    `source ${s}, in the fit`,
+    rows.filter((r) => r.source === s),
+  );
   block(`source ${s}, held out`, heldOutRows(rows, s));
 }
 const sources = [...new Set(rows.map((r) => r.source))];
-block('every source held out, pooled', sources.flatMap((s) => heldOutRows(rows, s)));
+block(
+  'every source held out, pooled',
+  sources.flatMap((s) => heldOutRows(rows, s)),
+);

@@ -42,7 +42,10 @@ function predictedAt(lines: { readonly at0: number[]; readonly at1: number[] }, 
   return Math.max(...values);
 }
 
-interface Row { readonly publisher: string; readonly errors: readonly number[] }
+interface Row {
+  readonly publisher: string;
+  readonly errors: readonly number[];
+}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -68,9 +71,13 @@ export function printMemoryLeaveOnePublisherOut(cases: readonly ValidationCase[]
   const pct = (x: number) => `${(x * 100).toFixed(1).padStart(6)}%`;
   const line = (label: string, errors: readonly number[], note: string) => {
     const abs = errors.map(Math.abs);
-    console.log(`${label.padEnd(52)} rows ${String(errors.length).padStart(3)}  median |error| ${pct(median(abs))}  p90 ${pct(p90(abs))}  worst under ${pct(Math.min(0, ...errors))}  ${note}`);
+    console.log(
+      `${label.padEnd(52)} rows ${String(errors.length).padStart(3)}  median |error| ${pct(median(abs))}  p90 ${pct(p90(abs))}  worst under ${pct(Math.min(0, ...errors))}  ${note}`,
+    );
   };
-  console.log('\nMemory, leave-one-publisher-out (fitted: the scale of "other", i.e. allocator reserve 0.10 and device terms; every other term is a mechanism)');
+  console.log(
+    '\nMemory, leave-one-publisher-out (fitted: the scale of "other", i.e. allocator reserve 0.10 and device terms; every other term is a mechanism)',
+  );
   const pooled: number[] = [];
   for (const publisher of [...new Set(rows.map((r) => r.publisher))].sort()) {
     const own = rows.filter((r) => r.publisher === publisher);

@@ -3,7 +3,17 @@
 // published figure and the summary: median and 90th-percentile |error|.
 import { readFileSync } from 'node:fs';
 import {
-  fitVerdicts, leaveOneFamilyOut, LOFO_HOST_SECONDS_GRID, moeFamily, quantile, readValidationCases, summarize, validateCase, type Figure, type LofoRow, type ValidationRow,
+  fitVerdicts,
+  leaveOneFamilyOut,
+  LOFO_HOST_SECONDS_GRID,
+  moeFamily,
+  quantile,
+  readValidationCases,
+  summarize,
+  validateCase,
+  type Figure,
+  type LofoRow,
+  type ValidationRow,
 } from '../src/model/validation/index.ts';
 import { MOE_TIME } from '../src/model/calibration.ts';
 import { peakFlopsPerSecond, stepTime } from '../src/model/time/index.ts';
@@ -31,18 +41,25 @@ if (!quiet) {
   console.log(`${'id'.padEnd(86)} ${'published'.padStart(16)} ${'predicted'.padStart(16)}   error`);
   for (const r of rows) {
     const note = r.predicted === null ? `  invalid: ${r.errors[0] ?? 'no throughput'}` : '';
-    console.log(`${r.id.slice(0, 86).padEnd(86)} ${num(r.published, r.figure).padStart(16)} ${num(r.predicted, r.figure).padStart(16)} ${pct(r.error)}${note}`);
+    console.log(
+      `${r.id.slice(0, 86).padEnd(86)} ${num(r.published, r.figure).padStart(16)} ${num(r.predicted, r.figure).padStart(16)} ${pct(r.error)}${note}`,
+    );
   }
 }
 const line = (label: string, subset: ValidationRow[]) => {
   const s = summarize(subset);
-  console.log(`${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnderPrediction)}`);
+  console.log(
+    `${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnderPrediction)}`,
+  );
 };
 const isMemory = (r: ValidationRow) => r.figure === 'memoryBytesPerGpu';
 /** One block per framework and overall: throughput median and p90, memory median, worst under-prediction, false "will not fit" alarms. */
 const block = (label: string, subset: ValidationRow[]) => {
   console.log(`\n${label}`);
-  line('  throughput (tokens/s/GPU or MFU)', subset.filter((r) => !isMemory(r)));
+  line(
+    '  throughput (tokens/s/GPU or MFU)',
+    subset.filter((r) => !isMemory(r)),
+  );
   line('  memory', subset.filter(isMemory));
   const v = fitVerdicts(subset);
   const share = v.runs > 0 ? ` (${((v.falseAlarms / v.runs) * 100).toFixed(1)} %)` : '';
@@ -50,7 +67,11 @@ const block = (label: string, subset: ValidationRow[]) => {
 };
 console.log('\nSummary');
 const frameworks = [...new Set(rows.map((r) => r.framework))].sort();
-for (const f of frameworks) block(`framework ${f}`, rows.filter((r) => r.framework === f));
+for (const f of frameworks)
+  block(
+    `framework ${f}`,
+    rows.filter((r) => r.framework === f),
+  );
 block('overall', rows);
 
 // Dense against mixture-of-experts, and MoE by its software path (issue 20): the
@@ -58,7 +79,10 @@ block('overall', rows);
 const isMoe = (r: ValidationRow) => configs.get(r.id)?.model.moe != null;
 const throughput = rows.filter((r) => !isMemory(r));
 console.log('\nThroughput, dense and mixture-of-experts');
-line('  dense', throughput.filter((r) => !isMoe(r)));
+line(
+  '  dense',
+  throughput.filter((r) => !isMoe(r)),
+);
 line('  MoE', throughput.filter(isMoe));
 for (const d of ['alltoall', 'allgather', 'deepep', 'hybridep'] as const) {
   const subset = throughput.filter((r) => isMoe(r) && configs.get(r.id)?.stack.moeDispatcher === d);
@@ -73,7 +97,7 @@ const FINE_GRAINED_EXPERT_FFN = 2048;
 for (const fine of [true, false]) {
   const subset = throughput.filter((r) => {
     const moe = configs.get(r.id)?.model.moe;
-    return moe != null && (moe.expertFfnHidden <= FINE_GRAINED_EXPERT_FFN) === fine;
+    return moe != null && moe.expertFfnHidden <= FINE_GRAINED_EXPERT_FFN === fine;
   });
   if (subset.length > 0) line(`  MoE, expert FFN ${fine ? '≤' : '>'} ${FINE_GRAINED_EXPERT_FFN}`, subset);
 }
@@ -88,22 +112,37 @@ for (const r of throughput.filter(isMoe)) {
   const errorsByGrid = LOFO_HOST_SECONDS_GRID.map((v) => {
     moeTime.eagerOpHostSeconds = v;
     const step = stepTime(c, 600).stepSeconds;
-    const predicted = r.figure === 'mfu'
-      ? stepFlops(c).modelPerStep / (step * c.cluster.gpus * peakFlopsPerSecond(c.cluster.gpu, c.training.precision))
-      : (c.training.globalBatch * c.training.seqLen) / step / c.cluster.gpus;
+    const predicted =
+      r.figure === 'mfu'
+        ? stepFlops(c).modelPerStep / (step * c.cluster.gpus * peakFlopsPerSecond(c.cluster.gpu, c.training.precision))
+        : (c.training.globalBatch * c.training.seqLen) / step / c.cluster.gpus;
     return (predicted - r.published) / r.published;
   });
   lofoRows.push({ family: moeFamily(`${r.id} ${c.model.name}`), errorsByGrid });
 }
 moeTime.eagerOpHostSeconds = fitted;
 const held = leaveOneFamilyOut(lofoRows);
-const pctAbs = (errors: number[], q: number) => pct(errors.length > 0 ? quantile(errors.map(Math.abs).sort((a, b) => a - b), q) : null);
-console.log('\nMoE throughput, leave one model family out (MOE_TIME.eagerOpHostSeconds refitted without the family; other constants as fitted)');
+const pctAbs = (errors: number[], q: number) =>
+  pct(
+    errors.length > 0
+      ? quantile(
+          errors.map(Math.abs).sort((a, b) => a - b),
+          q,
+        )
+      : null,
+  );
+console.log(
+  '\nMoE throughput, leave one model family out (MOE_TIME.eagerOpHostSeconds refitted without the family; other constants as fitted)',
+);
 for (const h of held) {
-  console.log(`  ${h.family.padEnd(10)} held out   cases ${String(h.errors.length).padStart(4)}  fitted ${((LOFO_HOST_SECONDS_GRID[h.chosen] ?? 0) * 1e6).toFixed(1).padStart(5)} µs  median |error| ${pctAbs(h.errors, 0.5)}  p90 |error| ${pctAbs(h.errors, 0.9)}`);
+  console.log(
+    `  ${h.family.padEnd(10)} held out   cases ${String(h.errors.length).padStart(4)}  fitted ${((LOFO_HOST_SECONDS_GRID[h.chosen] ?? 0) * 1e6).toFixed(1).padStart(5)} µs  median |error| ${pctAbs(h.errors, 0.5)}  p90 |error| ${pctAbs(h.errors, 0.9)}`,
+  );
 }
 const allHeld = held.flatMap((h) => h.errors);
-console.log(`  all families held out   cases ${String(allHeld.length).padStart(4)}  median |error| ${pctAbs(allHeld, 0.5)}  p90 |error| ${pctAbs(allHeld, 0.9)}`);
+console.log(
+  `  all families held out   cases ${String(allHeld.length).padStart(4)}  median |error| ${pctAbs(allHeld, 0.5)}  p90 |error| ${pctAbs(allHeld, 0.9)}`,
+);
 const { printMemoryLeaveOnePublisherOut } = await import('./validate-memory-lopo.ts');
 printMemoryLeaveOnePublisherOut(cases);
 await import('./validate-finetune.ts');

@@ -11,7 +11,7 @@ const html = readFileSync(new URL('../index.html', import.meta.url), 'utf8');
 describe('Content-Security-Policy in index.html', () => {
   const policy = readPolicy(html);
 
-  it('allows script, workers and connections from the page\'s own origin only', () => {
+  it("allows script, workers and connections from the page's own origin only", () => {
     expect(policy?.get('default-src')).toEqual(["'self'"]);
     expect(policy?.get('script-src')).toEqual(["'self'"]);
     expect(policy?.get('worker-src')).toEqual(["'self'"]);

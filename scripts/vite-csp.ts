@@ -13,7 +13,10 @@ export const CSP_META = /\s*<meta http-equiv="Content-Security-Policy" content="
 export function readPolicy(html: string): Map<string, string[]> | null {
   const content = CSP_META.exec(html)?.[1];
   if (content === undefined) return null;
-  const directives = content.split(';').map((d) => d.trim().split(/\s+/)).filter((parts) => parts[0]);
+  const directives = content
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .filter((parts) => parts[0]);
   return new Map(directives.map(([name = '', ...sources]) => [name, sources]));
 }
 

@@ -16,11 +16,26 @@ const EMPTY_BREAKDOWN: MemoryBreakdown = { parameters: 0, gradients: 0, optimize
 
 export function invalidOutput(errors: readonly string[], warnings: readonly string[]): EstimateOutput {
   return {
-    memory: { perGpu: EMPTY_BREAKDOWN, stages: [], reserved: 0, deviceUsed: 0, stagesOnDevice: [], capacity: 0, fits: false, host: { perNode: 0, capacity: 0, perGpu: 0 } },
+    memory: {
+      perGpu: EMPTY_BREAKDOWN,
+      stages: [],
+      reserved: 0,
+      deviceUsed: 0,
+      stagesOnDevice: [],
+      capacity: 0,
+      fits: false,
+      host: { perNode: 0, capacity: 0, perGpu: 0 },
+    },
     model: null,
     flops: { modelPerStep: 0, hardwarePerStep: 0 },
-    throughput: null, time: null, cost: null, reliability: null, timeline: null, uncertainty: null,
-    warnings, errors,
+    throughput: null,
+    time: null,
+    cost: null,
+    reliability: null,
+    timeline: null,
+    uncertainty: null,
+    warnings,
+    errors,
   };
 }
 
@@ -64,7 +79,9 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const stagesOnDevice = details.map((s) => ({ reserved: s.reserved, deviceUsed: s.deviceUsed }));
   // The most loaded GPU is the one whose process holds the most on the device (what fits is judged on).
   const worst = details.reduce<{ breakdown: MemoryBreakdown; reserved: number; deviceUsed: number }>(
-    (a, s) => (s.deviceUsed > a.deviceUsed ? s : a), { breakdown: EMPTY_BREAKDOWN, reserved: 0, deviceUsed: 0 });
+    (a, s) => (s.deviceUsed > a.deviceUsed ? s : a),
+    { breakdown: EMPTY_BREAKDOWN, reserved: 0, deviceUsed: 0 },
+  );
   const perGpu = worst.breakdown;
   const { reserved, deviceUsed } = worst;
   const capacity = config.cluster.gpu.memoryGiB * GiB;
@@ -87,7 +104,8 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   const interruptionsPerSecond = interruptionRates(config.cost, gpus, gpusPerNode).perSecond;
   const extraWarnings: string[] = [];
   const simulated = options.completion
-    ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes, options.completion === true) : null;
+    ? runCompletionWithNotes(config, tokensPerSecond, step.stepSeconds, checkpointBytes, options.completion === true)
+    : null;
   let completion = simulated?.completion ?? null;
   if (simulated) extraWarnings.push(...simulated.warnings);
   if (completion && !allFinite(completion)) {
@@ -97,13 +115,26 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   }
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
   if (deviceUsed > capacity) {
-    extraWarnings.push(`memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`);
+    extraWarnings.push(
+      `memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`,
+    );
   }
   if (host.perNode > host.capacity) {
-    extraWarnings.push(`memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`);
+    extraWarnings.push(
+      `memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`,
+    );
   }
   const output: EstimateOutput = {
-    memory: { perGpu, stages, reserved, deviceUsed, stagesOnDevice, capacity, fits: deviceUsed <= capacity && host.perNode <= host.capacity, host },
+    memory: {
+      perGpu,
+      stages,
+      reserved,
+      deviceUsed,
+      stagesOnDevice,
+      capacity,
+      fits: deviceUsed <= capacity && host.perNode <= host.capacity,
+      host,
+    },
     model: modelSummary(config.model, config.training.seqLen),
     flops,
     throughput: {
@@ -139,6 +170,10 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   };
   const bad: string[] = [];
   nonFiniteFigures({ ...output, timeline: null }, '', bad);
-  if (bad.length > 0) return invalidOutput([`the figures ${bad.slice(0, 5).join(', ')} cannot be computed for this configuration (not finite)`], output.warnings);
+  if (bad.length > 0)
+    return invalidOutput(
+      [`the figures ${bad.slice(0, 5).join(', ')} cannot be computed for this configuration (not finite)`],
+      output.warnings,
+    );
   return output;
 }

@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TIMEOUT_MS } from '../worker/client.ts';
 import { EVERY_FIELD_DOCUMENT, extremeDocument, validDocument } from '../testing/documents.ts';
-import { FIELD_NAMED, FuzzCounter, ensure, firstNonFinite, fuzzRuns, mutate, mutation, prototypeIsClean, wildJson } from '../testing/fuzz.ts';
+import {
+  FIELD_NAMED,
+  FuzzCounter,
+  ensure,
+  firstNonFinite,
+  fuzzRuns,
+  mutate,
+  mutation,
+  prototypeIsClean,
+  wildJson,
+} from '../testing/fuzz.ts';
 import { estimate } from './estimate.ts';
 import type { EstimateOutput } from './input/index.ts';
 
@@ -29,7 +39,8 @@ function check(input: unknown): EstimateOutput {
   const bad = firstNonFinite(output);
   ensure(bad === null, () => `a number of the output is not finite: ${bad}`);
   if (output.errors.length > 0) {
-    for (const error of output.errors) ensure(FIELD_NAMED.test(error) || NOT_FINITE_REFUSAL.test(error), () => `error names neither a field nor the figures: ${error}`);
+    for (const error of output.errors)
+      ensure(FIELD_NAMED.test(error) || NOT_FINITE_REFUSAL.test(error), () => `error names neither a field nor the figures: ${error}`);
     ensure(output.throughput === null, () => 'figures alongside errors');
   } else {
     answered += 1;
@@ -45,28 +56,42 @@ describe('engine fuzz: estimate() on hostile documents', () => {
   });
 
   it('valid layouts at the edges (1M GPUs, 10k layers, 10M-token sequences, 1,024 experts, tiny and huge hardware figures)', () => {
-    fc.assert(fc.property(extremeDocument, (doc) => {
-      check(doc);
-    }), { numRuns: extremeRuns });
+    fc.assert(
+      fc.property(extremeDocument, (doc) => {
+        check(doc);
+      }),
+      { numRuns: extremeRuns },
+    );
   });
 
   it('valid documents with fields deleted, added, wrapped or replaced by wrong types, edge numbers, NaN, Infinity, long text', () => {
-    fc.assert(fc.property(fc.oneof(validDocument, extremeDocument), fc.array(mutation(true), { minLength: 1, maxLength: 4 }), (doc, mutations) => {
-      check(mutate(doc, mutations));
-    }), { numRuns: mutatedRuns });
+    fc.assert(
+      fc.property(fc.oneof(validDocument, extremeDocument), fc.array(mutation(true), { minLength: 1, maxLength: 4 }), (doc, mutations) => {
+        check(mutate(doc, mutations));
+      }),
+      { numRuns: mutatedRuns },
+    );
   });
 
   it('arbitrary JSON values and objects with prototype-pollution keys', () => {
-    fc.assert(fc.property(wildJson(5), (raw) => {
-      check(raw);
-    }), { numRuns: wildRuns });
+    fc.assert(
+      fc.property(wildJson(5), (raw) => {
+        check(raw);
+      }),
+      { numRuns: wildRuns },
+    );
   });
 
-  it('answers within the worker timeout on the issue\'s extreme inputs', () => {
+  it("answers within the worker timeout on the issue's extreme inputs", () => {
     const big = (patch: (d: typeof EVERY_FIELD_DOCUMENT) => unknown) => patch(EVERY_FIELD_DOCUMENT);
     const cases = [
       // 1,048,576 GPUs = TP 2 × PP 4 × CP 2 × DP 65,536; 4 micro-batches per step, Megatron-LM's interleaving needs M ≥ PP (capabilities.ts).
-      big((d) => ({ ...d, parallel: { ...d.parallel, dp: 65_536 }, cluster: { ...d.cluster, gpus: 1_048_576 }, training: { ...d.training, globalBatch: 2 * 4 * 65_536 } })),
+      big((d) => ({
+        ...d,
+        parallel: { ...d.parallel, dp: 65_536 },
+        cluster: { ...d.cluster, gpus: 1_048_576 },
+        training: { ...d.training, globalBatch: 2 * 4 * 65_536 },
+      })),
       big((d) => ({ ...d, model: { ...d.model, layers: 10_000 } })),
       // 10,000,000 tokens, the longest the engine reads (document.ts MAX_SEQ_LEN): divisible by 2 × CP = 4; 32 sequences over
       // DP 8 are 4 micro-batches, PP 4's interleaving minimum.

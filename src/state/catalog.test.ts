@@ -20,7 +20,10 @@ describe('the catalog as the page reaches it', () => {
   it('finds a typed name or Hub id, variants included, and says how', async () => {
     const all = await loadCatalog();
     expect(findTyped('Gemma 3 4B', all)).toMatchObject({ entry: { id: 'gemma3-4b' }, how: 'by name' });
-    expect(findTyped('Qwen/Qwen3-4B-Instruct-2507', all)).toMatchObject({ entry: { id: 'qwen3-4b' }, how: 'by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507' });
+    expect(findTyped('Qwen/Qwen3-4B-Instruct-2507', all)).toMatchObject({
+      entry: { id: 'qwen3-4b' },
+      how: 'by its Hugging Face id Qwen/Qwen3-4B-Instruct-2507',
+    });
     expect(findTyped('someone/Qwen3-4B-Instruct-2507-AWQ', all)?.how).toBe('as Qwen/Qwen3-4B, the Hugging Face id of the same shape');
     expect(findTyped('no such model', all)).toBeNull();
   });
@@ -29,12 +32,15 @@ describe('the catalog as the page reaches it', () => {
     await loadCatalog();
     const entry = findModelPreset('qwen3-4b');
     const imported = { ...entry?.model, name: 'Qwen/Qwen3-4B-Instruct-2507' };
-    expect(catalogMatch(imported)).toMatchObject({ entry: { id: 'qwen3-4b' }, hub: { id: 'Qwen/Qwen3-4B-Instruct-2507', resolution: { exact: true } } });
+    expect(catalogMatch(imported)).toMatchObject({
+      entry: { id: 'qwen3-4b' },
+      hub: { id: 'Qwen/Qwen3-4B-Instruct-2507', resolution: { exact: true } },
+    });
     expect(catalogMatch(entry?.model)).toEqual({ entry });
     expect(catalogMatch({ ...imported, layers: 35 })).toBeUndefined();
   });
 
-  it('a catalog entry without a stated pre-training length keeps the run\'s sequence length; a preset sets its own', async () => {
+  it("a catalog entry without a stated pre-training length keeps the run's sequence length; a preset sets its own", async () => {
     await loadCatalog();
     const store = createPlannerStore();
     store.getState().setModelPreset('llama3-8b');

@@ -59,7 +59,8 @@ export function matchModelPreset(model: unknown): CatalogEntry | undefined {
 /** The display name of the document's GPU (a preset's name, a custom GPU's own name). */
 export function gpuName(gpu: unknown): string {
   if (typeof gpu === 'string') return findGpuPreset(gpu)?.name ?? gpu;
-  if (typeof gpu === 'object' && gpu !== null && typeof (gpu as { name?: unknown }).name === 'string') return (gpu as { name: string }).name;
+  if (typeof gpu === 'object' && gpu !== null && typeof (gpu as { name?: unknown }).name === 'string')
+    return (gpu as { name: string }).name;
   return 'custom GPU';
 }
 
@@ -69,7 +70,8 @@ export interface CatalogMatch {
   readonly hub?: { readonly id: string; readonly resolution: HubResolution };
 }
 
-const sameShape = (a: ModelConfig | null, b: ModelConfig | null) => a !== null && b !== null && JSON.stringify({ ...a, name: '' }) === JSON.stringify({ ...b, name: '' });
+const sameShape = (a: ModelConfig | null, b: ModelConfig | null) =>
+  a !== null && b !== null && JSON.stringify({ ...a, name: '' }) === JSON.stringify({ ...b, name: '' });
 
 /** The catalog entry a document's model is: the same model, or the shape of the entry its name (a Hub id) resolves to. */
 export function catalogMatch(model: unknown): CatalogMatch | undefined {
@@ -82,7 +84,10 @@ export function catalogMatch(model: unknown): CatalogMatch | undefined {
   return { entry: resolution.entry, hub: { id: name, resolution } };
 }
 
-export interface Found { readonly entry: CatalogEntry; readonly how: string }
+export interface Found {
+  readonly entry: CatalogEntry;
+  readonly how: string;
+}
 
 /** The entry a typed text names: its display name or id, else a Hub id (exact, or a variant of one). */
 export function findTyped(text: string, entries: readonly CatalogEntry[]): Found | null {
@@ -92,5 +97,8 @@ export function findTyped(text: string, entries: readonly CatalogEntry[]): Found
   if (named) return { entry: named, how: 'by name' };
   const hub = resolveHubId(text, entries);
   if (!hub) return null;
-  return { entry: hub.entry, how: hub.exact ? `by its Hugging Face id ${hub.matched}` : `as ${hub.matched}, the Hugging Face id of the same shape` };
+  return {
+    entry: hub.entry,
+    how: hub.exact ? `by its Hugging Face id ${hub.matched}` : `as ${hub.matched}, the Hugging Face id of the same shape`,
+  };
 }

@@ -49,20 +49,30 @@ export function modelPresetNotes(before: Doc, preset: CatalogEntry): string[] {
   if (preset.seqLen === undefined) {
     // A catalog entry whose pre-training length its authors do not state keeps the run's length; a length past its context is said.
     if (typeof seqLen === 'number' && seqLen > preset.longestContext) {
-      notes.push(`Sequence length ${count(seqLen)} is longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)}.`);
+      notes.push(
+        `Sequence length ${count(seqLen)} is longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)}.`,
+      );
     }
     return [...notes, ...expertNotes(preset)];
   }
   // The sequence length belongs to the training, not the model: say so when the preset moves it.
   // It is the model's pre-training length, not its longest context (issue 31 item 3); the note names both.
-  const longest = preset.longestContext > preset.seqLen ? `; its longest context, ${count(preset.longestContext)}, came from a later long-context stage` : '';
-  if (seqLen !== preset.seqLen) notes.push(`Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, ${preset.model.name}'s pre-training length${longest}.`);
+  const longest =
+    preset.longestContext > preset.seqLen
+      ? `; its longest context, ${count(preset.longestContext)}, came from a later long-context stage`
+      : '';
+  if (seqLen !== preset.seqLen)
+    notes.push(
+      `Sequence length changed from ${count(seqLen)} to ${count(preset.seqLen)}, ${preset.model.name}'s pre-training length${longest}.`,
+    );
   return [...notes, ...expertNotes(preset)];
 }
 
 function expertNotes(preset: CatalogEntry): string[] {
   if (!preset.model.moe || !preset.authorsEp) return [];
-  return [`${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`];
+  return [
+    `${preset.model.name} was trained with EP ${preset.authorsEp.ep} (${preset.authorsEp.source}); EP is set as close to that as these GPUs allow.`,
+  ];
 }
 
 const dollars = (value: unknown) => (typeof value === 'number' ? `$${value}` : 'no price');

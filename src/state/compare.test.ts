@@ -60,10 +60,13 @@ describe('pinning configurations as scenarios', () => {
     expect(nextPinName([...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'])).toBe('Scenario 27');
   });
 
-  it('takes the pinned estimator\'s answer for every pin of that document, and only for those', () => {
+  it("takes the pinned estimator's answer for every pin of that document, and only for those", () => {
     const store = createPlannerStore();
     const other = { version: 1 };
-    store.getState().setPinnedFromLink([{ name: '', document: other }, { name: 'Mine', document: DEFAULT_DOCUMENT }]);
+    store.getState().setPinnedFromLink([
+      { name: '', document: other },
+      { name: 'Mine', document: DEFAULT_DOCUMENT },
+    ]);
     expect(store.getState().pinned.map((p) => p.name)).toEqual(['A', 'Mine']);
     const unrelated = answer();
     store.getState().receivePinned(unrelated, { version: 1 });
@@ -122,7 +125,13 @@ describe('the address bar with a pinned configuration', () => {
       const hash = calls[0]?.slice(1) ?? '';
       expect(hash).toMatch(/^#s=1\.[\w-]+&pins=1\.[\w-]+$/);
       const tp4 = store.getState().document;
-      expect(await readPinsHash(hash)).toEqual({ kind: 'pins', pins: [{ name: 'A', document: DEFAULT_DOCUMENT }, { name: 'TP 4', document: tp4 }] });
+      expect(await readPinsHash(hash)).toEqual({
+        kind: 'pins',
+        pins: [
+          { name: 'A', document: DEFAULT_DOCUMENT },
+          { name: 'TP 4', document: tp4 },
+        ],
+      });
       const read = await readHash(hash);
       expect(read.kind === 'document' && read.document['parallel']).toMatchObject({ tp: 4 });
       store.getState().unpinAll();
@@ -146,7 +155,10 @@ describe('the address bar with a pinned configuration', () => {
     fire();
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(store.getState().pinned.map((p) => p.name)).toEqual(['TP 2']);
-    const others = [{ name: 'X', document: { version: 1, n: 1 } }, { name: 'Y', document: { version: 1, n: 2 } }];
+    const others = [
+      { name: 'X', document: { version: 1, n: 1 } },
+      { name: 'Y', document: { version: 1, n: 2 } },
+    ];
     target.location.hash = `#${await encodeShareFragment(DEFAULT_DOCUMENT, others)}`;
     fire();
     await vi.waitFor(() => expect(store.getState().pinned.map((p) => p.name)).toEqual(['X', 'Y']));

@@ -46,9 +46,13 @@ describe('the estimator connection', () => {
 });
 
 describe('the start point', () => {
-  it('is the link\'s configuration, in embed mode for ?embed=1', async () => {
+  it("is the link's configuration, in embed mode for ?embed=1", async () => {
     const doc = { version: 1, model: { layers: 2 } };
-    expect(await readStartPoint({ hash: `#${encodeConfigFragment(doc)}`, search: '?embed=1' })).toEqual({ document: doc, linkError: null, embed: true });
+    expect(await readStartPoint({ hash: `#${encodeConfigFragment(doc)}`, search: '?embed=1' })).toEqual({
+      document: doc,
+      linkError: null,
+      embed: true,
+    });
   });
 
   it('is the default with the reason when the link cannot be read', async () => {

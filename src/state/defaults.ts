@@ -49,7 +49,12 @@ export const DEFAULT_DOCUMENT: Doc = {
     offload: { optimizer: false, parameters: false },
   },
   parallel: {
-    tp: 8, pp: 4, dp: 2, cp: 1, ep: 1, vpp: 1,
+    tp: 8,
+    pp: 4,
+    dp: 2,
+    cp: 1,
+    ep: 1,
+    vpp: 1,
     sequenceParallel: true,
     zero: 1,
     schedule: '1f1b',

@@ -17,7 +17,9 @@ interface GoldenLink {
   readonly expect: { readonly document: Record<string, unknown> };
 }
 
-const goldens = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
+const goldens = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
   .map((file) => [file, JSON.parse(readFileSync(new URL(file, DIR), 'utf8')) as GoldenLink] as const);
 
 describe('golden links', () => {

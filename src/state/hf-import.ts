@@ -11,8 +11,9 @@ export type HfTextImport =
 export const MAX_CONFIG_CHARS = 1_000_000;
 
 export function importHfText(text: string): HfTextImport {
-  if (text.trim() === '') return { ok: false, errors: ['config.json: is empty; paste the file\'s text or choose the file'] };
-  if (text.length > MAX_CONFIG_CHARS) return { ok: false, errors: [`config.json: is larger than ${MAX_CONFIG_CHARS / 1e6} MB; this is not a model config`] };
+  if (text.trim() === '') return { ok: false, errors: ["config.json: is empty; paste the file's text or choose the file"] };
+  if (text.length > MAX_CONFIG_CHARS)
+    return { ok: false, errors: [`config.json: is larger than ${MAX_CONFIG_CHARS / 1e6} MB; this is not a model config`] };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -13,7 +13,12 @@ beforeAll(async () => {
 function storeAt() {
   let t = 0;
   const store = createPlannerStore(DEFAULT_DOCUMENT, false, () => t);
-  return { store, advance: (ms = HISTORY_MERGE_MS + 1) => { t += ms; } };
+  return {
+    store,
+    advance: (ms = HISTORY_MERGE_MS + 1) => {
+      t += ms;
+    },
+  };
 }
 
 describe('configuration history', () => {
@@ -83,7 +88,9 @@ describe('presets keep what the user set', () => {
     store.getState().setModelPreset('deepseek-v3');
     const note = store.getState().changeNote ?? [];
     // Dubey et al. / DeepSeek-V3 report section 4.2: the default 8,192 becomes DeepSeek-V3's 4,096 pre-training length.
-    expect(note.join(' ')).toMatch(/Sequence length changed from 8,192 to 4,096, DeepSeek-V3 671B's pre-training length; its longest context, 131,072/);
+    expect(note.join(' ')).toMatch(
+      /Sequence length changed from 8,192 to 4,096, DeepSeek-V3 671B's pre-training length; its longest context, 131,072/,
+    );
     expect(store.getState().changeNoteDocument).toBe(store.getState().document);
     advance();
     store.getState().setField(['training', 'globalBatch'], 512);
@@ -107,6 +114,8 @@ describe('presets keep what the user set', () => {
     store.getState().setField(['training', 'seqLen'], 2048);
     store.getState().setModelPreset('llama3.1-8b');
     expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(8192);
-    expect(store.getState().changeNote?.join(' ')).toMatch(/from 2,048 to 8,192, Llama 3\.1 8B's pre-training length; its longest context, 131,072/);
+    expect(store.getState().changeNote?.join(' ')).toMatch(
+      /from 2,048 to 8,192, Llama 3\.1 8B's pre-training length; its longest context, 131,072/,
+    );
   });
 });

@@ -12,7 +12,12 @@ beforeAll(async () => {
 function storeAt(doc: Doc = DEFAULT_DOCUMENT) {
   let t = 0;
   const store = createPlannerStore(doc, false, () => t);
-  return { store, advance: () => { t += HISTORY_MERGE_MS + 1; } };
+  return {
+    store,
+    advance: () => {
+      t += HISTORY_MERGE_MS + 1;
+    },
+  };
 }
 const parallel = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unknown>;
 const layoutOf = (doc: Doc) => {
@@ -50,7 +55,7 @@ describe('exploring the GPU count is safe (issue 22)', () => {
     expect(layoutOf(store.getState().document)).toEqual({ tp: 8, pp: 4, dp: 2, cp: 1, ep: 1, gpus: 64 });
   });
 
-  it("a degree the user sets is theirs: PP 2, then 8 GPUs (8 ÷ TP 8 = 1 leaves PP 1), then 64 gives PP 2 back", () => {
+  it('a degree the user sets is theirs: PP 2, then 8 GPUs (8 ÷ TP 8 = 1 leaves PP 1), then 64 gives PP 2 back', () => {
     const { store, advance } = storeAt();
     store.getState().setDegree('pp', 2);
     advance();
@@ -98,10 +103,20 @@ describe('presets, imports and GPU switches say what else they changed', () => {
 
   it('importing a Qwen2.5-7B config.json (28 heads, 4 KV heads) moves TP 8 → 4 and says so', () => {
     const { store } = storeAt();
-    store.getState().importHfConfigText(JSON.stringify({
-      architectures: ['Qwen2ForCausalLM'], model_type: 'qwen2', hidden_size: 3584, intermediate_size: 18944, num_attention_heads: 28,
-      num_hidden_layers: 28, num_key_value_heads: 4, vocab_size: 152064, tie_word_embeddings: false, hidden_act: 'silu',
-    }));
+    store.getState().importHfConfigText(
+      JSON.stringify({
+        architectures: ['Qwen2ForCausalLM'],
+        model_type: 'qwen2',
+        hidden_size: 3584,
+        intermediate_size: 18944,
+        num_attention_heads: 28,
+        num_hidden_layers: 28,
+        num_key_value_heads: 4,
+        vocab_size: 152064,
+        tie_word_embeddings: false,
+        hidden_act: 'silu',
+      }),
+    );
     expect(parallel(store.getState().document)['tp']).toBe(4);
     expect(store.getState().changeNote?.[0]).toMatch(/^TP 8 → 4 because 8 does not divide model.heads=28/);
   });

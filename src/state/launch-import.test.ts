@@ -8,23 +8,40 @@ import { importOntoPage, mergeLaunchImport } from './launch-import.ts';
 
 describe('a launch file laid over the page', () => {
   const current = {
-    version: 1, model: { name: 'Llama 3 70B', layers: 80 }, training: { seqLen: 8192, globalBatch: 256, tokens: 1e12, loss: 'fused' },
-    parallel: { tp: 8, pp: 4, dp: 2 }, cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 64 }, cost: { usdPerGpuHour: 2 },
+    version: 1,
+    model: { name: 'Llama 3 70B', layers: 80 },
+    training: { seqLen: 8192, globalBatch: 256, tokens: 1e12, loss: 'fused' },
+    parallel: { tp: 8, pp: 4, dp: 2 },
+    cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 64 },
+    cost: { usdPerGpuHour: 2 },
   };
 
-  it('the file\'s fields win; its layout replaces the old one; the GPU, the cost and an absent budget stay', () => {
+  it("the file's fields win; its layout replaces the old one; the GPU, the cost and an absent budget stay", () => {
     const merged = mergeLaunchImport(current, {
-      version: 1, model: { name: 'Imported', layers: 32, hidden: 4096 }, training: { seqLen: 4096, framework: 'megatron' },
-      parallel: { tp: 2, pp: 1 }, cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },
+      version: 1,
+      model: { name: 'Imported', layers: 32, hidden: 4096 },
+      training: { seqLen: 4096, framework: 'megatron' },
+      parallel: { tp: 2, pp: 1 },
+      cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },
     });
     expect(merged).toEqual({
-      version: 1, model: { name: 'Imported', layers: 32, hidden: 4096 }, training: { seqLen: 4096, globalBatch: 256, tokens: 1e12, framework: 'megatron' },
-      parallel: { tp: 2, pp: 1 }, cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 }, cost: { usdPerGpuHour: 2 },
+      version: 1,
+      model: { name: 'Imported', layers: 32, hidden: 4096 },
+      training: { seqLen: 4096, globalBatch: 256, tokens: 1e12, framework: 'megatron' },
+      parallel: { tp: 2, pp: 1 },
+      cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },
+      cost: { usdPerGpuHour: 2 },
     });
   });
 
-  it('a file without the model (a bare DeepSpeed config) keeps the page\'s model and GPU', () => {
-    const merged = mergeLaunchImport(current, { version: 1, model: { name: 'Imported' }, training: { microBatch: 2 }, parallel: { zero: 3 }, cluster: { gpu: 'a100-80gb' } });
+  it("a file without the model (a bare DeepSpeed config) keeps the page's model and GPU", () => {
+    const merged = mergeLaunchImport(current, {
+      version: 1,
+      model: { name: 'Imported' },
+      training: { microBatch: 2 },
+      parallel: { zero: 3 },
+      cluster: { gpu: 'a100-80gb' },
+    });
     expect(merged['model']).toEqual(current.model);
     expect(merged['cluster']).toEqual(current.cluster);
   });
@@ -40,12 +57,12 @@ describe('a published recipe imported onto the page estimates without errors', (
     return result;
   };
 
-  it('axolotl examples/llama-3/qlora.yml on the page\'s 64 GPUs: DP 64 derived and said, global batch 2 × 4 × 64', () => {
+  it("axolotl examples/llama-3/qlora.yml on the page's 64 GPUs: DP 64 derived and said, global batch 2 × 4 × 64", () => {
     const page = setAt(DEFAULT_DOCUMENT, ['cluster', 'gpus'], 64);
     const r = onto('axolotl_llama3_qlora.yml', page);
     // The file gives no GPU count: the page's 64 are used; TP, PP and CP are 1 (Hugging Face Trainer data parallelism).
     expect(r.document['parallel']).toMatchObject({ tp: 1, pp: 1, cp: 1, dp: 64 });
-    expect(r.gpuLine).toBe('The file does not state the GPU count: this page\'s 64 GPUs are used, so DP is 64 (64 ÷ TP 1 × PP 1 × CP 1).');
+    expect(r.gpuLine).toBe("The file does not state the GPU count: this page's 64 GPUs are used, so DP is 64 (64 ÷ TP 1 × PP 1 × CP 1).");
     // micro_batch_size 2 × gradient_accumulation_steps 4 × DP 64; sequence_len 4096; lora_r 32 with load_in_4bit.
     expect(r.document['training']).toMatchObject({ globalBatch: 512, microBatch: 2, seqLen: 4096, adapter: { method: 'qlora', rank: 32 } });
     // base_model NousResearch/Meta-Llama-3-8B resolves to the Llama 3 8B preset (32 layers); the token budget is the page's.
@@ -61,14 +78,21 @@ describe('a published recipe imported onto the page estimates without errors', (
     expect(r.document['parallel']).toMatchObject({ tp: 1, cp: 2, pp: 1, dp: 32, zero: 3 });
     expect(r.gpuLine).toBeNull();
     // dataset.seq_len 8192; activation_checkpointing True; enable_compile True; step_scheduler 12 steps × 128 × 8192 tokens.
-    expect(r.document['training']).toMatchObject({ seqLen: 8192, globalBatch: 128, microBatch: 1, recompute: 'full', compile: true, tokens: 12 * 128 * 8192 });
+    expect(r.document['training']).toMatchObject({
+      seqLen: 8192,
+      globalBatch: 128,
+      microBatch: 1,
+      recompute: 'full',
+      compile: true,
+      tokens: 12 * 128 * 8192,
+    });
     // pretrained_model_name_or_path meta-llama/Llama-3.1-70B resolves to the Llama 3.1 70B preset.
     expect(r.document['model']).toMatchObject({ name: 'meta-llama/Llama-3.1-70B', layers: 80, hidden: 8192 });
     expect(r.unstated).toEqual([]);
     expect(estimate(r.document).errors).toEqual([]);
   });
 
-  it('a file that states little lists each field it left open, in the page\'s words', () => {
+  it("a file that states little lists each field it left open, in the page's words", () => {
     const r = onto('automodel_llama3_2_1b_squad.yaml');
     // The model is named by its Hub id (meta-llama/Llama-3.2-1B), which the catalog resolves (issue 38 item 2).
     expect(r.unstated.map((u) => u.words)).toEqual(['sequence length', 'token budget']);

@@ -35,7 +35,14 @@ type Unstated = { readonly path: readonly string[]; readonly words: string };
 
 /** An import onto the page: the merged document, what the page says about it, and what the file left open. */
 export type PageImport =
-  | { readonly ok: true; readonly kind: Extract<ReturnType<Importer>, { ok: true }>['kind']; readonly document: Doc; readonly gpuLine: string | null; readonly warnings: readonly string[]; readonly unstated: readonly Unstated[] }
+  | {
+      readonly ok: true;
+      readonly kind: Extract<ReturnType<Importer>, { ok: true }>['kind'];
+      readonly document: Doc;
+      readonly gpuLine: string | null;
+      readonly warnings: readonly string[];
+      readonly unstated: readonly Unstated[];
+    }
   | { readonly ok: false; readonly errors: readonly string[] };
 
 /**

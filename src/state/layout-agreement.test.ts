@@ -16,7 +16,11 @@ const contextOf = (doc: Doc): KnobContext => {
   return { config: parsed.config, optimalCheckpointIntervalMinutes: 60 };
 };
 const context = () => contextOf(DEFAULT_DOCUMENT);
-const layout = (doc: Doc) => ({ parallel: getAt(doc, ['parallel']), training: getAt(doc, ['training']), gpus: getAt(doc, ['cluster', 'gpus']) });
+const layout = (doc: Doc) => ({
+  parallel: getAt(doc, ['parallel']),
+  training: getAt(doc, ['training']),
+  gpus: getAt(doc, ['cluster', 'gpus']),
+});
 /** The layout the engine reads from a document, or its errors: what the page, the sweep and the fix-it must agree on. */
 const readLayout = (doc: Doc) => {
   const parsed = parseDocument(doc);
@@ -30,7 +34,16 @@ describe('the page and the sweep agree on the layout of an edit', () => {
     expect(layout(withFieldChanges(DEFAULT_DOCUMENT, changes))).toEqual(layout(withGpus(DEFAULT_DOCUMENT, gpus)));
   });
 
-  it.each([['tp', 1], ['tp', 2], ['tp', 4], ['pp', 1], ['pp', 2], ['pp', 8], ['vpp', 2], ['vpp', 5]] as const)('%s %i', (key, value) => {
+  it.each([
+    ['tp', 1],
+    ['tp', 2],
+    ['tp', 4],
+    ['pp', 1],
+    ['pp', 2],
+    ['pp', 8],
+    ['vpp', 2],
+    ['vpp', 5],
+  ] as const)('%s %i', (key, value) => {
     const changes = KNOBS[key].changes(context(), value);
     if (typeof changes === 'string') throw new Error(changes);
     expect(layout(withFieldChanges(DEFAULT_DOCUMENT, changes))).toEqual(layout(withDegree(DEFAULT_DOCUMENT, key, value)));
@@ -38,20 +51,31 @@ describe('the page and the sweep agree on the layout of an edit', () => {
 });
 
 // A dense 32-layer model (Llama 3 8B shapes) on 8 to 64 H100s, laid out TP × PP × DP.
-const DENSE_MODEL = { name: 'test 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 };
-const denseDocument = fc.record({
-  tp: fc.constantFrom(1, 2, 4, 8),
-  pp: fc.constantFrom(1, 2, 4),
-  dp: fc.constantFrom(1, 2, 4, 8),
-  zero: fc.constantFrom(0, 1),
-  seqLen: fc.constantFrom(2048, 8192, 32768),
-}).map(({ tp, pp, dp, zero, seqLen }): Doc => ({
-  version: 1,
-  model: DENSE_MODEL,
-  training: { seqLen, globalBatch: 64, microBatch: 1, recompute: 'none' },
-  parallel: { tp, pp, dp, zero },
-  cluster: { gpu: 'h100-sxm', gpus: tp * pp * dp },
-}));
+const DENSE_MODEL = {
+  name: 'test 8B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 128256,
+};
+const denseDocument = fc
+  .record({
+    tp: fc.constantFrom(1, 2, 4, 8),
+    pp: fc.constantFrom(1, 2, 4),
+    dp: fc.constantFrom(1, 2, 4, 8),
+    zero: fc.constantFrom(0, 1),
+    seqLen: fc.constantFrom(2048, 8192, 32768),
+  })
+  .map(({ tp, pp, dp, zero, seqLen }): Doc => ({
+    version: 1,
+    model: DENSE_MODEL,
+    training: { seqLen, globalBatch: 64, microBatch: 1, recompute: 'none' },
+    parallel: { tp, pp, dp, zero },
+    cluster: { gpu: 'h100-sxm', gpus: tp * pp * dp },
+  }));
 
 /**
  * A fix-it's changes as the page's own edits: the GPU count typed first, then each degree among TP, PP and CP set
@@ -72,40 +96,49 @@ function pageEdits(doc: Doc, changes: readonly FieldChange[]): Doc | null {
 
 describe('property: the page, the sweep and the fix-it give the same layout for the same edit', () => {
   it('a degree set by a sweep knob lays out as the page sets it', () => {
-    fc.assert(fc.property(denseDocument, fc.constantFrom('tp', 'pp', 'cp', 'vpp'), fc.nat(), (doc, key, pick) => {
-      const ctx = contextOf(doc);
-      const candidates = KNOBS[key].candidates(ctx).filter((v): v is number => typeof v === 'number');
-      const value = candidates[pick % candidates.length];
-      if (value === undefined) return;
-      const changes = KNOBS[key].changes(ctx, value);
-      if (typeof changes === 'string') return;
-      expect(readLayout(withFieldChanges(doc, changes))).toEqual(readLayout(withDegree(doc, key, value)));
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(denseDocument, fc.constantFrom('tp', 'pp', 'cp', 'vpp'), fc.nat(), (doc, key, pick) => {
+        const ctx = contextOf(doc);
+        const candidates = KNOBS[key].candidates(ctx).filter((v): v is number => typeof v === 'number');
+        const value = candidates[pick % candidates.length];
+        if (value === undefined) return;
+        const changes = KNOBS[key].changes(ctx, value);
+        if (typeof changes === 'string') return;
+        expect(readLayout(withFieldChanges(doc, changes))).toEqual(readLayout(withDegree(doc, key, value)));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a GPU count set by the sweep lays out as the page sets it', () => {
-    fc.assert(fc.property(denseDocument, fc.nat(), (doc, pick) => {
-      const ctx = contextOf(doc);
-      const counts = KNOBS.gpus.candidates(ctx).filter((v): v is number => typeof v === 'number');
-      const gpus = counts[pick % counts.length];
-      if (gpus === undefined) return;
-      const changes = KNOBS.gpus.changes(ctx, gpus);
-      if (typeof changes === 'string') return;
-      expect(readLayout(withFieldChanges(doc, changes))).toEqual(readLayout(withGpus(doc, gpus)));
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(denseDocument, fc.nat(), (doc, pick) => {
+        const ctx = contextOf(doc);
+        const counts = KNOBS.gpus.candidates(ctx).filter((v): v is number => typeof v === 'number');
+        const gpus = counts[pick % counts.length];
+        if (gpus === undefined) return;
+        const changes = KNOBS.gpus.changes(ctx, gpus);
+        if (typeof changes === 'string') return;
+        expect(readLayout(withFieldChanges(doc, changes))).toEqual(readLayout(withGpus(doc, gpus)));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a fix-it that moves the GPU count or a degree lays out as the page makes the same edits', () => {
     let compared = 0;
-    fc.assert(fc.property(denseDocument, (doc) => {
-      // The knob fixes (the layout searches' answers are whole layouts, not page edits, and take seconds each).
-      for (const s of fitSuggestions(contextOf(doc).config, { layouts: false }).suggestions) {
-        const onThePage = pageEdits(doc, s.changes);
-        if (!onThePage) continue;
-        compared++;
-        expect(readLayout(withFieldChanges(doc, s.changes))).toEqual(readLayout(onThePage));
-      }
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(denseDocument, (doc) => {
+        // The knob fixes (the layout searches' answers are whole layouts, not page edits, and take seconds each).
+        for (const s of fitSuggestions(contextOf(doc).config, { layouts: false }).suggestions) {
+          const onThePage = pageEdits(doc, s.changes);
+          if (!onThePage) continue;
+          compared++;
+          expect(readLayout(withFieldChanges(doc, s.changes))).toEqual(readLayout(onThePage));
+        }
+      }),
+      { numRuns: 40 },
+    );
     expect(compared).toBeGreaterThan(0);
   });
 });
@@ -136,12 +169,18 @@ describe('property: the page reads the DP the engine reads when the document lea
   });
 
   it('for random GPU counts and degrees, page DP = engine DP', () => {
-    fc.assert(fc.property(docWithoutDp, ({ gpus, tp, pp, cp }) => {
-      const doc: Doc = {
-        version: 1, model: DENSE_MODEL, training: { seqLen: 4096, globalBatch: 4 * gpus, microBatch: 1 },
-        parallel: { tp, pp, cp }, cluster: { gpu: 'h100-sxm', gpus },
-      };
-      expect(layoutChoices(doc).dp.current).toBe(engineDp(doc, tp, pp, cp));
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(docWithoutDp, ({ gpus, tp, pp, cp }) => {
+        const doc: Doc = {
+          version: 1,
+          model: DENSE_MODEL,
+          training: { seqLen: 4096, globalBatch: 4 * gpus, microBatch: 1 },
+          parallel: { tp, pp, cp },
+          cluster: { gpu: 'h100-sxm', gpus },
+        };
+        expect(layoutChoices(doc).dp.current).toBe(engineDp(doc, tp, pp, cp));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -36,9 +36,12 @@ describe('page layout rules fuzz: slider choices and layout repair on hostile do
   afterAll(() => console.log(counter.line(`slowest ${slowestMs.toFixed(1)} ms`)));
 
   it('never throw and stay fast on mutated and extreme documents', () => {
-    fc.assert(fc.property(fc.oneof(validDocument, extremeDocument), fc.array(mutation(true), { maxLength: 3 }), (doc, mutations) => {
-      check(mutate(doc, mutations));
-    }), { numRuns: runs });
+    fc.assert(
+      fc.property(fc.oneof(validDocument, extremeDocument), fc.array(mutation(true), { maxLength: 3 }), (doc, mutations) => {
+        check(mutate(doc, mutations));
+      }),
+      { numRuns: runs },
+    );
   });
 
   it('regression: a link with globalBatch or cluster.gpus of 10^15 offers no divisors instead of looping 3·10^7 times', () => {

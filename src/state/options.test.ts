@@ -2,7 +2,20 @@ import { describe, it, expect } from 'vitest';
 import { parseDocument } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { getAt, setAt, type Doc } from './doc.ts';
-import { degreeMove, DEGREE_KEYS, divisors, etpChoices, layoutChoices, microBatchesPerStep, precisionChoices, repairLayout, scheduleChoices, withDegree, withGpus, withSchedule } from './options.ts';
+import {
+  degreeMove,
+  DEGREE_KEYS,
+  divisors,
+  etpChoices,
+  layoutChoices,
+  microBatchesPerStep,
+  precisionChoices,
+  repairLayout,
+  scheduleChoices,
+  withDegree,
+  withGpus,
+  withSchedule,
+} from './options.ts';
 import { findModelPreset, loadCatalog } from './catalog.ts';
 import { seqLenNote } from './choices.ts';
 
@@ -13,10 +26,21 @@ const parallelOf = (doc: Doc) => getAt(doc, ['parallel']) as Record<string, unkn
 const gpusOf = (doc: Doc) => getAt(doc, ['cluster', 'gpus']);
 
 /** A small mixture-of-experts model: 8 experts, top-2 (Mixtral-like dimensions, shrunk). */
-const MOE_DOC = setAt(setAt(DEFAULT_DOCUMENT, ['model'], {
-  name: 'tiny MoE', layers: 4, hidden: 512, heads: 8, kvHeads: 8, ffnHidden: 1024, ffnType: 'swiglu', vocab: 1000,
-  moe: { experts: 8, topK: 2, expertFfnHidden: 1024 },
-}), ['cluster', 'gpus'], 8);
+const MOE_DOC = setAt(
+  setAt(DEFAULT_DOCUMENT, ['model'], {
+    name: 'tiny MoE',
+    layers: 4,
+    hidden: 512,
+    heads: 8,
+    kvHeads: 8,
+    ffnHidden: 1024,
+    ffnType: 'swiglu',
+    vocab: 1000,
+    moe: { experts: 8, topK: 2, expertFfnHidden: 1024 },
+  }),
+  ['cluster', 'gpus'],
+  8,
+);
 
 describe('divisors', () => {
   it('lists every divisor once, ascending', () => {
@@ -93,7 +117,9 @@ describe('moving a degree keeps TP × PP × DP × CP = GPUs', () => {
     const doc = setAt(setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], 16), ['training', 'microBatch'], 8);
     const tp = layoutChoices(doc).tp;
     expect(tp.values).toEqual([8]);
-    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe('DP would be 4, and training.globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4');
+    expect(tp.excluded.find((e) => e.value === 4)?.reason).toBe(
+      'DP would be 4, and training.globalBatch 16 is not a multiple of training.microBatch × parallel.dp = 8×4',
+    );
     // Set anyway (a typed link, say): the micro-batch falls to the largest valid size, 16 / 4 = 4.
     expect(getAt(withDegree(doc, 'tp', 4), ['training', 'microBatch'])).toBe(4);
   });
@@ -116,7 +142,9 @@ describe('VPP and the schedule follow each other', () => {
     const doc = withDegree(DEFAULT_DOCUMENT, 'pp', 1);
     const problems = Object.fromEntries(scheduleChoices(doc).map((s) => [s.schedule, s.problem]));
     expect(problems).toEqual({
-      gpipe: null, '1f1b': null, 'zero-bubble': null,
+      gpipe: null,
+      '1f1b': null,
+      'zero-bubble': null,
       'interleaved-1f1b': 'needs PP of 2 or more',
       dualpipe: 'dualpipe needs an even parallel.pp, got 1',
     });
@@ -125,7 +153,9 @@ describe('VPP and the schedule follow each other', () => {
 
   it('the schedule picker offers what the framework runs (issue 36): Megatron-LM no DualPipe, torchtitan DualPipeV from 2 × pp micro-batches', () => {
     // The default run: PP 4, DP 2, micro-batch 1, global batch 256: 128 micro-batches per step.
-    const megatron = Object.fromEntries(scheduleChoices(setAt(DEFAULT_DOCUMENT, ['training', 'framework'], 'megatron')).map((s) => [s.schedule, s.problem]));
+    const megatron = Object.fromEntries(
+      scheduleChoices(setAt(DEFAULT_DOCUMENT, ['training', 'framework'], 'megatron')).map((s) => [s.schedule, s.problem]),
+    );
     expect(megatron['dualpipe']).toMatch(/Megatron-LM does not run the dualpipe schedule.*torchtitan runs it as DualPipeV/);
     expect(megatron['zero-bubble']).toMatch(/Megatron-LM does not run/);
     expect(megatron['1f1b']).toBeNull();
@@ -178,7 +208,9 @@ describe('expert parallelism', () => {
     const doc = setAt(MOE_DOC, ['parallel'], { tp: 1, pp: 1, dp: 8, cp: 1, ep: 8, vpp: 1, zero: 1, schedule: '1f1b' });
     // PP 2 leaves DP = 4, so EP 8 no longer divides 1 × 4 × 1; the largest divisor of 8 that does is 4.
     expect(parallelOf(withDegree(doc, 'pp', 2))).toMatchObject({ pp: 2, dp: 4, ep: 4 });
-    expect(layoutChoices(setAt(doc, ['parallel', 'dp'], 4)).ep.excluded).toEqual([{ value: 8, reason: '8 does not divide tp × dp × cp = 4' }]);
+    expect(layoutChoices(setAt(doc, ['parallel', 'dp'], 4)).ep.excluded).toEqual([
+      { value: 8, reason: '8 does not divide tp × dp × cp = 4' },
+    ]);
   });
 });
 
@@ -191,7 +223,12 @@ describe('a model the engine rejects', () => {
   });
 
   it('never throws on garbage', () => {
-    for (const doc of [{}, { model: 'x' }, setAt(DEFAULT_DOCUMENT, ['parallel', 'tp'], 'abc'), setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], -1)]) {
+    for (const doc of [
+      {},
+      { model: 'x' },
+      setAt(DEFAULT_DOCUMENT, ['parallel', 'tp'], 'abc'),
+      setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], -1),
+    ]) {
       expect(() => layoutChoices(doc)).not.toThrow();
       expect(() => withGpus(doc, 16)).not.toThrow();
       expect(() => withDegree(doc, 'tp', 2)).not.toThrow();
@@ -212,8 +249,19 @@ describe('etpChoices: what the expert-TP control offers (issue 20)', () => {
   // the default is TP = 2 because EP 8 divides DP × CP = 8 (params.ts expertTensorParallel).
   const doc = {
     version: 1,
-    model: { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
-    training: { seqLen: 4096, globalBatch: 256, microBatch: 1 }, parallel: { tp: 2, pp: 4, dp: 8, ep: 8 }, cluster: { gpu: 'h100-sxm', gpus: 64 },
+    model: {
+      layers: 32,
+      hidden: 4096,
+      heads: 32,
+      kvHeads: 8,
+      ffnHidden: 14336,
+      ffnType: 'swiglu',
+      vocab: 32000,
+      moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
+    },
+    training: { seqLen: 4096, globalBatch: 256, microBatch: 1 },
+    parallel: { tp: 2, pp: 4, dp: 8, ep: 8 },
+    cluster: { gpu: 'h100-sxm', gpus: 64 },
   };
   it('Mixtral on TP 2, DP 8, EP 8: default 2; 1 and 2 valid; 4, 8, 16 named as not dividing', () => {
     const c = etpChoices(doc);
@@ -234,31 +282,40 @@ describe('the expert TP default, announced when an edit flips it', () => {
   const v3 = findModelPreset('deepseek-v3');
   if (!v3) throw new Error('no deepseek-v3 preset');
   const doc = {
-    version: 1, model: v3.model, training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
-    parallel: { tp: 8, pp: 1, dp: 32, ep: 64 }, cluster: { gpu: 'h100-sxm', gpus: 256 },
+    version: 1,
+    model: v3.model,
+    training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
+    parallel: { tp: 8, pp: 1, dp: 32, ep: 64 },
+    cluster: { gpu: 'h100-sxm', gpus: 256 },
   };
 
   it('EP 64 → 32: "expert TP 1 → 8"', () => {
     expect(etpChoices(doc)?.fallback).toBe(1);
     const move = degreeMove(doc, 'ep', 32);
     expect(etpChoices(move.document)?.fallback).toBe(8);
-    expect(move.notes).toEqual(['EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as the dense layers do; choose ETP to keep 1)']);
+    expect(move.notes).toEqual([
+      'EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as the dense layers do; choose ETP to keep 1)',
+    ]);
   });
 
   it('and back, EP 32 → 64: "expert TP 8 → 1"; nothing said when ETP is set or nothing flips', () => {
     const at32 = degreeMove(doc, 'ep', 32).document;
-    expect(degreeMove(at32, 'ep', 64).notes).toEqual([expect.stringMatching(/^EP 64: expert TP 8 → 1, the default while ETP is not set \(EP no longer divides DP × CP/)]);
+    expect(degreeMove(at32, 'ep', 64).notes).toEqual([
+      expect.stringMatching(/^EP 64: expert TP 8 → 1, the default while ETP is not set \(EP no longer divides DP × CP/),
+    ]);
     expect(degreeMove(setAt(doc, ['parallel', 'etp'], 1), 'ep', 32).notes).toEqual([]);
     expect(degreeMove(doc, 'ep', 128).notes).toEqual([]);
   });
 });
 
-describe('a sequence length above the model\'s longest context is a warning (issue 38)', () => {
+describe("a sequence length above the model's longest context is a warning (issue 38)", () => {
   it('Llama 3 8B (8,192) at 16,384: warned; at 8,192 and for a custom model: nothing', () => {
     const llama = findModelPreset('llama3-8b');
     if (!llama) throw new Error('no llama3-8b preset');
     const doc = setAt(setAt(DEFAULT_DOCUMENT, ['model'], llama.model), ['training', 'seqLen'], 16_384);
-    expect(seqLenNote(doc)).toBe('Longer than Llama 3 8B\'s longest context, 8,192 tokens: it was never trained on sequences this long, so it would need long-context training first.');
+    expect(seqLenNote(doc)).toBe(
+      "Longer than Llama 3 8B's longest context, 8,192 tokens: it was never trained on sequences this long, so it would need long-context training first.",
+    );
     expect(seqLenNote(setAt(doc, ['training', 'seqLen'], 8192))).toBeNull();
     expect(seqLenNote(setAt(doc, ['model', 'name'], 'my own'))).toBeNull();
     // The estimate still runs.

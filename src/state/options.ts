@@ -10,11 +10,32 @@ import { expertTensorParallel } from '../model/structure/index.ts';
 import { readModel } from '../model/catalog/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
-  findGpuPreset, FRAMEWORKS, frameworkScheduleProblem, microBatchMinimumProblem, PRECISIONS, precisionProblem, type Framework, type Precision,
+  findGpuPreset,
+  FRAMEWORKS,
+  frameworkScheduleProblem,
+  microBatchMinimumProblem,
+  PRECISIONS,
+  precisionProblem,
+  type Framework,
+  type Precision,
 } from '../model/input/index.ts';
 import {
-  defaultDp, describeLayoutMove, dpOnGpus, intentOfLayout, layoutForGpuCount, layoutFromIntent, scheduleForVpp, settleDependents, withLayoutDegree,
-  layoutCures, withLayoutSchedule, DEGREE_WORDS, type Cure, type ForcedDegree, type Layout, type LayoutIntent,
+  defaultDp,
+  describeLayoutMove,
+  dpOnGpus,
+  intentOfLayout,
+  layoutForGpuCount,
+  layoutFromIntent,
+  scheduleForVpp,
+  settleDependents,
+  withLayoutDegree,
+  layoutCures,
+  withLayoutSchedule,
+  DEGREE_WORDS,
+  type Cure,
+  type ForcedDegree,
+  type Layout,
+  type LayoutIntent,
 } from '../model/input/index.ts';
 import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 import { zeroWithoutEffect } from '../model/structure/index.ts';
@@ -23,8 +44,13 @@ export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';
 export const DEGREE_KEYS: readonly DegreeKey[] = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'];
 
 export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = {
-  tp: ['parallel', 'tp'], pp: ['parallel', 'pp'], dp: ['parallel', 'dp'], cp: ['parallel', 'cp'],
-  ep: ['parallel', 'ep'], vpp: ['parallel', 'vpp'], microBatch: ['training', 'microBatch'],
+  tp: ['parallel', 'tp'],
+  pp: ['parallel', 'pp'],
+  dp: ['parallel', 'dp'],
+  cp: ['parallel', 'cp'],
+  ep: ['parallel', 'ep'],
+  vpp: ['parallel', 'vpp'],
+  microBatch: ['training', 'microBatch'],
 };
 export const GPUS_PATH: FieldPath = ['cluster', 'gpus'];
 export const SCHEDULE_PATH: FieldPath = ['parallel', 'schedule'];
@@ -34,7 +60,10 @@ export const MAX_GPUS = 1_048_576;
 /** The most virtual stages per device the VPP slider offers. */
 export const MAX_VPP = 32;
 
-export interface Excluded { readonly value: number; readonly reason: string }
+export interface Excluded {
+  readonly value: number;
+  readonly reason: string;
+}
 
 export interface DegreeChoices {
   readonly current: number;
@@ -48,9 +77,16 @@ export interface DegreeChoices {
   readonly excluded: readonly Excluded[];
 }
 
-export interface ScheduleChoice { readonly schedule: ScheduleKind; readonly problem: string | null }
+export interface ScheduleChoice {
+  readonly schedule: ScheduleKind;
+  readonly problem: string | null;
+}
 
-interface Context { readonly model: ModelConfig; readonly training: Pick<TrainingConfig, 'seqLen' | 'globalBatch' | 'microBatch'>; readonly layout: Layout }
+interface Context {
+  readonly model: ModelConfig;
+  readonly training: Pick<TrainingConfig, 'seqLen' | 'globalBatch' | 'microBatch'>;
+  readonly layout: Layout;
+}
 type ContextRead = { readonly ok: true; readonly ctx: Context } | { readonly ok: false; readonly reason: string };
 
 /** Divisors of n, ascending (the engine's one helper; none above its largest field value). */
@@ -58,12 +94,20 @@ export { divisors };
 
 function readLayout(doc: Doc): Layout {
   const count = (path: FieldPath) => countAt(doc, path) ?? 1;
-  const tp = count(DEGREE_PATHS.tp), pp = count(DEGREE_PATHS.pp), cp = count(DEGREE_PATHS.cp);
+  const tp = count(DEGREE_PATHS.tp),
+    pp = count(DEGREE_PATHS.pp),
+    cp = count(DEGREE_PATHS.cp);
   const dp = countAt(doc, DEGREE_PATHS.dp) ?? defaultDp(countAt(doc, GPUS_PATH), tp, pp, cp);
   const vpp = count(DEGREE_PATHS.vpp);
   const named = SCHEDULES.find((s) => s === stringAt(doc, SCHEDULE_PATH, ''));
   return {
-    tp, pp, dp, cp, vpp, ep: count(DEGREE_PATHS.ep), microBatch: count(DEGREE_PATHS.microBatch),
+    tp,
+    pp,
+    dp,
+    cp,
+    vpp,
+    ep: count(DEGREE_PATHS.ep),
+    microBatch: count(DEGREE_PATHS.microBatch),
     gpus: countAt(doc, GPUS_PATH) ?? tp * pp * dp * cp,
     schedule: named ?? scheduleForVpp('1f1b', vpp),
   };
@@ -103,38 +147,60 @@ function batchWithDp(ctx: Context, dp: number | null): string | null {
 function tpChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   const room = l.gpus / (l.pp * l.cp);
-  return choices(l.tp, divisors(room), (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
-    `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+  return choices(
+    l.tp,
+    divisors(room),
+    (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
+    `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
+  );
 }
 
 function ppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   const room = l.gpus / (l.tp * l.cp);
-  return choices(l.pp, divisors(room),
-    (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
-    `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+  return choices(
+    l.pp,
+    divisors(room),
+    (p) =>
+      ppProblem(model, p, l.vpp) ??
+      scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ??
+      batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
+    `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
+  );
 }
 
 function cpChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
   const room = l.gpus / (l.tp * l.pp);
-  return choices(l.cp, divisors(room), (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
-    `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`);
+  return choices(
+    l.cp,
+    divisors(room),
+    (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
+    `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
+  );
 }
 
 function dpChoices(ctx: Context): DegreeChoices {
   const { model, training, layout: l } = ctx;
   const perReplica = training.globalBatch / training.microBatch;
   const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
-  return choices(l.dp, candidates, (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
-    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`);
+  return choices(
+    l.dp,
+    candidates,
+    (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`,
+  );
 }
 
 function epChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   if (!model.moe) return choices(l.ep, [1], () => null, 'only 1: expert parallelism needs a mixture-of-experts model');
-  return choices(l.ep, divisors(model.moe.experts), (e) => epProblem(model, { ep: e, tp: l.tp, dp: l.dp, cp: l.cp }),
-    `divisors of model.moe.experts = ${model.moe.experts} that also divide TP × DP × CP`);
+  return choices(
+    l.ep,
+    divisors(model.moe.experts),
+    (e) => epProblem(model, { ep: e, tp: l.tp, dp: l.dp, cp: l.cp }),
+    `divisors of model.moe.experts = ${model.moe.experts} that also divide TP × DP × CP`,
+  );
 }
 
 function vppChoices(ctx: Context): DegreeChoices {
@@ -142,19 +208,33 @@ function vppChoices(ctx: Context): DegreeChoices {
   if (l.pp < 2) return choices(l.vpp, [1], () => null, 'only 1: interleaving needs PP of 2 or more');
   const most = Math.min(MAX_VPP, Math.floor((model.layers + 2) / l.pp));
   const candidates = Array.from({ length: Math.max(1, most) }, (_, i) => i + 1);
-  return choices(l.vpp, candidates, (v) => ppProblem(model, l.pp, v),
-    `1 to ${most}: PP × VPP chunks of at most model.layers + 2; VPP above 1 uses the interleaved 1F1B schedule`);
+  return choices(
+    l.vpp,
+    candidates,
+    (v) => ppProblem(model, l.pp, v),
+    `1 to ${most}: PP × VPP chunks of at most model.layers + 2; VPP above 1 uses the interleaved 1F1B schedule`,
+  );
 }
 
 function microBatchChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
   const perReplica = training.globalBatch / l.dp;
-  return choices(l.microBatch, divisors(perReplica), (b) => batchProblem({ ...training, microBatch: b }, l.dp),
-    `divisors of training.globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`);
+  return choices(
+    l.microBatch,
+    divisors(perReplica),
+    (b) => batchProblem({ ...training, microBatch: b }, l.dp),
+    `divisors of training.globalBatch / DP = ${Number.isInteger(perReplica) ? perReplica : '—'}, so a step is a whole number of micro-batches`,
+  );
 }
 
 const CHOOSERS: Readonly<Record<DegreeKey, (ctx: Context) => DegreeChoices>> = {
-  tp: tpChoices, pp: ppChoices, dp: dpChoices, cp: cpChoices, ep: epChoices, vpp: vppChoices, microBatch: microBatchChoices,
+  tp: tpChoices,
+  pp: ppChoices,
+  dp: dpChoices,
+  cp: cpChoices,
+  ep: epChoices,
+  vpp: vppChoices,
+  microBatch: microBatchChoices,
 };
 
 /** The slider choices for every degree; when the rules cannot be asked, each offers only its current value, with the reason. */
@@ -177,10 +257,11 @@ export function scheduleChoices(doc: Doc): readonly ScheduleChoice[] {
     if (!read.ok) return { schedule, problem: null };
     const { model, layout: l } = read.ctx;
     // What the framework runs (model/input/capabilities.ts): Megatron-LM offers no DualPipe, torchtitan's needs 2 × pp micro-batches.
-    const framed = frameworkScheduleProblem(framework, { pp: l.pp, schedule })
-      ?? (m === null ? null : microBatchMinimumProblem(framework, { pp: l.pp, schedule }, m));
+    const framed =
+      frameworkScheduleProblem(framework, { pp: l.pp, schedule }) ??
+      (m === null ? null : microBatchMinimumProblem(framework, { pp: l.pp, schedule }, m));
     if (schedule === 'interleaved-1f1b') {
-      return { schedule, problem: l.pp < 2 ? 'needs PP of 2 or more' : ppProblem(model, l.pp, Math.max(2, l.vpp)) ?? framed };
+      return { schedule, problem: l.pp < 2 ? 'needs PP of 2 or more' : (ppProblem(model, l.pp, Math.max(2, l.vpp)) ?? framed) };
     }
     return { schedule, problem: scheduleProblem({ pp: l.pp, vpp: 1, schedule }) ?? framed };
   });
@@ -195,9 +276,16 @@ export function frameworkOfDocument(doc: Doc): Framework {
 /** Why each precision cannot run on the document's GPU (model/input/capabilities.ts precisionProblem), or null. */
 export function precisionChoices(doc: Doc): Readonly<Record<Precision, string | null>> {
   const gpu = getAt(doc, ['cluster', 'gpu']);
-  const spec = typeof gpu === 'string' ? findGpuPreset(gpu)
-    : isPlainObject(gpu) ? { name: typeof gpu['name'] === 'string' ? gpu['name'] : 'custom GPU', fp8Tflops: numberOr(gpu['fp8Tflops']), fp4Tflops: numberOr(gpu['fp4Tflops']) }
-      : undefined;
+  const spec =
+    typeof gpu === 'string'
+      ? findGpuPreset(gpu)
+      : isPlainObject(gpu)
+        ? {
+            name: typeof gpu['name'] === 'string' ? gpu['name'] : 'custom GPU',
+            fp8Tflops: numberOr(gpu['fp8Tflops']),
+            fp4Tflops: numberOr(gpu['fp4Tflops']),
+          }
+        : undefined;
   const out = {} as Record<Precision, string | null>;
   for (const p of PRECISIONS) out[p] = spec ? precisionProblem(spec, p) : null;
   return out;
@@ -259,9 +347,13 @@ function expertTpOf(doc: Doc): number | null {
  */
 function etpNote(before: Doc, after: Doc, cause: string): string[] {
   if (getAt(after, ['parallel', 'etp']) != null) return [];
-  const from = expertTpOf(before), to = expertTpOf(after);
+  const from = expertTpOf(before),
+    to = expertTpOf(after);
   if (from === null || to === null || from === to) return [];
-  const rule = to === 1 ? 'EP no longer divides DP × CP, so each expert stays whole on one GPU' : 'EP now divides DP × CP, so experts split over the TP ranks as the dense layers do';
+  const rule =
+    to === 1
+      ? 'EP no longer divides DP × CP, so each expert stays whole on one GPU'
+      : 'EP now divides DP × CP, so experts split over the TP ranks as the dense layers do';
   return [`${cause}: expert TP ${from} → ${to}, the default while ETP is not set (${rule}; choose ETP to keep ${from})`];
 }
 
@@ -271,7 +363,10 @@ export function withSchedule(doc: Doc, schedule: ScheduleKind): Doc {
 }
 
 /** A layout edit's result: the new document, and what it changed besides what was asked, in words. */
-export interface LayoutMove { readonly document: Doc; readonly notes: readonly string[] }
+export interface LayoutMove {
+  readonly document: Doc;
+  readonly notes: readonly string[];
+}
 
 /**
  * The document on `gpus` GPUs, laid out from the user's degrees (model/input/layout-intent.ts).
@@ -326,7 +421,10 @@ export function microBatchesPerStep(doc: Doc): number | null {
   return Number.isInteger(m) ? m : null;
 }
 
-export interface EtpOption { readonly value: number; readonly problem: string | null }
+export interface EtpOption {
+  readonly value: number;
+  readonly problem: string | null;
+}
 export interface EtpChoices {
   /** The expert TP the engine takes when the document names none (structure/params.ts expertTensorParallel). */
   readonly fallback: number;

@@ -14,7 +14,7 @@ describe('share and embed links', () => {
     expect(isEmbedSearch('')).toBe(false);
   });
 
-  it('escape the iframe snippet\'s attributes', () => {
+  it("escape the iframe snippet's attributes", () => {
     const snippet = embedSnippet('https://x.org/?a=1&embed=1#s=1.abc', 'Model "X" <1>');
     expect(snippet).toContain('src="https://x.org/?a=1&amp;embed=1#s=1.abc"');
     expect(snippet).toContain('title="Model &quot;X&quot; &lt;1&gt;"');

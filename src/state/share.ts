@@ -28,6 +28,9 @@ export function embedSnippet(url: string, title: string): string {
 
 /** "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB": a title for embeds and exports. */
 export function describePlan(model: unknown, gpus: unknown, gpuName: string): string {
-  const name = typeof model === 'object' && model !== null && typeof (model as { name?: unknown }).name === 'string' ? (model as { name: string }).name : 'Custom model';
+  const name =
+    typeof model === 'object' && model !== null && typeof (model as { name?: unknown }).name === 'string'
+      ? (model as { name: string }).name
+      : 'Custom model';
   return `${name} on ${typeof gpus === 'number' ? gpus : '?'} × ${gpuName}`;
 }

@@ -28,7 +28,7 @@ describe('the results slice', () => {
     expect(state.answers).toBe(2);
   });
 
-  it('keeps an empty error list\'s identity across answers (the controls watch it)', () => {
+  it("keeps an empty error list's identity across answers (the controls watch it)", () => {
     const store = createPlannerStore();
     const before = store.getState().errors;
     store.getState().receive(estimate(DEFAULT_DOCUMENT), DEFAULT_DOCUMENT);
@@ -58,7 +58,11 @@ describe('the configuration slice', () => {
     expect(getAt(store.getState().document, ['cluster'])).toMatchObject({ gpu: 'a100-80gb', gpusPerNode: 8 });
     expect(getAt(store.getState().document, ['cost', 'usdPerGpuHour'])).toBe(1.8);
     store.getState().setGpuPreset('custom');
-    expect(getAt(store.getState().document, ['cluster', 'gpu'])).toMatchObject({ name: 'NVIDIA A100 SXM4 80GB (custom)', memoryGiB: 80, bf16Tflops: 312 });
+    expect(getAt(store.getState().document, ['cluster', 'gpu'])).toMatchObject({
+      name: 'NVIDIA A100 SXM4 80GB (custom)',
+      memoryGiB: 80,
+      bf16Tflops: 312,
+    });
     // The host memory is the cluster's: not a GPU field, and the preset's (DGX A100 640GB: 2 TB) is kept.
     expect(getAt(store.getState().document, ['cluster', 'gpu', 'hostMemoryGiB'])).toBeUndefined();
     expect(getAt(store.getState().document, ['cluster', 'hostMemoryGiB'])).toBe(2048);
@@ -68,7 +72,15 @@ describe('the configuration slice', () => {
   it('imports a Hugging Face config.json of Llama 3 8B to its published dimensions', () => {
     const store = createPlannerStore();
     store.getState().importHfConfigText(LLAMA3_8B_CONFIG);
-    expect(getAt(store.getState().document, ['model'])).toMatchObject({ layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, vocab: 128256, ffnType: 'swiglu' });
+    expect(getAt(store.getState().document, ['model'])).toMatchObject({
+      layers: 32,
+      hidden: 4096,
+      heads: 32,
+      kvHeads: 8,
+      ffnHidden: 14336,
+      vocab: 128256,
+      ffnType: 'swiglu',
+    });
     expect(store.getState().importStatus?.ok).toBe(true);
   });
 

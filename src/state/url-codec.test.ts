@@ -1,8 +1,17 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  MAX_LINK_PINS, PINS_FORMAT, PIN_FORMAT, SHARE_FORMAT, base64UrlToBytes, bytesToBase64Url, encodeConfigFragment, encodeShareFragment,
-  readHash, readPinnedHash, readPinsHash,
+  MAX_LINK_PINS,
+  PINS_FORMAT,
+  PIN_FORMAT,
+  SHARE_FORMAT,
+  base64UrlToBytes,
+  bytesToBase64Url,
+  encodeConfigFragment,
+  encodeShareFragment,
+  readHash,
+  readPinnedHash,
+  readPinsHash,
 } from './url-codec.ts';
 import { DEFAULT_DOCUMENT } from './defaults.ts';
 import { parseDocument } from '../model/input/index.ts';
@@ -41,9 +50,11 @@ describe('base64url (RFC 4648 §5)', () => {
   });
 
   it('round-trips any bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
-      expect(Array.from(base64UrlToBytes(bytesToBase64Url(bytes)) ?? [-1])).toEqual(Array.from(bytes));
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(Array.from(base64UrlToBytes(bytesToBase64Url(bytes)) ?? [-1])).toEqual(Array.from(bytes));
+      }),
+    );
   });
 });
 
@@ -60,13 +71,26 @@ describe('share links (#s=)', () => {
   it('round-trip the capacity fields (cost.capacity, spot price, preemptions, restart, elastic, start date)', async () => {
     const document = {
       ...DEFAULT_DOCUMENT,
-      cost: { usdPerGpuHour: 2.5, capacity: 'spot', spotUsdPerGpuHour: 1.25, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' },
+      cost: {
+        usdPerGpuHour: 2.5,
+        capacity: 'spot',
+        spotUsdPerGpuHour: 1.25,
+        preemptionsPerNodeDay: 0.05,
+        restartMinutes: 15,
+        elastic: true,
+        startDate: '2027-01-04',
+      },
     };
     for (const fragment of [await encodeShareFragment(document), encodeConfigFragment(document)]) {
       const read = await readHash(`#${fragment}`);
       expect(read).toEqual({ kind: 'document', document, format: fragment.startsWith('s=') ? 'share' : 'config' });
       const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
-      expect(parsed?.ok && parsed.config.cost).toMatchObject({ capacity: 'spot', spotUsdPerGpuHour: 1.25, elastic: true, startDate: '2027-01-04' });
+      expect(parsed?.ok && parsed.config.cost).toMatchObject({
+        capacity: 'spot',
+        spotUsdPerGpuHour: 1.25,
+        elastic: true,
+        startDate: '2027-01-04',
+      });
     }
   });
 
@@ -81,11 +105,14 @@ describe('share links (#s=)', () => {
   });
 
   it('round-trip any JSON object', async () => {
-    await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (doc) => {
-      const read = await readHash(await encodeShareFragment(doc));
-      expect(read.kind).toBe('document');
-      if (read.kind === 'document') expect(JSON.stringify(read.document)).toBe(JSON.stringify(doc));
-    }), { numRuns: 50 });
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (doc) => {
+        const read = await readHash(await encodeShareFragment(doc));
+        expect(read.kind).toBe('document');
+        if (read.kind === 'document') expect(JSON.stringify(read.document)).toBe(JSON.stringify(doc));
+      }),
+      { numRuns: 50 },
+    );
   });
 
   it('open a format-1 link written by hand (so old links keep working whatever the encoder does now)', async () => {
@@ -94,7 +121,16 @@ describe('share links (#s=)', () => {
   });
 
   it('turn garbage into an error value, never a throw', async () => {
-    for (const hash of ['#s=1.%%%', '#s=1.AAAA', `#s=1.${'_'.repeat(100)}`, '#s=1.', '#s=abc', '#s=', storedBlockLink('[1,2]'), storedBlockLink('{"a":')]) {
+    for (const hash of [
+      '#s=1.%%%',
+      '#s=1.AAAA',
+      `#s=1.${'_'.repeat(100)}`,
+      '#s=1.',
+      '#s=abc',
+      '#s=',
+      storedBlockLink('[1,2]'),
+      storedBlockLink('{"a":'),
+    ]) {
       const read = await readHash(hash);
       expect(read.kind, hash).toBe('error');
     }
@@ -130,7 +166,13 @@ describe('#config= links (interchange spec, "In the page")', () => {
 
   it('turn garbage into an error value, never a throw', async () => {
     const b64 = (text: string) => bytesToBase64Url(new TextEncoder().encode(text));
-    for (const hash of ['#config=!!!', `#config=${b64('[1,2]')}`, `#config=${b64('{bad')}`, `#config=${bytesToBase64Url(Uint8Array.from([0xff, 0xfe]))}`, '#config=']) {
+    for (const hash of [
+      '#config=!!!',
+      `#config=${b64('[1,2]')}`,
+      `#config=${b64('{bad')}`,
+      `#config=${bytesToBase64Url(Uint8Array.from([0xff, 0xfe]))}`,
+      '#config=',
+    ]) {
       const read = await readHash(hash);
       expect(read.kind, hash).toBe('error');
       if (read.kind === 'error') expect(read.message).toMatch(/default configuration/);
@@ -162,8 +204,14 @@ describe('comparison links written before scenarios (#s=…&pin=…)', () => {
 
   it('open a pin written by hand as a deflate stored block, next to a #config= link too', async () => {
     const pinPart = storedBlockLink('{"version":1,"parallel":{"tp":2}}').replace('#s=1.', 'pin=1.');
-    expect(await readPinnedHash(`${storedBlockLink('{"version":1}')}&${pinPart}`)).toEqual({ kind: 'document', document: { version: 1, parallel: { tp: 2 } } });
-    expect(await readPinsHash(`#${encodeConfigFragment({ version: 1 })}&${pinPart}`)).toEqual({ kind: 'pins', pins: [{ name: '', document: { version: 1, parallel: { tp: 2 } } }] });
+    expect(await readPinnedHash(`${storedBlockLink('{"version":1}')}&${pinPart}`)).toEqual({
+      kind: 'document',
+      document: { version: 1, parallel: { tp: 2 } },
+    });
+    expect(await readPinsHash(`#${encodeConfigFragment({ version: 1 })}&${pinPart}`)).toEqual({
+      kind: 'pins',
+      pins: [{ name: '', document: { version: 1, parallel: { tp: 2 } } }],
+    });
   });
 
   it('are none without a pin, and an error value (never a throw) for a damaged or unknown one, the current configuration still read', async () => {
@@ -200,7 +248,12 @@ describe('scenario links (#s=…&pins=…)', () => {
   it('stay short: pins that share most of their text cost little after the first (one deflate stream)', async () => {
     const current = (await encodeShareFragment(DEFAULT_DOCUMENT)).length;
     const four = (await encodeShareFragment(DEFAULT_DOCUMENT, pins)).length;
-    const eight = (await encodeShareFragment(DEFAULT_DOCUMENT, [...pins, ...pins.map((p) => ({ ...p, name: `${p.name}b`, document: setAt(p.document, ['training', 'microBatch'], 2) }))])).length;
+    const eight = (
+      await encodeShareFragment(DEFAULT_DOCUMENT, [
+        ...pins,
+        ...pins.map((p) => ({ ...p, name: `${p.name}b`, document: setAt(p.document, ['training', 'microBatch'], 2) })),
+      ])
+    ).length;
     // Measured: 603, 1306 and 1369 characters. Four more pins add under a tenth of what the first one costs.
     expect(four - current).toBeLessThan(1.5 * current);
     expect(eight - four).toBeLessThan(0.2 * current);
@@ -217,13 +270,20 @@ describe('scenario links (#s=…&pins=…)', () => {
 
   it('round-trip any list of named JSON objects', async () => {
     const pin = fc.record({ name: fc.string({ maxLength: 80 }), document: fc.dictionary(fc.string(), fc.jsonValue()) });
-    await fc.assert(fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(pin, { minLength: 1, maxLength: MAX_LINK_PINS }), async (doc, list) => {
-      const hash = await encodeShareFragment(doc, list);
-      const read = await readHash(hash);
-      const readPins = await readPinsHash(hash);
-      expect(read.kind === 'document' && JSON.stringify(read.document)).toBe(JSON.stringify(doc));
-      expect(readPins.kind === 'pins' && JSON.stringify(readPins.pins)).toBe(JSON.stringify(list));
-    }), { numRuns: 30 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.array(pin, { minLength: 1, maxLength: MAX_LINK_PINS }),
+        async (doc, list) => {
+          const hash = await encodeShareFragment(doc, list);
+          const read = await readHash(hash);
+          const readPins = await readPinsHash(hash);
+          expect(read.kind === 'document' && JSON.stringify(read.document)).toBe(JSON.stringify(doc));
+          expect(readPins.kind === 'pins' && JSON.stringify(readPins.pins)).toBe(JSON.stringify(list));
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 
   it('are an error value (never a throw) when damaged, not a list, or of an unknown format; the current configuration is still read', async () => {
@@ -243,7 +303,13 @@ describe('scenario links (#s=…&pins=…)', () => {
 
 describe('a fine-tune in the link (training.adapter, issue 24)', () => {
   it('the training method, rank and adapted matrices come back exactly, in both link formats', async () => {
-    const doc = { ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT as { training: object }).training, adapter: { method: 'qlora', rank: 64, modules: ['q', 'v', 'down'] } } };
+    const doc = {
+      ...DEFAULT_DOCUMENT,
+      training: {
+        ...(DEFAULT_DOCUMENT as { training: object }).training,
+        adapter: { method: 'qlora', rank: 64, modules: ['q', 'v', 'down'] },
+      },
+    };
     const share = await readHash(`#${await encodeShareFragment(doc)}`);
     expect(share).toMatchObject({ kind: 'document', document: doc });
     const config = await readHash(`#${encodeConfigFragment(doc)}`);

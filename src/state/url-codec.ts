@@ -104,7 +104,10 @@ export type PinsRead =
  * (one pin, unnamed: the page names it). Never throws.
  */
 export async function readPinsHash(hash: string): Promise<PinsRead> {
-  const part = hash.replace(/^#/, '').split('&').find((p) => p.startsWith('pins='));
+  const part = hash
+    .replace(/^#/, '')
+    .split('&')
+    .find((p) => p.startsWith('pins='));
   if (part === undefined) {
     const single = await readPinnedHash(hash);
     return single.kind === 'document' ? { kind: 'pins', pins: [{ name: '', document: single.document }] } : single;
@@ -115,9 +118,17 @@ export async function readPinsHash(hash: string): Promise<PinsRead> {
   const decode = Object.prototype.hasOwnProperty.call(PINS_FORMATS, format) ? PINS_FORMATS[format] : undefined;
   const decoded: DecodedPins = decode
     ? await decode(value.slice(dot + 1)).catch((): DecodedPins => ({ ok: false, reason: 'it could not be decoded' }))
-    : { ok: false, reason: /^\d{1,6}$/.test(format) ? `they have format ${format}, which this version of the page does not know` : 'they have no format number' };
+    : {
+        ok: false,
+        reason: /^\d{1,6}$/.test(format)
+          ? `they have format ${format}, which this version of the page does not know`
+          : 'they have no format number',
+      };
   if (decoded.ok) return { kind: 'pins', pins: decoded.pins };
-  return { kind: 'error', message: `The pinned configurations in this link cannot be read: ${decoded.reason}. Showing the configuration without them.` };
+  return {
+    kind: 'error',
+    message: `The pinned configurations in this link cannot be read: ${decoded.reason}. Showing the configuration without them.`,
+  };
 }
 
 /** The format of the single pinned configuration links carried before scenarios (`&pin=`); read, no longer written. */
@@ -138,13 +149,14 @@ const PIN_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>
 };
 
 export type PinRead =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'document'; readonly document: Doc }
-  | { readonly kind: 'error'; readonly message: string };
+  { readonly kind: 'none' } | { readonly kind: 'document'; readonly document: Doc } | { readonly kind: 'error'; readonly message: string };
 
 /** The pinned configuration of an older comparison link (`&pin=…`), if the hash has one. Never throws. */
 export async function readPinnedHash(hash: string): Promise<PinRead> {
-  const part = hash.replace(/^#/, '').split('&').find((p) => p.startsWith('pin='));
+  const part = hash
+    .replace(/^#/, '')
+    .split('&')
+    .find((p) => p.startsWith('pin='));
   if (part === undefined) return { kind: 'none' };
   const value = percentDecoded(part.slice('pin='.length));
   const dot = value.indexOf('.');
@@ -152,9 +164,17 @@ export async function readPinnedHash(hash: string): Promise<PinRead> {
   const decode = Object.prototype.hasOwnProperty.call(PIN_FORMATS, format) ? PIN_FORMATS[format] : undefined;
   const decoded: Decoded = decode
     ? await decode(value.slice(dot + 1)).catch((): Decoded => ({ ok: false, reason: 'it could not be decoded' }))
-    : { ok: false, reason: /^\d{1,6}$/.test(format) ? `it has format ${format}, which this version of the page does not know` : 'it has no format number' };
+    : {
+        ok: false,
+        reason: /^\d{1,6}$/.test(format)
+          ? `it has format ${format}, which this version of the page does not know`
+          : 'it has no format number',
+      };
   if (decoded.ok) return { kind: 'document', document: decoded.document };
-  return { kind: 'error', message: `The pinned configuration in this link cannot be read: ${decoded.reason}. Showing the configuration without a comparison.` };
+  return {
+    kind: 'error',
+    message: `The pinned configuration in this link cannot be read: ${decoded.reason}. Showing the configuration without a comparison.`,
+  };
 }
 
 /** `config=<payload>` as the interchange spec describes, uncompressed, without padding. */
@@ -177,7 +197,9 @@ async function readShare(value: string): Promise<HashRead> {
   const format = dot < 0 ? '' : value.slice(0, dot);
   const decode = Object.prototype.hasOwnProperty.call(SHARE_FORMATS, format) ? SHARE_FORMATS[format] : undefined;
   if (!decode) {
-    const what = /^\d{1,6}$/.test(format) ? `format ${format}, which this version of the page does not know (a newer version made it?)` : 'no format number';
+    const what = /^\d{1,6}$/.test(format)
+      ? `format ${format}, which this version of the page does not know (a newer version made it?)`
+      : 'no format number';
     return { kind: 'error', message: `This link cannot be read: it has ${what}. Showing the default configuration.` };
   }
   const decoded = await decode(value.slice(dot + 1)).catch((): Decoded => ({ ok: false, reason: 'it could not be decoded' }));
@@ -253,7 +275,10 @@ async function deflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 function inflateRaw(bytes: Uint8Array, limit: number): Promise<string | null> {
-  return pump(bytes, new DecompressionStream('deflate-raw'), limit).then((out) => (out ? utf8(out) : null), () => null);
+  return pump(bytes, new DecompressionStream('deflate-raw'), limit).then(
+    (out) => (out ? utf8(out) : null),
+    () => null,
+  );
 }
 
 /** Runs bytes through a (de)compression stream; null when it fails or the output passes `limit` bytes. */

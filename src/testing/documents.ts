@@ -29,25 +29,64 @@ function presetDocument(index: number): Record<string, unknown> {
 export const EVERY_FIELD_DOCUMENT = {
   version: 1,
   model: {
-    name: 'Every field', layers: 16, hidden: 2048, heads: 16, kvHeads: 4, headDim: 128, ffnHidden: 5632, ffnType: 'swiglu',
-    vocab: 32000, tiedEmbeddings: true, moe: { experts: 16, topK: 2, expertFfnHidden: 1408, sharedExperts: 1, denseLayers: 1 },
-    mla: null, mtpLayers: 1,
+    name: 'Every field',
+    layers: 16,
+    hidden: 2048,
+    heads: 16,
+    kvHeads: 4,
+    headDim: 128,
+    ffnHidden: 5632,
+    ffnType: 'swiglu',
+    vocab: 32000,
+    tiedEmbeddings: true,
+    moe: { experts: 16, topK: 2, expertFfnHidden: 1408, sharedExperts: 1, denseLayers: 1 },
+    mla: null,
+    mtpLayers: 1,
   },
   training: {
-    seqLen: 4096, globalBatch: 512, microBatch: 2, tokens: 2e11, precision: 'fp8', optimizer: 'adam8bit', masterWeights: true,
-    gradDtype: 'bf16', recompute: 'full', flashAttention: true, offload: { optimizer: true, parameters: false },
-    framework: 'megatron', loss: 'compiled', compile: true, dropout: true, recomputeModules: ['core_attn', 'moe_act'],
-    selectivePolicy: 'modules', recomputeLayerFrequency: 2, recomputeLayers: 2, optimizerStateDtype: 'bf16',
-    activationOffloadLayers: 1, attentionKernel: 'flash3', fp8Recipe: 'mxfp8', overlap: { tpComm: true, dpGrad: true, dpParam: false },
+    seqLen: 4096,
+    globalBatch: 512,
+    microBatch: 2,
+    tokens: 2e11,
+    precision: 'fp8',
+    optimizer: 'adam8bit',
+    masterWeights: true,
+    gradDtype: 'bf16',
+    recompute: 'full',
+    flashAttention: true,
+    offload: { optimizer: true, parameters: false },
+    framework: 'megatron',
+    loss: 'compiled',
+    compile: true,
+    dropout: true,
+    recomputeModules: ['core_attn', 'moe_act'],
+    selectivePolicy: 'modules',
+    recomputeLayerFrequency: 2,
+    recomputeLayers: 2,
+    optimizerStateDtype: 'bf16',
+    activationOffloadLayers: 1,
+    attentionKernel: 'flash3',
+    fp8Recipe: 'mxfp8',
+    overlap: { tpComm: true, dpGrad: true, dpParam: false },
     modelCode: 'transformers',
   },
   parallel: { tp: 2, pp: 4, dp: 8, cp: 2, ep: 4, vpp: 2, sequenceParallel: true, zero: 2, schedule: 'interleaved-1f1b' },
   cluster: {
     gpu: {
-      name: 'Custom accelerator', memoryGiB: 96, bf16Tflops: 800, fp8Tflops: 1600, fp32Tflops: 60, fp4Tflops: 0,
-      hbmGBps: 4000, intraNodeGBps: 400, interNodeGBps: 50, tdpWatts: 750, usdPerHour: 3,
+      name: 'Custom accelerator',
+      memoryGiB: 96,
+      bf16Tflops: 800,
+      fp8Tflops: 1600,
+      fp32Tflops: 60,
+      fp4Tflops: 0,
+      hbmGBps: 4000,
+      intraNodeGBps: 400,
+      interNodeGBps: 50,
+      tdpWatts: 750,
+      usdPerHour: 3,
     },
-    gpusPerNode: 8, gpus: 128,
+    gpusPerNode: 8,
+    gpus: 128,
   },
   cost: { usdPerGpuHour: 3.1, pue: 1.3, gridKgCo2PerKwh: 0.25, gpuMtbfHours: 40_000, checkpointWriteGBps: 80 },
   calibration: { computeEfficiencyScale: 0.9, memoryOverheadScale: 1.1 },
@@ -58,7 +97,9 @@ export const MOE_STACK_DOCUMENT = {
   ...EVERY_FIELD_DOCUMENT,
   model: { ...EVERY_FIELD_DOCUMENT.model, moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 } },
   training: {
-    ...EVERY_FIELD_DOCUMENT.training, moeDispatcher: 'hybridep', cudaGraph: 'full',
+    ...EVERY_FIELD_DOCUMENT.training,
+    moeDispatcher: 'hybridep',
+    cudaGraph: 'full',
     overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
   },
   parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
@@ -68,7 +109,10 @@ export const MOE_STACK_DOCUMENT = {
 export const FINETUNE_DOCUMENT = {
   ...EVERY_FIELD_DOCUMENT,
   training: {
-    ...EVERY_FIELD_DOCUMENT.training, precision: 'bf16', optimizer: 'adam', offload: { optimizer: false, parameters: false },
+    ...EVERY_FIELD_DOCUMENT.training,
+    precision: 'bf16',
+    optimizer: 'adam',
+    offload: { optimizer: false, parameters: false },
     adapter: { method: 'qlora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] },
   },
   parallel: { ...EVERY_FIELD_DOCUMENT.parallel, zero: 3 },
@@ -97,77 +141,133 @@ const pickFrom = <T>(list: readonly T[], index: number, fallback: T): T => list[
  * the extremes. The engine may still refuse it (figures not finite), which the
  * properties accept as long as the refusal names why.
  */
-export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc.record({
-  layers: rare(fc.integer({ min: 1, max: 160 }), fc.constantFrom(1000, 10_000), 40),
-  heads: fc.constantFrom(1, 2, 8, 32, 64, 128),
-  kvIndex: fc.nat(),
-  headDim: fc.constantFrom(1, 8, 64, 128, 256),
-  ffnHidden: rare(fc.integer({ min: 1, max: 65_536 }), fc.constantFrom(1, 1_000_000)),
-  vocab: rare(fc.integer({ min: 1, max: 300_000 }), fc.constantFrom(1, 10_000_000)),
-  moe: fc.option(fc.record({ experts: fc.constantFrom(1, 2, 8, 64, 256, 1024), topK: fc.integer({ min: 1, max: 16 }), expertFfnHidden: fc.integer({ min: 1, max: 8192 }), sharedExperts: fc.integer({ min: 0, max: 2 }) }), { nil: null }),
-  mla: fc.boolean(),
-  seqLen: rare(fc.constantFrom(1, 2, 128, 4096, 131_072), fc.constantFrom(1_048_576, 10_000_000, 10_240_000)),
-  microBatch: fc.constantFrom(1, 2, 8),
-  dp: rare(fc.constantFrom(1, 2, 8), fc.constantFrom(1024, 15_625, 31_250)),
-  accumulation: rare(fc.constantFrom(1, 3, 64), fc.constantFrom(1000, 100_000)),
-  tpIndex: fc.nat(), ppIndex: fc.nat(), cpIndex: fc.nat(), epIndex: fc.nat(),
-  vpp: fc.constantFrom(1, 1, 2, 4),
-  schedule: fc.constantFrom('gpipe', '1f1b', 'zero-bubble', 'dualpipe'),
-  zero: fc.constantFrom(0, 1, 2, 3),
-  precision: fc.constantFrom('fp32', 'fp16', 'bf16', 'fp8', 'fp4'),
-  recompute: fc.constantFrom('none', 'selective', 'full'),
-  flashAttention: fc.boolean(),
-  offloadOptimizer: fc.boolean(),
-  gpu: rare<string | Record<string, unknown>>(
-    fc.constantFrom('h100-sxm', 'a100-80gb', 'v100-32gb'),
-    fc.record({ name: fc.constant('Edge GPU'), memoryGiB: fc.constantFrom(1e-6, 1, 1e6), bf16Tflops: fc.constantFrom(1e-300, 1e-3, 1e7), hbmGBps: fc.constantFrom(1e-300, 1, 1e7), intraNodeGBps: fc.constantFrom(1e-300, 1e7), interNodeGBps: fc.constantFrom(1e-300, 1, 1e7) }),
-  ),
-  tokens: rare(fc.constant(1e12), fc.constantFrom(1, 1e18)),
-  gpuMtbfHours: rare(fc.constant(50_000), fc.constantFrom(1e-300, 1, 1e12)),
-  checkpointWriteGBps: rare(fc.constant(50), fc.constantFrom(1e-300, 1e9)),
-  moeDispatcher: fc.constantFrom('alltoall', 'allgather', 'deepep', 'hybridep'),
-  cudaGraph: fc.constantFrom('none', 'partial', 'full'),
-  epComm: fc.boolean(),
-  capacityFactor: fc.option(rare(fc.constantFrom(0.5, 1, 1.25, 2), fc.constantFrom(1e-300, 1e-3, 1e4)), { nil: null }),
-  etpOne: fc.boolean(),
-  // Fine-tuning (issue 24): none, LoRA or QLoRA (QLoRA only where the precision allows it), ranks at the edges, module subsets.
-  adapter: fc.option(fc.record({
-    method: fc.constantFrom('lora', 'qlora'),
-    rank: rare(fc.constantFrom(1, 8, 16, 64), fc.constantFrom(1024, 65_536)),
-    modules: fc.subarray(['q', 'k', 'v', 'o', 'gate', 'up', 'down'], { minLength: 1 }),
-  }), { nil: null }),
-}).map((r) => {
-  const kvChoices = divisorsOf(r.heads);
-  const kvHeads = pickFrom(kvChoices, r.kvIndex, 1);
-  const hidden = r.heads * r.headDim;
-  const tp = pickFrom(divisorsOf(kvHeads), r.tpIndex, 1);
-  const ppLimit = Math.min(64, Math.floor((r.layers + 2) / r.vpp));
-  const pps = divisorsOf(64, ppLimit).filter((p) => (r.vpp > 1 ? p >= 2 : true) && (r.schedule !== 'dualpipe' || p % 2 === 0));
-  const pp = pickFrom(pps, r.ppIndex, 0);
-  const vpp = pp >= 2 ? r.vpp : 1;
-  const schedule = vpp > 1 ? 'interleaved-1f1b' : pp === 0 ? '1f1b' : r.schedule;
-  const cps = [1, 2, 4, 8].filter((c) => c === 1 || r.seqLen % (2 * c) === 0);
-  const cp = pickFrom(cps, r.cpIndex, 1);
-  const experts = r.moe?.experts ?? 1;
-  const ep = r.moe ? pickFrom(divisorsOf(experts, 64).filter((e) => (tp * r.dp * cp) % e === 0), r.epIndex, 1) : 1;
-  const ppSafe = pp === 0 ? 1 : pp;
-  return {
-    version: 1,
-    model: {
-      name: 'Extreme', layers: r.layers, hidden, heads: r.heads, kvHeads, headDim: r.headDim, ffnHidden: r.ffnHidden, vocab: r.vocab,
-      moe: r.moe ? { ...r.moe, topK: Math.min(r.moe.topK, experts), denseLayers: 0, capacityFactor: r.capacityFactor } : null,
-      mla: r.mla ? { qLoraRank: 0, kvLoraRank: 64, qkNopeHeadDim: r.headDim, qkRopeHeadDim: 8, vHeadDim: r.headDim } : null,
-    },
-    training: {
-      seqLen: r.seqLen, microBatch: r.microBatch, globalBatch: r.microBatch * r.dp * r.accumulation, tokens: r.tokens,
-      precision: r.precision, recompute: r.recompute, flashAttention: r.flashAttention,
-      offload: { optimizer: r.offloadOptimizer, parameters: false },
-      moeDispatcher: r.moeDispatcher, cudaGraph: r.cudaGraph, overlap: { epComm: r.epComm },
-      adapter: r.adapter && r.adapter.method === 'qlora' && (r.precision === 'fp8' || r.precision === 'fp4') ? { ...r.adapter, method: 'lora' } : r.adapter,
-    },
-    // etp 1 always divides (ep divides tp·dp·cp above); null keeps the default rule.
-    parallel: { tp, pp: ppSafe, dp: r.dp, cp, ep, etp: r.etpOne ? 1 : null, vpp, zero: r.zero, schedule: ppSafe === 1 && schedule === 'dualpipe' ? '1f1b' : schedule },
-    cluster: { gpu: typeof r.gpu === 'string' ? r.gpu : { ...r.gpu }, gpus: tp * ppSafe * r.dp * cp },
-    cost: { gpuMtbfHours: r.gpuMtbfHours, checkpointWriteGBps: r.checkpointWriteGBps },
-  };
-});
+export const extremeDocument: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    layers: rare(fc.integer({ min: 1, max: 160 }), fc.constantFrom(1000, 10_000), 40),
+    heads: fc.constantFrom(1, 2, 8, 32, 64, 128),
+    kvIndex: fc.nat(),
+    headDim: fc.constantFrom(1, 8, 64, 128, 256),
+    ffnHidden: rare(fc.integer({ min: 1, max: 65_536 }), fc.constantFrom(1, 1_000_000)),
+    vocab: rare(fc.integer({ min: 1, max: 300_000 }), fc.constantFrom(1, 10_000_000)),
+    moe: fc.option(
+      fc.record({
+        experts: fc.constantFrom(1, 2, 8, 64, 256, 1024),
+        topK: fc.integer({ min: 1, max: 16 }),
+        expertFfnHidden: fc.integer({ min: 1, max: 8192 }),
+        sharedExperts: fc.integer({ min: 0, max: 2 }),
+      }),
+      { nil: null },
+    ),
+    mla: fc.boolean(),
+    seqLen: rare(fc.constantFrom(1, 2, 128, 4096, 131_072), fc.constantFrom(1_048_576, 10_000_000, 10_240_000)),
+    microBatch: fc.constantFrom(1, 2, 8),
+    dp: rare(fc.constantFrom(1, 2, 8), fc.constantFrom(1024, 15_625, 31_250)),
+    accumulation: rare(fc.constantFrom(1, 3, 64), fc.constantFrom(1000, 100_000)),
+    tpIndex: fc.nat(),
+    ppIndex: fc.nat(),
+    cpIndex: fc.nat(),
+    epIndex: fc.nat(),
+    vpp: fc.constantFrom(1, 1, 2, 4),
+    schedule: fc.constantFrom('gpipe', '1f1b', 'zero-bubble', 'dualpipe'),
+    zero: fc.constantFrom(0, 1, 2, 3),
+    precision: fc.constantFrom('fp32', 'fp16', 'bf16', 'fp8', 'fp4'),
+    recompute: fc.constantFrom('none', 'selective', 'full'),
+    flashAttention: fc.boolean(),
+    offloadOptimizer: fc.boolean(),
+    gpu: rare<string | Record<string, unknown>>(
+      fc.constantFrom('h100-sxm', 'a100-80gb', 'v100-32gb'),
+      fc.record({
+        name: fc.constant('Edge GPU'),
+        memoryGiB: fc.constantFrom(1e-6, 1, 1e6),
+        bf16Tflops: fc.constantFrom(1e-300, 1e-3, 1e7),
+        hbmGBps: fc.constantFrom(1e-300, 1, 1e7),
+        intraNodeGBps: fc.constantFrom(1e-300, 1e7),
+        interNodeGBps: fc.constantFrom(1e-300, 1, 1e7),
+      }),
+    ),
+    tokens: rare(fc.constant(1e12), fc.constantFrom(1, 1e18)),
+    gpuMtbfHours: rare(fc.constant(50_000), fc.constantFrom(1e-300, 1, 1e12)),
+    checkpointWriteGBps: rare(fc.constant(50), fc.constantFrom(1e-300, 1e9)),
+    moeDispatcher: fc.constantFrom('alltoall', 'allgather', 'deepep', 'hybridep'),
+    cudaGraph: fc.constantFrom('none', 'partial', 'full'),
+    epComm: fc.boolean(),
+    capacityFactor: fc.option(rare(fc.constantFrom(0.5, 1, 1.25, 2), fc.constantFrom(1e-300, 1e-3, 1e4)), { nil: null }),
+    etpOne: fc.boolean(),
+    // Fine-tuning (issue 24): none, LoRA or QLoRA (QLoRA only where the precision allows it), ranks at the edges, module subsets.
+    adapter: fc.option(
+      fc.record({
+        method: fc.constantFrom('lora', 'qlora'),
+        rank: rare(fc.constantFrom(1, 8, 16, 64), fc.constantFrom(1024, 65_536)),
+        modules: fc.subarray(['q', 'k', 'v', 'o', 'gate', 'up', 'down'], { minLength: 1 }),
+      }),
+      { nil: null },
+    ),
+  })
+  .map((r) => {
+    const kvChoices = divisorsOf(r.heads);
+    const kvHeads = pickFrom(kvChoices, r.kvIndex, 1);
+    const hidden = r.heads * r.headDim;
+    const tp = pickFrom(divisorsOf(kvHeads), r.tpIndex, 1);
+    const ppLimit = Math.min(64, Math.floor((r.layers + 2) / r.vpp));
+    const pps = divisorsOf(64, ppLimit).filter((p) => (r.vpp > 1 ? p >= 2 : true) && (r.schedule !== 'dualpipe' || p % 2 === 0));
+    const pp = pickFrom(pps, r.ppIndex, 0);
+    const vpp = pp >= 2 ? r.vpp : 1;
+    const schedule = vpp > 1 ? 'interleaved-1f1b' : pp === 0 ? '1f1b' : r.schedule;
+    const cps = [1, 2, 4, 8].filter((c) => c === 1 || r.seqLen % (2 * c) === 0);
+    const cp = pickFrom(cps, r.cpIndex, 1);
+    const experts = r.moe?.experts ?? 1;
+    const ep = r.moe
+      ? pickFrom(
+          divisorsOf(experts, 64).filter((e) => (tp * r.dp * cp) % e === 0),
+          r.epIndex,
+          1,
+        )
+      : 1;
+    const ppSafe = pp === 0 ? 1 : pp;
+    return {
+      version: 1,
+      model: {
+        name: 'Extreme',
+        layers: r.layers,
+        hidden,
+        heads: r.heads,
+        kvHeads,
+        headDim: r.headDim,
+        ffnHidden: r.ffnHidden,
+        vocab: r.vocab,
+        moe: r.moe ? { ...r.moe, topK: Math.min(r.moe.topK, experts), denseLayers: 0, capacityFactor: r.capacityFactor } : null,
+        mla: r.mla ? { qLoraRank: 0, kvLoraRank: 64, qkNopeHeadDim: r.headDim, qkRopeHeadDim: 8, vHeadDim: r.headDim } : null,
+      },
+      training: {
+        seqLen: r.seqLen,
+        microBatch: r.microBatch,
+        globalBatch: r.microBatch * r.dp * r.accumulation,
+        tokens: r.tokens,
+        precision: r.precision,
+        recompute: r.recompute,
+        flashAttention: r.flashAttention,
+        offload: { optimizer: r.offloadOptimizer, parameters: false },
+        moeDispatcher: r.moeDispatcher,
+        cudaGraph: r.cudaGraph,
+        overlap: { epComm: r.epComm },
+        adapter:
+          r.adapter && r.adapter.method === 'qlora' && (r.precision === 'fp8' || r.precision === 'fp4')
+            ? { ...r.adapter, method: 'lora' }
+            : r.adapter,
+      },
+      // etp 1 always divides (ep divides tp·dp·cp above); null keeps the default rule.
+      parallel: {
+        tp,
+        pp: ppSafe,
+        dp: r.dp,
+        cp,
+        ep,
+        etp: r.etpOne ? 1 : null,
+        vpp,
+        zero: r.zero,
+        schedule: ppSafe === 1 && schedule === 'dualpipe' ? '1f1b' : schedule,
+      },
+      cluster: { gpu: typeof r.gpu === 'string' ? r.gpu : { ...r.gpu }, gpus: tp * ppSafe * r.dp * cp },
+      cost: { gpuMtbfHours: r.gpuMtbfHours, checkpointWriteGBps: r.checkpointWriteGBps },
+    };
+  });

@@ -31,7 +31,11 @@ export function fuzzTotal(envValue: string | undefined): number {
 }
 
 /** This target's inputs, split over `parts` properties (weights): one numRuns per part, at least 1 each. */
-export function fuzzRuns<const P extends readonly number[]>(target: FuzzTarget, envValue: string | undefined, parts: P): { readonly [K in keyof P]: number } {
+export function fuzzRuns<const P extends readonly number[]>(
+  target: FuzzTarget,
+  envValue: string | undefined,
+  parts: P,
+): { readonly [K in keyof P]: number } {
   const total = Math.ceil(fuzzTotal(envValue) * FUZZ_SHARES[target]);
   const weight = parts.reduce((a, b) => a + b, 0);
   return parts.map((p) => Math.max(1, Math.ceil((total * p) / weight))) as unknown as { readonly [K in keyof P]: number };
@@ -53,13 +57,52 @@ export class FuzzCounter {
 }
 
 /** Keys that reach Object.prototype or shadow its methods when code reads objects carelessly. */
-export const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'length', ''];
+export const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'length',
+  '',
+];
 
 /** Numbers at the edges: zero and negative zero, denormals, 2^53, the field cap 1e9 and one past it, overflow-prone and non-integers. */
 export const EDGE_NUMBERS = [
-  0, -0, 1, -1, 0.5, 1.5, 3.000000001, 5e-324, -5e-324, 1e-300, 1e-9, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2,
-  999_999_999, 1e9, 1e9 + 1, 1e12, 1e15, 1e18, 1e18 + 1e3, 1e21, 1e300, -1e300, Number.MAX_VALUE, -Number.MAX_VALUE,
-  1_000_000, 1_048_576, 10_000, 10_000_000, 1024,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1.5,
+  3.000000001,
+  5e-324,
+  -5e-324,
+  1e-300,
+  1e-9,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  999_999_999,
+  1e9,
+  1e9 + 1,
+  1e12,
+  1e15,
+  1e18,
+  1e18 + 1e3,
+  1e21,
+  1e300,
+  -1e300,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  1_000_000,
+  1_048_576,
+  10_000,
+  10_000_000,
+  1024,
 ];
 
 /** Values structured clone carries but JSON cannot: what a store field set as typed may hold. */
@@ -70,7 +113,23 @@ export const edgeNumber = fc.constantFrom(...EDGE_NUMBERS);
 const key = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_KEYS), weight: 2 },
   { arbitrary: fc.string({ maxLength: 12 }), weight: 3 },
-  { arbitrary: fc.constantFrom('version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'layers', 'hidden', 'gpu', 'moe', 'mla'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      'version',
+      'model',
+      'training',
+      'parallel',
+      'cluster',
+      'cost',
+      'calibration',
+      'layers',
+      'hidden',
+      'gpu',
+      'moe',
+      'mla',
+    ),
+    weight: 2,
+  },
 );
 
 const leaf = fc.oneof(
@@ -81,7 +140,17 @@ const leaf = fc.oneof(
   { arbitrary: fc.string({ unit: 'binary', maxLength: 30 }), weight: 1 },
   { arbitrary: fc.boolean(), weight: 1 },
   { arbitrary: fc.constant(null), weight: 1 },
-  { arbitrary: fc.constantFrom('<script>window.__xss=1</script>', '<img src=x onerror="window.__xss=2">', 'h100-sxm', 'swiglu', 'bf16', '1f1b'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      '<script>window.__xss=1</script>',
+      '<img src=x onerror="window.__xss=2">',
+      'h100-sxm',
+      'swiglu',
+      'bf16',
+      '1f1b',
+    ),
+    weight: 1,
+  },
 );
 
 /** Own-property object from entries: `__proto__` becomes a real key, as JSON.parse makes it, never the prototype. */
@@ -200,7 +269,8 @@ function applyAt(node: unknown, path: Path, m: Mutation): unknown {
 export function numbersIn(value: unknown, path = '', out: Array<[string, number]> = []): Array<[string, number]> {
   if (typeof value === 'number') out.push([path, value]);
   else if (Array.isArray(value)) value.forEach((v, i) => numbersIn(v, `${path}[${i}]`, out));
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbersIn(v, path ? `${path}.${k}` : k, out);
+  else if (value !== null && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) numbersIn(v, path ? `${path}.${k}` : k, out);
   return out;
 }
 
@@ -216,8 +286,13 @@ export const FIELD_NAMED = /^[A-Za-z_$][\w$]*(\.[^\s:]+)*( [\w$]+(\/[\w$]+)*)?: 
 /** Object.prototype carries no property it did not have before the test (no prototype pollution). */
 export function prototypeIsClean(): boolean {
   const probe: Record<string, unknown> = {};
-  return Object.keys(Object.prototype).length === 0 && probe['x'] === undefined && probe['polluted'] === undefined
-    && typeof Object.prototype.toString === 'function' && typeof Object.prototype.hasOwnProperty === 'function';
+  return (
+    Object.keys(Object.prototype).length === 0 &&
+    probe['x'] === undefined &&
+    probe['polluted'] === undefined &&
+    typeof Object.prototype.toString === 'function' &&
+    typeof Object.prototype.hasOwnProperty === 'function'
+  );
 }
 
 /**

@@ -35,7 +35,28 @@ export function searchBase(spec: SearchRunSpec): RunConfig {
 
 /** The three spaces of the benchmark (issue 5). */
 export const BENCHMARK_SPACES: readonly (SearchRunSpec & { readonly label: string })[] = [
-  { label: 'GPT-3 175B on 1,024 A100-80GB, batch 1,536 × 2,048', model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 },
-  { label: 'Llama 3 405B on 16,384 H100, batch 2,048 × 8,192', model: 'llama3-405b', gpu: 'h100-sxm', gpus: 16384, globalBatch: 2048, seqLen: 8192 },
-  { label: 'Mixtral 8x22B on 256 H100, batch 1,024 × 4,096', model: 'mixtral-8x22b', gpu: 'h100-sxm', gpus: 256, globalBatch: 1024, seqLen: 4096 },
+  {
+    label: 'GPT-3 175B on 1,024 A100-80GB, batch 1,536 × 2,048',
+    model: 'gpt3-175b',
+    gpu: 'a100-80gb',
+    gpus: 1024,
+    globalBatch: 1536,
+    seqLen: 2048,
+  },
+  {
+    label: 'Llama 3 405B on 16,384 H100, batch 2,048 × 8,192',
+    model: 'llama3-405b',
+    gpu: 'h100-sxm',
+    gpus: 16384,
+    globalBatch: 2048,
+    seqLen: 8192,
+  },
+  {
+    label: 'Mixtral 8x22B on 256 H100, batch 1,024 × 4,096',
+    model: 'mixtral-8x22b',
+    gpu: 'h100-sxm',
+    gpus: 256,
+    globalBatch: 1024,
+    seqLen: 4096,
+  },
 ];

@@ -36,7 +36,12 @@ function FullPage() {
           <h1 className="text-2xl font-semibold text-gray-900 dark:text-gray-50">LLM training planner</h1>
           <p className="text-sm text-gray-700 dark:text-gray-300">Will this training run fit, how fast will it go, what will it cost?</p>
         </div>
-        {route === 'planner' && <div className="flex flex-wrap items-start gap-2"><HistoryButtons /><ShareBar /></div>}
+        {route === 'planner' && (
+          <div className="flex flex-wrap items-start gap-2">
+            <HistoryButtons />
+            <ShareBar />
+          </div>
+        )}
       </header>
       <PageTabs route={route} />
       {route === 'validation' ? <ValidationRoute /> : <PlannerBody />}
@@ -63,12 +68,27 @@ function PlannerBody() {
           <ParallelSection />
           {/* Below the first screen on a phone and a laptop: each group mounts in an idle moment of its own after the
               first paint (WhenIdle), so the page's first layout is two sections, not nine (issue 31 item 6). */}
-          <WhenIdle round={1}><ScheduleSection /><MemorySection /></WhenIdle>
-          <WhenIdle round={2}><ModelSection /></WhenIdle>
-          <WhenIdle round={2}><HardwareSection /><PrecisionSection /></WhenIdle>
-          <WhenIdle round={3}><FrameworkSection /><CostSection /></WhenIdle>
-          <WhenIdle round={3}><CalibrateSection /></WhenIdle>
-          <WhenIdle round={3}><LogSection /></WhenIdle>
+          <WhenIdle round={1}>
+            <ScheduleSection />
+            <MemorySection />
+          </WhenIdle>
+          <WhenIdle round={2}>
+            <ModelSection />
+          </WhenIdle>
+          <WhenIdle round={2}>
+            <HardwareSection />
+            <PrecisionSection />
+          </WhenIdle>
+          <WhenIdle round={3}>
+            <FrameworkSection />
+            <CostSection />
+          </WhenIdle>
+          <WhenIdle round={3}>
+            <CalibrateSection />
+          </WhenIdle>
+          <WhenIdle round={3}>
+            <LogSection />
+          </WhenIdle>
         </div>
         <Results />
       </main>

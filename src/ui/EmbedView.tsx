@@ -32,9 +32,11 @@ function Layout({ document }: { document: unknown }) {
   return (
     <p data-testid="embed-layout" className={`text-xs leading-snug ${MUTED}`}>
       <span className="font-medium text-gray-900 dark:text-gray-100">{words.cluster}</span>
-      {' · '}{words.degrees} · {words.memoryAndSchedule} · {words.batch}
+      {' · '}
+      {words.degrees} · {words.memoryAndSchedule} · {words.batch}
       {/* Days and dollars cannot be read alone: say the budget and price they assume (ux.md principle 15). */}
-      {' · '}<span data-testid="embed-budget">days and cost for {words.budget}</span>
+      {' · '}
+      <span data-testid="embed-budget">days and cost for {words.budget}</span>
     </p>
   );
 }
@@ -45,7 +47,9 @@ function Verdict({ output }: { output: EstimateOutput }) {
     <p data-testid="oom-verdict" data-verdict={v.verdict} className={`rounded border-l-4 pl-2 text-sm ${VERDICT_STYLE[v.verdict]}`}>
       <span aria-hidden="true">{VERDICT_ICON[v.verdict]} </span>
       <strong>{v.headline}</strong>: {v.detail}
-      <span data-testid="tight-rule" className={`block text-xs ${MUTED}`}>{v.tight}</span>
+      <span data-testid="tight-rule" className={`block text-xs ${MUTED}`}>
+        {v.tight}
+      </span>
     </p>
   );
 }
@@ -57,7 +61,9 @@ function CardFigures({ output }: { output: EstimateOutput }) {
       {figures.map((f) => (
         <div key={f.id} className="flex min-w-0 items-baseline gap-2">
           <dt className={`text-xs ${MUTED}`}>{f.label}</dt>
-          <dd data-testid={f.id} data-value={f.value ?? ''} className="truncate font-semibold tabular-nums text-gray-900 dark:text-gray-50">{f.text}</dd>
+          <dd data-testid={f.id} data-value={f.value ?? ''} className="truncate font-semibold tabular-nums text-gray-900 dark:text-gray-50">
+            {f.text}
+          </dd>
         </div>
       ))}
     </dl>
@@ -77,7 +83,10 @@ function CardRanges({ output }: { output: EstimateOutput }) {
       <summary className="cursor-pointer truncate">
         {BAND_PERCENT} ranges{bases.beyond ? ' (beyond the validated range)' : ''}:{' '}
         {parts.map(({ id, words, range }, i) => (
-          <span key={id} data-testid={`embed-range-${id}`} data-low={range.low} data-high={range.high}>{i > 0 ? ' · ' : ''}{words} {range.text}</span>
+          <span key={id} data-testid={`embed-range-${id}`} data-low={range.low} data-high={range.high}>
+            {i > 0 ? ' · ' : ''}
+            {words} {range.text}
+          </span>
         ))}
       </summary>
       <p data-testid="range-basis-speed">Speed, time and cost: {bases.speed}.</p>
@@ -107,14 +116,26 @@ export function EmbedView() {
           <Verdict output={output} />
           <CardFigures output={output} />
           <CardRanges output={output} />
-          {completionCardWords(output) && <p data-testid="embed-completion" className={`text-xs leading-snug ${MUTED}`}>{completionCardWords(output)}</p>}
+          {completionCardWords(output) && (
+            <p data-testid="embed-completion" className={`text-xs leading-snug ${MUTED}`}>
+              {completionCardWords(output)}
+            </p>
+          )}
           <section aria-label="Memory chart">
-            <Suspense fallback={<p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>Loading the memory chart…</p>}>
+            <Suspense
+              fallback={
+                <p className={`text-sm ${MUTED}`} style={{ minHeight: CARD_CHART_HEIGHT }}>
+                  Loading the memory chart…
+                </p>
+              }
+            >
               <MemoryChart output={output} height={CARD_CHART_HEIGHT} compact />
             </Suspense>
           </section>
         </>
-      ) : <NoResults />}
+      ) : (
+        <NoResults />
+      )}
     </main>
   );
 }

@@ -27,13 +27,21 @@ function largestSvg(wrapper: Element): SVGSVGElement | null {
   let bestArea = 0;
   for (const svg of wrapper.querySelectorAll('svg')) {
     const { width, height } = svg.getBoundingClientRect();
-    if (width * height > bestArea) { best = svg; bestArea = width * height; }
+    if (width * height > bestArea) {
+      best = svg;
+      bestArea = width * height;
+    }
   }
   return best;
 }
 
-interface ChartImage { readonly title: string; readonly image: HTMLImageElement; readonly width: number; readonly height: number;
-  readonly legend: readonly { label: string; color: string; dashed: boolean }[] }
+interface ChartImage {
+  readonly title: string;
+  readonly image: HTMLImageElement;
+  readonly width: number;
+  readonly height: number;
+  readonly legend: readonly { label: string; color: string; dashed: boolean }[];
+}
 
 /** Serializes the SVG with its inherited text color and font inlined, since the image has no page CSS. */
 async function chartImage(wrapper: HTMLElement): Promise<ChartImage | null> {
@@ -56,7 +64,9 @@ async function chartImage(wrapper: HTMLElement): Promise<ChartImage | null> {
     image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(source)}`;
   });
   const legend = [...wrapper.querySelectorAll<HTMLElement>('[data-legend-label]')].map((item) => ({
-    label: item.dataset.legendLabel ?? '', color: item.dataset.legendColor ?? '#6b7280', dashed: item.dataset.legendDashed === 'true',
+    label: item.dataset.legendLabel ?? '',
+    color: item.dataset.legendColor ?? '#6b7280',
+    dashed: item.dataset.legendDashed === 'true',
   }));
   // In the comparison, each chart is titled with the configuration it belongs to (a pinned scenario's name, or "Current").
   const owner = wrapper.closest<HTMLElement>('[data-export-label]')?.dataset.exportLabel;
@@ -69,7 +79,10 @@ function legendHeight(context: CanvasRenderingContext2D, chart: ChartImage, widt
   let rows = chart.legend.length > 0 ? 1 : 0;
   for (const item of chart.legend) {
     const w = 18 + context.measureText(item.label).width + 16;
-    if (x + w > width && x > 0) { rows++; x = 0; }
+    if (x + w > width && x > 0) {
+      rows++;
+      x = 0;
+    }
     x += w;
   }
   return rows * LINE;
@@ -80,7 +93,10 @@ function drawLegend(context: CanvasRenderingContext2D, chart: ChartImage, top: n
   let y = top;
   for (const item of chart.legend) {
     const w = 18 + context.measureText(item.label).width + 16;
-    if (x + w > PAD + width && x > PAD) { x = PAD; y += LINE; }
+    if (x + w > PAD + width && x > PAD) {
+      x = PAD;
+      y += LINE;
+    }
     if (item.dashed) {
       context.strokeStyle = item.color;
       context.lineWidth = 2;
@@ -131,7 +147,8 @@ async function chartsPng(): Promise<Blob | null> {
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
 }
 
-const BUTTON = 'rounded-md border border-gray-400 bg-white px-3 py-1.5 text-sm font-medium text-gray-900 hover:bg-gray-100 ' +
+const BUTTON =
+  'rounded-md border border-gray-400 bg-white px-3 py-1.5 text-sm font-medium text-gray-900 hover:bg-gray-100 ' +
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60 ' +
   'dark:border-gray-500 dark:bg-gray-800 dark:text-gray-100 dark:hover:bg-gray-700 dark:focus-visible:outline-blue-400';
 
@@ -163,12 +180,22 @@ export function ExportMenu(props: { document: unknown; output: EstimateOutput })
   return (
     <div className="flex flex-wrap items-center gap-2">
       <div role="group" aria-label="Export" className="flex flex-wrap gap-2">
-        <button type="button" className={BUTTON} onClick={() => saveText(toJson(doc, output), 'json', 'application/json')}>Export JSON</button>
-        <button type="button" className={BUTTON} onClick={() => saveText(toMarkdown(doc, output), 'md', 'text/markdown')}>Export Markdown</button>
-        <button type="button" className={BUTTON} onClick={() => saveText(toCsv(output), 'csv', 'text/csv')}>Export CSV</button>
-        <button type="button" className={BUTTON} disabled={busy} onClick={() => void savePng()}>Save charts as PNG</button>
+        <button type="button" className={BUTTON} onClick={() => saveText(toJson(doc, output), 'json', 'application/json')}>
+          Export JSON
+        </button>
+        <button type="button" className={BUTTON} onClick={() => saveText(toMarkdown(doc, output), 'md', 'text/markdown')}>
+          Export Markdown
+        </button>
+        <button type="button" className={BUTTON} onClick={() => saveText(toCsv(output), 'csv', 'text/csv')}>
+          Export CSV
+        </button>
+        <button type="button" className={BUTTON} disabled={busy} onClick={() => void savePng()}>
+          Save charts as PNG
+        </button>
       </div>
-      <p role="status" className="text-sm text-gray-700 dark:text-gray-300">{status}</p>
+      <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
+        {status}
+      </p>
     </div>
   );
 }

@@ -29,14 +29,16 @@ describe('Figures', () => {
   });
 
   it('warns when the most loaded GPU does not fit', () => {
-    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain('Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB');
+    expect(textOf(render(sampleOutput()), 'oom-warning')).toContain(
+      'Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB',
+    );
     expect(render(partialOutput())).not.toContain('oom-warning');
   });
 
   it('labels and explains every figure', () => {
     const html = render(sampleOutput());
     expect(html).toContain('MFU</dt>');
-    expect(html).toContain("Model FLOPs per second ÷ the GPU&#x27;s dense peak (Korthikanti 2022 §6)");
+    expect(html).toContain('Model FLOPs per second ÷ the GPU&#x27;s dense peak (Korthikanti 2022 §6)');
     expect((html.match(/<dt/g) ?? []).length).toBe(19);
   });
 

@@ -22,15 +22,26 @@ const OOM_TEXT = 'text-sm font-medium text-red-700 dark:text-red-300';
  * One figure as a card. A `summarized` figure is already in the summary strip (with its id, formula button, verdict
  * and out-of-memory note): its card here is the second look, the value again with its range and explanation.
  */
-function FigureCard({ figure, output, compact, summarized = false }: { figure: KeyFigure; output: EstimateOutput; compact: boolean; summarized?: boolean }) {
+function FigureCard({
+  figure,
+  output,
+  compact,
+  summarized = false,
+}: {
+  figure: KeyFigure;
+  output: EstimateOutput;
+  compact: boolean;
+  summarized?: boolean;
+}) {
   const memory = figure.id === 'memory-total' && figure.value !== null ? memoryCapacityNote(output) : null;
-  const oom = summarized ? null : memory?.oomText ?? null;
+  const oom = summarized ? null : (memory?.oomText ?? null);
   if (summarized) {
     return (
       <div className={`${CARD} ${CARD_BORDER}`}>
         <dt className={LABEL}>{figure.label}</dt>
         <dd data-testid={`${figure.id}-detail`} className={`${VALUE} text-lg`}>
-          {figure.text}{memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
+          {figure.text}
+          {memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
         </dd>
         <FigureBand figureId={figure.id} output={output} />
         <dd className={NOTE}>{figure.explanation}</dd>
@@ -41,18 +52,19 @@ function FigureCard({ figure, output, compact, summarized = false }: { figure: K
   return (
     <div className={`${CARD} ${oom ? CARD_BORDER_OOM : CARD_BORDER}`}>
       <dt className={LABEL}>{figure.label}</dt>
-      <dd
-        data-testid={figure.id}
-        data-value={figure.value ?? ''}
-        className={`${VALUE} ${compact ? 'text-lg' : 'text-2xl'}`}
-      >
+      <dd data-testid={figure.id} data-value={figure.value ?? ''} className={`${VALUE} ${compact ? 'text-lg' : 'text-2xl'}`}>
         <ExplainButton figureId={figure.value === null ? '' : figure.id} label={figure.label} output={output}>
           {figure.text}
           {memory && <span className="text-sm font-normal text-gray-700 dark:text-gray-300"> {memory.capacityText}</span>}
         </ExplainButton>
       </dd>
       <FigureBand figureId={figure.id} output={output} />
-      {oom && <dd data-testid="oom-warning" className={OOM_TEXT}><span aria-hidden="true">⚠ </span>{oom}</dd>}
+      {oom && (
+        <dd data-testid="oom-warning" className={OOM_TEXT}>
+          <span aria-hidden="true">⚠ </span>
+          {oom}
+        </dd>
+      )}
       {memory && <OomVerdictLine output={output} />}
       <dd className={NOTE}>{figure.explanation}</dd>
       {figure.unavailableReason && <dd className={`${NOTE} italic`}>Not available: {figure.unavailableReason}</dd>}
@@ -60,8 +72,18 @@ function FigureCard({ figure, output, compact, summarized = false }: { figure: K
   );
 }
 
-function FigureGroupBlock({ group, figures, output, compact, summarized }: {
-  group: FigureGroup; figures: readonly KeyFigure[]; output: EstimateOutput; compact: boolean; summarized: readonly string[];
+function FigureGroupBlock({
+  group,
+  figures,
+  output,
+  compact,
+  summarized,
+}: {
+  group: FigureGroup;
+  figures: readonly KeyFigure[];
+  output: EstimateOutput;
+  compact: boolean;
+  summarized: readonly string[];
 }) {
   const headingId = `${useId()}-${group}`;
   return (
@@ -71,7 +93,9 @@ function FigureGroupBlock({ group, figures, output, compact, summarized }: {
       </p>
       {group === 'memory' && <p className={NOTE}>Select an underlined figure to see its formula with this run's numbers and its source.</p>}
       <dl className="grid grid-cols-[repeat(auto-fill,minmax(13rem,1fr))] gap-2">
-        {figures.map((figure) => <FigureCard key={figure.id} figure={figure} output={output} compact={compact} summarized={summarized.includes(figure.id)} />)}
+        {figures.map((figure) => (
+          <FigureCard key={figure.id} figure={figure} output={output} compact={compact} summarized={summarized.includes(figure.id)} />
+        ))}
       </dl>
     </div>
   );
@@ -81,16 +105,23 @@ function FigureGroupBlock({ group, figures, output, compact, summarized }: {
  * The key figures of one estimate; `compact` shows only the headline ones, in one grid; `groups` picks which groups
  * to show; `summarized` names figures the summary strip shows with their ids (their cards here keep range and explanation).
  */
-export function Figures(props: { output: EstimateOutput; compact?: boolean; groups?: readonly FigureGroup[]; summarized?: readonly string[] }) {
+export function Figures(props: {
+  output: EstimateOutput;
+  compact?: boolean;
+  groups?: readonly FigureGroup[];
+  summarized?: readonly string[];
+}) {
   const { output, compact = false, groups = FIGURE_GROUPS, summarized = NONE } = props;
   const figures = keyFigures(output);
   if (compact) {
     return (
       <div role="group" aria-label="Key figures">
         <dl className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-2">
-          {figures.filter((f) => f.headline).map((figure) => (
-            <FigureCard key={figure.id} figure={figure} output={output} compact />
-          ))}
+          {figures
+            .filter((f) => f.headline)
+            .map((figure) => (
+              <FigureCard key={figure.id} figure={figure} output={output} compact />
+            ))}
         </dl>
       </div>
     );
@@ -98,7 +129,14 @@ export function Figures(props: { output: EstimateOutput; compact?: boolean; grou
   return (
     <div className="flex flex-col gap-4">
       {groups.map((group) => (
-        <FigureGroupBlock key={group} group={group} figures={figures.filter((f) => f.group === group)} output={output} compact={false} summarized={summarized} />
+        <FigureGroupBlock
+          key={group}
+          group={group}
+          figures={figures.filter((f) => f.group === group)}
+          output={output}
+          compact={false}
+          summarized={summarized}
+        />
       ))}
     </div>
   );

@@ -1,8 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import { historyKey } from './History.tsx';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) =>
-  ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 
 describe('history keys', () => {
   it('Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, ⌘ too', () => {

@@ -7,7 +7,10 @@ import { usePlanner, usePlannerStore } from '../state/react.ts';
 import { BUTTON } from './buttons.ts';
 
 /** Which history step a key press asks for, or null. Text boxes keep their own undo for the text being typed. */
-export function historyKey(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>, inTextArea: boolean): 'undo' | 'redo' | null {
+export function historyKey(
+  e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>,
+  inTextArea: boolean,
+): 'undo' | 'redo' | null {
   if (!(e.ctrlKey || e.metaKey) || e.altKey || inTextArea) return null;
   const key = e.key.toLowerCase();
   if (key === 'z') return e.shiftKey ? 'redo' : 'undo';
@@ -37,8 +40,18 @@ export function HistoryButtons() {
   const canRedo = usePlanner((s) => s.future.length > 0);
   return (
     <div role="group" aria-label="Configuration history" className="flex gap-2">
-      <button type="button" className={BUTTON} disabled={!canUndo} aria-keyshortcuts="Control+Z" onClick={() => store.getState().undo()}>Undo</button>
-      <button type="button" className={BUTTON} disabled={!canRedo} aria-keyshortcuts="Control+Shift+Z" onClick={() => store.getState().redo()}>Redo</button>
+      <button type="button" className={BUTTON} disabled={!canUndo} aria-keyshortcuts="Control+Z" onClick={() => store.getState().undo()}>
+        Undo
+      </button>
+      <button
+        type="button"
+        className={BUTTON}
+        disabled={!canRedo}
+        aria-keyshortcuts="Control+Shift+Z"
+        onClick={() => store.getState().redo()}
+      >
+        Redo
+      </button>
     </div>
   );
 }
@@ -53,11 +66,25 @@ export function PresetNote() {
   const undoable = usePlanner((s) => s.changeNoteDocument !== null && s.changeNoteDocument === s.document);
   if (!note) return null;
   return (
-    <div role="status" data-testid="preset-note" className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-2 text-sm text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50">
-      <ul className="min-w-0 flex-1">{note.map((line) => <li key={line}>{line}</li>)}</ul>
+    <div
+      role="status"
+      data-testid="preset-note"
+      className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-2 text-sm text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50"
+    >
+      <ul className="min-w-0 flex-1">
+        {note.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
       <div className="flex gap-2">
-        {undoable && <button type="button" className={BUTTON} onClick={() => store.getState().undo()}>Undo</button>}
-        <button type="button" className={BUTTON} onClick={() => store.getState().dismissChangeNote()}>Dismiss</button>
+        {undoable && (
+          <button type="button" className={BUTTON} onClick={() => store.getState().undo()}>
+            Undo
+          </button>
+        )}
+        <button type="button" className={BUTTON} onClick={() => store.getState().dismissChangeNote()}>
+          Dismiss
+        </button>
       </div>
     </div>
   );

@@ -49,8 +49,20 @@ function ChartSlot({ title, round = 0, children }: { title: string; round?: numb
   const near = useNearView(slot);
   const loading = <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the {title.toLowerCase()}…</p>;
   let body: ReactNode = loading;
-  if (near) body = round > 0 ? <WhenIdle round={round} fallback={loading}>{children}</WhenIdle> : <Suspense fallback={loading}>{children}</Suspense>;
-  return <section ref={slot} aria-label={title} className={`${PANEL} panel-contained`}>{body}</section>;
+  if (near)
+    body =
+      round > 0 ? (
+        <WhenIdle round={round} fallback={loading}>
+          {children}
+        </WhenIdle>
+      ) : (
+        <Suspense fallback={loading}>{children}</Suspense>
+      );
+  return (
+    <section ref={slot} aria-label={title} className={`${PANEL} panel-contained`}>
+      {body}
+    </section>
+  );
 }
 
 export function ConfigErrors() {
@@ -58,9 +70,16 @@ export function ConfigErrors() {
   const hasOutput = usePlanner((s) => s.output !== null);
   if (errors.length === 0) return null;
   return (
-    <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+    <div
+      role="alert"
+      className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+    >
       <p className="font-semibold">This configuration cannot run:</p>
-      <ul className="list-disc pl-5">{errors.map((e, i) => <li key={i}>{messageInWords(e)}</li>)}</ul>
+      <ul className="list-disc pl-5">
+        {errors.map((e, i) => (
+          <li key={i}>{messageInWords(e)}</li>
+        ))}
+      </ul>
       <CureButtons />
       {hasOutput && <p className="mt-1">The figures below are {STALE_TEXT}, the last valid configuration.</p>}
     </div>
@@ -73,7 +92,11 @@ function Warnings() {
   return (
     <details className="text-sm text-gray-800 dark:text-gray-200">
       <summary className="cursor-pointer font-medium">Notes from the engine ({warnings.length})</summary>
-      <ul className="mt-1 list-disc pl-5">{warnings.map((w, i) => <li key={i}>{w}</li>)}</ul>
+      <ul className="mt-1 list-disc pl-5">
+        {warnings.map((w, i) => (
+          <li key={i}>{w}</li>
+        ))}
+      </ul>
     </details>
   );
 }
@@ -81,7 +104,12 @@ function Warnings() {
 /** The memory chart, redrawn once the input settles (useSettledValue). */
 function MemoryCharts({ output }: { output: EstimateOutput }) {
   const deferred = useSettledValue(output, SETTLE_MS.memoryChart);
-  return <ChartSlot title="Memory chart"><MemoryChart output={deferred} /><HostMemoryUse output={deferred} /></ChartSlot>;
+  return (
+    <ChartSlot title="Memory chart">
+      <MemoryChart output={deferred} />
+      <HostMemoryUse output={deferred} />
+    </ChartSlot>
+  );
 }
 
 function SpeedCharts({ output }: { output: EstimateOutput }) {
@@ -89,8 +117,12 @@ function SpeedCharts({ output }: { output: EstimateOutput }) {
   const breakdown = useSettledValue(output, SETTLE_MS.stepBreakdownChart);
   return (
     <>
-      <ChartSlot title="Pipeline timeline" round={1}><PipelineChart output={timeline} /></ChartSlot>
-      <ChartSlot title="Step-time breakdown" round={2}><StepBreakdownChart output={breakdown} /></ChartSlot>
+      <ChartSlot title="Pipeline timeline" round={1}>
+        <PipelineChart output={timeline} />
+      </ChartSlot>
+      <ChartSlot title="Step-time breakdown" round={2}>
+        <StepBreakdownChart output={breakdown} />
+      </ChartSlot>
     </>
   );
 }
@@ -122,38 +154,61 @@ export function Results() {
   return (
     // From 700 px (two columns) the results stay in view (their own scroll area) while the controls scroll, the summary
     // strip pinned at its top; in one column the strip pins to the window. tabIndex lets keyboards scroll it.
-    <div role="region" aria-label="Results" id={RESULTS_ID} tabIndex={0} data-testid="results" data-answers={laterAnswers}
+    <div
+      role="region"
+      aria-label="Results"
+      id={RESULTS_ID}
+      tabIndex={0}
+      data-testid="results"
+      data-answers={laterAnswers}
       aria-busy={busy ? true : undefined}
-      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300">
+      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300"
+    >
       <ConfigErrors />
       <CompareBar />
       {output ? (
         <>
-          {comparing ? <Suspense fallback={<p className="text-sm text-gray-700 dark:text-gray-300">Loading the comparison…</p>}><CompareView current={output} /></Suspense> : (<>
-            <SummaryStrip output={output} document={document} stale={stale} />
-            {/* Each chart sits under the figures it explains: memory, then speed, then the rest. The first answer
+          {comparing ? (
+            <Suspense fallback={<p className="text-sm text-gray-700 dark:text-gray-300">Loading the comparison…</p>}>
+              <CompareView current={output} />
+            </Suspense>
+          ) : (
+            <>
+              <SummaryStrip output={output} document={document} stale={stale} />
+              {/* Each chart sits under the figures it explains: memory, then speed, then the rest. The first answer
                 draws the strip at once and this block in the deferred render, in slices that yield (page load's
                 total blocking time); from then on the block follows each answer in the same frame as the strip. */}
-            {laterOutput && <div data-stale={stale ? 'true' : undefined} className={`flex flex-col gap-4 ${stale ? STALE_CLASS : ''}`}>
-              {stale && <p className="sr-only">The figures and charts below are {STALE_TEXT}.</p>}
-              <MemoryCharts output={output} />
-              <FitSuggestions output={output} document={document} />
-              <MemoFigures output={output} groups={MEMORY_FIGURES} summarized={STRIP_FIGURE_IDS} />
-              <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
-              <SpeedCharts output={output} />
-              <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
-              <Suspense fallback={null}><CompletionPanel output={laterOutput} /></Suspense>
-            </div>}
-          </>)}
+              {laterOutput && (
+                <div data-stale={stale ? 'true' : undefined} className={`flex flex-col gap-4 ${stale ? STALE_CLASS : ''}`}>
+                  {stale && <p className="sr-only">The figures and charts below are {STALE_TEXT}.</p>}
+                  <MemoryCharts output={output} />
+                  <FitSuggestions output={output} document={document} />
+                  <MemoFigures output={output} groups={MEMORY_FIGURES} summarized={STRIP_FIGURE_IDS} />
+                  <MemoFigures output={output} groups={SPEED_FIGURES} summarized={STRIP_FIGURE_IDS} />
+                  <SpeedCharts output={output} />
+                  <MemoFigures output={laterOutput} groups={REST_OF_FIGURES} summarized={STRIP_FIGURE_IDS} />
+                  <Suspense fallback={null}>
+                    <CompletionPanel output={laterOutput} />
+                  </Suspense>
+                </div>
+              )}
+            </>
+          )}
           <Warnings />
           <WhenIdle round={3}>
             {laterOutput && <MemoExportMenu document={laterDocument} output={laterOutput} />}
             <MemoLaunchArgsPanel document={laterDocument} />
           </WhenIdle>
-          <Suspense fallback={null}><TradeoffPanel /></Suspense>
+          <Suspense fallback={null}>
+            <TradeoffPanel />
+          </Suspense>
         </>
-      ) : <NoResults />}
-      <WhenIdle round={3}><MemoSearchPanel /></WhenIdle>
+      ) : (
+        <NoResults />
+      )}
+      <WhenIdle round={3}>
+        <MemoSearchPanel />
+      </WhenIdle>
     </div>
   );
 }

@@ -29,16 +29,26 @@ export function ShareBar() {
   return (
     <div className="flex min-w-0 flex-col gap-2">
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={BUTTON} onClick={() => void copy('link')}>Copy link</button>
-        <button type="button" className={BUTTON} onClick={() => void copy('embed')}>Copy embed code</button>
+        <button type="button" className={BUTTON} onClick={() => void copy('link')}>
+          Copy link
+        </button>
+        <button type="button" className={BUTTON} onClick={() => void copy('embed')}>
+          Copy embed code
+        </button>
       </div>
       {share && (
         <div className="flex min-w-0 flex-col gap-1">
           <label htmlFor="share-text" className="text-xs font-medium text-gray-800 dark:text-gray-200">
             {share.kind === 'link' ? 'Link to this configuration' : 'Embed code (iframe)'}
           </label>
-          <input id="share-text" data-testid="share-text" readOnly value={share.text} onFocus={(e) => e.target.select()}
-            className="w-full min-w-0 rounded border border-gray-400 bg-white px-2 py-1 font-mono text-xs text-gray-900 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100" />
+          <input
+            id="share-text"
+            data-testid="share-text"
+            readOnly
+            value={share.text}
+            onFocus={(e) => e.target.select()}
+            className="w-full min-w-0 rounded border border-gray-400 bg-white px-2 py-1 font-mono text-xs text-gray-900 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100"
+          />
           <p role="status" className="text-xs text-gray-700 dark:text-gray-300">
             {share.copied ? 'Copied to the clipboard.' : 'The browser did not allow clipboard access: copy it from the box.'}
           </p>

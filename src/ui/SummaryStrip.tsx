@@ -35,7 +35,11 @@ function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOu
   return (
     <div className="flex min-w-0 flex-col">
       <dt className="truncate text-xs font-medium text-gray-700 dark:text-gray-300">{figure.label}</dt>
-      <dd data-testid={figure.id} data-value={figure.value ?? ''} className="text-lg font-semibold tabular-nums text-gray-900 dark:text-gray-50">
+      <dd
+        data-testid={figure.id}
+        data-value={figure.value ?? ''}
+        className="text-lg font-semibold tabular-nums text-gray-900 dark:text-gray-50"
+      >
         <ExplainButton figureId={figure.value === null ? '' : figure.id} label={figure.label} output={output}>
           {figure.text}
           {capacity && <span className="text-xs font-normal text-gray-700 dark:text-gray-300"> {capacity}</span>}
@@ -46,8 +50,9 @@ function StripFigure({ figure, output }: { figure: KeyFigure; output: EstimateOu
   );
 }
 
-const LINK = 'rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-visible:outline-2 focus-visible:outline-blue-700 '
-  + 'dark:text-blue-300 dark:hover:text-blue-100 dark:focus-visible:outline-blue-300';
+const LINK =
+  'rounded text-blue-800 underline underline-offset-2 hover:text-blue-950 focus-visible:outline-2 focus-visible:outline-blue-700 ' +
+  'dark:text-blue-300 dark:hover:text-blue-100 dark:focus-visible:outline-blue-300';
 
 /**
  * Which run the figures are for: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB · TP 8 · PP 4 · DP 2 · CP 1 · EP 1". The run's
@@ -61,7 +66,8 @@ function RunLine({ document }: { document: Doc | null }) {
   return (
     <p data-testid="strip-run" className="text-xs text-gray-700 dark:text-gray-300">
       <button type="button" data-testid="strip-run-name" className={`${LINK} text-left`} onClick={jumpToFrame}>
-        {planTitle(document)}<span className="sr-only"> (change the model, GPUs, token budget or price)</span>
+        {planTitle(document)}
+        <span className="sr-only"> (change the model, GPUs, token budget or price)</span>
       </button>
       {degrees}
     </p>
@@ -74,11 +80,21 @@ export function SummaryStrip({ output, document, stale }: { output: EstimateOutp
   // The strip names one memory figure: its GPU out-of-memory line repeats it, the layers stay on the memory card; a host shortfall keeps the note's words.
   const note = memoryCapacityNote(output).oomText;
   const gpuOnly = note !== null && fitMemoryBytes(output) > output.memory.capacity && hostShortfallWords(output) === null;
-  const oom = gpuOnly ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}` : note;
+  const oom = gpuOnly
+    ? `Out of memory: needs ${formatGiB(fitMemoryBytes(output))} per GPU, the GPU has ${formatGiB(output.memory.capacity)}`
+    : note;
   return (
-    <section aria-label="Summary" data-testid="summary-strip" data-stale={stale ? 'true' : undefined}
-      className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95">
-      {stale && <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">These figures are {STALE_TEXT}: correct the error above to update them.</p>}
+    <section
+      aria-label="Summary"
+      data-testid="summary-strip"
+      data-stale={stale ? 'true' : undefined}
+      className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95"
+    >
+      {stale && (
+        <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">
+          These figures are {STALE_TEXT}: correct the error above to update them.
+        </p>
+      )}
       <div className={`flex flex-col gap-1 ${stale ? STALE_CLASS : ''}`}>
         <div className="flex flex-wrap items-baseline justify-between gap-x-3">
           <div className="flex flex-wrap items-baseline gap-x-3">
@@ -86,18 +102,29 @@ export function SummaryStrip({ output, document, stale }: { output: EstimateOutp
               <dt className="sr-only">Memory verdict</dt>
               <OomVerdictLine output={output} />
               <dt className="sr-only">Margin to the GPU's memory</dt>
-              <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">{marginText(output)}</dd>
+              <dd data-testid="memory-margin" className="text-sm text-gray-800 dark:text-gray-200">
+                {marginText(output)}
+              </dd>
             </dl>
             {/* The layout search sits at the bottom of the results; the way to it sits beside the verdict (issue 22, item 9). */}
-            <button type="button" data-testid="strip-search" className={`${LINK} text-sm`} onClick={jumpToSearch}>Search layouts</button>
+            <button type="button" data-testid="strip-search" className={`${LINK} text-sm`} onClick={jumpToSearch}>
+              Search layouts
+            </button>
           </div>
           <RunLine document={document} />
         </div>
         <dl className="grid grid-cols-[repeat(auto-fill,minmax(8.5rem,1fr))] gap-x-3 gap-y-1">
-          {figures.map((f) => <StripFigure key={f.id} figure={f} output={output} />)}
+          {figures.map((f) => (
+            <StripFigure key={f.id} figure={f} output={output} />
+          ))}
         </dl>
         <WhyThisRange output={output} />
-        {oom && <p data-testid="oom-warning" className="text-xs font-medium text-red-700 dark:text-red-300"><span aria-hidden="true">⚠ </span>{oom}. Speed, time and cost are for a run that would not start as configured.</p>}
+        {oom && (
+          <p data-testid="oom-warning" className="text-xs font-medium text-red-700 dark:text-red-300">
+            <span aria-hidden="true">⚠ </span>
+            {oom}. Speed, time and cost are for a run that would not start as configured.
+          </p>
+        )}
       </div>
     </section>
   );

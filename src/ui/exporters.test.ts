@@ -18,11 +18,22 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return rows;
 }
@@ -54,7 +65,9 @@ describe('toCsv', () => {
   it('opens with the model summary: total and active parameters, FLOPs per token (interchange output `model`)', () => {
     const model = body.filter((r) => r[0] === 'model');
     expect(model.map((r) => [r[2], r[3], r[4]])).toEqual([
-      ['parameters', '70553706496', 'parameters'], ['activeParameters', '70553706496', 'parameters'], ['flopsPerToken', '430000000000', 'FLOP'],
+      ['parameters', '70553706496', 'parameters'],
+      ['activeParameters', '70553706496', 'parameters'],
+      ['flopsPerToken', '430000000000', 'FLOP'],
     ]);
     expect(body[0]?.[0]).toBe('model');
     expect(parseCsv(toCsv(invalidOutput(['x'], []))).some((r) => r[0] === 'model')).toBe(false);
@@ -101,7 +114,7 @@ describe('toMarkdown', () => {
 });
 
 describe('toMarkdown says what the days and dollars assume, and the ranges', () => {
-  it('names the GPU type and count, the price and the token budget, from the document with the engine\'s defaults', () => {
+  it("names the GPU type and count, the price and the token budget, from the document with the engine's defaults", () => {
     const markdown = toMarkdown(DEFAULT_DOCUMENT, estimate(DEFAULT_DOCUMENT));
     expect(markdown).toContain('Cluster: 64 × NVIDIA H100 SXM5 80GB');
     expect(markdown).toContain('Budget: 1 trillion tokens at $2.50 per GPU-hour');
@@ -136,7 +149,7 @@ describe('fileBaseName', () => {
   });
 });
 
-describe('a fine-tune\'s frozen weights in the exports', () => {
+describe("a fine-tune's frozen weights in the exports", () => {
   it('the stage table and the CSV list them, and the parts add up to the total', () => {
     const base = sampleOutput();
     const stage = { ...base.memory.perGpu, frozen: 10 * 2 ** 30, total: base.memory.perGpu.total + 10 * 2 ** 30 };
@@ -148,9 +161,13 @@ describe('a fine-tune\'s frozen weights in the exports', () => {
   });
 });
 
-describe('the run\'s end over the simulated runs in the exports (reliability.completion)', () => {
+describe("the run's end over the simulated runs in the exports (reliability.completion)", () => {
   // A spot run dated from 2027-01-04: the engine's own figures, copied into the exports.
-  const document = setAt(setAt(setAt(DEFAULT_DOCUMENT, ['cost', 'capacity'], 'spot'), ['cost', 'preemptionsPerNodeDay'], 0.5), ['cost', 'startDate'], '2027-01-04');
+  const document = setAt(
+    setAt(setAt(DEFAULT_DOCUMENT, ['cost', 'capacity'], 'spot'), ['cost', 'preemptionsPerNodeDay'], 0.5),
+    ['cost', 'startDate'],
+    '2027-01-04',
+  );
   const output = estimate(document);
   const c = output.reliability?.completion;
 
@@ -158,7 +175,9 @@ describe('the run\'s end over the simulated runs in the exports (reliability.com
     if (!c?.onDemand || !c.endDate) throw new Error('no spot completion');
     const markdown = toMarkdown(document, output);
     expect(markdown).toContain('### When the run ends (spot, and the same run on demand)');
-    expect(markdown).toContain(`| p50 | ${formatDays(c.days.p50)} | ${formatUsd(c.usd.p50)} | ${c.endDate.p50} | ${formatDays(c.onDemand.days.p50)} | ${formatUsd(c.onDemand.usd.p50)} |`);
+    expect(markdown).toContain(
+      `| p50 | ${formatDays(c.days.p50)} | ${formatUsd(c.usd.p50)} | ${c.endDate.p50} | ${formatDays(c.onDemand.days.p50)} | ${formatUsd(c.onDemand.usd.p50)} |`,
+    );
     expect(markdown).toContain(`| 25 % of the tokens | ${c.milestones?.[0]?.date?.p50} |`);
     expect(markdown).toContain(c.basis);
   });

@@ -5,8 +5,18 @@
 import { MEMORY_PARTS, TIME_PARTS } from '../model/input/index.ts';
 import type { EstimateOutput, MemoryPart } from '../model/input/index.ts';
 import {
-  NOT_AVAILABLE, formatDays, formatFlopsPerToken, formatGiB, formatMinutes, formatModelSummary, formatNumber, formatParameterCount, formatPercent,
-  formatSeconds, formatTokensPerSecond, formatUsd,
+  NOT_AVAILABLE,
+  formatDays,
+  formatFlopsPerToken,
+  formatGiB,
+  formatMinutes,
+  formatModelSummary,
+  formatNumber,
+  formatParameterCount,
+  formatPercent,
+  formatSeconds,
+  formatTokensPerSecond,
+  formatUsd,
 } from './format.ts';
 import { elasticWords, medianIntervalWords, milestoneWords } from './reliability/completionWords.ts';
 import { keyFigures, memoryCapacityNote } from './keyFigures.ts';
@@ -29,7 +39,11 @@ function modelName(document: unknown): string | null {
 
 /** A file name stem from the model name: "GPT-3 175B" → "gpt-3-175b-plan". */
 export function fileBaseName(document: unknown): string {
-  const slug = (modelName(document) ?? '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  const slug = (modelName(document) ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
   return slug ? `${slug}-plan` : DEFAULT_FILE_BASE;
 }
 
@@ -115,7 +129,12 @@ function rangeLines(output: EstimateOutput): string[] {
   });
   if (rows.length === 0) return [];
   const percent = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
-  return [`### Ranges (${percent} % of published runs measured within them)`, '', ...markdownTable(['Figure', 'Low', 'High'], rows, [false, true, true]), ''];
+  return [
+    `### Ranges (${percent} % of published runs measured within them)`,
+    '',
+    ...markdownTable(['Figure', 'Low', 'High'], rows, [false, true, true]),
+    '',
+  ];
 }
 
 const PERCENTILES = ['p10', 'p50', 'p90'] as const;
@@ -124,16 +143,40 @@ const PERCENTILES = ['p10', 'p50', 'p90'] as const;
 function completionLines(output: EstimateOutput): string[] {
   const c = output.reliability?.completion;
   if (!c) return [];
-  const header = ['Percentile', 'Days', 'Dollars', ...(c.endDate ? ['Ends on'] : []), ...(c.onDemand ? ['On-demand days', 'On-demand dollars'] : [])];
+  const header = [
+    'Percentile',
+    'Days',
+    'Dollars',
+    ...(c.endDate ? ['Ends on'] : []),
+    ...(c.onDemand ? ['On-demand days', 'On-demand dollars'] : []),
+  ];
   const rows = PERCENTILES.map((p) => [
-    p, formatDays(c.days[p]), formatUsd(c.usd[p]), ...(c.endDate ? [c.endDate[p]] : []),
+    p,
+    formatDays(c.days[p]),
+    formatUsd(c.usd[p]),
+    ...(c.endDate ? [c.endDate[p]] : []),
     ...(c.onDemand ? [formatDays(c.onDemand.days[p]), formatUsd(c.onDemand.usd[p])] : []),
   ]);
-  const lines = [`### When the run ends${c.onDemand ? ' (spot, and the same run on demand)' : ''}`, '',
-    ...markdownTable(header, rows, header.map((_, i) => i > 0)), ''];
+  const lines = [
+    `### When the run ends${c.onDemand ? ' (spot, and the same run on demand)' : ''}`,
+    '',
+    ...markdownTable(
+      header,
+      rows,
+      header.map((_, i) => i > 0),
+    ),
+    '',
+  ];
   const quarters = milestoneWords(c);
   if (quarters.length > 0) {
-    lines.push(...markdownTable(['Token budget reached', 'Median run', 'Range'], quarters.map((m) => [m.share, m.when, m.range]), [false, true, true]), '');
+    lines.push(
+      ...markdownTable(
+        ['Token budget reached', 'Median run', 'Range'],
+        quarters.map((m) => [m.share, m.when, m.range]),
+        [false, true, true],
+      ),
+      '',
+    );
   }
   for (const sentence of [medianIntervalWords(c, output.reliability?.optimalCheckpointIntervalMinutes ?? null), elasticWords(c), c.basis]) {
     if (sentence) lines.push(markdownCell(sentence), '');
@@ -153,14 +196,31 @@ export function toMarkdown(document: unknown, output: EstimateOutput): string {
   if (output.memory.stages.length > 0 && output.errors.length === 0) {
     lines.push(`### Memory per pipeline stage (GiB, capacity ${formatGiB(output.memory.capacity)})`, '');
     const header = ['Stage', ...memoryParts(output), 'total', 'fits'];
-    lines.push(...markdownTable(header, stageRows(output), header.map((_, i) => i > 0 && i < header.length - 1)), '');
+    lines.push(
+      ...markdownTable(
+        header,
+        stageRows(output),
+        header.map((_, i) => i > 0 && i < header.length - 1),
+      ),
+      '',
+    );
   }
   if (output.throughput) {
     const { breakdown } = output.throughput;
     lines.push('### Step-time breakdown', '');
-    lines.push(...markdownTable(['Part', 'Seconds per step'], TIME_PARTS.map((p) => [p, formatSeconds(breakdown[p])]), [false, true]), '');
+    lines.push(
+      ...markdownTable(
+        ['Part', 'Seconds per step'],
+        TIME_PARTS.map((p) => [p, formatSeconds(breakdown[p])]),
+        [false, true],
+      ),
+      '',
+    );
   }
-  for (const [title, messages] of [['Errors', output.errors], ['Warnings', output.warnings]] as const) {
+  for (const [title, messages] of [
+    ['Errors', output.errors],
+    ['Warnings', output.warnings],
+  ] as const) {
     if (messages.length > 0) lines.push(`### ${title}`, '', ...messages.map((m) => `- ${markdownCell(m)}`), '');
   }
   return lines.join('\n');
@@ -211,7 +271,14 @@ function completionRows(output: EstimateOutput): CsvRow[] {
     rows.push(['completion', '', `budget-${share}pct-days-p50`, m.days.p50, 'days', m.date?.p50 ?? formatDays(m.days.p50)]);
   }
   if (c.p50OptimalInterval) {
-    rows.push(['completion', '', 'p50-optimal-checkpoint-interval', c.p50OptimalInterval.minutes, 'minutes', formatMinutes(c.p50OptimalInterval.minutes)]);
+    rows.push([
+      'completion',
+      '',
+      'p50-optimal-checkpoint-interval',
+      c.p50OptimalInterval.minutes,
+      'minutes',
+      formatMinutes(c.p50OptimalInterval.minutes),
+    ]);
   }
   rows.push(['completion', '', 'basis', null, '', c.basis]);
   return rows;
@@ -219,7 +286,16 @@ function completionRows(output: EstimateOutput): CsvRow[] {
 
 function csvRows(output: EstimateOutput): CsvRow[] {
   const rows: CsvRow[] = modelRows(output);
-  rows.push(...keyFigures(output).map((f): CsvRow => ['figure', '', f.id, f.value, f.unit, f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text]));
+  rows.push(
+    ...keyFigures(output).map((f): CsvRow => [
+      'figure',
+      '',
+      f.id,
+      f.value,
+      f.unit,
+      f.unavailableReason ? `${NOT_AVAILABLE} (${f.unavailableReason})` : f.text,
+    ]),
+  );
   const { capacity, fits, stages } = output.memory;
   rows.push(['figure', '', 'memory-capacity', capacity, 'bytes', formatGiB(capacity)]);
   rows.push(['figure', '', 'memory-fits', fits ? 1 : 0, 'boolean', fits ? 'yes' : 'no']);

@@ -21,26 +21,43 @@ import { searchRows } from './search/searchTable.ts';
 import { outputVerdict } from './uncertainty/hostMemoryWords.ts';
 
 /** A small dense model on a few GPUs: small enough to search quickly, large enough that some layouts do not fit. */
-const documents = fc.record({
-  layers: fc.constantFrom(4, 8, 16),
-  hidden: fc.constantFrom(2048, 4096),
-  seqLen: fc.constantFrom(1024, 4096),
-  gpu: fc.constantFrom('a100-40gb', 'h100-sxm', 'v100-32gb'),
-  tp: fc.constantFrom(1, 2, 4),
-  pp: fc.constantFrom(1, 2, 4),
-  dp: fc.constantFrom(1, 2),
-  microBatch: fc.constantFrom(1, 2, 4),
-  zero: fc.constantFrom(0, 1, 2, 3),
-  recompute: fc.constantFrom('none', 'selective', 'full'),
-  framework: fc.constantFrom('generic', 'megatron', 'deepspeed', 'torchtitan'),
-}).map((r): Doc => ({
-  ...DEFAULT_DOCUMENT,
-  model: { name: 'test', layers: r.layers, hidden: r.hidden, heads: 16, kvHeads: 8, ffnHidden: 4 * r.hidden, vocab: 32_000, ffnType: 'swiglu' },
-  training: { ...(DEFAULT_DOCUMENT['training'] as object), seqLen: r.seqLen, globalBatch: 16 * r.microBatch * r.dp, microBatch: r.microBatch, recompute: r.recompute },
-  parallel: { tp: r.tp, pp: r.pp, dp: r.dp, cp: 1, ep: 1, vpp: 1, sequenceParallel: r.tp > 1, zero: r.zero, schedule: '1f1b' },
-  cluster: { gpu: r.gpu, gpusPerNode: 8, gpus: r.tp * r.pp * r.dp },
-  stack: { framework: r.framework },
-}));
+const documents = fc
+  .record({
+    layers: fc.constantFrom(4, 8, 16),
+    hidden: fc.constantFrom(2048, 4096),
+    seqLen: fc.constantFrom(1024, 4096),
+    gpu: fc.constantFrom('a100-40gb', 'h100-sxm', 'v100-32gb'),
+    tp: fc.constantFrom(1, 2, 4),
+    pp: fc.constantFrom(1, 2, 4),
+    dp: fc.constantFrom(1, 2),
+    microBatch: fc.constantFrom(1, 2, 4),
+    zero: fc.constantFrom(0, 1, 2, 3),
+    recompute: fc.constantFrom('none', 'selective', 'full'),
+    framework: fc.constantFrom('generic', 'megatron', 'deepspeed', 'torchtitan'),
+  })
+  .map((r): Doc => ({
+    ...DEFAULT_DOCUMENT,
+    model: {
+      name: 'test',
+      layers: r.layers,
+      hidden: r.hidden,
+      heads: 16,
+      kvHeads: 8,
+      ffnHidden: 4 * r.hidden,
+      vocab: 32_000,
+      ffnType: 'swiglu',
+    },
+    training: {
+      ...(DEFAULT_DOCUMENT['training'] as object),
+      seqLen: r.seqLen,
+      globalBatch: 16 * r.microBatch * r.dp,
+      microBatch: r.microBatch,
+      recompute: r.recompute,
+    },
+    parallel: { tp: r.tp, pp: r.pp, dp: r.dp, cp: 1, ep: 1, vpp: 1, sequenceParallel: r.tp > 1, zero: r.zero, schedule: '1f1b' },
+    cluster: { gpu: r.gpu, gpusPerNode: 8, gpus: r.tp * r.pp * r.dp },
+    stack: { framework: r.framework },
+  }));
 
 /** The figures each view shows for one output, in bytes. */
 function shown(output: EstimateOutput) {
@@ -57,41 +74,48 @@ function shown(output: EstimateOutput) {
 describe('one memory figure everywhere (property)', () => {
   it('the verdict, the strip and the chart\'s tallest stage show one figure; the layers stack to it; "all fit" only when it fits', () => {
     let checked = 0;
-    fc.assert(fc.property(documents, (doc) => {
-      const output = estimate(doc);
-      if (output.errors.length > 0) return;
-      checked++;
-      const s = shown(output);
-      expect(s.strip).toBe(s.verdict);
-      expect(s.chartTallest).toBe(s.verdict);
-      for (const l of stageFitLayers(output)) {
-        const a = l.allocated;
-        const stacked = (a.frozen ?? 0) + a.parameters + a.gradients + a.optimizer + a.activations + a.other + l.allocatorReserve + l.runtime;
-        expect(stacked).toBeCloseTo(l.deviceUsed, -1);
-        expect(Math.min(l.allocatorReserve, l.runtime)).toBeGreaterThanOrEqual(0);
-      }
-      const verdict = outputVerdict(output);
-      expect(s.chartSaysAllFit).toBe(verdict !== 'will-not-fit');
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(documents, (doc) => {
+        const output = estimate(doc);
+        if (output.errors.length > 0) return;
+        checked++;
+        const s = shown(output);
+        expect(s.strip).toBe(s.verdict);
+        expect(s.chartTallest).toBe(s.verdict);
+        for (const l of stageFitLayers(output)) {
+          const a = l.allocated;
+          const stacked =
+            (a.frozen ?? 0) + a.parameters + a.gradients + a.optimizer + a.activations + a.other + l.allocatorReserve + l.runtime;
+          expect(stacked).toBeCloseTo(l.deviceUsed, -1);
+          expect(Math.min(l.allocatorReserve, l.runtime)).toBeGreaterThanOrEqual(0);
+        }
+        const verdict = outputVerdict(output);
+        expect(s.chartSaysAllFit).toBe(verdict !== 'will-not-fit');
+      }),
+      { numRuns: 60 },
+    );
     expect(checked).toBeGreaterThan(20);
   });
 
   it('the search column shows, for each layout found, the figure the verdict judges once that layout is applied', () => {
     let rows = 0;
-    fc.assert(fc.property(documents, (doc) => {
-      // Margin 0: the search also lists the layouts the verdict calls tight.
-      const found = searchDocument(searchDocumentOf(doc), { topK: 2, variants: 1, pareto: false, memoryMargin: 0 });
-      for (const row of searchRows(found.results)) {
-        const applied = estimate(withLayout(doc, row.result));
-        expect(applied.errors).toEqual([]);
-        const s = shown(applied);
-        expect(row.memoryBytes).toBe(s.verdict);
-        expect(row.memoryBytes).toBe(s.chartTallest);
-        expect(row.memoryBytes).toBe(s.strip);
-        expect(row.verdict).toBe(outputVerdict(applied));
-        rows++;
-      }
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(documents, (doc) => {
+        // Margin 0: the search also lists the layouts the verdict calls tight.
+        const found = searchDocument(searchDocumentOf(doc), { topK: 2, variants: 1, pareto: false, memoryMargin: 0 });
+        for (const row of searchRows(found.results)) {
+          const applied = estimate(withLayout(doc, row.result));
+          expect(applied.errors).toEqual([]);
+          const s = shown(applied);
+          expect(row.memoryBytes).toBe(s.verdict);
+          expect(row.memoryBytes).toBe(s.chartTallest);
+          expect(row.memoryBytes).toBe(s.strip);
+          expect(row.verdict).toBe(outputVerdict(applied));
+          rows++;
+        }
+      }),
+      { numRuns: 12 },
+    );
     expect(rows).toBeGreaterThan(5);
   });
 });

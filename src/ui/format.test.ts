@@ -1,15 +1,48 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  NOT_AVAILABLE, formatBytes, formatCo2Kg, formatCompactCount, formatCount, formatDays, formatEnergyKwh,
-  formatFlopRate, formatFlops, formatGiB, formatGpuHours, formatMinutes, formatNumber, formatPercent,
-  formatSeconds, formatTokenCount, formatTokensPerSecond, formatUsd, formatFlopsPerToken, formatModelSummary, formatParameterCount,
+  NOT_AVAILABLE,
+  formatBytes,
+  formatCo2Kg,
+  formatCompactCount,
+  formatCount,
+  formatDays,
+  formatEnergyKwh,
+  formatFlopRate,
+  formatFlops,
+  formatGiB,
+  formatGpuHours,
+  formatMinutes,
+  formatNumber,
+  formatPercent,
+  formatSeconds,
+  formatTokenCount,
+  formatTokensPerSecond,
+  formatUsd,
+  formatFlopsPerToken,
+  formatModelSummary,
+  formatParameterCount,
 } from './format.ts';
 
 const ALL_FORMATTERS = [
-  formatBytes, formatCo2Kg, formatCompactCount, formatCount, formatDays, formatEnergyKwh, formatFlopRate,
-  formatFlops, formatGiB, formatGpuHours, formatMinutes, formatNumber, formatPercent, formatSeconds,
-  formatTokensPerSecond, formatUsd, formatParameterCount, formatFlopsPerToken,
+  formatBytes,
+  formatCo2Kg,
+  formatCompactCount,
+  formatCount,
+  formatDays,
+  formatEnergyKwh,
+  formatFlopRate,
+  formatFlops,
+  formatGiB,
+  formatGpuHours,
+  formatMinutes,
+  formatNumber,
+  formatPercent,
+  formatSeconds,
+  formatTokensPerSecond,
+  formatUsd,
+  formatParameterCount,
+  formatFlopsPerToken,
 ];
 
 describe('format', () => {
@@ -54,8 +87,9 @@ describe('format', () => {
 
   it('writes the model summary as model cards do', () => {
     // Llama 3 70B: 70,553,706,496 parameters (structure/params.test.ts); DeepSeek-V3: 671.0e9 and 37.55e9.
-    expect(formatModelSummary({ parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 }))
-      .toBe('70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token');
+    expect(formatModelSummary({ parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 })).toBe(
+      '70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token',
+    );
     expect(formatParameterCount(671_026_404_352)).toBe('671 B');
     expect(formatParameterCount(37_552_282_624)).toBe('37.6 B');
     expect(formatParameterCount(124_000_000)).toBe('124 M');
@@ -107,14 +141,16 @@ describe('format', () => {
   });
 
   it('prints no NaN or Infinity for any double', () => {
-    fc.assert(fc.property(fc.double(), (value) => {
-      for (const format of ALL_FORMATTERS) {
-        const text = format(value);
-        expect(text).not.toMatch(/NaN|Infinity|∞/);
-        // Beyond 1e300 a unit conversion (× 100, × 60) may overflow to Infinity, which shows as the dash.
-        if (Math.abs(value) < 1e300) expect(text).not.toBe(NOT_AVAILABLE);
-      }
-    }));
+    fc.assert(
+      fc.property(fc.double(), (value) => {
+        for (const format of ALL_FORMATTERS) {
+          const text = format(value);
+          expect(text).not.toMatch(/NaN|Infinity|∞/);
+          // Beyond 1e300 a unit conversion (× 100, × 60) may overflow to Infinity, which shows as the dash.
+          if (Math.abs(value) < 1e300) expect(text).not.toBe(NOT_AVAILABLE);
+        }
+      }),
+    );
   });
 });
 

@@ -40,7 +40,10 @@ function withUnit(value: number, unit: string): string {
   return text === NOT_AVAILABLE ? text : `${text} ${unit}`;
 }
 
-interface Scale { readonly factor: number; readonly unit: string }
+interface Scale {
+  readonly factor: number;
+  readonly unit: string;
+}
 
 /** Picks the largest scale the value reaches (scales ascending), else the first. */
 function scaled(value: number, scales: readonly Scale[]): string {
@@ -56,8 +59,11 @@ export function formatGiB(bytes: number): string {
 }
 
 const BYTE_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'B' }, { factor: 2 ** 10, unit: 'KiB' }, { factor: 2 ** 20, unit: 'MiB' },
-  { factor: GiB, unit: 'GiB' }, { factor: 2 ** 40, unit: 'TiB' },
+  { factor: 1, unit: 'B' },
+  { factor: 2 ** 10, unit: 'KiB' },
+  { factor: 2 ** 20, unit: 'MiB' },
+  { factor: GiB, unit: 'GiB' },
+  { factor: 2 ** 40, unit: 'TiB' },
 ];
 
 /** Bytes in the binary unit that fits: "512 MiB", "61.3 GiB". */
@@ -96,8 +102,11 @@ export function formatDays(days: number): string {
 }
 
 const FLOP_RATE_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'FLOP/s' }, { factor: 1e9, unit: 'GFLOP/s' }, { factor: 1e12, unit: 'TFLOP/s' },
-  { factor: 1e15, unit: 'PFLOP/s' }, { factor: 1e18, unit: 'EFLOP/s' },
+  { factor: 1, unit: 'FLOP/s' },
+  { factor: 1e9, unit: 'GFLOP/s' },
+  { factor: 1e12, unit: 'TFLOP/s' },
+  { factor: 1e15, unit: 'PFLOP/s' },
+  { factor: 1e18, unit: 'EFLOP/s' },
 ];
 
 /** FLOP per second with an SI prefix: "412 TFLOP/s", "1.2 EFLOP/s". */
@@ -106,8 +115,12 @@ export function formatFlopRate(flopPerSecond: number): string {
 }
 
 const FLOP_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'FLOP' }, { factor: 1e9, unit: 'GFLOP' }, { factor: 1e12, unit: 'TFLOP' },
-  { factor: 1e15, unit: 'PFLOP' }, { factor: 1e18, unit: 'EFLOP' }, { factor: 1e21, unit: 'ZFLOP' },
+  { factor: 1, unit: 'FLOP' },
+  { factor: 1e9, unit: 'GFLOP' },
+  { factor: 1e12, unit: 'TFLOP' },
+  { factor: 1e15, unit: 'PFLOP' },
+  { factor: 1e18, unit: 'EFLOP' },
+  { factor: 1e21, unit: 'ZFLOP' },
 ];
 
 /** A FLOP count with an SI prefix: "3.3 EFLOP". */
@@ -140,7 +153,10 @@ export function formatUsd(usd: number): string {
 }
 
 const ENERGY_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'kWh' }, { factor: 1e3, unit: 'MWh' }, { factor: 1e6, unit: 'GWh' }, { factor: 1e9, unit: 'TWh' },
+  { factor: 1, unit: 'kWh' },
+  { factor: 1e3, unit: 'MWh' },
+  { factor: 1e6, unit: 'GWh' },
+  { factor: 1e9, unit: 'TWh' },
 ];
 
 /** Energy given in kWh, shown in kWh, MWh or GWh. */
@@ -177,7 +193,10 @@ export function formatCountOf(count: number, noun: string, plural = `${noun}s`):
 }
 
 const TOKEN_PREFIXES: readonly Scale[] = [
-  { factor: 1, unit: '' }, { factor: 1e3, unit: 'k' }, { factor: 1e6, unit: 'M' }, { factor: 1e9, unit: 'G' },
+  { factor: 1, unit: '' },
+  { factor: 1e3, unit: 'k' },
+  { factor: 1e6, unit: 'M' },
+  { factor: 1e9, unit: 'G' },
 ];
 
 /** Tokens per second: "850 tokens/s", "452k tokens/s", "1.23M tokens/s". */
@@ -203,7 +222,11 @@ export function formatTokenCount(tokens: number): string {
 }
 
 const PARAMETER_SCALES: readonly Scale[] = [
-  { factor: 1, unit: '' }, { factor: 1e3, unit: 'K' }, { factor: 1e6, unit: 'M' }, { factor: 1e9, unit: 'B' }, { factor: 1e12, unit: 'T' },
+  { factor: 1, unit: '' },
+  { factor: 1e3, unit: 'K' },
+  { factor: 1e6, unit: 'M' },
+  { factor: 1e9, unit: 'B' },
+  { factor: 1e12, unit: 'T' },
 ];
 
 /** A parameter count as model cards write it: "8.03 B", "671 B", "125 M". */
@@ -218,6 +241,10 @@ export function formatFlopsPerToken(flops: number): string {
 }
 
 /** The estimate's model summary in one line: "70.6 B parameters · 70.6 B active · 4.3e11 FLOPs/token". */
-export function formatModelSummary(summary: { readonly parameters: number; readonly activeParameters: number; readonly flopsPerToken: number }): string {
+export function formatModelSummary(summary: {
+  readonly parameters: number;
+  readonly activeParameters: number;
+  readonly flopsPerToken: number;
+}): string {
   return `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ${formatFlopsPerToken(summary.flopsPerToken)}`;
 }

@@ -19,7 +19,8 @@ describe('keyFigures', () => {
     expect(figures.get('tflops-per-gpu')?.value).toBeCloseTo(128.9e12, 0);
     expect(figures.get('tflops-per-gpu')?.text).toBe('129 TFLOP/s');
     expect(memoryCapacityNote(sampleOutput())).toEqual({
-      capacityText: 'of 80 GiB', oomText: 'Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB',
+      capacityText: 'of 80 GiB',
+      oomText: 'Out of memory: needs 103 GiB per GPU (of which 101 GiB reserved by the allocator, 92 GiB allocated), the GPU has 80 GiB',
     });
   });
 
@@ -40,7 +41,9 @@ describe('keyFigures', () => {
     const t = base.throughput;
     if (!t) throw new Error('sample has a throughput');
     const output = { ...base, throughput: { ...t, mfu: 0.41, mfuPeak: { precision: 'bf16' as const, tflopsPerGpu: 989 }, mfuBf16: 0.41 } };
-    const labels = keyFigures(output).map((f) => f.label).filter((label) => label.startsWith('MFU'));
+    const labels = keyFigures(output)
+      .map((f) => f.label)
+      .filter((label) => label.startsWith('MFU'));
     expect(labels).toEqual(['MFU of BF16 peak']);
   });
 

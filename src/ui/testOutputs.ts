@@ -5,10 +5,19 @@ import type { EstimateOutput, MemoryBreakdown, ScheduleBlock, StageOnDevice, Tim
 
 const GIB = 2 ** 30;
 
-export function breakdownGiB(parameters: number, gradients: number, optimizer: number, activations: number, other: number): MemoryBreakdown {
+export function breakdownGiB(
+  parameters: number,
+  gradients: number,
+  optimizer: number,
+  activations: number,
+  other: number,
+): MemoryBreakdown {
   return {
-    parameters: parameters * GIB, gradients: gradients * GIB, optimizer: optimizer * GIB,
-    activations: activations * GIB, other: other * GIB,
+    parameters: parameters * GIB,
+    gradients: gradients * GIB,
+    optimizer: optimizer * GIB,
+    activations: activations * GIB,
+    other: other * GIB,
     total: (parameters + gradients + optimizer + activations + other) * GIB,
   };
 }
@@ -32,7 +41,9 @@ export function gpipeTimeline(stages: number, microBatches: number, forwardSecon
   }
   const slots = microBatches + stages - 1;
   return {
-    stages, microBatches, blocks,
+    stages,
+    microBatches,
+    blocks,
     makespanSeconds: slots * (forwardSeconds + backwardSeconds),
     bubbleFraction: (stages - 1) / slots,
   };
@@ -44,7 +55,15 @@ function onDevice(stages: readonly MemoryBreakdown[]): StageOnDevice[] {
 }
 
 const BREAKDOWN: Readonly<Record<TimePart, number>> = {
-  compute: 3.6, recompute: 0.4, tp: 0.5, cp: 0, ep: 0, pp: 0.05, dp: 0.1, bubble: 0.5, optimizer: 0.06,
+  compute: 3.6,
+  recompute: 0.4,
+  tp: 0.5,
+  cp: 0,
+  ep: 0,
+  pp: 0.05,
+  dp: 0.1,
+  bubble: 0.5,
+  optimizer: 0.06,
 };
 
 /** No offload: nothing on the host, a DGX H100's 2 TiB. */
@@ -56,12 +75,25 @@ export function sampleOutput(): EstimateOutput {
   const stages = [breakdownGiB(20, 20, 30, 20, 2), ...Array.from({ length: 7 }, () => breakdownGiB(20, 20, 20, 8, 2))];
   const perGpu = stages[0] ?? breakdownGiB(0, 0, 0, 0, 0);
   return {
-    memory: { perGpu, stages, reserved: perGpu.total * 1.1, deviceUsed: perGpu.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice(stages), capacity: 80 * GIB, fits: false, host: NO_HOST },
+    memory: {
+      perGpu,
+      stages,
+      reserved: perGpu.total * 1.1,
+      deviceUsed: perGpu.total * 1.1 + 1.5 * GIB,
+      stagesOnDevice: onDevice(stages),
+      capacity: 80 * GIB,
+      fits: false,
+      host: NO_HOST,
+    },
     // Llama 3 70B (structure/params.test.ts): 70,553,706,496 parameters; 6N + attention at 8k ≈ 4.3e11 FLOPs/token.
     model: { parameters: 70_553_706_496, activeParameters: 70_553_706_496, flopsPerToken: 4.3e11 },
     flops: { modelPerStep: 3.35e18, hardwarePerStep: 4.35e18 },
     throughput: {
-      stepSeconds: 5.21, tokensPerSecond: 603_800, tflopsPerGpu: 128.9, mfu: 0.4132, hfu: 0.5364,
+      stepSeconds: 5.21,
+      tokensPerSecond: 603_800,
+      tflopsPerGpu: 128.9,
+      mfu: 0.4132,
+      hfu: 0.5364,
       // One bubble (step.ts): the breakdown's bubble over the step, 0.5 / 5.21 = 9.6 %.
       bubbleFraction: BREAKDOWN.bubble / 5.21,
       breakdown: BREAKDOWN,
@@ -80,10 +112,24 @@ export function sampleOutput(): EstimateOutput {
 export function partialOutput(): EstimateOutput {
   const stage = breakdownGiB(10, 10, 20, 15, 1);
   return {
-    memory: { perGpu: stage, stages: [stage, stage], reserved: stage.total * 1.1, deviceUsed: stage.total * 1.1 + 1.5 * GIB, stagesOnDevice: onDevice([stage, stage]), capacity: 80 * GIB, fits: true, host: NO_HOST },
+    memory: {
+      perGpu: stage,
+      stages: [stage, stage],
+      reserved: stage.total * 1.1,
+      deviceUsed: stage.total * 1.1 + 1.5 * GIB,
+      stagesOnDevice: onDevice([stage, stage]),
+      capacity: 80 * GIB,
+      fits: true,
+      host: NO_HOST,
+    },
     model: { parameters: 8.03e9, activeParameters: 8.03e9, flopsPerToken: 5.3e10 },
     flops: { modelPerStep: 1e18, hardwarePerStep: 1.3e18 },
-    throughput: null, time: null, cost: null, reliability: null, timeline: null,
-    warnings: ['throughput, time, cost and reliability are not computed yet'], errors: [],
+    throughput: null,
+    time: null,
+    cost: null,
+    reliability: null,
+    timeline: null,
+    warnings: ['throughput, time, cost and reliability are not computed yet'],
+    errors: [],
   };
 }

@@ -13,8 +13,11 @@ export const TWO_COLUMNS_QUERY = '(min-width: 700px)';
 const AHEAD = '100% 0px';
 
 function drawnAtOnce(): boolean {
-  return typeof window.IntersectionObserver !== 'function' || typeof window.matchMedia !== 'function'
-    || window.matchMedia(TWO_COLUMNS_QUERY).matches;
+  return (
+    typeof window.IntersectionObserver !== 'function' ||
+    typeof window.matchMedia !== 'function' ||
+    window.matchMedia(TWO_COLUMNS_QUERY).matches
+  );
 }
 
 /** True once the element is within a screen of the view, or at once where the layout has two columns. */
@@ -24,12 +27,17 @@ export function useNearView(ref: RefObject<Element | null>): boolean {
     const element = ref.current;
     if (near || !element) return undefined;
     const show = () => startTransition(() => setNear(true));
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) show();
-    }, { rootMargin: AHEAD });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) show();
+      },
+      { rootMargin: AHEAD },
+    );
     observer.observe(element);
     const columns = window.matchMedia(TWO_COLUMNS_QUERY);
-    const onColumns = () => { if (columns.matches) show(); };
+    const onColumns = () => {
+      if (columns.matches) show();
+    };
     columns.addEventListener('change', onColumns);
     // A printed page has every chart: drawn synchronously before the browser lays the page out.
     const onPrint = () => setNear(true);

@@ -43,7 +43,11 @@ function guarded<T>(compute: () => T, what: string, failure: (message: string) =
 export const engineApi = {
   /** The engine's estimate for an untrusted interchange document; errors come back as field-named values, never as exceptions. */
   estimate(document: unknown): EstimateOutput {
-    return guarded(() => estimate(document), 'failed on this configuration', (message) => invalidOutput([message], []));
+    return guarded(
+      () => estimate(document),
+      'failed on this configuration',
+      (message) => invalidOutput([message], []),
+    );
   },
 
   /** Cases start … start + count − 1 of validation/published-runs.json with the engine's predictions (validate.ts); batches let the page show progress. */
@@ -57,24 +61,35 @@ export const engineApi = {
    * and days (fit-suggestions.ts); `layouts: false` for the quick knob fixes alone, without the layout searches.
    */
   fitSuggestions(document: unknown, layouts = true): FitSuggestionsAnswer {
-    return guarded((): FitSuggestionsAnswer => {
-      const parsed = parseDocument(document);
-      return parsed.ok ? { ok: true, ...fitSuggestions(parsed.config, { layouts }) } : { ok: false, errors: parsed.errors };
-    }, 'the fixes could not be computed', (message) => ({ ok: false, errors: [message] }));
+    return guarded(
+      (): FitSuggestionsAnswer => {
+        const parsed = parseDocument(document);
+        return parsed.ok ? { ok: true, ...fitSuggestions(parsed.config, { layouts }) } : { ok: false, errors: parsed.errors };
+      },
+      'the fixes could not be computed',
+      (message) => ({ ok: false, errors: [message] }),
+    );
   },
 
   /** One knob's curve and the checkpoint curve for this document; errors come back as values. */
   tradeoffs(document: unknown, knob: unknown, seqLenHold?: SeqLenHold): TradeoffAnswer {
-    const sweep = (k: unknown) => guarded(() => sweepDocument(document, k, { timeline: false, ...(seqLenHold ? { seqLenHold } : {}) }), 'the curve could not be computed',
-      (message) => emptySweep(null, String(k), [message]));
+    const sweep = (k: unknown) =>
+      guarded(
+        () => sweepDocument(document, k, { timeline: false, ...(seqLenHold ? { seqLenHold } : {}) }),
+        'the curve could not be computed',
+        (message) => emptySweep(null, String(k), [message]),
+      );
     const curve = sweep(knob);
     return { knob: curve, checkpoint: knob === 'checkpointInterval' ? curve : sweep('checkpointInterval') };
   },
 
   /** The calibration multipliers that make the engine reproduce a measured run of this document (fit-run.ts). */
   fitRun(document: unknown, measurement: RunMeasurement): RunFitResult {
-    return guarded(() => fitRunDocument(document, measurement), 'the fit failed on this configuration',
-      (message) => ({ ok: false, errors: [message] }));
+    return guarded(
+      () => fitRunDocument(document, measurement),
+      'the fit failed on this configuration',
+      (message) => ({ ok: false, errors: [message] }),
+    );
   },
 };
 

@@ -11,11 +11,13 @@ type Impl = (document: unknown) => Promise<EstimateOutput> | EstimateOutput;
 const fakeWorker = (impl: Impl) => fakeWorkerOf({ estimate: impl });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const answerAfter = (ms: number, seen: unknown[]): Impl => async (document) => {
-  seen.push(document);
-  await sleep(ms);
-  return invalidOutput([], [String(document)]);
-};
+const answerAfter =
+  (ms: number, seen: unknown[]): Impl =>
+  async (document) => {
+    seen.push(document);
+    await sleep(ms);
+    return invalidOutput([], [String(document)]);
+  };
 const never: Impl = () => new Promise<EstimateOutput>(() => undefined);
 
 let estimator: Estimator | undefined;
@@ -33,7 +35,11 @@ describe('the estimator client', () => {
   it('drops stale work: of three quick requests, the middle one is never sent and only the last is answered', async () => {
     const seen: unknown[] = [];
     const results: unknown[] = [];
-    estimator = createEstimator({ createWorker: () => fakeWorker(answerAfter(20, seen)), onResult: (_, d) => results.push(d), onRestart: () => undefined });
+    estimator = createEstimator({
+      createWorker: () => fakeWorker(answerAfter(20, seen)),
+      onResult: (_, d) => results.push(d),
+      onRestart: () => undefined,
+    });
     estimator.request('a');
     estimator.request('b');
     estimator.request('c');
@@ -68,7 +74,11 @@ describe('the estimator client', () => {
     const workers = [first, fakeWorker(answerAfter(0, []))];
     const messages: string[] = [];
     const results: unknown[] = [];
-    estimator = createEstimator({ createWorker: () => workers.shift() ?? fakeWorker(never), onResult: (_, d) => results.push(d), onRestart: (m) => messages.push(m) });
+    estimator = createEstimator({
+      createWorker: () => workers.shift() ?? fakeWorker(never),
+      onResult: (_, d) => results.push(d),
+      onRestart: (m) => messages.push(m),
+    });
     estimator.request('doc');
     await sleep(10);
     first.crash();
@@ -79,7 +89,12 @@ describe('the estimator client', () => {
 
   it(`gives up after ${MAX_RESTARTS_IN_A_ROW} restarts in a row, saying so`, async () => {
     const messages: string[] = [];
-    estimator = createEstimator({ createWorker: () => fakeWorker(never), onResult: () => undefined, onRestart: (m) => messages.push(m), timeoutMs: 10 });
+    estimator = createEstimator({
+      createWorker: () => fakeWorker(never),
+      onResult: () => undefined,
+      onRestart: (m) => messages.push(m),
+      timeoutMs: 10,
+    });
     for (let i = 0; i <= MAX_RESTARTS_IN_A_ROW; i++) {
       estimator.request(i);
       await until(() => messages.length > i);

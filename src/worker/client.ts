@@ -28,7 +28,11 @@ export interface Estimator {
   dispose(): void;
 }
 
-interface Job { readonly id: number; readonly document: unknown; readonly retried: boolean }
+interface Job {
+  readonly id: number;
+  readonly document: unknown;
+  readonly retried: boolean;
+}
 
 export function createEstimator(options: EstimatorOptions): Estimator {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -53,11 +57,13 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     const gen = generation;
     pending = null;
     inFlight = job;
-    void session.call((remote) => remote.estimate(job.document)).then((answer) => {
-      if (answer.ok) finish(gen, job, answer.value);
-      // A call that throws counts as a crash: the worker is replaced and the request retried once.
-      else restart(answer.failure === 'timeout' ? 'timeout' : 'crashed', gen);
-    });
+    void session
+      .call((remote) => remote.estimate(job.document))
+      .then((answer) => {
+        if (answer.ok) finish(gen, job, answer.value);
+        // A call that throws counts as a crash: the worker is replaced and the request retried once.
+        else restart(answer.failure === 'timeout' ? 'timeout' : 'crashed', gen);
+      });
   }
 
   function finish(gen: number, job: Job, output: EstimateOutput): void {
@@ -81,9 +87,11 @@ export function createEstimator(options: EstimatorOptions): Estimator {
     }
     generation += 1;
     session.start();
-    options.onRestart(reason === 'timeout'
-      ? `The estimator did not answer within ${timeoutMs / 1000} s and was restarted; the figures shown are from the last configuration it answered.`
-      : 'The estimator stopped unexpectedly and was restarted.');
+    options.onRestart(
+      reason === 'timeout'
+        ? `The estimator did not answer within ${timeoutMs / 1000} s and was restarted; the figures shown are from the last configuration it answered.`
+        : 'The estimator stopped unexpectedly and was restarted.',
+    );
     // A crash may be bad luck, so the newest request runs once more; a timeout is not retried, as the same input would hang again.
     if (reason === 'crashed' && failed && !failed.retried && !pending && failed.id === latestId) pending = { ...failed, retried: true };
     pump();

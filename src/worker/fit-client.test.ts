@@ -3,7 +3,6 @@ import { engineApi } from './api.ts';
 import { fakeWorker } from '../testing/fake-worker.ts';
 import { runFit } from './fit-client.ts';
 
-
 const document = {
   version: 1,
   model: { layers: 4, hidden: 1024, heads: 16, vocab: 32000 },
@@ -13,7 +12,7 @@ const document = {
 };
 
 describe('running a fit in its own worker', () => {
-  it('answers with the engine\'s fit and terminates the worker', async () => {
+  it("answers with the engine's fit and terminates the worker", async () => {
     const step = engineApi.estimate(document).throughput?.stepSeconds ?? NaN;
     const worker = fakeWorker(engineApi);
     const result = await runFit(() => worker, document, { stepSeconds: step });
@@ -35,7 +34,7 @@ describe('running a fit in its own worker', () => {
     expect(await pending).toEqual({ ok: false, errors: ['the fitting worker stopped unexpectedly'] });
   });
 
-  it('passes the engine\'s field-named errors through', async () => {
+  it("passes the engine's field-named errors through", async () => {
     const result = await runFit(() => fakeWorker(engineApi), { version: 1 }, { stepSeconds: 1 });
     expect(result.ok === false && result.errors).toContain('model: is required');
   });

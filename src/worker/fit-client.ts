@@ -12,7 +12,11 @@ import type { WorkerLike } from './session.ts';
 /** A fit runs the engine about 40 times per measurement: well under a second, except on a cold worker. */
 export const FIT_TIMEOUT_MS = 20_000;
 
-const FIT_WORDS = { crash: 'the fitting worker stopped unexpectedly', late: 'the fit did not finish', rejected: 'the fit could not be run' };
+const FIT_WORDS = {
+  crash: 'the fitting worker stopped unexpectedly',
+  late: 'the fit did not finish',
+  rejected: 'the fit could not be run',
+};
 
 export function runFit(
   createWorker: () => WorkerLike,

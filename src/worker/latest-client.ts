@@ -30,7 +30,8 @@ export interface LatestClientOptions<Question, Answer> {
 }
 
 export function createLatestClient<Question, Answer>(
-  createWorker: () => WorkerLike, options: LatestClientOptions<Question, Answer>,
+  createWorker: () => WorkerLike,
+  options: LatestClientOptions<Question, Answer>,
 ): LatestClient<Question, Answer> {
   const session = createWorkerSession<EngineApi>(createWorker, {
     policy: 'latest-wins',
@@ -43,7 +44,9 @@ export function createLatestClient<Question, Answer>(
     async request(question, signal) {
       const answer = await session.call((remote) => options.ask(remote, question), signal);
       if (answer.ok) return answer.value;
-      return answer.failure === 'superseded' || answer.failure === 'disposed' || answer.failure === 'aborted' ? null : options.failure(answer.message);
+      return answer.failure === 'superseded' || answer.failure === 'disposed' || answer.failure === 'aborted'
+        ? null
+        : options.failure(answer.message);
     },
     dispose: () => session.dispose(),
   };

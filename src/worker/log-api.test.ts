@@ -14,7 +14,10 @@ const DOCUMENT = {
 };
 
 describe('logApi.read', () => {
-  const text = syntheticMegatronLog({ steps: 40, globalBatch: 256, seqLen: 8192, gpus: 64, tp: 8, pp: 1 }).replace('training ...', 'training … ✓ é');
+  const text = syntheticMegatronLog({ steps: 40, globalBatch: 256, seqLen: 8192, gpus: 64, tp: 8, pp: 1 }).replace(
+    'training ...',
+    'training … ✓ é',
+  );
 
   it('a Blob and the same text give the same report; progress reaches 1', async () => {
     const seen: number[] = [];

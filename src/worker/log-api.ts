@@ -30,7 +30,8 @@ async function readInto(reader: LogReader, source: Blob | string, progress: (fra
   reader.push(decoder.decode());
 }
 
-export type CompareAnswer = { readonly ok: true; readonly comparison: LogComparison } | { readonly ok: false; readonly errors: readonly string[] };
+export type CompareAnswer =
+  { readonly ok: true; readonly comparison: LogComparison } | { readonly ok: false; readonly errors: readonly string[] };
 
 export const logApi = {
   /** A log already read compared again with `document` (the page's configuration changed since): the prediction and the mismatch only. */
@@ -47,7 +48,8 @@ export const logApi = {
   async read(source: Blob | string, document: unknown, progress: (fraction: number) => void = () => {}): Promise<LogAnswer> {
     try {
       const size = typeof source === 'string' ? source.length : source.size;
-      if (size > MAX_LOG_BYTES) return { ok: false, errors: [`the log is ${(size / 1e9).toFixed(1)} GB: the page reads logs up to ${MAX_LOG_BYTES / 1e9} GB`] };
+      if (size > MAX_LOG_BYTES)
+        return { ok: false, errors: [`the log is ${(size / 1e9).toFixed(1)} GB: the page reads logs up to ${MAX_LOG_BYTES / 1e9} GB`] };
       const reader = new LogReader();
       await readInto(reader, source, progress);
       const report = reader.end();

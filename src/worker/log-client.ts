@@ -26,6 +26,11 @@ export function readLogInWorker(
 }
 
 /** A log already read, compared again with the page's (changed) document, in a one-shot worker. */
-export function compareLogInWorker(createWorker: () => WorkerLike, report: LogReport, document: unknown, timeoutMs = LOG_TIMEOUT_MS): Promise<CompareAnswer> {
+export function compareLogInWorker(
+  createWorker: () => WorkerLike,
+  report: LogReport,
+  document: unknown,
+  timeoutMs = LOG_TIMEOUT_MS,
+): Promise<CompareAnswer> {
   return askOnce<LogApi, CompareAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => Promise.resolve(remote.compare(report, document)));
 }

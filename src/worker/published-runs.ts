@@ -9,6 +9,8 @@ import { readValidationCases, type ValidationCase } from '../model/validation/in
 let loading: Promise<readonly ValidationCase[]> | null = null;
 
 export function loadPublishedRuns(): Promise<readonly ValidationCase[]> {
-  loading ??= import('../../validation/published-runs.json?raw').then((module) => readValidationCases(JSON.parse(module.default) as unknown));
+  loading ??= import('../../validation/published-runs.json?raw').then((module) =>
+    readValidationCases(JSON.parse(module.default) as unknown),
+  );
   return loading;
 }

@@ -46,7 +46,11 @@ describe('the search worker object', () => {
 
 describe('cluster sizing in the search worker', () => {
   const { gpus: _gpus, ...cluster } = DOCUMENT.cluster as Record<string, unknown>;
-  const SIZING = { ...DOCUMENT, cluster, search: { objective: 'usd', gpuTypes: ['a100-80gb', 'h100-sxm'], minGpus: 8, maxGpus: 64, maxDays: 365 } };
+  const SIZING = {
+    ...DOCUMENT,
+    cluster,
+    search: { objective: 'usd', gpuTypes: ['a100-80gb', 'h100-sxm'], minGpus: 8, maxGpus: 64, maxDays: 365 },
+  };
 
   it('reports rising progress through the bounds pass and the search, and answers with GPU types and sizes', async () => {
     const progress: SearchProgress[] = [];

@@ -12,7 +12,11 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function createSearchApi() {
   let cancelled = false;
   return {
-    async search(document: unknown, options: SearchOptions, onProgress?: (progress: SearchProgress) => void): Promise<SearchDocumentOutput> {
+    async search(
+      document: unknown,
+      options: SearchOptions,
+      onProgress?: (progress: SearchProgress) => void,
+    ): Promise<SearchDocumentOutput> {
       cancelled = false;
       const steps = searchDocumentSteps(document, options, { shouldStop: () => cancelled });
       for (;;) {

@@ -42,16 +42,18 @@ export function startSearch(
   let cancelled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const outcome = session.call((r) => {
-    remote = r;
-    return r.search(document, options, proxy(onProgress));
-  }, abandon.signal).then((answer): SearchOutcome => {
-    clearTimeout(timer);
-    if (answer.ok) return answer.value.stopped ? { kind: 'cancelled', output: answer.value } : { kind: 'done', output: answer.value };
-    // Terminated after the grace period, or the cancelled search's call failing: cancelled, with nothing to show.
-    if (answer.failure === 'aborted' || (cancelled && answer.failure === 'rejected')) return { kind: 'cancelled', output: null };
-    return { kind: 'failed', error: answer.message };
-  });
+  const outcome = session
+    .call((r) => {
+      remote = r;
+      return r.search(document, options, proxy(onProgress));
+    }, abandon.signal)
+    .then((answer): SearchOutcome => {
+      clearTimeout(timer);
+      if (answer.ok) return answer.value.stopped ? { kind: 'cancelled', output: answer.value } : { kind: 'done', output: answer.value };
+      // Terminated after the grace period, or the cancelled search's call failing: cancelled, with nothing to show.
+      if (answer.failure === 'aborted' || (cancelled && answer.failure === 'rejected')) return { kind: 'cancelled', output: null };
+      return { kind: 'failed', error: answer.message };
+    });
 
   return {
     outcome,

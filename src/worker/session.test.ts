@@ -4,20 +4,29 @@ import { startSearch } from './search-client.ts';
 import { createWorkerSession, type SessionPolicy } from './session.ts';
 import { runValidation } from './validation-client.ts';
 
-interface Echo { echo(value: string): Promise<string> | string }
+interface Echo {
+  echo(value: string): Promise<string> | string;
+}
 const echo: Echo = { echo: (value) => value };
 const silent: Echo = { echo: () => new Promise<string>(() => undefined) };
-const throwing: Echo = { echo: () => { throw new Error('broken'); } };
+const throwing: Echo = {
+  echo: () => {
+    throw new Error('broken');
+  },
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A session over fake workers that serve `apis` in turn (the last one for every later start), and the workers it started. */
 function sessionOver(policy: SessionPolicy, apis: readonly Echo[], extra: { timeoutMs?: number; onCrash?: () => void } = {}) {
   const started: FakeWorker[] = [];
-  const session = createWorkerSession<Echo>(() => {
-    const worker = fakeWorker(apis[Math.min(started.length, apis.length - 1)] ?? echo);
-    started.push(worker);
-    return worker;
-  }, { policy, crashMessage: 'it crashed', timeoutMessage: 'too slow', abortMessage: 'abandoned', ...extra });
+  const session = createWorkerSession<Echo>(
+    () => {
+      const worker = fakeWorker(apis[Math.min(started.length, apis.length - 1)] ?? echo);
+      started.push(worker);
+      return worker;
+    },
+    { policy, crashMessage: 'it crashed', timeoutMessage: 'too slow', abortMessage: 'abandoned', ...extra },
+  );
   return { session, started };
 }
 
@@ -43,7 +52,11 @@ describe('the worker session', () => {
 
   it('a crash answers with the crash message, terminates the worker and tells onCrash; the next call starts a fresh worker', async () => {
     let crashes = 0;
-    const { session, started } = sessionOver('latest-wins', [silent, echo], { onCrash: () => { crashes += 1; } });
+    const { session, started } = sessionOver('latest-wins', [silent, echo], {
+      onCrash: () => {
+        crashes += 1;
+      },
+    });
     const pending = session.call((r) => r.echo('x'));
     await sleep(5);
     started[0]?.crash();
@@ -57,7 +70,11 @@ describe('the worker session', () => {
 
   it('an idle worker that crashes tells onCrash too', async () => {
     let crashes = 0;
-    const { session, started } = sessionOver('latest-wins', [echo], { onCrash: () => { crashes += 1; } });
+    const { session, started } = sessionOver('latest-wins', [echo], {
+      onCrash: () => {
+        crashes += 1;
+      },
+    });
     session.start();
     started[0]?.crash();
     expect(crashes).toBe(1);
@@ -91,7 +108,11 @@ describe('the one-shot clients on the session', () => {
   it('the validation run rejects with a sentence when abandoned, and terminates its worker', async () => {
     const worker = fakeWorker({ validate: () => new Promise(() => undefined) });
     const abort = new AbortController();
-    const pending = runValidation(() => worker, () => undefined, abort.signal);
+    const pending = runValidation(
+      () => worker,
+      () => undefined,
+      abort.signal,
+    );
     abort.abort();
     await expect(pending).rejects.toThrow('validation abandoned');
     expect(worker.terminated).toBe(true);
@@ -99,7 +120,13 @@ describe('the one-shot clients on the session', () => {
 
   it('a cancelled search that does not stop within the grace period is terminated: cancelled, with nothing to show', async () => {
     const worker = fakeWorker({ search: () => new Promise(() => undefined), cancel: () => undefined });
-    const job = startSearch(() => worker, {}, { topK: 1 }, () => undefined, 20);
+    const job = startSearch(
+      () => worker,
+      {},
+      { topK: 1 },
+      () => undefined,
+      20,
+    );
     job.cancel();
     expect(await job.outcome).toEqual({ kind: 'cancelled', output: null });
     expect(worker.terminated).toBe(true);
@@ -107,7 +134,12 @@ describe('the one-shot clients on the session', () => {
 
   it('a search worker that crashes gives an error value', async () => {
     const worker = fakeWorker({ search: () => new Promise(() => undefined), cancel: () => undefined });
-    const job = startSearch(() => worker, {}, { topK: 1 }, () => undefined);
+    const job = startSearch(
+      () => worker,
+      {},
+      { topK: 1 },
+      () => undefined,
+    );
     await sleep(5);
     worker.crash();
     expect(await job.outcome).toEqual({ kind: 'failed', error: 'the search worker stopped unexpectedly' });

@@ -22,8 +22,7 @@ export type SessionPolicy = 'one-shot' | 'latest-wins';
 export type SessionFailure = 'crashed' | 'timeout' | 'aborted' | 'rejected' | 'superseded' | 'disposed';
 
 export type SessionAnswer<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failure: SessionFailure; readonly message: string };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly failure: SessionFailure; readonly message: string };
 
 export interface WorkerSessionOptions {
   readonly policy: SessionPolicy;
@@ -69,7 +68,9 @@ export function createWorkerSession<Api>(createWorker: () => WorkerLike, options
   function spawn(): Incarnation<Api> {
     const worker = createWorker();
     let resolveEnded: (failed: Failed) => void = () => {};
-    const ended = new Promise<Failed>((resolve) => { resolveEnded = resolve; });
+    const ended = new Promise<Failed>((resolve) => {
+      resolveEnded = resolve;
+    });
     let done = false;
     const onCrash = () => {
       incarnation.end('crashed', options.crashMessage);
@@ -102,9 +103,10 @@ export function createWorkerSession<Api>(createWorker: () => WorkerLike, options
       const id = ++latest;
       const incarnation = worker();
       const { timeoutMs } = options;
-      const timer = timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => incarnation.end('timeout', options.timeoutMessage ?? `no answer within ${timeoutMs / 1000} s`), timeoutMs);
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => incarnation.end('timeout', options.timeoutMessage ?? `no answer within ${timeoutMs / 1000} s`), timeoutMs);
       const onAbort = () => incarnation.end('aborted', options.abortMessage ?? 'abandoned');
       signal?.addEventListener('abort', onAbort);
       if (signal?.aborted) onAbort();

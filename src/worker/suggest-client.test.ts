@@ -3,7 +3,6 @@ import { engineApi } from './api.ts';
 import { fakeWorker, type FakeWorker } from '../testing/fake-worker.ts';
 import { createFitSuggester, SUGGEST_TIMEOUT_MS } from './suggest-client.ts';
 
-
 // An 8B dense model on 8 H100 at ZeRO-0: its unsharded Adam state alone is over 80 GiB, so fixes exist (fit-suggestions.test.ts).
 const tooSmall = {
   version: 1,
@@ -14,7 +13,7 @@ const tooSmall = {
 };
 
 describe('the fixes worker client', () => {
-  it('answers with the engine\'s own list, through comlink: the quick knob fixes, or the full list with the searches', async () => {
+  it("answers with the engine's own list, through comlink: the quick knob fixes, or the full list with the searches", async () => {
     const worker = fakeWorker(engineApi);
     const suggester = createFitSuggester(() => worker, SUGGEST_TIMEOUT_MS, false);
     const answer = await suggester.request(tooSmall);
@@ -25,7 +24,7 @@ describe('the fixes worker client', () => {
     expect(worker.terminated).toBe(true);
   });
 
-  it('hands back only the newest request\'s answer, and none to a request its signal abandoned', async () => {
+  it("hands back only the newest request's answer, and none to a request its signal abandoned", async () => {
     const suggester = createFitSuggester(() => fakeWorker(engineApi), SUGGEST_TIMEOUT_MS, false);
     const stop = new AbortController();
     const abandoned = suggester.request(tooSmall, stop.signal);

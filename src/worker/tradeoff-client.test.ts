@@ -4,11 +4,10 @@ import { engineApi } from './api.ts';
 import { fakeWorker } from '../testing/fake-worker.ts';
 import { createTradeoffClient } from './tradeoff-client.ts';
 
-
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
 
 describe('the trade-off worker client', () => {
-  it('answers with the knob\'s curve and the checkpoint curve, without timelines, through comlink', async () => {
+  it("answers with the knob's curve and the checkpoint curve, without timelines, through comlink", async () => {
     const client = createTradeoffClient(() => fakeWorker(engineApi));
     const answer = await client.request({ document: LLAMA_70B, knob: 'zero' });
     expect(answer?.knob.rows.map((r) => r.value)).toEqual([0, 1, 2, 3]);

@@ -12,7 +12,9 @@ function stubWorker(answerMs: number | null) {
       made.push(this.state);
       if (answerMs !== null) setTimeout(() => this.onmessage?.(), answerMs);
     }
-    terminate() { this.state.terminated = true; }
+    terminate() {
+      this.state.terminated = true;
+    }
   }
   vi.stubGlobal('Worker', StubWorker);
   return made;
@@ -33,7 +35,9 @@ describe('warmNumberFormats', () => {
     vi.useFakeTimers();
     const made = stubWorker(40);
     let done = false;
-    void warmNumberFormats().then(() => { done = true; });
+    void warmNumberFormats().then(() => {
+      done = true;
+    });
     await vi.advanceTimersByTimeAsync(39);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -45,7 +49,9 @@ describe('warmNumberFormats', () => {
     vi.useFakeTimers();
     const made = stubWorker(null);
     let done = false;
-    void warmNumberFormats().then(() => { done = true; });
+    void warmNumberFormats().then(() => {
+      done = true;
+    });
     await vi.advanceTimersByTimeAsync(FORMATS_WAIT_MS - 1);
     expect(done).toBe(false);
     await vi.advanceTimersByTimeAsync(1);

@@ -13,9 +13,31 @@ describe('the model catalog (issue 38 item 2)', () => {
   });
 
   it('names the families people train', () => {
-    const families = ['llama3.2-', 'llama3.3-', 'llama4-', 'qwen2.5-', 'qwen3-', 'qwen3-30b-a3b', 'gemma2-', 'gemma3-', 'mistral-', 'mixtral-', 'phi3', 'phi4',
-      'deepseek-v2', 'deepseek-v3', 'gpt-oss-', 'kimi-k2', 'olmo2-', 'nemotron'];
-    for (const family of families) expect(CATALOG.some((e) => e.id.startsWith(family)), family).toBe(true);
+    const families = [
+      'llama3.2-',
+      'llama3.3-',
+      'llama4-',
+      'qwen2.5-',
+      'qwen3-',
+      'qwen3-30b-a3b',
+      'gemma2-',
+      'gemma3-',
+      'mistral-',
+      'mixtral-',
+      'phi3',
+      'phi4',
+      'deepseek-v2',
+      'deepseek-v3',
+      'gpt-oss-',
+      'kimi-k2',
+      'olmo2-',
+      'nemotron',
+    ];
+    for (const family of families)
+      expect(
+        CATALOG.some((e) => e.id.startsWith(family)),
+        family,
+      ).toBe(true);
   });
 
   it.each(CATALOG.map((e) => [e.id, e] as const))('%s: names its sources and reads as a model with no warnings', (_id, entry) => {
@@ -33,8 +55,10 @@ describe('the model catalog (issue 38 item 2)', () => {
     const read = readCatalogModel(entry.id);
     if (!read.ok) throw new Error(read.errors.join('; '));
     const counted = parameterCounts(read.model).total;
-    expect(Math.abs(counted / entry.params.total - 1), `${entry.id}: engine ${counted.toExponential(4)} vs published ${entry.params.total.toExponential(4)}`)
-      .toBeLessThanOrEqual(0.02);
+    expect(
+      Math.abs(counted / entry.params.total - 1),
+      `${entry.id}: engine ${counted.toExponential(4)} vs published ${entry.params.total.toExponential(4)}`,
+    ).toBeLessThanOrEqual(0.02);
   });
 });
 

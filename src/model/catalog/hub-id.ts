@@ -7,7 +7,8 @@ import type { CatalogEntry } from './types.ts';
 // entry wins over a name match. Versions (v0.1, v0.3, 3.1) are kept: their shapes differ.
 
 /** Suffixes that name a variant of the same weights' shape, not another shape. */
-const VARIANT_SUFFIX = /-(?:instruct|chat|hf|base|it|pt|sft|dpo|thinking|reasoning|fp8|fp16|bf16|fp32|int4|int8|awq|gptq|gguf|bnb-4bit|4bit|8bit|unsloth|\d{4})$/;
+const VARIANT_SUFFIX =
+  /-(?:instruct|chat|hf|base|it|pt|sft|dpo|thinking|reasoning|fp8|fp16|bf16|fp32|int4|int8|awq|gptq|gguf|bnb-4bit|4bit|8bit|unsloth|\d{4})$/;
 
 /** The model name of a Hub id, lower case, without its variant suffixes or a "meta-" prefix ("Meta-Llama-3-8B-Instruct" → "llama3-8b"). */
 export function hubModelName(hubId: string): string {

@@ -41,8 +41,21 @@ const preset = (id: string): ModelPreset => {
 describe('model presets', () => {
   it('has the required presets, with unique ids, a source and a positive seqLen each', () => {
     const required = [
-      'gpt3-175b', 'llama2-7b', 'llama2-13b', 'llama2-70b', 'llama3-8b', 'llama3-70b', 'llama3-405b',
-      'llama3.1-8b', 'llama3.1-70b', 'llama3.1-405b', 'mixtral-8x7b', 'mixtral-8x22b', 'deepseek-v3', 'qwen2.5-72b', 'megatron-1t',
+      'gpt3-175b',
+      'llama2-7b',
+      'llama2-13b',
+      'llama2-70b',
+      'llama3-8b',
+      'llama3-70b',
+      'llama3-405b',
+      'llama3.1-8b',
+      'llama3.1-70b',
+      'llama3.1-405b',
+      'mixtral-8x7b',
+      'mixtral-8x22b',
+      'deepseek-v3',
+      'qwen2.5-72b',
+      'megatron-1t',
     ];
     for (const id of required) expect(findModelPreset(id), id).toBeDefined();
     expect(new Set(MODEL_PRESETS.map((p) => p.id)).size).toBe(MODEL_PRESETS.length);

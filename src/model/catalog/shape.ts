@@ -10,10 +10,30 @@ export interface ShapeExtras {
   readonly ungated?: boolean;
 }
 
-export function denseShape(name: string, layers: number, hidden: number, heads: number, kvHeads: number, ffnHidden: number, vocab: number, x: ShapeExtras = {}): ModelJson {
+export function denseShape(
+  name: string,
+  layers: number,
+  hidden: number,
+  heads: number,
+  kvHeads: number,
+  ffnHidden: number,
+  vocab: number,
+  x: ShapeExtras = {},
+): ModelJson {
   return {
-    name, layers, hidden, heads, kvHeads, ...(x.headDim === undefined ? {} : { headDim: x.headDim }), ffnHidden,
-    ffnType: x.ungated ? 'gelu' : 'swiglu', vocab, tiedEmbeddings: x.tied ?? false, moe: null, mla: null, mtpLayers: 0,
+    name,
+    layers,
+    hidden,
+    heads,
+    kvHeads,
+    ...(x.headDim === undefined ? {} : { headDim: x.headDim }),
+    ffnHidden,
+    ffnType: x.ungated ? 'gelu' : 'swiglu',
+    vocab,
+    tiedEmbeddings: x.tied ?? false,
+    moe: null,
+    mla: null,
+    mtpLayers: 0,
   };
 }
 

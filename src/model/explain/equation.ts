@@ -3,9 +3,24 @@
 // can check that each formula, evaluated, gives the result it is shown with.
 
 export type QuantityUnit =
-  | 'bytes' | 'bytes-per-parameter' | 'parameters' | 'count' | 'gpus' | 'sequences' | 'tokens' | 'seconds'
-  | 'tokens-per-second' | 'flop' | 'flop-per-second' | 'fraction' | 'days' | 'hours-per-day' | 'seconds-per-day'
-  | 'gpu-hours' | 'usd' | 'usd-per-gpu-hour';
+  | 'bytes'
+  | 'bytes-per-parameter'
+  | 'parameters'
+  | 'count'
+  | 'gpus'
+  | 'sequences'
+  | 'tokens'
+  | 'seconds'
+  | 'tokens-per-second'
+  | 'flop'
+  | 'flop-per-second'
+  | 'fraction'
+  | 'days'
+  | 'hours-per-day'
+  | 'seconds-per-day'
+  | 'gpu-hours'
+  | 'usd'
+  | 'usd-per-gpu-hour';
 
 export interface Quantity {
   readonly name: string;
@@ -27,11 +42,16 @@ export interface Equation {
   readonly source: string | null;
 }
 
-export type ExplainedFigure =
-  | 'memory-total' | 'step-time' | 'tokens-per-second' | 'mfu' | 'bubble-fraction' | 'training-days' | 'cost-usd';
+export type ExplainedFigure = 'memory-total' | 'step-time' | 'tokens-per-second' | 'mfu' | 'bubble-fraction' | 'training-days' | 'cost-usd';
 
 export const EXPLAINED_FIGURES: readonly ExplainedFigure[] = [
-  'memory-total', 'step-time', 'tokens-per-second', 'mfu', 'bubble-fraction', 'training-days', 'cost-usd',
+  'memory-total',
+  'step-time',
+  'tokens-per-second',
+  'mfu',
+  'bubble-fraction',
+  'training-days',
+  'cost-usd',
 ];
 
 export interface Explanation {
@@ -67,7 +87,13 @@ export function evaluateEquation(operands: readonly Quantity[], operators: reado
 }
 
 /** Builds an equation from alternating quantities and operators. */
-export function equation(id: string, result: Quantity, formula: string, source: string | null, ...parts: (Quantity | Operator)[]): Equation {
+export function equation(
+  id: string,
+  result: Quantity,
+  formula: string,
+  source: string | null,
+  ...parts: (Quantity | Operator)[]
+): Equation {
   const operands = parts.filter((p): p is Quantity => typeof p !== 'string');
   const operators = parts.filter((p): p is Operator => typeof p === 'string');
   return { id, result, formula, operands, operators, source };

@@ -8,7 +8,8 @@ import type { RunConfig } from '../input/index.ts';
 import type { UncertaintyTable } from '../validation/index.ts';
 
 const TABLE: UncertaintyTable = {
-  lowerQuantile: 0.05, upperQuantile: 0.95,
+  lowerQuantile: 0.05,
+  upperQuantile: 0.95,
   throughput: { lowerError: -0.2, upperError: 0.25, rows: 10 },
   memory: { lowerError: -0.2, upperError: 0.25, rows: 10 },
 };
@@ -29,8 +30,27 @@ function config(doc: unknown): RunConfig {
  */
 const TINY = {
   version: 1,
-  model: { name: 'tiny', layers: 2, hidden: 64, heads: 4, kvHeads: 4, ffnHidden: 256, ffnType: 'swiglu', vocab: 1000, tiedEmbeddings: false },
-  training: { seqLen: 128, globalBatch: 8, microBatch: 1, precision: 'bf16', optimizer: 'adam', masterWeights: true, gradDtype: 'fp32', recompute: 'none' },
+  model: {
+    name: 'tiny',
+    layers: 2,
+    hidden: 64,
+    heads: 4,
+    kvHeads: 4,
+    ffnHidden: 256,
+    ffnType: 'swiglu',
+    vocab: 1000,
+    tiedEmbeddings: false,
+  },
+  training: {
+    seqLen: 128,
+    globalBatch: 8,
+    microBatch: 1,
+    precision: 'bf16',
+    optimizer: 'adam',
+    masterWeights: true,
+    gradDtype: 'fp32',
+    recompute: 'none',
+  },
   parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
   cluster: { gpu: 'h100-sxm', gpus: 1 },
 };
@@ -42,18 +62,46 @@ const deepseek = MODEL_PRESETS.find((p) => p.id === 'deepseek-v3')?.model;
 /** Layouts that exercise every branch: ZeRO 0–3, experts sharded apart from dense weights, offload, GPipe. */
 const DOCUMENTS: readonly [string, unknown][] = [
   ['tiny, one GPU', TINY],
-  ['Llama 3 70B, TP 8 × PP 4 × DP 2, ZeRO-1 (the page default)', { version: 1, model: llama70b,
-    training: { seqLen: 8192, globalBatch: 256, microBatch: 1, recompute: 'selective' },
-    parallel: { tp: 8, pp: 4, dp: 2, zero: 1, sequenceParallel: true, schedule: '1f1b' }, cluster: { gpu: 'h100-sxm', gpus: 64 } }],
-  ['Llama 3 70B, FSDP (ZeRO-3) on 64 GPUs, GPipe off', { version: 1, model: llama70b,
-    training: { seqLen: 4096, globalBatch: 128, microBatch: 1, recompute: 'full' },
-    parallel: { tp: 1, pp: 1, dp: 64, zero: 3 }, cluster: { gpu: 'h100-sxm', gpus: 64 } }],
-  ['Llama 3 70B, ZeRO-2 with optimizer offload, GPipe', { version: 1, model: llama70b,
-    training: { seqLen: 4096, globalBatch: 64, microBatch: 1, offload: { optimizer: true, parameters: false } },
-    parallel: { tp: 8, pp: 2, dp: 4, zero: 2, schedule: 'gpipe' }, cluster: { gpu: 'h100-sxm', gpus: 64 } }],
-  ['DeepSeek-V3, EP 64, interleaved', { version: 1, model: deepseek,
-    training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, precision: 'fp8', recompute: 'selective' },
-    parallel: { tp: 1, pp: 4, dp: 256, ep: 64, vpp: 8, zero: 3, schedule: 'interleaved-1f1b' }, cluster: { gpu: 'h100-sxm', gpus: 1024 } }],
+  [
+    'Llama 3 70B, TP 8 × PP 4 × DP 2, ZeRO-1 (the page default)',
+    {
+      version: 1,
+      model: llama70b,
+      training: { seqLen: 8192, globalBatch: 256, microBatch: 1, recompute: 'selective' },
+      parallel: { tp: 8, pp: 4, dp: 2, zero: 1, sequenceParallel: true, schedule: '1f1b' },
+      cluster: { gpu: 'h100-sxm', gpus: 64 },
+    },
+  ],
+  [
+    'Llama 3 70B, FSDP (ZeRO-3) on 64 GPUs, GPipe off',
+    {
+      version: 1,
+      model: llama70b,
+      training: { seqLen: 4096, globalBatch: 128, microBatch: 1, recompute: 'full' },
+      parallel: { tp: 1, pp: 1, dp: 64, zero: 3 },
+      cluster: { gpu: 'h100-sxm', gpus: 64 },
+    },
+  ],
+  [
+    'Llama 3 70B, ZeRO-2 with optimizer offload, GPipe',
+    {
+      version: 1,
+      model: llama70b,
+      training: { seqLen: 4096, globalBatch: 64, microBatch: 1, offload: { optimizer: true, parameters: false } },
+      parallel: { tp: 8, pp: 2, dp: 4, zero: 2, schedule: 'gpipe' },
+      cluster: { gpu: 'h100-sxm', gpus: 64 },
+    },
+  ],
+  [
+    'DeepSeek-V3, EP 64, interleaved',
+    {
+      version: 1,
+      model: deepseek,
+      training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, precision: 'fp8', recompute: 'selective' },
+      parallel: { tp: 1, pp: 4, dp: 256, ep: 64, vpp: 8, zero: 3, schedule: 'interleaved-1f1b' },
+      cluster: { gpu: 'h100-sxm', gpus: 1024 },
+    },
+  ],
 ];
 
 function expectEvaluatesToResult(line: Equation, what: string): void {
@@ -98,10 +146,20 @@ describe('explainFigure', () => {
       const perGpu = output.memory.perGpu;
       // The one memory figure: allocated + the allocator's reserve + the runtime outside it = deviceUsed.
       expect(total?.result.value).toBe(output.memory.deviceUsed);
-      expect(total?.operands.map((o) => o.value)).toEqual([perGpu.total, output.memory.reserved - perGpu.total, output.memory.deviceUsed - output.memory.reserved]);
+      expect(total?.operands.map((o) => o.value)).toEqual([
+        perGpu.total,
+        output.memory.reserved - perGpu.total,
+        output.memory.deviceUsed - output.memory.reserved,
+      ]);
       const allocated = lines.find((l) => l.id === 'allocated-peak');
       expect(allocated?.result.value).toBe(perGpu.total);
-      expect(allocated?.operands.map((o) => o.value)).toEqual([perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
+      expect(allocated?.operands.map((o) => o.value)).toEqual([
+        perGpu.parameters,
+        perGpu.gradients,
+        perGpu.optimizer,
+        perGpu.activations,
+        perGpu.other,
+      ]);
       for (const part of ['parameters', 'gradients', 'optimizer', 'activations', 'other'] as const) {
         expect(lines.find((l) => l.id === part)?.result.value, part).toBe(perGpu[part]);
       }
@@ -110,7 +168,7 @@ describe('explainFigure', () => {
     });
   }
 
-  it('writes the tiny model\'s model states as bytes per value × its 259,392 parameters', () => {
+  it("writes the tiny model's model states as bytes per value × its 259,392 parameters", () => {
     const c = config(TINY);
     const output = estimateConfig(c);
     const lines = explainFigure('memory-total', c, output, TABLE)?.equations ?? [];
@@ -140,12 +198,24 @@ describe('explainFigure', () => {
 
 describe('the step time of a MoE run names its host-sync and EP-exposure terms (issue 20)', () => {
   // Values read from the engine's fitted constants (calibration.ts MOE_TIME), as moe-time.ts uses them.
-  const mixtral = (training: Record<string, unknown>) => config({
-    version: 1,
-    model: { name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
-    training: { seqLen: 4096, globalBatch: 256, microBatch: 1, framework: 'megatron', ...training },
-    parallel: { tp: 2, pp: 4, dp: 8, ep: 8 }, cluster: { gpu: 'h100-sxm' },
-  });
+  const mixtral = (training: Record<string, unknown>) =>
+    config({
+      version: 1,
+      model: {
+        name: 'Mixtral 8x7B',
+        layers: 32,
+        hidden: 4096,
+        heads: 32,
+        kvHeads: 8,
+        ffnHidden: 14336,
+        ffnType: 'swiglu',
+        vocab: 32000,
+        moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
+      },
+      training: { seqLen: 4096, globalBatch: 256, microBatch: 1, framework: 'megatron', ...training },
+      parallel: { tp: 2, pp: 4, dp: 8, ep: 8 },
+      cluster: { gpu: 'h100-sxm' },
+    });
   const notes = (c: RunConfig) => explainFigure('step-time', c, estimateConfig(c), TABLE)?.notes ?? [];
 
   it('all-to-all without graphs: its per-layer wait in ms; without overlap the fitted exposed share', () => {
@@ -153,8 +223,14 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
     // Mixtral E8 over EP 8 (moe-host.ts): after the sync 23 operators and 3 × 2 × 8 NCCL peer calls, then the stall; backward 2 × every operator.
     const ops = 43 + 48 * MOE_TIME.peerCallOpShare;
     const after = (23 + 48 * MOE_TIME.peerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
-    expect(n).toContain(`Host-bound floor, inside "compute": each MoE layer's forward waits ${(after * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(2 * ops * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms, ${Math.round(ops)} eager operators forward (alltoall dispatcher, no CUDA graphs).`);
-    expect(n.some((x) => x.startsWith(`Exposed EP communication: ${Math.round(MOE_TIME.exposedFraction * 100)} % `) && x.endsWith('not overlapped.'))).toBe(true);
+    expect(n).toContain(
+      `Host-bound floor, inside "compute": each MoE layer's forward waits ${(after * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(2 * ops * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms, ${Math.round(ops)} eager operators forward (alltoall dispatcher, no CUDA graphs).`,
+    );
+    expect(
+      n.some(
+        (x) => x.startsWith(`Exposed EP communication: ${Math.round(MOE_TIME.exposedFraction * 100)} % `) && x.endsWith('not overlapped.'),
+      ),
+    ).toBe(true);
   });
 
   it('whole-iteration graphs: no host wait; EP overlap: the overlapped share', () => {
@@ -172,12 +248,32 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
 describe('explainFigure on a fine-tune (training.adapter)', () => {
   const llama8b = MODEL_PRESETS.find((p) => p.id === 'llama3-8b')?.model;
   const FINETUNES: readonly [string, unknown][] = [
-    ['Llama 3 8B QLoRA, FSDP on 8 GPUs', { version: 1, model: llama8b,
-      training: { seqLen: 2048, globalBatch: 16, microBatch: 1, recompute: 'full', adapter: { method: 'qlora', rank: 16 } },
-      parallel: { tp: 1, pp: 1, dp: 8, zero: 3 }, cluster: { gpu: 'a100-80gb', gpus: 8 } }],
-    ['Llama 3 8B LoRA on q, v, one GPU', { version: 1, model: llama8b,
-      training: { seqLen: 2048, globalBatch: 2, microBatch: 2, recompute: 'none', adapter: { method: 'lora', rank: 8, modules: ['q', 'v'] } },
-      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'a100-80gb', gpus: 1 } }],
+    [
+      'Llama 3 8B QLoRA, FSDP on 8 GPUs',
+      {
+        version: 1,
+        model: llama8b,
+        training: { seqLen: 2048, globalBatch: 16, microBatch: 1, recompute: 'full', adapter: { method: 'qlora', rank: 16 } },
+        parallel: { tp: 1, pp: 1, dp: 8, zero: 3 },
+        cluster: { gpu: 'a100-80gb', gpus: 8 },
+      },
+    ],
+    [
+      'Llama 3 8B LoRA on q, v, one GPU',
+      {
+        version: 1,
+        model: llama8b,
+        training: {
+          seqLen: 2048,
+          globalBatch: 2,
+          microBatch: 2,
+          recompute: 'none',
+          adapter: { method: 'lora', rank: 8, modules: ['q', 'v'] },
+        },
+        parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
+        cluster: { gpu: 'a100-80gb', gpus: 1 },
+      },
+    ],
   ];
   for (const [what, doc] of FINETUNES) {
     it(`every formula, evaluated, gives the figure it explains, the frozen weights a term of the total: ${what}`, () => {
@@ -189,8 +285,14 @@ describe('explainFigure on a fine-tune (training.adapter)', () => {
       }
       const lines = explainFigure('memory-total', c, output, TABLE)?.equations ?? [];
       const perGpu = output.memory.perGpu;
-      expect(lines.find((l) => l.id === 'allocated-peak')?.operands.map((o) => o.value))
-        .toEqual([perGpu.frozen, perGpu.parameters, perGpu.gradients, perGpu.optimizer, perGpu.activations, perGpu.other]);
+      expect(lines.find((l) => l.id === 'allocated-peak')?.operands.map((o) => o.value)).toEqual([
+        perGpu.frozen,
+        perGpu.parameters,
+        perGpu.gradients,
+        perGpu.optimizer,
+        perGpu.activations,
+        perGpu.other,
+      ]);
       expect(lines.find((l) => l.id === 'frozen')?.result.value).toBe(perGpu.frozen);
     });
   }

@@ -17,8 +17,14 @@ export * from './equation.ts';
 /** The step-time parts in the order time.ts adds them (compute + … + bubble + dp + optimizer). */
 const STEP_SUM_ORDER: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp', 'bubble', 'dp', 'optimizer'];
 const TIME_PART_NAMES: Readonly<Record<TimePart, string>> = {
-  compute: 'compute', recompute: 'recomputation', tp: 'exposed TP communication', cp: 'exposed CP communication',
-  ep: 'exposed EP / ZeRO-3 communication', pp: 'pipeline sends', bubble: 'pipeline bubble', dp: 'exposed DP gradient sync',
+  compute: 'compute',
+  recompute: 'recomputation',
+  tp: 'exposed TP communication',
+  cp: 'exposed CP communication',
+  ep: 'exposed EP / ZeRO-3 communication',
+  pp: 'pipeline sends',
+  bubble: 'pipeline bubble',
+  dp: 'exposed DP gradient sync',
   optimizer: 'optimizer step',
 };
 
@@ -34,23 +40,40 @@ function stepTime(c: RunConfig, t: Throughput): Explanation {
     parts.push({ name: TIME_PART_NAMES[part], value, unit: 'seconds' });
   }
   return {
-    figure: 'step-time', title: 'Step time',
-    lead: 'One optimizer step on the slowest (critical) pipeline stage: its compute and exposed communication for every micro-batch, the schedule\'s idle time, then the data-parallel gradient sync and the optimizer update.',
-    equations: [equation('step', { name: 'step time', value: t.stepSeconds, unit: 'seconds' }, 'sum of the parts of the step that are not hidden',
-      'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2; exposed communication and overlap: model-reference.md, "Time"', ...parts)],
+    figure: 'step-time',
+    title: 'Step time',
+    lead: "One optimizer step on the slowest (critical) pipeline stage: its compute and exposed communication for every micro-batch, the schedule's idle time, then the data-parallel gradient sync and the optimizer update.",
+    equations: [
+      equation(
+        'step',
+        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+        'sum of the parts of the step that are not hidden',
+        'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2; exposed communication and overlap: model-reference.md, "Time"',
+        ...parts,
+      ),
+    ],
     notes: ['Zero terms are left out. The step-time chart draws the same parts.', ...moeStepNotes(c)],
   };
 }
 
 function tokensPerSecond(c: RunConfig, t: Throughput): Explanation {
   return {
-    figure: 'tokens-per-second', title: 'Throughput',
+    figure: 'tokens-per-second',
+    title: 'Throughput',
     lead: 'Training tokens the whole cluster processes per second.',
-    equations: [equation('tokens-per-second', { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' },
-      'global batch × sequence length ÷ step time', 'Tokens per step = global batch × sequence length (interchange training.globalBatch, training.seqLen)',
-      { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' }, '×',
-      { name: 'sequence length', value: c.training.seqLen, unit: 'tokens' }, '÷',
-      { name: 'step time', value: t.stepSeconds, unit: 'seconds' })],
+    equations: [
+      equation(
+        'tokens-per-second',
+        { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' },
+        'global batch × sequence length ÷ step time',
+        'Tokens per step = global batch × sequence length (interchange training.globalBatch, training.seqLen)',
+        { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' },
+        '×',
+        { name: 'sequence length', value: c.training.seqLen, unit: 'tokens' },
+        '÷',
+        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+      ),
+    ],
     notes: [],
   };
 }
@@ -58,15 +81,24 @@ function tokensPerSecond(c: RunConfig, t: Throughput): Explanation {
 function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
   const peak = peakFlopsPerSecond(c.cluster.gpu, c.training.precision);
   return {
-    figure: 'mfu', title: 'Model FLOPs utilization (MFU)',
+    figure: 'mfu',
+    title: 'Model FLOPs utilization (MFU)',
     lead: `Model FLOPs per second as a share of the ${c.cluster.gpu.name}'s dense ${c.training.precision} peak, over all ${c.cluster.gpus} GPUs. Recomputation is not counted as useful work.`,
-    equations: [equation('mfu', { name: 'MFU', value: t.mfu, unit: 'fraction' },
-      'model FLOPs per step ÷ step time ÷ GPUs ÷ peak FLOP/s per GPU',
-      'Korthikanti et al. 2022 (arXiv 2205.05198) §6; model FLOPs per Narayanan et al. 2021 §5.1 (2 FLOPs per multiply-add, backward = 2 × forward)',
-      { name: 'model FLOPs per step', value: output.flops.modelPerStep, unit: 'flop' }, '÷',
-      { name: 'step time', value: t.stepSeconds, unit: 'seconds' }, '÷',
-      { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' }, '÷',
-      { name: `dense ${c.training.precision} peak`, value: peak, unit: 'flop-per-second' })],
+    equations: [
+      equation(
+        'mfu',
+        { name: 'MFU', value: t.mfu, unit: 'fraction' },
+        'model FLOPs per step ÷ step time ÷ GPUs ÷ peak FLOP/s per GPU',
+        'Korthikanti et al. 2022 (arXiv 2205.05198) §6; model FLOPs per Narayanan et al. 2021 §5.1 (2 FLOPs per multiply-add, backward = 2 × forward)',
+        { name: 'model FLOPs per step', value: output.flops.modelPerStep, unit: 'flop' },
+        '÷',
+        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+        '÷',
+        { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' },
+        '÷',
+        { name: `dense ${c.training.precision} peak`, value: peak, unit: 'flop-per-second' },
+      ),
+    ],
     notes: [],
   };
 }
@@ -77,10 +109,15 @@ const SCHEDULED_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp'
 function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
   const microBatches = microBatchesPerStep(c.training, c.parallel);
   const equations: Equation[] = [
-    equation('bubble', { name: 'pipeline bubble', value: t.bubbleFraction, unit: 'fraction' },
-      'bubble time ÷ step time', 'The step-time breakdown\'s "pipeline bubble" part over the step (src/model/time/step.ts)',
-      { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' }, '÷',
-      { name: 'step time', value: t.stepSeconds, unit: 'seconds' }),
+    equation(
+      'bubble',
+      { name: 'pipeline bubble', value: t.bubbleFraction, unit: 'fraction' },
+      'bubble time ÷ step time',
+      'The step-time breakdown\'s "pipeline bubble" part over the step (src/model/time/step.ts)',
+      { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
+      '÷',
+      { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+    ),
   ];
   const timeline = output.timeline;
   if (timeline && t.breakdown.bubble > 0) {
@@ -90,36 +127,63 @@ function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanatio
       if (t.breakdown[part] === 0) continue;
       parts.push('−', { name: TIME_PART_NAMES[part], value: t.breakdown[part], unit: 'seconds' });
     }
-    equations.push(equation('bubble-time', { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
-      'makespan of the simulated schedule − the critical stage\'s work in it',
-      'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2 (src/model/schedule/)', ...parts));
+    equations.push(
+      equation(
+        'bubble-time',
+        { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
+        "makespan of the simulated schedule − the critical stage's work in it",
+        'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2 (src/model/schedule/)',
+        ...parts,
+      ),
+    );
   }
-  equations.push(equation('micro-batches', { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
-    'global batch ÷ micro-batch ÷ DP', 'Narayanan et al. 2021 §2.2',
-    { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' }, '÷',
-    { name: 'micro-batch', value: c.training.microBatch, unit: 'sequences' }, '÷',
-    { name: 'DP', value: c.parallel.dp, unit: 'count' }));
+  equations.push(
+    equation(
+      'micro-batches',
+      { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
+      'global batch ÷ micro-batch ÷ DP',
+      'Narayanan et al. 2021 §2.2',
+      { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' },
+      '÷',
+      { name: 'micro-batch', value: c.training.microBatch, unit: 'sequences' },
+      '÷',
+      { name: 'DP', value: c.parallel.dp, unit: 'count' },
+    ),
+  );
   return {
-    figure: 'bubble-fraction', title: 'Pipeline bubble',
+    figure: 'bubble-fraction',
+    title: 'Pipeline bubble',
     lead: `The share of the step time the slowest of the ${c.parallel.pp} pipeline stages sits idle under the ${c.parallel.schedule} schedule: the step-time breakdown's "pipeline bubble" part over the step. For 1F1B with equal stages the schedule's part approaches (p − 1) ÷ (m + p − 1).`,
     equations,
-    notes: timeline ? ['The same number is the card\'s, the step-time breakdown\'s share and the pipeline timeline\'s caption.']
-      : ['This schedule has too many blocks to keep: the makespan comes from the simulator\'s summary or the closed form, not a drawn timeline.'],
+    notes: timeline
+      ? ["The same number is the card's, the step-time breakdown's share and the pipeline timeline's caption."]
+      : [
+          "This schedule has too many blocks to keep: the makespan comes from the simulator's summary or the closed form, not a drawn timeline.",
+        ],
   };
 }
 
 function trainingDays(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation | null {
   if (!output.time || !output.reliability) return null;
   return {
-    figure: 'training-days', title: 'Training time',
+    figure: 'training-days',
+    title: 'Training time',
     lead: `Wall-clock days to train on ${c.training.tokens.toExponential(2)} tokens, stretched by goodput for checkpoint writes, lost work and restarts.`,
-    equations: [equation('days', { name: 'training time', value: output.time.days, unit: 'days' },
-      'token budget ÷ tokens per second ÷ goodput ÷ seconds per day',
-      'Goodput with the Young 1974 / Daly 2006 checkpoint interval (src/model/reliability.ts)',
-      { name: 'token budget', value: c.training.tokens, unit: 'tokens' }, '÷',
-      { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' }, '÷',
-      { name: 'goodput', value: output.reliability.goodput, unit: 'fraction' }, '÷',
-      { name: 'seconds per day', value: SECONDS_PER_DAY, unit: 'seconds-per-day' })],
+    equations: [
+      equation(
+        'days',
+        { name: 'training time', value: output.time.days, unit: 'days' },
+        'token budget ÷ tokens per second ÷ goodput ÷ seconds per day',
+        'Goodput with the Young 1974 / Daly 2006 checkpoint interval (src/model/reliability.ts)',
+        { name: 'token budget', value: c.training.tokens, unit: 'tokens' },
+        '÷',
+        { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' },
+        '÷',
+        { name: 'goodput', value: output.reliability.goodput, unit: 'fraction' },
+        '÷',
+        { name: 'seconds per day', value: SECONDS_PER_DAY, unit: 'seconds-per-day' },
+      ),
+    ],
     notes: [],
   };
 }
@@ -129,34 +193,59 @@ const HOURS_PER_DAY = 24;
 function costUsd(c: RunConfig, output: EstimateOutput): Explanation | null {
   if (!output.time || !output.cost) return null;
   return {
-    figure: 'cost-usd', title: 'Cost',
+    figure: 'cost-usd',
+    title: 'Cost',
     lead: 'What the GPUs cost for the whole run at the configured price per GPU-hour (GPUs only: no storage, network or staff).',
     equations: [
-      equation('gpu-hours', { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' }, 'GPUs × training days × 24 h',
-        'Training time × cluster size', { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' }, '×',
-        { name: 'training time', value: output.time.days, unit: 'days' }, '×',
-        { name: 'hours per day', value: HOURS_PER_DAY, unit: 'hours-per-day' }),
-      equation('usd', { name: 'cost', value: output.cost.usd, unit: 'usd' }, 'GPU-hours × price per GPU-hour',
+      equation(
+        'gpu-hours',
+        { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' },
+        'GPUs × training days × 24 h',
+        'Training time × cluster size',
+        { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' },
+        '×',
+        { name: 'training time', value: output.time.days, unit: 'days' },
+        '×',
+        { name: 'hours per day', value: HOURS_PER_DAY, unit: 'hours-per-day' },
+      ),
+      equation(
+        'usd',
+        { name: 'cost', value: output.cost.usd, unit: 'usd' },
+        'GPU-hours × price per GPU-hour',
         // The source in the user's words (issue 22, item 11), not the document's field name.
-        'Your price per GPU-hour (Price, $/GPU-h); left empty, the GPU preset\'s own price', { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' }, '×',
-        { name: 'price per GPU-hour', value: c.cost.usdPerGpuHour, unit: 'usd-per-gpu-hour' }),
+        "Your price per GPU-hour (Price, $/GPU-h); left empty, the GPU preset's own price",
+        { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' },
+        '×',
+        { name: 'price per GPU-hour', value: c.cost.usdPerGpuHour, unit: 'usd-per-gpu-hour' },
+      ),
     ],
     notes: [],
   };
 }
 
 /** The explanation of one figure of `output`, computed for `config`; null when the output lacks that figure. */
-export function explainFigure(figure: ExplainedFigure, config: RunConfig, output: EstimateOutput, table: UncertaintyTable): Explanation | null {
+export function explainFigure(
+  figure: ExplainedFigure,
+  config: RunConfig,
+  output: EstimateOutput,
+  table: UncertaintyTable,
+): Explanation | null {
   if (output.errors.length > 0) return null;
   if (figure === 'memory-total') return explainMemory(config, output, table);
   const t = output.throughput;
   if (!t) return null;
   switch (figure) {
-    case 'step-time': return stepTime(config, t);
-    case 'tokens-per-second': return tokensPerSecond(config, t);
-    case 'mfu': return mfu(config, output, t);
-    case 'bubble-fraction': return bubble(config, output, t);
-    case 'training-days': return trainingDays(config, output, t);
-    case 'cost-usd': return costUsd(config, output);
+    case 'step-time':
+      return stepTime(config, t);
+    case 'tokens-per-second':
+      return tokensPerSecond(config, t);
+    case 'mfu':
+      return mfu(config, output, t);
+    case 'bubble-fraction':
+      return bubble(config, output, t);
+    case 'training-days':
+      return trainingDays(config, output, t);
+    case 'cost-usd':
+      return costUsd(config, output);
   }
 }

@@ -14,7 +14,11 @@ import { oomAssessment, type UncertaintyTable } from '../validation/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const PART_NAMES: Readonly<Record<MemoryPart, string>> = {
-  parameters: 'parameters', gradients: 'gradients', optimizer: 'optimizer state', activations: 'activations', other: 'other',
+  parameters: 'parameters',
+  gradients: 'gradients',
+  optimizer: 'optimizer state',
+  activations: 'activations',
+  other: 'other',
 };
 
 const bytes = (name: string, value: number): Quantity => ({ name, value, unit: 'bytes' });
@@ -35,7 +39,8 @@ function stateTerms(bytesPerValue: Quantity, params: GpuParameters, sharded: boo
     if (count === 0 && parts.length > 0) continue;
     if (parts.length > 0) parts.push('+');
     parts.push(bytesPerValue, '×', { name: `${label} ${what} on this GPU`, value: count, unit: 'parameters' });
-    if (sharded && group > 1) parts.push('÷', { name: `${label} ZeRO shards (data-parallel GPUs holding them)`, value: group, unit: 'gpus' });
+    if (sharded && group > 1)
+      parts.push('÷', { name: `${label} ZeRO shards (data-parallel GPUs holding them)`, value: group, unit: 'gpus' });
   }
   return parts;
 }
@@ -44,40 +49,87 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
   const { training: t, parallel: p } = c;
   const perGpu = output.memory.perGpu;
   const offloaded = (id: MemoryPart, why: string) =>
-    equation(id, bytes(PART_NAMES[id], perGpu[id]), why, 'ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840) §4.1; ZeRO-Infinity for weights', bytes('nothing on the GPU', 0));
+    equation(
+      id,
+      bytes(PART_NAMES[id], perGpu[id]),
+      why,
+      'ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840) §4.1; ZeRO-Infinity for weights',
+      bytes('nothing on the GPU', 0),
+    );
   const weights = t.offload.parameters
     ? offloaded('parameters', 'offloaded to CPU memory')
-    : equation('parameters', bytes('parameters', perGpu.parameters), `bytes per weight × weights${p.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
-      `${t.precision} weights, ${WEIGHT_BYTES[t.precision]} bytes each; ZeRO stage 3 shards them (Rajbhandari et al. 2020, arXiv 1910.02054, §5)`,
-      ...stateTerms({ name: `bytes per ${t.precision} weight`, value: WEIGHT_BYTES[t.precision], unit: 'bytes-per-parameter' }, params, p.zero >= 3, c, 'weights'));
-  const gradients = t.offload.optimizer && p.zero >= 2
-    ? offloaded('gradients', 'gradient shards go to the CPU optimizer')
-    : equation('gradients', bytes('gradients', perGpu.gradients), `bytes per gradient × weights${p.zero >= 2 ? ' ÷ ZeRO-2 shards' : ''}`,
-      `${t.gradDtype} gradients; ZeRO stage 2 shards them (Rajbhandari et al. 2020 §5)`,
-      ...stateTerms({ name: `bytes per ${t.gradDtype} gradient`, value: GRAD_BYTES[t.gradDtype], unit: 'bytes-per-parameter' }, params, p.zero >= 2, c, 'weights'));
+    : equation(
+        'parameters',
+        bytes('parameters', perGpu.parameters),
+        `bytes per weight × weights${p.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
+        `${t.precision} weights, ${WEIGHT_BYTES[t.precision]} bytes each; ZeRO stage 3 shards them (Rajbhandari et al. 2020, arXiv 1910.02054, §5)`,
+        ...stateTerms(
+          { name: `bytes per ${t.precision} weight`, value: WEIGHT_BYTES[t.precision], unit: 'bytes-per-parameter' },
+          params,
+          p.zero >= 3,
+          c,
+          'weights',
+        ),
+      );
+  const gradients =
+    t.offload.optimizer && p.zero >= 2
+      ? offloaded('gradients', 'gradient shards go to the CPU optimizer')
+      : equation(
+          'gradients',
+          bytes('gradients', perGpu.gradients),
+          `bytes per gradient × weights${p.zero >= 2 ? ' ÷ ZeRO-2 shards' : ''}`,
+          `${t.gradDtype} gradients; ZeRO stage 2 shards them (Rajbhandari et al. 2020 §5)`,
+          ...stateTerms(
+            { name: `bytes per ${t.gradDtype} gradient`, value: GRAD_BYTES[t.gradDtype], unit: 'bytes-per-parameter' },
+            params,
+            p.zero >= 2,
+            c,
+            'weights',
+          ),
+        );
   const optimizer = t.offload.optimizer
     ? offloaded('optimizer', 'offloaded to CPU memory')
-    : equation('optimizer', bytes('optimizer state', perGpu.optimizer), `optimizer bytes per parameter (K) × weights${p.zero >= 1 ? ' ÷ ZeRO-1 shards' : ''}`,
-      `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
-      ...stateTerms({ name: 'optimizer bytes per parameter (K)', value: optimizerBytesPerParameter(t, c.stack.optimizerStateDtype), unit: 'bytes-per-parameter' }, params, p.zero >= 1, c, 'weights'));
+    : equation(
+        'optimizer',
+        bytes('optimizer state', perGpu.optimizer),
+        `optimizer bytes per parameter (K) × weights${p.zero >= 1 ? ' ÷ ZeRO-1 shards' : ''}`,
+        `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
+        ...stateTerms(
+          {
+            name: 'optimizer bytes per parameter (K)',
+            value: optimizerBytesPerParameter(t, c.stack.optimizerStateDtype),
+            unit: 'bytes-per-parameter',
+          },
+          params,
+          p.zero >= 1,
+          c,
+          'weights',
+        ),
+      );
   return [weights, gradients, optimizer];
 }
 
 function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: number, layers: number): Equation {
   const s = engineActivationSettings(c);
   const inFlight = microBatchesInFlight(c.parallel, stageIndex, microBatchesPerStep(c.training, c.parallel));
-  const formula = `saved tensors of ${layers} layers × ${inFlight.toFixed(inFlight % 1 === 0 ? 0 : 2)} micro-batches in flight `
-    + `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, CP ${s.cp}, recompute ${s.recompute}`
-    + `${s.flashAttention ? ', flash attention' : ''}) + the larger of one layer's recompute working set and the loss's buffers`;
-  return equation('activations', bytes('activations', output.memory.perGpu.activations), formula,
-    'Saved-tensor inventory of Korthikanti et al. 2022 (arXiv 2205.05198) §4.1 and Table 2; micro-batches in flight §4.2.3 (src/model/activations.ts)');
+  const formula =
+    `saved tensors of ${layers} layers × ${inFlight.toFixed(inFlight % 1 === 0 ? 0 : 2)} micro-batches in flight ` +
+    `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, CP ${s.cp}, recompute ${s.recompute}` +
+    `${s.flashAttention ? ', flash attention' : ''}) + the larger of one layer's recompute working set and the loss's buffers`;
+  return equation(
+    'activations',
+    bytes('activations', output.memory.perGpu.activations),
+    formula,
+    'Saved-tensor inventory of Korthikanti et al. 2022 (arXiv 2205.05198) §4.1 and Table 2; micro-batches in flight §4.2.3 (src/model/activations.ts)',
+  );
 }
 
 function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemory): Equation[] {
   const b = details.breakdown;
   const o = details.other;
   const terms: [string, number][] = [
-    ['ZeRO-3 gathered weights', o.gatheredWeights], ['unsharded gradients before reduce-scatter', o.unshardedGradients],
+    ['ZeRO-3 gathered weights', o.gatheredWeights],
+    ['unsharded gradients before reduce-scatter', o.unshardedGradients],
   ];
   const parts: (Quantity | Operator)[] = [];
   for (const [name, value] of terms) {
@@ -85,23 +137,63 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
     if (parts.length > 0) parts.push('+');
     parts.push(bytes(name, value));
   }
-  const lines = [equation('other', bytes('other', output.memory.perGpu.other), 'gathered weights + unsharded gradients',
-    'Named constants of src/model/calibration.ts; the allocator reserve is in memory.reserved, the device-side terms in memory.deviceUsed, not here', ...parts)];
+  const lines = [
+    equation(
+      'other',
+      bytes('other', output.memory.perGpu.other),
+      'gathered weights + unsharded gradients',
+      'Named constants of src/model/calibration.ts; the allocator reserve is in memory.reserved, the device-side terms in memory.deviceUsed, not here',
+      ...parts,
+    ),
+  ];
   const d = o.device;
-  lines.push(equation('device-side', bytes('outside the allocator', o.runtime), 'CUDA context + NCCL buffers of each communicator + cuBLAS workspaces',
-    'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 channels per communicator; PyTorch CublasHandlePool.cpp workspace sizes. deviceUsed = reserved + this',
-    bytes('CUDA context', d.cudaContext), '+', bytes('NCCL buffers', d.ncclBuffers), '+', bytes('cuBLAS workspaces', d.workspaces)));
+  lines.push(
+    equation(
+      'device-side',
+      bytes('outside the allocator', o.runtime),
+      'CUDA context + NCCL buffers of each communicator + cuBLAS workspaces',
+      'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 channels per communicator; PyTorch CublasHandlePool.cpp workspace sizes. deviceUsed = reserved + this',
+      bytes('CUDA context', d.cudaContext),
+      '+',
+      bytes('NCCL buffers', d.ncclBuffers),
+      '+',
+      bytes('cuBLAS workspaces', d.workspaces),
+    ),
+  );
   // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
   if (c.calibration.memoryOverheadScale === 1) {
     const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients;
     // Zero terms (no ZeRO-2/3) add nothing: left out of the line.
-    const zeroExtras = [bytes('gathered weights', o.gatheredWeights), bytes('unsharded gradients', o.unshardedGradients)].filter((x) => x.value !== 0);
-    lines.push(equation('allocated', bytes('allocated', held), `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + ZeRO working buffers' : ''}`, null,
-      bytes('parameters', b.parameters), '+', bytes('gradients', b.gradients), '+', bytes('optimizer state', b.optimizer), '+',
-      bytes('activations', b.activations), ...zeroExtras.flatMap((x): (Quantity | Operator)[] => ['+', x])));
-    lines.push(equation('allocator-reserve', bytes('allocator reserve', o.allocatorReserve), 'reserve fraction × allocated',
-      'FITTED caching-allocator reserve (src/model/calibration.ts, ALLOCATOR_RESERVE_FRACTION)',
-      { name: 'reserve fraction', value: ALLOCATOR_RESERVE_FRACTION, unit: 'fraction' }, '×', bytes('allocated', held)));
+    const zeroExtras = [bytes('gathered weights', o.gatheredWeights), bytes('unsharded gradients', o.unshardedGradients)].filter(
+      (x) => x.value !== 0,
+    );
+    lines.push(
+      equation(
+        'allocated',
+        bytes('allocated', held),
+        `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + ZeRO working buffers' : ''}`,
+        null,
+        bytes('parameters', b.parameters),
+        '+',
+        bytes('gradients', b.gradients),
+        '+',
+        bytes('optimizer state', b.optimizer),
+        '+',
+        bytes('activations', b.activations),
+        ...zeroExtras.flatMap((x): (Quantity | Operator)[] => ['+', x]),
+      ),
+    );
+    lines.push(
+      equation(
+        'allocator-reserve',
+        bytes('allocator reserve', o.allocatorReserve),
+        'reserve fraction × allocated',
+        'FITTED caching-allocator reserve (src/model/calibration.ts, ALLOCATOR_RESERVE_FRACTION)',
+        { name: 'reserve fraction', value: ALLOCATOR_RESERVE_FRACTION, unit: 'fraction' },
+        '×',
+        bytes('allocated', held),
+      ),
+    );
   }
   return lines;
 }
@@ -109,10 +201,15 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
 function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equation {
   const { capacity } = output.memory;
   const assessment = oomAssessment(fitMemoryBytes(output), capacity, table.memory);
-  return equation('tight-from', bytes('"tight" from', assessment.tightFromBytes),
+  return equation(
+    'tight-from',
+    bytes('"tight" from', assessment.tightFromBytes),
     `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
     `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,
-    bytes('GPU capacity', capacity), '×', { name: 'safe share of capacity', value: assessment.tightFromShare, unit: 'fraction' });
+    bytes('GPU capacity', capacity),
+    '×',
+    { name: 'safe share of capacity', value: assessment.tightFromShare, unit: 'fraction' },
+  );
 }
 
 export function explainMemory(c: RunConfig, output: EstimateOutput, table: UncertaintyTable): Explanation {
@@ -121,36 +218,71 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
   const stage = pipelineLayout(c.model, c.parallel)[stageIndex];
   const adapter = c.training.adapter ?? null;
   // A fine-tune's model states are the adapters' (memory/adapter.ts): the same bytes-per-value rules over their parameters.
-  const params = adapter && stage
-    ? stageAdapterParameters(c, stage, adapter).adapter
-    : stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 };
+  const params =
+    adapter && stage
+      ? stageAdapterParameters(c, stage, adapter).adapter
+      : (stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 });
   const details = stageMemoryDetails(c)[stageIndex];
   const frozen = perGpu.frozen;
   const frozenTerms: (Quantity | Operator)[] = frozen === undefined ? [] : [bytes('frozen weights', frozen), '+'];
   // The one memory figure (memory/fit.ts): allocated, then what the allocator reserves beyond it, then what the runtime holds outside it.
   const used = fitMemoryBytes(output);
   const reserve = output.memory.reserved - perGpu.total;
-  const total = equation('total', bytes('memory per GPU', used),
+  const total = equation(
+    'total',
+    bytes('memory per GPU', used),
     'allocated + allocator reserve + outside the allocator (CUDA context, NCCL buffers, cuBLAS workspaces): what the device holds, what the fit is judged on',
     'PyTorch CUDA semantics, memory management (max_memory_allocated, max_memory_reserved; the context is not tracked by the allocator); src/model/memory/device.ts',
-    bytes('allocated', perGpu.total), '+', bytes('allocator reserve', reserve), '+', bytes('outside the allocator', used - output.memory.reserved));
-  const allocatedPeak = equation('allocated-peak', bytes('allocated', perGpu.total),
+    bytes('allocated', perGpu.total),
+    '+',
+    bytes('allocator reserve', reserve),
+    '+',
+    bytes('outside the allocator', used - output.memory.reserved),
+  );
+  const allocatedPeak = equation(
+    'allocated-peak',
+    bytes('allocated', perGpu.total),
     `${frozen === undefined ? '' : 'frozen weights + '}parameters + gradients + optimizer state + activations + other`,
-    'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)', ...frozenTerms,
-    bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters), '+', bytes('gradients', perGpu.gradients), '+', bytes('optimizer state', perGpu.optimizer), '+',
-    bytes('activations', perGpu.activations), '+', bytes('other', perGpu.other));
+    'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)',
+    ...frozenTerms,
+    bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters),
+    '+',
+    bytes('gradients', perGpu.gradients),
+    '+',
+    bytes('optimizer state', perGpu.optimizer),
+    '+',
+    bytes('activations', perGpu.activations),
+    '+',
+    bytes('other', perGpu.other),
+  );
   const sameStage = details !== undefined && details.breakdown.total === perGpu.total;
-  const frozenLine = adapter && frozen !== undefined ? [equation('frozen', bytes('frozen weights', frozen),
-    `base weights without gradients or optimizer state${adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : ''}${c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
-    'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314) §3 (src/model/memory/adapter.ts)')] : [];
-  const equations = [total, allocatedPeak, ...frozenLine, ...stateEquations(c, output, params), activationEquation(c, output, stageIndex, stage?.layers.length ?? 0)];
+  const frozenLine =
+    adapter && frozen !== undefined
+      ? [
+          equation(
+            'frozen',
+            bytes('frozen weights', frozen),
+            `base weights without gradients or optimizer state${adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : ''}${c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
+            'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314) §3 (src/model/memory/adapter.ts)',
+          ),
+        ]
+      : [];
+  const equations = [
+    total,
+    allocatedPeak,
+    ...frozenLine,
+    ...stateEquations(c, output, params),
+    activationEquation(c, output, stageIndex, stage?.layers.length ?? 0),
+  ];
   // A fine-tune's "other" also holds QLoRA's dequantisation buffer and its reserve leaves out the frozen base (adapter.ts): not itemised here.
   if (sameStage && !adapter) equations.push(...otherEquations(c, output, details));
   equations.push(verdictEquation(output, table));
   return {
-    figure: 'memory-total', title: 'Memory per GPU',
-    lead: `The most loaded GPU: pipeline stage ${stageIndex + 1} of ${output.memory.stages.length}, holding ${stage?.layers.length ?? 0} layers`
-      + `${stage?.embedding ? ' and the embedding' : ''}${stage?.output ? ' and the output layer' : ''}. ZeRO stage ${c.parallel.zero}, TP ${c.parallel.tp}, PP ${c.parallel.pp}, DP ${c.parallel.dp}.`,
+    figure: 'memory-total',
+    title: 'Memory per GPU',
+    lead:
+      `The most loaded GPU: pipeline stage ${stageIndex + 1} of ${output.memory.stages.length}, holding ${stage?.layers.length ?? 0} layers` +
+      `${stage?.embedding ? ' and the embedding' : ''}${stage?.output ? ' and the output layer' : ''}. ZeRO stage ${c.parallel.zero}, TP ${c.parallel.tp}, PP ${c.parallel.pp}, DP ${c.parallel.dp}.`,
     equations,
     notes: sameStage ? [] : ['The parts of "other" are not itemised: the stage breakdown could not be matched to the output.'],
   };

@@ -62,11 +62,21 @@ export function torchrunPrefix(c: RunConfig): string {
 export function torchrunFlags(c: RunConfig, notes: string[]): Flag[] {
   const layout = nodeLayout(c);
   if (!layout) {
-    notes.push(`${c.cluster.gpus} GPUs do not fill whole nodes of ${osNodeGpus(c.cluster)}: torchrun starts the same number of processes on every node`);
+    notes.push(
+      `${c.cluster.gpus} GPUs do not fill whole nodes of ${osNodeGpus(c.cluster)}: torchrun starts the same number of processes on every node`,
+    );
     return [['--nproc-per-node', c.cluster.gpus]];
   }
-  const flags: Flag[] = [['--nnodes', layout.nodes], ['--nproc-per-node', layout.gpusPerNode]];
-  if (layout.nodes > 1) flags.push(['--node-rank', '"${NODE_RANK:-0}"'], ['--master-addr', '"${MASTER_ADDR:-localhost}"'], ['--master-port', '"${MASTER_PORT:-6000}"']);
+  const flags: Flag[] = [
+    ['--nnodes', layout.nodes],
+    ['--nproc-per-node', layout.gpusPerNode],
+  ];
+  if (layout.nodes > 1)
+    flags.push(
+      ['--node-rank', '"${NODE_RANK:-0}"'],
+      ['--master-addr', '"${MASTER_ADDR:-localhost}"'],
+      ['--master-port', '"${MASTER_PORT:-6000}"'],
+    );
   return flags;
 }
 

@@ -8,9 +8,7 @@
 // DeepSpeed's own tensor parallelism for Hugging Face models; Megatron-DeepSpeed's is
 // --tensor-model-parallel-size).
 
-import {
-  gradientAccumulationSteps, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport,
-} from './common.ts';
+import { gradientAccumulationSteps, planTitle, SCHEDULE_NAMES, torchrunPrefix, type LaunchExport } from './common.ts';
 import { megatronDeepspeedLaunch } from './megatron-deepspeed.ts';
 import type { RunConfig } from '../input/index.ts';
 
@@ -18,14 +16,26 @@ type Json = string | number | boolean | null | readonly Json[] | { readonly [key
 
 function layoutNotes(c: RunConfig): string[] {
   const { parallel: p, model: m } = c;
-  const notes: string[] = [`the model (${m.layers} layers, hidden ${m.hidden}, ${m.heads} heads, vocabulary ${m.vocab}) is defined by your model code`];
+  const notes: string[] = [
+    `the model (${m.layers} layers, hidden ${m.hidden}, ${m.heads} heads, vocabulary ${m.vocab}) is defined by your model code`,
+  ];
   // AutoTP training (deepspeed.ai/tutorials/autotp-training): deepspeed.initialize shards a Hugging Face model's linear layers
   // when the config has tensor_parallel, with ZeRO stages 0–2 only.
-  if (p.tp > 1 && p.zero <= 2) notes.push(`tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size, for a Hugging Face model); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`);
-  if (p.tp > 1 && p.zero === 3) notes.push(`tensor parallel ${p.tp}: DeepSpeed's AutoTP trains with ZeRO stages 0–2 only, so it is not written beside ZeRO-3; with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp}`);
+  if (p.tp > 1 && p.zero <= 2)
+    notes.push(
+      `tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size, for a Hugging Face model); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`,
+    );
+  if (p.tp > 1 && p.zero === 3)
+    notes.push(
+      `tensor parallel ${p.tp}: DeepSpeed's AutoTP trains with ZeRO stages 0–2 only, so it is not written beside ZeRO-3; with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp}`,
+    );
   if (p.tp > 1 && p.sequenceParallel) notes.push('Megatron-style sequence parallelism: not a DeepSpeed setting');
-  if (p.pp > 1) notes.push(`pipeline parallel ${p.pp}: build the model as deepspeed.pipe.PipelineModule(..., num_stages=${p.pp}); its engine runs a 1F1B schedule`);
-  if (p.pp > 1 && p.schedule !== '1f1b' && p.schedule !== 'gpipe') notes.push(`the ${SCHEDULE_NAMES[p.schedule]} schedule: not in DeepSpeed's pipeline engine`);
+  if (p.pp > 1)
+    notes.push(
+      `pipeline parallel ${p.pp}: build the model as deepspeed.pipe.PipelineModule(..., num_stages=${p.pp}); its engine runs a 1F1B schedule`,
+    );
+  if (p.pp > 1 && p.schedule !== '1f1b' && p.schedule !== 'gpipe')
+    notes.push(`the ${SCHEDULE_NAMES[p.schedule]} schedule: not in DeepSpeed's pipeline engine`);
   if (p.cp > 1) notes.push(`context parallel ${p.cp}: DeepSpeed-Ulysses (deepspeed.sequence.layer.DistributedAttention) in the model code`);
   if (m.moe) notes.push(`expert parallel ${p.ep}: deepspeed.moe.layer.MoE(..., ep_size=${p.ep}) in the model code`);
   return notes;
@@ -33,7 +43,8 @@ function layoutNotes(c: RunConfig): string[] {
 
 function precisionBlock(c: RunConfig, notes: string[]): Record<string, Json> {
   const t = c.training;
-  if (t.precision === 'fp8' || t.precision === 'fp4') notes.push(`${t.precision} matmuls: Transformer Engine in the model code; this file only enables bf16`);
+  if (t.precision === 'fp8' || t.precision === 'fp4')
+    notes.push(`${t.precision} matmuls: Transformer Engine in the model code; this file only enables bf16`);
   if (!t.masterWeights && t.precision !== 'fp32') notes.push('no fp32 master weights: DeepSpeed keeps them with bf16/fp16');
   const block: Record<string, Json> = {};
   if (t.precision === 'fp16') block['fp16'] = { enabled: true };
@@ -69,12 +80,18 @@ function optimizerBlock(c: RunConfig, notes: string[]): Record<string, Json> {
 
 function recomputeBlock(c: RunConfig, notes: string[]): Record<string, Json> {
   const r = c.training.recompute;
-  if (r === 'selective') notes.push('selective recomputation: not a DeepSpeed setting (checkpoint only the attention core in the model code)');
+  if (r === 'selective')
+    notes.push('selective recomputation: not a DeepSpeed setting (checkpoint only the attention core in the model code)');
   if (r !== 'full') return {};
-  notes.push('full recomputation: the model code must wrap each layer in deepspeed.checkpointing.checkpoint (or call gradient_checkpointing_enable())');
+  notes.push(
+    'full recomputation: the model code must wrap each layer in deepspeed.checkpointing.checkpoint (or call gradient_checkpointing_enable())',
+  );
   return {
     activation_checkpointing: {
-      partition_activations: false, cpu_checkpointing: false, contiguous_memory_optimization: false, synchronize_checkpoint_boundary: false,
+      partition_activations: false,
+      cpu_checkpointing: false,
+      contiguous_memory_optimization: false,
+      synchronize_checkpoint_boundary: false,
     },
   };
 }
@@ -103,5 +120,12 @@ export function deepspeedExport(c: RunConfig): LaunchExport {
     ...notes.map((n) => `- ${n}`),
   ];
   const text = JSON.stringify({ '//': comment, ...body }, null, 2) + '\n';
-  return { target: 'deepspeed', label: 'DeepSpeed', fileName: 'ds_config.json', text, notes, launch: megatronDeepspeedLaunch(c, JSON.stringify(megatronDeepspeedBody, null, 2)) };
+  return {
+    target: 'deepspeed',
+    label: 'DeepSpeed',
+    fileName: 'ds_config.json',
+    text,
+    notes,
+    launch: megatronDeepspeedLaunch(c, JSON.stringify(megatronDeepspeedBody, null, 2)),
+  };
 }

@@ -10,13 +10,22 @@ function config(raw: unknown): RunConfig {
 }
 
 const qlora8b = config({
-  version: 1, model: findModelPreset('llama3.1-8b')?.model,
-  training: { seqLen: 2048, globalBatch: 16, microBatch: 2, recompute: 'full', masterWeights: false, adapter: { method: 'qlora', rank: 8 } },
-  parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'rtx-4090', gpus: 1 },
+  version: 1,
+  model: findModelPreset('llama3.1-8b')?.model,
+  training: {
+    seqLen: 2048,
+    globalBatch: 16,
+    microBatch: 2,
+    recompute: 'full',
+    masterWeights: false,
+    adapter: { method: 'qlora', rank: 8 },
+  },
+  parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
+  cluster: { gpu: 'rtx-4090', gpus: 1 },
 });
 
 describe('torchtune launch file', () => {
-  it('writes torchtune\'s own QLoRA builder, modules, rank, batch and accumulation for Llama 3.1 8B on one GPU', () => {
+  it("writes torchtune's own QLoRA builder, modules, rank, batch and accumulation for Llama 3.1 8B on one GPU", () => {
     const out = torchtuneExport(qlora8b);
     expect(out.text).toContain('# tune run lora_finetune_single_device --config ./finetune.yaml');
     expect(out.text).toContain('_component_: torchtune.models.llama3_1.qlora_llama3_1_8b');
@@ -31,9 +40,11 @@ describe('torchtune launch file', () => {
 
   it('says what it cannot write: part of the MLP, a model torchtune has no builder for, ZeRO below 3 on many GPUs', () => {
     const c = config({
-      version: 1, model: { name: 'Custom', layers: 4, hidden: 256, heads: 4, ffnHidden: 512, ffnType: 'swiglu', vocab: 1000 },
+      version: 1,
+      model: { name: 'Custom', layers: 4, hidden: 256, heads: 4, ffnHidden: 512, ffnType: 'swiglu', vocab: 1000 },
       training: { seqLen: 512, globalBatch: 8, microBatch: 1, adapter: { method: 'lora', rank: 4, modules: ['q', 'down'] } },
-      parallel: { tp: 1, pp: 1, dp: 8, zero: 1 }, cluster: { gpu: 'a100-80gb', gpus: 8 },
+      parallel: { tp: 1, pp: 1, dp: 8, zero: 1 },
+      cluster: { gpu: 'a100-80gb', gpus: 8 },
     });
     const out = torchtuneExport(c);
     expect(out.text).toContain('# tune run --nproc_per_node 8 lora_finetune_distributed');
@@ -56,8 +67,11 @@ describe('Hugging Face PEFT script', () => {
 
   it('a full fine-tune on 8 GPUs with ZeRO-3 is a plain Trainer with FSDP', () => {
     const c = config({
-      version: 1, model: findModelPreset('llama3-8b')?.model, training: { seqLen: 4096, globalBatch: 64, microBatch: 1 },
-      parallel: { tp: 1, pp: 1, dp: 8, zero: 3 }, cluster: { gpu: 'h100-sxm', gpus: 8 },
+      version: 1,
+      model: findModelPreset('llama3-8b')?.model,
+      training: { seqLen: 4096, globalBatch: 64, microBatch: 1 },
+      parallel: { tp: 1, pp: 1, dp: 8, zero: 3 },
+      cluster: { gpu: 'h100-sxm', gpus: 8 },
     });
     const out = peftExport(c);
     expect(out.text).not.toContain('peft');

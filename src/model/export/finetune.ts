@@ -26,7 +26,13 @@ export interface FineTuneLaunch {
 
 /** Hugging Face Llama-style module names (transformers LlamaForCausalLM), as PEFT's target_modules name them. */
 const HF_MODULES: Readonly<Record<AdapterModule, string>> = {
-  q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'o_proj', gate: 'gate_proj', up: 'up_proj', down: 'down_proj',
+  q: 'q_proj',
+  k: 'k_proj',
+  v: 'v_proj',
+  o: 'o_proj',
+  gate: 'gate_proj',
+  up: 'up_proj',
+  down: 'down_proj',
 };
 /** torchtune's lora_attn_modules names (torchtune/modules/peft/_utils.py LORA_ATTN_MODULES). */
 const TORCHTUNE_ATTENTION: Readonly<Partial<Record<AdapterModule, string>>> = { q: 'q_proj', k: 'k_proj', v: 'v_proj', o: 'output_proj' };
@@ -65,9 +71,11 @@ export function torchtuneExport(c: RunConfig): FineTuneLaunch {
     lines.push(`  lora_attn_modules: [${attention.map((m) => `'${m}'`).join(', ')}]`);
     lines.push(`  apply_lora_to_mlp: ${mlp.length > 0 ? 'True' : 'False'}`, '  apply_lora_to_output: False');
     lines.push(`  lora_rank: ${a.rank}`, `  lora_alpha: ${2 * a.rank}`, '  lora_dropout: 0.0');
-    if (mlp.length > 0 && mlp.length < 3) notes.push(`torchtune adapts the whole MLP (gate, up and down) with apply_lora_to_mlp; the plan adapts ${mlp.join(', ')} only`);
+    if (mlp.length > 0 && mlp.length < 3)
+      notes.push(`torchtune adapts the whole MLP (gate, up and down) with apply_lora_to_mlp; the plan adapts ${mlp.join(', ')} only`);
   }
-  const optimizer = t.optimizer === 'adam8bit' ? 'bitsandbytes.optim.PagedAdamW8bit' : t.optimizer === 'sgd' ? 'torch.optim.SGD' : 'torch.optim.AdamW';
+  const optimizer =
+    t.optimizer === 'adam8bit' ? 'bitsandbytes.optim.PagedAdamW8bit' : t.optimizer === 'sgd' ? 'torch.optim.SGD' : 'torch.optim.AdamW';
   lines.push(
     `batch_size: ${t.microBatch}`,
     `gradient_accumulation_steps: ${accumulation(c)}`,
@@ -87,12 +95,19 @@ export function torchtuneExport(c: RunConfig): FineTuneLaunch {
   );
   if (gpus > 1) {
     lines.push(`fsdp_cpu_offload: ${t.offload.parameters ? 'True' : 'False'}`);
-    if (c.parallel.zero < 3) notes.push('torchtune\'s distributed recipes shard with FSDP (ZeRO-3); the plan keeps the weights whole (ZeRO ' + c.parallel.zero + ')');
-    if (c.parallel.tp > 1 || c.parallel.pp > 1 || c.parallel.cp > 1) notes.push('torchtune\'s LoRA recipes are data-parallel only: TP, PP and CP are not written');
+    if (c.parallel.zero < 3)
+      notes.push(
+        "torchtune's distributed recipes shard with FSDP (ZeRO-3); the plan keeps the weights whole (ZeRO " + c.parallel.zero + ')',
+      );
+    if (c.parallel.tp > 1 || c.parallel.pp > 1 || c.parallel.cp > 1)
+      notes.push("torchtune's LoRA recipes are data-parallel only: TP, PP and CP are not written");
   }
-  if (t.recompute === 'selective') notes.push('torchtune checkpoints whole layers: selective recomputation is written as activation checkpointing');
-  if (t.precision === 'fp16' || t.precision === 'fp8' || t.precision === 'fp4') notes.push(`torchtune trains in bf16 or fp32: the plan's ${t.precision} is written as bf16`);
-  if (t.masterWeights && t.precision !== 'fp32') notes.push('torchtune keeps weights, gradients and optimizer states in the dtype above (no fp32 master copy)');
+  if (t.recompute === 'selective')
+    notes.push('torchtune checkpoints whole layers: selective recomputation is written as activation checkpointing');
+  if (t.precision === 'fp16' || t.precision === 'fp8' || t.precision === 'fp4')
+    notes.push(`torchtune trains in bf16 or fp32: the plan's ${t.precision} is written as bf16`);
+  if (t.masterWeights && t.precision !== 'fp32')
+    notes.push('torchtune keeps weights, gradients and optimizer states in the dtype above (no fp32 master copy)');
   const text = [...lines, ...notes.map((n) => `# not expressible: ${n}`)].join('\n') + '\n';
   return { target: 'torchtune', label: 'torchtune', fileName: 'finetune.yaml', text, notes };
 }
@@ -120,7 +135,9 @@ export function peftExport(c: RunConfig): FineTuneLaunch {
       `    bnb_4bit_compute_dtype=${dtype}, bnb_4bit_quant_storage=${dtype},`,
       ')',
     );
-    notes.push('bitsandbytes quantises every linear layer but lm_head to NF4; the plan (as torchtune) quantises the adapted matrices only, so its frozen weights are an upper bound here');
+    notes.push(
+      'bitsandbytes quantises every linear layer but lm_head to NF4; the plan (as torchtune) quantises the adapted matrices only, so its frozen weights are an upper bound here',
+    );
   }
   lines.push(
     'model = AutoModelForCausalLM.from_pretrained(',
@@ -129,7 +146,8 @@ export function peftExport(c: RunConfig): FineTuneLaunch {
     ')',
   );
   if (a) {
-    if (a.method === 'qlora') lines.push(`model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=${t.recompute === 'none' ? 'False' : 'True'})`);
+    if (a.method === 'qlora')
+      lines.push(`model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=${t.recompute === 'none' ? 'False' : 'True'})`);
     lines.push(
       `model = get_peft_model(model, LoraConfig(r=${a.rank}, lora_alpha=${2 * a.rank}, lora_dropout=0.0, task_type="CAUSAL_LM",`,
       `    target_modules=[${a.modules.map((m) => `"${HF_MODULES[m]}"`).join(', ')}]))`,
@@ -151,9 +169,12 @@ export function peftExport(c: RunConfig): FineTuneLaunch {
     'trainer = Trainer(model=model, args=args, train_dataset=...)  # your tokenised dataset',
     'trainer.train()',
   );
-  if (c.parallel.tp > 1 || c.parallel.pp > 1 || c.parallel.cp > 1) notes.push('the Trainer is data-parallel (DDP or FSDP): TP, PP and CP are not written');
-  if (c.cluster.gpus > 1 && (c.parallel.zero === 1 || c.parallel.zero === 2)) notes.push(`ZeRO ${c.parallel.zero} needs a DeepSpeed config (--deepspeed); written as plain DDP`);
-  if (t.precision === 'fp8' || t.precision === 'fp4') notes.push(`the Trainer computes in bf16 or fp16: the plan's ${t.precision} is written as bf16`);
+  if (c.parallel.tp > 1 || c.parallel.pp > 1 || c.parallel.cp > 1)
+    notes.push('the Trainer is data-parallel (DDP or FSDP): TP, PP and CP are not written');
+  if (c.cluster.gpus > 1 && (c.parallel.zero === 1 || c.parallel.zero === 2))
+    notes.push(`ZeRO ${c.parallel.zero} needs a DeepSpeed config (--deepspeed); written as plain DDP`);
+  if (t.precision === 'fp8' || t.precision === 'fp4')
+    notes.push(`the Trainer computes in bf16 or fp16: the plan's ${t.precision} is written as bf16`);
   const text = [...lines, ...notes.map((n) => `# not expressible: ${n}`)].join('\n') + '\n';
   return { target: 'peft', label: 'Hugging Face PEFT', fileName: 'finetune.py', text, notes };
 }

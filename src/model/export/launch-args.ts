@@ -21,8 +21,7 @@ export function launchExports(c: RunConfig): readonly LaunchExport[] {
 }
 
 export type LaunchExportsResult =
-  | { readonly ok: true; readonly exports: readonly LaunchExport[] }
-  | { readonly ok: false; readonly errors: readonly string[] };
+  { readonly ok: true; readonly exports: readonly LaunchExport[] } | { readonly ok: false; readonly errors: readonly string[] };
 
 /** launchExports for an untrusted interchange document: its errors come back as values. */
 export function launchExportsForDocument(raw: unknown): LaunchExportsResult {
@@ -49,6 +48,10 @@ export function launchFileForDocument(raw: unknown, target?: LaunchTarget): Laun
   const parsed = parseDocument(raw);
   if (!parsed.ok) return { ok: false, errors: parsed.errors };
   const chosen = target ?? defaultLaunchTarget(parsed.config);
-  const exporters: Readonly<Record<LaunchTarget, (c: RunConfig) => LaunchExport>> = { megatron: megatronExport, torchtitan: torchtitanExport, deepspeed: deepspeedExport };
+  const exporters: Readonly<Record<LaunchTarget, (c: RunConfig) => LaunchExport>> = {
+    megatron: megatronExport,
+    torchtitan: torchtitanExport,
+    deepspeed: deepspeedExport,
+  };
   return { ok: true, target: chosen, launch: exporters[chosen](parsed.config).launch, warnings: parsed.warnings };
 }

@@ -25,9 +25,22 @@ function launch(document: unknown, framework: 'megatron' | 'torchtitan' | 'deeps
 describe('the launch file builds the same model', () => {
   it('Llama 3 70B on Megatron-LM: every Llama flag, with the number of query groups', () => {
     const text = launch(DEFAULT_DOCUMENT, 'megatron');
-    for (const line of ['--normalization RMSNorm', '--position-embedding-type rope', '--disable-bias-linear', '--swiglu',
-      '--untie-embeddings-and-output-weights', '--group-query-attention', '--num-query-groups 8', '--num-layers 80', '--hidden-size 8192',
-      '--ffn-hidden-size 28672', '--num-attention-heads 64', '--seq-length 8192', '--max-position-embeddings 8192', '--tokenizer-type NullTokenizer']) {
+    for (const line of [
+      '--normalization RMSNorm',
+      '--position-embedding-type rope',
+      '--disable-bias-linear',
+      '--swiglu',
+      '--untie-embeddings-and-output-weights',
+      '--group-query-attention',
+      '--num-query-groups 8',
+      '--num-layers 80',
+      '--hidden-size 8192',
+      '--ffn-hidden-size 28672',
+      '--num-attention-heads 64',
+      '--seq-length 8192',
+      '--max-position-embeddings 8192',
+      '--tokenizer-type NullTokenizer',
+    ]) {
       expect(text).toContain(`  ${line} \\`);
     }
     expect(text.trimEnd().endsWith('  --vocab-size 128256')).toBe(true);
@@ -35,9 +48,16 @@ describe('the launch file builds the same model', () => {
     expect(text).toMatch(/^torchrun --nnodes 8 --nproc-per-node 8 --node-rank "\$\{NODE_RANK:-0\}" .* pretrain_gpt\.py \\$/m);
   });
 
-  it('a GPT-style model keeps Megatron-LM\'s GPT-2 defaults: no RMSNorm, RoPE, SwiGLU or untying; no GQA flags', () => {
+  it("a GPT-style model keeps Megatron-LM's GPT-2 defaults: no RMSNorm, RoPE, SwiGLU or untying; no GQA flags", () => {
     const text = launch(gpt, 'megatron');
-    for (const flag of ['--normalization', '--position-embedding-type', '--disable-bias-linear', '--swiglu', '--untie-embeddings', '--group-query-attention']) {
+    for (const flag of [
+      '--normalization',
+      '--position-embedding-type',
+      '--disable-bias-linear',
+      '--swiglu',
+      '--untie-embeddings',
+      '--group-query-attention',
+    ]) {
       expect(text).not.toContain(flag);
     }
     expect(text).toContain('  --ffn-hidden-size 8192 \\');
@@ -46,8 +66,11 @@ describe('the launch file builds the same model', () => {
     expect(text).toMatch(/^torchrun --nnodes 2 --nproc-per-node 8 /m);
   });
 
-  it('the document\'s framework picks the file when none is asked for', () => {
-    const torchtitan = { ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT as { training: object }).training, framework: 'torchtitan' } };
+  it("the document's framework picks the file when none is asked for", () => {
+    const torchtitan = {
+      ...DEFAULT_DOCUMENT,
+      training: { ...(DEFAULT_DOCUMENT as { training: object }).training, framework: 'torchtitan' },
+    };
     const result = launchFileForDocument(torchtitan);
     expect(result.ok && result.target).toBe('torchtitan');
     expect(result.ok && result.launch.text).toContain('flavor = "70B"');
@@ -59,7 +82,12 @@ describe('the launch file builds the same model', () => {
     const config = JSON.parse(json) as Record<string, unknown>;
     expect(config['train_batch_size']).toBe(256);
     expect(config['zero_optimization']).toEqual({ stage: 1 });
-    for (const line of ['--num-key-value-heads 8', '--normalization rmsnorm', '--use-rotary-position-embeddings', '--deepspeed_config ds_config.json']) {
+    for (const line of [
+      '--num-key-value-heads 8',
+      '--normalization rmsnorm',
+      '--use-rotary-position-embeddings',
+      '--deepspeed_config ds_config.json',
+    ]) {
       expect(text).toContain(`  ${line} \\`);
     }
     expect(text.trimEnd().endsWith('--zero-stage 1')).toBe(true);

@@ -5,7 +5,16 @@
 // holds the mapping table.
 
 import {
-  chunkLayers, commandLines, commentBlock, evenChunkLayers, planTitle, SCHEDULE_NAMES, torchrunFlags, trainSamples, type Flag, type LaunchExport,
+  chunkLayers,
+  commandLines,
+  commentBlock,
+  evenChunkLayers,
+  planTitle,
+  SCHEDULE_NAMES,
+  torchrunFlags,
+  trainSamples,
+  type Flag,
+  type LaunchExport,
 } from './common.ts';
 import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
@@ -13,7 +22,10 @@ import type { RunConfig } from '../input/index.ts';
 
 function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const p = c.parallel;
-  const flags: Flag[] = [['--tensor-model-parallel-size', p.tp], ['--pipeline-model-parallel-size', p.pp]];
+  const flags: Flag[] = [
+    ['--tensor-model-parallel-size', p.tp],
+    ['--pipeline-model-parallel-size', p.pp],
+  ];
   const even = evenChunkLayers(c);
   if (p.vpp > 1) {
     flags.push(even !== null ? ['--num-layers-per-virtual-pipeline-stage', even] : pipelineLayoutFlag(c));
@@ -34,7 +46,10 @@ function unevenPipelineFlags(c: RunConfig): Flag[] {
   const middle = counts.slice(1, -1);
   const middleEven = middle.every((n) => n === middle[0]);
   if (!middleEven || first === 0 || last === 0) return [pipelineLayoutFlag(c)];
-  return [['--decoder-first-pipeline-num-layers', first], ['--decoder-last-pipeline-num-layers', last]];
+  return [
+    ['--decoder-first-pipeline-num-layers', first],
+    ['--decoder-last-pipeline-num-layers', last],
+  ];
 }
 
 /**
@@ -91,7 +106,10 @@ function overlapFlags(c: RunConfig, notes: string[]): Flag[] {
   if (dpGrad) flags.push(['--overlap-grad-reduce']);
   if (dpParam && c.parallel.zero >= 1) {
     if (dpGrad) flags.push(['--overlap-param-gather']);
-    else notes.push('parameter all-gather overlap without gradient-reduce overlap: Megatron-LM overlaps the all-gather only together with the reduce ("Must use --overlap-param-gather with --overlap-grad-reduce"), so the file leaves both out');
+    else
+      notes.push(
+        'parameter all-gather overlap without gradient-reduce overlap: Megatron-LM overlaps the all-gather only together with the reduce ("Must use --overlap-param-gather with --overlap-grad-reduce"), so the file leaves both out',
+      );
   }
   return flags;
 }
@@ -99,8 +117,11 @@ function overlapFlags(c: RunConfig, notes: string[]): Flag[] {
 function batchFlags(c: RunConfig): Flag[] {
   const t = c.training;
   return [
-    ['--micro-batch-size', t.microBatch], ['--global-batch-size', t.globalBatch],
-    ['--seq-length', t.seqLen], ['--max-position-embeddings', t.seqLen], ['--train-samples', trainSamples(c)],
+    ['--micro-batch-size', t.microBatch],
+    ['--global-batch-size', t.globalBatch],
+    ['--seq-length', t.seqLen],
+    ['--max-position-embeddings', t.seqLen],
+    ['--train-samples', trainSamples(c)],
   ];
 }
 
@@ -128,7 +149,10 @@ function dataFlags(c: RunConfig): Flag[] {
 function modelFlags(c: RunConfig): Flag[] {
   const m = c.model;
   const flags: Flag[] = [
-    ['--num-layers', m.layers], ['--hidden-size', m.hidden], ['--ffn-hidden-size', m.ffnHidden], ['--num-attention-heads', m.heads],
+    ['--num-layers', m.layers],
+    ['--hidden-size', m.hidden],
+    ['--ffn-hidden-size', m.ffnHidden],
+    ['--num-attention-heads', m.heads],
   ];
   if (!m.mla && m.kvHeads < m.heads) flags.push(['--group-query-attention'], ['--num-query-groups', m.kvHeads]);
   if (!m.mla && m.headDim * m.heads !== m.hidden) flags.push(['--kv-channels', m.headDim]);
@@ -145,7 +169,12 @@ function modelFlags(c: RunConfig): Flag[] {
   if (m.mla) {
     flags.push(['--multi-latent-attention']);
     if (m.mla.qLoraRank > 0) flags.push(['--q-lora-rank', m.mla.qLoraRank]);
-    flags.push(['--kv-lora-rank', m.mla.kvLoraRank], ['--qk-head-dim', m.mla.qkNopeHeadDim], ['--qk-pos-emb-head-dim', m.mla.qkRopeHeadDim], ['--v-head-dim', m.mla.vHeadDim]);
+    flags.push(
+      ['--kv-lora-rank', m.mla.kvLoraRank],
+      ['--qk-head-dim', m.mla.qkNopeHeadDim],
+      ['--qk-pos-emb-head-dim', m.mla.qkRopeHeadDim],
+      ['--v-head-dim', m.mla.vHeadDim],
+    );
   }
   if (m.mtpLayers > 0) flags.push(['--mtp-num-layers', m.mtpLayers]);
   return flags;
@@ -159,7 +188,10 @@ function precisionFlags(c: RunConfig, notes: string[]): Flag[] {
   if (t.precision === 'fp8') flags.push(['--fp8-format', 'hybrid']);
   if (t.precision === 'fp4') flags.push(['--fp4-format', 'e2m1']);
   if (t.gradDtype === 'bf16' && t.precision !== 'fp32') flags.push(['--grad-reduce-in-bf16']);
-  if (!t.masterWeights && t.precision !== 'fp32') notes.push('no fp32 master weights: Megatron-LM keeps them with --bf16/--fp16 (the precision-aware optimizer\'s --main-params-dtype is the nearest control)');
+  if (!t.masterWeights && t.precision !== 'fp32')
+    notes.push(
+      "no fp32 master weights: Megatron-LM keeps them with --bf16/--fp16 (the precision-aware optimizer's --main-params-dtype is the nearest control)",
+    );
   return flags;
 }
 
@@ -181,11 +213,25 @@ function recomputeFlags(c: RunConfig): Flag[] {
   const r = c.training.recompute;
   const k = c.stack;
   // The module list only when the document chose Megatron's module policy (the generic profile keeps its own scope).
-  if (r === 'selective' && k.selectivePolicy === 'modules') return [['--recompute-granularity', 'selective'], ['--recompute-modules', k.recomputeModules.join(' ')]];
+  if (r === 'selective' && k.selectivePolicy === 'modules')
+    return [
+      ['--recompute-granularity', 'selective'],
+      ['--recompute-modules', k.recomputeModules.join(' ')],
+    ];
   if (r === 'selective') return [['--recompute-granularity', 'selective']];
   // recomputeLayers: the first N layers of each stage (--recompute-method block).
-  if (r === 'full' && k.recomputeLayers !== null) return [['--recompute-granularity', 'full'], ['--recompute-method', 'block'], ['--recompute-num-layers', k.recomputeLayers]];
-  if (r === 'full') return [['--recompute-granularity', 'full'], ['--recompute-method', 'uniform'], ['--recompute-num-layers', 1]];
+  if (r === 'full' && k.recomputeLayers !== null)
+    return [
+      ['--recompute-granularity', 'full'],
+      ['--recompute-method', 'block'],
+      ['--recompute-num-layers', k.recomputeLayers],
+    ];
+  if (r === 'full')
+    return [
+      ['--recompute-granularity', 'full'],
+      ['--recompute-method', 'uniform'],
+      ['--recompute-num-layers', 1],
+    ];
   return [];
 }
 
@@ -194,7 +240,8 @@ function stackFlags(c: RunConfig, notes: string[]): Flag[] {
   const k = c.stack;
   const flags: Flag[] = [];
   if (k.loss === 'fused') flags.push(['--cross-entropy-loss-fusion']);
-  if (k.optimizerStateDtype === 'bf16') flags.push(['--use-precision-aware-optimizer'], ['--exp-avg-dtype', 'bf16'], ['--exp-avg-sq-dtype', 'bf16']);
+  if (k.optimizerStateDtype === 'bf16')
+    flags.push(['--use-precision-aware-optimizer'], ['--exp-avg-dtype', 'bf16'], ['--exp-avg-sq-dtype', 'bf16']);
   if (k.activationOffloadLayers > 0) flags.push(['--cpu-offloading'], ['--cpu-offloading-num-layers', k.activationOffloadLayers]);
   const megatronRecipes = ['delayed', 'tensorwise', 'blockwise', 'mxfp8'];
   if (c.training.precision === 'fp8' && megatronRecipes.includes(k.fp8Recipe)) flags.push(['--fp8-recipe', k.fp8Recipe]);
@@ -206,9 +253,18 @@ function stackFlags(c: RunConfig, notes: string[]): Flag[] {
 /** Every Megatron-LM flag of the plan, in the order the export writes them (Megatron-DeepSpeed reuses the model's). */
 export function megatronFlags(c: RunConfig, notes: string[]): Flag[] {
   return [
-    ...pipelineFlags(c, notes), ...layoutFlags(c), ...dataParallelFlags(c), ...overlapFlags(c, notes), ...batchFlags(c), ...modelFlags(c),
-    ...precisionFlags(c, notes), ...optimizerFlags(c, notes), ...recomputeFlags(c), ...stackFlags(c, notes),
-    ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'], ...dataFlags(c),
+    ...pipelineFlags(c, notes),
+    ...layoutFlags(c),
+    ...dataParallelFlags(c),
+    ...overlapFlags(c, notes),
+    ...batchFlags(c),
+    ...modelFlags(c),
+    ...precisionFlags(c, notes),
+    ...optimizerFlags(c, notes),
+    ...recomputeFlags(c),
+    ...stackFlags(c, notes),
+    ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'],
+    ...dataFlags(c),
   ];
 }
 
@@ -218,13 +274,19 @@ export function megatronExport(c: RunConfig): LaunchExport {
   const notes: string[] = [];
   const launcher = torchrunFlags(c, notes);
   const flags = megatronFlags(c, notes);
-  notes.push('data and tokenizer: the command trains on mock data with the NullTokenizer; for real data replace --mock-data with --data-path and the tokenizer flags with --tokenizer-type HuggingFaceTokenizer --tokenizer-model <yours>');
+  notes.push(
+    'data and tokenizer: the command trains on mock data with the NullTokenizer; for real data replace --mock-data with --data-path and the tokenizer flags with --tokenizer-type HuggingFaceTokenizer --tokenizer-model <yours>',
+  );
   const p = c.parallel;
-  const header = commentBlock('#', [
-    `Megatron-LM launch for ${planTitle(c)}, from llm-train-planner.`,
-    'Run it on every node from a Megatron-LM checkout (NODE_RANK 0, 1, …; MASTER_ADDR the first node); add your learning-rate and checkpoint flags.',
-    `Data parallel ${p.dp} = ${c.cluster.gpus} GPUs / (TP ${p.tp} × PP ${p.pp} × CP ${p.cp}): Megatron-LM derives it from the world size.`,
-  ], notes);
+  const header = commentBlock(
+    '#',
+    [
+      `Megatron-LM launch for ${planTitle(c)}, from llm-train-planner.`,
+      'Run it on every node from a Megatron-LM checkout (NODE_RANK 0, 1, …; MASTER_ADDR the first node); add your learning-rate and checkpoint flags.',
+      `Data parallel ${p.dp} = ${c.cluster.gpus} GPUs / (TP ${p.tp} × PP ${p.pp} × CP ${p.cp}): Megatron-LM derives it from the world size.`,
+    ],
+    notes,
+  );
   const command = ['torchrun', ...launcher.map(([n, v]) => (v === undefined ? n : `${n} ${v}`)), 'pretrain_gpt.py'].join(' ');
   const text = [...header, ...commandLines(command, flags)].join('\n') + '\n';
   const fileName = 'megatron-launch.sh';

@@ -40,13 +40,25 @@ export const PARTIAL_GRAPH_SCOPE = ['attn', 'moe_router', 'moe_preprocess'] as c
 
 export function dispatcherFlags(dispatcher: MoeDispatcher): Flag[] {
   const backend = FLEX_BACKENDS[dispatcher];
-  if (backend) return [['--moe-token-dispatcher-type', 'flex'], ['--moe-flex-dispatcher-backend', backend]];
+  if (backend)
+    return [
+      ['--moe-token-dispatcher-type', 'flex'],
+      ['--moe-flex-dispatcher-backend', backend],
+    ];
   return [['--moe-token-dispatcher-type', dispatcher]];
 }
 
 export function cudaGraphFlags(scope: CudaGraphScope): Flag[] {
-  if (scope === 'partial') return [['--cuda-graph-impl', 'transformer_engine'], ['--cuda-graph-scope', PARTIAL_GRAPH_SCOPE.join(' ')]];
-  if (scope === 'full') return [['--cuda-graph-impl', 'local'], ['--cuda-graph-scope', 'full_iteration']];
+  if (scope === 'partial')
+    return [
+      ['--cuda-graph-impl', 'transformer_engine'],
+      ['--cuda-graph-scope', PARTIAL_GRAPH_SCOPE.join(' ')],
+    ];
+  if (scope === 'full')
+    return [
+      ['--cuda-graph-impl', 'local'],
+      ['--cuda-graph-scope', 'full_iteration'],
+    ];
   return [];
 }
 
@@ -63,9 +75,12 @@ export function megatronMoeStackFlags(c: RunConfig, notes: string[] = []): Flag[
   const k = c.stack;
   const flags: Flag[] = [
     ['--moe-grouped-gemm'],
-    ['--moe-router-load-balancing-type', MOE_LOAD_BALANCING.type], ['--moe-aux-loss-coeff', MOE_LOAD_BALANCING.auxLossCoeff],
+    ['--moe-router-load-balancing-type', MOE_LOAD_BALANCING.type],
+    ['--moe-aux-loss-coeff', MOE_LOAD_BALANCING.auxLossCoeff],
   ];
-  notes.push('routing: the estimate assumes every expert gets an even share of the tokens (balanced routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")');
+  notes.push(
+    'routing: the estimate assumes every expert gets an even share of the tokens (balanced routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")',
+  );
   if (k.overlap.epComm && c.parallel.ep > 1) flags.push(['--overlap-moe-expert-parallel-comm']);
   if (moe.capacityFactor != null) flags.push(['--moe-expert-capacity-factor', moe.capacityFactor], ['--moe-pad-expert-input-to-capacity']);
   flags.push(...cudaGraphFlags(k.cudaGraph));

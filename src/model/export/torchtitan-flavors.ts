@@ -18,10 +18,33 @@ export interface TorchtitanFlavor {
 
 const LLAMA3_TOKENIZER_VOCAB = 128_256;
 
-function llama3(flavor: string, displayName: string, layers: number, hidden: number, heads: number, kvHeads: number, ffnHidden: number, vocab = LLAMA3_TOKENIZER_VOCAB): TorchtitanFlavor {
+function llama3(
+  flavor: string,
+  displayName: string,
+  layers: number,
+  hidden: number,
+  heads: number,
+  kvHeads: number,
+  ffnHidden: number,
+  vocab = LLAMA3_TOKENIZER_VOCAB,
+): TorchtitanFlavor {
   return {
-    name: 'llama3', flavor,
-    model: { name: displayName, layers, hidden, heads, kvHeads, ffnHidden, ffnType: 'swiglu', vocab, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0 },
+    name: 'llama3',
+    flavor,
+    model: {
+      name: displayName,
+      layers,
+      hidden,
+      heads,
+      kvHeads,
+      ffnHidden,
+      ffnType: 'swiglu',
+      vocab,
+      tiedEmbeddings: false,
+      moe: null,
+      mla: null,
+      mtpLayers: 0,
+    },
   };
 }
 
@@ -34,9 +57,21 @@ export const TORCHTITAN_FLAVORS: readonly TorchtitanFlavor[] = [
 
 /** The flavor that builds exactly this model, or undefined. */
 export function torchtitanFlavorOf(m: Readonly<ModelConfig>): TorchtitanFlavor | undefined {
-  return TORCHTITAN_FLAVORS.find(({ model: f }) => f.layers === m.layers && f.hidden === m.hidden && f.heads === m.heads
-    && f.kvHeads === m.kvHeads && f.ffnHidden === m.ffnHidden && f.ffnType === m.ffnType && f.vocab === m.vocab
-    && f.tiedEmbeddings === m.tiedEmbeddings && !m.moe && !m.mla && m.mtpLayers === 0 && m.headDim * m.heads === m.hidden);
+  return TORCHTITAN_FLAVORS.find(
+    ({ model: f }) =>
+      f.layers === m.layers &&
+      f.hidden === m.hidden &&
+      f.heads === m.heads &&
+      f.kvHeads === m.kvHeads &&
+      f.ffnHidden === m.ffnHidden &&
+      f.ffnType === m.ffnType &&
+      f.vocab === m.vocab &&
+      f.tiedEmbeddings === m.tiedEmbeddings &&
+      !m.moe &&
+      !m.mla &&
+      m.mtpLayers === 0 &&
+      m.headDim * m.heads === m.hidden,
+  );
 }
 
 /** A flavor by its model name and flavor name as a torchtitan TOML gives them. */

@@ -7,8 +7,19 @@
 
 import type { Draft } from './draft.ts';
 
-const READ = ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'bf16', 'fp16', 'zero_optimization',
-  'optimizer', 'data_types', 'activation_checkpointing', 'tensor_parallel', '//'];
+const READ = [
+  'train_batch_size',
+  'train_micro_batch_size_per_gpu',
+  'gradient_accumulation_steps',
+  'bf16',
+  'fp16',
+  'zero_optimization',
+  'optimizer',
+  'data_types',
+  'activation_checkpointing',
+  'tensor_parallel',
+  '//',
+];
 
 type Obj = { readonly [key: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,7 +41,10 @@ function readBatch(d: Draft, o: Obj, gpusPerReplica: () => number | undefined): 
   if (total !== undefined && micro !== undefined && accumulation !== undefined) {
     const dp = total / (micro * accumulation);
     if (Number.isInteger(dp)) d.parallel['dp'] = dp;
-    else d.error(`train_batch_size: ${total} is not train_micro_batch_size_per_gpu ${micro} × gradient_accumulation_steps ${accumulation} × a whole data-parallel size`);
+    else
+      d.error(
+        `train_batch_size: ${total} is not train_micro_batch_size_per_gpu ${micro} × gradient_accumulation_steps ${accumulation} × a whole data-parallel size`,
+      );
   } else if (total === undefined && micro !== undefined && accumulation !== undefined) {
     const replicas = gpusPerReplica();
     if (replicas !== undefined) t['globalBatch'] = micro * accumulation * replicas;
@@ -39,8 +53,14 @@ function readBatch(d: Draft, o: Obj, gpusPerReplica: () => number | undefined): 
 
 function readZero(d: Draft, o: Obj): void {
   const z = own(o, 'zero_optimization');
-  if (z === undefined) { d.parallel['zero'] = 0; return; }
-  if (!isObj(z)) { d.error(`zero_optimization: needs an object, got ${JSON.stringify(z)?.slice(0, 40)}`); return; }
+  if (z === undefined) {
+    d.parallel['zero'] = 0;
+    return;
+  }
+  if (!isObj(z)) {
+    d.error(`zero_optimization: needs an object, got ${JSON.stringify(z)?.slice(0, 40)}`);
+    return;
+  }
   const stage = own(z, 'stage');
   const s = stage === undefined ? 0 : d.count('zero_optimization.stage', stage, 0, 3);
   if (s !== undefined) d.parallel['zero'] = s;
@@ -51,14 +71,18 @@ function readZero(d: Draft, o: Obj): void {
   };
   const offload = { optimizer: device('offload_optimizer'), parameters: device('offload_param') };
   if (offload.optimizer || offload.parameters) d.training['offload'] = offload;
-  if (device('offload_param') && own(own(z, 'offload_param') as Obj, 'device') === 'nvme') d.warn('zero_optimization.offload_param.device "nvme": read as host memory');
+  if (device('offload_param') && own(own(z, 'offload_param') as Obj, 'device') === 'nvme')
+    d.warn('zero_optimization.offload_param.device "nvme": read as host memory');
 }
 
 function readOptimizer(d: Draft, o: Obj): void {
   const opt = own(o, 'optimizer');
   if (opt === undefined) return;
   const type = isObj(opt) ? own(opt, 'type') : undefined;
-  if (typeof type !== 'string') { d.error('optimizer.type: needs a name such as "AdamW"'); return; }
+  if (typeof type !== 'string') {
+    d.error('optimizer.type: needs a name such as "AdamW"');
+    return;
+  }
   if (/^(adamw?|fusedadam|cpuadam|deepspeedcpuadam|onebitadam|zerooneadam|onebitlamb|lamb)$/i.test(type)) d.training['optimizer'] = 'adam';
   else if (/^sgd$/i.test(type)) d.training['optimizer'] = 'sgd';
   else d.warn(`optimizer.type ${JSON.stringify(type)}: the planner models Adam, 8-bit Adam and SGD; Adam is read`);
@@ -80,7 +104,9 @@ export function readDeepspeedConfig(d: Draft, o: Obj, gpusPerReplica: () => numb
   readOptimizer(d, o);
   if (own(o, 'activation_checkpointing') !== undefined && t['recompute'] === undefined) {
     t['recompute'] = 'full';
-    d.warn('activation_checkpointing: configures how DeepSpeed checkpoints; which layers recompute is the model code\'s choice: full recomputation is read');
+    d.warn(
+      "activation_checkpointing: configures how DeepSpeed checkpoints; which layers recompute is the model code's choice: full recomputation is read",
+    );
   }
   const tpBlock = own(o, 'tensor_parallel');
   const autotp = isObj(tpBlock) ? own(tpBlock, 'autotp_size') : undefined;
@@ -93,5 +119,7 @@ export function readDeepspeedConfig(d: Draft, o: Obj, gpusPerReplica: () => numb
 
 /** Whether a JSON object looks like a DeepSpeed config (one of the keys every config has). */
 export function isDeepspeedConfig(o: Obj): boolean {
-  return ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'zero_optimization', 'bf16', 'fp16'].some((k) => own(o, k) !== undefined);
+  return ['train_batch_size', 'train_micro_batch_size_per_gpu', 'gradient_accumulation_steps', 'zero_optimization', 'bf16', 'fp16'].some(
+    (k) => own(o, k) !== undefined,
+  );
 }

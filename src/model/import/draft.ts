@@ -30,9 +30,12 @@ export class Draft {
   /** A whole number ≥ min from a flag's or key's text or number; the error names `where`. */
   count(where: string, value: unknown, min = 1, max = MAX_COUNT): number | undefined {
     const text = typeof value === 'string' ? value.trim().replace(/_/g, '') : value;
-    const n = typeof text === 'number' ? text : typeof text === 'string' && /^[+-]?\d+(\.0*)?([eE]\+?\d+)?$/.test(text) ? Number(text) : Number.NaN;
+    const n =
+      typeof text === 'number' ? text : typeof text === 'string' && /^[+-]?\d+(\.0*)?([eE]\+?\d+)?$/.test(text) ? Number(text) : Number.NaN;
     if (Number.isInteger(n) && n >= min && n <= max) return n;
-    this.error(`${where}: needs a whole number from ${min} to ${max.toLocaleString('en-US')}, got ${describeValue(value)}${unresolvedHint(value)}`);
+    this.error(
+      `${where}: needs a whole number from ${min} to ${max.toLocaleString('en-US')}, got ${describeValue(value)}${unresolvedHint(value)}`,
+    );
     return undefined;
   }
 
@@ -53,7 +56,7 @@ export class Draft {
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
@@ -72,8 +75,11 @@ export interface Unstated {
 
 export type ImportResult =
   | {
-    readonly ok: true; readonly kind: ImportKind; readonly document: Section; readonly warnings: readonly string[];
-    /** What the file leaves open, in the order the page lists them; empty when the file states a whole run. */
-    readonly unstated: readonly Unstated[];
-  }
+      readonly ok: true;
+      readonly kind: ImportKind;
+      readonly document: Section;
+      readonly warnings: readonly string[];
+      /** What the file leaves open, in the order the page lists them; empty when the file states a whole run. */
+      readonly unstated: readonly Unstated[];
+    }
   | { readonly ok: false; readonly kind: ImportKind | null; readonly errors: readonly string[]; readonly warnings: readonly string[] };

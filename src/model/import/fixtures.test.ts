@@ -10,7 +10,12 @@ const hf = readFileSync(new URL('../../../e2e/data/llama3-8b-config.json', impor
 function imported(path: string, options: ImportOptions = {}) {
   const result = importLaunchFile(fixture(path), { gpu: 'h100-sxm', ...options });
   if (!result.ok) throw new Error(result.errors.join('; '));
-  const doc = result.document as { model: Record<string, unknown>; training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown> };
+  const doc = result.document as {
+    model: Record<string, unknown>;
+    training: Record<string, unknown>;
+    parallel: Record<string, unknown>;
+    cluster: Record<string, unknown>;
+  };
   return { ...doc, kind: result.kind, warnings: result.warnings };
 }
 
@@ -20,9 +25,28 @@ describe('Megatron-LM examples/', () => {
     expect(d.kind).toBe('megatron');
     expect(d.training['framework']).toBe('megatron');
     // NUM_LAYERS=32, --hidden-size 4096, --ffn-hidden-size 14336, 32 heads, --num-query-groups 8, --kv-channels 128, --vocab-size 128256 (MOCK branch).
-    expect(d.model).toMatchObject({ layers: 32, hidden: 4096, ffnHidden: 14336, heads: 32, kvHeads: 8, headDim: 128, ffnType: 'swiglu', tiedEmbeddings: false, vocab: 128256 });
+    expect(d.model).toMatchObject({
+      layers: 32,
+      hidden: 4096,
+      ffnHidden: 14336,
+      heads: 32,
+      kvHeads: 8,
+      headDim: 128,
+      ffnType: 'swiglu',
+      tiedEmbeddings: false,
+      vocab: 128256,
+    });
     // SEQ_LENGTH=8192, MICRO_BATCH_SIZE=1, GLOBAL_BATCH_SIZE=128, --train-samples 1953125000 × 8192 tokens.
-    expect(d.training).toMatchObject({ seqLen: 8192, microBatch: 1, globalBatch: 128, tokens: 1953125000 * 8192, precision: 'fp8', gradDtype: 'bf16', loss: 'fused', flashAttention: true });
+    expect(d.training).toMatchObject({
+      seqLen: 8192,
+      microBatch: 1,
+      globalBatch: 128,
+      tokens: 1953125000 * 8192,
+      precision: 'fp8',
+      gradDtype: 'bf16',
+      loss: 'fused',
+      flashAttention: true,
+    });
     // TP_SIZE=1, CP_SIZE=1, --sequence-parallel, --use-distributed-optimizer; PP left commented out, so stated as 1;
     // DP derived: 8 GPUs ÷ (TP 1 × PP 1 × CP 1); EP 1 (no experts).
     expect(d.parallel).toMatchObject({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 8, sequenceParallel: true, zero: 1 });
@@ -33,22 +57,46 @@ describe('Megatron-LM examples/', () => {
     expect(d.warnings).toContain('--lr: not used by the planner, ignored');
   });
 
-  it('mixtral/train_mixtral_8x7b_distributed.sh: MoE 8 experts top-2, PP 4, EP 8; the vocabulary is the tokenizer\'s', () => {
+  it("mixtral/train_mixtral_8x7b_distributed.sh: MoE 8 experts top-2, PP 4, EP 8; the vocabulary is the tokenizer's", () => {
     const d = imported('megatron/train_mixtral_8x7b_distributed.sh');
-    expect(d.model).toMatchObject({ layers: 32, hidden: 4096, ffnHidden: 14336, heads: 32, kvHeads: 8, ffnType: 'swiglu', moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } });
+    expect(d.model).toMatchObject({
+      layers: 32,
+      hidden: 4096,
+      ffnHidden: 14336,
+      heads: 32,
+      kvHeads: 8,
+      ffnType: 'swiglu',
+      moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
+    });
     // --train-iters 500000 × --global-batch-size 256 × --seq-length 4096.
-    expect(d.training).toMatchObject({ seqLen: 4096, microBatch: 1, globalBatch: 256, tokens: 500000 * 256 * 4096, precision: 'bf16', overlap: { dpGrad: true, dpParam: true } });
+    expect(d.training).toMatchObject({
+      seqLen: 4096,
+      microBatch: 1,
+      globalBatch: 256,
+      tokens: 500000 * 256 * 4096,
+      precision: 'bf16',
+      overlap: { dpGrad: true, dpParam: true },
+    });
     expect(d.parallel).toMatchObject({ tp: 1, pp: 4, ep: 8, zero: 1, sequenceParallel: true, schedule: '1f1b' });
     // NNODES=${SLURM_NNODES:-"1"}, GPUS_PER_NODE=8.
     expect(d.cluster).toMatchObject({ gpus: 8, gpusPerNode: 8 });
-    expect(d.warnings).toContain('model.vocab: the file leaves the vocabulary to its tokenizer (--tokenizer-type Llama2Tokenizer); set model.vocab');
+    expect(d.warnings).toContain(
+      'model.vocab: the file leaves the vocabulary to its tokenizer (--tokenizer-type Llama2Tokenizer); set model.vocab',
+    );
   });
 
   it('gpt3/train_gpt3_175b_distributed.sh: GPT-3 175B, fp16, TP 8 × PP 16 (the GPUs come from --gpus: the file has 1 node)', () => {
     const d = imported('megatron/train_gpt3_175b_distributed.sh', { gpus: 1024 });
     expect(d.model).toMatchObject({ layers: 96, hidden: 12288, heads: 96, ffnType: 'gelu', tiedEmbeddings: true });
     expect(d.model['ffnHidden']).toBeUndefined();
-    expect(d.training).toMatchObject({ seqLen: 2048, microBatch: 1, globalBatch: 1536, tokens: 500000 * 1536 * 2048, precision: 'fp16', flashAttention: true });
+    expect(d.training).toMatchObject({
+      seqLen: 2048,
+      microBatch: 1,
+      globalBatch: 1536,
+      tokens: 500000 * 1536 * 2048,
+      precision: 'fp16',
+      flashAttention: true,
+    });
     expect(d.parallel).toMatchObject({ tp: 8, pp: 16, zero: 0, sequenceParallel: false });
     expect(d.cluster['gpus']).toBe(1024);
   });
@@ -60,7 +108,15 @@ describe('torchtitan torchtitan/models/llama3/train_configs/', () => {
     expect(d.kind).toBe('torchtitan');
     expect(d.model).toMatchObject({ layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, vocab: 128256 });
     // global_batch_size absent: local_batch_size 1 × 64 data-parallel ranks; steps 1000.
-    expect(d.training).toMatchObject({ seqLen: 8192, microBatch: 1, globalBatch: 64, tokens: 1000 * 64 * 8192, recompute: 'selective', selectivePolicy: 'op', framework: 'torchtitan' });
+    expect(d.training).toMatchObject({
+      seqLen: 8192,
+      microBatch: 1,
+      globalBatch: 64,
+      tokens: 1000 * 64 * 8192,
+      recompute: 'selective',
+      selectivePolicy: 'op',
+      framework: 'torchtitan',
+    });
     expect(d.parallel).toMatchObject({ tp: 1, pp: 1, cp: 1, dp: 64, zero: 3 });
     expect(d.warnings).toContain('[checkpoint]: not used by the planner, ignored');
   });
@@ -75,14 +131,27 @@ describe('torchtitan torchtitan/models/llama3/train_configs/', () => {
   it('llama3_405b.toml: converters = ["float8"] → fp8, compile on, TP 8, local batch 2; 128 GPUs → FSDP 16', () => {
     const d = imported('torchtitan/llama3_405b.toml', { gpus: 128 });
     expect(d.model).toMatchObject({ layers: 126, hidden: 16384, heads: 128, ffnHidden: 53248 });
-    expect(d.training).toMatchObject({ precision: 'fp8', compile: true, microBatch: 2, globalBatch: 32, recompute: 'full', tokens: 3000 * 32 * 8192 });
+    expect(d.training).toMatchObject({
+      precision: 'fp8',
+      compile: true,
+      microBatch: 2,
+      globalBatch: 32,
+      recompute: 'full',
+      tokens: 3000 * 32 * 8192,
+    });
     expect(d.parallel).toMatchObject({ tp: 8, dp: 16 });
   });
 
   it('debug_model.toml: the debugmodel flavor (vocabulary 2048), AC every 2nd layer; Interleaved1F1B is ignored without PP', () => {
     const d = imported('torchtitan/debug_model.toml', { gpus: 8 });
     expect(d.model).toMatchObject({ layers: 6, hidden: 256, heads: 16, vocab: 2048, ffnHidden: 768 });
-    expect(d.training).toMatchObject({ recompute: 'selective', selectivePolicy: 'layer', recomputeLayerFrequency: 2, microBatch: 8, globalBatch: 64 });
+    expect(d.training).toMatchObject({
+      recompute: 'selective',
+      selectivePolicy: 'layer',
+      recomputeLayerFrequency: 2,
+      microBatch: 8,
+      globalBatch: 64,
+    });
     expect(d.parallel['schedule']).toBeUndefined();
   });
 });
@@ -93,9 +162,26 @@ describe('DeepSpeed (Megatron-DeepSpeed examples_deepspeed/)', () => {
     expect(d.kind).toBe('deepspeed');
     expect(d.training['framework']).toBe('deepspeed');
     // HIDDEN_SIZE=2048, FFN_HIDDEN_SIZE=5504, NUM_LAYERS=24, NUM_HEADS=16, NUM_KV_HEADS=4, SEQ_LENGTH=2048.
-    expect(d.model).toMatchObject({ layers: 24, hidden: 2048, ffnHidden: 5504, heads: 16, kvHeads: 4, ffnType: 'swiglu', tiedEmbeddings: false });
+    expect(d.model).toMatchObject({
+      layers: 24,
+      hidden: 2048,
+      ffnHidden: 5504,
+      heads: 16,
+      kvHeads: 4,
+      ffnType: 'swiglu',
+      tiedEmbeddings: false,
+    });
     // MICRO_BATCH_SIZE=4, GLOBAL_BATCH_SIZE=32, TRAIN_STEPS=250000; activation_checkpoint="false" so no recompute flags.
-    expect(d.training).toMatchObject({ seqLen: 2048, microBatch: 4, globalBatch: 32, tokens: 250000 * 32 * 2048, precision: 'bf16', optimizer: 'adam', recompute: 'none', flashAttention: false });
+    expect(d.training).toMatchObject({
+      seqLen: 2048,
+      microBatch: 4,
+      globalBatch: 32,
+      tokens: 250000 * 32 * 2048,
+      precision: 'bf16',
+      optimizer: 'adam',
+      recompute: 'none',
+      flashAttention: false,
+    });
     // TP=2, PP=2, ZERO_STAGE=0; 8 GPUs on 1 node → DP 2.
     expect(d.parallel).toMatchObject({ tp: 2, pp: 2, zero: 0 });
     expect(d.cluster).toMatchObject({ gpus: 8, gpusPerNode: 8 });
@@ -113,7 +199,7 @@ describe('DeepSpeed (Megatron-DeepSpeed examples_deepspeed/)', () => {
     expect(d.warnings).toContain('--deepspeed_config: the DeepSpeed config is another file; import it too for ZeRO, offload and precision');
   });
 
-  it('finetune_hf_llama/ds_config.json with Llama 3 8B\'s config.json: batch 256 of micro-batches 16, ZeRO 0, bf16', () => {
+  it("finetune_hf_llama/ds_config.json with Llama 3 8B's config.json: batch 256 of micro-batches 16, ZeRO 0, bf16", () => {
     const d = imported('deepspeed/finetune_hf_llama_ds_config.json', { hfConfig: hf, gpus: 8 });
     expect(d.kind).toBe('deepspeed');
     expect(d.model).toMatchObject({ layers: 32, hidden: 4096, kvHeads: 8, vocab: 128256 });

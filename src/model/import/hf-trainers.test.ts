@@ -13,7 +13,12 @@ const ALL = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
 function imported(path: string, options: ImportOptions = {}) {
   const result = importLaunchFile(fixture(path), { gpu: 'h100-sxm', ...options });
   if (!result.ok) throw new Error(result.errors.join('; '));
-  const doc = result.document as { model: Record<string, unknown>; training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown> };
+  const doc = result.document as {
+    model: Record<string, unknown>;
+    training: Record<string, unknown>;
+    parallel: Record<string, unknown>;
+    cluster: Record<string, unknown>;
+  };
   return { ...doc, document: result.document, kind: result.kind, warnings: result.warnings };
 }
 
@@ -22,12 +27,28 @@ describe('axolotl examples/llama-3', () => {
     const d = imported('axolotl_llama3_lora_8b.yml');
     expect(d.kind).toBe('axolotl');
     // base_model: NousResearch/Meta-Llama-3-8B → the llama3-8b preset's shapes.
-    expect(d.model).toMatchObject({ name: 'NousResearch/Meta-Llama-3-8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, vocab: 128256 });
+    expect(d.model).toMatchObject({
+      name: 'NousResearch/Meta-Llama-3-8B',
+      layers: 32,
+      hidden: 4096,
+      heads: 32,
+      kvHeads: 8,
+      ffnHidden: 14336,
+      vocab: 128256,
+    });
     // adapter: lora, lora_r: 32, lora_target_linear: true; sequence_len 4096; micro_batch_size 2; gradient_accumulation_steps 4;
     // optimizer adamw_bnb_8bit; bf16: auto; gradient_checkpointing: true; attn_implementation: flash_attention_2.
     expect(d.training).toMatchObject({
-      adapter: { method: 'lora', rank: 32, modules: ALL }, seqLen: 4096, microBatch: 2, globalBatch: 2 * 4 * 1,
-      optimizer: 'adam8bit', precision: 'bf16', recompute: 'full', flashAttention: true, modelCode: 'transformers', framework: 'generic',
+      adapter: { method: 'lora', rank: 32, modules: ALL },
+      seqLen: 4096,
+      microBatch: 2,
+      globalBatch: 2 * 4 * 1,
+      optimizer: 'adam8bit',
+      precision: 'bf16',
+      recompute: 'full',
+      flashAttention: true,
+      modelCode: 'transformers',
+      framework: 'generic',
     });
     expect(d.parallel).toEqual({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 1, zero: 0 });
     expect(d.warnings.some((w) => w.startsWith('parallel.dp: the GPUs come from the launcher'))).toBe(true);
@@ -49,8 +70,14 @@ describe('axolotl examples/llama-3', () => {
     expect(d.model).toMatchObject({ layers: 80, hidden: 8192, heads: 64, kvHeads: 8 });
     // adapter: qlora, lora_r: 8; sequence_len 512; micro_batch_size 1 × accumulation 4 × 8 GPUs; adamw_torch_fused.
     expect(d.training).toMatchObject({
-      adapter: { method: 'qlora', rank: 8, modules: ALL }, seqLen: 512, microBatch: 1, globalBatch: 32,
-      optimizer: 'adam', framework: 'fsdp', offload: { optimizer: true, parameters: true }, recompute: 'full',
+      adapter: { method: 'qlora', rank: 8, modules: ALL },
+      seqLen: 512,
+      microBatch: 1,
+      globalBatch: 32,
+      optimizer: 'adam',
+      framework: 'fsdp',
+      offload: { optimizer: true, parameters: true },
+      recompute: 'full',
     });
     // fsdp: [full_shard, auto_wrap], fsdp_sharding_strategy: FULL_SHARD.
     expect(d.parallel).toEqual({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 8, zero: 3 });
@@ -65,8 +92,15 @@ describe('LLaMA-Factory examples/', () => {
     expect(d.model).toMatchObject({ name: 'meta-llama/Meta-Llama-3-8B-Instruct', layers: 32, hidden: 4096 });
     // per_device_train_batch_size 1 × gradient_accumulation_steps 8 × 1 assumed GPU; bf16: true.
     expect(d.training).toMatchObject({
-      adapter: { method: 'qlora', rank: 8, modules: ALL }, seqLen: 2048, microBatch: 1, globalBatch: 8,
-      precision: 'bf16', optimizer: 'adam', recompute: 'full', modelCode: 'transformers', framework: 'generic',
+      adapter: { method: 'qlora', rank: 8, modules: ALL },
+      seqLen: 2048,
+      microBatch: 1,
+      globalBatch: 8,
+      precision: 'bf16',
+      optimizer: 'adam',
+      recompute: 'full',
+      modelCode: 'transformers',
+      framework: 'generic',
     });
     expect(d.parallel).toEqual({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 1, zero: 0 });
     expect(parseDocument(d.document).ok).toBe(true);
@@ -74,7 +108,13 @@ describe('LLaMA-Factory examples/', () => {
 
   it('train_lora/qwen3_lora_sft_ds3.yaml: deepspeed ds_z3_config.json → DeepSpeed ZeRO-3; the model from its config.json', () => {
     const d = imported('llamafactory_qwen3_lora_sft_ds3.yaml', { gpus: 4, hfConfig: hf });
-    expect(d.training).toMatchObject({ adapter: { method: 'lora', rank: 8, modules: ALL }, seqLen: 2048, microBatch: 1, globalBatch: 1 * 2 * 4, framework: 'deepspeed' });
+    expect(d.training).toMatchObject({
+      adapter: { method: 'lora', rank: 8, modules: ALL },
+      seqLen: 2048,
+      microBatch: 1,
+      globalBatch: 1 * 2 * 4,
+      framework: 'deepspeed',
+    });
     expect(d.parallel).toEqual({ tp: 1, pp: 1, cp: 1, ep: 1, dp: 4, zero: 3 });
     expect(parseDocument(d.document).ok).toBe(true);
     const bare = imported('llamafactory_qwen3_lora_sft_ds3.yaml');
@@ -82,7 +122,10 @@ describe('LLaMA-Factory examples/', () => {
   });
 
   it('lora_target lists map q_proj … down_proj; unknown keys are reported', () => {
-    const r = importLaunchFile('model_name_or_path: meta-llama/Meta-Llama-3-8B\nfinetuning_type: lora\nlora_rank: 16\nlora_target: q_proj,v_proj\noptim: paged_adamw_8bit\nfancy_knob: 3\n', { gpu: 'h100-sxm' });
+    const r = importLaunchFile(
+      'model_name_or_path: meta-llama/Meta-Llama-3-8B\nfinetuning_type: lora\nlora_rank: 16\nlora_target: q_proj,v_proj\noptim: paged_adamw_8bit\nfancy_knob: 3\n',
+      { gpu: 'h100-sxm' },
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const t = (r.document as { training: Record<string, unknown> }).training;

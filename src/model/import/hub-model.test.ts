@@ -27,15 +27,20 @@ describe('a recipe naming a catalog model by its Hub id', () => {
   });
 
   it('an unlisted variant is matched by name and the note names the id it matched', () => {
-    const recipe = 'model_name_or_path: someone/Qwen3-8B-Instruct-2507-FP8\nstage: sft\nfinetuning_type: lora\ncutoff_len: 4096\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nbf16: true\n';
+    const recipe =
+      'model_name_or_path: someone/Qwen3-8B-Instruct-2507-FP8\nstage: sft\nfinetuning_type: lora\ncutoff_len: 4096\nper_device_train_batch_size: 1\ngradient_accumulation_steps: 8\nbf16: true\n';
     const result = importedDocument(recipe, 8);
-    expect(result.warnings).toContain('model: someone/Qwen3-8B-Instruct-2507-FP8 read as the catalog entry qwen3-8b (Qwen3 8B) (matched as Qwen/Qwen3-8B)');
+    expect(result.warnings).toContain(
+      'model: someone/Qwen3-8B-Instruct-2507-FP8 read as the catalog entry qwen3-8b (Qwen3 8B) (matched as Qwen/Qwen3-8B)',
+    );
     expect(estimate(result.document).errors).toEqual([]);
   });
 
   it('a model the catalog does not hold asks for its config.json', () => {
     const recipe = 'model_name_or_path: someone/brand-new-model-3B\nstage: sft\nfinetuning_type: lora\ncutoff_len: 2048\n';
     const result = importLaunchFile(recipe, { gpu: 'h100-sxm', gpus: 1 });
-    expect(result.warnings).toContain('model: the recipe names someone/brand-new-model-3B on the Hugging Face Hub, which the catalog does not hold; give its config.json for the model');
+    expect(result.warnings).toContain(
+      'model: the recipe names someone/brand-new-model-3B on the Hugging Face Hub, which the catalog does not hold; give its config.json for the model',
+    );
   });
 });

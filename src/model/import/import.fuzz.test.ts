@@ -29,9 +29,59 @@ const seeds = [
   '{"train_batch_size": 8, "train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 2, "zero_optimization": {"stage": 3}}',
 ];
 
-const SPLICES = ['"', "'", '$', '${', '${X:-', '$((', '$(', '`', '\\\n', '\\', '[', '[[', ']', '{', '}', '(', ')', '=', '#', '\n', ' ',
-  '<<EOF\n', '<<\'EOF\'\n', 'EOF\n', '--num-layers', '--num-layers=', ' -1', ' 0', ' 1e999', ' NaN', '__proto__', '\u0000', '\uFEFF', ',',
-  'eval $run', 'if [ 1 -gt 0 ]; then', 'else', 'fi', 'A=(', ')', '+=', '"""', "'''", '0x', '[[a.b]]', 'x.y.z = ', '{"a":', '\t', ';', '&&', '|'];
+const SPLICES = [
+  '"',
+  "'",
+  '$',
+  '${',
+  '${X:-',
+  '$((',
+  '$(',
+  '`',
+  '\\\n',
+  '\\',
+  '[',
+  '[[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '=',
+  '#',
+  '\n',
+  ' ',
+  '<<EOF\n',
+  "<<'EOF'\n",
+  'EOF\n',
+  '--num-layers',
+  '--num-layers=',
+  ' -1',
+  ' 0',
+  ' 1e999',
+  ' NaN',
+  '__proto__',
+  '\u0000',
+  '\uFEFF',
+  ',',
+  'eval $run',
+  'if [ 1 -gt 0 ]; then',
+  'else',
+  'fi',
+  'A=(',
+  ')',
+  '+=',
+  '"""',
+  "'''",
+  '0x',
+  '[[a.b]]',
+  'x.y.z = ',
+  '{"a":',
+  '\t',
+  ';',
+  '&&',
+  '|',
+];
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 200 }) }),
@@ -59,24 +109,37 @@ function check(text: string): void {
   slowestMs = Math.max(slowestMs, performance.now() - start);
   kinds[result.kind ?? 'unknown'] += 1;
   if (result.ok) {
-    ensure(typeof result.document === 'object' && result.warnings.every((w) => typeof w === 'string' && w.length > 0), () => 'a document without words');
+    ensure(
+      typeof result.document === 'object' && result.warnings.every((w) => typeof w === 'string' && w.length > 0),
+      () => 'a document without words',
+    );
     parseDocument(JSON.parse(JSON.stringify(result.document)));
   } else {
-    ensure(result.errors.length > 0 && result.errors.every((e) => typeof e === 'string' && e.length > 0 && !e.includes('undefined')), () => `errors not in words: ${JSON.stringify(result.errors)}`);
+    ensure(
+      result.errors.length > 0 && result.errors.every((e) => typeof e === 'string' && e.length > 0 && !e.includes('undefined')),
+      () => `errors not in words: ${JSON.stringify(result.errors)}`,
+    );
   }
 }
 
 describe('launch import fuzz: importLaunchFile() on mutated launch files', () => {
   afterAll(() => {
-    console.log(counter.line(`megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, nemo ${kinds.nemo}, automodel ${kinds.automodel}, unknown ${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`));
+    console.log(
+      counter.line(
+        `megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, nemo ${kinds.nemo}, automodel ${kinds.automodel}, unknown ${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`,
+      ),
+    );
     expect(prototypeIsClean()).toBe(true);
   });
 
   it(`${seeds.length} seed files of all three kinds, mutated: no exception, every answer in words`, () => {
     expect(seeds.length).toBeGreaterThan(15);
-    fc.assert(fc.property(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 4 }), (seed, mutations) => {
-      check(mutate(seed, mutations));
-    }), { numRuns: runs });
+    fc.assert(
+      fc.property(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 4 }), (seed, mutations) => {
+        check(mutate(seed, mutations));
+      }),
+      { numRuns: runs },
+    );
     expect(counter.count).toBeGreaterThanOrEqual(Math.min(runs, 10_000));
     for (const kind of ['megatron', 'torchtitan', 'deepspeed'] as const) expect(kinds[kind]).toBeGreaterThan(runs / 20);
   });

@@ -44,7 +44,8 @@ export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
 /** The GPU assumed for a launch file, which never names one: the presets' default (input/gpus.ts). */
 export const DEFAULT_IMPORT_GPU = DEFAULT_GPU_ID;
 
-export const KINDS_READ = 'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe, an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML)';
+export const KINDS_READ =
+  'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe, an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML)';
 
 /** "line 3, column 5: not valid JSON (…)" for a JSON.parse failure, located by json-position.ts. */
 export function jsonError(text: string, error: unknown, what: string): string {
@@ -68,7 +69,8 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const looksToml = (text: string) => /^\s*\[\[?[A-Za-z0-9_".' -]+\]\]?\s*(#.*)?$/m.test(text) && /^\s*[A-Za-z0-9_"'.-]+\s*=/m.test(text);
 const looksShell = (text: string) => /(^|\s)--?[A-Za-z][\w-]*/.test(text);
 /** A YAML mapping at the top: "key:" starting a line, and no shell command line or TOML table. */
-const looksYaml = (text: string) => /^[A-Za-z_][\w-]*:(\s|$)/m.test(text) && !/^\s*((torchrun|python|deepspeed|srun|export)(?![\w:-])|[A-Z_]+=)/m.test(text);
+const looksYaml = (text: string) =>
+  /^[A-Za-z_][\w-]*:(\s|$)/m.test(text) && !/^\s*((torchrun|python|deepspeed|srun|export)(?![\w:-])|[A-Z_]+=)/m.test(text);
 
 /** The training command of a script: its last Python launch (pretrain_*.py first), or the whole file as an argument list. */
 function trainingCommand(text: string): { command: ParsedCommand; hereDocuments: readonly { body: string; line: number }[] } {
@@ -81,9 +83,15 @@ function trainingCommand(text: string): { command: ParsedCommand; hereDocuments:
 
 function hfModel(d: Draft, hfText: string): number | undefined {
   const parsed = parseJson(hfText, 'config.json');
-  if (!parsed.ok) { d.error(parsed.error); return undefined; }
+  if (!parsed.ok) {
+    d.error(parsed.error);
+    return undefined;
+  }
   const result = importHfConfig(parsed.value);
-  if (!result.ok) { for (const e of result.errors) d.error(e); return undefined; }
+  if (!result.ok) {
+    for (const e of result.errors) d.error(e);
+    return undefined;
+  }
   for (const w of result.warnings) d.warn(w);
   Object.assign(d.model, result.model);
   const positions = isObj(parsed.value) ? parsed.value['max_position_embeddings'] : undefined;
@@ -94,14 +102,20 @@ function hfModel(d: Draft, hfText: string): number | undefined {
 function inlineHfModel(d: Draft, config: Record<string, unknown>): void {
   const { _target_: _ignored, ...json } = config;
   const result = importHfConfig(json);
-  if (!result.ok) { for (const e of result.errors) d.error(`model.config: ${e}`); return; }
+  if (!result.ok) {
+    for (const e of result.errors) d.error(`model.config: ${e}`);
+    return;
+  }
   for (const w of result.warnings) d.warn(`model.config: ${w}`);
   Object.assign(d.model, result.model);
 }
 
 function readScript(d: Draft, text: string): void {
   const { command, hereDocuments } = trainingCommand(text);
-  if (command.flags.length === 0) { d.error(`the file holds no flags: it is not ${KINDS_READ}`); return; }
+  if (command.flags.length === 0) {
+    d.error(`the file holds no flags: it is not ${KINDS_READ}`);
+    return;
+  }
   readMegatron(d, command);
   for (const doc of hereDocuments) {
     const parsed = parseJson(doc.body, 'here-document');
@@ -122,7 +136,9 @@ function document(d: Draft, options: ImportOptions, header: PlannerHeader | null
   if (options.gpus !== undefined) cluster['gpus'] = options.gpus;
   if (options.gpusPerNode !== undefined) cluster['gpusPerNode'] = options.gpusPerNode;
   if (gpu === undefined) d.warn(`cluster.gpu: a launch file does not name the GPU; ${DEFAULT_IMPORT_GPU} is assumed (choose another)`);
-  const name = options.name ?? (header?.modelName || (typeof d.model['name'] === 'string' ? d.model['name'] : options.defaultName ?? 'Imported launch file'));
+  const name =
+    options.name ??
+    (header?.modelName || (typeof d.model['name'] === 'string' ? d.model['name'] : (options.defaultName ?? 'Imported launch file')));
   return { version: 1, model: { ...d.model, name }, training: d.training, parallel: d.parallel, cluster };
 }
 
@@ -166,7 +182,8 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
   const d = new Draft();
   const fail = (kind: ImportKind | null, error: string): ImportResult => ({ ok: false, kind, errors: [error], warnings: [] });
   if (typeof text !== 'string' || text.trim() === '') return fail(null, `the file is empty: paste or choose ${KINDS_READ}`);
-  if (text.length > MAX_LAUNCH_FILE_CHARS) return fail(null, `the file is larger than ${MAX_LAUNCH_FILE_CHARS / 1e6} MB: not a launch file`);
+  if (text.length > MAX_LAUNCH_FILE_CHARS)
+    return fail(null, `the file is larger than ${MAX_LAUNCH_FILE_CHARS / 1e6} MB: not a launch file`);
   let kind: ImportKind;
   const hasModel = options.hfConfig !== undefined;
   const positions = hasModel ? hfModel(d, options.hfConfig ?? '') : undefined;
@@ -174,11 +191,19 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     kind = 'deepspeed';
     const parsed = parseJson(text, 'the JSON file');
     if (!parsed.ok) return fail(kind, parsed.error);
-    if (!isObj(parsed.value)) return fail(kind, `the JSON file holds ${Array.isArray(parsed.value) ? 'an array' : 'no object'}: it is not a DeepSpeed config (${KINDS_READ} are read)`);
+    if (!isObj(parsed.value))
+      return fail(
+        kind,
+        `the JSON file holds ${Array.isArray(parsed.value) ? 'an array' : 'no object'}: it is not a DeepSpeed config (${KINDS_READ} are read)`,
+      );
     if (!isDeepspeedConfig(parsed.value)) {
       const hf = parsed.value['architectures'] !== undefined || parsed.value['model_type'] !== undefined;
-      return fail(kind, hf ? 'this is a Hugging Face config.json: import it with the model import, or give it with a DeepSpeed config (--hf)'
-        : `the JSON file has none of a DeepSpeed config's keys (train_batch_size, train_micro_batch_size_per_gpu, zero_optimization, bf16, fp16): ${KINDS_READ} are read`);
+      return fail(
+        kind,
+        hf
+          ? 'this is a Hugging Face config.json: import it with the model import, or give it with a DeepSpeed config (--hf)'
+          : `the JSON file has none of a DeepSpeed config's keys (train_batch_size, train_micro_batch_size_per_gpu, zero_optimization, bf16, fp16): ${KINDS_READ} are read`,
+      );
     }
     const tp = () => (typeof d.parallel['tp'] === 'number' ? d.parallel['tp'] : 1);
     readDeepspeedConfig(d, parsed.value, () => (options.gpus !== undefined ? options.gpus / tp() : undefined));
@@ -200,19 +225,29 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     if (trainer !== null) {
       kind = trainer;
       readHfTrainer(d, parsed.value as Record<string, unknown>, trainer, options.gpus, hasModel);
-    } else if (recipe === null) return fail(null, `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:, axolotl's base_model:, LLaMA-Factory's model_name_or_path:): it reads ${KINDS_READ}`);
+    } else if (recipe === null)
+      return fail(
+        null,
+        `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:, axolotl's base_model:, LLaMA-Factory's model_name_or_path:): it reads ${KINDS_READ}`,
+      );
     else {
-    const value = parsed.value as Record<string, unknown>;
-    if (recipe === 'megatron-model-config') {
-      kind = 'megatron';
-      readMegatronModelConfig(d, value);
-    } else if (recipe === 'nemo') {
-      kind = 'nemo';
-      readNemo(d, value, options.gpus !== undefined);
-    } else {
-      kind = 'automodel';
-      readAutomodel(d, value, { hasModel, gpus: options.gpus, gpusPerNode: options.gpusPerNode, readHubModel: (draft, id) => readHubModel(draft, id, false), readInlineConfig: inlineHfModel });
-    }
+      const value = parsed.value as Record<string, unknown>;
+      if (recipe === 'megatron-model-config') {
+        kind = 'megatron';
+        readMegatronModelConfig(d, value);
+      } else if (recipe === 'nemo') {
+        kind = 'nemo';
+        readNemo(d, value, options.gpus !== undefined);
+      } else {
+        kind = 'automodel';
+        readAutomodel(d, value, {
+          hasModel,
+          gpus: options.gpus,
+          gpusPerNode: options.gpusPerNode,
+          readHubModel: (draft, id) => readHubModel(draft, id, false),
+          readInlineConfig: inlineHfModel,
+        });
+      }
     }
   } else if (looksShell(text)) {
     kind = 'megatron';

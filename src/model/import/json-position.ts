@@ -9,18 +9,36 @@ const MAX_DEPTH = 512;
 export function firstJsonErrorOffset(text: string): number | null {
   let i = 0;
   let failedAt: number | null = null;
-  const fail = (): false => { failedAt ??= i; return false; };
-  const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i] ?? '')) i += 1; };
+  const fail = (): false => {
+    failedAt ??= i;
+    return false;
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] ?? '')) i += 1;
+  };
   const literal = (word: string) => (text.startsWith(word, i) ? ((i += word.length), true) : fail());
   const string = (): boolean => {
     i += 1;
     while (i < text.length) {
       const ch = text[i] ?? '';
-      if (ch === '"') { i += 1; return true; }
+      if (ch === '"') {
+        i += 1;
+        return true;
+      }
       if (ch === '\\') {
         const next = text[i + 1] ?? '';
-        if (next === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) { i += 1; return fail(); } i += 6; continue; }
-        if (!'"\\/bfnrt'.includes(next) || next === '') { i += 1; return fail(); }
+        if (next === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i += 1;
+            return fail();
+          }
+          i += 6;
+          continue;
+        }
+        if (!'"\\/bfnrt'.includes(next) || next === '') {
+          i += 1;
+          return fail();
+        }
         i += 2;
         continue;
       }
@@ -40,8 +58,12 @@ export function firstJsonErrorOffset(text: string): number | null {
     space();
     const ch = text[i];
     if (ch === '{') {
-      i += 1; space();
-      if (text[i] === '}') { i += 1; return true; }
+      i += 1;
+      space();
+      if (text[i] === '}') {
+        i += 1;
+        return true;
+      }
       for (;;) {
         space();
         if (text[i] !== '"' || !string()) return fail();
@@ -50,19 +72,35 @@ export function firstJsonErrorOffset(text: string): number | null {
         i += 1;
         if (!value(depth + 1)) return false;
         space();
-        if (text[i] === ',') { i += 1; continue; }
-        if (text[i] === '}') { i += 1; return true; }
+        if (text[i] === ',') {
+          i += 1;
+          continue;
+        }
+        if (text[i] === '}') {
+          i += 1;
+          return true;
+        }
         return fail();
       }
     }
     if (ch === '[') {
-      i += 1; space();
-      if (text[i] === ']') { i += 1; return true; }
+      i += 1;
+      space();
+      if (text[i] === ']') {
+        i += 1;
+        return true;
+      }
       for (;;) {
         if (!value(depth + 1)) return false;
         space();
-        if (text[i] === ',') { i += 1; continue; }
-        if (text[i] === ']') { i += 1; return true; }
+        if (text[i] === ',') {
+          i += 1;
+          continue;
+        }
+        if (text[i] === ']') {
+          i += 1;
+          return true;
+        }
         return fail();
       }
     }

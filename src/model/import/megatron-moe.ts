@@ -45,7 +45,12 @@ function readCudaGraph(d: Draft, f: FlagTable): void {
     if (scope.length > 0) d.warn('--cuda-graph-scope: without --cuda-graph-impl no graph is captured; read as no CUDA graphs');
     return;
   }
-  const i = impl === undefined ? (local ? 'local' : 'transformer_engine') : d.choice('--cuda-graph-impl', impl, ['none', 'local', 'transformer_engine']);
+  const i =
+    impl === undefined
+      ? local
+        ? 'local'
+        : 'transformer_engine'
+      : d.choice('--cuda-graph-impl', impl, ['none', 'local', 'transformer_engine']);
   if (i === undefined) return;
   d.training['cudaGraph'] = i === 'none' ? 'none' : scope.includes('full_iteration') ? 'full' : 'partial';
 }
@@ -56,10 +61,15 @@ function readCapacity(d: Draft, f: FlagTable): void {
   if (!f.given('--moe-expert-capacity-factor')) return;
   const c = raw === undefined ? Number.NaN : Number(raw.trim());
   if (!(Number.isFinite(c) && c > 0 && c <= MAX_CAPACITY_FACTOR)) {
-    d.error(`--moe-expert-capacity-factor: needs a number above 0 and at most ${MAX_CAPACITY_FACTOR}, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`);
+    d.error(
+      `--moe-expert-capacity-factor: needs a number above 0 and at most ${MAX_CAPACITY_FACTOR}, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`,
+    );
     return;
   }
-  if (!padded) d.warn(`--moe-expert-capacity-factor ${c} without --moe-pad-expert-input-to-capacity: the planner pads every expert to capacity (its upper bound)`);
+  if (!padded)
+    d.warn(
+      `--moe-expert-capacity-factor ${c} without --moe-pad-expert-input-to-capacity: the planner pads every expert to capacity (its upper bound)`,
+    );
   const moe = d.model['moe'];
   if (moe && typeof moe === 'object') (moe as Record<string, unknown>)['capacityFactor'] = c;
   else d.warn('--moe-expert-capacity-factor: the file trains no experts (--num-experts); ignored');

@@ -18,14 +18,35 @@ const norm = (name: string) => name.replace(/_/g, '-').toLowerCase();
 
 /** Flags whose meaning the document holds in other fields, or that only restate a default: read, no warning. */
 const IMPLIED = new Set([
-  '--group-query-attention', '--normalization', '--position-embedding-type', '--disable-bias-linear', '--use-rotary-position-embeddings',
-  '--max-position-embeddings', '--use-precision-aware-optimizer',
-  '--exp-avg-sq-dtype', '--cpu-offloading', '--no-gradient-accumulation-fusion', '--ckpt-format', '--mock-data', '--tokenizer-type',
-  '--no-pipeline-parallel', '--create-moe-param-group', '--deepspeed', '--deepspeed-config', '--deepspeed-activation-checkpointing',
-  '--recompute-method', '--use-mcore-models', '--data-parallel-sharding-strategy', '--use-megatron-fsdp',
-  '--decoder-first-pipeline-num-layers', '--decoder-last-pipeline-num-layers', '--no-position-embedding',
+  '--group-query-attention',
+  '--normalization',
+  '--position-embedding-type',
+  '--disable-bias-linear',
+  '--use-rotary-position-embeddings',
+  '--max-position-embeddings',
+  '--use-precision-aware-optimizer',
+  '--exp-avg-sq-dtype',
+  '--cpu-offloading',
+  '--no-gradient-accumulation-fusion',
+  '--ckpt-format',
+  '--mock-data',
+  '--tokenizer-type',
+  '--no-pipeline-parallel',
+  '--create-moe-param-group',
+  '--deepspeed',
+  '--deepspeed-config',
+  '--deepspeed-activation-checkpointing',
+  '--recompute-method',
+  '--use-mcore-models',
+  '--data-parallel-sharding-strategy',
+  '--use-megatron-fsdp',
+  '--decoder-first-pipeline-num-layers',
+  '--decoder-last-pipeline-num-layers',
+  '--no-position-embedding',
   // What the estimate assumes of every MoE run and the launch writes (export/moe-flags.ts): grouped expert GEMMs, balanced routing.
-  '--moe-grouped-gemm', '--moe-router-load-balancing-type', '--moe-aux-loss-coeff',
+  '--moe-grouped-gemm',
+  '--moe-router-load-balancing-type',
+  '--moe-aux-loss-coeff',
 ]);
 
 class Flags {
@@ -69,14 +90,17 @@ function countFlag(d: Draft, f: Flags, name: string, min = 1, max?: number): num
 
 function readModel(d: Draft, f: Flags): void {
   const m = d.model;
-  const set = (key: string, value: number | undefined) => { if (value !== undefined) m[key] = value; };
+  const set = (key: string, value: number | undefined) => {
+    if (value !== undefined) m[key] = value;
+  };
   set('layers', countFlag(d, f, '--num-layers'));
   const hidden = countFlag(d, f, '--hidden-size');
   set('hidden', hidden);
   set('heads', countFlag(d, f, '--num-attention-heads'));
   const swiglu = f.has('--swiglu');
   m['ffnType'] = swiglu ? 'swiglu' : 'gelu';
-  const ffn = countFlag(d, f, '--ffn-hidden-size') ?? (swiglu && hidden !== undefined ? Math.floor((4 * hidden * 2) / 3 / 64) * 64 : undefined);
+  const ffn =
+    countFlag(d, f, '--ffn-hidden-size') ?? (swiglu && hidden !== undefined ? Math.floor((4 * hidden * 2) / 3 / 64) * 64 : undefined);
   set('ffnHidden', ffn);
   if (f.has('--group-query-attention')) set('kvHeads', countFlag(d, f, '--num-query-groups'));
   else f.value('--num-query-groups');
@@ -85,7 +109,10 @@ function readModel(d: Draft, f: Flags): void {
   m['tiedEmbeddings'] = !f.has('--untie-embeddings-and-output-weights');
   const vocab = countFlag(d, f, '--vocab-size');
   if (vocab !== undefined) m['vocab'] = vocab;
-  else d.warn(`model.vocab: the file leaves the vocabulary to its tokenizer${f.value('--tokenizer-type') ? ` (--tokenizer-type ${f.value('--tokenizer-type')})` : ''}; set model.vocab`);
+  else
+    d.warn(
+      `model.vocab: the file leaves the vocabulary to its tokenizer${f.value('--tokenizer-type') ? ` (--tokenizer-type ${f.value('--tokenizer-type')})` : ''}; set model.vocab`,
+    );
   readMoe(d, f, ffn);
   readMla(d, f);
   set('mtpLayers', countFlag(d, f, '--mtp-num-layers', 0));
@@ -93,10 +120,18 @@ function readModel(d: Draft, f: Flags): void {
 
 function readMoe(d: Draft, f: Flags, ffn: number | undefined): void {
   const experts = f.values('--num-experts');
-  if (experts && experts.length > 1) d.warn(`--num-experts: ${experts.length} values (Megatron-DeepSpeed's per-layer list); the first is read`);
+  if (experts && experts.length > 1)
+    d.warn(`--num-experts: ${experts.length} values (Megatron-DeepSpeed's per-layer list); the first is read`);
   const count = experts ? d.count('--num-experts', experts[0], 1) : undefined;
-  const topK = f.given('--moe-router-topk') ? countFlag(d, f, '--moe-router-topk') : f.given('--topk') ? countFlag(d, f, '--topk') : f.has('--deepspeed') ? 1 : 2;
-  f.value('--moe-router-topk'); f.value('--topk');
+  const topK = f.given('--moe-router-topk')
+    ? countFlag(d, f, '--moe-router-topk')
+    : f.given('--topk')
+      ? countFlag(d, f, '--topk')
+      : f.has('--deepspeed')
+        ? 1
+        : 2;
+  f.value('--moe-router-topk');
+  f.value('--topk');
   const expertFfn = countFlag(d, f, '--moe-ffn-hidden-size') ?? ffn;
   const sharedSize = countFlag(d, f, '--moe-shared-expert-intermediate-size');
   const freq = f.value('--moe-layer-freq');
@@ -104,7 +139,10 @@ function readMoe(d: Draft, f: Flags, ffn: number | undefined): void {
   const moe: Record<string, unknown> = { experts: count, topK, expertFfnHidden: expertFfn };
   if (sharedSize !== undefined && expertFfn !== undefined) {
     if (sharedSize % expertFfn === 0) moe['sharedExperts'] = sharedSize / expertFfn;
-    else d.warn(`--moe-shared-expert-intermediate-size: ${sharedSize} is not a whole number of experts of ${expertFfn}; shared experts left out`);
+    else
+      d.warn(
+        `--moe-shared-expert-intermediate-size: ${sharedSize} is not a whole number of experts of ${expertFfn}; shared experts left out`,
+      );
   }
   if (freq !== undefined) {
     // "([0]*3+[1]*58)": three dense layers, then MoE (the export writes it so); 1: every layer MoE.
@@ -116,8 +154,13 @@ function readMoe(d: Draft, f: Flags, ffn: number | undefined): void {
 }
 
 function readMla(d: Draft, f: Flags): void {
-  const flags = [['qLoraRank', '--q-lora-rank', 0], ['kvLoraRank', '--kv-lora-rank', 1], ['qkNopeHeadDim', '--qk-head-dim', 1],
-    ['qkRopeHeadDim', '--qk-pos-emb-head-dim', 1], ['vHeadDim', '--v-head-dim', 1]] as const;
+  const flags = [
+    ['qLoraRank', '--q-lora-rank', 0],
+    ['kvLoraRank', '--kv-lora-rank', 1],
+    ['qkNopeHeadDim', '--qk-head-dim', 1],
+    ['qkRopeHeadDim', '--qk-pos-emb-head-dim', 1],
+    ['vHeadDim', '--v-head-dim', 1],
+  ] as const;
   const mla: Record<string, unknown> = {};
   for (const [key, flag, min] of flags) {
     const v = countFlag(d, f, flag, min);
@@ -227,14 +270,18 @@ function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
     const b = d.choice('--attention-backend', backend, ['flash', 'fused', 'unfused', 'local', 'auto']);
     if (b) t['flashAttention'] = b === 'flash' || b === 'fused' || b === 'auto';
   } else {
-    const flash = ['--use-flash-attn', '--use-flash-attn-v1', '--use-flash-attn-v2', '--use-flash-attn-triton'].map((n) => f.has(n)).some(Boolean);
+    const flash = ['--use-flash-attn', '--use-flash-attn-v1', '--use-flash-attn-v2', '--use-flash-attn-triton']
+      .map((n) => f.has(n))
+      .some(Boolean);
     t['flashAttention'] = deepspeed ? flash : true;
   }
 }
 
 function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const p = d.parallel;
-  const set = (key: string, value: number | undefined) => { if (value !== undefined) p[key] = value; };
+  const set = (key: string, value: number | undefined) => {
+    if (value !== undefined) p[key] = value;
+  };
   set('tp', countFlag(d, f, '--tensor-model-parallel-size'));
   const pp = countFlag(d, f, '--pipeline-model-parallel-size');
   set('pp', pp);
@@ -261,7 +308,12 @@ function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const strategy = f.value('--data-parallel-sharding-strategy');
   const distributedOptimizer = f.has('--use-distributed-optimizer');
   if (f.has('--use-megatron-fsdp')) {
-    const s = d.choice('--data-parallel-sharding-strategy', strategy ?? 'optim_grads_params', ['no_shard', 'optim', 'optim_grads', 'optim_grads_params']);
+    const s = d.choice('--data-parallel-sharding-strategy', strategy ?? 'optim_grads_params', [
+      'no_shard',
+      'optim',
+      'optim_grads',
+      'optim_grads_params',
+    ]);
     p['zero'] = s === 'no_shard' ? 0 : s === 'optim' ? 1 : s === 'optim_grads' ? 2 : 3;
   } else if (deepspeed && f.given('--zero-stage')) {
     set('zero', d.count('--zero-stage', f.value('--zero-stage'), 0, 3));

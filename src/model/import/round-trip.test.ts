@@ -20,13 +20,27 @@ const gpt = {
 };
 const mixtral = {
   version: 1,
-  model: { name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, tiedEmbeddings: false,
-    moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
+  model: {
+    name: 'Mixtral 8x7B',
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kvHeads: 8,
+    ffnHidden: 14336,
+    ffnType: 'swiglu',
+    vocab: 32000,
+    tiedEmbeddings: false,
+    moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
+  },
   training: { seqLen: 4096, globalBatch: 512, microBatch: 1, tokens: 1e12, precision: 'bf16', recompute: 'full' },
   parallel: { tp: 2, pp: 4, dp: 8, ep: 8, vpp: 2, sequenceParallel: true, zero: 1, schedule: 'interleaved-1f1b' },
   cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 64 },
 };
-const documents = [['Llama 3 70B (Llama-style)', DEFAULT_DOCUMENT], ['GPT-3 1.3B (GPT-style)', gpt], ['Mixtral 8x7B (Mixtral-style)', mixtral]] as const;
+const documents = [
+  ['Llama 3 70B (Llama-style)', DEFAULT_DOCUMENT],
+  ['GPT-3 1.3B (GPT-style)', gpt],
+  ['Mixtral 8x7B (Mixtral-style)', mixtral],
+] as const;
 
 function config(raw: unknown): RunConfig {
   const parsed = parseDocument(raw);
@@ -38,7 +52,8 @@ function config(raw: unknown): RunConfig {
 function precisionBack(c: RunConfig, framework: LaunchTarget): string {
   const p = c.training.precision;
   if (framework === 'deepspeed') return p === 'fp8' || p === 'fp4' ? 'bf16' : p;
-  if (framework === 'torchtitan') return p === 'fp32' ? 'fp32' : p === 'fp8' && c.model.ffnType === 'swiglu' && !c.model.moe ? 'fp8' : 'bf16';
+  if (framework === 'torchtitan')
+    return p === 'fp32' ? 'fp32' : p === 'fp8' && c.model.ffnType === 'swiglu' && !c.model.moe ? 'fp8' : 'bf16';
   return p;
 }
 
@@ -47,21 +62,41 @@ function expressible(c: RunConfig, framework: LaunchTarget): Record<string, unkn
   const { model: m, training: t, parallel: p } = c;
   const torchtitan = framework === 'torchtitan';
   const deepspeed = framework === 'deepspeed';
-  const model = torchtitan && (m.moe || m.ffnType !== 'swiglu') ? {} : {
-    layers: m.layers, hidden: m.hidden, heads: m.heads, kvHeads: m.kvHeads, ffnHidden: m.ffnHidden, ffnType: m.ffnType, vocab: m.vocab,
-    tiedEmbeddings: m.tiedEmbeddings, moe: m.moe && { experts: m.moe.experts, topK: m.moe.topK, expertFfnHidden: m.moe.expertFfnHidden },
-  };
+  const model =
+    torchtitan && (m.moe || m.ffnType !== 'swiglu')
+      ? {}
+      : {
+          layers: m.layers,
+          hidden: m.hidden,
+          heads: m.heads,
+          kvHeads: m.kvHeads,
+          ffnHidden: m.ffnHidden,
+          ffnType: m.ffnType,
+          vocab: m.vocab,
+          tiedEmbeddings: m.tiedEmbeddings,
+          moe: m.moe && { experts: m.moe.experts, topK: m.moe.topK, expertFfnHidden: m.moe.expertFfnHidden },
+        };
   const sharedOffload = t.offload.optimizer || t.offload.parameters;
   return {
     model,
     training: {
-      seqLen: t.seqLen, globalBatch: t.globalBatch, microBatch: t.microBatch, recompute: t.recompute,
+      seqLen: t.seqLen,
+      globalBatch: t.globalBatch,
+      microBatch: t.microBatch,
+      recompute: t.recompute,
       precision: precisionBack(c, framework),
       ...(torchtitan ? {} : { optimizer: t.optimizer, flashAttention: t.flashAttention, gradDtype: t.gradDtype }),
-      offload: torchtitan ? { optimizer: sharedOffload, parameters: sharedOffload } : { optimizer: t.offload.optimizer, parameters: deepspeed && t.offload.parameters },
+      offload: torchtitan
+        ? { optimizer: sharedOffload, parameters: sharedOffload }
+        : { optimizer: t.offload.optimizer, parameters: deepspeed && t.offload.parameters },
     },
     parallel: {
-      tp: p.tp, pp: p.pp, dp: p.dp, cp: p.cp, ep: p.ep, sequenceParallel: p.sequenceParallel && p.tp > 1,
+      tp: p.tp,
+      pp: p.pp,
+      dp: p.dp,
+      cp: p.cp,
+      ep: p.ep,
+      sequenceParallel: p.sequenceParallel && p.tp > 1,
       zero: torchtitan && p.zero === 1 ? 2 : p.zero,
       // torchtitan gives layers per virtual stage: without a flavor, the layer count is not in the file.
       ...(deepspeed || (torchtitan && Object.keys(model).length === 0) ? {} : { vpp: p.vpp, schedule: p.schedule }),
@@ -79,8 +114,12 @@ function returned(c: RunConfig, expected: Record<string, unknown>, framework: La
     ...back,
     model: Object.keys(expected['model'] as object).length === 0 ? {} : back['model'],
     training: Object.fromEntries(keys.map((k) => [k, training[k]])),
-    parallel: Object.fromEntries(Object.keys(expected['parallel'] as object).map((k) => [k, (back['parallel'] as Record<string, unknown>)[k]])),
-    cluster: Object.fromEntries(Object.keys(expected['cluster'] as object).map((k) => [k, (back['cluster'] as Record<string, unknown>)[k]])),
+    parallel: Object.fromEntries(
+      Object.keys(expected['parallel'] as object).map((k) => [k, (back['parallel'] as Record<string, unknown>)[k]]),
+    ),
+    cluster: Object.fromEntries(
+      Object.keys(expected['cluster'] as object).map((k) => [k, (back['cluster'] as Record<string, unknown>)[k]]),
+    ),
   };
 }
 
@@ -97,7 +136,8 @@ describe('import(launch(document, framework)) gives back what the framework can 
         expect((imported.document['training'] as Record<string, unknown>)['framework']).toBe(framework);
         const expected = expressible(original, framework);
         // A model the framework cannot name comes from elsewhere (a config.json); here, the original's.
-        const model = Object.keys(expected['model'] as object).length === 0 ? (document as { model: unknown }).model : imported.document['model'];
+        const model =
+          Object.keys(expected['model'] as object).length === 0 ? (document as { model: unknown }).model : imported.document['model'];
         const back = config({ ...imported.document, model });
         expect(returned(back, expected, framework)).toEqual(expected);
         // The budget comes back rounded up to whole samples (Megatron) or steps (torchtitan).
@@ -105,7 +145,14 @@ describe('import(launch(document, framework)) gives back what the framework can 
         expect(back.training.tokens).toBeGreaterThanOrEqual(original.training.tokens);
         expect(back.training.tokens - original.training.tokens).toBeLessThan(step);
         // Nothing the launch file wrote goes unread.
-        expect(imported.warnings.filter((w) => !/^(cluster\.gpu|the imported document|\[model\]: missing|\[parallelism\] pipeline_parallel_layers_per_stage = \d+: the virtual stages need)/.test(w))).toEqual([]);
+        expect(
+          imported.warnings.filter(
+            (w) =>
+              !/^(cluster\.gpu|the imported document|\[model\]: missing|\[parallelism\] pipeline_parallel_layers_per_stage = \d+: the virtual stages need)/.test(
+                w,
+              ),
+          ),
+        ).toEqual([]);
       });
     }
   }
@@ -116,12 +163,30 @@ describe('Megatron-LM round trip of the rarer flags', () => {
     const deepseek = {
       version: 1,
       model: {
-        name: 'DeepSeek-V3 671B', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
+        name: 'DeepSeek-V3 671B',
+        layers: 61,
+        hidden: 7168,
+        heads: 128,
+        kvHeads: 128,
+        ffnHidden: 18432,
+        ffnType: 'swiglu',
+        vocab: 129280,
         moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
-        mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 }, mtpLayers: 1,
+        mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
+        mtpLayers: 1,
       },
-      training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, precision: 'fp8', framework: 'megatron', recompute: 'selective', recomputeModules: ['mla_up_proj', 'moe_act'],
-        optimizerStateDtype: 'bf16', fp8Recipe: 'blockwise', loss: 'fused' },
+      training: {
+        seqLen: 4096,
+        globalBatch: 8192,
+        microBatch: 1,
+        precision: 'fp8',
+        framework: 'megatron',
+        recompute: 'selective',
+        recomputeModules: ['mla_up_proj', 'moe_act'],
+        optimizerStateDtype: 'bf16',
+        fp8Recipe: 'blockwise',
+        loss: 'fused',
+      },
       parallel: { tp: 1, pp: 16, dp: 128, ep: 64, zero: 3, schedule: '1f1b' },
       cluster: { gpu: 'h800', gpus: 2048 },
     };
@@ -135,7 +200,12 @@ describe('Megatron-LM round trip of the rarer flags', () => {
     // The file states the expert TP the planner resolved (Megatron-Core would otherwise take tp: model_parallel_config.py),
     // so it comes back explicit: tp 1 → etp 1.
     expect(back.parallel).toEqual({ ...original.parallel, etp: 1 });
-    expect(back.stack).toMatchObject({ recomputeModules: ['mla_up_proj', 'moe_act'], optimizerStateDtype: 'bf16', fp8Recipe: 'blockwise', loss: 'fused' });
+    expect(back.stack).toMatchObject({
+      recomputeModules: ['mla_up_proj', 'moe_act'],
+      optimizerStateDtype: 'bf16',
+      fp8Recipe: 'blockwise',
+      loss: 'fused',
+    });
     expect(imported.warnings.filter((w) => !w.startsWith('cluster.gpu'))).toEqual([]);
   });
 });
@@ -155,7 +225,7 @@ describe('a launch file the planner wrote names its model and GPU in its first c
 });
 
 describe('what `npm run import` prints', () => {
-  it('the header\'s name wins over the command line\'s default name, and the printed warnings are no unknown field to estimate', () => {
+  it("the header's name wins over the command line's default name, and the printed warnings are no unknown field to estimate", () => {
     const launch = launchFileForDocument(DEFAULT_DOCUMENT, 'megatron');
     if (!launch.ok) throw new Error(launch.errors.join('; '));
     const imported = importLaunchFile(launch.launch.text, { defaultName: 'Imported from run.sh' });
@@ -181,9 +251,16 @@ describe('Megatron-LM round trip of the mixture-of-experts stack (issue 20)', ()
     const launch = launchFileForDocument(moeStack, 'megatron');
     if (!launch.ok) throw new Error(launch.errors.join('; '));
     const text = launch.launch.text;
-    for (const line of ['--moe-token-dispatcher-type flex', '--moe-flex-dispatcher-backend hybridep', '--overlap-moe-expert-parallel-comm',
-      '--cuda-graph-impl local', '--cuda-graph-scope full_iteration', '--expert-tensor-parallel-size 1', '--moe-expert-capacity-factor 1.25',
-      '--moe-pad-expert-input-to-capacity']) {
+    for (const line of [
+      '--moe-token-dispatcher-type flex',
+      '--moe-flex-dispatcher-backend hybridep',
+      '--overlap-moe-expert-parallel-comm',
+      '--cuda-graph-impl local',
+      '--cuda-graph-scope full_iteration',
+      '--expert-tensor-parallel-size 1',
+      '--moe-expert-capacity-factor 1.25',
+      '--moe-pad-expert-input-to-capacity',
+    ]) {
       expect(text).toContain(`  ${line} \\`);
     }
     const imported = importLaunchFile(text, { gpu: 'h100-sxm' });

@@ -21,7 +21,14 @@ interface Cursor {
 /** The value of `${…}`'s inside (after the braces are removed): a list of elements. */
 function braceValue(inside: string, vars: Vars): string[] {
   const length = /^#([A-Za-z_]\w*)(\[[@*]\])?$/.exec(inside);
-  if (length) return [String((vars.get(length[1] ?? '') ?? []).length === 1 && !length[2] ? (vars.get(length[1] ?? '')?.[0] ?? '').length : (vars.get(length[1] ?? '') ?? []).length)];
+  if (length)
+    return [
+      String(
+        (vars.get(length[1] ?? '') ?? []).length === 1 && !length[2]
+          ? (vars.get(length[1] ?? '')?.[0] ?? '').length
+          : (vars.get(length[1] ?? '') ?? []).length,
+      ),
+    ];
   // A script's own arguments ($1, ${2:-default}) are never set: their defaults apply.
   const name = NAME.exec(inside)?.[0] ?? /^\d+/.exec(inside)?.[0];
   if (!name) return [`\${${inside}}`];
@@ -47,7 +54,8 @@ function unquote(text: string, vars: Vars): string {
 
 /** $(( … )): + - * / % and parentheses over whole numbers (bash truncates division), or null. */
 export function arithmetic(expression: string, vars: Vars): number | null {
-  const expanded = expression.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (_, n: string) => vars.get(n)?.[0] ?? 'x')
+  const expanded = expression
+    .replace(/\$\{?([A-Za-z_]\w*)\}?/g, (_, n: string) => vars.get(n)?.[0] ?? 'x')
     .replace(/[A-Za-z_]\w*/g, (n) => vars.get(n)?.[0] ?? 'x');
   const tokens = expanded.match(/\d+|[-+*/%()]|\S/g) ?? [];
   let i = 0;
@@ -58,7 +66,10 @@ export function arithmetic(expression: string, vars: Vars): number | null {
       const v = sum();
       return tokens[i++] === ')' ? v : null;
     }
-    if (t === '-') { const v = atom(); return v === null ? null : -v; }
+    if (t === '-') {
+      const v = atom();
+      return v === null ? null : -v;
+    }
     return t !== undefined && /^\d+$/.test(t) ? Number(t) : null;
   };
   const product = (): number | null => {
@@ -152,14 +163,22 @@ export function words(line: string, vars: Vars): string[] {
   };
   while (c.pos < line.length) {
     const ch = line[c.pos] ?? '';
-    if (ch === ' ' || ch === '\t' || ch === '\n') { push(); c.pos += 1; continue; }
+    if (ch === ' ' || ch === '\t' || ch === '\n') {
+      push();
+      c.pos += 1;
+      continue;
+    }
     if (ch === '#' && word === null) {
       // A comment runs to the end of its line (arrays span several).
       const end = line.indexOf('\n', c.pos);
       c.pos = end < 0 ? line.length : end;
       continue;
     }
-    if (ch === '\\') { word = (word ?? '') + (line[c.pos + 1] ?? ''); c.pos += 2; continue; }
+    if (ch === '\\') {
+      word = (word ?? '') + (line[c.pos + 1] ?? '');
+      c.pos += 2;
+      continue;
+    }
     if (ch === "'") {
       const end = line.indexOf("'", c.pos + 1);
       word = (word ?? '') + line.slice(c.pos + 1, end < 0 ? line.length : end);
@@ -171,12 +190,22 @@ export function words(line: string, vars: Vars): string[] {
       word = word ?? '';
       while (c.pos < line.length && line[c.pos] !== '"') {
         const q = line[c.pos] ?? '';
-        if (q === '\\' && /["\\$`]/.test(line[c.pos + 1] ?? '')) { word += line[c.pos + 1]; c.pos += 2; continue; }
+        if (q === '\\' && /["\\$`]/.test(line[c.pos + 1] ?? '')) {
+          word += line[c.pos + 1];
+          c.pos += 2;
+          continue;
+        }
         if (q === '$') {
           c.pos += 1;
           const elements = dollar(c, vars);
           // "${ARR[@]}": each element its own word.
-          elements.forEach((e, k) => { if (k > 0) { push(); word = ''; } word = (word ?? '') + e; });
+          elements.forEach((e, k) => {
+            if (k > 0) {
+              push();
+              word = '';
+            }
+            word = (word ?? '') + e;
+          });
           continue;
         }
         word += q;
@@ -188,7 +217,10 @@ export function words(line: string, vars: Vars): string[] {
     if (ch === '$') {
       c.pos += 1;
       const elements = dollar(c, vars);
-      elements.forEach((e, k) => { if (k > 0) push(); addSplit(e); });
+      elements.forEach((e, k) => {
+        if (k > 0) push();
+        addSplit(e);
+      });
       continue;
     }
     if (ch === '`') {

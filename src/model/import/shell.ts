@@ -65,7 +65,10 @@ function isOpen(text: string): boolean {
 }
 
 /** Lines joined where a backslash, an open quote or an open array carries on; here-document bodies taken out. */
-function logicalLines(text: string, docs: { delimiter: string; strip: boolean; expand: boolean; line: number; body: string[] }[]): Logical[] {
+function logicalLines(
+  text: string,
+  docs: { delimiter: string; strip: boolean; expand: boolean; line: number; body: string[] }[],
+): Logical[] {
   const lines = text.split(/\r?\n/);
   const out: Logical[] = [];
   let pending: { parts: string[]; line: number } | null = null;
@@ -104,12 +107,20 @@ function statements(text: string): string[] {
   for (let i = 0; i < text.length; i += 1) {
     const ch = text[i] ?? '';
     if (quote) {
-      if (ch === '\\' && quote === '"') { current += ch + (text[i + 1] ?? ''); i += 1; continue; }
+      if (ch === '\\' && quote === '"') {
+        current += ch + (text[i + 1] ?? '');
+        i += 1;
+        continue;
+      }
       if (ch === quote) quote = null;
       current += ch;
       continue;
     }
-    if (ch === '\\') { current += ch + (text[i + 1] ?? ''); i += 1; continue; }
+    if (ch === '\\') {
+      current += ch + (text[i + 1] ?? '');
+      i += 1;
+      continue;
+    }
     if (ch === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
       const end = text.indexOf('\n', i);
       if (end < 0) break;
@@ -133,7 +144,10 @@ function statements(text: string): string[] {
 
 /** [ A op B ] or [[ … ]] with values the file knows: true, false, or null when it cannot tell. */
 function condition(test: readonly string[]): boolean | null {
-  const inner = test[0] === '[' || test[0] === '[[' ? test.slice(1, test[test.length - 1] === ']' || test[test.length - 1] === ']]' ? -1 : undefined) : null;
+  const inner =
+    test[0] === '[' || test[0] === '[['
+      ? test.slice(1, test[test.length - 1] === ']' || test[test.length - 1] === ']]' ? -1 : undefined)
+      : null;
   if (!inner) return null;
   if (inner.some((w) => w.includes('$'))) return null;
   const [a, op, b] = inner;
@@ -142,15 +156,25 @@ function condition(test: readonly string[]): boolean | null {
   const x = Number(a);
   const y = Number(b);
   switch (op) {
-    case '=': case '==': return a === b;
-    case '!=': return a !== b;
-    case '-eq': return x === y;
-    case '-ne': return x !== y;
-    case '-gt': return x > y;
-    case '-lt': return x < y;
-    case '-ge': return x >= y;
-    case '-le': return x <= y;
-    default: return null;
+    case '=':
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '-eq':
+      return x === y;
+    case '-ne':
+      return x !== y;
+    case '-gt':
+      return x > y;
+    case '-lt':
+      return x < y;
+    case '-ge':
+      return x >= y;
+    case '-le':
+      return x <= y;
+    default:
+      return null;
   }
 }
 
@@ -188,7 +212,10 @@ export function readShell(text: string): ShellScript {
       if (head === 'if') branches.push({ taken: verdict === true, running: verdict, outer: running() });
       else {
         const b = branches[branches.length - 1];
-        if (b) { b.running = b.taken ? false : verdict; b.taken ||= verdict === true; }
+        if (b) {
+          b.running = b.taken ? false : verdict;
+          b.taken ||= verdict === true;
+        }
       }
       return;
     }
@@ -197,7 +224,10 @@ export function readShell(text: string): ShellScript {
       if (b) b.running = b.taken ? false : b.running === null ? null : true;
       w = w.slice(1);
     }
-    if (head === 'fi') { branches.pop(); return; }
+    if (head === 'fi') {
+      branches.pop();
+      return;
+    }
     if (!running()) return;
     while (w[0] !== undefined && KEYWORDS.has(w[0])) w = w.slice(1);
     if (w.length === 0 || w[0] === 'echo' || w[0] === 'printf') return;
@@ -211,7 +241,12 @@ export function readShell(text: string): ShellScript {
 
   for (const logical of logicalLines(text, docs)) {
     for (const s of statements(logical.text)) run(s, logical.line, 0);
-    for (const d of docs) if (!docText.has(d.line) && d.line <= logical.line + 1) docText.set(d.line, d.expand ? d.body.map((l) => words(`"${l.replace(/"/g, '\\"')}"`, vars).join(' ')).join('\n') : d.body.join('\n'));
+    for (const d of docs)
+      if (!docText.has(d.line) && d.line <= logical.line + 1)
+        docText.set(
+          d.line,
+          d.expand ? d.body.map((l) => words(`"${l.replace(/"/g, '\\"')}"`, vars).join(' ')).join('\n') : d.body.join('\n'),
+        );
   }
   for (const d of docs) if (!docText.has(d.line)) docText.set(d.line, d.body.join('\n'));
   const hereDocuments = [...docText].map(([line, body]) => ({ line, body }));

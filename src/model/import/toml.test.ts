@@ -11,11 +11,27 @@ const ok = (text: string) => {
 
 describe('parseToml', () => {
   it('tables, dotted tables, comments, the value types torchtitan writes', () => {
-    expect(ok([
-      '# a comment', '[model]', 'name = "llama3"  # trailing', "flavor = '8B'", 'converters = ["float8",', '  "mx", ]',
-      '[training]', 'local_batch_size = 1_024', 'lr = 1.5e-4', 'max_norm = 1.0', 'compile = false', 'x = 0x1F',
-      '[quantize.linear.float8]', 'enable=true', 'filter = { a = 1, b.c = "d" }',
-    ].join('\n'))).toEqual({
+    expect(
+      ok(
+        [
+          '# a comment',
+          '[model]',
+          'name = "llama3"  # trailing',
+          "flavor = '8B'",
+          'converters = ["float8",',
+          '  "mx", ]',
+          '[training]',
+          'local_batch_size = 1_024',
+          'lr = 1.5e-4',
+          'max_norm = 1.0',
+          'compile = false',
+          'x = 0x1F',
+          '[quantize.linear.float8]',
+          'enable=true',
+          'filter = { a = 1, b.c = "d" }',
+        ].join('\n'),
+      ),
+    ).toEqual({
       model: { name: 'llama3', flavor: '8B', converters: ['float8', 'mx'] },
       training: { local_batch_size: 1024, lr: 1.5e-4, max_norm: 1, compile: false, x: 31 },
       quantize: { linear: { float8: { enable: true, filter: { a: 1, b: { c: 'd' } } } } },
@@ -23,8 +39,11 @@ describe('parseToml', () => {
   });
 
   it('strings: escapes, multi-line basic and literal, quoted keys; arrays of tables; dates kept as text', () => {
-    expect(ok('s = "a\\tb\\u00e9"\nm = """\nline\\\n   joined"""\nl = \'\'\'raw\\n\'\'\'\n"quoted key" = 1\n[[run]]\nn = 1\n[[run]]\nn = 2\nd = 1979-05-27T07:32:00Z'))
-      .toEqual({ s: 'a\tbé', m: 'linejoined', l: 'raw\\n', 'quoted key': 1, run: [{ n: 1 }, { n: 2, d: '1979-05-27T07:32:00.000Z' }] });
+    expect(
+      ok(
+        's = "a\\tb\\u00e9"\nm = """\nline\\\n   joined"""\nl = \'\'\'raw\\n\'\'\'\n"quoted key" = 1\n[[run]]\nn = 1\n[[run]]\nn = 2\nd = 1979-05-27T07:32:00Z',
+      ),
+    ).toEqual({ s: 'a\tbé', m: 'linejoined', l: 'raw\\n', 'quoted key': 1, run: [{ n: 1 }, { n: 2, d: '1979-05-27T07:32:00.000Z' }] });
   });
 
   it('"__proto__" is a plain key, not the prototype', () => {

@@ -6,7 +6,9 @@
 import { parse, TomlDate, TomlError } from 'smol-toml';
 
 export type TomlValue = string | number | boolean | TomlValue[] | TomlTable;
-export interface TomlTable { [key: string]: TomlValue }
+export interface TomlTable {
+  [key: string]: TomlValue;
+}
 
 export type TomlResult = { readonly ok: true; readonly value: TomlTable } | { readonly ok: false; readonly error: string };
 
@@ -36,7 +38,11 @@ function twice(line: string): string | undefined {
 function unquoted(line: string): string | undefined {
   const m = /^\s*[\w.-]+\s*=\s*([^\s"'[{#][^#]*?)\s*(#.*)?$/.exec(line);
   const value = m?.[1];
-  if (value === undefined || /^([-+]?[\d_.]+([eE][-+]?\d+)?|true|false|[-+]?(inf|nan)|0[xob][\da-fA-F_]+|\d{4}-\d\d-\d\d.*|\d\d:\d\d.*)$/.test(value)) return undefined;
+  if (
+    value === undefined ||
+    /^([-+]?[\d_.]+([eE][-+]?\d+)?|true|false|[-+]?(inf|nan)|0[xob][\da-fA-F_]+|\d{4}-\d\d-\d\d.*|\d\d:\d\d.*)$/.test(value)
+  )
+    return undefined;
   return `${JSON.stringify(value)} is not a TOML value (strings need quotes)`;
 }
 
@@ -49,7 +55,11 @@ export function parseToml(text: string): TomlResult {
       const line = text.split('\n')[error.line - 1] ?? '';
       // A newline inside a one-line string is the control character smol-toml names: say what it means.
       const runOn = /control characters/.test(what) && (line.split('"').length % 2 === 0 || line.split("'").length % 2 === 0);
-      const plainWords = runOn ? 'a one-line string runs into the next line (close its quote)' : /redefine/.test(what) ? twice(line) : unquoted(line);
+      const plainWords = runOn
+        ? 'a one-line string runs into the next line (close its quote)'
+        : /redefine/.test(what)
+          ? twice(line)
+          : unquoted(line);
       return { ok: false, error: `line ${error.line}: ${plainWords ?? what}` };
     }
     return { ok: false, error: error instanceof Error ? (error.message.split('\n')[0] ?? 'not TOML') : String(error) };

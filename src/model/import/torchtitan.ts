@@ -16,10 +16,30 @@ import type { TomlTable, TomlValue } from './toml.ts';
 /** Keys read, by section; anything else in these sections, and any other section, is a warning. */
 const READ: Readonly<Record<string, readonly string[]>> = {
   model: ['name', 'flavor', 'converters'],
-  training: ['local_batch_size', 'batch_size', 'global_batch_size', 'seq_len', 'steps', 'mixed_precision_param', 'mixed_precision_reduce', 'enable_cpu_offload', 'compile'],
-  parallelism: ['data_parallel_replicate_degree', 'data_parallel_shard_degree', 'fsdp_reshard_after_forward', 'tensor_parallel_degree', 'pipeline_parallel_degree',
-    'pipeline_parallel_schedule', 'pipeline_parallel_layers_per_stage', 'pipeline_parallel_microbatch_size', 'context_parallel_degree', 'expert_parallel_degree',
-    'expert_tensor_parallel_degree'],
+  training: [
+    'local_batch_size',
+    'batch_size',
+    'global_batch_size',
+    'seq_len',
+    'steps',
+    'mixed_precision_param',
+    'mixed_precision_reduce',
+    'enable_cpu_offload',
+    'compile',
+  ],
+  parallelism: [
+    'data_parallel_replicate_degree',
+    'data_parallel_shard_degree',
+    'fsdp_reshard_after_forward',
+    'tensor_parallel_degree',
+    'pipeline_parallel_degree',
+    'pipeline_parallel_schedule',
+    'pipeline_parallel_layers_per_stage',
+    'pipeline_parallel_microbatch_size',
+    'context_parallel_degree',
+    'expert_parallel_degree',
+    'expert_tensor_parallel_degree',
+  ],
   optimizer: ['name'],
   activation_checkpoint: ['mode', 'selective_ac_option'],
   float8: ['recipe_name'],
@@ -29,8 +49,13 @@ const READ: Readonly<Record<string, readonly string[]>> = {
 };
 
 const SCHEDULES: Readonly<Record<string, string>> = {
-  gpipe: 'gpipe', '1f1b': '1f1b', interleaved1f1b: 'interleaved-1f1b', looped1f1b: 'interleaved-1f1b', interleavedzerobubble: 'zero-bubble',
-  zbvzerobubble: 'zero-bubble', dualpipev: 'dualpipe',
+  gpipe: 'gpipe',
+  '1f1b': '1f1b',
+  interleaved1f1b: 'interleaved-1f1b',
+  looped1f1b: 'interleaved-1f1b',
+  interleavedzerobubble: 'zero-bubble',
+  zbvzerobubble: 'zero-bubble',
+  dualpipev: 'dualpipe',
 };
 
 const isTable = (v: TomlValue | undefined): v is TomlTable => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -72,9 +97,13 @@ function readModel(d: Draft, root: TomlTable, hasModel: boolean): void {
   // Converters: "float8" / "mx" (torchtitan ≤ 0.1), "quantize.linear.float8" / "quantize.linear.mx" (later).
   const converters = m['converters'];
   const list = (Array.isArray(converters) ? converters : typeof converters === 'string' ? converters.split(',') : [])
-    .filter((c): c is string => typeof c === 'string').map((c) => c.trim().replace(/^quantize\.(linear|grouped_mm)\./, ''));
+    .filter((c): c is string => typeof c === 'string')
+    .map((c) => c.trim().replace(/^quantize\.(linear|grouped_mm)\./, ''));
   if (list.includes('float8')) d.training['precision'] = 'fp8';
-  else if (list.some((c) => c.startsWith('mx'))) { d.training['precision'] = 'fp8'; d.training['fp8Recipe'] = 'mxfp8'; }
+  else if (list.some((c) => c.startsWith('mx'))) {
+    d.training['precision'] = 'fp8';
+    d.training['fp8Recipe'] = 'mxfp8';
+  }
 }
 
 function degree(d: Draft, p: TomlTable, key: string, min = 1): number | undefined {
@@ -94,7 +123,10 @@ function readParallel(d: Draft, root: TomlTable, gpus: number | undefined): numb
   if (shard === undefined && shardRaw === -1) {
     const rest = gpus !== undefined ? gpus / (tp * pp * cp * replicate) : Number.NaN;
     if (Number.isInteger(rest) && rest >= 1) shard = rest;
-    else d.warn('[parallelism] data_parallel_shard_degree = -1 takes the GPUs left over: set cluster.gpus (--gpus) to know the data-parallel degree');
+    else
+      d.warn(
+        '[parallelism] data_parallel_shard_degree = -1 takes the GPUs left over: set cluster.gpus (--gpus) to know the data-parallel degree',
+      );
   }
   Object.assign(out, { tp, pp, cp, ep, sequenceParallel: tp > 1 });
   // Absent, torchtitan runs expert TP 1 (job_config.py default); the planner's own rule is left to the profile then.
@@ -110,14 +142,23 @@ function readParallel(d: Draft, root: TomlTable, gpus: number | undefined): numb
     const s = SCHEDULES[schedule.toLowerCase()];
     if (s) out['schedule'] = s;
     else d.warn(`[parallelism] pipeline_parallel_schedule ${JSON.stringify(schedule)}: not a schedule the planner simulates; 1F1B is read`);
-  } else if (schedule !== undefined && typeof schedule !== 'string') d.error(`[parallelism] pipeline_parallel_schedule: needs a schedule name, got ${JSON.stringify(schedule)}`);
-  const perStage = 'pipeline_parallel_layers_per_stage' in p ? d.count('[parallelism] pipeline_parallel_layers_per_stage', p['pipeline_parallel_layers_per_stage']) : undefined;
+  } else if (schedule !== undefined && typeof schedule !== 'string')
+    d.error(`[parallelism] pipeline_parallel_schedule: needs a schedule name, got ${JSON.stringify(schedule)}`);
+  const perStage =
+    'pipeline_parallel_layers_per_stage' in p
+      ? d.count('[parallelism] pipeline_parallel_layers_per_stage', p['pipeline_parallel_layers_per_stage'])
+      : undefined;
   const layers = typeof d.model['layers'] === 'number' ? d.model['layers'] : undefined;
   if (perStage !== undefined && layers !== undefined && pp > 1) {
     if (layers % (perStage * pp) === 0) out['vpp'] = layers / (perStage * pp);
-    else d.warn(`[parallelism] pipeline_parallel_layers_per_stage = ${perStage}: ${layers} layers do not split evenly over ${pp} ranks; virtual stages left out`);
+    else
+      d.warn(
+        `[parallelism] pipeline_parallel_layers_per_stage = ${perStage}: ${layers} layers do not split evenly over ${pp} ranks; virtual stages left out`,
+      );
   } else if (perStage !== undefined && pp > 1) {
-    d.warn(`[parallelism] pipeline_parallel_layers_per_stage = ${perStage}: the virtual stages need the model's layer count (give its config.json); left out`);
+    d.warn(
+      `[parallelism] pipeline_parallel_layers_per_stage = ${perStage}: the virtual stages need the model's layer count (give its config.json); left out`,
+    );
   }
   if (out['vpp'] === undefined && out['schedule'] === 'interleaved-1f1b') out['schedule'] = '1f1b';
   return dp;
@@ -134,7 +175,12 @@ function readTraining(d: Draft, root: TomlTable, dp: number | undefined): void {
   const pp = typeof d.parallel['pp'] === 'number' ? d.parallel['pp'] : 1;
   const micro = pp > 1 ? d.count('[parallelism] pipeline_parallel_microbatch_size', p['pipeline_parallel_microbatch_size'] ?? 1) : local;
   const globalRaw = t['global_batch_size'] ?? -1;
-  const global = globalRaw === -1 ? (local !== undefined && dp !== undefined ? local * dp : undefined) : d.count('[training] global_batch_size', globalRaw);
+  const global =
+    globalRaw === -1
+      ? local !== undefined && dp !== undefined
+        ? local * dp
+        : undefined
+      : d.count('[training] global_batch_size', globalRaw);
   if (seq !== undefined) out['seqLen'] = seq;
   if (micro !== undefined) out['microBatch'] = micro;
   if (global !== undefined) out['globalBatch'] = global;
@@ -145,7 +191,12 @@ function readTraining(d: Draft, root: TomlTable, dp: number | undefined): void {
     if (tokens !== undefined) out['tokens'] = tokens;
   }
   const param = t['mixed_precision_param'];
-  if (param !== undefined && d.choice('[training] mixed_precision_param', param, ['bfloat16', 'float32']) === 'float32' && out['precision'] !== 'fp8') out['precision'] = 'fp32';
+  if (
+    param !== undefined &&
+    d.choice('[training] mixed_precision_param', param, ['bfloat16', 'float32']) === 'float32' &&
+    out['precision'] !== 'fp8'
+  )
+    out['precision'] = 'fp32';
   else if (out['precision'] === undefined) out['precision'] = 'bf16';
   if (t['enable_cpu_offload'] === true) out['offload'] = { optimizer: true, parameters: true };
   // FSDP2's MixedPrecisionPolicy reduce_dtype: the gradients' dtype (job_config.py default "float32").
@@ -181,14 +232,18 @@ function readRest(d: Draft, root: TomlTable): void {
   const ac = section(root, 'activation_checkpoint');
   // job_config.py: mode "selective" by default, selective_ac_option "2" (every second layer).
   const mode = d.choice('[activation_checkpoint] mode', ac['mode'] ?? 'selective', ['none', 'selective', 'full', 'memory_budget']);
-  if (mode === 'memory_budget') d.warn('[activation_checkpoint] mode "memory_budget": the planner has no budget-driven recomputation; selective is read');
-  out['recompute'] = mode === 'memory_budget' ? 'selective' : mode ?? 'selective';
+  if (mode === 'memory_budget')
+    d.warn('[activation_checkpoint] mode "memory_budget": the planner has no budget-driven recomputation; selective is read');
+  out['recompute'] = mode === 'memory_budget' ? 'selective' : (mode ?? 'selective');
   if (out['recompute'] === 'selective') {
     const option = String(ac['selective_ac_option'] ?? '2');
     if (option === 'op') out['selectivePolicy'] = 'op';
     else {
       const every = d.count('[activation_checkpoint] selective_ac_option', option);
-      if (every !== undefined) { out['selectivePolicy'] = 'layer'; out['recomputeLayerFrequency'] = every; }
+      if (every !== undefined) {
+        out['selectivePolicy'] = 'layer';
+        out['recomputeLayerFrequency'] = every;
+      }
     }
   }
   const linear = section(section(root, 'quantize'), 'linear');

@@ -19,8 +19,13 @@ export type YamlRecipe = 'megatron-model-config' | 'nemo' | 'automodel';
 export function recipeKind(value: unknown): YamlRecipe | null {
   if (!isObj(value)) return null;
   if (isObj(value['MODEL_ARGS'])) return 'megatron-model-config';
-  if (isObj(value['step_scheduler']) || (isObj(value['model']) && typeof value['model']['pretrained_model_name_or_path'] === 'string')) return 'automodel';
-  if (isObj(value['model']) && (isObj(value['trainer']) || 'num_layers' in value['model'] || 'tensor_model_parallel_size' in value['model'])) return 'nemo';
+  if (isObj(value['step_scheduler']) || (isObj(value['model']) && typeof value['model']['pretrained_model_name_or_path'] === 'string'))
+    return 'automodel';
+  if (
+    isObj(value['model']) &&
+    (isObj(value['trainer']) || 'num_layers' in value['model'] || 'tensor_model_parallel_size' in value['model'])
+  )
+    return 'nemo';
   return null;
 }
 
@@ -35,7 +40,9 @@ function flagOf(name: string, value: unknown): ParsedFlag | null {
 
 export function readMegatronModelConfig(d: Draft, value: Obj): void {
   const args = value['MODEL_ARGS'] as Obj;
-  const flags = Object.entries(args).map(([k, v]) => flagOf(k.startsWith('-') ? k : `--${k}`, v)).filter((f): f is ParsedFlag => f !== null);
+  const flags = Object.entries(args)
+    .map(([k, v]) => flagOf(k.startsWith('-') ? k : `--${k}`, v))
+    .filter((f): f is ParsedFlag => f !== null);
   readMegatron(d, { launcher: [], script: 'pretrain_gpt.py', flags });
 }
 
@@ -54,18 +61,50 @@ const NEMO_RENAMED: Readonly<Record<string, string>> = {
 
 /** NeMo 1.x model keys read as Megatron flags of the same name (snake case → kebab case). */
 const NEMO_SAME = [
-  'num_layers', 'hidden_size', 'ffn_hidden_size', 'num_attention_heads', 'num_query_groups', 'micro_batch_size', 'global_batch_size',
-  'tensor_model_parallel_size', 'pipeline_model_parallel_size', 'context_parallel_size', 'sequence_parallel', 'max_position_embeddings',
+  'num_layers',
+  'hidden_size',
+  'ffn_hidden_size',
+  'num_attention_heads',
+  'num_query_groups',
+  'micro_batch_size',
+  'global_batch_size',
+  'tensor_model_parallel_size',
+  'pipeline_model_parallel_size',
+  'context_parallel_size',
+  'sequence_parallel',
+  'max_position_embeddings',
 ];
 
 /** Settings of the NeMo YAML the planner reads in other ways, or that do not change the plan: no warning. */
-const NEMO_QUIET = new Set(['tokenizer', 'data', 'optim', 'nsys_profile', 'activations_checkpoint_method', 'activations_checkpoint_num_layers', 'activation', 'fp8', 'fp8_hybrid', 'fp8_e4m3', 'share_embeddings_and_output_weights', 'use_flash_attention', 'mcore_gpt', 'make_vocab_size_divisible_by', 'transformer_engine', 'rampup_batch_size', 'ub_tp_comm_overlap', 'cross_entropy_loss_fusion', 'activations_checkpoint_granularity']);
+const NEMO_QUIET = new Set([
+  'tokenizer',
+  'data',
+  'optim',
+  'nsys_profile',
+  'activations_checkpoint_method',
+  'activations_checkpoint_num_layers',
+  'activation',
+  'fp8',
+  'fp8_hybrid',
+  'fp8_e4m3',
+  'share_embeddings_and_output_weights',
+  'use_flash_attention',
+  'mcore_gpt',
+  'make_vocab_size_divisible_by',
+  'transformer_engine',
+  'rampup_batch_size',
+  'ub_tp_comm_overlap',
+  'cross_entropy_loss_fusion',
+  'activations_checkpoint_granularity',
+]);
 
 export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   const model = isObj(value['model']) ? value['model'] : {};
   const trainer = isObj(value['trainer']) ? value['trainer'] : {};
   const flags: ParsedFlag[] = [];
-  const push = (f: ParsedFlag | null) => { if (f) flags.push(f); };
+  const push = (f: ParsedFlag | null) => {
+    if (f) flags.push(f);
+  };
   for (const key of NEMO_SAME) push(flagOf(`--${key.replace(/_/g, '-')}`, model[key]));
   for (const [key, flag] of Object.entries(NEMO_RENAMED)) {
     // 0 is a value here (dropout 0.0 is dropout off; Megatron's default is 0.1).
@@ -81,13 +120,15 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
     push({ name: '--recompute-granularity', values: [granularity] });
     const method = model['activations_checkpoint_method'];
     if (granularity === 'full' && typeof method === 'string') push({ name: '--recompute-method', values: [method] });
-    if (granularity === 'full' && typeof model['activations_checkpoint_num_layers'] === 'number') push({ name: '--recompute-num-layers', values: [String(model['activations_checkpoint_num_layers'])] });
+    if (granularity === 'full' && typeof model['activations_checkpoint_num_layers'] === 'number')
+      push({ name: '--recompute-num-layers', values: [String(model['activations_checkpoint_num_layers'])] });
   }
   if (model['use_flash_attention'] === false) push({ name: '--attention-backend', values: ['unfused'] });
   if (model['cross_entropy_loss_fusion'] === true) push({ name: '--cross-entropy-loss-fusion', values: [] });
   if (model['ub_tp_comm_overlap'] === true) push({ name: '--tp-comm-overlap', values: [] });
   const optim = isObj(model['optim']) ? model['optim'] : {};
-  if (optim['name'] === 'distributed_fused_adam' || model['use_distributed_optimizer'] === true) push({ name: '--use-distributed-optimizer', values: [] });
+  if (optim['name'] === 'distributed_fused_adam' || model['use_distributed_optimizer'] === true)
+    push({ name: '--use-distributed-optimizer', values: [] });
   if (optim['overlap_grad_sync'] === true) push({ name: '--overlap-grad-reduce', values: [] });
   if (optim['overlap_param_sync'] === true) push({ name: '--overlap-param-gather', values: [] });
   const precision = String(trainer['precision'] ?? '');
@@ -98,20 +139,35 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   if (typeof steps === 'number' && steps > 0) push({ name: '--train-iters', values: [String(steps)] });
   const nodes = trainer['num_nodes'];
   const devices = trainer['devices'];
-  const launcher: ParsedFlag[] = typeof devices === 'number' && !gpusGiven ? [
-    { name: '--nnodes', values: [String(typeof nodes === 'number' ? nodes : 1)] }, { name: '--nproc-per-node', values: [String(devices)] },
-  ] : [];
+  const launcher: ParsedFlag[] =
+    typeof devices === 'number' && !gpusGiven
+      ? [
+          { name: '--nnodes', values: [String(typeof nodes === 'number' ? nodes : 1)] },
+          { name: '--nproc-per-node', values: [String(devices)] },
+        ]
+      : [];
   // The vocabulary comes from the tokenizer file; Megatron's reader warns that it is not set.
   readMegatron(d, { launcher, script: 'megatron_gpt_pretraining.py', flags });
   for (const key of Object.keys(model)) {
     if (NEMO_SAME.includes(key) || key in NEMO_RENAMED || NEMO_QUIET.has(key) || key === 'num_query_groups') continue;
-    if (/^(fp8_|nsys|apex|onnx|seed|init_|native_amp|hysteresis|resume|pre_process|post_process|persist|bias|headscale|transformer_block|openai|normaliz|position_|rotary|apply_|attention_type|layernorm|do_layer|use_|grad_|gradient_|sync_|masked|deterministic|megatron_amp|fp32_|fp16_|tp_comm|num_micro_batches|activations_checkpoint|ffn_dropout|mcore)/.test(key)) continue;
+    if (
+      /^(fp8_|nsys|apex|onnx|seed|init_|native_amp|hysteresis|resume|pre_process|post_process|persist|bias|headscale|transformer_block|openai|normaliz|position_|rotary|apply_|attention_type|layernorm|do_layer|use_|grad_|gradient_|sync_|masked|deterministic|megatron_amp|fp32_|fp16_|tp_comm|num_micro_batches|activations_checkpoint|ffn_dropout|mcore)/.test(
+        key,
+      )
+    )
+      continue;
     d.warn(`model.${key}: not used by the planner, ignored`);
   }
   d.training['framework'] = 'megatron';
 }
 
-const AUTOMODEL_DEGREES: ReadonlyArray<[string, string]> = [['tp_size', 'tp'], ['cp_size', 'cp'], ['pp_size', 'pp'], ['ep_size', 'ep'], ['dp_size', 'dp']];
+const AUTOMODEL_DEGREES: ReadonlyArray<[string, string]> = [
+  ['tp_size', 'tp'],
+  ['cp_size', 'cp'],
+  ['pp_size', 'pp'],
+  ['ep_size', 'ep'],
+  ['dp_size', 'dp'],
+];
 
 /** A count the recipe leaves to the launcher: absent, null, "none" or "auto" (AutoModel's FSDP2Manager then derives it). */
 const unset = (v: unknown) => v === undefined || v === null || v === 'none' || v === 'auto';
@@ -125,14 +181,20 @@ function automodelSeqLen(d: Draft, value: Obj): void {
   const data = isObj(value['dataset']) ? value['dataset'] : {};
   const packed = isObj(value['packed_sequence']) ? value['packed_sequence']['packed_sequence_size'] : data['packed_sequence_size'];
   const where = isObj(value['packed_sequence']) ? 'packed_sequence.packed_sequence_size' : 'dataset.packed_sequence_size';
-  const candidates: ReadonlyArray<[string, unknown]> = [[where, packed], ['dataset.seq_len', data['seq_len']], ['dataset.seq_length', data['seq_length']]];
+  const candidates: ReadonlyArray<[string, unknown]> = [
+    [where, packed],
+    ['dataset.seq_len', data['seq_len']],
+    ['dataset.seq_length', data['seq_length']],
+  ];
   for (const [key, v] of candidates) {
     if (typeof v !== 'number' || v <= 0) continue;
     const n = d.count(key, v);
     if (n !== undefined) d.training['seqLen'] = n;
     return;
   }
-  d.warn('training.seqLen: the recipe pads each batch to its longest example (no packed_sequence_size, no dataset.seq_len); set the sequence length');
+  d.warn(
+    'training.seqLen: the recipe pads each batch to its longest example (no packed_sequence_size, no dataset.seq_len); set the sequence length',
+  );
 }
 
 /**
@@ -145,7 +207,7 @@ function automodelGpus(d: Draft, value: Obj, gpusPerNode: number | undefined): n
   const nodesValue = bench['num_nodes'] ?? ci['nodes'];
   if (typeof nodesValue !== 'number') return null;
   const nodes = d.count(bench['num_nodes'] !== undefined ? 'benchmark.num_nodes' : 'ci.nodes', nodesValue);
-  const perNode = typeof ci['nproc_per_node'] === 'number' ? d.count('ci.nproc_per_node', ci['nproc_per_node']) : gpusPerNode ?? 8;
+  const perNode = typeof ci['nproc_per_node'] === 'number' ? d.count('ci.nproc_per_node', ci['nproc_per_node']) : (gpusPerNode ?? 8);
   if (nodes === undefined || perNode === undefined) return null;
   d.cluster['gpusPerNode'] = perNode;
   return nodes * perNode;
@@ -168,8 +230,14 @@ export function readAutomodel(d: Draft, value: Obj, o: AutomodelOptions): void {
   const model = isObj(value['model']) ? value['model'] : {};
   const batch = steps['global_batch_size'];
   const local = steps['local_batch_size'];
-  if (batch !== undefined) { const n = d.count('step_scheduler.global_batch_size', batch); if (n !== undefined) d.training['globalBatch'] = n; }
-  if (local !== undefined) { const n = d.count('step_scheduler.local_batch_size', local); if (n !== undefined) d.training['microBatch'] = n; }
+  if (batch !== undefined) {
+    const n = d.count('step_scheduler.global_batch_size', batch);
+    if (n !== undefined) d.training['globalBatch'] = n;
+  }
+  if (local !== undefined) {
+    const n = d.count('step_scheduler.local_batch_size', local);
+    if (n !== undefined) d.training['microBatch'] = n;
+  }
   for (const [key, degree] of AUTOMODEL_DEGREES) {
     const v = dist[key];
     if (unset(v)) continue;
@@ -190,8 +258,16 @@ export function readAutomodel(d: Draft, value: Obj, o: AutomodelOptions): void {
   if (typeof attn === 'string') d.training['flashAttention'] = attn !== 'eager';
   automodelSeqLen(d, value);
   const maxSteps = steps['max_steps'];
-  if (typeof maxSteps === 'number' && maxSteps > 0 && typeof d.training['globalBatch'] === 'number' && typeof d.training['seqLen'] === 'number') {
-    const tokens = d.tokens('step_scheduler.max_steps × global_batch_size × sequence length', maxSteps * d.training['globalBatch'] * d.training['seqLen']);
+  if (
+    typeof maxSteps === 'number' &&
+    maxSteps > 0 &&
+    typeof d.training['globalBatch'] === 'number' &&
+    typeof d.training['seqLen'] === 'number'
+  ) {
+    const tokens = d.tokens(
+      'step_scheduler.max_steps × global_batch_size × sequence length',
+      maxSteps * d.training['globalBatch'] * d.training['seqLen'],
+    );
     if (tokens !== undefined) d.training['tokens'] = tokens;
   }
   const name = model['pretrained_model_name_or_path'];

@@ -11,7 +11,12 @@ const hf = readFileSync(new URL('../../../e2e/data/llama3-8b-config.json', impor
 function imported(path: string, options: ImportOptions = {}) {
   const result = importLaunchFile(fixture(path), { gpu: 'h100-sxm', ...options });
   if (!result.ok) throw new Error(result.errors.join('; '));
-  const doc = result.document as { model: Record<string, unknown>; training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown> };
+  const doc = result.document as {
+    model: Record<string, unknown>;
+    training: Record<string, unknown>;
+    parallel: Record<string, unknown>;
+    cluster: Record<string, unknown>;
+  };
   return { ...doc, kind: result.kind, warnings: result.warnings };
 }
 
@@ -37,7 +42,13 @@ describe('Megatron-LM functional tests: model_config.yaml (MODEL_ARGS through th
   it('gpt3_7b_tp1_pp4_memory_speed: GQA 8 groups, vocab 131073, PP 4 with one layer per virtual stage (VPP 8), distributed optimizer', () => {
     const d = imported('megatron_gpt3_7b_tp1_pp4_memory_speed_model_config.yaml', { gpus: 8 });
     expect(d.model).toMatchObject({ layers: 32, hidden: 4096, heads: 32, kvHeads: 8, vocab: 131073, tiedEmbeddings: false });
-    expect(d.training).toMatchObject({ seqLen: 8192, microBatch: 1, globalBatch: 8, precision: 'bf16', overlap: { dpGrad: true, dpParam: true } });
+    expect(d.training).toMatchObject({
+      seqLen: 8192,
+      microBatch: 1,
+      globalBatch: 8,
+      precision: 'bf16',
+      overlap: { dpGrad: true, dpParam: true },
+    });
     // 32 layers ÷ (4 stages × 1 layer per virtual stage) = 8 virtual stages per rank.
     expect(d.parallel).toMatchObject({ tp: 1, pp: 4, vpp: 8, zero: 1, schedule: 'interleaved-1f1b' });
   });
@@ -51,7 +62,15 @@ describe('NeMo-Megatron-Launcher training YAML (model: keys through the Megatron
     // num_layers 32, hidden_size 4096, ffn_hidden_size 11008, 32 heads, activation fast-swiglu, share_embeddings_and_output_weights false.
     expect(d.model).toMatchObject({ layers: 32, hidden: 4096, ffnHidden: 11008, heads: 32, ffnType: 'swiglu', tiedEmbeddings: false });
     // encoder_seq_length 4096, micro 1, global 2048, max_steps 300000 × 2048 × 4096 tokens; trainer.precision bf16.
-    expect(d.training).toMatchObject({ seqLen: 4096, microBatch: 1, globalBatch: 2048, tokens: 300000 * 2048 * 4096, precision: 'bf16', dropout: false, overlap: { dpGrad: true, dpParam: true } });
+    expect(d.training).toMatchObject({
+      seqLen: 4096,
+      microBatch: 1,
+      globalBatch: 2048,
+      tokens: 300000 * 2048 * 4096,
+      precision: 'bf16',
+      dropout: false,
+      overlap: { dpGrad: true, dpParam: true },
+    });
     // activations_checkpoint_granularity null: no recomputation.
     expect(d.training['recompute']).toBe('none');
     expect(d.parallel).toMatchObject({ tp: 1, pp: 1, zero: 1, sequenceParallel: false });
@@ -93,7 +112,14 @@ describe('YAML errors', () => {
   });
 
   it('aliases are expanded a bounded number of times', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${'bcdefghi'[i]}: &${'bcdefghi'[i]} [*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${'bcdefghi'[i]}: &${'bcdefghi'[i]} [*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}]`,
+      ),
+    ].join('\n');
     expect(parseYaml(bomb).ok).toBe(false);
   });
 });

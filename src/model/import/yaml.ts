@@ -19,6 +19,6 @@ export function parseYaml(text: string): YamlResult {
     }
     return { ok: true, value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message.split('\n')[0] ?? 'not YAML' : String(error) };
+    return { ok: false, error: error instanceof Error ? (error.message.split('\n')[0] ?? 'not YAML') : String(error) };
   }
 }

@@ -12,6 +12,7 @@ describe('architecture facts', () => {
   });
   it('only Hopper tables attention kernels apart (FlashAttention-3 and cuDNN are Hopper kernels)', () => {
     expect(architectureFacts('hopper').attentionKernelRatesDiffer).toBe(true);
-    for (const a of ['volta', 'ampere', 'ada', 'blackwell', 'cdna3', 'other'] as const) expect(architectureFacts(a).attentionKernelRatesDiffer).toBe(false);
+    for (const a of ['volta', 'ampere', 'ada', 'blackwell', 'cdna3', 'other'] as const)
+      expect(architectureFacts(a).attentionKernelRatesDiffer).toBe(false);
   });
 });

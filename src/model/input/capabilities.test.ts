@@ -7,9 +7,13 @@ import { epOverlapProblem, frameworkScheduleProblem, microBatchMinimumProblem, p
 import { findGpuPreset, GPU_PRESETS, osNodeGpus } from './gpus.ts';
 
 const base = DEFAULT_DOCUMENT as { training: Record<string, unknown>; parallel: Record<string, unknown>; cluster: Record<string, unknown> };
-const run = (training: object, parallel: object = {}, cluster: object = {}) => estimate({
-  ...DEFAULT_DOCUMENT, training: { ...base.training, ...training }, parallel: { ...base.parallel, ...parallel }, cluster: { ...base.cluster, ...cluster },
-});
+const run = (training: object, parallel: object = {}, cluster: object = {}) =>
+  estimate({
+    ...DEFAULT_DOCUMENT,
+    training: { ...base.training, ...training },
+    parallel: { ...base.parallel, ...parallel },
+    cluster: { ...base.cluster, ...cluster },
+  });
 
 describe('every framework states its capabilities with a source', () => {
   for (const f of FRAMEWORKS) {
@@ -22,7 +26,9 @@ describe('every framework states its capabilities with a source', () => {
   it('Megatron-LM runs 1F1B and interleaved 1F1B only; torchtitan runs DualPipeV', () => {
     expect(Object.keys(FRAMEWORK_PROFILES.megatron.capabilities.schedules).sort()).toEqual(['1f1b', 'interleaved-1f1b']);
     expect(FRAMEWORK_PROFILES.torchtitan.capabilities.schedules.dualpipe).toBe('DualPipeV');
-    expect(frameworkScheduleProblem('megatron', { pp: 4, schedule: 'dualpipe' })).toMatch(/Megatron-LM does not run the dualpipe schedule.*torchtitan runs it as DualPipeV/);
+    expect(frameworkScheduleProblem('megatron', { pp: 4, schedule: 'dualpipe' })).toMatch(
+      /Megatron-LM does not run the dualpipe schedule.*torchtitan runs it as DualPipeV/,
+    );
     // Without a pipeline there is no schedule to run.
     expect(frameworkScheduleProblem('megatron', { pp: 1, schedule: 'dualpipe' })).toBeNull();
   });
@@ -32,10 +38,34 @@ describe('every framework states its capabilities with a source', () => {
     // Megatron-LM's interleaving: microbatch_group_size_per_vp_stage (default pp) must be at most M.
     expect(microBatchMinimumProblem('megatron', { pp: 8, schedule: 'interleaved-1f1b' }, 7)).not.toBeNull();
   });
-  it('EP overlap follows Megatron-Core\'s rules (transformer_config.py overlap_moe_expert_parallel_comm)', () => {
+  it("EP overlap follows Megatron-Core's rules (transformer_config.py overlap_moe_expert_parallel_comm)", () => {
     const moe = { experts: 8, topK: 2, expertFfnHidden: 1024, sharedExperts: 0, denseLayers: 0 };
-    const model = { name: 'm', layers: 8, hidden: 1024, heads: 8, kvHeads: 8, headDim: 128, ffnHidden: 4096, ffnType: 'swiglu' as const, vocab: 1000, tiedEmbeddings: false, moe, mla: null, mtpLayers: 0 };
-    const x = { framework: 'megatron' as const, model, ep: 8, pp: 4, vpp: 2, schedule: 'interleaved-1f1b' as const, recompute: 'selective' as const, dispatcher: 'alltoall' as const, precision: 'bf16' as const };
+    const model = {
+      name: 'm',
+      layers: 8,
+      hidden: 1024,
+      heads: 8,
+      kvHeads: 8,
+      headDim: 128,
+      ffnHidden: 4096,
+      ffnType: 'swiglu' as const,
+      vocab: 1000,
+      tiedEmbeddings: false,
+      moe,
+      mla: null,
+      mtpLayers: 0,
+    };
+    const x = {
+      framework: 'megatron' as const,
+      model,
+      ep: 8,
+      pp: 4,
+      vpp: 2,
+      schedule: 'interleaved-1f1b' as const,
+      recompute: 'selective' as const,
+      dispatcher: 'alltoall' as const,
+      precision: 'bf16' as const,
+    };
     expect(epOverlapProblem(x)).toBeNull();
     expect(epOverlapProblem({ ...x, vpp: 1, schedule: '1f1b' })).toMatch(/virtual pipeline/);
     expect(epOverlapProblem({ ...x, recompute: 'full' })).toMatch(/full recomputation/);
@@ -58,7 +88,7 @@ describe('hardware: a precision needs its tensor cores', () => {
     }
   });
 
-  it('an H100 FP4 run is refused, in the field\'s words; FP8 runs', () => {
+  it("an H100 FP4 run is refused, in the field's words; FP8 runs", () => {
     const fp4 = run({ precision: 'fp4' });
     expect(fp4.throughput).toBeNull();
     expect(fp4.errors.some((e) => e.startsWith('training.precision: fp4 needs FP4 tensor cores'))).toBe(true);
@@ -85,7 +115,7 @@ describe('GPU presets: the OS node apart from the NVLink domain', () => {
     expect(findGpuPreset('h100-sxm')?.nodeGpus).toBe(8);
     for (const g of GPU_PRESETS) expect(g.nodeGpus, g.id).toBeLessThanOrEqual(g.nvlinkDomainGpus);
   });
-  it('osNodeGpus: the preset\'s tray, never more than cluster.gpusPerNode; a custom GPU\'s node is cluster.gpusPerNode', () => {
+  it("osNodeGpus: the preset's tray, never more than cluster.gpusPerNode; a custom GPU's node is cluster.gpusPerNode", () => {
     expect(osNodeGpus({ gpuId: 'gb200', gpusPerNode: 72 })).toBe(4);
     expect(osNodeGpus({ gpuId: 'h100-sxm', gpusPerNode: 4 })).toBe(4);
     expect(osNodeGpus({ gpuId: null, gpusPerNode: 16 })).toBe(16);

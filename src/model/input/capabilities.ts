@@ -6,8 +6,17 @@
 
 import { FRAMEWORK_PROFILES, type FrameworkCapabilities } from './frameworks.ts';
 import {
-  FRAMEWORKS, type CudaGraphScope, type Framework, type GpuSpec, type ModelConfig, type MoeDispatcher, type OffloadConfig,
-  type Precision, type Recompute, type ScheduleKind, type ZeroStage,
+  FRAMEWORKS,
+  type CudaGraphScope,
+  type Framework,
+  type GpuSpec,
+  type ModelConfig,
+  type MoeDispatcher,
+  type OffloadConfig,
+  type Precision,
+  type Recompute,
+  type ScheduleKind,
+  type ZeroStage,
 } from './types.ts';
 
 export function frameworkCapabilities(framework: Framework): FrameworkCapabilities {
@@ -18,7 +27,7 @@ const nameOf = (framework: Framework) => FRAMEWORK_PROFILES[framework].shortName
 
 /** The schedules a framework runs with pp > 1, in the engine's order. */
 export function frameworkSchedules(framework: Framework): ScheduleKind[] {
-  return (Object.keys(frameworkCapabilities(framework).schedules) as ScheduleKind[]);
+  return Object.keys(frameworkCapabilities(framework).schedules) as ScheduleKind[];
 }
 
 /**
@@ -30,8 +39,9 @@ export function frameworkScheduleProblem(framework: Framework, p: { readonly pp:
   const caps = frameworkCapabilities(framework);
   if (caps.schedules[p.schedule] !== undefined) return null;
   const runs = Object.values(caps.schedules);
-  const others = FRAMEWORKS.filter((f) => f !== 'generic' && f !== framework && frameworkCapabilities(f).schedules[p.schedule] !== undefined)
-    .map((f) => `${nameOf(f)} runs it as ${frameworkCapabilities(f).schedules[p.schedule] ?? ''}`);
+  const others = FRAMEWORKS.filter(
+    (f) => f !== 'generic' && f !== framework && frameworkCapabilities(f).schedules[p.schedule] !== undefined,
+  ).map((f) => `${nameOf(f)} runs it as ${frameworkCapabilities(f).schedules[p.schedule] ?? ''}`);
   const runsWords = runs.length > 0 ? `it runs ${runs.join(', ')}` : 'it has no pipeline parallelism';
   return `${nameOf(framework)} does not run the ${p.schedule} schedule (${runsWords})${others.length > 0 ? `; ${others.join(', ')}` : ''}`;
 }
@@ -44,7 +54,11 @@ export function minMicroBatches(framework: Framework, p: { readonly pp: number; 
 }
 
 /** Why `microBatches` per step are too few for the schedule, or null. */
-export function microBatchMinimumProblem(framework: Framework, p: { readonly pp: number; readonly schedule: ScheduleKind }, microBatches: number): string | null {
+export function microBatchMinimumProblem(
+  framework: Framework,
+  p: { readonly pp: number; readonly schedule: ScheduleKind },
+  microBatches: number,
+): string | null {
   const least = minMicroBatches(framework, p);
   if (microBatches >= least) return null;
   const perStage = least / p.pp;
@@ -54,8 +68,10 @@ export function microBatchMinimumProblem(framework: Framework, p: { readonly pp:
 /** Why the framework cannot shard with this ZeRO stage at this pipeline depth, or null. */
 export function frameworkZeroProblem(framework: Framework, zero: ZeroStage, pp: number): string | null {
   const caps = frameworkCapabilities(framework);
-  if (!caps.zeroStages.includes(zero)) return `${nameOf(framework)} has no ZeRO-${zero} mode (it has ${caps.zeroStages.map((z) => `ZeRO-${z}`).join(', ')})`;
-  if (pp > 1 && zero > caps.maxZeroWithPipeline) return `${nameOf(framework)} runs at most ZeRO-${caps.maxZeroWithPipeline} with pipeline parallelism`;
+  if (!caps.zeroStages.includes(zero))
+    return `${nameOf(framework)} has no ZeRO-${zero} mode (it has ${caps.zeroStages.map((z) => `ZeRO-${z}`).join(', ')})`;
+  if (pp > 1 && zero > caps.maxZeroWithPipeline)
+    return `${nameOf(framework)} runs at most ZeRO-${caps.maxZeroWithPipeline} with pipeline parallelism`;
   return null;
 }
 
@@ -89,7 +105,8 @@ export function epOverlapProblem(x: EpOverlapInput): string | null {
   if (x.dispatcher === 'allgather') return 'expert-parallel overlap needs the alltoall or flex (DeepEP, HybridEP) dispatcher';
   if (x.recompute === 'full') return 'expert-parallel overlap cannot run with full recomputation';
   if (x.precision === 'fp32') return 'expert-parallel overlap needs bf16 or fp16 parameters';
-  if (x.pp > 1 && x.schedule !== 'interleaved-1f1b' && x.schedule !== 'dualpipe') return 'expert-parallel overlap needs virtual pipeline stages (interleaved-1f1b) when pp > 1';
+  if (x.pp > 1 && x.schedule !== 'interleaved-1f1b' && x.schedule !== 'dualpipe')
+    return 'expert-parallel overlap needs virtual pipeline stages (interleaved-1f1b) when pp > 1';
   return null;
 }
 
@@ -101,9 +118,15 @@ export function epOverlapProblem(x: EpOverlapInput): string | null {
  * full_iteration with moe_flex_dispatcher_backend hybridep; a capacity factor pads the
  * shapes static instead (Megatron-Core moe/README.md, "CUDA graph").
  */
-export function cudaGraphProblem(framework: Framework, scope: CudaGraphScope, model: ModelConfig, dispatcher: MoeDispatcher): string | null {
+export function cudaGraphProblem(
+  framework: Framework,
+  scope: CudaGraphScope,
+  model: ModelConfig,
+  dispatcher: MoeDispatcher,
+): string | null {
   const caps = frameworkCapabilities(framework);
-  if (!caps.cudaGraphs.includes(scope)) return `${nameOf(framework)} cannot capture ${scope === 'full' ? 'whole-iteration' : 'per-module'} CUDA graphs`;
+  if (!caps.cudaGraphs.includes(scope))
+    return `${nameOf(framework)} cannot capture ${scope === 'full' ? 'whole-iteration' : 'per-module'} CUDA graphs`;
   if (scope === 'full' && framework !== 'generic' && model.moe && model.moe.capacityFactor == null && dispatcher !== 'hybridep') {
     return `whole-iteration CUDA graphs of a dropless MoE need the hybridep dispatcher (the ${dispatcher} dispatcher synchronises with the host) or a capacity factor`;
   }

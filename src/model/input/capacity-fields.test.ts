@@ -35,11 +35,23 @@ describe('capacity fields', () => {
   });
 
   it('reads every field as given', () => {
-    const parsed = cost({ capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04' });
+    const parsed = cost({
+      capacity: 'spot',
+      spotUsdPerGpuHour: 1.2,
+      preemptionsPerNodeDay: 0.05,
+      restartMinutes: 15,
+      elastic: true,
+      startDate: '2027-01-04',
+    });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     expect(parsed.warnings).toEqual([]);
     expect(parsed.config.cost).toMatchObject({
-      capacity: 'spot', spotUsdPerGpuHour: 1.2, preemptionsPerNodeDay: 0.05, restartMinutes: 15, elastic: true, startDate: '2027-01-04',
+      capacity: 'spot',
+      spotUsdPerGpuHour: 1.2,
+      preemptionsPerNodeDay: 0.05,
+      restartMinutes: 15,
+      elastic: true,
+      startDate: '2027-01-04',
     });
   });
 

@@ -2,7 +2,13 @@
 // the search and the document validator all ask these same functions.
 
 import {
-  cudaGraphProblem, epOverlapProblem, frameworkOffloadProblem, frameworkScheduleProblem, frameworkZeroProblem, microBatchMinimumProblem, precisionProblem,
+  cudaGraphProblem,
+  epOverlapProblem,
+  frameworkOffloadProblem,
+  frameworkScheduleProblem,
+  frameworkZeroProblem,
+  microBatchMinimumProblem,
+  precisionProblem,
 } from './capabilities.ts';
 import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
 
@@ -82,8 +88,10 @@ export function modelProblems(model: ModelConfig): string[] {
     errors.push(`model.kvHeads: ${model.kvHeads} must divide model.heads=${model.heads}`);
   }
   if (model.moe) {
-    if (model.moe.topK > model.moe.experts) errors.push(`model.moe.topK: ${model.moe.topK} is more than model.moe.experts=${model.moe.experts}`);
-    if (model.moe.denseLayers > model.layers) errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
+    if (model.moe.topK > model.moe.experts)
+      errors.push(`model.moe.topK: ${model.moe.topK} is more than model.moe.experts=${model.moe.experts}`);
+    if (model.moe.denseLayers > model.layers)
+      errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
   }
   return errors;
 }
@@ -107,7 +115,9 @@ export function checkConsistency(c: RunConfig): Issues {
     errors.push('training.offload.parameters: parameter offload needs parallel.zero=3 (ZeRO-Infinity)');
   }
   if (model.layers % (p.pp * p.vpp) !== 0 && errors.length === 0) {
-    warnings.push(`parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`);
+    warnings.push(
+      `parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`,
+    );
   }
   // Hardware and framework capabilities (capabilities.ts): a precision without its tensor
   // cores and a schedule the framework does not run (or on too few micro-batches) are
@@ -125,14 +135,28 @@ export function checkConsistency(c: RunConfig): Issues {
   warn('parallel.zero', frameworkZeroProblem(stack.framework, p.zero, p.pp));
   warn('training.offload', frameworkOffloadProblem(stack.framework, training.offload));
   if (stack.overlap.epComm) {
-    warn('training.overlap.epComm', epOverlapProblem({
-      framework: stack.framework, model, ep: p.ep, pp: p.pp, vpp: p.vpp, schedule: p.schedule, recompute: training.recompute, dispatcher: stack.moeDispatcher, precision: training.precision,
-    }));
+    warn(
+      'training.overlap.epComm',
+      epOverlapProblem({
+        framework: stack.framework,
+        model,
+        ep: p.ep,
+        pp: p.pp,
+        vpp: p.vpp,
+        schedule: p.schedule,
+        recompute: training.recompute,
+        dispatcher: stack.moeDispatcher,
+        precision: training.precision,
+      }),
+    );
   }
-  if (stack.cudaGraph !== 'none') warn('training.cudaGraph', cudaGraphProblem(stack.framework, stack.cudaGraph, model, stack.moeDispatcher));
+  if (stack.cudaGraph !== 'none')
+    warn('training.cudaGraph', cudaGraphProblem(stack.framework, stack.cudaGraph, model, stack.moeDispatcher));
   const stageLayers = Math.ceil(model.layers / p.pp);
   if (stack.activationOffloadLayers > stageLayers) {
-    errors.push(`training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`);
+    errors.push(
+      `training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`,
+    );
   }
   if (stack.recomputeLayers !== null && stack.recomputeLayers > stageLayers) {
     errors.push(`training.recomputeLayers: ${stack.recomputeLayers} is more layers than a pipeline stage holds (${stageLayers})`);

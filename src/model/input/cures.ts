@@ -22,13 +22,20 @@ const PER_KIND = 2;
 export function layoutProblem(rules: LayoutRules, l: Layout): string | null {
   const { model, training } = rules;
   if (l.tp * l.pp * l.dp * l.cp !== l.gpus) return `${l.gpus} GPUs is not TP × PP × DP × CP = ${l.tp * l.pp * l.dp * l.cp}`;
-  return tpProblem(model, l.tp) ?? ppProblem(model, l.pp, l.vpp) ?? cpProblem(training, l.cp) ?? epProblem(model, l)
-    ?? scheduleProblem(l) ?? batchProblem({ ...training, microBatch: l.microBatch }, l.dp);
+  return (
+    tpProblem(model, l.tp) ??
+    ppProblem(model, l.pp, l.vpp) ??
+    cpProblem(training, l.cp) ??
+    epProblem(model, l) ??
+    scheduleProblem(l) ??
+    batchProblem({ ...training, microBatch: l.microBatch }, l.dp)
+  );
 }
 
 /** The nearest values below and above `value` that pass `ok`, nearest first, at most PER_KIND. */
 function nearestValid(candidates: readonly number[], value: number, ok: (v: number) => boolean): number[] {
-  return candidates.filter((v) => v !== value && ok(v))
+  return candidates
+    .filter((v) => v !== value && ok(v))
     .sort((a, b) => Math.abs(a - value) - Math.abs(b - value) || a - b)
     .slice(0, PER_KIND);
 }
@@ -45,8 +52,10 @@ function globalBatchCures(rules: LayoutRules, l: Layout): Cure[] {
 /** Micro-batches that divide GBS ÷ DP. */
 function microBatchCures(rules: LayoutRules, l: Layout): Cure[] {
   const perReplica = rules.training.globalBatch / l.dp;
-  return nearestValid(divisors(perReplica), l.microBatch, () => true)
-    .map((b) => ({ label: `MBS ${b}`, changes: [{ path: ['training', 'microBatch'], value: b }] }));
+  return nearestValid(divisors(perReplica), l.microBatch, () => true).map((b) => ({
+    label: `MBS ${b}`,
+    changes: [{ path: ['training', 'microBatch'], value: b }],
+  }));
 }
 
 /** On the same GPUs, another PP, TP or CP so that DP (which follows) makes the layout valid. */
@@ -54,7 +63,11 @@ function sameGpuCures(rules: LayoutRules, l: Layout): Cure[] {
   const cures: Cure[] = [];
   for (const key of ['pp', 'tp', 'cp'] as const) {
     const others = (l.tp * l.pp * l.cp) / l[key];
-    const moved = (v: number): Layout => ({ ...l, [key]: v, dp: dpOnGpus(l.gpus, key === 'tp' ? v : l.tp, key === 'pp' ? v : l.pp, key === 'cp' ? v : l.cp) ?? 0 });
+    const moved = (v: number): Layout => ({
+      ...l,
+      [key]: v,
+      dp: dpOnGpus(l.gpus, key === 'tp' ? v : l.tp, key === 'pp' ? v : l.pp, key === 'cp' ? v : l.cp) ?? 0,
+    });
     for (const v of nearestValid(divisors(l.gpus / others), l[key], (v) => layoutProblem(rules, moved(v)) === null)) {
       const next = moved(v);
       cures.push({ label: `${key.toUpperCase()} ${v} (DP ${next.dp})`, changes: layoutChanges(l, next) });
@@ -83,8 +96,10 @@ function gpuCountCures(l: Layout): Cure[] {
 /** EP values that divide both the experts and TP × DP × CP. */
 function epCures(rules: LayoutRules, l: Layout): Cure[] {
   const experts = rules.model.moe ? divisors(rules.model.moe.experts) : [1];
-  return nearestValid(experts, l.ep, (e) => epProblem(rules.model, { ...l, ep: e }) === null)
-    .map((e) => ({ label: `EP ${e}`, changes: [{ path: ['parallel', 'ep'], value: e }] }));
+  return nearestValid(experts, l.ep, (e) => epProblem(rules.model, { ...l, ep: e }) === null).map((e) => ({
+    label: `EP ${e}`,
+    changes: [{ path: ['parallel', 'ep'], value: e }],
+  }));
 }
 
 /**
@@ -95,7 +110,12 @@ function epCures(rules: LayoutRules, l: Layout): Cure[] {
 export function layoutCures(rules: LayoutRules, l: Layout): Cure[] {
   if (layoutProblem(rules, l) === null) return [];
   const candidates = [
-    ...gpuCountCures(l), ...globalBatchCures(rules, l), ...microBatchCures(rules, l), ...sameGpuCures(rules, l), ...dpCures(rules, l), ...epCures(rules, l),
+    ...gpuCountCures(l),
+    ...globalBatchCures(rules, l),
+    ...microBatchCures(rules, l),
+    ...sameGpuCures(rules, l),
+    ...dpCures(rules, l),
+    ...epCures(rules, l),
   ];
   return candidates.filter((cure) => layoutProblem(applyToRules(rules, cure), applyToLayout(l, cure)) === null);
 }
@@ -113,7 +133,13 @@ function applyToRules(rules: LayoutRules, cure: Cure): LayoutRules {
 function applyToLayout(l: Layout, cure: Cure): Layout {
   const at = (field: string, fallback: number) => valueAt(cure, field) ?? fallback;
   return {
-    ...l, tp: at('parallel.tp', l.tp), pp: at('parallel.pp', l.pp), dp: at('parallel.dp', l.dp), cp: at('parallel.cp', l.cp),
-    ep: at('parallel.ep', l.ep), microBatch: at('training.microBatch', l.microBatch), gpus: at('cluster.gpus', l.gpus),
+    ...l,
+    tp: at('parallel.tp', l.tp),
+    pp: at('parallel.pp', l.pp),
+    dp: at('parallel.dp', l.dp),
+    cp: at('parallel.cp', l.cp),
+    ep: at('parallel.ep', l.ep),
+    microBatch: at('training.microBatch', l.microBatch),
+    gpus: at('cluster.gpus', l.gpus),
   };
 }

@@ -2,7 +2,17 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VALID_DOCUMENTS, validDocument } from '../../testing/documents.ts';
 import {
-  FIELD_NAMED, FuzzCounter, HOSTILE_KEYS, ensure, firstNonFinite, fuzzRuns, mutate, mutation, objectFromEntries, prototypeIsClean, wildJson,
+  FIELD_NAMED,
+  FuzzCounter,
+  HOSTILE_KEYS,
+  ensure,
+  firstNonFinite,
+  fuzzRuns,
+  mutate,
+  mutation,
+  objectFromEntries,
+  prototypeIsClean,
+  wildJson,
 } from '../../testing/fuzz.ts';
 import { parseDocument, type ParseResult } from './document.ts';
 
@@ -46,36 +56,61 @@ describe('validator fuzz: parseDocument() on hostile documents', () => {
   });
 
   it('mutated documents as JSON text delivers them (wrong types, edge numbers, missing and extra fields, deep nesting, long text)', () => {
-    fc.assert(fc.property(validDocument, fc.array(mutation(false), { minLength: 1, maxLength: 5 }), (doc, mutations) => {
-      const text = JSON.stringify(mutate(doc, mutations)) ?? 'null';
-      check(JSON.parse(text));
-    }), { numRuns: jsonRuns });
+    fc.assert(
+      fc.property(validDocument, fc.array(mutation(false), { minLength: 1, maxLength: 5 }), (doc, mutations) => {
+        const text = JSON.stringify(mutate(doc, mutations)) ?? 'null';
+        check(JSON.parse(text));
+      }),
+      { numRuns: jsonRuns },
+    );
   });
 
   it('mutated documents as structured clone delivers them (NaN, ±Infinity, undefined as well)', () => {
-    fc.assert(fc.property(validDocument, fc.array(mutation(true), { minLength: 1, maxLength: 3 }), (doc, mutations) => {
-      check(mutate(doc, mutations));
-    }), { numRuns: cloneRuns });
+    fc.assert(
+      fc.property(validDocument, fc.array(mutation(true), { minLength: 1, maxLength: 3 }), (doc, mutations) => {
+        check(mutate(doc, mutations));
+      }),
+      { numRuns: cloneRuns },
+    );
   });
 
   it('arbitrary JSON values', () => {
-    fc.assert(fc.property(wildJson(6), (raw) => {
-      check(raw);
-    }), { numRuns: wildRuns });
+    fc.assert(
+      fc.property(wildJson(6), (raw) => {
+        check(raw);
+      }),
+      { numRuns: wildRuns },
+    );
   });
 
   it('every section replaced by an object of hostile keys, parsed from text so __proto__ is a real key', () => {
-    const sections = ['model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'model.moe', 'model.mla', 'cluster.gpu', 'training.offload'];
-    const hostile = fc.array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), wildJson(2)), { minLength: 1, maxLength: 4 }).map(objectFromEntries);
-    fc.assert(fc.property(validDocument, fc.constantFrom(...sections), hostile, fc.boolean(), (doc, section, junk, merge) => {
-      const copy = JSON.parse(JSON.stringify(doc)) as Record<string, Record<string, unknown>>;
-      const [outer, inner] = section.split('.') as [string, string | undefined];
-      const parent = inner ? (copy[outer] ?? {}) : copy;
-      const key = inner ?? outer;
-      const current = parent[key];
-      parent[key] = merge && current && typeof current === 'object' ? { ...current, ...junk } : junk;
-      check(JSON.parse(JSON.stringify(copy)));
-    }), { numRuns: sectionRuns });
+    const sections = [
+      'model',
+      'training',
+      'parallel',
+      'cluster',
+      'cost',
+      'calibration',
+      'model.moe',
+      'model.mla',
+      'cluster.gpu',
+      'training.offload',
+    ];
+    const hostile = fc
+      .array(fc.tuple(fc.constantFrom(...HOSTILE_KEYS), wildJson(2)), { minLength: 1, maxLength: 4 })
+      .map(objectFromEntries);
+    fc.assert(
+      fc.property(validDocument, fc.constantFrom(...sections), hostile, fc.boolean(), (doc, section, junk, merge) => {
+        const copy = JSON.parse(JSON.stringify(doc)) as Record<string, Record<string, unknown>>;
+        const [outer, inner] = section.split('.') as [string, string | undefined];
+        const parent = inner ? (copy[outer] ?? {}) : copy;
+        const key = inner ?? outer;
+        const current = parent[key];
+        parent[key] = merge && current && typeof current === 'object' ? { ...current, ...junk } : junk;
+        check(JSON.parse(JSON.stringify(copy)));
+      }),
+      { numRuns: sectionRuns },
+    );
   });
 
   it('regression: model.layers above 100,000 is refused by name (10^6 layers kept the page worker busy for over 10 s)', () => {
@@ -87,8 +122,10 @@ describe('validator fuzz: parseDocument() on hostile documents', () => {
   });
 
   it('regression: a "__proto__" key from JSON text is read as an unknown field, never as the prototype', () => {
-    const raw = JSON.parse('{"version":1,"__proto__":{"polluted":1},"model":{"__proto__":{"layers":4},"layers":2,"hidden":64,"heads":4,"vocab":100},'
-      + '"training":{"seqLen":8,"globalBatch":1},"cluster":{"gpu":"h100-sxm","__proto__":null}}') as unknown;
+    const raw = JSON.parse(
+      '{"version":1,"__proto__":{"polluted":1},"model":{"__proto__":{"layers":4},"layers":2,"hidden":64,"heads":4,"vocab":100},' +
+        '"training":{"seqLen":8,"globalBatch":1},"cluster":{"gpu":"h100-sxm","__proto__":null}}',
+    ) as unknown;
     const result = check(raw);
     expect(result.ok).toBe(true);
     expect(result.warnings).toContain('document.__proto__: unknown field, ignored');

@@ -10,9 +10,30 @@ import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { STACK_KEYS, readStack } from './stack.ts';
 import {
-  ADAPTER_METHODS, ADAPTER_MODULES, CAPACITIES, FFN_TYPES, MAX_RESTART_MINUTES, MAX_CHECKPOINT_INTERVAL_MINUTES, GRAD_DTYPES, OPTIMIZERS, PRECISIONS, RECOMPUTES, SCHEDULES, ZERO_STAGES,
-  type AdapterConfig, type AdapterModule, type CalibrationOverride, type ClusterConfig, type CostConfig, type GpuSpec, type MlaConfig,
-  type ModelConfig, type MoeConfig, type ParallelConfig, type RunConfig, type TrainingConfig,
+  ADAPTER_METHODS,
+  ADAPTER_MODULES,
+  CAPACITIES,
+  FFN_TYPES,
+  MAX_RESTART_MINUTES,
+  MAX_CHECKPOINT_INTERVAL_MINUTES,
+  GRAD_DTYPES,
+  OPTIMIZERS,
+  PRECISIONS,
+  RECOMPUTES,
+  SCHEDULES,
+  ZERO_STAGES,
+  type AdapterConfig,
+  type AdapterModule,
+  type CalibrationOverride,
+  type ClusterConfig,
+  type CostConfig,
+  type GpuSpec,
+  type MlaConfig,
+  type ModelConfig,
+  type MoeConfig,
+  type ParallelConfig,
+  type RunConfig,
+  type TrainingConfig,
 } from './types.ts';
 import { SECONDS_PER_MINUTE } from './units.ts';
 
@@ -23,16 +44,67 @@ export type ParseResult =
 // search: the search's own block (search/search-block.ts reads it; estimate ignores it).
 // warnings: what `npm run import` could not map from the file it read (estimate ignores them).
 const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search', 'warnings'];
-const MODEL_KEYS = ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'];
+const MODEL_KEYS = [
+  'name',
+  'layers',
+  'hidden',
+  'heads',
+  'kvHeads',
+  'headDim',
+  'ffnHidden',
+  'ffnType',
+  'vocab',
+  'tiedEmbeddings',
+  'moe',
+  'mla',
+  'mtpLayers',
+];
 const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'];
 const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
-const TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens', 'precision', 'optimizer', 'masterWeights', 'gradDtype', 'recompute', 'flashAttention', 'offload', 'adapter', ...STACK_KEYS];
+const TRAINING_KEYS = [
+  'seqLen',
+  'globalBatch',
+  'microBatch',
+  'tokens',
+  'precision',
+  'optimizer',
+  'masterWeights',
+  'gradDtype',
+  'recompute',
+  'flashAttention',
+  'offload',
+  'adapter',
+  ...STACK_KEYS,
+];
 const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
 const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'];
-const GPU_KEYS = ['name', 'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour'];
+const GPU_KEYS = [
+  'name',
+  'memoryGiB',
+  'bf16Tflops',
+  'fp8Tflops',
+  'fp32Tflops',
+  'fp4Tflops',
+  'expTeraOpsPerSecond',
+  'hbmGBps',
+  'intraNodeGBps',
+  'interNodeGBps',
+  'tdpWatts',
+  'usdPerHour',
+];
 const COST_KEYS = [
-  'usdPerGpuHour', 'pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'checkpointIntervalMinutes',
-  'capacity', 'spotUsdPerGpuHour', 'preemptionsPerNodeDay', 'restartMinutes', 'elastic', 'startDate',
+  'usdPerGpuHour',
+  'pue',
+  'gridKgCo2PerKwh',
+  'gpuMtbfHours',
+  'checkpointWriteGBps',
+  'checkpointIntervalMinutes',
+  'capacity',
+  'spotUsdPerGpuHour',
+  'preemptionsPerNodeDay',
+  'restartMinutes',
+  'elastic',
+  'startDate',
 ];
 const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
 
@@ -170,7 +242,10 @@ export const MAX_SEQ_LEN = 10_000_000;
 function readSeqLen(r: FieldReader, t: JsonObject): number {
   const seqLen = r.integer(t, 'seqLen', 'training', undefined);
   if (seqLen <= MAX_SEQ_LEN) return seqLen;
-  r.error('training.seqLen', `must be at most ${MAX_SEQ_LEN.toLocaleString('en-US')} tokens, the longest context of any open model; got ${seqLen.toLocaleString('en-US')}`);
+  r.error(
+    'training.seqLen',
+    `must be at most ${MAX_SEQ_LEN.toLocaleString('en-US')} tokens, the longest context of any open model; got ${seqLen.toLocaleString('en-US')}`,
+  );
   return MAX_SEQ_LEN;
 }
 
@@ -193,7 +268,9 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
       optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
       parameters: r.boolean(offloadObj, 'parameters', 'training.offload', false),
       // Only where the document states it: configurations without it stay as they were.
-      ...(offloadObj['optimizerFraction'] === undefined ? {} : { optimizerFraction: r.number(offloadObj, 'optimizerFraction', 'training.offload', 1, 0, 1) }),
+      ...(offloadObj['optimizerFraction'] === undefined
+        ? {}
+        : { optimizerFraction: r.number(offloadObj, 'optimizerFraction', 'training.offload', 1, 0, 1) }),
     },
     ...readAdapter(r, t),
   };
@@ -212,13 +289,20 @@ function readAdapter(r: FieldReader, t: JsonObject): { adapter?: AdapterConfig }
   const o = r.section(t, 'adapter', 'training.adapter');
   if (!o) return {};
   r.unknownKeys(o, ['method', 'rank', 'modules'], 'training.adapter');
-  if (own(o, 'method') == null) r.error('training.adapter.method', `is required ("${ADAPTER_METHODS.join('" or "')}"), or set training.adapter to null for full training`);
+  if (own(o, 'method') == null)
+    r.error(
+      'training.adapter.method',
+      `is required ("${ADAPTER_METHODS.join('" or "')}"), or set training.adapter to null for full training`,
+    );
   const method = r.choice(o, 'method', 'training.adapter', ADAPTER_METHODS, 'lora');
   const rank = r.integer(o, 'rank', 'training.adapter', undefined, 1, MAX_ADAPTER_RANK);
   const modules = readAdapterModules(r, o);
   const precision = own(t, 'precision');
   if (method === 'qlora' && (precision === 'fp8' || precision === 'fp4')) {
-    r.error('training.adapter.method', `"qlora" computes in the 16-bit dtype its NF4 weights are dequantised to; training.precision "${precision}" cannot be used with it (choose bf16 or fp16, or method "lora")`);
+    r.error(
+      'training.adapter.method',
+      `"qlora" computes in the 16-bit dtype its NF4 weights are dequantised to; training.precision "${precision}" cannot be used with it (choose bf16 or fp16, or method "lora")`,
+    );
   }
   return { adapter: { method, rank, modules } };
 }
@@ -266,7 +350,11 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
   };
 }
 
-interface GpuRead { readonly gpu: GpuSpec; readonly gpuId: string | null; readonly gpusPerNode: number }
+interface GpuRead {
+  readonly gpu: GpuSpec;
+  readonly gpuId: string | null;
+  readonly gpusPerNode: number;
+}
 
 function readGpu(r: FieldReader, c: JsonObject): GpuRead {
   const value = own(c, 'gpu');
@@ -321,7 +409,10 @@ function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: ParallelConfi
     r.error('cluster.gpus', `${gpus} does not equal parallel.tp × pp × dp × cp = ${p.tp}×${p.pp}×${p.dp}×${p.cp} = ${product}`);
   }
   return {
-    gpuId: g.gpuId, gpu: g.gpu, gpusPerNode: r.integer(c, 'gpusPerNode', 'cluster', g.gpusPerNode, 1, 1e6), gpus,
+    gpuId: g.gpuId,
+    gpu: g.gpu,
+    gpusPerNode: r.integer(c, 'gpusPerNode', 'cluster', g.gpusPerNode, 1, 1e6),
+    gpus,
     // A node's CPU memory: above 0, at most 1 PiB (a GB200 NVL72 rack holds 17 TiB).
     hostMemoryGiB: r.number(c, 'hostMemoryGiB', 'cluster', defaultHostMemoryGiB(g.gpuId), 0, 2 ** 20, true),
   };
@@ -342,9 +433,10 @@ function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
     gpuMtbfHours: r.number(o, 'gpuMtbfHours', 'cost', 50_000, 0, 1e12, true),
     checkpointWriteGBps: r.number(o, 'checkpointWriteGBps', 'cost', 50, 0, 1e9, true),
     // Project addition: the interval the run checkpoints at; absent or null = the Young/Daly optimum.
-    checkpointIntervalMinutes: own(o, 'checkpointIntervalMinutes') == null
-      ? null
-      : r.number(o, 'checkpointIntervalMinutes', 'cost', 60, 0, MAX_CHECKPOINT_INTERVAL_MINUTES, true),
+    checkpointIntervalMinutes:
+      own(o, 'checkpointIntervalMinutes') == null
+        ? null
+        : r.number(o, 'checkpointIntervalMinutes', 'cost', 60, 0, MAX_CHECKPOINT_INTERVAL_MINUTES, true),
     capacity,
     // Interchange: "spot price (absent: usdPerGpuHour)".
     spotUsdPerGpuHour: r.number(o, 'spotUsdPerGpuHour', 'cost', usdPerGpuHour, 0, 1e6),
@@ -384,6 +476,17 @@ function readCalibration(r: FieldReader, o: JsonObject): CalibrationOverride {
 }
 
 const FALLBACK_GPU: GpuSpec = {
-  name: 'none', architecture: 'other', memoryGiB: 1, bf16Tflops: 1, fp8Tflops: 0, fp32Tflops: 1, fp4Tflops: 0, expTeraOpsPerSecond: 1,
-  hbmGBps: 1, intraNodeGBps: 1, interNodeGBps: 1, tdpWatts: 1, usdPerHour: 0,
+  name: 'none',
+  architecture: 'other',
+  memoryGiB: 1,
+  bf16Tflops: 1,
+  fp8Tflops: 0,
+  fp32Tflops: 1,
+  fp4Tflops: 0,
+  expTeraOpsPerSecond: 1,
+  hbmGBps: 1,
+  intraNodeGBps: 1,
+  interNodeGBps: 1,
+  tdpWatts: 1,
+  usdPerHour: 0,
 };

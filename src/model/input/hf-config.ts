@@ -11,8 +11,7 @@ import type { FfnType, MlaConfig, ModelConfig, MoeConfig } from './types.ts';
 export type ModelJson = Omit<ModelConfig, 'headDim'> & { readonly headDim?: number };
 
 export type HfImportResult =
-  | { readonly ok: true; readonly model: ModelJson; readonly warnings: string[] }
-  | { readonly ok: false; readonly errors: string[] };
+  { readonly ok: true; readonly model: ModelJson; readonly warnings: string[] } | { readonly ok: false; readonly errors: string[] };
 
 type Family = 'llama' | 'mixtral' | 'qwenMoe' | 'deepseek' | 'gpt2' | 'gptNeox' | 'gemma';
 
@@ -126,7 +125,8 @@ function resolveArchitecture(r: ConfigReader): { name: string; arch: Architectur
   const viaType = typeof modelType === 'string' ? BY_MODEL_TYPE.get(modelType) : undefined;
   const arch = viaType === undefined ? undefined : ARCHITECTURES.get(viaType);
   if (viaType !== undefined && arch) {
-    if (named !== undefined) r.warn('architectures', `${describe(named)} is not one this importer knows; read as model_type ${describe(modelType)} (${viaType})`);
+    if (named !== undefined)
+      r.warn('architectures', `${describe(named)} is not one this importer knows; read as model_type ${describe(modelType)} (${viaType})`);
     return { name: viaType, arch };
   }
   const given = named !== undefined ? describe(named) : list === undefined ? 'missing' : `${describe(list)} without a name`;
@@ -151,7 +151,8 @@ function denseLayerCount(r: ConfigReader, layers: number, isMoe: (layer: number)
       interleaved ||= seenMoe;
     }
   }
-  if (interleaved) r.warn(keys, `${dense} of ${layers} layers are dense but not all first; counted as the first ${dense} (totals unchanged)`);
+  if (interleaved)
+    r.warn(keys, `${dense} of ${layers} layers are dense but not all first; counted as the first ${dense} (totals unchanged)`);
   return dense;
 }
 
@@ -173,7 +174,10 @@ function readQwenMoe(r: ConfigReader, layers: number): MoeConfig {
   const sharedWidth = r.integer('shared_expert_intermediate_size', 0, 0);
   const sharedExperts = Math.round(sharedWidth / expertFfnHidden);
   if (sharedExperts * expertFfnHidden !== sharedWidth) {
-    r.warn('shared_expert_intermediate_size', `${sharedWidth} is not a multiple of moe_intermediate_size=${expertFfnHidden}; counted as ${sharedExperts} expert widths`);
+    r.warn(
+      'shared_expert_intermediate_size',
+      `${sharedWidth} is not a multiple of moe_intermediate_size=${expertFfnHidden}; counted as ${sharedExperts} expert widths`,
+    );
   }
   const step = r.integer('decoder_sparse_step', 1);
   const mlpOnly = readMlpOnlyLayers(r);
@@ -202,7 +206,13 @@ function readMoe(r: ConfigReader, family: Family, layers: number): MoeConfig | n
   if (family !== 'mixtral') return null;
   // Mixtral's experts are the Mistral FFN, intermediate_size wide, in every layer.
   const experts = r.integer('num_local_experts');
-  return { experts, topK: r.integer('num_experts_per_tok'), expertFfnHidden: r.integer('intermediate_size'), sharedExperts: 0, denseLayers: 0 };
+  return {
+    experts,
+    topK: r.integer('num_experts_per_tok'),
+    expertFfnHidden: r.integer('intermediate_size'),
+    sharedExperts: 0,
+    denseLayers: 0,
+  };
 }
 
 /** DeepSeek-V2 (arXiv 2405.04434, section 2.1.2) latent attention; a null q_lora_rank means uncompressed queries. */
@@ -247,12 +257,14 @@ function readModel(r: ConfigReader, name: string, arch: Architecture): ModelJson
   }
 
   const moe = readMoe(r, arch.family, layers);
-  if (r.errors.length === 0 && moe && moe.topK > moe.experts) r.error('num_experts_per_tok', `${moe.topK} is more than the ${moe.experts} experts`);
+  if (r.errors.length === 0 && moe && moe.topK > moe.experts)
+    r.error('num_experts_per_tok', `${moe.topK} is more than the ${moe.experts} experts`);
   // An all-MoE model may omit the dense FFN width; the interchange format still wants one.
   const ffnFallback = moe && moe.denseLayers === 0 ? moe.expertFfnHidden : gptStyle ? 4 * hidden : undefined;
-  const ffnHidden = arch.family === 'mixtral' && moe
-    ? moe.expertFfnHidden
-    : r.integer(gptStyle ? ['n_inner', 'intermediate_size'] : 'intermediate_size', ffnFallback);
+  const ffnHidden =
+    arch.family === 'mixtral' && moe
+      ? moe.expertFfnHidden
+      : r.integer(gptStyle ? ['n_inner', 'intermediate_size'] : 'intermediate_size', ffnFallback);
 
   return {
     name,
@@ -290,7 +302,10 @@ export function importHfConfig(raw: unknown): HfImportResult {
   const resolved = resolveArchitecture(r);
   if (!resolved) return { ok: false, errors: r.errors };
   const nameOrPath = r.text(['_name_or_path', 'name_or_path']);
-  const name = (nameOrPath === undefined ? `${familyName(resolved.name)} (imported config)` : readableNameOrPath(nameOrPath)).slice(0, MAX_NAME_LENGTH);
+  const name = (nameOrPath === undefined ? `${familyName(resolved.name)} (imported config)` : readableNameOrPath(nameOrPath)).slice(
+    0,
+    MAX_NAME_LENGTH,
+  );
   const model = readModel(r, name, resolved.arch);
   if (r.errors.length > 0) return { ok: false, errors: r.errors };
   return { ok: true, model, warnings: r.warnings };

@@ -7,7 +7,16 @@
 import { batchProblem, cpProblem, epProblem, ppProblem, scheduleProblem, tpProblem } from './consistency.ts';
 import { divisors } from './counts.ts';
 import { MAX_INTEGER_FIELD } from './fields.ts';
-import { DEGREE_WORDS, INTENT_DEGREES, dpOnGpus, scheduleForVpp, type IntentDegree, type Layout, type LayoutIntent, type LayoutRules } from './layout.ts';
+import {
+  DEGREE_WORDS,
+  INTENT_DEGREES,
+  dpOnGpus,
+  scheduleForVpp,
+  type IntentDegree,
+  type Layout,
+  type LayoutIntent,
+  type LayoutRules,
+} from './layout.ts';
 
 export interface ForcedDegree {
   readonly key: IntentDegree;
@@ -67,17 +76,41 @@ export function layoutFromIntent(rules: LayoutRules, intent: LayoutIntent, sched
     if (p.forced) forced.push(p.forced);
     return p.got;
   };
-  const tp = take(pickDegree('tp', divisors(gpus), intent.tp, (t) => tpProblem(model, t), `${gpus} GPUs are not a multiple of TP ${intent.tp}`));
+  const tp = take(
+    pickDegree('tp', divisors(gpus), intent.tp, (t) => tpProblem(model, t), `${gpus} GPUs are not a multiple of TP ${intent.tp}`),
+  );
   const ppRoom = gpus / tp;
-  const pp = take(pickDegree('pp', divisors(ppRoom), intent.pp, (p) => ppProblem(model, p, 1) ?? schedulePpProblem(schedule, p),
-    `${gpus} GPUs ÷ TP ${tp} = ${ppRoom} is not a multiple of PP ${intent.pp}`));
-  const vpp = pp < 2
-    ? take(pickDegree('vpp', [1], intent.vpp, () => null, 'interleaving needs PP of 2 or more'))
-    : take(pickDegree('vpp', oneToN(Math.min(intent.vpp, Math.floor((model.layers + 2) / pp))), intent.vpp, (v) => ppProblem(model, pp, v),
-      `PP × VPP = ${pp} × ${intent.vpp} is more than model.layers + 2 = ${model.layers + 2} pipeline chunks`));
+  const pp = take(
+    pickDegree(
+      'pp',
+      divisors(ppRoom),
+      intent.pp,
+      (p) => ppProblem(model, p, 1) ?? schedulePpProblem(schedule, p),
+      `${gpus} GPUs ÷ TP ${tp} = ${ppRoom} is not a multiple of PP ${intent.pp}`,
+    ),
+  );
+  const vpp =
+    pp < 2
+      ? take(pickDegree('vpp', [1], intent.vpp, () => null, 'interleaving needs PP of 2 or more'))
+      : take(
+          pickDegree(
+            'vpp',
+            oneToN(Math.min(intent.vpp, Math.floor((model.layers + 2) / pp))),
+            intent.vpp,
+            (v) => ppProblem(model, pp, v),
+            `PP × VPP = ${pp} × ${intent.vpp} is more than model.layers + 2 = ${model.layers + 2} pipeline chunks`,
+          ),
+        );
   const cpRoom = ppRoom / pp;
-  const cp = take(pickDegree('cp', divisors(cpRoom), intent.cp, (c) => cpProblem(training, c),
-    `${gpus} GPUs ÷ (TP ${tp} × PP ${pp}) = ${cpRoom} is not a multiple of CP ${intent.cp}`));
+  const cp = take(
+    pickDegree(
+      'cp',
+      divisors(cpRoom),
+      intent.cp,
+      (c) => cpProblem(training, c),
+      `${gpus} GPUs ÷ (TP ${tp} × PP ${pp}) = ${cpRoom} is not a multiple of CP ${intent.cp}`,
+    ),
+  );
   const dp = dpOnGpus(gpus, tp, pp, cp) ?? 1;
   const { ep, microBatch } = settleDependents(rules, { tp, pp, cp, dp }, intent, take);
   const layout: Layout = { tp, pp, dp, cp, ep, vpp, microBatch, gpus, schedule: scheduleForVpp(schedule, vpp) };
@@ -90,22 +123,39 @@ export function layoutFromIntent(rules: LayoutRules, intent: LayoutIntent, sched
  * the largest valid value below them (a micro-batch stays as it is when no value divides
  * the batch: that error has its own cure).
  */
-export function settleDependents(rules: LayoutRules, l: { tp: number; pp: number; cp: number; dp: number }, intent: Pick<LayoutIntent, 'ep' | 'microBatch'>,
-  take: (p: DegreePick) => number = (p) => p.got): { ep: number; microBatch: number } {
+export function settleDependents(
+  rules: LayoutRules,
+  l: { tp: number; pp: number; cp: number; dp: number },
+  intent: Pick<LayoutIntent, 'ep' | 'microBatch'>,
+  take: (p: DegreePick) => number = (p) => p.got,
+): { ep: number; microBatch: number } {
   const { model, training } = rules;
   const experts = model.moe ? divisors(model.moe.experts) : [1];
-  const ep = take(pickDegree('ep', experts, intent.ep, (e) => epProblem(model, { ...l, ep: e }),
-    model.moe ? `${intent.ep} does not divide model.moe.experts=${model.moe.experts}` : 'expert parallelism needs a mixture-of-experts model'));
+  const ep = take(
+    pickDegree(
+      'ep',
+      experts,
+      intent.ep,
+      (e) => epProblem(model, { ...l, ep: e }),
+      model.moe
+        ? `${intent.ep} does not divide model.moe.experts=${model.moe.experts}`
+        : 'expert parallelism needs a mixture-of-experts model',
+    ),
+  );
   const perReplica = training.globalBatch / l.dp;
-  const microBatch = take(pickDegree('microBatch', divisors(perReplica), intent.microBatch,
-    (b) => batchProblem({ ...training, microBatch: b }, l.dp),
-    `global batch ÷ DP = ${training.globalBatch} ÷ ${l.dp} is not a multiple of ${intent.microBatch}`));
+  const microBatch = take(
+    pickDegree(
+      'microBatch',
+      divisors(perReplica),
+      intent.microBatch,
+      (b) => batchProblem({ ...training, microBatch: b }, l.dp),
+      `global batch ÷ DP = ${training.globalBatch} ÷ ${l.dp} is not a multiple of ${intent.microBatch}`,
+    ),
+  );
   return { ep, microBatch };
 }
 
-export type GpuCountLayout =
-  | ({ readonly ok: true } & IntentLayout)
-  | { readonly ok: false; readonly reason: string };
+export type GpuCountLayout = ({ readonly ok: true } & IntentLayout) | { readonly ok: false; readonly reason: string };
 
 /**
  * The layout for a GPU count the user typed. A count is refused, and nothing else
@@ -116,12 +166,18 @@ export type GpuCountLayout =
  */
 export function layoutForGpuCount(rules: LayoutRules, intent: LayoutIntent, schedule: ScheduleLike, gpus: number): GpuCountLayout {
   if (!Number.isInteger(gpus) || gpus < 1 || gpus > MAX_INTEGER_FIELD) {
-    return { ok: false, reason: `${String(gpus)} is not a GPU count: the count is a whole number from 1 to ${MAX_INTEGER_FIELD.toLocaleString('en-US')}` };
+    return {
+      ok: false,
+      reason: `${String(gpus)} is not a GPU count: the count is a whole number from 1 to ${MAX_INTEGER_FIELD.toLocaleString('en-US')}`,
+    };
   }
   const result = layoutFromIntent(rules, intent, schedule, gpus);
   if (result.forced.length > 0 && result.problem !== null) {
     const moves = result.forced.map((f) => `${DEGREE_WORDS[f.key]} ${f.wanted} → ${f.got}`).join(', ');
-    return { ok: false, reason: `${gpus} GPUs not taken: they would need ${moves}, and the run still could not run (${result.problem}). Your layout stays.` };
+    return {
+      ok: false,
+      reason: `${gpus} GPUs not taken: they would need ${moves}, and the run still could not run (${result.problem}). Your layout stays.`,
+    };
   }
   return { ok: true, ...result };
 }
@@ -139,7 +195,10 @@ export function describeLayoutMove(before: Layout, after: IntentLayout, intent: 
     if (from === to) continue;
     const word = DEGREE_WORDS[key];
     const forced = after.forced.find((f) => f.key === key);
-    if (forced) lines.push(`${word} ${from} → ${to} because ${forced.reason}; your ${word} ${intent[key]} is kept and comes back when it fits again.`);
+    if (forced)
+      lines.push(
+        `${word} ${from} → ${to} because ${forced.reason}; your ${word} ${intent[key]} is kept and comes back when it fits again.`,
+      );
     else if (to === intent[key]) lines.push(`${word} ${from} → ${to}: your own choice, back on ${cause}.`);
     else lines.push(`${word} ${from} → ${to}.`);
   }

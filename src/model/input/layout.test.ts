@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { parseDocument } from './document.ts';
 import { describeLayoutMove, layoutForGpuCount, layoutFromIntent } from './layout-intent.ts';
-import { dpOnGpus, intentOfLayout, layoutChanges, layoutOfRun, scheduleForVpp, withLayoutDegree, withLayoutSchedule, type Layout } from './layout.ts';
+import {
+  dpOnGpus,
+  intentOfLayout,
+  layoutChanges,
+  layoutOfRun,
+  scheduleForVpp,
+  withLayoutDegree,
+  withLayoutSchedule,
+  type Layout,
+} from './layout.ts';
 import type { RunConfig } from './types.ts';
 
 function llama70b(): RunConfig {
@@ -47,7 +56,10 @@ describe('a degree moves, DP follows', () => {
   it('lists only the fields that differ, plus those asked for', () => {
     const edit = withLayoutDegree(base, 'tp', 4);
     if (!edit.ok) throw new Error(edit.reason);
-    expect(layoutChanges(base, edit.layout)).toEqual([{ path: ['parallel', 'tp'], value: 4 }, { path: ['parallel', 'dp'], value: 4 }]);
+    expect(layoutChanges(base, edit.layout)).toEqual([
+      { path: ['parallel', 'tp'], value: 4 },
+      { path: ['parallel', 'dp'], value: 4 },
+    ]);
     expect(layoutChanges(base, base, ['tp'])).toEqual([{ path: ['parallel', 'tp'], value: 8 }]);
   });
 });

@@ -30,12 +30,23 @@ export interface LayoutRules {
 
 /** The names the page uses for each degree. */
 export const DEGREE_WORDS: Readonly<Record<LayoutDegree, string>> = {
-  tp: 'TP', pp: 'PP', dp: 'DP', cp: 'CP', ep: 'EP', vpp: 'VPP', microBatch: 'Micro-batch',
+  tp: 'TP',
+  pp: 'PP',
+  dp: 'DP',
+  cp: 'CP',
+  ep: 'EP',
+  vpp: 'VPP',
+  microBatch: 'Micro-batch',
 };
 
 export const DEGREE_FIELDS: Readonly<Record<LayoutDegree, readonly string[]>> = {
-  tp: ['parallel', 'tp'], pp: ['parallel', 'pp'], dp: ['parallel', 'dp'], cp: ['parallel', 'cp'],
-  ep: ['parallel', 'ep'], vpp: ['parallel', 'vpp'], microBatch: ['training', 'microBatch'],
+  tp: ['parallel', 'tp'],
+  pp: ['parallel', 'pp'],
+  dp: ['parallel', 'dp'],
+  cp: ['parallel', 'cp'],
+  ep: ['parallel', 'ep'],
+  vpp: ['parallel', 'vpp'],
+  microBatch: ['training', 'microBatch'],
 };
 
 /** DP when the other three degrees are these: GPUs ÷ (TP × PP × CP), or null when that is not a whole number. */
@@ -84,7 +95,10 @@ export function withLayoutSchedule(l: Layout, schedule: ScheduleKind): Layout {
 
 /** The fields that differ between two layouts, as document changes (the GPU count and schedule too); `always` listed even when equal. */
 export function layoutChanges(from: Layout, to: Layout, always: readonly LayoutDegree[] = []): FieldChange[] {
-  const changes: FieldChange[] = LAYOUT_DEGREES.filter((k) => from[k] !== to[k] || always.includes(k)).map((k) => ({ path: DEGREE_FIELDS[k], value: to[k] }));
+  const changes: FieldChange[] = LAYOUT_DEGREES.filter((k) => from[k] !== to[k] || always.includes(k)).map((k) => ({
+    path: DEGREE_FIELDS[k],
+    value: to[k],
+  }));
   if (from.schedule !== to.schedule) changes.push({ path: ['parallel', 'schedule'], value: to.schedule });
   if (from.gpus !== to.gpus) changes.push({ path: ['cluster', 'gpus'], value: to.gpus });
   return changes;

@@ -11,7 +11,10 @@ import { FRAMEWORKS } from './types.ts';
 
 const custom = (name: string) => {
   const parsed = parseDocument({
-    version: 1, model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 }, training: { seqLen: 2048, globalBatch: 8 }, parallel: { dp: 8 },
+    version: 1,
+    model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 },
+    training: { seqLen: 2048, globalBatch: 8 },
+    parallel: { dp: 8 },
     cluster: { gpu: { name, memoryGiB: 80, bf16Tflops: 900, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50 } },
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
@@ -25,7 +28,10 @@ describe('the GPU presets carry their architecture', () => {
   it('every preset runs through the engine: a step time, a cost and a memory verdict', () => {
     for (const preset of GPU_PRESETS) {
       const output = estimate({
-        version: 1, model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 }, training: { seqLen: 2048, globalBatch: 8 }, parallel: { dp: 8 },
+        version: 1,
+        model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 },
+        training: { seqLen: 2048, globalBatch: 8 },
+        parallel: { dp: 8 },
         cluster: { gpu: preset.id, gpus: 8 },
       });
       expect(output.errors, preset.id).toEqual([]);
@@ -33,7 +39,7 @@ describe('the GPU presets carry their architecture', () => {
       expect(Number.isFinite(output.cost?.usd), preset.id).toBe(true);
     }
   });
-  it('a custom GPU\'s architecture comes from its name, as the time model read it before', () => {
+  it("a custom GPU's architecture comes from its name, as the time model read it before", () => {
     expect(custom('NVIDIA H100 SXM5 80GB (custom)')).toBe('hopper');
     expect(custom('my gh200 node')).toBe('hopper');
     expect(custom('NVIDIA B200 180GB (custom)')).toBe('other');
@@ -43,10 +49,23 @@ describe('the GPU presets carry their architecture', () => {
 });
 
 describe('the framework profiles carry the mechanisms once keyed by name', () => {
-  it('torchao casts for torchtitan and FSDP, chunked fused loss for torchtitan only, and each framework\'s launch writer', () => {
-    const by = <T>(read: (f: (typeof FRAMEWORK_PROFILES)[keyof typeof FRAMEWORK_PROFILES]) => T) => Object.fromEntries(FRAMEWORKS.map((f) => [f, read(FRAMEWORK_PROFILES[f])]));
-    expect(by((p) => p.mechanisms.torchaoFloat8Casts)).toEqual({ generic: false, megatron: false, torchtitan: true, deepspeed: false, fsdp: true });
+  it("torchao casts for torchtitan and FSDP, chunked fused loss for torchtitan only, and each framework's launch writer", () => {
+    const by = <T>(read: (f: (typeof FRAMEWORK_PROFILES)[keyof typeof FRAMEWORK_PROFILES]) => T) =>
+      Object.fromEntries(FRAMEWORKS.map((f) => [f, read(FRAMEWORK_PROFILES[f])]));
+    expect(by((p) => p.mechanisms.torchaoFloat8Casts)).toEqual({
+      generic: false,
+      megatron: false,
+      torchtitan: true,
+      deepspeed: false,
+      fsdp: true,
+    });
     expect(by((p) => p.mechanisms.fusedLossChunks)).toEqual({ generic: 1, megatron: 1, torchtitan: 8, deepspeed: 1, fsdp: 1 });
-    expect(by((p) => p.launchTarget)).toEqual({ generic: 'megatron', megatron: 'megatron', torchtitan: 'torchtitan', deepspeed: 'deepspeed', fsdp: 'torchtitan' });
+    expect(by((p) => p.launchTarget)).toEqual({
+      generic: 'megatron',
+      megatron: 'megatron',
+      torchtitan: 'torchtitan',
+      deepspeed: 'deepspeed',
+      fsdp: 'torchtitan',
+    });
   });
 });

@@ -12,6 +12,6 @@ export function parseQuantity(text: string): number | null {
   const compact = text.trim().replace(/(\d)[,_ ](?=\d)/g, '$1');
   const m = QUANTITY.exec(compact);
   if (!m || m[1] === undefined) return null;
-  const value = Number(m[1]) * (m[2] === undefined ? 1 : SUFFIXES[m[2].toLowerCase()] ?? Number.NaN);
+  const value = Number(m[1]) * (m[2] === undefined ? 1 : (SUFFIXES[m[2].toLowerCase()] ?? Number.NaN));
   return Number.isFinite(value) ? value : null;
 }

@@ -5,14 +5,40 @@
 import { frameworkProfile } from './frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
 import {
-  ATTENTION_KERNELS, CUDA_GRAPH_SCOPES, FP8_RECIPES, MOE_DISPATCHERS, FRAMEWORKS, LOSS_KINDS, MODEL_CODES, RECOMPUTE_MODULES, SELECTIVE_POLICIES, STATE_DTYPES,
-  type MoeDispatcher, type OverlapConfig, type RecomputeModule, type ResolvedSelectivePolicy, type StackConfig,
+  ATTENTION_KERNELS,
+  CUDA_GRAPH_SCOPES,
+  FP8_RECIPES,
+  MOE_DISPATCHERS,
+  FRAMEWORKS,
+  LOSS_KINDS,
+  MODEL_CODES,
+  RECOMPUTE_MODULES,
+  SELECTIVE_POLICIES,
+  STATE_DTYPES,
+  type MoeDispatcher,
+  type OverlapConfig,
+  type RecomputeModule,
+  type ResolvedSelectivePolicy,
+  type StackConfig,
 } from './types.ts';
 
 export const STACK_KEYS = [
-  'framework', 'loss', 'compile', 'dropout', 'recomputeModules', 'selectivePolicy', 'recomputeLayerFrequency',
-  'recomputeLayers', 'optimizerStateDtype', 'activationOffloadLayers', 'attentionKernel', 'fp8Recipe', 'overlap',
-  'modelCode', 'moeDispatcher', 'cudaGraph',
+  'framework',
+  'loss',
+  'compile',
+  'dropout',
+  'recomputeModules',
+  'selectivePolicy',
+  'recomputeLayerFrequency',
+  'recomputeLayers',
+  'optimizerStateDtype',
+  'activationOffloadLayers',
+  'attentionKernel',
+  'fp8Recipe',
+  'overlap',
+  'modelCode',
+  'moeDispatcher',
+  'cudaGraph',
 ] as const;
 
 /** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
@@ -29,7 +55,10 @@ function readModules(r: FieldReader, t: JsonObject, fallback: readonly Recompute
   for (const item of value as readonly unknown[]) {
     const match = RECOMPUTE_MODULES.find((m) => m === item);
     if (match === undefined) {
-      r.error('training.recomputeModules', `${describe(item)} is not a Megatron-Core recompute module (one of ${RECOMPUTE_MODULES.join(', ')})`);
+      r.error(
+        'training.recomputeModules',
+        `${describe(item)} is not a Megatron-Core recompute module (one of ${RECOMPUTE_MODULES.join(', ')})`,
+      );
       return fallback;
     }
     if (!modules.includes(match)) modules.push(match);
@@ -67,7 +96,13 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
   const recomputeLayers = own(t, 'recomputeLayers') == null ? null : r.integer(t, 'recomputeLayers', 'training', 1, 0, MAX_STAGE_LAYERS);
   return {
     framework,
-    loss: r.choice(t, 'loss', 'training', LOSS_KINDS, compile && frameworkProfile(framework).mechanisms.compileCompilesLoss ? 'compiled' : d.loss),
+    loss: r.choice(
+      t,
+      'loss',
+      'training',
+      LOSS_KINDS,
+      compile && frameworkProfile(framework).mechanisms.compileCompilesLoss ? 'compiled' : d.loss,
+    ),
     compile,
     dropout: r.boolean(t, 'dropout', 'training', d.dropout),
     recomputeModules: readModules(r, t, d.recomputeModules),

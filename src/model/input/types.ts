@@ -134,7 +134,15 @@ export type ModelCode = 'fused' | 'transformers';
 export const FRAMEWORKS: readonly Framework[] = ['generic', 'megatron', 'torchtitan', 'deepspeed', 'fsdp'];
 export const LOSS_KINDS: readonly LossKind[] = ['eager', 'fused', 'compiled'];
 export const SELECTIVE_POLICIES: readonly SelectivePolicy[] = ['modules', 'op', 'layer'];
-export const RECOMPUTE_MODULES: readonly RecomputeModule[] = ['core_attn', 'mlp', 'moe_act', 'layernorm', 'mla_up_proj', 'moe', 'shared_experts'];
+export const RECOMPUTE_MODULES: readonly RecomputeModule[] = [
+  'core_attn',
+  'mlp',
+  'moe_act',
+  'layernorm',
+  'mla_up_proj',
+  'moe',
+  'shared_experts',
+];
 export const STATE_DTYPES: readonly StateDtype[] = ['fp32', 'bf16'];
 export const ATTENTION_KERNELS: readonly AttentionKernel[] = ['auto', 'flash2', 'flash3', 'cudnn', 'sdpa'];
 export const FP8_RECIPES: readonly Fp8Recipe[] = ['auto', 'tensorwise', 'rowwise', 'delayed', 'blockwise', 'mxfp8', 'nvfp4'];
@@ -430,7 +438,11 @@ export interface FigureRange {
   readonly beyondValidated?: boolean;
 }
 
-export interface CompletionPercentiles { readonly p10: number; readonly p50: number; readonly p90: number }
+export interface CompletionPercentiles {
+  readonly p10: number;
+  readonly p50: number;
+  readonly p90: number;
+}
 
 /** reliability.completion: the seeded Monte Carlo's percentiles of the run's end and cost. */
 export interface Completion {

@@ -6,8 +6,15 @@
 import { findAnomalies } from './anomalies.ts';
 import { median } from './numbers.ts';
 import {
-  MEMORY_METRIC_ORDER, SERIES_NAMES,
-  type LogFacts, type LogFramework, type LogReport, type Measured, type MemoryMetric, type SeriesName, type StepRecord,
+  MEMORY_METRIC_ORDER,
+  SERIES_NAMES,
+  type LogFacts,
+  type LogFramework,
+  type LogReport,
+  type Measured,
+  type MemoryMetric,
+  type SeriesName,
+  type StepRecord,
 } from './types.ts';
 
 export interface Gathered {
@@ -15,7 +22,11 @@ export interface Gathered {
   readonly framework: LogFramework | null;
   readonly facts: Readonly<LogFacts>;
   readonly setupMemory: { readonly metric: MemoryMetric; readonly bytes: number } | null;
-  readonly summary: { readonly runtimeSeconds?: number | undefined; readonly samplesPerSecond?: number | undefined; readonly stepsPerSecond?: number | undefined } | null;
+  readonly summary: {
+    readonly runtimeSeconds?: number | undefined;
+    readonly samplesPerSecond?: number | undefined;
+    readonly stepsPerSecond?: number | undefined;
+  } | null;
   /** The framework numbers no steps: steps are counted in logged entries. */
   readonly ordinalSteps: boolean;
   readonly linesRead: number;
@@ -28,7 +39,12 @@ export const WARMUP_MAX_STEPS = 20;
 /** A step after those still counts as warm-up while its step time exceeds the steady median by this factor. */
 export const WARMUP_SLOW_FACTOR = 1.5;
 
-const isTimed = (r: StepRecord) => r.stepSeconds !== undefined || r.tokensPerSecondPerGpu !== undefined || r.tflopsPerGpu !== undefined || r.mfu !== undefined || r.samplesPerSecond !== undefined;
+const isTimed = (r: StepRecord) =>
+  r.stepSeconds !== undefined ||
+  r.tokensPerSecondPerGpu !== undefined ||
+  r.tflopsPerGpu !== undefined ||
+  r.mfu !== undefined ||
+  r.samplesPerSecond !== undefined;
 const finite = (x: number | undefined): x is number => x !== undefined && Number.isFinite(x);
 
 /** Fills the figures the log gives only through its own stated batch, sequence and GPUs. */
@@ -41,22 +57,43 @@ function derive(records: StepRecord[], facts: Readonly<LogFacts>, warnings: stri
       r.stepSeconds = facts.globalBatch / r.samplesPerSecond;
       fromSamples = true;
     }
-    if (r.stepSeconds === undefined && isTimed(r) && r.time !== undefined && previous?.time !== undefined && r.step > previous.step && r.time > previous.time) {
+    if (
+      r.stepSeconds === undefined &&
+      isTimed(r) &&
+      r.time !== undefined &&
+      previous?.time !== undefined &&
+      r.step > previous.step &&
+      r.time > previous.time
+    ) {
       r.stepSeconds = (r.time - previous.time) / 1000 / (r.step - previous.step);
       fromTimestamps = true;
     }
-    if (r.tokensPerSecondPerGpu === undefined && finite(r.stepSeconds) && r.stepSeconds > 0 && facts.globalBatch && facts.seqLen && facts.gpus) {
+    if (
+      r.tokensPerSecondPerGpu === undefined &&
+      finite(r.stepSeconds) &&
+      r.stepSeconds > 0 &&
+      facts.globalBatch &&
+      facts.seqLen &&
+      facts.gpus
+    ) {
       r.tokensPerSecondPerGpu = (facts.globalBatch * facts.seqLen) / r.stepSeconds / facts.gpus;
     }
     if (isTimed(r) && r.time !== undefined) previous = r;
   }
   if (fromSamples) warnings.push(`step time: the log's samples per second with its batch of ${facts.globalBatch} sequences`);
-  if (fromTimestamps) warnings.push('step time: from the timestamps of consecutive logged steps (the log prints no step time; logging and evaluation between them count)');
+  if (fromTimestamps)
+    warnings.push(
+      'step time: from the timestamps of consecutive logged steps (the log prints no step time; logging and evaluation between them count)',
+    );
 }
 
 function steadyRange(timed: readonly StepRecord[]): { start: number; skipped: string } {
   const n = timed.length;
-  if (n <= 2) return { start: 0, skipped: n === 0 ? 'no timed steps' : `only ${n} timed step${n === 1 ? '' : 's'} logged: none skipped (the figures include warm-up)` };
+  if (n <= 2)
+    return {
+      start: 0,
+      skipped: n === 0 ? 'no timed steps' : `only ${n} timed step${n === 1 ? '' : 's'} logged: none skipped (the figures include warm-up)`,
+    };
   let start = Math.min(WARMUP_MAX_STEPS, Math.max(1, Math.ceil(n * WARMUP_SHARE)));
   const typical = median(timed.slice(Math.floor(n / 2)).map((r) => r.stepSeconds ?? Number.NaN));
   if (typical !== null) {
@@ -65,7 +102,10 @@ function steadyRange(timed: readonly StepRecord[]): { start: number; skipped: st
   const first = timed[0]?.step ?? 0;
   const last = timed[start - 1]?.step ?? 0;
   const steps = first === last ? `step ${first}` : `steps ${first}–${last}`;
-  return { start, skipped: `${steps} (${start} of ${n} logged): warm-up, the first ${Math.round(WARMUP_SHARE * 100)} % of logged steps (at most ${WARMUP_MAX_STEPS}) and any still ${WARMUP_SLOW_FACTOR}× slower than the steady median` };
+  return {
+    start,
+    skipped: `${steps} (${start} of ${n} logged): warm-up, the first ${Math.round(WARMUP_SHARE * 100)} % of logged steps (at most ${WARMUP_MAX_STEPS}) and any still ${WARMUP_SLOW_FACTOR}× slower than the steady median`,
+  };
 }
 
 /** The median of one figure over records, without an intermediate array of objects. */
@@ -88,7 +128,8 @@ export function analyze(g: Gathered): LogReport {
   const timed = records.filter(isTimed);
   const range = steadyRange(timed);
   const steadyRecords = timed.length > 0 ? records.filter((r) => r.step >= (timed[range.start]?.step ?? 0)) : [];
-  const steady = timed.length > 0 ? { from: timed[range.start]?.step ?? 0, to: timed[timed.length - 1]?.step ?? 0, skipped: range.skipped } : null;
+  const steady =
+    timed.length > 0 ? { from: timed[range.start]?.step ?? 0, to: timed[timed.length - 1]?.step ?? 0, skipped: range.skipped } : null;
   const med = (pick: (r: StepRecord) => number | undefined) => medianOf(steadyRecords, pick);
 
   let memoryMetric = memoryMetricOf(steadyRecords);
@@ -117,7 +158,10 @@ export function analyze(g: Gathered): LogReport {
     memoryMetric: memoryBytes === null ? null : memoryMetric,
   };
 
-  const series = Object.fromEntries(SERIES_NAMES.map((name) => [name, [] as Array<[number, number]>])) as Record<SeriesName, Array<[number, number]>>;
+  const series = Object.fromEntries(SERIES_NAMES.map((name) => [name, [] as Array<[number, number]>])) as Record<
+    SeriesName,
+    Array<[number, number]>
+  >;
   const seriesMetric = measured.memoryMetric === 'after setup' ? null : measured.memoryMetric;
   for (const r of records) {
     if (finite(r.loss)) series.loss.push([r.step, r.loss]);
@@ -130,7 +174,10 @@ export function analyze(g: Gathered): LogReport {
     if (finite(bytes)) series.memoryBytes.push([r.step, bytes]);
   }
   const counted = records.filter((r) => isTimed(r) || r.loss !== undefined || r.gradNorm !== undefined);
-  if (counted.length === 0) warnings.push(`no training steps found in ${g.linesRead} lines: the reader knows Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed and Hugging Face Trainer logs`);
+  if (counted.length === 0)
+    warnings.push(
+      `no training steps found in ${g.linesRead} lines: the reader knows Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed and Hugging Face Trainer logs`,
+    );
   const anomalies = findAnomalies(records, g.framework, steady, measured, warnings);
   return { framework: g.framework, steps: counted.length, steady, measured, series, anomalies, warnings, facts: { ...facts } };
 }

@@ -58,7 +58,11 @@ describe('anomalies', () => {
   });
 
   it('a throughput drop (2× slower) is a drop, not a stall', () => {
-    const text = syntheticMegatronLog({ steps: 50 }).replace(/elapsed time per iteration \(ms\): ([\d.]+) \| (.*)\n\[Rank 0\] \(after 30 iterations\)/, (_m, ms: string, rest: string) => `elapsed time per iteration (ms): ${(Number(ms) * 2).toFixed(1)} | ${rest}\n[Rank 0] (after 30 iterations)`);
+    const text = syntheticMegatronLog({ steps: 50 }).replace(
+      /elapsed time per iteration \(ms\): ([\d.]+) \| (.*)\n\[Rank 0\] \(after 30 iterations\)/,
+      (_m, ms: string, rest: string) =>
+        `elapsed time per iteration (ms): ${(Number(ms) * 2).toFixed(1)} | ${rest}\n[Rank 0] (after 30 iterations)`,
+    );
     const r = readLog(text);
     expect(r.anomalies.map((a) => [a.step, a.kind])).toEqual([[30, 'throughput-drop']]);
   });
@@ -91,7 +95,7 @@ const doc = {
 describe('compared with a document', () => {
   const log = readLog(syntheticMegatronLog({ steps: 30, stepSeconds: 2, globalBatch: 512, seqLen: 4096, gpus: 64, jitter: 0 }));
 
-  it('gives the estimate\'s figures and measured ÷ predicted', () => {
+  it("gives the estimate's figures and measured ÷ predicted", () => {
     const c = compareWithDocument(log, doc);
     expect(c.errors).toEqual([]);
     expect(c.mismatch).toEqual([]);
@@ -103,13 +107,18 @@ describe('compared with a document', () => {
     // Megatron prints no MFU: nothing to divide.
     expect(c.ratio?.mfu).toBeNull();
     const out = logOutput(log, c);
-    expect(Object.keys(out)).toEqual(expect.arrayContaining(['framework', 'steps', 'steady', 'measured', 'series', 'anomalies', 'warnings', 'predicted', 'ratio']));
+    expect(Object.keys(out)).toEqual(
+      expect.arrayContaining(['framework', 'steps', 'steady', 'measured', 'series', 'anomalies', 'warnings', 'predicted', 'ratio']),
+    );
   });
 
   it('a log of another layout says so and compares nothing', () => {
     const c = compareWithDocument(log, { ...doc, training: { ...doc.training, globalBatch: 1024 }, parallel: { tp: 4, pp: 1, dp: 16 } });
     expect(c.ratio).toBeNull();
-    expect(c.mismatch).toEqual(["global batch (sequences): the log's 512, the document's 1024", "tensor parallel: the log's 8, the document's 4"]);
+    expect(c.mismatch).toEqual([
+      "global batch (sequences): the log's 512, the document's 1024",
+      "tensor parallel: the log's 8, the document's 4",
+    ]);
     expect(logOutput(log, c).warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^not compared: the log is of another run/)]));
   });
 

@@ -76,8 +76,10 @@ class Window {
       sortSmall(part);
       return middle(part);
     };
-    const v0 = medianOf(0, half, this.ring), x0 = medianOf(0, half, this.steps);
-    const v1 = medianOf(n - half, n, this.ring), x1 = medianOf(n - half, n, this.steps);
+    const v0 = medianOf(0, half, this.ring),
+      x0 = medianOf(0, half, this.steps);
+    const v1 = medianOf(n - half, n, this.ring),
+      x1 = medianOf(n - half, n, this.steps);
     const slope = x1 > x0 ? (v1 - v0) / (x1 - x0) : 0;
     const all = s.subarray(0, n);
     let lowest = Infinity;
@@ -112,7 +114,13 @@ function middle(sorted: Float64Array): number {
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-export function findAnomalies(records: readonly StepRecord[], framework: LogFramework | null, steady: { from: number; to: number } | null, measured: Measured, warnings: string[]): Anomaly[] {
+export function findAnomalies(
+  records: readonly StepRecord[],
+  framework: LogFramework | null,
+  steady: { from: number; to: number } | null,
+  measured: Measured,
+  warnings: string[],
+): Anomaly[] {
   const found: Anomaly[] = [];
   const add = (a: Anomaly) => found.push(a);
   const loss = new Window();
@@ -121,34 +129,60 @@ export function findAnomalies(records: readonly StepRecord[], framework: LogFram
   const cumulativeSkips = framework === 'deepspeed';
   for (const r of records) {
     if (r.loss !== undefined) {
-      if (!Number.isFinite(r.loss)) add({ step: r.step, kind: 'loss-nan', detail: `loss is ${r.loss} at step ${r.step} (rule: a loss that is not a finite number)` });
+      if (!Number.isFinite(r.loss))
+        add({ step: r.step, kind: 'loss-nan', detail: `loss is ${r.loss} at step ${r.step} (rule: a loss that is not a finite number)` });
       else {
         const t = loss.trend(r.step);
         if (t && r.loss > t.expected + Math.max(LOSS_SPIKE_SIGMAS * t.sigma, LOSS_SPIKE_SHARE * Math.abs(t.expected))) {
-          add({ step: r.step, kind: 'loss-spike', detail: `loss ${fmt(r.loss)} at step ${r.step} against ${fmt(t.expected)} expected from the trend of the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} robust spreads about that trend and ${LOSS_SPIKE_SHARE * 100} % above it)` });
+          add({
+            step: r.step,
+            kind: 'loss-spike',
+            detail: `loss ${fmt(r.loss)} at step ${r.step} against ${fmt(t.expected)} expected from the trend of the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} robust spreads about that trend and ${LOSS_SPIKE_SHARE * 100} % above it)`,
+          });
         }
         loss.push(r.loss, r.step);
       }
     }
     if (r.gradNorm !== undefined) {
-      if (!Number.isFinite(r.gradNorm)) add({ step: r.step, kind: 'grad-norm-nan', detail: `grad norm is ${r.gradNorm} at step ${r.step} (rule: a gradient norm that is not a finite number)` });
+      if (!Number.isFinite(r.gradNorm))
+        add({
+          step: r.step,
+          kind: 'grad-norm-nan',
+          detail: `grad norm is ${r.gradNorm} at step ${r.step} (rule: a gradient norm that is not a finite number)`,
+        });
       else {
         const s = grad.stats();
         if (s && r.gradNorm > GRAD_SPIKE_FACTOR * s.median && r.gradNorm > s.median + LOSS_SPIKE_SIGMAS * s.sigma) {
-          add({ step: r.step, kind: 'grad-norm-spike', detail: `grad norm ${fmt(r.gradNorm)} at step ${r.step} against a median of ${fmt(s.median)} over the previous ${SPIKE_WINDOW} logged steps (rule: more than ${GRAD_SPIKE_FACTOR}× that median)` });
+          add({
+            step: r.step,
+            kind: 'grad-norm-spike',
+            detail: `grad norm ${fmt(r.gradNorm)} at step ${r.step} against a median of ${fmt(s.median)} over the previous ${SPIKE_WINDOW} logged steps (rule: more than ${GRAD_SPIKE_FACTOR}× that median)`,
+          });
         }
         grad.push(r.gradNorm);
       }
     }
     if (r.nanIterations !== undefined && r.nanIterations > 0) {
-      add({ step: r.step, kind: 'nan-iterations', detail: `${r.nanIterations} iteration(s) with NaN gradients in the interval ending at step ${r.step} (rule: Megatron's "number of nan iterations" above 0)` });
+      add({
+        step: r.step,
+        kind: 'nan-iterations',
+        detail: `${r.nanIterations} iteration(s) with NaN gradients in the interval ending at step ${r.step} (rule: Megatron's "number of nan iterations" above 0)`,
+      });
     }
     if (r.skippedIterations !== undefined && r.skippedIterations > 0) {
-      add({ step: r.step, kind: 'skipped-iterations', detail: `${r.skippedIterations} optimizer step(s) skipped in the interval ending at step ${r.step}, usually an fp16 loss-scale overflow (rule: Megatron's "number of skipped iterations" above 0)` });
+      add({
+        step: r.step,
+        kind: 'skipped-iterations',
+        detail: `${r.skippedIterations} optimizer step(s) skipped in the interval ending at step ${r.step}, usually an fp16 loss-scale overflow (rule: Megatron's "number of skipped iterations" above 0)`,
+      });
     }
     if (r.skippedTotal !== undefined) {
       if (cumulativeSkips && r.skippedTotal > skippedTotal) {
-        add({ step: r.step, kind: 'skipped-iterations', detail: `${r.skippedTotal - skippedTotal} optimizer step(s) skipped by step ${r.step}, usually an fp16 loss-scale overflow (rule: DeepSpeed's skipped= count rose)` });
+        add({
+          step: r.step,
+          kind: 'skipped-iterations',
+          detail: `${r.skippedTotal - skippedTotal} optimizer step(s) skipped by step ${r.step}, usually an fp16 loss-scale overflow (rule: DeepSpeed's skipped= count rose)`,
+        });
       }
       skippedTotal = Math.max(skippedTotal, r.skippedTotal);
     }
@@ -163,7 +197,12 @@ export function findAnomalies(records: readonly StepRecord[], framework: LogFram
   return found;
 }
 
-function throughputAnomalies(records: readonly StepRecord[], steady: { from: number; to: number }, measured: Measured, add: (a: Anomaly) => void): void {
+function throughputAnomalies(
+  records: readonly StepRecord[],
+  steady: { from: number; to: number },
+  measured: Measured,
+  add: (a: Anomaly) => void,
+): void {
   const typical = measured.stepSeconds;
   const typicalTps = measured.tokensPerSecondPerGpu;
   for (const r of records) {
@@ -178,12 +217,27 @@ function throughputAnomalies(records: readonly StepRecord[], steady: { from: num
       what = `${fmt(r.tokensPerSecondPerGpu)} tokens/s per GPU against the steady median ${fmt(typicalTps)}`;
     }
     if (slowdown === null) continue;
-    if (slowdown > STALL_FACTOR) add({ step: r.step, kind: 'stall', detail: `${what} at step ${r.step} (rule: more than ${STALL_FACTOR}× slower than the steady median)` });
-    else if (slowdown > DROP_FACTOR) add({ step: r.step, kind: 'throughput-drop', detail: `${what} at step ${r.step} (rule: more than ${DROP_FACTOR}× slower than the steady median)` });
+    if (slowdown > STALL_FACTOR)
+      add({
+        step: r.step,
+        kind: 'stall',
+        detail: `${what} at step ${r.step} (rule: more than ${STALL_FACTOR}× slower than the steady median)`,
+      });
+    else if (slowdown > DROP_FACTOR)
+      add({
+        step: r.step,
+        kind: 'throughput-drop',
+        detail: `${what} at step ${r.step} (rule: more than ${DROP_FACTOR}× slower than the steady median)`,
+      });
   }
 }
 
-function memoryGrowth(records: readonly StepRecord[], steady: { from: number; to: number }, measured: Measured, add: (a: Anomaly) => void): void {
+function memoryGrowth(
+  records: readonly StepRecord[],
+  steady: { from: number; to: number },
+  measured: Measured,
+  add: (a: Anomaly) => void,
+): void {
   const metric = measured.memoryMetric;
   if (!metric || metric === 'after setup') return;
   let first: { step: number; bytes: number } | null = null;
@@ -191,10 +245,17 @@ function memoryGrowth(records: readonly StepRecord[], steady: { from: number; to
     if (r.step < steady.from || r.step > steady.to) continue;
     const bytes = r.memory?.[metric];
     if (bytes === undefined || !Number.isFinite(bytes)) continue;
-    if (!first) { first = { step: r.step, bytes }; continue; }
+    if (!first) {
+      first = { step: r.step, bytes };
+      continue;
+    }
     const limit = Math.max(MEMORY_GROWTH_SHARE * first.bytes, MEMORY_GROWTH_MIN_BYTES);
     if (bytes - first.bytes > limit) {
-      add({ step: r.step, kind: 'memory-growth', detail: `${metric} memory ${gib(bytes)} at step ${r.step}, up from ${gib(first.bytes)} at step ${first.step} (rule: more than ${MEMORY_GROWTH_SHARE * 100} % and ${MEMORY_GROWTH_MIN_BYTES / MiB} MiB above the first steady step)` });
+      add({
+        step: r.step,
+        kind: 'memory-growth',
+        detail: `${metric} memory ${gib(bytes)} at step ${r.step}, up from ${gib(first.bytes)} at step ${first.step} (rule: more than ${MEMORY_GROWTH_SHARE * 100} % and ${MEMORY_GROWTH_MIN_BYTES / MiB} MiB above the first steady step)`,
+      });
       return;
     }
   }

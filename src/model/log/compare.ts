@@ -45,9 +45,12 @@ export function runMismatch(facts: Readonly<LogFacts>, config: RunConfig): strin
 export function predictedFigures(output: EstimateOutput, config: RunConfig, memoryMetric: LogReport['measured']['memoryMetric']): Figures {
   const t = output.throughput;
   const m = output.memory;
-  const memoryBytes = memoryMetric === 'peak allocated' ? m.perGpu.total
-    : memoryMetric === 'after setup' ? m.perGpu.parameters + m.perGpu.gradients + m.perGpu.optimizer
-      : m.reserved;
+  const memoryBytes =
+    memoryMetric === 'peak allocated'
+      ? m.perGpu.total
+      : memoryMetric === 'after setup'
+        ? m.perGpu.parameters + m.perGpu.gradients + m.perGpu.optimizer
+        : m.reserved;
   return {
     stepSeconds: t?.stepSeconds ?? null,
     tokensPerSecondPerGpu: t ? t.tokensPerSecond / config.cluster.gpus : null,
@@ -65,10 +68,12 @@ export function compareWithDocument(report: LogReport, raw: unknown): LogCompari
   const predicted = predictedFigures(output, parsed.config, report.measured.memoryMetric);
   const mismatch = runMismatch(report.facts, parsed.config);
   if (mismatch.length > 0) return { predicted, ratio: null, mismatch, errors: [] };
-  const ratio = Object.fromEntries(MEASURED_FIGURES.map((k) => {
-    const measured = report.measured[k];
-    const p = predicted[k];
-    return [k, measured !== null && p !== null && p > 0 ? measured / p : null];
-  })) as Record<MeasuredFigure, number | null>;
+  const ratio = Object.fromEntries(
+    MEASURED_FIGURES.map((k) => {
+      const measured = report.measured[k];
+      const p = predicted[k];
+      return [k, measured !== null && p !== null && p > 0 ? measured / p : null];
+    }),
+  ) as Record<MeasuredFigure, number | null>;
   return { predicted, ratio, mismatch, errors: [] };
 }

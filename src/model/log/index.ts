@@ -10,7 +10,19 @@ export { compareWithDocument, type LogComparison } from './compare.ts';
 export { logOutput } from './output.ts';
 export { CHART_POINTS, thinSeries } from './thin.ts';
 export {
-  type Anomaly, type AnomalyKind, type LogFacts, type LogFramework, type LogReport, type Measured, MEASURED_FIGURES, type MeasuredFigure,
-  MEMORY_METRIC_ORDER, MEMORY_METRICS, type MemoryMetric, SERIES_NAMES, type SeriesName, type StepRecord,
+  type Anomaly,
+  type AnomalyKind,
+  type LogFacts,
+  type LogFramework,
+  type LogReport,
+  type Measured,
+  MEASURED_FIGURES,
+  type MeasuredFigure,
+  MEMORY_METRIC_ORDER,
+  MEMORY_METRICS,
+  type MemoryMetric,
+  SERIES_NAMES,
+  type SeriesName,
+  type StepRecord,
 } from './types.ts';
 export { type SyntheticLog, syntheticMegatronLines, syntheticMegatronLog } from './synthetic.ts';

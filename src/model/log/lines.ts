@@ -31,7 +31,11 @@ export interface LineSink {
   /** A memory report without its own step (DeepSpeed see_memory_usage): before training it is "after setup". */
   memory(metric: MemoryMetric, bytes: number): void;
   /** The Hugging Face Trainer's closing summary. */
-  summary(values: { runtimeSeconds?: number | undefined; samplesPerSecond?: number | undefined; stepsPerSecond?: number | undefined }): void;
+  summary(values: {
+    runtimeSeconds?: number | undefined;
+    samplesPerSecond?: number | undefined;
+    stepsPerSecond?: number | undefined;
+  }): void;
   /** A line that names a framework without a step (DeepSpeed's banner beside Megatron's lines). */
   marker(framework: LogFramework): void;
 }
@@ -86,11 +90,18 @@ function megatronMemory(line: string, sink: LineSink): boolean {
 
 const ARGUMENT = /(?:^|\s)([a-z][a-z0-9_]*) \.{3,} (\S+)\s*$/;
 const ARGUMENT_FACTS: Readonly<Record<string, keyof LogFacts>> = {
-  global_batch_size: 'globalBatch', train_batch_size: 'globalBatch',
-  micro_batch_size: 'microBatch', train_micro_batch_size_per_gpu: 'microBatch',
-  seq_length: 'seqLen', world_size: 'gpus',
-  tensor_model_parallel_size: 'tp', pipeline_model_parallel_size: 'pp', context_parallel_size: 'cp',
-  expert_model_parallel_size: 'ep', num_layers: 'layers', hidden_size: 'hidden',
+  global_batch_size: 'globalBatch',
+  train_batch_size: 'globalBatch',
+  micro_batch_size: 'microBatch',
+  train_micro_batch_size_per_gpu: 'microBatch',
+  seq_length: 'seqLen',
+  world_size: 'gpus',
+  tensor_model_parallel_size: 'tp',
+  pipeline_model_parallel_size: 'pp',
+  context_parallel_size: 'cp',
+  expert_model_parallel_size: 'ep',
+  num_layers: 'layers',
+  hidden_size: 'hidden',
 };
 
 function argumentsDump(line: string, sink: LineSink): boolean {
@@ -126,7 +137,12 @@ function nemo(line: string, sink: LineSink): boolean {
     const step = logNumber(field(line, 'global_step:')) ?? logNumber(ITERATION.exec(line)?.[1]);
     if (step === undefined || !Number.isFinite(step)) return false;
     sink.fact('globalBatch', logCount(field(line, 'global_batch_size:')));
-    sink.step('nemo', { step: Math.round(step), loss: logNumber(field(line, 'reduced_train_loss:')), gradNorm: logNumber(field(line, 'grad_norm:')), stepSeconds: logNumber(field(line, 'train_step_timing in s:')) });
+    sink.step('nemo', {
+      step: Math.round(step),
+      loss: logNumber(field(line, 'reduced_train_loss:')),
+      gradNorm: logNumber(field(line, 'grad_norm:')),
+      stepSeconds: logNumber(field(line, 'train_step_timing in s:')),
+    });
     return true;
   }
   const f = equalsFields(line);
@@ -134,7 +150,11 @@ function nemo(line: string, sink: LineSink): boolean {
   const globalStep = logNumber(f.get('global_step'));
   const step = globalStep !== undefined && Number.isFinite(globalStep) ? Math.round(globalStep) : tqdm?.step;
   if (step === undefined) return false;
-  sink.step('nemo', { step, loss: logNumber(f.get('reduced_train_loss')), stepSeconds: logNumber(f.get('train_step_timing in s')) ?? tqdm?.seconds });
+  sink.step('nemo', {
+    step,
+    loss: logNumber(f.get('reduced_train_loss')),
+    stepSeconds: logNumber(f.get('train_step_timing in s')) ?? tqdm?.seconds,
+  });
   return true;
 }
 
@@ -219,12 +239,20 @@ function hfTrainer(line: string, sink: LineSink): boolean {
   const values = new Map<string, number | undefined>();
   for (const m of line.slice(brace).matchAll(PY_PAIR)) values.set(m[1] ?? '', logNumber((m[2] ?? '').replace(/^['"]|['"]$/g, '')));
   if (values.has('train_runtime')) {
-    sink.summary({ runtimeSeconds: values.get('train_runtime'), samplesPerSecond: values.get('train_samples_per_second'), stepsPerSecond: values.get('train_steps_per_second') });
+    sink.summary({
+      runtimeSeconds: values.get('train_runtime'),
+      samplesPerSecond: values.get('train_samples_per_second'),
+      stepsPerSecond: values.get('train_steps_per_second'),
+    });
     return true;
   }
   if (!values.has('loss')) return false;
   const step = values.get('step');
-  sink.step('hf-trainer', { step: step !== undefined && Number.isInteger(step) ? step : null, loss: values.get('loss'), gradNorm: values.get('grad_norm') });
+  sink.step('hf-trainer', {
+    step: step !== undefined && Number.isInteger(step) ? step : null,
+    loss: values.get('loss'),
+    gradNorm: values.get('grad_norm'),
+  });
   return true;
 }
 
@@ -238,7 +266,15 @@ function progressBar(line: string, sink: LineSink): boolean {
 }
 
 const READERS: ReadonlyArray<(line: string, sink: LineSink) => boolean> = [
-  megatronIteration, megatronMemory, nemo, torchtitan, automodel, deepspeed, hfTrainer, progressBar, argumentsDump,
+  megatronIteration,
+  megatronMemory,
+  nemo,
+  torchtitan,
+  automodel,
+  deepspeed,
+  hfTrainer,
+  progressBar,
+  argumentsDump,
 ];
 
 /** Hands one line to the first reader that recognises it; false when none does. */

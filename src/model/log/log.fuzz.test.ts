@@ -22,19 +22,55 @@ function generator(seed: number): () => number {
 }
 
 const dir = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
-const realLines = readdirSync(dir).flatMap((f) => readFileSync(dir + f, 'utf8').split('\n')).filter((l) => l.length > 0);
+const realLines = readdirSync(dir)
+  .flatMap((f) => readFileSync(dir + f, 'utf8').split('\n'))
+  .filter((l) => l.length > 0);
 const templates = [...realLines, ...[...syntheticMegatronLines({ steps: 3 })]];
-const ODD = ['nan', 'inf', '-inf', '1e309', '-0', '', ' ', '|', ':', '=', '{', '}', "'loss':", 'step:', 'step=', '1/0', '9'.repeat(40), '\u0000', '\r', 'é', '𝄞', '...', 'GiB(', 'iteration 1/', 'after  iterations'];
+const ODD = [
+  'nan',
+  'inf',
+  '-inf',
+  '1e309',
+  '-0',
+  '',
+  ' ',
+  '|',
+  ':',
+  '=',
+  '{',
+  '}',
+  "'loss':",
+  'step:',
+  'step=',
+  '1/0',
+  '9'.repeat(40),
+  '\u0000',
+  '\r',
+  'é',
+  '𝄞',
+  '...',
+  'GiB(',
+  'iteration 1/',
+  'after  iterations',
+];
 
 function mutate(line: string, rnd: () => number): string {
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T;
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)] as T;
   switch (Math.floor(rnd() * 6)) {
-    case 0: return line.slice(0, Math.floor(rnd() * line.length));
-    case 1: return line.replace(/[\d.]+/g, () => (rnd() < 0.3 ? pick(ODD) : String(rnd() * 10 ** Math.floor(rnd() * 12 - 4))));
-    case 2: { const at = Math.floor(rnd() * line.length); return line.slice(0, at) + pick(ODD) + line.slice(at); }
-    case 3: return Array.from({ length: Math.floor(rnd() * 120) }, () => String.fromCharCode(Math.floor(rnd() * 0x3000))).join('');
-    case 4: return line.replace(/step[:=]\s*\d+|iteration\s+\d+/g, (m) => m.replace(/\d+/, String(Math.floor(rnd() * 1e6) - 1000)));
-    default: return line;
+    case 0:
+      return line.slice(0, Math.floor(rnd() * line.length));
+    case 1:
+      return line.replace(/[\d.]+/g, () => (rnd() < 0.3 ? pick(ODD) : String(rnd() * 10 ** Math.floor(rnd() * 12 - 4))));
+    case 2: {
+      const at = Math.floor(rnd() * line.length);
+      return line.slice(0, at) + pick(ODD) + line.slice(at);
+    }
+    case 3:
+      return Array.from({ length: Math.floor(rnd() * 120) }, () => String.fromCharCode(Math.floor(rnd() * 0x3000))).join('');
+    case 4:
+      return line.replace(/step[:=]\s*\d+|iteration\s+\d+/g, (m) => m.replace(/\d+/, String(Math.floor(rnd() * 1e6) - 1000)));
+    default:
+      return line;
   }
 }
 

@@ -23,7 +23,11 @@ describe('Megatron-LM', () => {
     expect(r.measured.tokensPerSecondPerGpu).toBeNull();
     expect(r.measured.mfu).toBeNull();
     expect(r.measured.memoryBytes).toBeNull();
-    expect(r.series.loss).toEqual([[71, 1.818812], [72, 1.820313], [73, 1.798953]]);
+    expect(r.series.loss).toEqual([
+      [71, 1.818812],
+      [72, 1.820313],
+      [73, 1.798953],
+    ]);
     expect(values(r.series.gradNorm)).toEqual([1.3, 1.305, 1.539]);
     expect(r.facts.globalBatch).toBe(128);
     expect(r.anomalies).toEqual([]);
@@ -37,7 +41,11 @@ describe('Megatron-LM', () => {
     expect(r.measured.memoryMetric).toBe('peak reserved');
     expect(r.measured.memoryBytes).toBe(17482 * MiB);
     expect(r.warnings).toContain('memory: reported only during warm-up');
-    expect(r.anomalies.map((a) => [a.step, a.kind])).toEqual([[5, 'skipped-iterations'], [10, 'skipped-iterations'], [15, 'skipped-iterations']]);
+    expect(r.anomalies.map((a) => [a.step, a.kind])).toEqual([
+      [5, 'skipped-iterations'],
+      [10, 'skipped-iterations'],
+      [15, 'skipped-iterations'],
+    ]);
   });
 
   it('the "[Rank 0] (after N iterations) memory (MB)" report (pull request 5662): max reserved is the peak', () => {
@@ -77,7 +85,10 @@ describe('torchtitan', () => {
     expect(r.measured.tflopsPerGpu).toBeCloseTo((314.71 + 313.36) / 2, 9);
     expect(r.measured.mfu).toBeCloseTo(0.1396, 9);
     expect(r.measured.stepSeconds).toBeCloseTo(1.637, 9); // 19:46:19,145 − 19:46:17,508
-    expect(r.series.gradNorm).toEqual([[4, 26.625], [5, 46.5]]);
+    expect(r.series.gradNorm).toEqual([
+      [4, 26.625],
+      [5, 46.5],
+    ]);
     expect(r.measured.memoryBytes).toBeCloseTo(66.91 * GiB, 0);
   });
 });
@@ -103,7 +114,7 @@ describe('DeepSpeed', () => {
     expect(r.facts.globalBatch).toBe(16);
   });
 
-  it('Megatron-DeepSpeed (issue 3742): Megatron\'s iteration line with the timer\'s memory', () => {
+  it("Megatron-DeepSpeed (issue 3742): Megatron's iteration line with the timer's memory", () => {
     const r = readLog(fixture('megatron-deepspeed-3742.log'));
     expect(r.framework).toBe('megatron-deepspeed');
     expect(r.measured.stepSeconds).toBeCloseTo(4.1031, 9);
@@ -126,7 +137,14 @@ describe('Hugging Face Trainer', () => {
     const r = readLog(fixture('hf-trainer-35207.log'));
     expect(r.framework).toBe('hf-trainer');
     expect(r.steps).toBe(6);
-    expect(r.series.loss).toEqual([[1, 2.119], [2, 1.6462], [3, 1.5798], [4, 1.6039], [5, 1.2141], [6, 1.1649]]);
+    expect(r.series.loss).toEqual([
+      [1, 2.119],
+      [2, 1.6462],
+      [3, 1.5798],
+      [4, 1.6039],
+      [5, 1.2141],
+      [6, 1.1649],
+    ]);
     expect(r.series.gradNorm[0]).toEqual([1, 37.657958984375]);
     expect(r.steady).toBeNull();
     expect(r.measured.stepSeconds).toBeNull();
@@ -134,16 +152,29 @@ describe('Hugging Face Trainer', () => {
   });
 
   it('the closing summary gives a whole-run mean step time, said so', () => {
-    const r = readLog(`${fixture('hf-trainer-35207.log')}{'train_runtime': 60.0, 'train_samples_per_second': 16.0, 'train_steps_per_second': 0.5, 'train_loss': 1.5, 'epoch': 1.5}\n`);
+    const r = readLog(
+      `${fixture('hf-trainer-35207.log')}{'train_runtime': 60.0, 'train_samples_per_second': 16.0, 'train_steps_per_second': 0.5, 'train_loss': 1.5, 'epoch': 1.5}\n`,
+    );
     expect(r.measured.stepSeconds).toBe(2); // 1 ÷ 0.5 steps/s
     expect(r.warnings.some((w) => w.includes('train_steps_per_second'))).toBe(true);
   });
 
-  it('tqdm\'s seconds per step number the loss dicts that follow', () => {
-    const lines = ['  5%|▌         | 10/200 [00:21<06:39,  2.10s/it]', "{'loss': 2.5, 'grad_norm': 1.0, 'learning_rate': 1e-05, 'epoch': 0.05}", ' 10%|█         | 20/200 [00:42<06:18,  2.10s/it]', "{'loss': 2.25, 'grad_norm': 0.9, 'learning_rate': 1e-05, 'epoch': 0.1}"];
+  it("tqdm's seconds per step number the loss dicts that follow", () => {
+    const lines = [
+      '  5%|▌         | 10/200 [00:21<06:39,  2.10s/it]',
+      "{'loss': 2.5, 'grad_norm': 1.0, 'learning_rate': 1e-05, 'epoch': 0.05}",
+      ' 10%|█         | 20/200 [00:42<06:18,  2.10s/it]',
+      "{'loss': 2.25, 'grad_norm': 0.9, 'learning_rate': 1e-05, 'epoch': 0.1}",
+    ];
     const r = readLog(lines.join('\n'));
-    expect(r.series.loss).toEqual([[10, 2.5], [20, 2.25]]);
-    expect(r.series.stepSeconds).toEqual([[10, 2.1], [20, 2.1]]);
+    expect(r.series.loss).toEqual([
+      [10, 2.5],
+      [20, 2.25],
+    ]);
+    expect(r.series.stepSeconds).toEqual([
+      [10, 2.1],
+      [20, 2.1],
+    ]);
   });
 });
 

@@ -69,7 +69,8 @@ export class LogReader implements LineSink {
     for (const [framework, count] of this.votes) if (count > most) [best, most] = [framework, count];
     // Megatron-DeepSpeed prints Megatron's iteration lines beside DeepSpeed's own.
     const megatronLines = (this.votes.get('megatron') ?? 0) + (this.votes.get('megatron-deepspeed') ?? 0);
-    if (megatronLines > 0 && (this.votes.has('megatron-deepspeed') || this.votes.has('deepspeed') || this.markers.has('deepspeed'))) return 'megatron-deepspeed';
+    if (megatronLines > 0 && (this.votes.has('megatron-deepspeed') || this.votes.has('deepspeed') || this.markers.has('deepspeed')))
+      return 'megatron-deepspeed';
     if (best === null && this.markers.has('deepspeed')) return 'deepspeed';
     return best;
   }
@@ -115,8 +116,19 @@ export class LogReader implements LineSink {
 
 function emptyRecord(step: number): StepRecord {
   return {
-    step, loss: undefined, gradNorm: undefined, stepSeconds: undefined, tokensPerSecondPerGpu: undefined, tflopsPerGpu: undefined,
-    mfu: undefined, samplesPerSecond: undefined, memory: undefined, time: undefined, nanIterations: undefined, skippedIterations: undefined, skippedTotal: undefined,
+    step,
+    loss: undefined,
+    gradNorm: undefined,
+    stepSeconds: undefined,
+    tokensPerSecondPerGpu: undefined,
+    tflopsPerGpu: undefined,
+    mfu: undefined,
+    samplesPerSecond: undefined,
+    memory: undefined,
+    time: undefined,
+    nanIterations: undefined,
+    skippedIterations: undefined,
+    skippedTotal: undefined,
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readLog, thinSeries } from './test-api.ts';
 import { syntheticMegatronLog } from './synthetic.ts';
 
-describe('thinSeries (the page\'s pictures)', () => {
+describe("thinSeries (the page's pictures)", () => {
   const report = readLog(syntheticMegatronLog({ steps: 5000, lossSpikeAt: 3333, stallAt: 4001 }));
 
   it('keeps at most the points asked, plus the last and every flagged step', () => {

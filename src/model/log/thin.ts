@@ -9,7 +9,10 @@ export function thinSeries(report: LogReport, maxPoints = CHART_POINTS): LogRepo
   const keep = new Set(report.anomalies.map((a) => a.step));
   const out = {} as Record<SeriesName, ReadonlyArray<readonly [number, number]>>;
   for (const [name, points] of Object.entries(report.series) as Array<[SeriesName, ReadonlyArray<readonly [number, number]>]>) {
-    if (points.length <= maxPoints) { out[name] = points; continue; }
+    if (points.length <= maxPoints) {
+      out[name] = points;
+      continue;
+    }
     const stride = points.length / maxPoints;
     const picked: Array<readonly [number, number]> = [];
     let next = 0;

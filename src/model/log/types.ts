@@ -49,11 +49,26 @@ export interface LogFacts {
 }
 
 export type SeriesName = 'loss' | 'gradNorm' | 'stepSeconds' | 'tokensPerSecondPerGpu' | 'tflopsPerGpu' | 'mfu' | 'memoryBytes';
-export const SERIES_NAMES: readonly SeriesName[] = ['loss', 'gradNorm', 'stepSeconds', 'tokensPerSecondPerGpu', 'tflopsPerGpu', 'mfu', 'memoryBytes'];
+export const SERIES_NAMES: readonly SeriesName[] = [
+  'loss',
+  'gradNorm',
+  'stepSeconds',
+  'tokensPerSecondPerGpu',
+  'tflopsPerGpu',
+  'mfu',
+  'memoryBytes',
+];
 
 export type AnomalyKind =
-  | 'loss-nan' | 'loss-spike' | 'grad-norm-nan' | 'grad-norm-spike' | 'nan-iterations' | 'skipped-iterations'
-  | 'throughput-drop' | 'stall' | 'memory-growth';
+  | 'loss-nan'
+  | 'loss-spike'
+  | 'grad-norm-nan'
+  | 'grad-norm-spike'
+  | 'nan-iterations'
+  | 'skipped-iterations'
+  | 'throughput-drop'
+  | 'stall'
+  | 'memory-growth';
 
 export interface Anomaly {
   readonly step: number;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  activationBytesPerLayer, microBatchesInFlight, recomputeWorkingSetBytes, stageActivationBytes,
+  activationBytesPerLayer,
+  microBatchesInFlight,
+  recomputeWorkingSetBytes,
+  stageActivationBytes,
   type ActivationSettings,
 } from './activations.ts';
 import { LOSS_BACKWARD_FP32_LOGIT_COPIES } from '../calibration.ts';
@@ -10,8 +13,20 @@ import type { ModelConfig, RunConfig } from '../input/index.ts';
 
 function model(o: Partial<ModelConfig>): ModelConfig {
   return {
-    name: 'test', layers: 4, hidden: 64, heads: 4, kvHeads: 4, headDim: 16, ffnHidden: 256, ffnType: 'gelu',
-    vocab: 1000, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0, ...o,
+    name: 'test',
+    layers: 4,
+    hidden: 64,
+    heads: 4,
+    kvHeads: 4,
+    headDim: 16,
+    ffnHidden: 256,
+    ffnType: 'gelu',
+    vocab: 1000,
+    tiedEmbeddings: false,
+    moe: null,
+    mla: null,
+    mtpLayers: 0,
+    ...o,
   };
 }
 
@@ -19,11 +34,19 @@ function model(o: Partial<ModelConfig>): ModelConfig {
 // 16-bit activations, dropout on, no flash attention (the paper predates it).
 const gpt3 = model({ layers: 96, hidden: 12288, heads: 96, kvHeads: 96, headDim: 128, ffnHidden: 4 * 12288, vocab: 51200 });
 const korthikanti: ActivationSettings = {
-  seqLen: 2048, microBatch: 1, tp: 1, sequenceParallel: false, cp: 1, recompute: 'none',
-  selectiveScope: 'attention', flashAttention: false, dropout: true, elementBytes: 2,
+  seqLen: 2048,
+  microBatch: 1,
+  tp: 1,
+  sequenceParallel: false,
+  cp: 1,
+  recompute: 'none',
+  selectiveScope: 'attention',
+  flashAttention: false,
+  dropout: true,
+  elementBytes: 2,
 };
 
-describe("Korthikanti et al. 2022, section 4: GPT-3 175B bytes per layer, to the byte", () => {
+describe('Korthikanti et al. 2022, section 4: GPT-3 175B bytes per layer, to the byte', () => {
   // sbh = 2048 · 12288 = 25,165,824; 5as²b = 5 · 96 · 2048² = 2,013,265,920.
   it('no parallelism: sbh(34 + 5as/h)', () => {
     // 25,165,824 · 34 + 2,013,265,920 = 2,868,903,936.

@@ -82,7 +82,6 @@ export interface ActivationSettings {
   readonly adapter?: AdapterActivations;
 }
 
-
 const FP8_BYTES = 1;
 /** The framework keeps linear inputs quantized for backward (input/frameworks.ts) and the run computes in fp8 or fp4. */
 function fp8LinearInputs(c: RunConfig): boolean {
@@ -91,7 +90,6 @@ function fp8LinearInputs(c: RunConfig): boolean {
 }
 /** Dropout masks are stored as one byte per element (Korthikanti section 4.1). */
 const MASK_BYTES = 1;
-
 
 function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
   const w = s.elementBytes;
@@ -105,8 +103,15 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
   // The input norm's output: Megatron's "layernorm" module recomputes it.
   const list = [saved('attention.input', w * m.hidden, 'sequence', 'elementwise', ['layernorm'])];
   if (a) {
-    if (a.qLoraRank > 0) list.push(saved('q_down.output', w * a.qLoraRank, 'sequence', 'kept'), saved('q_norm.output', w * a.qLoraRank, 'sequence', 'elementwise', ['layernorm']));
-    list.push(saved('kv_down.output', w * (a.kvLoraRank + a.qkRopeHeadDim), 'sequence', 'kept'), saved('kv_norm.output', w * a.kvLoraRank, 'sequence', 'elementwise', ['layernorm']));
+    if (a.qLoraRank > 0)
+      list.push(
+        saved('q_down.output', w * a.qLoraRank, 'sequence', 'kept'),
+        saved('q_norm.output', w * a.qLoraRank, 'sequence', 'elementwise', ['layernorm']),
+      );
+    list.push(
+      saved('kv_down.output', w * (a.kvLoraRank + a.qkRopeHeadDim), 'sequence', 'kept'),
+      saved('kv_norm.output', w * a.kvLoraRank, 'sequence', 'elementwise', ['layernorm']),
+    );
   }
   // With MLA the up-projected Q, K, V are what "mla_up_proj" recomputes (Megatron-Core multi_latent_attention.py).
   const upProj: readonly RecomputeModule[] = a ? ['mla_up_proj'] : [];
@@ -118,7 +123,11 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
   } else {
     // Softmax output 2as²b; with dropout also its mask as²b and output 2as²b (section 4.1).
     list.push(saved('softmax.output', w * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']));
-    if (s.dropout) list.push(saved('softmax.dropoutMask', MASK_BYTES * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']), saved('softmax.dropoutOutput', w * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']));
+    if (s.dropout)
+      list.push(
+        saved('softmax.dropoutMask', MASK_BYTES * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']),
+        saved('softmax.dropoutOutput', w * m.heads * keyTokens, 'tensor', 'scores', ['core_attn']),
+      );
   }
   // Attention over values keeps V (2sbh); the output projection keeps its input (2sbh).
   list.push(saved('v', w * kvHeads * vHead, 'tensor', 'kept', upProj), saved('proj.input', w * m.heads * vHead, 'tensor', 'kept'));
@@ -127,12 +136,22 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
 }
 
 /** One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps both branch outputs and the product. */
-function ffnTensors(prefix: string, inner: number, m: ModelConfig, s: ActivationSettings, copies: number, modules: readonly RecomputeModule[], actModules: readonly RecomputeModule[]): SavedTensor[] {
+function ffnTensors(
+  prefix: string,
+  inner: number,
+  m: ModelConfig,
+  s: ActivationSettings,
+  copies: number,
+  modules: readonly RecomputeModule[],
+  actModules: readonly RecomputeModule[],
+): SavedTensor[] {
   const size = s.elementBytes * inner * copies;
   const product = saved(`${prefix}.down.input`, size, 'tensor', 'elementwise', [...modules, ...actModules]);
   if (m.ffnType === 'swiglu') {
     return [
-      saved(`${prefix}.up.output`, size, 'tensor', 'kept', modules), saved(`${prefix}.gate.output`, size, 'tensor', 'kept', modules), product,
+      saved(`${prefix}.up.output`, size, 'tensor', 'kept', modules),
+      saved(`${prefix}.gate.output`, size, 'tensor', 'kept', modules),
+      product,
       ...eagerSiluOutput(s.modelCode, prefix, size, [...modules, ...actModules]),
     ];
   }
@@ -156,7 +175,8 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       saved('experts.dispatched', w * m.hidden * topK, 'tensor', 'kept', ['moe']),
       ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
     );
-    if (sharedExperts > 0) list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, s, 1, ['moe', 'shared_experts'], []));
+    if (sharedExperts > 0)
+      list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, s, 1, ['moe', 'shared_experts'], []));
   } else {
     list.push(...ffnTensors('mlp', m.ffnHidden, m, s, 1, ['mlp'], []));
   }
@@ -216,7 +236,10 @@ function bytesOf(list: readonly SavedTensor[], s: ActivationSettings): number {
 /** Bytes layer `layerIndex` keeps for backward for one micro-batch on one GPU. */
 export function activationBytesPerLayer(m: ModelConfig, layerIndex: number, s: ActivationSettings): number {
   if (s.recompute === 'selective' && s.selectiveScope === 'op') return bytesOf(opLevelSavedTensors(m, layerIndex, s), s);
-  return bytesOf(layerTensors(m, layerIndex, s).filter((t) => keptByPolicy(t, s)), s);
+  return bytesOf(
+    layerTensors(m, layerIndex, s).filter((t) => keptByPolicy(t, s)),
+    s,
+  );
 }
 
 /** What recomputation rebuilds for one layer during its backward: the tensors the policy dropped. */
@@ -224,7 +247,10 @@ export function recomputeWorkingSetBytes(m: ModelConfig, layerIndex: number, s: 
   if (s.recompute === 'selective' && s.selectiveScope === 'op') {
     return Math.max(0, activationBytesPerLayer(m, layerIndex, { ...s, recompute: 'none' }) - activationBytesPerLayer(m, layerIndex, s));
   }
-  return bytesOf(layerTensors(m, layerIndex, s).filter((t) => !keptByPolicy(t, s)), s);
+  return bytesOf(
+    layerTensors(m, layerIndex, s).filter((t) => !keptByPolicy(t, s)),
+    s,
+  );
 }
 
 /**
@@ -246,11 +272,19 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
     mm.push({ name: 'kv_down', size: a.kvLoraRank + a.qkRopeHeadDim, shard: 'sequence' });
     mm.push({ name: 'kv_up', size: m.heads * (a.qkNopeHeadDim + a.vHeadDim), shard: 'tensor' });
   } else {
-    mm.push({ name: 'wq', size: m.heads * m.headDim, shard: 'tensor' }, { name: 'wk', size: m.kvHeads * m.headDim, shard: 'tensor' }, { name: 'wv', size: m.kvHeads * m.headDim, shard: 'tensor' });
+    mm.push(
+      { name: 'wq', size: m.heads * m.headDim, shard: 'tensor' },
+      { name: 'wk', size: m.kvHeads * m.headDim, shard: 'tensor' },
+      { name: 'wv', size: m.kvHeads * m.headDim, shard: 'tensor' },
+    );
   }
   mm.push({ name: 'wo', size: m.hidden, shard: 'sequence' });
   const ffn = (prefix: string, inner: number, copies: number) => {
-    if (m.ffnType === 'swiglu') mm.push({ name: `${prefix}.w1`, size: inner * copies, shard: 'tensor' }, { name: `${prefix}.w3`, size: inner * copies, shard: 'tensor' });
+    if (m.ffnType === 'swiglu')
+      mm.push(
+        { name: `${prefix}.w1`, size: inner * copies, shard: 'tensor' },
+        { name: `${prefix}.w3`, size: inner * copies, shard: 'tensor' },
+      );
     else mm.push({ name: `${prefix}.fc1`, size: inner * copies, shard: 'tensor' });
     mm.push({ name: `${prefix}.w2`, size: m.hidden * copies, shard: 'sequence' });
   };
@@ -298,7 +332,10 @@ function outputTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] {
 /** One MTP module: enorm and hnorm inputs, the 2h projection input, its layer, its own output and loss (arXiv 2412.19437, section 2.2). */
 function mtpBytes(m: ModelConfig, s: ActivationSettings): number {
   const w = s.elementBytes;
-  const inputs = [saved('mtp.norms.input', 2 * w * m.hidden, 'sequence', 'kept'), saved('mtp.proj.input', 2 * w * m.hidden, 'sequence', 'kept')];
+  const inputs = [
+    saved('mtp.norms.input', 2 * w * m.hidden, 'sequence', 'kept'),
+    saved('mtp.proj.input', 2 * w * m.hidden, 'sequence', 'kept'),
+  ];
   return bytesOf([...inputs, ...outputTensors(m, s)], s) + activationBytesPerLayer(m, mtpLayerIndex(m), s);
 }
 
@@ -361,7 +398,9 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
     ...(k.compile ? { compiled: true } : {}),
-    ...(c.training.adapter ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) } : {}),
+    ...(c.training.adapter
+      ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) }
+      : {}),
   };
 }
 
@@ -373,10 +412,10 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
  */
 export function layerSettings(s: ActivationSettings, position: number): ActivationSettings {
   if (s.layerFrequency !== undefined) return (position + 1) % s.layerFrequency === 0 ? { ...s, recompute: 'full' } : s;
-  if (s.fullRecomputeLayers !== undefined && s.recompute === 'full') return position < s.fullRecomputeLayers ? s : { ...s, recompute: 'none' };
+  if (s.fullRecomputeLayers !== undefined && s.recompute === 'full')
+    return position < s.fullRecomputeLayers ? s : { ...s, recompute: 'none' };
   return s;
 }
-
 
 /**
  * Peak activation bytes on one GPU of `stage`: the saved tensors of every micro-batch
@@ -400,8 +439,9 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
     workingSet = Math.max(workingSet, recomputeWorkingSetBytes(m, i, layer));
   });
   // Korthikanti section 4.3: the embedding's dropout mask, sbh/t per micro-batch in flight.
-  const edges = (stage.embedding && s.dropout ? bytesOf([saved('embedding.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept')], s) : 0)
-    + (stage.output ? bytesOf(outputTensors(m, s), s) + m.mtpLayers * mtpBytes(m, s) : 0);
+  const edges =
+    (stage.embedding && s.dropout ? bytesOf([saved('embedding.dropoutMask', MASK_BYTES * m.hidden, 'sequence', 'kept')], s) : 0) +
+    (stage.output ? bytesOf(outputTensors(m, s), s) + m.mtpLayers * mtpBytes(m, s) : 0);
   const loss = stage.output ? lossWorkingSetBytes(m, s) : 0;
   return peakActivationBytes(inFlight, kept, keptWithoutRecompute, edges, workingSet, loss);
 }
@@ -413,7 +453,14 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
  * edges, plus the larger of a layer's recompute working set and the loss's backward
  * buffers. Never more than keeping everything.
  */
-export function peakActivationBytes(inFlight: number, kept: number, keptWithoutRecompute: number, edges: number, workingSet: number, loss: number): number {
+export function peakActivationBytes(
+  inFlight: number,
+  kept: number,
+  keptWithoutRecompute: number,
+  edges: number,
+  workingSet: number,
+  loss: number,
+): number {
   const withRecompute = inFlight * (kept + edges) + Math.max(workingSet, loss);
   const withoutRecompute = inFlight * (keptWithoutRecompute + edges) + loss;
   return Math.min(withRecompute, withoutRecompute);

@@ -21,7 +21,12 @@ export interface AdapterActivations {
  * weight alone), unless another adapted matrix reads the same tensor (q, k and v share
  * theirs, gate and up theirs); each adapted matrix saves its rank-r x·A for ∂B.
  */
-export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, elementBytes: number, code: ModelCode = 'fused'): AdapterActivations {
+export function adapterActivations(
+  m: ModelConfig,
+  adapter: AdapterConfig,
+  elementBytes: number,
+  code: ModelCode = 'fused',
+): AdapterActivations {
   const on = (...modules: AdapterModule[]) => modules.some((x) => adapter.modules.includes(x));
   const frozenInputs: string[] = [];
   if (!on('q', 'k', 'v') && !m.mla) frozenInputs.push('attention.input');
@@ -31,8 +36,11 @@ export function adapterActivations(m: ModelConfig, adapter: AdapterConfig, eleme
   // Rank-r intermediates of the densest layer kind (an MoE layer's routed experts run topK of them per token).
   const fp32 = peftFp32Adapters(code, elementBytes);
   const rankBytes = fp32 ? FP32_BYTES : elementBytes;
-  const perToken = (layerIndex: number) => adaptedMatrices(m, layerIndex, adapter).reduce(
-    (sum, w) => sum + w.activeCopies * (rankBytes * adapter.rank + (fp32 ? FP32_BYTES * w.rows : 0)), 0);
+  const perToken = (layerIndex: number) =>
+    adaptedMatrices(m, layerIndex, adapter).reduce(
+      (sum, w) => sum + w.activeCopies * (rankBytes * adapter.rank + (fp32 ? FP32_BYTES * w.rows : 0)),
+      0,
+    );
   return { frozenInputs, bytesPerToken: Math.max(perToken(0), m.moe ? perToken(m.moe.denseLayers) : 0) };
 }
 

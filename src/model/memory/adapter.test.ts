@@ -107,7 +107,7 @@ describe('frozen-weight FLOPs', () => {
     expect(full - tuned).toBe(tokens * 14_757_658_624);
   });
 
-  it('the estimate reports the fine-tune\'s FLOPs and a shorter step than full training', () => {
+  it("the estimate reports the fine-tune's FLOPs and a shorter step than full training", () => {
     const full = estimate(doc(null));
     const lora = estimate(doc(EVERY_LINEAR));
     expect(lora.errors).toEqual([]);
@@ -119,12 +119,21 @@ describe('frozen-weight FLOPs', () => {
 describe('bad adapters get field-named errors', () => {
   const errors = (adapter: unknown, training: object = {}) => estimate(doc(adapter, { training })).errors;
   it('rank 0', () => expect(errors({ method: 'lora', rank: 0 })).toEqual(['training.adapter.rank: must be between 1 and 65536, got 0']));
-  it('an unknown module', () => expect(errors({ method: 'lora', rank: 8, modules: ['q', 'lm_head'] })[0]).toMatch(/^training\.adapter\.modules: "lm_head" is not a matrix/));
-  it('no module', () => expect(errors({ method: 'lora', rank: 8, modules: [] })[0]).toMatch(/^training\.adapter\.modules: must name at least one/));
-  it('QLoRA with fp8 precision', () => expect(errors({ method: 'qlora', rank: 8 }, { precision: 'fp8' })[0]).toMatch(/^training\.adapter\.method: "qlora" .*training\.precision "fp8"/));
+  it('an unknown module', () =>
+    expect(errors({ method: 'lora', rank: 8, modules: ['q', 'lm_head'] })[0]).toMatch(
+      /^training\.adapter\.modules: "lm_head" is not a matrix/,
+    ));
+  it('no module', () =>
+    expect(errors({ method: 'lora', rank: 8, modules: [] })[0]).toMatch(/^training\.adapter\.modules: must name at least one/));
+  it('QLoRA with fp8 precision', () =>
+    expect(errors({ method: 'qlora', rank: 8 }, { precision: 'fp8' })[0]).toMatch(
+      /^training\.adapter\.method: "qlora" .*training\.precision "fp8"/,
+    ));
   it('an unknown method', () => expect(errors({ method: 'dora', rank: 8 })[0]).toMatch(/^training\.adapter\.method: /));
   it('null and absent are full training', () => {
-    expect(estimate(doc(null)).memory.perGpu).toStrictEqual(estimate({ ...doc(null), training: { ...doc(null).training, adapter: undefined } }).memory.perGpu);
+    expect(estimate(doc(null)).memory.perGpu).toStrictEqual(
+      estimate({ ...doc(null), training: { ...doc(null).training, adapter: undefined } }).memory.perGpu,
+    );
     expect(estimate(doc(null)).memory.perGpu.frozen).toBeUndefined();
   });
   it('modules default to every linear', () => {
@@ -149,31 +158,45 @@ describe('properties', () => {
   const build = (a: Drawn, adapter: unknown) => ({
     version: 1,
     model: a.preset.model,
-    training: { seqLen: a.seqLen, globalBatch: 2 * a.dp, microBatch: 1, precision: a.precision, optimizer: a.optimizer, recompute: a.recompute, adapter },
+    training: {
+      seqLen: a.seqLen,
+      globalBatch: 2 * a.dp,
+      microBatch: 1,
+      precision: a.precision,
+      optimizer: a.optimizer,
+      recompute: a.recompute,
+      adapter,
+    },
     parallel: { tp: 1, pp: 1, dp: a.dp, zero: a.zero },
     cluster: { gpu: 'h100-sxm', gpus: a.dp },
   });
 
   it('an adapter never needs more memory than full training of the same document, and QLoRA never more than LoRA', () => {
     expect(dense.length).toBeGreaterThan(0);
-    fc.assert(fc.property(arbitrary, (a) => {
-      const full = estimate(build(a, null));
-      const lora = estimate(build(a, { method: 'lora', rank: a.rank, modules: a.modules }));
-      const qlora = estimate(build(a, { method: 'qlora', rank: a.rank, modules: a.modules }));
-      expect([full.errors, lora.errors, qlora.errors]).toEqual([[], [], []]);
-      expect(lora.memory.perGpu.total).toBeLessThanOrEqual(full.memory.perGpu.total);
-      expect(lora.memory.reserved).toBeLessThanOrEqual(full.memory.reserved);
-      expect(qlora.memory.perGpu.total).toBeLessThanOrEqual(lora.memory.perGpu.total);
-      expect(qlora.memory.reserved).toBeLessThanOrEqual(lora.memory.reserved);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(arbitrary, (a) => {
+        const full = estimate(build(a, null));
+        const lora = estimate(build(a, { method: 'lora', rank: a.rank, modules: a.modules }));
+        const qlora = estimate(build(a, { method: 'qlora', rank: a.rank, modules: a.modules }));
+        expect([full.errors, lora.errors, qlora.errors]).toEqual([[], [], []]);
+        expect(lora.memory.perGpu.total).toBeLessThanOrEqual(full.memory.perGpu.total);
+        expect(lora.memory.reserved).toBeLessThanOrEqual(full.memory.reserved);
+        expect(qlora.memory.perGpu.total).toBeLessThanOrEqual(lora.memory.perGpu.total);
+        expect(qlora.memory.reserved).toBeLessThanOrEqual(lora.memory.reserved);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('the breakdown adds up: frozen + trainable states + activations + other = total', () => {
-    fc.assert(fc.property(arbitrary, (a) => {
-      const b = estimate(build(a, { method: 'qlora', rank: a.rank, modules: a.modules })).memory.perGpu;
-      const sum = (b.frozen ?? 0) + b.parameters + b.gradients + b.optimizer + b.activations + b.other;
-      expect(Math.abs(sum - b.total)).toBeLessThanOrEqual(1e-6 * b.total);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(arbitrary, (a) => {
+        const b = estimate(build(a, { method: 'qlora', rank: a.rank, modules: a.modules })).memory.perGpu;
+        const sum = (b.frozen ?? 0) + b.parameters + b.gradients + b.optimizer + b.activations + b.other;
+        expect(Math.abs(sum - b.total)).toBeLessThanOrEqual(1e-6 * b.total);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
@@ -182,14 +205,31 @@ describe('fix-it', () => {
     const { fitSuggestions } = await import('../search/index.ts');
     // Llama 3 8B LoRA on one 24 GB GPU: the bf16 base alone is 16.1 GB (15.0 GiB).
     const c = config({
-      version: 1, model: llama3_8b,
+      version: 1,
+      model: llama3_8b,
       training: { seqLen: 2048, globalBatch: 1, microBatch: 1, recompute: 'none', adapter: { method: 'lora', rank: 16 } },
       parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
-      cluster: { gpu: { name: 'RTX 4090', memoryGiB: 24, bf16Tflops: 165.2, fp8Tflops: 330.3, fp32Tflops: 82.6, hbmGBps: 1008, intraNodeGBps: 32, interNodeGBps: 12.5, tdpWatts: 450, usdPerHour: 0.5 }, gpus: 1 },
+      cluster: {
+        gpu: {
+          name: 'RTX 4090',
+          memoryGiB: 24,
+          bf16Tflops: 165.2,
+          fp8Tflops: 330.3,
+          fp32Tflops: 82.6,
+          hbmGBps: 1008,
+          intraNodeGBps: 32,
+          interNodeGBps: 12.5,
+          tdpWatts: 450,
+          usdPerHour: 0.5,
+        },
+        gpus: 1,
+      },
     });
     const fixes = fitSuggestions(c);
     expect(fixes.fits).toBe(false);
-    const qlora = fixes.suggestions.find((s) => s.changes.some((ch) => ch.path.join('.') === 'training.adapter.method' && ch.value === 'qlora'));
+    const qlora = fixes.suggestions.find((s) =>
+      s.changes.some((ch) => ch.path.join('.') === 'training.adapter.method' && ch.value === 'qlora'),
+    );
     expect(qlora?.label).toBe('QLoRA (frozen base in 4-bit NF4)');
     expect(qlora?.memoryBytes).toBeLessThan(fixes.capacityBytes);
   });

@@ -26,10 +26,25 @@
 //   h 4096) are left out.
 
 import { deviceTerms } from './device.ts';
-import { edgeUnitParameters, gatheredBeyondShardBytes, modelStateBytes, otherMemoryTermsOf, allocatorReserveFraction, type ModelStates, type OtherMemoryTerms } from './memory.ts';
+import {
+  edgeUnitParameters,
+  gatheredBeyondShardBytes,
+  modelStateBytes,
+  otherMemoryTermsOf,
+  allocatorReserveFraction,
+  type ModelStates,
+  type OtherMemoryTerms,
+} from './memory.ts';
 import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import {
-  denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, layerMatrices, type GpuParameters, type PipelineStage, type WeightMatrix,
+  denseDataParallel,
+  expertDataParallel,
+  expertTensorParallel,
+  layerGpuParameters,
+  layerMatrices,
+  type GpuParameters,
+  type PipelineStage,
+  type WeightMatrix,
 } from '../structure/index.ts';
 import type { AdapterConfig, ModelConfig, ParallelConfig, RunConfig } from '../input/index.ts';
 import { adaptedMatrices, adapterParametersOf, isAdapted } from './adapter-matrices.ts';
@@ -62,7 +77,12 @@ export interface AdapterLayerParameters {
  * shards B of a column-parallel and A of a row-parallel matrix and replicates the other
  * factor, at most r·h per matrix more than this).
  */
-export function adapterLayerParameters(m: ModelConfig, layerIndex: number, p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>, adapter: AdapterConfig): AdapterLayerParameters {
+export function adapterLayerParameters(
+  m: ModelConfig,
+  layerIndex: number,
+  p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>,
+  adapter: AdapterConfig,
+): AdapterLayerParameters {
   const expertSplit = p.ep * expertTensorParallel(p);
   const base = { dense: 0, expert: 0 };
   const lora = { dense: 0, expert: 0 };
@@ -138,17 +158,26 @@ function largestAdaptedMatrix(c: RunConfig, stage: PipelineStage, adapter: Adapt
 
 /** Largest layer's weights on one GPU, by data-parallel group (memory.ts does the same for full training). */
 function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
-  return stage.layers.reduce<GpuParameters>((big, i) => {
-    const layer = layerGpuParameters(c.model, i, c.parallel);
-    return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
-  }, { dense: 0, expert: 0 });
+  return stage.layers.reduce<GpuParameters>(
+    (big, i) => {
+      const layer = layerGpuParameters(c.model, i, c.parallel);
+      return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
+    },
+    { dense: 0, expert: 0 },
+  );
 }
 
 /**
  * A stage's memory on one GPU with the adapter: frozen base, adapter states, the
  * dequantisation buffer and "other", given the activations and the stage's parameters.
  */
-export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): AdapterStageMemory {
+export function adapterStageMemory(
+  c: RunConfig,
+  stage: PipelineStage,
+  stageParams: GpuParameters,
+  adapter: AdapterConfig,
+  activations: number,
+): AdapterStageMemory {
   const { training: t, parallel: p } = c;
   const counts = stageAdapterParameters(c, stage, adapter);
   const bytes = frozenBytes(c, adapter, stageParams, counts.adaptedBase);
@@ -163,21 +192,56 @@ export function adapterStageMemory(c: RunConfig, stage: PipelineStage, stagePara
   const stageCount = stageParams.dense + stageParams.expert;
   const frozenBytesPerParameter = stageCount > 0 ? frozenWhole / stageCount : WEIGHT_BYTES[t.precision];
   const layerCount = Math.max(1, stage.layers.length);
-  const gathered = p.zero >= 3 ? gatheredBeyondShardBytes(
-    ZERO3_GATHERED_LAYERS, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
-    denseDataParallel(p), expertDataParallel(p), frozenBytesPerParameter, !t.offload.parameters, edgeUnitParameters(c, stage),
-  ) : 0;
-  const unsharded = p.zero >= 2 ? gatheredBeyondShardBytes(
-    ZERO_UNSHARDED_GRADIENT_LAYERS, counts.adapter.dense / layerCount, counts.adapter.expert / layerCount, counts.adapter.dense, counts.adapter.expert,
-    denseDataParallel(p), expertDataParallel(p), GRAD_BYTES[t.gradDtype], !t.offload.optimizer,
-  ) : 0;
+  const gathered =
+    p.zero >= 3
+      ? gatheredBeyondShardBytes(
+          ZERO3_GATHERED_LAYERS,
+          largest.dense,
+          largest.expert,
+          stageParams.dense,
+          stageParams.expert,
+          denseDataParallel(p),
+          expertDataParallel(p),
+          frozenBytesPerParameter,
+          !t.offload.parameters,
+          edgeUnitParameters(c, stage),
+        )
+      : 0;
+  const unsharded =
+    p.zero >= 2
+      ? gatheredBeyondShardBytes(
+          ZERO_UNSHARDED_GRADIENT_LAYERS,
+          counts.adapter.dense / layerCount,
+          counts.adapter.expert / layerCount,
+          counts.adapter.dense,
+          counts.adapter.expert,
+          denseDataParallel(p),
+          expertDataParallel(p),
+          GRAD_BYTES[t.gradDtype],
+          !t.offload.optimizer,
+        )
+      : 0;
   // The caching allocator's reserve is slack around blocks that are freed and reused
   // (activations, gradients, gathered buffers). The frozen base is allocated once, at load,
   // and never freed, so none of the reserve grows with it: the reserve is taken over the
   // rest of the allocated bytes (and ZeRO-3's gathers of frozen layers, which do churn).
   const churning = states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
-  const other = otherMemoryTermsOf(churning, gathered, unsharded, c.calibration.memoryOverheadScale, deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture), allocatorReserveFraction(c));
+  const other = otherMemoryTermsOf(
+    churning,
+    gathered,
+    unsharded,
+    c.calibration.memoryOverheadScale,
+    deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture),
+    allocatorReserveFraction(c),
+  );
   return { frozen, states, dequantBuffer, other };
 }
 
-export { adapterActivations, adaptedMatrices, adapterParametersOf, isAdapted, peftFp32Adapters, type AdapterActivations } from './adapter-matrices.ts';
+export {
+  adapterActivations,
+  adaptedMatrices,
+  adapterParametersOf,
+  isAdapted,
+  peftFp32Adapters,
+  type AdapterActivations,
+} from './adapter-matrices.ts';

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CUDA_CONTEXT_BYTES, cublasWorkspaceBytes, deviceTerms, deviceTermsTotal, ncclCommunicatorBytes, ncclCommunicatorCount,
+  CUDA_CONTEXT_BYTES,
+  cublasWorkspaceBytes,
+  deviceTerms,
+  deviceTermsTotal,
+  ncclCommunicatorBytes,
+  ncclCommunicatorCount,
 } from './device.ts';
 
 // Expected values worked by hand from the sources device.ts cites.

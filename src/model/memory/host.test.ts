@@ -17,15 +17,43 @@ const P405 = 405_853_388_800;
 const P70 = 70_553_706_496;
 const TiB = 2 ** 40;
 
-const LLAMA3_405B = { name: 'Llama 3 405B', layers: 126, hidden: 16384, heads: 128, kvHeads: 8, ffnHidden: 53248, ffnType: 'swiglu', vocab: 128256 };
-const LLAMA3_70B = { name: 'Llama 3 70B', layers: 80, hidden: 8192, heads: 64, kvHeads: 8, ffnHidden: 28672, ffnType: 'swiglu', vocab: 128256 };
+const LLAMA3_405B = {
+  name: 'Llama 3 405B',
+  layers: 126,
+  hidden: 16384,
+  heads: 128,
+  kvHeads: 8,
+  ffnHidden: 53248,
+  ffnType: 'swiglu',
+  vocab: 128256,
+};
+const LLAMA3_70B = {
+  name: 'Llama 3 70B',
+  layers: 80,
+  hidden: 8192,
+  heads: 64,
+  kvHeads: 8,
+  ffnHidden: 28672,
+  ffnType: 'swiglu',
+  vocab: 128256,
+};
 
-function document(model: object, offload: object, extra: { framework?: string; gradDtype?: string; cluster?: object; zero?: number; dp?: number } = {}) {
+function document(
+  model: object,
+  offload: object,
+  extra: { framework?: string; gradDtype?: string; cluster?: object; zero?: number; dp?: number } = {},
+) {
   return {
-    version: 1, model,
+    version: 1,
+    model,
     training: {
-      seqLen: 8192, globalBatch: 64, microBatch: 1, recompute: 'full', offload,
-      framework: extra.framework ?? 'deepspeed', gradDtype: extra.gradDtype ?? 'fp32',
+      seqLen: 8192,
+      globalBatch: 64,
+      microBatch: 1,
+      recompute: 'full',
+      offload,
+      framework: extra.framework ?? 'deepspeed',
+      gradDtype: extra.gradDtype ?? 'fp32',
     },
     parallel: { tp: 1, pp: 1, dp: extra.dp ?? 8, zero: extra.zero ?? 3 },
     cluster: { gpu: 'h100-sxm', gpus: extra.dp ?? 8, ...extra.cluster },
@@ -55,7 +83,9 @@ describe('405B, ZeRO-3 with optimizer and parameter offload on one 8-GPU DGX H10
   it('does not fit: the host cannot hold it, though the GPUs can', () => {
     expect(output.memory.deviceUsed).toBeLessThan(output.memory.capacity);
     expect(output.memory.fits).toBe(false);
-    expect(output.warnings.some((w) => w.startsWith('memory.host: offload needs 8316 GiB of CPU memory per node, the node has 2048 GiB'))).toBe(true);
+    expect(
+      output.warnings.some((w) => w.startsWith('memory.host: offload needs 8316 GiB of CPU memory per node, the node has 2048 GiB')),
+    ).toBe(true);
   });
 
   it('with bf16 gradient accumulation the ZeRO-3 partitions take 2 bytes: 20 × 405.85e9 = 8.12e12', () => {
@@ -109,7 +139,10 @@ describe('bytes per parameter of the shard, framework by framework', () => {
   });
 
   it('DeepSpeed ZeRO-3: the gradient partitions stay whole on the CPU whatever the ratio: 0.5 × 16 + 2 (bf16) = 10', () => {
-    expect(perParameter('deepspeed', { optimizer: true, optimizerFraction: 0.5 }, 3, 'bf16')).toEqual({ optimizerShard: 10, weightShard: 0 });
+    expect(perParameter('deepspeed', { optimizer: true, optimizerFraction: 0.5 }, 3, 'bf16')).toEqual({
+      optimizerShard: 10,
+      weightShard: 0,
+    });
   });
 
   it('FSDP CPUOffload (torchtitan FSDP2, parameters offloaded): fp32 shard 4 + its gradient 4 + moments 8 = 16', () => {
@@ -124,7 +157,8 @@ describe('bytes per parameter of the shard, framework by framework', () => {
 });
 
 describe('cluster.hostMemoryGiB', () => {
-  const read = (cluster: object) => parseDocument({ version: 1, model: LLAMA3_70B, training: { seqLen: 2048, globalBatch: 8 }, cluster: { gpu: 'h100-sxm', ...cluster } });
+  const read = (cluster: object) =>
+    parseDocument({ version: 1, model: LLAMA3_70B, training: { seqLen: 2048, globalBatch: 8 }, cluster: { gpu: 'h100-sxm', ...cluster } });
 
   it("defaults to the GPU preset's usual server", () => {
     const defaultOf = (gpu: string) => {

@@ -75,9 +75,8 @@ export function hostBytesPerParameter(c: RunConfig): HostBytesPerParameter {
 /** Host bytes of one GPU holding `trainable` parameters (its stage's, before ZeRO sharding). */
 function hostBytesOf(c: RunConfig, trainable: GpuParameters, perParameter: HostBytesPerParameter): number {
   const p = c.parallel;
-  const shard = (sharded: boolean) => (sharded
-    ? trainable.dense / denseDataParallel(p) + trainable.expert / expertDataParallel(p)
-    : trainable.dense + trainable.expert);
+  const shard = (sharded: boolean) =>
+    sharded ? trainable.dense / denseDataParallel(p) + trainable.expert / expertDataParallel(p) : trainable.dense + trainable.expert;
   return perParameter.optimizerShard * shard(p.zero >= 1) + perParameter.weightShard * shard(p.zero >= 3);
 }
 

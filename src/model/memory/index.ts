@@ -5,11 +5,22 @@
 // This file is the wing's one public entry: code outside the wing imports from here.
 
 export {
-  activationBytesPerLayer, engineActivationSettings, microBatchesInFlight, peakActivationBytes, recomputeWorkingSetBytes,
+  activationBytesPerLayer,
+  engineActivationSettings,
+  microBatchesInFlight,
+  peakActivationBytes,
+  recomputeWorkingSetBytes,
   stageActivationBytes,
 } from './activations.ts';
 export {
-  gatheredBeyondShardBytes, gradientBytesAtPeak, gradientsFreedAtActivationPeak, modelStateBytes, optimizerBytesPerParameter, type StageMemory, stageMemoryForMetric, stageTotalBytes,
+  gatheredBeyondShardBytes,
+  gradientBytesAtPeak,
+  gradientsFreedAtActivationPeak,
+  modelStateBytes,
+  optimizerBytesPerParameter,
+  type StageMemory,
+  stageMemoryForMetric,
+  stageTotalBytes,
 } from './memory.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';

@@ -21,15 +21,17 @@ interface Shape {
   readonly swiglu: boolean;
 }
 
-const shape: fc.Arbitrary<Shape> = fc.record({
-  layers: fc.integer({ min: 1, max: 12 }),
-  heads: fc.constantFrom(4, 8, 16),
-  kvFraction: fc.constantFrom(1, 2, 4),
-  headDim: fc.constantFrom(16, 32),
-  moe: fc.option(fc.record({ experts: fc.constantFrom(4, 8), topK: fc.constantFrom(1, 2) }), { nil: null }),
-  mla: fc.boolean(),
-  swiglu: fc.boolean(),
-}).map(({ kvFraction, ...s }) => ({ ...s, kvHeads: s.heads / kvFraction }));
+const shape: fc.Arbitrary<Shape> = fc
+  .record({
+    layers: fc.integer({ min: 1, max: 12 }),
+    heads: fc.constantFrom(4, 8, 16),
+    kvFraction: fc.constantFrom(1, 2, 4),
+    headDim: fc.constantFrom(16, 32),
+    moe: fc.option(fc.record({ experts: fc.constantFrom(4, 8), topK: fc.constantFrom(1, 2) }), { nil: null }),
+    mla: fc.boolean(),
+    swiglu: fc.boolean(),
+  })
+  .map(({ kvFraction, ...s }) => ({ ...s, kvHeads: s.heads / kvFraction }));
 
 const runSettings = fc.record({
   dp: fc.constantFrom(1, 2, 4),
@@ -72,17 +74,27 @@ function document(s: Shape, r: Settings, layout: { tp: number; pp: number; ep: n
   return {
     version: 1,
     model: {
-      layers: s.layers, hidden, heads: s.heads, kvHeads: s.kvHeads, headDim: s.headDim, vocab: 512,
+      layers: s.layers,
+      hidden,
+      heads: s.heads,
+      kvHeads: s.kvHeads,
+      headDim: s.headDim,
+      vocab: 512,
       ffnType: s.swiglu ? 'swiglu' : 'gelu',
       moe: s.moe ? { experts: s.moe.experts, topK: s.moe.topK, expertFfnHidden: hidden, sharedExperts: 1, denseLayers: 0 } : null,
       mla: s.mla ? { qLoraRank: 32, kvLoraRank: 16, qkNopeHeadDim: s.headDim, qkRopeHeadDim: 8, vHeadDim: s.headDim } : null,
     },
     training: {
       // DualPipe needs at least 2 × pp micro-batches a step (input/capabilities.ts; deepseek-ai/DualPipe asserts num_chunks >= num_ranks * 2).
-      seqLen: 256, microBatch: r.microBatch,
+      seqLen: 256,
+      microBatch: r.microBatch,
       globalBatch: r.microBatch * r.dp * Math.max(r.accumulation, r.schedule === 'dualpipe' ? 2 * layout.pp : 1),
-      recompute: layout.recompute ?? r.recompute, flashAttention: r.flashAttention, precision: r.precision,
-      optimizer: r.optimizer, masterWeights: r.masterWeights, gradDtype: r.gradDtype,
+      recompute: layout.recompute ?? r.recompute,
+      flashAttention: r.flashAttention,
+      precision: r.precision,
+      optimizer: r.optimizer,
+      masterWeights: r.masterWeights,
+      gradDtype: r.gradDtype,
       offload: { optimizer: r.offloadOptimizer, parameters: false },
     },
     parallel: { tp: layout.tp, pp: layout.pp, dp: r.dp, cp: r.cp, ep: layout.ep, zero, schedule: r.schedule },
@@ -118,36 +130,42 @@ const notAbove = (later: number, earlier: number) => expect(later).toBeLessThanO
 
 describe('memory properties over random valid documents', () => {
   it('every memory number is finite and non-negative', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const out = run(document(s, r, layout));
-      for (const b of [out.perGpu, ...out.stages]) {
-        for (const x of parts(b)) {
-          expect(Number.isFinite(x)).toBe(true);
-          expect(x).toBeGreaterThanOrEqual(0);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const out = run(document(s, r, layout));
+        for (const b of [out.perGpu, ...out.stages]) {
+          for (const x of parts(b)) {
+            expect(Number.isFinite(x)).toBe(true);
+            expect(x).toBeGreaterThanOrEqual(0);
+          }
         }
-      }
-    }), RUNS);
+      }),
+      RUNS,
+    );
   });
 
   it('deviceUsed ≥ reserved ≥ allocated, on the estimate and on every stage (device-side terms and the allocator reserve only add)', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const doc = document(s, r, layout);
-      const output = estimate(doc);
-      expect(output.errors).toEqual([]);
-      expect(output.memory.deviceUsed).toBeGreaterThan(output.memory.reserved);
-      expect(output.memory.reserved).toBeGreaterThanOrEqual(output.memory.perGpu.total);
-      const parsed = parseDocument(doc);
-      if (!parsed.ok) throw new Error('invalid document');
-      for (const stage of stageMemoryDetails(parsed.config)) {
-        expect(stage.deviceUsed).toBeGreaterThan(stage.reserved);
-        expect(stage.reserved).toBeGreaterThanOrEqual(stage.breakdown.total);
-      }
-      expect(output.memory.fits).toBe(output.memory.deviceUsed <= output.memory.capacity);
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const doc = document(s, r, layout);
+        const output = estimate(doc);
+        expect(output.errors).toEqual([]);
+        expect(output.memory.deviceUsed).toBeGreaterThan(output.memory.reserved);
+        expect(output.memory.reserved).toBeGreaterThanOrEqual(output.memory.perGpu.total);
+        const parsed = parseDocument(doc);
+        if (!parsed.ok) throw new Error('invalid document');
+        for (const stage of stageMemoryDetails(parsed.config)) {
+          expect(stage.deviceUsed).toBeGreaterThan(stage.reserved);
+          expect(stage.reserved).toBeGreaterThanOrEqual(stage.breakdown.total);
+        }
+        expect(output.memory.fits).toBe(output.memory.deviceUsed <= output.memory.capacity);
+      }),
+      RUNS,
+    );
   });
 
   it('every number of the whole output (memory, FLOPs, time, cost, reliability, timeline) is finite and non-negative', () => {
@@ -157,57 +175,72 @@ describe('memory properties over random valid documents', () => {
       else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numbers(v, `${path}.${k}`, out);
       return out;
     };
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const output = estimate(document(s, r, layout));
-      expect(output.errors).toEqual([]);
-      expect(output.throughput).not.toBeNull();
-      for (const [path, x] of numbers(output, 'output', [])) {
-        expect(Number.isFinite(x), path).toBe(true);
-        expect(x, path).toBeGreaterThanOrEqual(0);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const output = estimate(document(s, r, layout));
+        expect(output.errors).toEqual([]);
+        expect(output.throughput).not.toBeNull();
+        for (const [path, x] of numbers(output, 'output', [])) {
+          expect(Number.isFinite(x), path).toBe(true);
+          expect(x, path).toBeGreaterThanOrEqual(0);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('the total never rises when tp rises, all else fixed', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const larger = validTps(s).filter((t) => t > layout.tp && validEps(s, t, r).includes(layout.ep));
-      for (const tp of larger) {
-        notAbove(run(document(s, r, { ...layout, tp })).perGpu.total, run(document(s, r, layout)).perGpu.total);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const larger = validTps(s).filter((t) => t > layout.tp && validEps(s, t, r).includes(layout.ep));
+        for (const tp of larger) {
+          notAbove(run(document(s, r, { ...layout, tp })).perGpu.total, run(document(s, r, layout)).perGpu.total);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('the total never rises when pp rises, all else fixed (interleaving excluded: its first stage grows with p, Korthikanti 4.2.3)', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      for (const pp of validPps(s, r.schedule).filter((p) => p > layout.pp)) {
-        notAbove(run(document(s, r, { ...layout, pp })).perGpu.total, run(document(s, r, layout)).perGpu.total);
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        for (const pp of validPps(s, r.schedule).filter((p) => p > layout.pp)) {
+          notAbove(run(document(s, r, { ...layout, pp })).perGpu.total, run(document(s, r, layout)).perGpu.total);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it('the total never rises when the ZeRO stage rises, all else fixed', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const totals = [0, 1, 2, 3].map((zero) => run(document(s, r, { ...layout, zero })).perGpu.total);
-      for (let k = 1; k < totals.length; k++) notAbove(totals[k] ?? 0, totals[k - 1] ?? 0);
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const totals = [0, 1, 2, 3].map((zero) => run(document(s, r, { ...layout, zero })).perGpu.total);
+        for (let k = 1; k < totals.length; k++) notAbove(totals[k] ?? 0, totals[k - 1] ?? 0);
+      }),
+      RUNS,
+    );
   });
 
   it('activations never rise from none to selective to full, on any stage', () => {
-    fc.assert(fc.property(shape, runSettings, (s, r) => {
-      const layout = layoutFor(s, r);
-      if (!layout) return;
-      const stages = ['none', 'selective', 'full'].map((recompute) => run(document(s, r, { ...layout, recompute })).stages);
-      for (let k = 1; k < stages.length; k++) {
-        stages[k]?.forEach((stage, i) => notAbove(stage.activations, stages[k - 1]?.[i]?.activations ?? 0));
-      }
-    }), RUNS);
+    fc.assert(
+      fc.property(shape, runSettings, (s, r) => {
+        const layout = layoutFor(s, r);
+        if (!layout) return;
+        const stages = ['none', 'selective', 'full'].map((recompute) => run(document(s, r, { ...layout, recompute })).stages);
+        for (let k = 1; k < stages.length; k++) {
+          stages[k]?.forEach((stage, i) => notAbove(stage.activations, stages[k - 1]?.[i]?.activations ?? 0));
+        }
+      }),
+      RUNS,
+    );
   });
 });

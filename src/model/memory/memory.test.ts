@@ -17,7 +17,11 @@ function doc(training: Record<string, unknown>, parallel: Record<string, unknown
   };
 }
 
-function config(training: Record<string, unknown>, parallel: Record<string, unknown>, modelOverrides: Record<string, unknown> = {}): RunConfig {
+function config(
+  training: Record<string, unknown>,
+  parallel: Record<string, unknown>,
+  modelOverrides: Record<string, unknown> = {},
+): RunConfig {
   const parsed = parseDocument(doc(training, parallel, modelOverrides));
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   return parsed.config;

@@ -2,14 +2,9 @@
 // optimizer states, sharded by ZeRO), activations (activations.ts) and the named
 // "other" terms whose constants live in calibration.ts.
 
-import {
-  ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS,
-} from '../calibration.ts';
+import { ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { deviceTerms, deviceTermsTotal, type DeviceTerms } from './device.ts';
-import {
-  denseDataParallel, expertDataParallel, layerGpuParameters,
-  type GpuParameters, type PipelineStage,
-} from '../structure/index.ts';
+import { denseDataParallel, expertDataParallel, layerGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import { frameworkProfile, microBatchesPerStep } from '../input/index.ts';
 import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
@@ -32,7 +27,10 @@ function masterWeightBytes(t: Pick<TrainingConfig, 'masterWeights' | 'precision'
 }
 
 /** Optimizer-state bytes per parameter (the K of ZeRO section 3), master weights included; `stateDtype` is the Adam moments' dtype. */
-export function optimizerBytesPerParameter(t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>, stateDtype: StateDtype = 'fp32'): number {
+export function optimizerBytesPerParameter(
+  t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>,
+  stateDtype: StateDtype = 'fp32',
+): number {
   const states: Record<OptimizerKind, number> = {
     adam: stateDtype === 'bf16' ? ADAM_BF16_MOMENT_BYTES : ADAM_MOMENT_BYTES,
     adam8bit: ADAM8BIT_MOMENT_BYTES + ADAM8BIT_BLOCK_STATISTICS_BYTES,
@@ -69,7 +67,9 @@ export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelState
   // ZeRO-Offload's CPU optimizer reads the offloaded share's gradient shards on the host; Megatron's keeps its gradient buffer on the GPU.
   const gradientsOnGpu = p.zero >= 2 && !keepsMaster ? 1 - offloaded : 1;
   const shardGradients = p.zero >= 2 && !deferredUnshardedGradients(c);
-  const gradients = gradientsOnGpu * GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) + (gradientsOnGpu > 0 ? flatFp32GradientBufferBytes(c, byGroup(false)) : 0);
+  const gradients =
+    gradientsOnGpu * GRAD_BYTES[t.gradDtype] * byGroup(shardGradients) +
+    (gradientsOnGpu > 0 ? flatFp32GradientBufferBytes(c, byGroup(false)) : 0);
   const optimizerBytes = optimizerBytesPerParameter(t, c.stack.optimizerStateDtype) - (fp32Shards ? masterWeightBytes(t) : 0);
   const masterOnGpu = fp32Shards ? 0 : masterWeightBytes(t);
   const optimizer = optimizerOnGpuBytesPerParameter(optimizerBytes, masterOnGpu, offloaded, keepsMaster) * byGroup(p.zero >= 1);
@@ -85,8 +85,7 @@ export function modelStateBytes(c: RunConfig, params: GpuParameters): ModelState
  * gradients.
  */
 export function gradientsFreedAtActivationPeak(c: RunConfig): boolean {
-  return frameworkProfile(c.stack.framework).mechanisms.gradientsFreedBeforeForward
-    && microBatchesPerStep(c.training, c.parallel) === 1;
+  return frameworkProfile(c.stack.framework).mechanisms.gradientsFreedBeforeForward && microBatchesPerStep(c.training, c.parallel) === 1;
 }
 
 /**
@@ -120,7 +119,12 @@ export function optimizerOffloadFraction(t: Pick<TrainingConfig, 'offload'>): nu
  * + f × 4 stay (master = 4 bytes). Its gradient copies and clones are pinned host memory,
  * no GPU buffer.
  */
-export function optimizerOnGpuBytesPerParameter(optimizerBytes: number, masterBytes: number, offloaded: number, keepsMaster: boolean): number {
+export function optimizerOnGpuBytesPerParameter(
+  optimizerBytes: number,
+  masterBytes: number,
+  offloaded: number,
+  keepsMaster: boolean,
+): number {
   return (1 - offloaded) * optimizerBytes + (keepsMaster ? offloaded * masterBytes : 0);
 }
 
@@ -133,8 +137,12 @@ export function optimizerOnGpuBytesPerParameter(optimizerBytes: number, masterBy
  * separate master in the optimizer, 16 bytes per parameter with Adam instead of 18.
  */
 export function fsdpFp32ShardedParameters(c: RunConfig): boolean {
-  return frameworkProfile(c.stack.framework).mechanisms.fsdpFp32ShardedParameters && c.parallel.zero >= 3
-    && c.training.masterWeights && c.training.precision !== 'fp32';
+  return (
+    frameworkProfile(c.stack.framework).mechanisms.fsdpFp32ShardedParameters &&
+    c.parallel.zero >= 3 &&
+    c.training.masterWeights &&
+    c.training.precision !== 'fp32'
+  );
 }
 
 /**
@@ -152,8 +160,11 @@ export function deferredUnshardedGradients(c: RunConfig): boolean {
  * gradients, with ZeRO stage 0/1 and bf16 weights (fp16 runs use the FP16 optimizer, which has none). `parameters`: the GPU's unsharded count.
  */
 export function flatFp32GradientBufferBytes(c: RunConfig, parameters: number): number {
-  const applies = frameworkProfile(c.stack.framework).mechanisms.flatFp32GradientBuffer && c.parallel.zero <= 1
-    && c.training.precision === 'bf16' && c.training.gradDtype === 'bf16';
+  const applies =
+    frameworkProfile(c.stack.framework).mechanisms.flatFp32GradientBuffer &&
+    c.parallel.zero <= 1 &&
+    c.training.precision === 'bf16' &&
+    c.training.gradDtype === 'bf16';
   return applies ? FP32_BYTES * parameters : 0;
 }
 
@@ -182,10 +193,13 @@ export function edgeUnitParameters(c: RunConfig, stage: PipelineStage): number {
 
 /** Largest layer's weights on one GPU of the stage, by data-parallel group. */
 function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
-  return stage.layers.reduce<GpuParameters>((big, i) => {
-    const layer = layerGpuParameters(c.model, i, c.parallel);
-    return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
-  }, { dense: 0, expert: 0 });
+  return stage.layers.reduce<GpuParameters>(
+    (big, i) => {
+      const layer = layerGpuParameters(c.model, i, c.parallel);
+      return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
+    },
+    { dense: 0, expert: 0 },
+  );
 }
 
 /**
@@ -204,8 +218,16 @@ function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
  * So the dense gather is the larger of `layers` layers and that unit plus `layers − 1` layers.
  */
 export function gatheredBeyondShardBytes(
-  layers: number, largestDense: number, largestExpert: number, stageDense: number, stageExpert: number,
-  denseGroup: number, expertGroup: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnitDense = 0,
+  layers: number,
+  largestDense: number,
+  largestExpert: number,
+  stageDense: number,
+  stageExpert: number,
+  denseGroup: number,
+  expertGroup: number,
+  bytesPerParameter: number,
+  shardOnGpu: boolean,
+  edgeUnitDense = 0,
 ): number {
   const atOnce = Math.max(layers * largestDense, edgeUnitDense + (layers - 1) * largestDense);
   const dense = Math.min(atOnce, stageDense) * (shardOnGpu ? 1 - 1 / denseGroup : 1);
@@ -225,10 +247,19 @@ export function allocatorReserveFraction(c: RunConfig): number {
 
 /** The named parts of "other" over plain numbers: allocated bytes, gathered weights, unsharded gradients and the device-side terms (before the overhead scale). */
 export function otherMemoryTermsOf(
-  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, device: DeviceTerms, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  allocated: number,
+  gatheredWeights: number,
+  unshardedGradients: number,
+  memoryOverheadScale: number,
+  device: DeviceTerms,
+  reserveFraction = ALLOCATOR_RESERVE_FRACTION,
 ): OtherMemoryTerms {
   const scale = memoryOverheadScale;
-  const scaled: DeviceTerms = { cudaContext: scale * device.cudaContext, ncclBuffers: scale * device.ncclBuffers, workspaces: scale * device.workspaces };
+  const scaled: DeviceTerms = {
+    cudaContext: scale * device.cudaContext,
+    ncclBuffers: scale * device.ncclBuffers,
+    workspaces: scale * device.workspaces,
+  };
   return {
     runtime: deviceTermsTotal(scaled),
     device: scaled,
@@ -248,22 +279,51 @@ export function otherMemoryTotal(o: OtherMemoryTerms): number {
  * summed without allocating: the search's hot path.
  */
 export function stageTotalBytes(
-  allocated: number, gatheredWeights: number, unshardedGradients: number, memoryOverheadScale: number, deviceBytes: number, reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  allocated: number,
+  gatheredWeights: number,
+  unshardedGradients: number,
+  memoryOverheadScale: number,
+  deviceBytes: number,
+  reserveFraction = ALLOCATOR_RESERVE_FRACTION,
 ): number {
-  return allocated + memoryOverheadScale * (deviceBytes + gatheredWeights + unshardedGradients + allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction));
+  return (
+    allocated +
+    memoryOverheadScale *
+      (deviceBytes +
+        gatheredWeights +
+        unshardedGradients +
+        allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction))
+  );
 }
 
 export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
   const { training: t, parallel: p } = c;
   const largest = largestLayer(c, stage);
-  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnit: number) => gatheredBeyondShardBytes(
-    layers, largest.dense, largest.expert, stageParams.dense, stageParams.expert,
-    denseDataParallel(p), expertDataParallel(p), bytesPerParameter, shardOnGpu, edgeUnit,
-  );
-  const gatheredWeights = p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters, edgeUnitParameters(c, stage)) : 0;
+  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnit: number) =>
+    gatheredBeyondShardBytes(
+      layers,
+      largest.dense,
+      largest.expert,
+      stageParams.dense,
+      stageParams.expert,
+      denseDataParallel(p),
+      expertDataParallel(p),
+      bytesPerParameter,
+      shardOnGpu,
+      edgeUnit,
+    );
+  const gatheredWeights =
+    p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters, edgeUnitParameters(c, stage)) : 0;
   const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer, 0) : 0;
   const device = deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture);
-  return otherMemoryTermsOf(allocated, gatheredWeights, unshardedGradients, c.calibration.memoryOverheadScale, device, allocatorReserveFraction(c));
+  return otherMemoryTermsOf(
+    allocated,
+    gatheredWeights,
+    unshardedGradients,
+    c.calibration.memoryOverheadScale,
+    device,
+    allocatorReserveFraction(c),
+  );
 }
 
 export interface StageMemory {

@@ -7,13 +7,33 @@ import { parseDocument, type ModelConfig } from '../input/index.ts';
 
 // Llama 2 7B: multi-head attention (32 KV heads), SwiGLU of width 11,008.
 const llama2_7b: ModelConfig = {
-  name: 'Llama 2 7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 32, headDim: 128, ffnHidden: 11008, ffnType: 'swiglu',
-  vocab: 32000, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0,
+  name: 'Llama 2 7B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 32,
+  headDim: 128,
+  ffnHidden: 11008,
+  ffnType: 'swiglu',
+  vocab: 32000,
+  tiedEmbeddings: false,
+  moe: null,
+  mla: null,
+  mtpLayers: 0,
 };
 const perToken = (modelCode: 'fused' | 'transformers', recompute: ActivationSettings['recompute'] = 'none', m: ModelConfig = llama2_7b) =>
   activationBytesPerLayer(m, 0, {
-    seqLen: 1, microBatch: 1, tp: 1, sequenceParallel: false, cp: 1, recompute, selectiveScope: 'elementwise',
-    flashAttention: true, dropout: false, elementBytes: 2, modelCode,
+    seqLen: 1,
+    microBatch: 1,
+    tp: 1,
+    sequenceParallel: false,
+    cp: 1,
+    recompute,
+    selectiveScope: 'elementwise',
+    flashAttention: true,
+    dropout: false,
+    elementBytes: 2,
+    modelCode,
   });
 
 describe('model code: one Llama 2 7B layer in bf16 with flash attention, bytes per token', () => {
@@ -22,7 +42,7 @@ describe('model code: one Llama 2 7B layer in bf16 with flash attention, bytes p
     // + 4·32 (log-sum-exp) + 3 × 2·11008 (up, gate, product) = 49,152 + 16,384 + 128 + 66,048.
     expect(perToken('fused')).toBe(131_712);
   });
-  it('transformers: + one fp32 copy of the hidden state per RMSNorm (2 × 4·4096) + silu\'s output (2·11008) = 186,496', () => {
+  it("transformers: + one fp32 copy of the hidden state per RMSNorm (2 × 4·4096) + silu's output (2·11008) = 186,496", () => {
     expect(perToken('transformers') - perToken('fused')).toBe(2 * 4 * 4096 + 2 * 11008);
     expect(perToken('transformers')).toBe(186_496);
   });
@@ -37,7 +57,7 @@ describe('model code: one Llama 2 7B layer in bf16 with flash attention, bytes p
     const gpt: ModelConfig = { ...llama2_7b, ffnType: 'gelu', ffnHidden: 16384 };
     expect(perToken('transformers', 'none', gpt)).toBe(perToken('fused', 'none', gpt));
   });
-  it('a MoE layer adds silu\'s output for each of the top-k experts a token visits', () => {
+  it("a MoE layer adds silu's output for each of the top-k experts a token visits", () => {
     const moe: ModelConfig = { ...llama2_7b, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 } };
     expect(perToken('transformers', 'none', moe) - perToken('fused', 'none', moe)).toBe(2 * 4 * 4096 + 2 * 2 * 14336);
   });
@@ -45,7 +65,13 @@ describe('model code: one Llama 2 7B layer in bf16 with flash attention, bytes p
 
 describe('model code from the framework profile', () => {
   const settings = (training: Record<string, unknown>) => {
-    const parsed = parseDocument({ version: 1, model: { layers: 2, hidden: 256, heads: 4, vocab: 1024, ffnType: 'swiglu', ffnHidden: 688 }, training: { seqLen: 256, globalBatch: 8, microBatch: 1, ...training }, parallel: { dp: 8, zero: 3 }, cluster: { gpu: 'a100-80gb', gpus: 8 } });
+    const parsed = parseDocument({
+      version: 1,
+      model: { layers: 2, hidden: 256, heads: 4, vocab: 1024, ffnType: 'swiglu', ffnHidden: 688 },
+      training: { seqLen: 256, globalBatch: 8, microBatch: 1, ...training },
+      parallel: { dp: 8, zero: 3 },
+      cluster: { gpu: 'a100-80gb', gpus: 8 },
+    });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     return engineActivationSettings(parsed.config);
   };

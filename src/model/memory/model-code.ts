@@ -31,6 +31,11 @@ export function eagerNormCopies(code: ModelCode | undefined, m: ModelConfig): Sa
 }
 
 /** silu's output, which a SwiGLU FFN of the given per-token size keeps under `code` beside the fused inventory's three tensors. */
-export function eagerSiluOutput(code: ModelCode | undefined, prefix: string, bytesPerToken: number, modules: readonly RecomputeModule[]): SavedTensor[] {
+export function eagerSiluOutput(
+  code: ModelCode | undefined,
+  prefix: string,
+  bytesPerToken: number,
+  modules: readonly RecomputeModule[],
+): SavedTensor[] {
   return code === 'transformers' ? [saved(`${prefix}.silu.output`, bytesPerToken, 'tensor', 'elementwise', modules)] : [];
 }

@@ -61,9 +61,11 @@ describe('ZeRO-Offload (DeepSpeed offload_optimizer, its ratio for a partial off
 describe('training.offload.optimizerFraction in the document', () => {
   it('is optional and bounded to 0..1', () => {
     const bad = parseDocument({
-      version: 1, model: { layers: 8, hidden: 1024, heads: 16, vocab: 32000 },
+      version: 1,
+      model: { layers: 8, hidden: 1024, heads: 16, vocab: 32000 },
       training: { seqLen: 2048, globalBatch: 64, offload: { optimizer: true, optimizerFraction: 1.5 } },
-      parallel: { dp: 4, zero: 1 }, cluster: { gpu: 'h100-sxm' },
+      parallel: { dp: 4, zero: 1 },
+      cluster: { gpu: 'h100-sxm' },
     });
     expect(bad.ok).toBe(false);
     expect(config('megatron', { optimizer: true }).training.offload.optimizerFraction).toBeUndefined();

@@ -36,7 +36,10 @@ describe('calibration.memoryOverheadScale', () => {
       expect(stage.other.runtime).toBe(runtime);
       expect(stage.other.gatheredWeights).toBeGreaterThan(0);
       expect(stage.other.unshardedGradients).toBeGreaterThan(0);
-      expect(stage.other.allocatorReserve).toBeCloseTo(ALLOCATOR_RESERVE_FRACTION * (allocated + stage.other.gatheredWeights + stage.other.unshardedGradients), 0);
+      expect(stage.other.allocatorReserve).toBeCloseTo(
+        ALLOCATOR_RESERVE_FRACTION * (allocated + stage.other.gatheredWeights + stage.other.unshardedGradients),
+        0,
+      );
     }
   });
 
@@ -51,14 +54,15 @@ describe('calibration.memoryOverheadScale', () => {
           expect(s.other[key]).toBeCloseTo(scale * stage.other[key], 3);
         }
         // Weights, gradients, optimizer states and activations do not move.
-        for (const part of ['parameters', 'gradients', 'optimizer', 'activations'] as const) expect(s.breakdown[part]).toBe(stage.breakdown[part]);
+        for (const part of ['parameters', 'gradients', 'optimizer', 'activations'] as const)
+          expect(s.breakdown[part]).toBe(stage.breakdown[part]);
         expect(s.breakdown.other).toBeCloseTo(scale * stage.breakdown.other, 3);
         expect(s.breakdown.total - stage.breakdown.total).toBeCloseTo((scale - 1) * stage.breakdown.other, 3);
       });
     });
   }
 
-  it('moves the estimate\'s per-GPU total the same way', () => {
+  it("moves the estimate's per-GPU total the same way", () => {
     const at1 = estimate(document()).memory.perGpu;
     const at2 = estimate(document(2)).memory.perGpu;
     expect(at2.total - at1.total).toBeCloseTo(at1.other, 3);

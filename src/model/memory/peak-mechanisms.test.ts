@@ -15,8 +15,17 @@ function titan(training: Record<string, unknown> = {}, framework = 'torchtitan')
     version: 1,
     model: { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256, tiedEmbeddings: false },
     training: {
-      seqLen: 8192, globalBatch: 8, microBatch: 1, precision: 'bf16', optimizer: 'adam', masterWeights: true, gradDtype: 'fp32',
-      recompute: 'selective', flashAttention: true, framework, ...training,
+      seqLen: 8192,
+      globalBatch: 8,
+      microBatch: 1,
+      precision: 'bf16',
+      optimizer: 'adam',
+      masterWeights: true,
+      gradDtype: 'fp32',
+      recompute: 'selective',
+      flashAttention: true,
+      framework,
+      ...training,
     },
     parallel: { tp: 1, pp: 1, dp: 8, zero: 3 },
     cluster: { gpu: 'h100-sxm', gpus: 8 },
@@ -46,10 +55,15 @@ describe('gradients at the activation peak', () => {
     const held = modelStateBytes(c, stageGpuParameters(c.model, c.parallel)[0] ?? { dense: 0, expert: 0 });
     expect(held.gradients / 1e9).toBeCloseTo(4.015, 2);
     expect(stage?.breakdown.gradients).toBe(0);
-    expect(stage?.breakdown.total).toBeCloseTo(held.parameters + held.optimizer + (stage?.breakdown.activations ?? 0) + (stage?.breakdown.other ?? 0), 0);
+    expect(stage?.breakdown.total).toBeCloseTo(
+      held.parameters + held.optimizer + (stage?.breakdown.activations ?? 0) + (stage?.breakdown.other ?? 0),
+      0,
+    );
     // Megatron's persistent buffer: all of them.
     const m = titan({}, 'megatron');
-    expect(stageMemoryDetails(m)[0]?.breakdown.gradients).toBe(modelStateBytes(m, stageGpuParameters(m.model, m.parallel)[0] ?? { dense: 0, expert: 0 }).gradients);
+    expect(stageMemoryDetails(m)[0]?.breakdown.gradients).toBe(
+      modelStateBytes(m, stageGpuParameters(m.model, m.parallel)[0] ?? { dense: 0, expert: 0 }).gradients,
+    );
   });
 });
 

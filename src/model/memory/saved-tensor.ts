@@ -19,4 +19,10 @@ export interface SavedTensor {
 
 export const FP32_BYTES = 4;
 
-export const saved = (name: string, bytesPerToken: number, shard: Shard, role: Role, modules: readonly RecomputeModule[] = []): SavedTensor => ({ name, bytesPerToken, shard, role, modules });
+export const saved = (
+  name: string,
+  bytesPerToken: number,
+  shard: Shard,
+  role: Role,
+  modules: readonly RecomputeModule[] = [],
+): SavedTensor => ({ name, bytesPerToken, shard, role, modules });

@@ -12,12 +12,31 @@ import { FRAMEWORK_PROFILES } from '../input/index.ts';
 // The software-stack mechanisms (issue 14), each with its expected value worked out by hand.
 
 const llama8bLayer: ModelConfig = {
-  name: 'Llama 3 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, headDim: 128, ffnHidden: 14336, ffnType: 'swiglu',
-  vocab: 128256, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0,
+  name: 'Llama 3 8B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  headDim: 128,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 128256,
+  tiedEmbeddings: false,
+  moe: null,
+  mla: null,
+  mtpLayers: 0,
 };
 const oneToken: ActivationSettings = {
-  seqLen: 1, microBatch: 1, tp: 1, sequenceParallel: false, cp: 1, recompute: 'selective',
-  selectiveScope: 'modules', flashAttention: true, dropout: false, elementBytes: 2,
+  seqLen: 1,
+  microBatch: 1,
+  tp: 1,
+  sequenceParallel: false,
+  cp: 1,
+  recompute: 'selective',
+  selectiveScope: 'modules',
+  flashAttention: true,
+  dropout: false,
+  elementBytes: 2,
 };
 
 function doc(training: Record<string, unknown>, parallel: Record<string, unknown> = {}, layers = 4): Record<string, unknown> {
@@ -52,7 +71,7 @@ describe('loss buffers: 128k vocabulary at 8k tokens', () => {
     expect(chunks).toBe(8);
     expect(lossChunks(FRAMEWORK_PROFILES.megatron.mechanisms.fusedLossChunks, 'fused')).toBe(1);
     expect(lossChunks(FRAMEWORK_PROFILES.torchtitan.mechanisms.fusedLossChunks, 'eager')).toBe(1);
-    expect((1 + lossBackwardFp32LogitCopies(chunkLossKind('fused', chunks), 1)) * copyBytes / chunks).toBe(1.5 * 2 ** 30);
+    expect(((1 + lossBackwardFp32LogitCopies(chunkLossKind('fused', chunks), 1)) * copyBytes) / chunks).toBe(1.5 * 2 ** 30);
   });
   it('on a stage: torchtitan eager holds 3 fp32 logits copies, fused 3/8 of one plus the fp32 [T, D] gradient of the hidden states', () => {
     // 256 tokens × vocab 1,024 × 4 B = 1 MiB per copy; the accumulator 256 × hidden 256 × 4 B = 0.25 MiB: 3 − 3/8 − 1/4 = 2.375 MiB less.
@@ -73,28 +92,43 @@ describe('selective recompute policies on one Llama 3 8B layer, bytes per token'
     // 8192 (input) + 8192 (wq) + 2048 (wv) + 28,672 (w1) + 8192 (w2) + 8192 (sdpa out) + 128 (LSE) = 63,616.
     expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(63_616);
   });
-  it('torchtitan op-level SAC on a Qwen3-30B-A3B MoE layer keeps only the attention\'s saves: 21,632', () => {
+  it("torchtitan op-level SAC on a Qwen3-30B-A3B MoE layer keeps only the attention's saves: 21,632", () => {
     // The router gate is force-recomputed (per_op_sac_force_recompute_mm_shapes_by_fqns = ["moe.router.gate"])
     // and the routed experts run as torch._grouped_mm, not on torchtitan's save list: of the aten.mm
     // outputs wq (1st, saved) wk (2nd) wv (3rd, saved) wo (4th) remain. Bytes per token:
     // input 2·2048 + wq 2·32·128 + wv 2·4·128 + SDPA output 2·32·128 + LSE 4·32 = 4,096 + 8,192 + 1,024 + 8,192 + 128 = 21,632.
     const qwen3MoeLayer: ModelConfig = {
-      name: 'Qwen3-30B-A3B', layers: 48, hidden: 2048, heads: 32, kvHeads: 4, headDim: 128, ffnHidden: 6144, ffnType: 'swiglu',
-      vocab: 151_936, tiedEmbeddings: false, moe: { experts: 128, topK: 8, expertFfnHidden: 768, sharedExperts: 0, denseLayers: 0 }, mla: null, mtpLayers: 0,
+      name: 'Qwen3-30B-A3B',
+      layers: 48,
+      hidden: 2048,
+      heads: 32,
+      kvHeads: 4,
+      headDim: 128,
+      ffnHidden: 6144,
+      ffnType: 'swiglu',
+      vocab: 151_936,
+      tiedEmbeddings: false,
+      moe: { experts: 128, topK: 8, expertFfnHidden: 768, sharedExperts: 0, denseLayers: 0 },
+      mla: null,
+      mtpLayers: 0,
     };
     expect(activationBytesPerLayer(qwen3MoeLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(21_632);
   });
   it('Megatron layernorm + mlp drops both norm outputs and the dense MLP (LSE kept): 139,392 − 2·8192 − 86,016 = 36,992', () => {
-    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, recomputeModules: ['layernorm', 'mlp'] })).toBe(139_392 - 2 * 8192 - 86_016);
+    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, recomputeModules: ['layernorm', 'mlp'] })).toBe(
+      139_392 - 2 * 8192 - 86_016,
+    );
   });
 });
 
 describe('dropout from the document: Korthikanti et al. 2022 section 4, GPT-3 175B, exactly', () => {
   it('dropout true, no flash attention: sbh(34 + 5as/h) = 2,868,903,936 bytes per layer', () => {
     const gpt3 = config({
-      version: 1, model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200 },
+      version: 1,
+      model: { layers: 96, hidden: 12288, heads: 96, vocab: 51200 },
       training: { seqLen: 2048, globalBatch: 8, microBatch: 1, flashAttention: false, dropout: true, framework: 'megatron' },
-      parallel: { tp: 1, pp: 1, dp: 8 }, cluster: { gpu: 'a100-80gb' },
+      parallel: { tp: 1, pp: 1, dp: 8 },
+      cluster: { gpu: 'a100-80gb' },
     });
     // sbh = 25,165,824; 34·sbh + 5as²b = 855,638,016 + 2,013,265,920.
     expect(activationBytesPerLayer(gpt3.model, 0, engineActivationSettings(gpt3))).toBe(2_868_903_936);
@@ -108,23 +142,23 @@ describe('optimizer state, gradients', () => {
     expect(optimizerBytesPerParameter(t, 'bf16')).toBe(8);
   });
 
-  it('FSDP2 under pipeline parallelism holds the stage\'s unsharded gradients (torchtitan), sharded otherwise', () => {
+  it("FSDP2 under pipeline parallelism holds the stage's unsharded gradients (torchtitan), sharded otherwise", () => {
     const training = { framework: 'torchtitan', gradDtype: 'fp32' };
     const pp = config(doc(training, { pp: 2, dp: 4, zero: 3 }));
     const noPp = config(doc(training, { pp: 1, dp: 4, zero: 3 }));
     const generic = config(doc({ gradDtype: 'fp32' }, { pp: 2, dp: 4, zero: 3 }));
     const params = { dense: 1000, expert: 0 };
     expect(modelStateBytes(pp, params).gradients).toBe(4 * 1000);
-    expect(modelStateBytes(noPp, params).gradients).toBe(4 * 1000 / 4);
-    expect(modelStateBytes(generic, params).gradients).toBe(4 * 1000 / 4);
+    expect(modelStateBytes(noPp, params).gradients).toBe((4 * 1000) / 4);
+    expect(modelStateBytes(generic, params).gradients).toBe((4 * 1000) / 4);
   });
 
   it('FSDP keeps fp32 parameter shards as the master copy: 4 + 4 + 8 = 16 bytes per parameter with Adam under ZeRO-3, not 2 + 4 + 12 = 18', () => {
     const params = { dense: 1000, expert: 0 };
     const fsdp = modelStateBytes(config(doc({ framework: 'fsdp', gradDtype: 'fp32' }, { dp: 2, zero: 3 })), params);
     const generic = modelStateBytes(config(doc({ gradDtype: 'fp32' }, { dp: 2, zero: 3 })), params);
-    expect(fsdp.parameters + fsdp.gradients + fsdp.optimizer).toBe(16 * 1000 / 2);
-    expect(generic.parameters + generic.gradients + generic.optimizer).toBe(18 * 1000 / 2);
+    expect(fsdp.parameters + fsdp.gradients + fsdp.optimizer).toBe((16 * 1000) / 2);
+    expect(generic.parameters + generic.gradients + generic.optimizer).toBe((18 * 1000) / 2);
   });
 
   it('DeepSpeed BF16 optimizer with ZeRO-1 adds a flat fp32 buffer of every parameter to the bf16 gradients: 2 + 4 bytes', () => {
@@ -144,14 +178,21 @@ describe('activation offload and full recompute of some layers', () => {
     expect(stageActivationBytes(base, stage) - stageActivationBytes(off, stage)).toBeCloseTo(perLayer, 6);
   });
   it('an explicit field wins over the profile', () => {
-    fc.assert(fc.property(fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)), fc.constantFrom('eager', 'fused', 'compiled'), fc.boolean(), fc.constantFrom('fp32', 'bf16'),
-      fc.constantFrom('fused', 'transformers'),
-      (framework, loss, dropout, optimizerStateDtype, modelCode) => {
-        const c = config(doc({ framework, loss, dropout, optimizerStateDtype, modelCode }));
-        expect(c.stack).toMatchObject({ framework, loss, dropout, optimizerStateDtype, modelCode });
-      }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)),
+        fc.constantFrom('eager', 'fused', 'compiled'),
+        fc.boolean(),
+        fc.constantFrom('fp32', 'bf16'),
+        fc.constantFrom('fused', 'transformers'),
+        (framework, loss, dropout, optimizerStateDtype, modelCode) => {
+          const c = config(doc({ framework, loss, dropout, optimizerStateDtype, modelCode }));
+          expect(c.stack).toMatchObject({ framework, loss, dropout, optimizerStateDtype, modelCode });
+        },
+      ),
+    );
   });
-  it('a missing field takes the profile\'s default', () => {
+  it("a missing field takes the profile's default", () => {
     for (const profile of Object.values(FRAMEWORK_PROFILES)) {
       const c = config(doc({ framework: profile.id }));
       expect(c.stack.loss).toBe(profile.defaults.loss);
@@ -164,10 +205,17 @@ describe('activation offload and full recompute of some layers', () => {
 
 describe('reserved memory', () => {
   it('reserved ≥ allocated on every stage, whatever the stack', () => {
-    fc.assert(fc.property(fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)), fc.constantFrom(0, 1, 2, 3), fc.constantFrom(1, 2),
-      (framework, zero, pp) => {
-        for (const s of stageMemoryDetails(config(doc({ framework }, { zero, pp })))) expect(s.reserved).toBeGreaterThanOrEqual(s.breakdown.total);
-      }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...Object.keys(FRAMEWORK_PROFILES)),
+        fc.constantFrom(0, 1, 2, 3),
+        fc.constantFrom(1, 2),
+        (framework, zero, pp) => {
+          for (const s of stageMemoryDetails(config(doc({ framework }, { zero, pp }))))
+            expect(s.reserved).toBeGreaterThanOrEqual(s.breakdown.total);
+        },
+      ),
+    );
   });
   it('fits is judged on reserved', () => {
     const out = estimate(doc({}));

@@ -4,7 +4,14 @@
 
 import { adapterStageMemory } from './adapter.ts';
 import { engineActivationSettings, stageActivationBytes } from './activations.ts';
-import { gradientBytesAtPeak, gradientsFreedAtActivationPeak, modelStateBytes, otherMemoryTerms, reservedBytes, type StageMemory } from './memory.ts';
+import {
+  gradientBytesAtPeak,
+  gradientsFreedAtActivationPeak,
+  modelStateBytes,
+  otherMemoryTerms,
+  reservedBytes,
+  type StageMemory,
+} from './memory.ts';
 import { pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
 
@@ -33,7 +40,13 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
 }
 
 /** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
-function adapterStageDetails(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, adapter: AdapterConfig, activations: number): StageMemory {
+function adapterStageDetails(
+  c: RunConfig,
+  stage: PipelineStage,
+  stageParams: GpuParameters,
+  adapter: AdapterConfig,
+  activations: number,
+): StageMemory {
   const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
   const otherAllocated = a.other.gatheredWeights + a.other.unshardedGradients + a.dequantBuffer;
   const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  budgetMilestones, completionFigures, gamma, histogram, isoDateAfter, logGamma, mulberry32, p50OptimalInterval, poisson, quantile, simulateCompletion,
+  budgetMilestones,
+  completionFigures,
+  gamma,
+  histogram,
+  isoDateAfter,
+  logGamma,
+  mulberry32,
+  p50OptimalInterval,
+  poisson,
+  quantile,
+  simulateCompletion,
   truncatedExponentialMoments,
-  truncatedExponentialSum, uninterruptedSeconds, type CompletionInput,
+  truncatedExponentialSum,
+  uninterruptedSeconds,
+  type CompletionInput,
 } from './completion.ts';
 import { elasticDataParallel, interruptionRates, nodeCount, usdPerGpuHourFor } from './interruptions.ts';
 
@@ -43,7 +55,7 @@ describe('the seeded generator and its draws', () => {
     expect(logGamma(0.5)).toBeCloseTo(Math.log(Math.sqrt(Math.PI)), 11);
   });
 
-  it('Poisson draws have mean and variance equal to the mean, by Knuth\'s method and by PTRS', () => {
+  it("Poisson draws have mean and variance equal to the mean, by Knuth's method and by PTRS", () => {
     for (const mean of [0.3, 4, 37, 5000, 3e9]) {
       const random = mulberry32(11);
       const n = 20_000;
@@ -134,13 +146,21 @@ describe('the completion Monte Carlo', () => {
     expect(Math.abs(d.meanDays - 100.669)).toBeLessThan(0.01);
   });
 
-  it('the mean wall time is Daly\'s (e^(Λs) − 1)(1/Λ + R) a segment, also when interruptions are frequent', () => {
+  it("the mean wall time is Daly's (e^(Λs) − 1)(1/Λ + R) a segment, also when interruptions are frequent", () => {
     // Λ = 1 per 2 h, τ = 1 h, δ = 0.1 h, R = 0.5 h: s = 1.1 h, Λs = 0.55, e^0.55 − 1 = 0.733253;
     // per segment 0.733253 × (2 + 0.5) = 1.833132 h; 100 segments: 183.3132 h = 7.63805 days.
-    const d = simulateCompletion({
-      usefulSeconds: 100 * HOUR, checkpointIntervalSeconds: HOUR, checkpointWriteSeconds: 0.1 * HOUR, restartSeconds: 0.5 * HOUR,
-      interruptionsPerSecond: 1 / (2 * HOUR), elasticRate: 0, usdPerSecond: 0,
-    }, 8000);
+    const d = simulateCompletion(
+      {
+        usefulSeconds: 100 * HOUR,
+        checkpointIntervalSeconds: HOUR,
+        checkpointWriteSeconds: 0.1 * HOUR,
+        restartSeconds: 0.5 * HOUR,
+        interruptionsPerSecond: 1 / (2 * HOUR),
+        elasticRate: 0,
+        usdPerSecond: 0,
+      },
+      8000,
+    );
     expect(d.meanDays / 7.63805).toBeGreaterThan(0.99);
     expect(d.meanDays / 7.63805).toBeLessThan(1.01);
   });
@@ -163,20 +183,36 @@ describe('the completion Monte Carlo', () => {
       return k;
     };
     expect([analytic(0.1), analytic(0.5), analytic(0.9)]).toEqual([6, 10, 14]);
-    const d = simulateCompletion({
-      usefulSeconds: 100 * DAY, checkpointIntervalSeconds: 0, checkpointWriteSeconds: 0, restartSeconds: 0.01 * DAY,
-      interruptionsPerSecond: 0.1 / DAY, elasticRate: 0, usdPerSecond: 0,
-    }, 20_000);
+    const d = simulateCompletion(
+      {
+        usefulSeconds: 100 * DAY,
+        checkpointIntervalSeconds: 0,
+        checkpointWriteSeconds: 0,
+        restartSeconds: 0.01 * DAY,
+        interruptionsPerSecond: 0.1 / DAY,
+        elasticRate: 0,
+        usdPerSecond: 0,
+      },
+      20_000,
+    );
     expect(d.days.p10).toBeCloseTo(100 + 0.01 * analytic(0.1), 9);
     expect(d.days.p50).toBeCloseTo(100 + 0.01 * analytic(0.5), 9);
     expect(d.days.p90).toBeCloseTo(100 + 0.01 * analytic(0.9), 9);
     // With checkpoints every 10 s instead, the count is negative binomial over 864,000 segments,
     // Poisson(10) to a relative 1e-5, and each loses 5 s on average (10 of them: 50 s = 0.0006 days):
     // the same percentiles to within 0.005 days, half a restart.
-    const near = simulateCompletion({
-      usefulSeconds: 100 * DAY, checkpointIntervalSeconds: 10, checkpointWriteSeconds: 0, restartSeconds: 0.01 * DAY,
-      interruptionsPerSecond: 0.1 / DAY, elasticRate: 0, usdPerSecond: 0,
-    }, 20_000);
+    const near = simulateCompletion(
+      {
+        usefulSeconds: 100 * DAY,
+        checkpointIntervalSeconds: 10,
+        checkpointWriteSeconds: 0,
+        restartSeconds: 0.01 * DAY,
+        interruptionsPerSecond: 0.1 / DAY,
+        elasticRate: 0,
+        usdPerSecond: 0,
+      },
+      20_000,
+    );
     expect(near.days.p10).toBeCloseTo(100 + 0.01 * analytic(0.1), 2);
     expect(near.days.p50).toBeCloseTo(100 + 0.01 * analytic(0.5), 2);
     expect(near.days.p90).toBeCloseTo(100 + 0.01 * analytic(0.9), 2);
@@ -190,7 +226,7 @@ describe('the completion Monte Carlo', () => {
     expect(c.days.p50).not.toBe(a.days.p50);
   });
 
-  it('dollars are the wall time at the cluster\'s price per second', () => {
+  it("dollars are the wall time at the cluster's price per second", () => {
     const d = simulateCompletion({ ...ONE_RATE, usdPerSecond: 2.5 });
     expect(d.usd.p50).toBeCloseTo(d.days.p50 * DAY * 2.5, 6);
     expect(d.usd.p90).toBeCloseTo(d.days.p90 * DAY * 2.5, 6);
@@ -266,7 +302,7 @@ describe('interruption rates and prices', () => {
 });
 
 describe('the checkpoint interval chosen against the distribution', () => {
-  it('with hundreds of interruptions a run, the median\'s best interval is the mean\'s: Daly\'s optimum, within half an octave', () => {
+  it("with hundreds of interruptions a run, the median's best interval is the mean's: Daly's optimum, within half an octave", () => {
     // 100 days of work, δ = 60 s, R = 600 s, one interruption per 10 h (240 a run): Young's τ = √(2 × 60 × 36,000) = 2,078 s.
     // The mean wall time per useful second, (e^(Λ(τ+δ)) − 1)(1/Λ + R)/τ (Daly 2006), is least at τ* found below on a fine grid;
     // to first order τ* = √(2δ(M + R)) = √(2 × 60 × 36,600) = 2,096 s. The median of 240-odd interruptions sits near the mean.
@@ -274,7 +310,7 @@ describe('the checkpoint interval chosen against the distribution', () => {
     const young = Math.sqrt(2 * 60 * 10 * HOUR);
     expect(young).toBeCloseTo(2078.5, 0);
     const lambda = input.interruptionsPerSecond;
-    const wallPerUseful = (tau: number) => Math.expm1(lambda * (tau + 60)) * (1 / lambda + 600) / tau;
+    const wallPerUseful = (tau: number) => (Math.expm1(lambda * (tau + 60)) * (1 / lambda + 600)) / tau;
     let daly = 60;
     for (let tau = 60; tau < 20_000; tau += 1) if (wallPerUseful(tau) < wallPerUseful(daly)) daly = tau;
     expect(daly).toBeGreaterThan(1900);
@@ -292,7 +328,10 @@ describe('the checkpoint interval chosen against the distribution', () => {
     // ends at U(1 + δ/τ), least at the longest τ tried: Young's √(2 × 60 × 4.32e6) = 22,768 s × 64 = 1.457e6 s, capped at
     // the useful time U = 864,000 s. p50 = 864,060 s = 10.000694 days.
     const input: CompletionInput = {
-      ...ONE_RATE, usefulSeconds: 10 * DAY, checkpointWriteSeconds: 60, interruptionsPerSecond: 0.2 / (10 * DAY),
+      ...ONE_RATE,
+      usefulSeconds: 10 * DAY,
+      checkpointWriteSeconds: 60,
+      interruptionsPerSecond: 0.2 / (10 * DAY),
     };
     const young = Math.sqrt(2 * 60 * 4.32e6);
     const best = p50OptimalInterval(input, young);
@@ -321,7 +360,7 @@ describe('the dates each quarter of the token budget is reached', () => {
     expect(budgetMilestones(input, null, whole)[0]?.date).toBeUndefined();
   });
 
-  it('with interruptions each quarter ends later than its share of the clean run, and the last is the run\'s end', () => {
+  it("with interruptions each quarter ends later than its share of the clean run, and the last is the run's end", () => {
     const whole = simulateCompletion(ONE_RATE).days;
     const m = budgetMilestones(ONE_RATE, null, whole);
     expect(m[3]?.days).toEqual(whole);

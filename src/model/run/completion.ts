@@ -100,8 +100,8 @@ export function mulberry32(seed: number): () => number {
 
 /** Stirling's series for ln Γ(x), shifted up to x ≥ 7 (numpy's random_loggam, numpy/random/src/distributions/distributions.c). */
 const LOGGAM_COEFFICIENTS = [
-  8.333333333333333e-2, -2.777777777777778e-3, 7.936507936507937e-4, -5.952380952380952e-4, 8.417508417508418e-4,
-  -1.917526917526918e-3, 6.41025641025641e-3, -2.955065359477124e-2, 1.796443723688307e-1, -1.3924322169059,
+  8.333333333333333e-2, -2.777777777777778e-3, 7.936507936507937e-4, -5.952380952380952e-4, 8.417508417508418e-4, -1.917526917526918e-3,
+  6.41025641025641e-3, -2.955065359477124e-2, 1.796443723688307e-1, -1.3924322169059,
 ];
 
 export function logGamma(x: number): number {
@@ -243,12 +243,18 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
 }
 
 /** Wall seconds of a run with no interruption: the useful work plus one checkpoint write per interval of it. */
-export function uninterruptedSeconds(input: Pick<CompletionInput, 'usefulSeconds' | 'checkpointIntervalSeconds' | 'checkpointWriteSeconds'>): number {
+export function uninterruptedSeconds(
+  input: Pick<CompletionInput, 'usefulSeconds' | 'checkpointIntervalSeconds' | 'checkpointWriteSeconds'>,
+): number {
   const { usefulSeconds, checkpointIntervalSeconds: tau, checkpointWriteSeconds: delta } = input;
   return tau > 0 ? usefulSeconds * (1 + delta / tau) : usefulSeconds;
 }
 
-export function simulateCompletion(input: CompletionInput, runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED): CompletionDistribution {
+export function simulateCompletion(
+  input: CompletionInput,
+  runs: number = COMPLETION_RUNS,
+  seed: number = COMPLETION_SEED,
+): CompletionDistribution {
   const random = mulberry32(seed);
   const base = uninterruptedSeconds(input);
   const rate = Math.max(0, input.interruptionsPerSecond);
@@ -321,8 +327,14 @@ export interface IntervalChoice {
  * that does not improve it. Null when there is nothing to choose: no interruptions, or
  * checkpoints that cost nothing (the best is then continuous).
  */
-export function p50OptimalInterval(input: CompletionInput, youngSeconds: number, runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED): IntervalChoice | null {
-  if (!(input.interruptionsPerSecond > 0) || !(input.checkpointWriteSeconds > 0) || !(youngSeconds > 0) || !Number.isFinite(youngSeconds)) return null;
+export function p50OptimalInterval(
+  input: CompletionInput,
+  youngSeconds: number,
+  runs: number = COMPLETION_RUNS,
+  seed: number = COMPLETION_SEED,
+): IntervalChoice | null {
+  if (!(input.interruptionsPerSecond > 0) || !(input.checkpointWriteSeconds > 0) || !(youngSeconds > 0) || !Number.isFinite(youngSeconds))
+    return null;
   const longest = Math.max(youngSeconds, input.usefulSeconds);
   const tried = new Map<number, IntervalChoice>();
   const at = (seconds: number): IntervalChoice => {
@@ -338,7 +350,11 @@ export function p50OptimalInterval(input: CompletionInput, youngSeconds: number,
   const walk = (from: number, direction: 1 | -1, perOctave: number): number => {
     const p50 = (k: number) => at(youngSeconds * 2 ** (k / perOctave)).days.p50;
     let k = from;
-    while ((k + direction) / perOctave >= -INTERVAL_OCTAVES_BELOW && (k + direction) / perOctave <= INTERVAL_OCTAVES_ABOVE && p50(k + direction) < p50(k)) {
+    while (
+      (k + direction) / perOctave >= -INTERVAL_OCTAVES_BELOW &&
+      (k + direction) / perOctave <= INTERVAL_OCTAVES_ABOVE &&
+      p50(k + direction) < p50(k)
+    ) {
       k += direction;
     }
     return k;
@@ -380,8 +396,13 @@ function datedPercentiles(startDate: string, days: Percentiles) {
  * that length: interruptions are a renewal process), with the same runs and seed; the last
  * quarter is the run's end itself.
  */
-export function budgetMilestones(input: CompletionInput, startDate: string | null, whole: Percentiles,
-  runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED): Milestone[] {
+export function budgetMilestones(
+  input: CompletionInput,
+  startDate: string | null,
+  whole: Percentiles,
+  runs: number = COMPLETION_RUNS,
+  seed: number = COMPLETION_SEED,
+): Milestone[] {
   return BUDGET_QUARTERS.map((fraction) => {
     const days = fraction === 1 ? whole : simulateCompletion({ ...input, usefulSeconds: input.usefulSeconds * fraction }, runs, seed).days;
     return startDate === null ? { fraction, days } : { fraction, days, date: datedPercentiles(startDate, days) };
@@ -426,27 +447,34 @@ function minutes(seconds: number): string {
 
 /** The simulation, its dated ends from `startDate`, and a sentence on what was drawn. */
 export function completionFigures(
-  input: CompletionInput, context: CompletionContext, startDate: string | null,
-  runs: number = COMPLETION_RUNS, seed: number = COMPLETION_SEED,
+  input: CompletionInput,
+  context: CompletionContext,
+  startDate: string | null,
+  runs: number = COMPLETION_RUNS,
+  seed: number = COMPLETION_SEED,
 ): CompletionFigures {
   const d = simulateCompletion(input, runs, seed);
   const drawn = [`failures at 1 per ${context.gpuMtbfHours.toLocaleString('en-US')} GPU-hours`];
   if (context.preemptionsPerNodeDay > 0) {
-    drawn.push(`spot preemptions at ${context.preemptionsPerNodeDay.toPrecision(2)} per node-day over ${context.nodes.toLocaleString('en-US')} nodes`);
+    drawn.push(
+      `spot preemptions at ${context.preemptionsPerNodeDay.toPrecision(2)} per node-day over ${context.nodes.toLocaleString('en-US')} nodes`,
+    );
   }
   const unfit = context.elasticMemory;
-  const elastic = context.elasticDp === null
-    ? `a ${minutes(input.restartSeconds)} restart`
-    : unfit && context.elasticDp > 0
-      ? `a ${minutes(input.restartSeconds)} restart (elastic, but data parallel ${context.elasticDp} of ${context.dp} would need `
-        + `${gib(unfit.needBytes)} GiB of ${unfit.where === 'device' ? 'GPU' : 'CPU'} memory ${unfit.where === 'device' ? 'per GPU' : 'per node'}, `
-        + `more than the ${gib(unfit.capacityBytes)} GiB there, so the run waits for the node)`
-    : context.elasticDp > 0
-      ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
-      : `a ${minutes(input.restartSeconds)} restart (elastic, but no data-parallel replica is left without the node)`;
-  const basis = `${runs.toLocaleString('en-US')} simulated runs (seed ${seed}): interruptions as Poisson processes, ${drawn.join(' and ')}; `
-    + `each loses the work since the last checkpoint (up to the ${minutes(input.checkpointIntervalSeconds)} interval) and ${elastic}, restarts taken as uninterrupted; `
-    + `checkpoints block ${input.checkpointWriteSeconds.toPrecision(2)} s each; every GPU is paid for the whole wall time.`;
+  const elastic =
+    context.elasticDp === null
+      ? `a ${minutes(input.restartSeconds)} restart`
+      : unfit && context.elasticDp > 0
+        ? `a ${minutes(input.restartSeconds)} restart (elastic, but data parallel ${context.elasticDp} of ${context.dp} would need ` +
+          `${gib(unfit.needBytes)} GiB of ${unfit.where === 'device' ? 'GPU' : 'CPU'} memory ${unfit.where === 'device' ? 'per GPU' : 'per node'}, ` +
+          `more than the ${gib(unfit.capacityBytes)} GiB there, so the run waits for the node)`
+        : context.elasticDp > 0
+          ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
+          : `a ${minutes(input.restartSeconds)} restart (elastic, but no data-parallel replica is left without the node)`;
+  const basis =
+    `${runs.toLocaleString('en-US')} simulated runs (seed ${seed}): interruptions as Poisson processes, ${drawn.join(' and ')}; ` +
+    `each loses the work since the last checkpoint (up to the ${minutes(input.checkpointIntervalSeconds)} interval) and ${elastic}, restarts taken as uninterrupted; ` +
+    `checkpoints block ${input.checkpointWriteSeconds.toPrecision(2)} s each; every GPU is paid for the whole wall time.`;
   const figures = { days: d.days, usd: d.usd, basis, meanInterruptions: d.meanInterruptions, histogram: d.histogram };
   if (startDate === null) return figures;
   return {

@@ -5,8 +5,18 @@ import { scheduleRates, trainingCost, trainingEnergyKwh, trainingTime } from './
 import type { CostConfig } from '../input/index.ts';
 
 const COST: CostConfig = {
-  usdPerGpuHour: 2, pue: 1.2, gridKgCo2PerKwh: 0.4, gpuMtbfHours: 50_000, checkpointWriteGBps: 50, checkpointIntervalMinutes: null,
-  capacity: 'on-demand', spotUsdPerGpuHour: 2, preemptionsPerNodeDay: 0, restartMinutes: 10, elastic: false, startDate: null,
+  usdPerGpuHour: 2,
+  pue: 1.2,
+  gridKgCo2PerKwh: 0.4,
+  gpuMtbfHours: 50_000,
+  checkpointWriteGBps: 50,
+  checkpointIntervalMinutes: null,
+  capacity: 'on-demand',
+  spotUsdPerGpuHour: 2,
+  preemptionsPerNodeDay: 0,
+  restartMinutes: 10,
+  elastic: false,
+  startDate: null,
 };
 const H100 = { tdpWatts: 700 };
 
@@ -28,13 +38,12 @@ describe('training time', () => {
   });
 
   it('lower goodput never shortens the run', () => {
-    fc.assert(fc.property(
-      fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }),
-      (a, b) => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 1, noNaN: true }), fc.double({ min: 0.01, max: 1, noNaN: true }), (a, b) => {
         const [lo, hi] = a < b ? [a, b] : [b, a];
         expect(trainingTime(1e12, 1e6, 8, lo).wallSeconds).toBeGreaterThanOrEqual(trainingTime(1e12, 1e6, 8, hi).wallSeconds);
-      },
-    ));
+      }),
+    );
   });
 });
 

@@ -7,9 +7,25 @@
 export { scheduleRates, trainingCost, trainingTime } from './cost.ts';
 export { dalyGoodput, dataLoaderRate, expectedFailures, reliabilityPlan } from './reliability.ts';
 export {
-  COMPLETION_RUNS, COMPLETION_SEED, type CompletionContext, type CompletionFigures, type CompletionInput, completionFigures, type Histogram,
-  p50OptimalInterval, type Percentiles, simulateCompletion,
+  COMPLETION_RUNS,
+  COMPLETION_SEED,
+  type CompletionContext,
+  type CompletionFigures,
+  type CompletionInput,
+  completionFigures,
+  type Histogram,
+  p50OptimalInterval,
+  type Percentiles,
+  simulateCompletion,
 } from './completion.ts';
 export { checkpointBytesOf, type RunPlan, runPlan } from './plan.ts';
-export { elasticPlan, type ElasticPlan, elasticWarning, memoryShortfall, reducedRun, runCompletion, runCompletionWithNotes } from './run-completion.ts';
+export {
+  elasticPlan,
+  type ElasticPlan,
+  elasticWarning,
+  memoryShortfall,
+  reducedRun,
+  runCompletion,
+  runCompletionWithNotes,
+} from './run-completion.ts';
 export { effectivePreemptionsPerNodeDay, elasticDataParallel, interruptionRates, nodeCount, usdPerGpuHourFor } from './interruptions.ts';

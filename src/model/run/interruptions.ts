@@ -28,7 +28,9 @@ export interface InterruptionRates {
 }
 
 export function interruptionRates(
-  cost: Pick<CostConfig, 'gpuMtbfHours'> & CapacityFields, gpus: number, gpusPerNode: number,
+  cost: Pick<CostConfig, 'gpuMtbfHours'> & CapacityFields,
+  gpus: number,
+  gpusPerNode: number,
 ): InterruptionRates {
   const failuresPerSecond = gpus / (cost.gpuMtbfHours * SECONDS_PER_HOUR);
   const preemptionsPerSecond = (nodeCount(gpus, gpusPerNode) * effectivePreemptionsPerNodeDay(cost)) / SECONDS_PER_DAY;

@@ -23,7 +23,6 @@ describe('the figures a schedule is planned with', () => {
     // 1e11 tokens = 1e5 million tokens.
     expect(out.cost.usdPerMillionTokens * 1e5).toBeCloseTo(out.cost.usd, 3);
   });
-
 });
 
 // Llama 3 405B as Meta trained it (arXiv 2407.21783, section 3.3 and table 4): 16,384 H100s,
@@ -86,7 +85,7 @@ describe('expected interruptions and the completion distribution', () => {
     expect(spot.reliability.expectedInterruptions).toBeGreaterThan(onDemand.reliability.expectedInterruptions);
     expect(spot.completion.days.p50).toBeGreaterThan(beside.days.p50);
     expect(spot.completion.usd.p50).toBeLessThan(beside.usd.p50);
-    expect(spot.cost.usdPerMillionTokens / onDemand.cost.usdPerMillionTokens).toBeLessThan(1.2 / 3 * 1.1);
+    expect(spot.cost.usdPerMillionTokens / onDemand.cost.usdPerMillionTokens).toBeLessThan((1.2 / 3) * 1.1);
   });
 
   it('dated ends from cost.startDate, in order', () => {
@@ -127,9 +126,15 @@ describe('expected interruptions and the completion distribution', () => {
     const plan = elasticPlan({ ...config, cost }, full.throughput?.stepSeconds ?? 1);
     expect(plan).toMatchObject({ dp: 8, rate: 0 });
     const out = estimateConfig({ ...config, cost }, [], { completion: true });
-    expect(out.reliability?.completion?.basis).toMatch(/elastic, but data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits for the node/);
+    expect(out.reliability?.completion?.basis).toMatch(
+      /elastic, but data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits for the node/,
+    );
     expect(out.reliability?.completion?.waiting).toBeUndefined();
-    expect(out.warnings).toContainEqual(expect.stringMatching(/^cost\.elastic: data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits/));
+    expect(out.warnings).toContainEqual(
+      expect.stringMatching(
+        /^cost\.elastic: data parallel 8 of 16 would need [\d.]+ GiB of GPU memory per GPU, more than the [\d.]+ GiB there, so the run waits/,
+      ),
+    );
   });
 
   it('the checkpoint interval chosen against the distribution, and the dated quarters of the token budget', () => {

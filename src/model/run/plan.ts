@@ -13,7 +13,8 @@ import { reliabilityPlan, type ReliabilityPlan } from './reliability.ts';
 
 /** One checkpoint of the whole model: every parameter's weight and optimizer states (gradients are not saved). */
 export function checkpointBytesOf(config: Pick<RunConfig, 'model' | 'training' | 'stack'>): number {
-  const bytesPerParameter = WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training, config.stack.optimizerStateDtype);
+  const bytesPerParameter =
+    WEIGHT_BYTES[config.training.precision] + optimizerBytesPerParameter(config.training, config.stack.optimizerStateDtype);
   return parameterCounts(config.model).total * bytesPerParameter;
 }
 
@@ -25,8 +26,11 @@ export interface RunPlan {
 }
 
 /** The plan for `config` on `gpus` GPUs (default: its own cluster), nodes of its cluster.gpusPerNode. */
-export function runPlan(config: Pick<RunConfig, 'model' | 'training' | 'stack' | 'cost' | 'cluster'>, gpus: number = config.cluster.gpus,
-  checkpointBytes: number = checkpointBytesOf(config)): RunPlan {
+export function runPlan(
+  config: Pick<RunConfig, 'model' | 'training' | 'stack' | 'cost' | 'cluster'>,
+  gpus: number = config.cluster.gpus,
+  checkpointBytes: number = checkpointBytesOf(config),
+): RunPlan {
   return {
     checkpointBytes,
     plan: reliabilityPlan(config.cost, gpus, checkpointBytes, config.cluster.gpusPerNode),

@@ -2,8 +2,16 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { RESTART_SECONDS } from '../calibration.ts';
 import {
-  checkpointBytes, checkpointWriteSeconds, clusterMtbfHours, dalyGoodput, dataLoaderRate, expectedFailures,
-  lostSecondsPerFailure, reliabilityPlan, tokenIdBytes, youngCheckpointIntervalSeconds,
+  checkpointBytes,
+  checkpointWriteSeconds,
+  clusterMtbfHours,
+  dalyGoodput,
+  dataLoaderRate,
+  expectedFailures,
+  lostSecondsPerFailure,
+  reliabilityPlan,
+  tokenIdBytes,
+  youngCheckpointIntervalSeconds,
 } from './reliability.ts';
 
 describe('failures: Llama 3 (arXiv 2407.21783, section 3.3.4)', () => {
@@ -54,16 +62,18 @@ describe('checkpointing (Young 1974; Daly 2006)', () => {
   });
 
   it('goodput stays in (0, 1]', () => {
-    fc.assert(fc.property(
-      fc.double({ min: 0, max: 1e4, noNaN: true }),
-      fc.double({ min: 60, max: 1e9, noNaN: true }),
-      fc.double({ min: 0, max: 3600, noNaN: true }),
-      (delta, mtbf, restart) => {
-        const g = dalyGoodput(youngCheckpointIntervalSeconds(delta, mtbf), delta, mtbf, restart);
-        expect(g).toBeGreaterThan(0);
-        expect(g).toBeLessThanOrEqual(1);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 1e4, noNaN: true }),
+        fc.double({ min: 60, max: 1e9, noNaN: true }),
+        fc.double({ min: 0, max: 3600, noNaN: true }),
+        (delta, mtbf, restart) => {
+          const g = dalyGoodput(youngCheckpointIntervalSeconds(delta, mtbf), delta, mtbf, restart);
+          expect(g).toBeGreaterThan(0);
+          expect(g).toBeLessThanOrEqual(1);
+        },
+      ),
+    );
   });
 
   it('a plan for Llama 3 scale: 16,384 GPUs, 50,677 h MTBF, 980 GB at 50 GB/s', () => {
@@ -76,7 +86,7 @@ describe('checkpointing (Young 1974; Daly 2006)', () => {
     expect(plan.goodput).toBeLessThan(0.96);
   });
 
-  it('checkpoints at the interval the document sets, with Daly\'s goodput for that interval; the optimum stays recommended', () => {
+  it("checkpoints at the interval the document sets, with Daly's goodput for that interval; the optimum stays recommended", () => {
     const cost = { gpuMtbfHours: 50_677, checkpointWriteGBps: 50 };
     const optimal = reliabilityPlan(cost, 16_384, 980e9);
     const hourly = reliabilityPlan({ ...cost, checkpointIntervalMinutes: 60 }, 16_384, 980e9);

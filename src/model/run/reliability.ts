@@ -49,7 +49,12 @@ export function lostSecondsPerFailure(intervalSeconds: number, restartSeconds: n
  * To first order in δ/τ, τ/M and R/M this is 1 + δ/τ + (τ/2 + R)/M; unlike that form
  * it counts failures during lost work and restarts too, and stays in (0, 1].
  */
-export function dalyGoodput(intervalSeconds: number, writeSeconds: number, clusterMtbfSeconds: number, restartSeconds: number = RESTART_SECONDS): number {
+export function dalyGoodput(
+  intervalSeconds: number,
+  writeSeconds: number,
+  clusterMtbfSeconds: number,
+  restartSeconds: number = RESTART_SECONDS,
+): number {
   const m = clusterMtbfSeconds;
   const restartFactor = Math.exp(restartSeconds / m);
   const segment = intervalSeconds + writeSeconds;
@@ -73,8 +78,8 @@ export interface ReliabilityPlan {
   readonly goodput: number;
 }
 
-type PlanCost = Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'>
-  & Partial<Pick<CostConfig, 'checkpointIntervalMinutes' | 'restartMinutes' | 'capacity' | 'preemptionsPerNodeDay'>>;
+type PlanCost = Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'> &
+  Partial<Pick<CostConfig, 'checkpointIntervalMinutes' | 'restartMinutes' | 'capacity' | 'preemptionsPerNodeDay'>>;
 
 /**
  * Checkpointing plan for `gpus` GPUs saving `bytesPerCheckpoint`: at the interval the
@@ -84,9 +89,12 @@ type PlanCost = Pick<CostConfig, 'gpuMtbfHours' | 'checkpointWriteGBps'>
  * preemptions; without gpusPerNode only failures.
  */
 export function reliabilityPlan(cost: PlanCost, gpus: number, bytesPerCheckpoint: number, gpusPerNode?: number): ReliabilityPlan {
-  const capacity = gpusPerNode === undefined ? 'on-demand' : cost.capacity ?? 'on-demand';
+  const capacity = gpusPerNode === undefined ? 'on-demand' : (cost.capacity ?? 'on-demand');
   const rates = interruptionRates(
-    { gpuMtbfHours: cost.gpuMtbfHours, capacity, preemptionsPerNodeDay: cost.preemptionsPerNodeDay ?? 0 }, gpus, gpusPerNode ?? gpus);
+    { gpuMtbfHours: cost.gpuMtbfHours, capacity, preemptionsPerNodeDay: cost.preemptionsPerNodeDay ?? 0 },
+    gpus,
+    gpusPerNode ?? gpus,
+  );
   const mtbfSeconds = 1 / rates.perSecond;
   const restartSeconds = cost.restartMinutes == null ? RESTART_SECONDS : cost.restartMinutes * SECONDS_PER_MINUTE;
   const writeSeconds = checkpointWriteSeconds(bytesPerCheckpoint, cost.checkpointWriteGBps);

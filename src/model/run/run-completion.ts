@@ -69,19 +69,33 @@ export function elasticWarning(elastic: ElasticPlan, dp: number): string | null 
   if (elastic.dp === 0) return 'cost.elastic: no data-parallel replica is left when a node goes, so the run waits for the node';
   if (!elastic.memory) return null;
   const where = elastic.memory.where === 'device' ? 'GPU memory per GPU' : 'CPU memory per node';
-  return `cost.elastic: data parallel ${elastic.dp} of ${dp} would need ${(elastic.memory.needBytes / GiB).toFixed(1)} GiB of ${where}, `
-    + `more than the ${(elastic.memory.capacityBytes / GiB).toFixed(1)} GiB there, so the run waits for the node instead of carrying on`;
+  return (
+    `cost.elastic: data parallel ${elastic.dp} of ${dp} would need ${(elastic.memory.needBytes / GiB).toFixed(1)} GiB of ${where}, ` +
+    `more than the ${(elastic.memory.capacityBytes / GiB).toFixed(1)} GiB there, so the run waits for the node instead of carrying on`
+  );
 }
 
 /** The completion, and the warnings it raises (an elastic run that cannot carry on). */
-export function runCompletionWithNotes(config: RunConfig, tokensPerSecond: number, stepSeconds: number, checkpointBytes: number, full = true): { completion: Completion; warnings: string[] } {
+export function runCompletionWithNotes(
+  config: RunConfig,
+  tokensPerSecond: number,
+  stepSeconds: number,
+  checkpointBytes: number,
+  full = true,
+): { completion: Completion; warnings: string[] } {
   const elastic = elasticPlan(config, stepSeconds);
   const warning = elasticWarning(elastic, config.parallel.dp);
   return { completion: completionOf(config, elastic, tokensPerSecond, checkpointBytes, full), warnings: warning ? [warning] : [] };
 }
 
 /** full = false: the percentiles (and on spot the on-demand answer) alone, without the interval chosen, the quarters or the waiting comparison. */
-function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: number, checkpointBytes: number, full: boolean): Completion {
+function completionOf(
+  config: RunConfig,
+  elastic: ElasticPlan,
+  tokensPerSecond: number,
+  checkpointBytes: number,
+  full: boolean,
+): Completion {
   const { gpus, gpusPerNode } = config.cluster;
   const usefulSeconds = config.training.tokens / tokensPerSecond;
   const inputOf = (cost: CostConfig) => {
@@ -96,21 +110,32 @@ function completionOf(config: RunConfig, elastic: ElasticPlan, tokensPerSecond: 
       elasticRate: elastic.rate,
       usdPerSecond: (gpus * usdPerGpuHourFor(cost)) / SECONDS_PER_HOUR,
     };
-    return { plan, input, expectedInterruptions: interruptionsPerSecond * usefulSeconds / plan.goodput };
+    return { plan, input, expectedInterruptions: (interruptionsPerSecond * usefulSeconds) / plan.goodput };
   };
-  const figuresOf = (cost: CostConfig, input: CompletionInput) => completionFigures(input, {
-    gpuMtbfHours: cost.gpuMtbfHours, preemptionsPerNodeDay: effectivePreemptionsPerNodeDay(cost), nodes: nodeCount(gpus, gpusPerNode),
-    dp: config.parallel.dp, elasticDp: elastic.dp, elasticMemory: elastic.memory,
-  }, cost.startDate);
+  const figuresOf = (cost: CostConfig, input: CompletionInput) =>
+    completionFigures(
+      input,
+      {
+        gpuMtbfHours: cost.gpuMtbfHours,
+        preemptionsPerNodeDay: effectivePreemptionsPerNodeDay(cost),
+        nodes: nodeCount(gpus, gpusPerNode),
+        dp: config.parallel.dp,
+        elasticDp: elastic.dp,
+        elasticMemory: elastic.memory,
+      },
+      cost.startDate,
+    );
   const own = inputOf(config.cost);
   const figures = figuresOf(config.cost, own.input);
   const best = full ? p50OptimalInterval(own.input, own.plan.optimalCheckpointIntervalSeconds) : null;
-  const completion: Completion = !full ? figures : {
-    ...figures,
-    ...(best ? { p50OptimalInterval: { minutes: best.seconds / SECONDS_PER_MINUTE, days: best.days, usd: best.usd } } : {}),
-    milestones: budgetMilestones(own.input, config.cost.startDate, figures.days),
-    ...(elastic.rate > 0 ? { waiting: waitingFigures(own.input) } : {}),
-  };
+  const completion: Completion = !full
+    ? figures
+    : {
+        ...figures,
+        ...(best ? { p50OptimalInterval: { minutes: best.seconds / SECONDS_PER_MINUTE, days: best.days, usd: best.usd } } : {}),
+        milestones: budgetMilestones(own.input, config.cost.startDate, figures.days),
+        ...(elastic.rate > 0 ? { waiting: waitingFigures(own.input) } : {}),
+      };
   if (config.cost.capacity !== 'spot') return completion;
   const onDemandCost: CostConfig = { ...config.cost, capacity: 'on-demand' };
   const onDemand = inputOf(onDemandCost);

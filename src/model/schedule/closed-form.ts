@@ -88,8 +88,9 @@ export function closedFormSummary(input: ScheduleInput, note: string): ScheduleS
     busiest = Math.max(busiest, work);
     busySeconds += m * share * work;
   }
-  const makespanSeconds = m * busiest * pipelineTimeFactor(input.kind, p, m, input.virtualStages)
-    + pipelineBoundarySeconds(p, nonNegativeSeconds(input.p2pSeconds));
+  const makespanSeconds =
+    m * busiest * pipelineTimeFactor(input.kind, p, m, input.virtualStages) +
+    pipelineBoundarySeconds(p, nonNegativeSeconds(input.p2pSeconds));
   const capacity = p * makespanSeconds;
   return {
     makespanSeconds,

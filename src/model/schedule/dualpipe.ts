@@ -104,9 +104,17 @@ function emitDevice(dev: DeviceProgram, p: number, h: number, half: number): voi
   const halfRanks = p / 2;
   const outer = halfRanks - h - 1;
   for (let i = 0; i < 2 * outer; i++) dev.forward(0); // step 1: nF0
-  for (let i = 0; i < h + 1; i++) { dev.forward(0); dev.forward(1); } // step 2: nF0F1
-  for (let i = 0; i < outer; i++) { dev.backward(1, true); dev.weight(); dev.forward(1); } // step 3: nB1W1F1
-  for (let i = 0; i < half - p + h + 1; i++) { // step 4: nF0B1F1B0
+  for (let i = 0; i < h + 1; i++) {
+    dev.forward(0);
+    dev.forward(1);
+  } // step 2: nF0F1
+  for (let i = 0; i < outer; i++) {
+    dev.backward(1, true);
+    dev.weight();
+    dev.forward(1);
+  } // step 3: nB1W1F1
+  for (let i = 0; i < half - p + h + 1; i++) {
+    // step 4: nF0B1F1B0
     if (i === 0 && h === halfRanks - 1) {
       // The reference's middle ranks do not overlap this first pair, "to further reduce bubble size".
       dev.forward(0);
@@ -116,7 +124,10 @@ function emitDevice(dev: DeviceProgram, p: number, h: number, half: number): voi
     }
     dev.forwardBackward(1, 0);
   }
-  for (let i = 0; i < outer; i++) { dev.backward(1, false); dev.forwardBackward(1, 0); } // step 5: nB1F1B0
+  for (let i = 0; i < outer; i++) {
+    dev.backward(1, false);
+    dev.forwardBackward(1, 0);
+  } // step 5: nB1F1B0
   let zeroBubble = false; // step 6: nB1B0, the second half with zero-bubble splitting
   for (let i = 0; i < h + 1; i++) {
     if (i === Math.floor((h + 1) / 2) && h % 2 === 1) zeroBubble = true;
@@ -124,7 +135,10 @@ function emitDevice(dev: DeviceProgram, p: number, h: number, half: number): voi
     if (i === Math.floor((h + 1) / 2) && h % 2 === 0) zeroBubble = true;
     dev.backward(0, zeroBubble);
   }
-  for (let i = 0; i < outer; i++) { dev.weight(); dev.backward(0, true); } // step 7: nWB0
+  for (let i = 0; i < outer; i++) {
+    dev.weight();
+    dev.backward(0, true);
+  } // step 7: nWB0
   for (let i = 0; i < h + 1; i++) dev.weight(); // step 8: nW
 }
 

@@ -84,9 +84,14 @@ export class Program {
     this.microBatch[i] = microBatch;
     this.chunk[i] = chunk;
     this.device[i] = d;
-    this.duration[i] = kind === OP_F ? (this.times.forwardSeconds[t] ?? 0)
-      : kind === OP_BFULL ? backward
-        : kind === OP_B ? backward * (1 - f) : backward * f;
+    this.duration[i] =
+      kind === OP_F
+        ? (this.times.forwardSeconds[t] ?? 0)
+        : kind === OP_BFULL
+          ? backward
+          : kind === OP_B
+            ? backward * (1 - f)
+            : backward * f;
     this.length = i + 1;
     this.deviceEnd[d] = this.length;
   }
@@ -169,7 +174,10 @@ export function linkDependencies(prog: Program, topo: Topology): Dependencies {
  */
 export function gpipeLikeReorder(prog: Program, topo: Topology): Program {
   const out = new Program(prog.length, prog.devices, {
-    chunks: 1, forwardSeconds: new Float64Array(0), backwardSeconds: new Float64Array(0), weightGradFraction: 0,
+    chunks: 1,
+    forwardSeconds: new Float64Array(0),
+    backwardSeconds: new Float64Array(0),
+    weightGradFraction: 0,
   });
   const rank = (i: number): number => {
     const kind = prog.kind[i] ?? 0;

@@ -7,9 +7,14 @@ import type { ScheduleKind } from '../input/index.ts';
 /** Every stage alike: F forward, B whole backward, `fraction` of B is weight gradients. */
 function uniform(kind: ScheduleKind, p: number, m: number, v: number, F: number, B: number, fraction = 0.5, p2p = 0): ScheduleInput {
   return {
-    kind, stages: p, microBatches: m, virtualStages: v,
-    forwardSeconds: Array<number>(p).fill(F), backwardSeconds: Array<number>(p).fill(B),
-    weightGradFraction: fraction, p2pSeconds: p2p,
+    kind,
+    stages: p,
+    microBatches: m,
+    virtualStages: v,
+    forwardSeconds: Array<number>(p).fill(F),
+    backwardSeconds: Array<number>(p).fill(B),
+    weightGradFraction: fraction,
+    p2pSeconds: p2p,
   };
 }
 
@@ -33,7 +38,11 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
   it.each(['gpipe', '1f1b'] as const)('%s: (p − 1)/m', (kind) => {
     for (const p of [1, 2, 4, 8]) {
       for (const m of range(1, 32)) {
-        for (const [F, B] of [[1, 2], [1, 1], [3, 1]] as const) {
+        for (const [F, B] of [
+          [1, 2],
+          [1, 1],
+          [3, 1],
+        ] as const) {
           const input = uniform(kind, p, m, 1, F, B);
           expect(bubbleOverIdealSimulated(input), `${kind} p=${p} m=${m} F=${F} B=${B}`).toBeCloseTo((p - 1) / m, 9);
           expect(simulateSchedule(input).adjustment).toBeNull();
@@ -49,7 +58,10 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
     for (const p of [1, 2, 4, 8]) {
       for (const m of range(1, 32).filter((x) => x % p === 0)) {
         for (const v of [2, 3, 4]) {
-          for (const [F, B] of [[1, 1], [1, 2]] as const) {
+          for (const [F, B] of [
+            [1, 1],
+            [1, 2],
+          ] as const) {
             const input = uniform('interleaved-1f1b', p, m, v, F, B);
             expect(bubbleOverIdealSimulated(input), `p=${p} m=${m} v=${v} F=${F} B=${B}`).toBeCloseTo((p - 1) / (v * m), 9);
             expect(simulateSchedule(input).adjustment).toBeNull();
@@ -65,7 +77,10 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
     for (const p of [2, 4, 8]) {
       for (const m of range(1, p - 1)) {
         for (const v of [2, 3, 10]) {
-          for (const [F, B] of [[1, 1], [1, 2]] as const) {
+          for (const [F, B] of [
+            [1, 1],
+            [1, 2],
+          ] as const) {
             const input = uniform('interleaved-1f1b', p, m, v, F, B);
             const expected = (p - 1 + (p - m) * (v - 1)) / (v * m);
             expect(bubbleOverIdealSimulated(input), `p=${p} m=${m} v=${v} F=${F} B=${B}`).toBeCloseTo(expected, 9);
@@ -78,8 +93,14 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
     expect(bubbleOverIdeal('interleaved-1f1b', 2, 1, 10)).toBe(1);
   });
 
-  it('interleaved-1f1b with m ≥ p not a multiple of p: Megatron-Core\'s larger group keeps (p − 1)/(v·m), and says so', () => {
-    for (const [p, m] of [[4, 5], [4, 7], [4, 9], [8, 13], [8, 30]] as const) {
+  it("interleaved-1f1b with m ≥ p not a multiple of p: Megatron-Core's larger group keeps (p − 1)/(v·m), and says so", () => {
+    for (const [p, m] of [
+      [4, 5],
+      [4, 7],
+      [4, 9],
+      [8, 13],
+      [8, 30],
+    ] as const) {
       const input = uniform('interleaved-1f1b', p, m, 2, 1, 2);
       expect(bubbleOverIdealSimulated(input)).toBeCloseTo((p - 1) / (2 * m), 9);
       expect(simulateSchedule(input).adjustment).toMatch(/microbatch_group_size_per_vp_stage/);
@@ -102,7 +123,10 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
   it('zero-bubble ZB-H1: (p − 1)(F + B − W) with unequal parts (W ≤ F)', () => {
     // F = 2, B = 1, W = 1 (whole backward 2, fraction 0.5): bubble (p − 1)·2.
     // F = 1, B = 1.5, W = 0.5 (whole backward 2, fraction 0.25): bubble (p − 1)·2.
-    for (const [F, whole, fraction] of [[2, 2, 0.5], [1, 2, 0.25]] as const) {
+    for (const [F, whole, fraction] of [
+      [2, 2, 0.5],
+      [1, 2, 0.25],
+    ] as const) {
       for (const p of [2, 4, 8]) {
         for (const m of [p, 2 * p, 3 * p + 1]) {
           const t = simulateSchedule(uniform('zero-bubble', p, m, 1, F, whole, fraction));
@@ -116,7 +140,7 @@ describe('closed-form bubbles (p2p = 0, identical stages)', () => {
   // chunk, B the whole backward. Device totals F = 2, B = 4 over its two chunks make a
   // chunk's F = 1, B = 2, W = 1 and F&B = F + B = 3: (p/2 − 1)·2 whatever m (even, ≥ 2p
   // as the reference requires), over the ideal m·3 per device.
-  it('dualpipe: (p/2 − 1)(F&B + B − 3W), the report\'s figure', () => {
+  it("dualpipe: (p/2 − 1)(F&B + B − 3W), the report's figure", () => {
     for (const p of [2, 4, 6, 8, 16]) {
       for (let m = 2 * p; m <= 2 * p + 24; m += 2) {
         const input = uniform('dualpipe', p, m, 1, 2, 4, 0.5);
@@ -146,8 +170,8 @@ describe('hand-timed timelines', () => {
     // Stage 1: F0 1.5–2.5, B0 2.5–4.5, F1 4.5–5.5 (input there since 2.5), B1 5.5–7.5.
     // Stage 0: F0 0–1, F1 1–2, B0 needs stage 1's B0 + 0.5 → 5–7, B1 → 8–10.
     const t = simulateSchedule(uniform('1f1b', 2, 2, 1, 1, 2, 0.5, 0.5));
-    const times = (stage: number): string[] => t.blocks.filter((b) => b.stage === stage)
-      .map((b) => `${b.kind}${b.microBatch} ${b.startSeconds}-${b.endSeconds}`);
+    const times = (stage: number): string[] =>
+      t.blocks.filter((b) => b.stage === stage).map((b) => `${b.kind}${b.microBatch} ${b.startSeconds}-${b.endSeconds}`);
     expect(times(0)).toEqual(['F0 0-1', 'F1 1-2', 'B0 5-7', 'B1 8-10']);
     expect(times(1)).toEqual(['F0 1.5-2.5', 'B0 2.5-4.5', 'F1 4.5-5.5', 'B1 5.5-7.5']);
     expect(t.makespanSeconds).toBe(10);
@@ -162,7 +186,7 @@ describe('hand-timed timelines', () => {
     expect(t.bubbleFraction).toBeCloseTo(0.5, 12);
   });
 
-  it('dualpipe, p = 2, m = 4: device 0 runs the reference\'s steps 2, 4, 6, 8 without a gap', () => {
+  it("dualpipe, p = 2, m = 4: device 0 runs the reference's steps 2, 4, 6, 8 without a gap", () => {
     // Direction 0 feeds micro-batches 0, 1 at device 0; direction 1 feeds 2, 3 at device 1.
     // Step 2: F0 F1; step 4 (middle rank, first pair not overlapped): F0, B1, then F1&B0;
     // step 6: B1 whole, B0 split (zero-bubble); step 8: its W.
@@ -194,7 +218,12 @@ describe('activation memory: micro-batches in flight', () => {
   });
 
   it('dualpipe holds p + 1 on every device (DeepSeek-V3 report, table 2: activation PP + 1)', () => {
-    for (const [p, m] of [[2, 4], [4, 8], [4, 14], [8, 20]] as const) {
+    for (const [p, m] of [
+      [2, 4],
+      [4, 8],
+      [4, 14],
+      [8, 20],
+    ] as const) {
       const t = simulateSchedule(uniform('dualpipe', p, m, 1, 1, 2));
       for (let s = 0; s < p; s++) expect(maxInFlight(t, s), `p=${p} m=${m} s=${s}`).toBe(p + 1);
     }
@@ -204,7 +233,12 @@ describe('activation memory: micro-batches in flight', () => {
 describe('degenerate and invalid inputs', () => {
   it('zero times give a zero makespan and no NaN', () => {
     for (const kind of SCHEDULES) {
-      for (const [p, m, v] of [[1, 1, 1], [4, 8, 2], [3, 5, 1], [2, 1, 1]] as const) {
+      for (const [p, m, v] of [
+        [1, 1, 1],
+        [4, 8, 2],
+        [3, 5, 1],
+        [2, 1, 1],
+      ] as const) {
         const t = simulateSchedule(uniform(kind, p, m, v, 0, 0));
         expect(t.makespanSeconds).toBe(0);
         expect(t.bubbleFraction).toBe(0);
@@ -223,8 +257,14 @@ describe('degenerate and invalid inputs', () => {
   it('nonsense numbers do not throw and give finite results', () => {
     for (const kind of SCHEDULES) {
       const t = simulateSchedule({
-        kind, stages: Number.NaN, microBatches: -3, virtualStages: 0,
-        forwardSeconds: [], backwardSeconds: [Number.NaN], weightGradFraction: Number.POSITIVE_INFINITY, p2pSeconds: -1,
+        kind,
+        stages: Number.NaN,
+        microBatches: -3,
+        virtualStages: 0,
+        forwardSeconds: [],
+        backwardSeconds: [Number.NaN],
+        weightGradFraction: Number.POSITIVE_INFINITY,
+        p2pSeconds: -1,
       });
       expect(Number.isFinite(t.makespanSeconds) && Number.isFinite(t.bubbleFraction)).toBe(true);
     }

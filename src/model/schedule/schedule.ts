@@ -4,7 +4,12 @@
 // schedule-dualpipe.ts); schedule-engine.ts times it.
 
 import {
-  DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, blockCount, closedFormSummary, nonNegativeSeconds as seconds, positiveCount as count,
+  DUALPIPE_CHUNK_SHARE,
+  MAX_SIMULATED_BLOCKS,
+  blockCount,
+  closedFormSummary,
+  nonNegativeSeconds as seconds,
+  positiveCount as count,
 } from './closed-form.ts';
 import { timeProgram } from './engine.ts';
 import type { BlockTimes } from './engine.ts';
@@ -42,12 +47,23 @@ function chunkTimes(input: ScheduleInput, p: number, chunks: number, perChunkSha
   return { chunks, forwardSeconds, backwardSeconds, weightGradFraction: Number.isFinite(f) ? Math.min(1, Math.max(0, f)) : 0 };
 }
 
-function linearBuild(input: ScheduleInput, kind: ScheduleKind, shape: LinearShape, groupSize = shape.stages, perChunkShare = 1 / shape.virtualStages): { prog: Program; topo: Topology } {
+function linearBuild(
+  input: ScheduleInput,
+  kind: ScheduleKind,
+  shape: LinearShape,
+  groupSize = shape.stages,
+  perChunkShare = 1 / shape.virtualStages,
+): { prog: Program; topo: Topology } {
   const { stages: p, microBatches: m, virtualStages: v } = shape;
   const times = chunkTimes(input, p, v, perChunkShare);
-  const prog = kind === 'gpipe' ? gpipeProgram(shape, times)
-    : kind === 'zero-bubble' ? zeroBubbleH1Program(shape, times)
-      : kind === 'interleaved-1f1b' ? interleavedProgram(shape, times, groupSize) : oneFOneBProgram(shape, times);
+  const prog =
+    kind === 'gpipe'
+      ? gpipeProgram(shape, times)
+      : kind === 'zero-bubble'
+        ? zeroBubbleH1Program(shape, times)
+        : kind === 'interleaved-1f1b'
+          ? interleavedProgram(shape, times, groupSize)
+          : oneFOneBProgram(shape, times);
   return { prog, topo: { directions: 1, positions: v * p, microBatchesPerDirection: m, microBatchOffset: [0] } };
 }
 
@@ -69,7 +85,9 @@ function buildProgram(input: ScheduleInput): { prog: Program; topo: Topology; no
     if (v > 1) notes.push(`dualpipe ignores virtualStages=${v}`);
     if (p % 2 === 0) {
       if (m % 2 !== 0 || m < 2 * p) {
-        notes.push(`dualpipe expects an even micro-batch count of at least 2p = ${2 * p} (got ${m}); simulated the reference order with the missing micro-batches left out`);
+        notes.push(
+          `dualpipe expects an even micro-batch count of at least 2p = ${2 * p} (got ${m}); simulated the reference order with the missing micro-batches left out`,
+        );
       }
       return { ...dualPipeBuild(input, p, m), notes };
     }
@@ -83,9 +101,13 @@ function buildProgram(input: ScheduleInput): { prog: Program; topo: Topology; no
     }
     const groupSize = interleavedGroupSize(p, m);
     if (m < p) {
-      notes.push(`interleaving needs at least as many micro-batches as stages (${m} < ${p}; Megatron-Core refuses); simulated one group of ${m}`);
+      notes.push(
+        `interleaving needs at least as many micro-batches as stages (${m} < ${p}; Megatron-Core refuses); simulated one group of ${m}`,
+      );
     } else if (groupSize !== p) {
-      notes.push(`Megatron-Core's default group of p=${p} micro-batches does not divide m=${m}; simulated microbatch_group_size_per_vp_stage=${groupSize}, which holds more micro-batches in flight`);
+      notes.push(
+        `Megatron-Core's default group of p=${p} micro-batches does not divide m=${m}; simulated microbatch_group_size_per_vp_stage=${groupSize}, which holds more micro-batches in flight`,
+      );
     }
     return { ...linearBuild(input, input.kind, { stages: p, microBatches: m, virtualStages: v }, groupSize), notes };
   }
@@ -100,7 +122,10 @@ function run(input: ScheduleInput): Built {
   if (times) return { prog, topo, times, adjustment: notes.length > 0 ? notes.join('; ') : null };
   // Not reached by the orders above (the tests check that); kept so that no input can hang or throw.
   const safe = gpipeLikeReorder(prog, topo);
-  const safeTimes = timeProgram(safe, linkDependencies(safe, topo), p2p) ?? { startSeconds: new Float64Array(safe.length), endSeconds: new Float64Array(safe.length) };
+  const safeTimes = timeProgram(safe, linkDependencies(safe, topo), p2p) ?? {
+    startSeconds: new Float64Array(safe.length),
+    endSeconds: new Float64Array(safe.length),
+  };
   notes.push(`the ${input.kind} order deadlocked; simulated every forward before any backward instead`);
   return { prog: safe, topo, times: safeTimes, adjustment: notes.join('; ') };
 }
@@ -138,7 +163,14 @@ export function simulateSchedule(input: ScheduleInput, maxBlocks: number = MAX_S
   const closedForm = tooLargeToSimulate(input, maxBlocks);
   if (closedForm) {
     const { makespanSeconds, bubbleFraction, adjustment } = closedForm;
-    return { stages: count(input.stages), microBatches: count(input.microBatches), blocks: [], makespanSeconds, bubbleFraction, adjustment };
+    return {
+      stages: count(input.stages),
+      microBatches: count(input.microBatches),
+      blocks: [],
+      makespanSeconds,
+      bubbleFraction,
+      adjustment,
+    };
   }
   const built = run(input);
   const { prog, topo, times } = built;
@@ -164,7 +196,14 @@ export function simulateSchedule(input: ScheduleInput, maxBlocks: number = MAX_S
   };
 }
 
-export { bubbleOverIdeal, blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, pipelineTimeFactor } from './closed-form.ts';
+export {
+  bubbleOverIdeal,
+  blockCount,
+  DUALPIPE_CHUNK_SHARE,
+  MAX_SIMULATED_BLOCKS,
+  pipelineBoundarySeconds,
+  pipelineTimeFactor,
+} from './closed-form.ts';
 
 /**
  * Most micro-batch chunks whose activations stage `stage` holds at once: from the start

@@ -36,7 +36,7 @@ describe('pipeline schedules follow the framework', () => {
     for (const g of below) expect(g.shapes.map((s) => s.schedule)).not.toContain('dualpipe');
   });
 
-  it('the ranked search: Megatron-LM never returns DualPipe; torchtitan\'s DualPipe results meet the minimum', () => {
+  it("the ranked search: Megatron-LM never returns DualPipe; torchtitan's DualPipe results meet the minimum", () => {
     const options = { gpuCounts: [64], fixed: { tp: 2, ep: 8 }, topK: 10, groupByLayout: false, pareto: false };
     const megatron = searchLayouts(on('megatron'), options);
     expect(megatron.top.length).toBeGreaterThan(0);
@@ -60,7 +60,7 @@ describe('pipeline schedules follow the framework', () => {
 });
 
 describe('a precision the GPU has no tensor cores for', () => {
-  it('is refused by the search with the engine\'s reason', () => {
+  it("is refused by the search with the engine's reason", () => {
     const out = searchDocument(searchRunDocument({ ...MIXTRAL, training: { precision: 'fp4' } }));
     expect(out.results).toEqual([]);
     expect(out.errors.join(' ')).toMatch(/fp4 needs FP4 tensor cores/);
@@ -78,7 +78,10 @@ describe('cluster sizing counts whole OS nodes and says why a GPU type has no re
   });
 
   it('a GPU type that cannot run the document is dropped with the reason, the others searched', () => {
-    const doc = { ...searchRunDocument({ ...LLAMA, training: { precision: 'fp4', framework: 'megatron' } }), search: { gpuTypes: ['h100-sxm', 'gb200'] } };
+    const doc = {
+      ...searchRunDocument({ ...LLAMA, training: { precision: 'fp4', framework: 'megatron' } }),
+      search: { gpuTypes: ['h100-sxm', 'gb200'] },
+    };
     const out = searchDocument(doc, { gpuCounts: [8], topK: 2 });
     expect(out.errors).toEqual([]);
     expect(out.warnings.some((w) => /h100-sxm has no result: training\.precision: fp4 needs FP4 tensor cores/.test(w))).toBe(true);
@@ -87,7 +90,7 @@ describe('cluster sizing counts whole OS nodes and says why a GPU type has no re
   });
 });
 
-describe('the search tries the framework\'s own switches, and names a better plan another framework runs', () => {
+describe("the search tries the framework's own switches, and names a better plan another framework runs", () => {
   // Mixtral 8x7B on 64 H100 under Megatron-LM (alltoall dispatcher): EP overlap is a switch of
   // its own (--overlap-moe-expert-parallel-comm); whole-iteration graphs are not tried, the
   // alltoall dispatcher synchronises with the host (capabilities.ts cudaGraphProblem).
@@ -110,7 +113,9 @@ describe('the search tries the framework\'s own switches, and names a better pla
     const base = on('megatron', { ...MIXTRAL, globalBatch: 256 });
     const options = { gpuCounts: [64], fixed: { tp: 2, pp: 4 } };
     // Against a run that would take a million days, torchtitan's DualPipeV is named, with its days and layout …
-    expect(otherFrameworkNote(base, options, 1e6)).toMatch(/^Another framework: torchtitan's DualPipeV would take [\d.]+ days on 64 GPUs \(TP 2, PP 4, .*against 1000000\.0 days with Megatron-LM's best/);
+    expect(otherFrameworkNote(base, options, 1e6)).toMatch(
+      /^Another framework: torchtitan's DualPipeV would take [\d.]+ days on 64 GPUs \(TP 2, PP 4, .*against 1000000\.0 days with Megatron-LM's best/,
+    );
     // … never when it is not sooner, nor when the framework runs DualPipe itself.
     expect(otherFrameworkNote(base, options, 1e-6)).toBeNull();
     expect(otherFrameworkNote(on('torchtitan', { ...MIXTRAL, globalBatch: 256 }), options, 1e6)).toBeNull();

@@ -18,7 +18,13 @@ import { otherFrameworkNote, stackSwitchLanes } from './switches.ts';
 export type { SearchDocumentResult, SearchVariant, CostFront, CostPoint } from './results.ts';
 
 export type SearchDocumentParse =
-  | { readonly ok: true; readonly base: RunConfig; readonly fixed: FixedDegrees; readonly gpus: number; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly base: RunConfig;
+      readonly fixed: FixedDegrees;
+      readonly gpus: number;
+      readonly warnings: readonly string[];
+    }
   | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };
 
 const INTEGER_DEGREES = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp'] as const;
@@ -53,14 +59,18 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   const gpusValue = own(cluster, 'gpus');
   let gpus = 1;
   if (gpusValue === undefined || gpusValue === null) {
-    if (!gpusGiven) r.error('cluster.gpus', 'is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)');
+    if (!gpusGiven)
+      r.error(
+        'cluster.gpus',
+        'is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)',
+      );
   } else {
     gpus = r.integer(cluster, 'gpus', 'cluster', 1);
   }
   const trainingRaw = own(raw, 'training');
   const training = isObject(trainingRaw) ? trainingRaw : {};
   for (const key of ['microBatch', 'recompute']) {
-    if (own(training, key) !== undefined) r.warn(`training.${key}`, 'is searched; the document\'s value is not held fixed');
+    if (own(training, key) !== undefined) r.warn(`training.${key}`, "is searched; the document's value is not held fixed");
   }
   const offload = own(training, 'offload');
   const parameterOffload = isObject(offload) && own(offload, 'parameters') === true;
@@ -75,7 +85,10 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   // Fine-tuning (issue 24): the evaluator's pieces (pieces.ts) hold full training's model states per parameter;
   // the listed results are re-estimated by the engine, which does model the frozen base.
   if (isObject(training) && isObject(own(training, 'adapter'))) {
-    r.warn('training.adapter', 'the layout search ranks layouts with full training\'s model states (it may pass over layouts that fit a fine-tune); each listed result is the engine\'s own estimate of the fine-tune');
+    r.warn(
+      'training.adapter',
+      "the layout search ranks layouts with full training's model states (it may pass over layouts that fit a fine-tune); each listed result is the engine's own estimate of the fine-tune",
+    );
   }
   const warnings = [...r.warnings, ...parsed.warnings];
   const errors = [...r.errors, ...(parsed.ok ? [] : parsed.errors)];
@@ -107,11 +120,20 @@ export interface SearchDocumentOutput {
   readonly pruned: number;
   readonly fitting: number;
   /** Throughput against per-GPU memory (closed-form step time), least memory first; empty when sizing. */
-  readonly pareto: readonly { readonly parallel: ParallelConfig; readonly training: LayoutTraining; readonly gpus: number; readonly tokensPerSecond: number; readonly memoryBytes: number }[];
+  readonly pareto: readonly {
+    readonly parallel: ParallelConfig;
+    readonly training: LayoutTraining;
+    readonly gpus: number;
+    readonly tokensPerSecond: number;
+    readonly memoryBytes: number;
+  }[];
   /** Cluster sizing: each GPU type's cost against days, one point per cluster size (its soonest layout); empty otherwise. */
   readonly costFronts: readonly CostFront[];
   /** Cluster sizing: the GPU types and the cluster sizes searched for each. */
-  readonly sizing: { readonly gpuTypes: readonly string[]; readonly gpuRange: { readonly min: number; readonly max: number } | null } | null;
+  readonly sizing: {
+    readonly gpuTypes: readonly string[];
+    readonly gpuRange: { readonly min: number; readonly max: number } | null;
+  } | null;
   readonly stopped: boolean;
   readonly warnings: readonly string[];
   readonly errors: readonly string[];
@@ -129,11 +151,27 @@ function mergedOptions(block: SearchOptions, options: SearchOptions): SearchOpti
  * options.progressEvery layouts (await between steps so a cancel message can set the flag
  * control.shouldStop reads), returns the command line's output (without `seconds`).
  */
-export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchDocumentOutput, void> {
+export function* searchDocumentSteps(
+  raw: unknown,
+  options: SearchOptions = {},
+  control: SearchControl = {},
+): Generator<SearchProgress, SearchDocumentOutput, void> {
   const block = readSearchBlock(raw);
   const o = mergedOptions(block.options, options);
   const objective = o.objective ?? 'tokensPerSecond';
-  const empty = { evaluated: 0, results: [], objective, layouts: 0, memoryOnly: 0, pruned: 0, fitting: 0, pareto: [], costFronts: [], sizing: null, stopped: false };
+  const empty = {
+    evaluated: 0,
+    results: [],
+    objective,
+    layouts: 0,
+    memoryOnly: 0,
+    pruned: 0,
+    fitting: 0,
+    pareto: [],
+    costFronts: [],
+    sizing: null,
+    stopped: false,
+  };
   if (block.errors.length > 0 || !isObject(raw)) {
     const parsed = parseSearchDocument(raw, true);
     return { ...empty, warnings: [...block.warnings, ...parsed.warnings], errors: [...block.errors, ...(parsed.ok ? [] : parsed.errors)] };
@@ -174,8 +212,10 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
     fixed: { ...fixed, ...o.fixed },
   };
   const result = yield* searchLaneSteps(lanes, searchOptions, control);
-  const sameSwitches = (a: StackSwitches | undefined, b: StackSwitches | undefined) => a?.epComm === b?.epComm && a?.cudaGraph === b?.cudaGraph;
-  const laneOf = (l: ScoredLayout) => (lanes.find((lane) => lane.gpuId === l.gpuId && sameSwitches(lane.switches, l.switches)) ?? lanes[0] as SearchLane).base;
+  const sameSwitches = (a: StackSwitches | undefined, b: StackSwitches | undefined) =>
+    a?.epComm === b?.epComm && a?.cudaGraph === b?.cudaGraph;
+  const laneOf = (l: ScoredLayout) =>
+    (lanes.find((lane) => lane.gpuId === l.gpuId && sameSwitches(lane.switches, l.switches)) ?? (lanes[0] as SearchLane)).base;
   const results = documentResults(result.top, laneOf, objective, searchOptions);
   if (!sizing && !result.stopped && lanes[0]) {
     const note = otherFrameworkNote(lanes[0].base, searchOptions, results[0]?.output.time?.days);
@@ -189,13 +229,20 @@ export function* searchDocumentSteps(raw: unknown, options: SearchOptions = {}, 
     memoryOnly: result.counts.memoryOnly,
     pruned: result.counts.pruned,
     fitting: result.counts.fitting,
-    pareto: sizing ? [] : result.pareto.map((l) => ({
-      parallel: l.parallel,
-      training: { microBatch: l.microBatch, recompute: l.recompute, offload: l.offload, ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}) },
-      gpus: l.gpus,
-      tokensPerSecond: l.tokensPerSecond,
-      memoryBytes: l.memoryBytes,
-    })),
+    pareto: sizing
+      ? []
+      : result.pareto.map((l) => ({
+          parallel: l.parallel,
+          training: {
+            microBatch: l.microBatch,
+            recompute: l.recompute,
+            offload: l.offload,
+            ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}),
+          },
+          gpus: l.gpus,
+          tokensPerSecond: l.tokensPerSecond,
+          memoryBytes: l.memoryBytes,
+        })),
     costFronts: sizing ? costFronts(result.pareto, lanes, results) : [],
     sizing: sizing ? { gpuTypes: lanes.map((l) => l.gpuId ?? 'custom'), gpuRange: o.gpuRange ?? null } : null,
     stopped: result.stopped,

@@ -34,7 +34,18 @@ function layoutSampler(base: RunConfig) {
     if (!shape || !combo) return null;
     return {
       gpus: g.gpus,
-      parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...explicitEtp(base), vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: combo.zero, schedule: shape.schedule },
+      parallel: {
+        tp: g.tp,
+        pp: g.pp,
+        dp: g.dp,
+        cp: g.cp,
+        ep: g.ep,
+        ...explicitEtp(base),
+        vpp: shape.vpp,
+        sequenceParallel: g.sequenceParallel,
+        zero: combo.zero,
+        schedule: shape.schedule,
+      },
       microBatch: g.microBatch,
       recompute: g.recompute,
       offload: combo.offload,
@@ -70,21 +81,27 @@ describe('the search evaluator agrees with the engine', () => {
     it(`on random layouts of ${String(spec.model)} on ${spec.gpus} × ${spec.gpu}`, () => {
       const base = searchBase(spec);
       const sample = layoutSampler(base);
-      fc.assert(fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
-        const choice = sample(a, b, c);
-        if (choice) expectAgreement(base, choice);
-      }), { numRuns: 30 });
+      fc.assert(
+        fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
+          const choice = sample(a, b, c);
+          if (choice) expectAgreement(base, choice);
+        }),
+        { numRuns: 30 },
+      );
     });
   }
 
-  it('on random layouts of mixtral-8x7b with the document\'s explicit expert TP 1 (the search keeps it in every layout)', () => {
+  it("on random layouts of mixtral-8x7b with the document's explicit expert TP 1 (the search keeps it in every layout)", () => {
     const plain = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 });
     const base = { ...plain, parallel: { ...plain.parallel, etp: 1 } };
     const sample = layoutSampler(base);
-    fc.assert(fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
-      const choice = sample(a, b, c);
-      if (choice) expectAgreement(base, choice);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
+        const choice = sample(a, b, c);
+        if (choice) expectAgreement(base, choice);
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('on random layouts of random small models and clusters', () => {
@@ -97,7 +114,14 @@ describe('the search evaluator agrees with the engine', () => {
       swiglu: fc.boolean(),
       vocab: fc.integer({ min: 8, max: 5000 }),
       tied: fc.boolean(),
-      moe: fc.option(fc.record({ expertsLog: fc.integer({ min: 1, max: 4 }), topK: fc.integer({ min: 1, max: 2 }), shared: fc.integer({ min: 0, max: 1 }), dense: fc.integer({ min: 0, max: 2 }) })),
+      moe: fc.option(
+        fc.record({
+          expertsLog: fc.integer({ min: 1, max: 4 }),
+          topK: fc.integer({ min: 1, max: 2 }),
+          shared: fc.integer({ min: 0, max: 1 }),
+          dense: fc.integer({ min: 0, max: 2 }),
+        }),
+      ),
       mtpLayers: fc.integer({ min: 0, max: 1 }),
     });
     const run = fc.record({
@@ -110,23 +134,50 @@ describe('the search evaluator agrees with the engine', () => {
       optimizer: fc.constantFrom('adam', 'adam8bit', 'sgd'),
       flashAttention: fc.boolean(),
     });
-    fc.assert(fc.property(run, fc.nat(), fc.nat(), fc.nat(), (r, a, b, c) => {
-      const heads = 2 ** r.model.headsLog;
-      const hidden = heads * r.model.headDim;
-      const m: ModelJson = {
-        name: 'random', layers: r.model.layers, hidden, heads, kvHeads: Math.max(1, heads / 2 ** Math.min(r.model.kvDivisorLog, r.model.headsLog)),
-        ffnHidden: hidden * r.model.ffnMultiple, ffnType: r.model.swiglu ? 'swiglu' : 'gelu', vocab: r.model.vocab, tiedEmbeddings: r.model.tied,
-        moe: r.model.moe ? { experts: 2 ** r.model.moe.expertsLog, topK: r.model.moe.topK, expertFfnHidden: hidden, sharedExperts: r.model.moe.shared, denseLayers: Math.min(r.model.moe.dense, r.model.layers) } : null,
-        mla: null, mtpLayers: r.model.mtpLayers,
-      };
-      const base = searchBase({
-        model: m, gpu: r.gpu, gpus: r.gpus, globalBatch: 2 ** r.batchLog * 3, seqLen: 2 ** r.seqLog,
-        // A100 has no FP8 tensor cores: the engine refuses fp8 there (input/capabilities.ts precisionProblem).
-        training: { precision: r.gpu === 'a100-40gb' && r.precision === 'fp8' ? 'bf16' : r.precision, optimizer: r.optimizer, flashAttention: r.flashAttention },
-      });
-      const choice = layoutSampler(base)(a, b, c);
-      if (choice) expectAgreement(base, choice);
-    }), { numRuns: 80 });
+    fc.assert(
+      fc.property(run, fc.nat(), fc.nat(), fc.nat(), (r, a, b, c) => {
+        const heads = 2 ** r.model.headsLog;
+        const hidden = heads * r.model.headDim;
+        const m: ModelJson = {
+          name: 'random',
+          layers: r.model.layers,
+          hidden,
+          heads,
+          kvHeads: Math.max(1, heads / 2 ** Math.min(r.model.kvDivisorLog, r.model.headsLog)),
+          ffnHidden: hidden * r.model.ffnMultiple,
+          ffnType: r.model.swiglu ? 'swiglu' : 'gelu',
+          vocab: r.model.vocab,
+          tiedEmbeddings: r.model.tied,
+          moe: r.model.moe
+            ? {
+                experts: 2 ** r.model.moe.expertsLog,
+                topK: r.model.moe.topK,
+                expertFfnHidden: hidden,
+                sharedExperts: r.model.moe.shared,
+                denseLayers: Math.min(r.model.moe.dense, r.model.layers),
+              }
+            : null,
+          mla: null,
+          mtpLayers: r.model.mtpLayers,
+        };
+        const base = searchBase({
+          model: m,
+          gpu: r.gpu,
+          gpus: r.gpus,
+          globalBatch: 2 ** r.batchLog * 3,
+          seqLen: 2 ** r.seqLog,
+          // A100 has no FP8 tensor cores: the engine refuses fp8 there (input/capabilities.ts precisionProblem).
+          training: {
+            precision: r.gpu === 'a100-40gb' && r.precision === 'fp8' ? 'bf16' : r.precision,
+            optimizer: r.optimizer,
+            flashAttention: r.flashAttention,
+          },
+        });
+        const choice = layoutSampler(base)(a, b, c);
+        if (choice) expectAgreement(base, choice);
+      }),
+      { numRuns: 80 },
+    );
   });
 });
 
@@ -135,10 +186,17 @@ describe('ZeRO with nothing to shard over', () => {
   // GPU: the engine must then give the same figures for every stage (offload aside).
   it('gives the same memory and step time for ZeRO 0 to 3 when dp × cp = 1 (dense model)', () => {
     const base = searchBase({ model: 'llama2-7b', gpu: 'h100-sxm', gpus: 8, globalBatch: 64, seqLen: 4096 });
-    const outputs = ([0, 1, 2, 3] as const).map((zero) => estimateConfig(layoutConfig(base, {
-      gpus: 8, parallel: { tp: 4, pp: 2, dp: 1, cp: 1, ep: 1, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
-      microBatch: 1, recompute: 'selective', offload: { optimizer: false, parameters: false },
-    })));
+    const outputs = ([0, 1, 2, 3] as const).map((zero) =>
+      estimateConfig(
+        layoutConfig(base, {
+          gpus: 8,
+          parallel: { tp: 4, pp: 2, dp: 1, cp: 1, ep: 1, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
+          microBatch: 1,
+          recompute: 'selective',
+          offload: { optimizer: false, parameters: false },
+        }),
+      ),
+    );
     for (const out of outputs.slice(1)) {
       expect(out.memory.perGpu.total).toBe(outputs[0]?.memory.perGpu.total);
       expect(out.throughput?.stepSeconds).toBe(outputs[0]?.throughput?.stepSeconds);
@@ -147,10 +205,17 @@ describe('ZeRO with nothing to shard over', () => {
 
   it('and for a MoE model whose expert groups are one GPU too (tp = ep = 8, dp = 1)', () => {
     const base = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 16, globalBatch: 32, seqLen: 4096 });
-    const outputs = ([0, 1, 2, 3] as const).map((zero) => estimateConfig(layoutConfig(base, {
-      gpus: 16, parallel: { tp: 8, pp: 2, dp: 1, cp: 1, ep: 8, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
-      microBatch: 1, recompute: 'full', offload: { optimizer: false, parameters: false },
-    })));
+    const outputs = ([0, 1, 2, 3] as const).map((zero) =>
+      estimateConfig(
+        layoutConfig(base, {
+          gpus: 16,
+          parallel: { tp: 8, pp: 2, dp: 1, cp: 1, ep: 8, vpp: 1, sequenceParallel: true, zero, schedule: '1f1b' },
+          microBatch: 1,
+          recompute: 'full',
+          offload: { optimizer: false, parameters: false },
+        }),
+      ),
+    );
     expect(outputs[0]?.errors).toEqual([]);
     for (const out of outputs.slice(1)) {
       expect(out.memory.perGpu.total).toBe(outputs[0]?.memory.perGpu.total);

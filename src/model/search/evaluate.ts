@@ -138,7 +138,9 @@ export class LayoutEvaluator {
     this.microBatches = group.microBatches;
     this.gradientsFreed = this.freesGradients && group.microBatches === 1;
     const { moe, etp, architecture } = this.deviceOf;
-    this.deviceBytes = deviceTermsTotal(deviceTerms({ tp: group.tp, pp: group.pp, dp: group.dp, cp: group.cp, ep: group.ep, etp }, moe, architecture));
+    this.deviceBytes = deviceTermsTotal(
+      deviceTerms({ tp: group.tp, pp: group.pp, dp: group.dp, cp: group.cp, ep: group.ep, etp }, moe, architecture),
+    );
     // time.ts: the first forward and the last backward each cross every stage boundary once.
     const message = pieces.pipelineMessage;
     this.ppSeconds = pipelineBoundarySeconds(group.pp, message.intercept + message.slope * group.microBatch);
@@ -159,8 +161,16 @@ export class LayoutEvaluator {
       affine(this.syncCoefficients, 4 * z, (p) => sync(z, p, grid.denseSyncRanks, grid.denseSyncLink).step.seconds);
       affine(this.syncCoefficients, 4 * z + 2, (p) => sync(z, p, grid.expertSyncRanks, grid.expertSyncLink).step.seconds);
     }
-    affine(this.gatherCoefficients, 0, (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds);
-    affine(this.gatherCoefficients, 2, (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds);
+    affine(
+      this.gatherCoefficients,
+      0,
+      (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds,
+    );
+    affine(
+      this.gatherCoefficients,
+      2,
+      (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds,
+    );
   }
 
   /**
@@ -174,7 +184,10 @@ export class LayoutEvaluator {
    * shape where that stage is lightest; both with model states at the fullest sharding the
    * group's combos allow and "other" at least runtime and allocator reserve.
    */
-  groupLowerBounds(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates): { readonly step: number; readonly memory: number } {
+  groupLowerBounds(
+    shapes: readonly PipelineShape[],
+    stagesOf: (shape: PipelineShape) => StageCandidates,
+  ): { readonly step: number; readonly memory: number } {
     const group = this.group;
     const pieces = this.pieces;
     if (!group || !pieces) return { step: 0, memory: 0 };
@@ -195,20 +208,31 @@ export class LayoutEvaluator {
     }
     const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * Math.min(time.moe, time.moeDualPipe) + time.output;
     const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
-    const states = perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense)
-      + perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
+    const states =
+      perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense) +
+      perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
     const mean = (states + b * (this.denseLayerCount * a.keptDense + this.moeLayerCount * a.keptMoe)) / group.pp;
     return { step, memory: this.allocatedToTotalLowerBound(Math.max(mean, firstStage === Infinity ? 0 : firstStage)) };
   }
 
   /** Per shape of a list, for m micro-batches: the first stage's layers, edges and micro-batches in flight; the least bubble factor. */
-  private firstStageTable(shapes: readonly PipelineShape[], stagesOf: (shape: PipelineShape) => StageCandidates, m: number): FirstStageTable {
+  private firstStageTable(
+    shapes: readonly PipelineShape[],
+    stagesOf: (shape: PipelineShape) => StageCandidates,
+    m: number,
+  ): FirstStageTable {
     let byCount = this.firstStageTables.get(shapes);
     if (!byCount) this.firstStageTables.set(shapes, (byCount = new Map()));
     let table = byCount.get(m);
     if (table) return table;
     const n = shapes.length;
-    table = { denseLayers: new Float64Array(n), moeLayers: new Float64Array(n), edge: new Int32Array(n), inFlight: new Float64Array(n), leastTimeFactor: n > 0 ? Infinity : 1 };
+    table = {
+      denseLayers: new Float64Array(n),
+      moeLayers: new Float64Array(n),
+      edge: new Int32Array(n),
+      inFlight: new Float64Array(n),
+      leastTimeFactor: n > 0 ? Infinity : 1,
+    };
     for (let i = 0; i < n; i++) {
       const shape = shapes[i] as PipelineShape;
       const stages = stagesOf(shape);
@@ -228,7 +252,10 @@ export class LayoutEvaluator {
   private leastStateBytes(grid: GridPieces): { perDense: number; perExpert: number } {
     if (!this.gradientsFreed) return { perDense: minOf(grid.stateBytesPerDense), perExpert: minOf(grid.stateBytesPerExpert) };
     const less = (states: Float64Array, grads: Float64Array) => minOf(states.map((v, k) => v - (grads[k] ?? 0)));
-    return { perDense: less(grid.stateBytesPerDense, grid.gradBytesPerDense), perExpert: less(grid.stateBytesPerExpert, grid.gradBytesPerExpert) };
+    return {
+      perDense: less(grid.stateBytesPerDense, grid.gradBytesPerDense),
+      perExpert: less(grid.stateBytesPerExpert, grid.gradBytesPerExpert),
+    };
   }
 
   /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
@@ -327,7 +354,12 @@ export class LayoutEvaluator {
     for (let c = 0; c < this.count; c++) {
       const grads = gradDense * (this.dense[c] ?? 0) + gradExpert * (this.expert[c] ?? 0);
       const activation = this.activation[c] ?? 0;
-      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) - grads + activation + gradientBytesAtPeak(grads, activation, this.gradientsFreed);
+      const allocated =
+        perDense * (this.dense[c] ?? 0) +
+        perExpert * (this.expert[c] ?? 0) -
+        grads +
+        activation +
+        gradientBytesAtPeak(grads, activation, this.gradientsFreed);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
       const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale, this.deviceBytes);

@@ -20,7 +20,14 @@ export const MAX_GPU_FACTOR = 64;
  * too (issue 31 item 4: "the search restricted to the user's count, EP and offload included"), kept
  * only where the engine's estimate says the run, host memory included, fits.
  */
-const SEARCH: SearchOptions = { topK: 1, tpWithinNode: true, pareto: false, groupByLayout: false, progressEvery: 16_384, searchOffload: true };
+const SEARCH: SearchOptions = {
+  topK: 1,
+  tpWithinNode: true,
+  pareto: false,
+  groupByLayout: false,
+  progressEvery: 16_384,
+  searchOffload: true,
+};
 
 /** The search's best layout that fits on `gpus` GPUs, or null. */
 export function bestLayoutOn(c: RunConfig, gpus: number): RunConfig | null {

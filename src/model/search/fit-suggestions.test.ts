@@ -4,7 +4,14 @@ import { parseDocument, withFieldChanges } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
 import { estimate, estimateConfig } from '../estimate.ts';
 import { findModelPreset } from '../catalog/all.ts';
-import { compareFitSuggestions, FIT_GROUPS, fitSuggestions, type FitGroup, type FitSuggestion, type FitSuggestions } from './fit-suggestions.ts';
+import {
+  compareFitSuggestions,
+  FIT_GROUPS,
+  fitSuggestions,
+  type FitGroup,
+  type FitSuggestion,
+  type FitSuggestions,
+} from './fit-suggestions.ts';
 import type { FieldChange } from '../input/index.ts';
 
 type Json = { [key: string]: unknown };
@@ -20,7 +27,9 @@ function applied(document: Json, changes: readonly FieldChange[]): Json {
   const copy = structuredClone(document);
   for (const { path, value } of changes) {
     let node = copy;
-    path.slice(0, -1).forEach((key) => { node = (node[key] ??= {}) as Json; });
+    path.slice(0, -1).forEach((key) => {
+      node = (node[key] ??= {}) as Json;
+    });
     node[path[path.length - 1] as string] = value;
   }
   return copy;
@@ -38,7 +47,8 @@ const llama8b = (zero: number): Json => ({
 const deepseek = findModelPreset('deepseek-v3');
 // DeepSeek-V3 on 64 H100 as the page lays it out after choosing the preset: TP 8 × PP 4 × DP 2.
 const deepseekOn64: Json = {
-  version: 1, model: deepseek?.model,
+  version: 1,
+  model: deepseek?.model,
   training: { seqLen: 4096, globalBatch: 256, microBatch: 1, recompute: 'selective' },
   parallel: { tp: 8, pp: 4, dp: 2, zero: 1 },
   cluster: { gpu: 'h100-sxm', gpus: 64 },
@@ -136,8 +146,17 @@ describe('fit suggestions, in the order a person tries them', { timeout: 60_000 
 
   it('never ranks a larger cluster first for being cheaper per token: groups come in order, ranking only within one', () => {
     const fix = (group: FitGroup, gpus: number, tokensPerSecond: number): FitSuggestion => ({
-      label: `${group} ${gpus}`, changes: [], memoryBytes: 1, capacityBytes: 2, verdict: 'safe', tokensPerSecond,
-      tokensPerSecondChange: 0, days: 1, gpus, group, changesTraining: null,
+      label: `${group} ${gpus}`,
+      changes: [],
+      memoryBytes: 1,
+      capacityBytes: 2,
+      verdict: 'safe',
+      tokensPerSecond,
+      tokensPerSecondChange: 0,
+      days: 1,
+      gpus,
+      group,
+      changesTraining: null,
     });
     // 3,840 GPUs at 100× the tokens/s per GPU still come after a fix on the user's 64.
     const mine = fix('sameGpus', 64, 1000);
@@ -148,13 +167,22 @@ describe('fit suggestions, in the order a person tries them', { timeout: 60_000 
     expect([shorter, mine].sort(compareFitSuggestions)).toEqual([mine, shorter]);
   });
 
-  it("keeps a QLoRA fine-tune of Llama 3.1 8B on one RTX 4090 at 131,072 tokens on one GPU: a shorter sequence, said to change the training", () => {
+  it('keeps a QLoRA fine-tune of Llama 3.1 8B on one RTX 4090 at 131,072 tokens on one GPU: a shorter sequence, said to change the training', () => {
     // At 131,072 tokens even one layer's checkpointed input is 131,072 × 4,096 × 2 B = 1 GiB, 32 GiB for the 32 layers
     // with full recomputation, over the 4090's 24 GiB: only a shorter sequence fits on the one GPU.
     const document: Json = {
-      version: 1, model: findModelPreset('llama3.1-8b')?.model,
-      training: { seqLen: 131072, globalBatch: 8, microBatch: 1, tokens: 1e8, recompute: 'selective', adapter: { method: 'qlora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] } },
-      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'rtx-4090', gpus: 1 },
+      version: 1,
+      model: findModelPreset('llama3.1-8b')?.model,
+      training: {
+        seqLen: 131072,
+        globalBatch: 8,
+        microBatch: 1,
+        tokens: 1e8,
+        recompute: 'selective',
+        adapter: { method: 'qlora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] },
+      },
+      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
+      cluster: { gpu: 'rtx-4090', gpus: 1 },
     };
     for (const layouts of [false, true]) {
       const { suggestions, fits } = fitSuggestions(config(document), { layouts });
@@ -175,8 +203,12 @@ describe('fit suggestions, in the order a person tries them', { timeout: 60_000 
     // ZeRO alone shards nothing over one GPU, optimizer offload alone moves only the 12 B/parameter of Adam. ZeRO-2 with
     // optimizer offload moves the fp32 gradients to the CPU as well (DeepSpeed ZeRO-Offload, stage 2), and then the
     // activations of 8 sequences of 2,048 tokens without recomputation are what is left to shrink: a third change.
-    const document = { ...llama8b(0), training: { seqLen: 2048, globalBatch: 64, microBatch: 8, recompute: 'none' },
-      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 }, cluster: { gpu: 'a100-40gb', gpus: 1, gpusPerNode: 1 } };
+    const document = {
+      ...llama8b(0),
+      training: { seqLen: 2048, globalBatch: 64, microBatch: 8, recompute: 'none' },
+      parallel: { tp: 1, pp: 1, dp: 1, zero: 0 },
+      cluster: { gpu: 'a100-40gb', gpus: 1, gpusPerNode: 1 },
+    };
     const { suggestions } = fitSuggestions(config(document), { layouts: false });
     expect(suggestions.length).toBeGreaterThan(0);
     for (const s of suggestions) expect(s.changes.length).toBe(3);
@@ -214,9 +246,11 @@ describe('fit suggestions, bounds', { timeout: 60_000 }, () => {
   it('answers within seconds for a run far from fitting, first on its own 1,024 GPUs', () => {
     // DeepSeek-V3 unsharded on 1,024 GPUs, TP 1, 4 sequences of 4,096 tokens per micro-batch, nothing recomputed.
     const hoplessDocument = {
-      version: 1, model: deepseek?.model,
+      version: 1,
+      model: deepseek?.model,
       training: { seqLen: 4096, globalBatch: 4096, microBatch: 4, recompute: 'none' },
-      parallel: { tp: 1, pp: 1, dp: 1024, zero: 0 }, cluster: { gpu: 'h100-sxm', gpus: 1024 },
+      parallel: { tp: 1, pp: 1, dp: 1024, zero: 0 },
+      cluster: { gpu: 'h100-sxm', gpus: 1024 },
     };
     const started = performance.now();
     const result = fitSuggestions(config(hoplessDocument));

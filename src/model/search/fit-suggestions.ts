@@ -30,8 +30,18 @@ import { GiB } from '../input/index.ts';
 import { estimateVerdict, type OomVerdict } from '../validation/index.ts';
 
 export type FitChangeKind =
-  | 'microBatch' | 'seqLen' | 'recompute' | 'zero' | 'optimizer8bit' | 'offloadOptimizer' | 'offloadParameters' | 'qlora'
-  | 'tp' | 'pp' | 'cp' | 'ep';
+  | 'microBatch'
+  | 'seqLen'
+  | 'recompute'
+  | 'zero'
+  | 'optimizer8bit'
+  | 'offloadOptimizer'
+  | 'offloadParameters'
+  | 'qlora'
+  | 'tp'
+  | 'pp'
+  | 'cp'
+  | 'ep';
 
 /** Which group a fix belongs to, in the order the groups are shown. */
 export type FitGroup = 'sameGpus' | 'fewestGpus' | 'anyCount';
@@ -106,7 +116,10 @@ const CHANGES_TRAINING: Partial<Record<FitChangeKind, string>> = {
   qlora: 'changes the frozen base to 4-bit NF4 weights (QLoRA)',
 };
 const ZERO_WORDS: Readonly<Record<ZeroStage, string>> = {
-  0: 'no sharding', 1: 'shards optimizer states', 2: 'shards optimizer states and gradients', 3: 'shards optimizer states, gradients and weights',
+  0: 'no sharding',
+  1: 'shards optimizer states',
+  2: 'shards optimizer states and gradients',
+  3: 'shards optimizer states, gradients and weights',
 };
 const RECOMPUTE_WORDS = { none: 'No recomputation', selective: 'Selective recomputation', full: 'Full recomputation' } as const;
 const count = (n: number) => n.toLocaleString('en-US');
@@ -119,7 +132,10 @@ function knobs(c: RunConfig): Step[][] {
   const shorter: number[] = [];
   for (let s = 2 ** Math.ceil(Math.log2(t.seqLen) - 1); s >= MIN_SUGGESTED_SEQ_LEN; s /= 2) if (s < t.seqLen) shorter.push(s);
   const lists: Step[][] = [
-    divisors(t.microBatch).filter((b) => b < t.microBatch).reverse().map((microBatch): Step => ({ kind: 'microBatch', training: { microBatch } })),
+    divisors(t.microBatch)
+      .filter((b) => b < t.microBatch)
+      .reverse()
+      .map((microBatch): Step => ({ kind: 'microBatch', training: { microBatch } })),
     shorter.map((seqLen): Step => ({ kind: 'seqLen', training: { seqLen } })),
     RECOMPUTES.slice(RECOMPUTES.indexOf(t.recompute) + 1).map((recompute): Step => ({ kind: 'recompute', training: { recompute } })),
     ([1, 2, 3] as const).filter((z) => z > p.zero).map((zero): Step => ({ kind: 'zero', parallel: { zero } })),
@@ -140,10 +156,18 @@ function knobs(c: RunConfig): Step[][] {
   const mostTp = Math.max(c.cluster.gpusPerNode, p.tp);
   for (const key of ['tp', 'pp', 'cp'] as const) {
     const others = (p.tp * p.pp * p.cp) / p[key];
-    lists.push(divisors(gpus / others).filter((d) => d > p[key] && (key !== 'tp' || d <= mostTp))
-      .map((value): Step => ({ kind: key, parallel: { [key]: value } })));
+    lists.push(
+      divisors(gpus / others)
+        .filter((d) => d > p[key] && (key !== 'tp' || d <= mostTp))
+        .map((value): Step => ({ kind: key, parallel: { [key]: value } })),
+    );
   }
-  if (c.model.moe) lists.push(divisors(c.model.moe.experts).filter((e) => e > p.ep).map((ep): Step => ({ kind: 'ep', parallel: { ep } })));
+  if (c.model.moe)
+    lists.push(
+      divisors(c.model.moe.experts)
+        .filter((e) => e > p.ep)
+        .map((ep): Step => ({ kind: 'ep', parallel: { ep } })),
+    );
   return lists.filter((list) => list.length > 0);
 }
 
@@ -186,17 +210,43 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['training', 'seqLen'], s.seqLen, t.seqLen, `Sequence length ${count(t.seqLen)} tokens (from ${count(s.seqLen)})`);
   diff(['training', 'recompute'], s.recompute, t.recompute, RECOMPUTE_WORDS[t.recompute]);
   diff(['parallel', 'zero'], p.zero, q.zero, `ZeRO stage ${q.zero} (${ZERO_WORDS[q.zero]})`);
-  diff(['training', 'optimizer'], s.optimizer, t.optimizer, t.optimizer === 'adam8bit' ? '8-bit Adam (moments in 8 bits)' : `Optimizer ${t.optimizer}`);
-  diff(['training', 'offload', 'optimizer'], s.offload.optimizer, t.offload.optimizer, t.offload.optimizer ? 'Optimizer states offloaded to CPU memory' : 'Optimizer states kept on the GPU (no offload)');
-  diff(['training', 'offload', 'parameters'], s.offload.parameters, t.offload.parameters, t.offload.parameters ? 'Parameters offloaded to CPU memory' : 'Parameters kept on the GPU (no offload)');
-  if (s.adapter && t.adapter) diff(['training', 'adapter', 'method'], s.adapter.method, t.adapter.method, t.adapter.method === 'qlora' ? 'QLoRA (frozen base in 4-bit NF4)' : 'LoRA');
+  diff(
+    ['training', 'optimizer'],
+    s.optimizer,
+    t.optimizer,
+    t.optimizer === 'adam8bit' ? '8-bit Adam (moments in 8 bits)' : `Optimizer ${t.optimizer}`,
+  );
+  diff(
+    ['training', 'offload', 'optimizer'],
+    s.offload.optimizer,
+    t.offload.optimizer,
+    t.offload.optimizer ? 'Optimizer states offloaded to CPU memory' : 'Optimizer states kept on the GPU (no offload)',
+  );
+  diff(
+    ['training', 'offload', 'parameters'],
+    s.offload.parameters,
+    t.offload.parameters,
+    t.offload.parameters ? 'Parameters offloaded to CPU memory' : 'Parameters kept on the GPU (no offload)',
+  );
+  if (s.adapter && t.adapter)
+    diff(
+      ['training', 'adapter', 'method'],
+      s.adapter.method,
+      t.adapter.method,
+      t.adapter.method === 'qlora' ? 'QLoRA (frozen base in 4-bit NF4)' : 'LoRA',
+    );
   diff(['parallel', 'tp'], p.tp, q.tp, `Tensor parallel ${q.tp}`);
   diff(['parallel', 'pp'], p.pp, q.pp, `Pipeline parallel ${q.pp}`);
   diff(['parallel', 'cp'], p.cp, q.cp, `Context parallel ${q.cp}`);
   diff(['parallel', 'ep'], p.ep, q.ep, `Expert parallel ${q.ep}`);
   diff(['parallel', 'vpp'], p.vpp, q.vpp, `Virtual stages ${q.vpp}`);
   diff(['parallel', 'schedule'], p.schedule, q.schedule, `Schedule ${q.schedule}`);
-  diff(['parallel', 'sequenceParallel'], p.sequenceParallel, q.sequenceParallel, q.sequenceParallel ? 'Sequence parallel' : 'No sequence parallel');
+  diff(
+    ['parallel', 'sequenceParallel'],
+    p.sequenceParallel,
+    q.sequenceParallel,
+    q.sequenceParallel ? 'Sequence parallel' : 'No sequence parallel',
+  );
   let label = words.join(' + ');
   if (p.dp !== q.dp) {
     changes.push({ path: ['parallel', 'dp'], value: q.dp });
@@ -226,7 +276,8 @@ function admissible(c: RunConfig | null, from: RunConfig): c is RunConfig {
   const f = c.stack.framework;
   const zeroMoved = c.parallel.zero !== from.parallel.zero || c.parallel.pp !== from.parallel.pp;
   if (zeroMoved && frameworkZeroProblem(f, c.parallel.zero, c.parallel.pp) !== null) return false;
-  const offloadMoved = c.training.offload.optimizer !== from.training.offload.optimizer || c.training.offload.parameters !== from.training.offload.parameters;
+  const offloadMoved =
+    c.training.offload.optimizer !== from.training.offload.optimizer || c.training.offload.parameters !== from.training.offload.parameters;
   return !(offloadMoved && frameworkOffloadProblem(f, c.training.offload) !== null);
 }
 
@@ -266,12 +317,18 @@ function combinationFits(c: RunConfig, lists: readonly Step[][], singles: readon
       if (usable.some((u) => u === 0)) return;
       if (size === 3) {
         if (++screens > budget) return;
-        const farthest = build(c, own.map((list, n) => list[(usable[n] ?? 1) - 1] as Step));
+        const farthest = build(
+          c,
+          own.map((list, n) => list[(usable[n] ?? 1) - 1] as Step),
+        );
         if (!fits(farthest, c)) return;
       }
       for (const tuple of nearestFirst(usable)) {
         if (++screens > budget) return;
-        const next = build(c, tuple.map((x, n) => own[n]?.[x] as Step));
+        const next = build(
+          c,
+          tuple.map((x, n) => own[n]?.[x] as Step),
+        );
         if (fits(next, c)) {
           found.push(next);
           return;
@@ -298,10 +355,12 @@ const GROUP_RANK: Readonly<Record<FitGroup, number>> = { sameGpus: 0, fewestGpus
 /** Group first (FIT_GROUPS order), then fixes that keep the training before those that change it, then safe before tight, then tokens/s per GPU. */
 export function compareFitSuggestions(a: FitSuggestion, b: FitSuggestion): number {
   const perGpu = (s: FitSuggestion) => s.tokensPerSecond / s.gpus;
-  return GROUP_RANK[a.group] - GROUP_RANK[b.group]
-    || Number(a.changesTraining !== null) - Number(b.changesTraining !== null)
-    || VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict]
-    || perGpu(b) - perGpu(a);
+  return (
+    GROUP_RANK[a.group] - GROUP_RANK[b.group] ||
+    Number(a.changesTraining !== null) - Number(b.changesTraining !== null) ||
+    VERDICT_RANK[a.verdict] - VERDICT_RANK[b.verdict] ||
+    perGpu(b) - perGpu(a)
+  );
 }
 
 /**
@@ -315,15 +374,21 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
   const current = estimateConfig(config);
   const tokensPerSecond = current.throughput?.tokensPerSecond ?? 0;
   const base = {
-    memoryBytes: fitMemoryBytes(current), capacityBytes: current.memory.capacity,
-    tokensPerSecond, days: current.time?.days ?? null, gpus: config.cluster.gpus, fits: current.errors.length === 0 && current.memory.fits,
+    memoryBytes: fitMemoryBytes(current),
+    capacityBytes: current.memory.capacity,
+    tokensPerSecond,
+    days: current.time?.days ?? null,
+    gpus: config.cluster.gpus,
+    fits: current.errors.length === 0 && current.memory.fits,
   };
   if (current.errors.length > 0 || current.memory.fits) return { ...base, suggestions: [], searched: true };
 
   const lists = knobs(config);
   const singles = lists.map((list) => firstFit(config, list));
   const candidates: Candidate[] = [];
-  const same = (run: RunConfig | null, source = '') => { if (run) candidates.push({ run, group: 'sameGpus', source }); };
+  const same = (run: RunConfig | null, source = '') => {
+    if (run) candidates.push({ run, group: 'sameGpus', source });
+  };
   singles.forEach((index, k) => same(index >= 0 ? build(config, [lists[k]?.[index] as Step]) : null));
   if (candidates.length < MIN_SAME_CLUSTER_FIXES) combinationFits(config, lists, singles, 2, MAX_PAIR_SCREENS).forEach((r) => same(r));
   if (candidates.length === 0) combinationFits(config, lists, singles, 3, MAX_TRIPLE_SCREENS).forEach((r) => same(r));
@@ -331,10 +396,19 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
     same(bestLayoutOn(config, config.cluster.gpus), `Layout search on your ${count(config.cluster.gpus)} GPUs: `);
     // The fewest GPUs that fit only where nothing fits on these (else these GPUs are already enough).
     const fewest = candidates.length === 0 ? fewestGpusThatFit(config) : null;
-    if (fewest) candidates.push({ run: fewest, group: 'fewestGpus', source: `Fewest GPUs that fit, ${count(fewest.cluster.gpus)}, with the layout search's best layout: ` });
+    if (fewest)
+      candidates.push({
+        run: fewest,
+        group: 'fewestGpus',
+        source: `Fewest GPUs that fit, ${count(fewest.cluster.gpus)}, with the layout search's best layout: `,
+      });
     const any = bestLayoutOnAnyCount(config);
     if (any && any.cluster.gpus !== fewest?.cluster.gpus) {
-      candidates.push({ run: any, group: 'anyCount', source: `Best layout on any GPU count (cheapest per token), ${count(any.cluster.gpus)} GPUs: ` });
+      candidates.push({
+        run: any,
+        group: 'anyCount',
+        source: `Best layout on any GPU count (cheapest per token), ${count(any.cluster.gpus)} GPUs: `,
+      });
     }
   }
 
@@ -351,7 +425,8 @@ export function fitSuggestions(config: RunConfig, options: FitSuggestionOptions 
     suggestions.push({
       ...described,
       label: source + described.label,
-      memoryBytes: fitMemoryBytes(output), capacityBytes: output.memory.capacity,
+      memoryBytes: fitMemoryBytes(output),
+      capacityBytes: output.memory.capacity,
       verdict: verdict === 'safe' ? 'safe' : 'tight',
       tokensPerSecond: output.throughput.tokensPerSecond,
       tokensPerSecondChange: tokensPerSecond > 0 ? output.throughput.tokensPerSecond / tokensPerSecond - 1 : 0,

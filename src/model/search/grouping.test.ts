@@ -18,15 +18,33 @@ const GPT3: SearchRunSpec = { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, 
 
 function layout(tp: number, pp: number, score: number, vpp = 1): ScoredLayout {
   return {
-    gpus: 64, parallel: { tp, pp, dp: 64 / (tp * pp), cp: 1, ep: 1, vpp, sequenceParallel: false, zero: 1, schedule: vpp > 1 ? 'interleaved-1f1b' : '1f1b' },
-    microBatch: 1, recompute: 'none', offload: { optimizer: false, parameters: false },
-    stepSeconds: 1 / score, tokensPerSecond: score, memoryBytes: 1, score, days: 1, usd: 1,
+    gpus: 64,
+    parallel: {
+      tp,
+      pp,
+      dp: 64 / (tp * pp),
+      cp: 1,
+      ep: 1,
+      vpp,
+      sequenceParallel: false,
+      zero: 1,
+      schedule: vpp > 1 ? 'interleaved-1f1b' : '1f1b',
+    },
+    microBatch: 1,
+    recompute: 'none',
+    offload: { optimizer: false, parameters: false },
+    stepSeconds: 1 / score,
+    tokensPerSecond: score,
+    memoryBytes: 1,
+    score,
+    days: 1,
+    usd: 1,
   };
 }
 const entry = (l: ScoredLayout, i: number): RankedEntry => ({ layout: l, key: [i] });
 
 describe('grouped top K', () => {
-  it('holds each layout once, by its best variant, and its threshold is the K-th layout\'s best', () => {
+  it("holds each layout once, by its best variant, and its threshold is the K-th layout's best", () => {
     const top = new TopK(2, true);
     // Three variants of TP 4 × PP 2 (virtual stages 1, 2, 4) and one of TP 2 × PP 4, one of TP 8 × PP 1.
     top.offer(entry(layout(4, 2, 100, 2), 0));
@@ -35,7 +53,10 @@ describe('grouped top K', () => {
     top.offer(entry(layout(2, 4, 80), 2));
     expect(top.threshold).toBe(80);
     top.offer(entry(layout(4, 2, 120, 4), 3));
-    expect(top.layouts().map((l) => [l.parallel.tp, l.parallel.pp, l.parallel.vpp])).toEqual([[4, 2, 4], [2, 4, 1]]);
+    expect(top.layouts().map((l) => [l.parallel.tp, l.parallel.pp, l.parallel.vpp])).toEqual([
+      [4, 2, 4],
+      [2, 4, 1],
+    ]);
     top.offer(entry(layout(8, 1, 85), 4));
     expect(top.layouts().map((l) => l.score)).toEqual([120, 85]);
     expect(top.threshold).toBe(85);
@@ -65,7 +86,7 @@ describe('memory margin', () => {
   const base = searchBase({ model: 'llama2-13b', gpu: 'a100-40gb', gpus: 16, globalBatch: 64, seqLen: 4096 });
   const capacity = 40 * GiB;
 
-  it('by default keeps the verdict\'s margin free (at least 1 − VERDICT_TIGHT_FROM_SHARE, the run\'s own segment\'s where wider); margin 0 admits the layouts the verdict calls tight', () => {
+  it("by default keeps the verdict's margin free (at least 1 − VERDICT_TIGHT_FROM_SHARE, the run's own segment's where wider); margin 0 admits the layouts the verdict calls tight", () => {
     expect(DEFAULT_MEMORY_MARGIN).toBe(1 - VERDICT_TIGHT_FROM_SHARE);
     // Issue 35: "tight" starts where the top of the run's own memory range (its segment's) reaches capacity.
     const share = Math.min(VERDICT_TIGHT_FROM_SHARE, segmentTightFromShare(base));
@@ -89,12 +110,14 @@ describe('memory margin', () => {
   });
 });
 
-describe('GPT-3 175B on 1,024 A100, global batch 1,536 (the issue\'s example)', () => {
+describe("GPT-3 175B on 1,024 A100, global batch 1,536 (the issue's example)", () => {
   it('the top 5 are 5 different layouts, all splitting the 96 layers evenly over pp × vpp, all within 90 % of memory', () => {
     const out = searchDocument(searchRunDocument(GPT3), { topK: 5, pareto: false });
     expect(out.errors).toEqual([]);
     expect(out.results.length).toBe(5);
-    const keys = out.results.map((r) => [r.cluster.gpus, r.parallel.tp, r.parallel.pp, r.parallel.dp, r.parallel.cp, r.parallel.ep, r.parallel.zero].join('/'));
+    const keys = out.results.map((r) =>
+      [r.cluster.gpus, r.parallel.tp, r.parallel.pp, r.parallel.dp, r.parallel.cp, r.parallel.ep, r.parallel.zero].join('/'),
+    );
     expect(new Set(keys).size).toBe(5);
     for (const r of [...out.results, ...out.results.flatMap((x) => x.variants)]) {
       const chunks = r.parallel.schedule === 'dualpipe' ? r.parallel.pp : r.parallel.pp * r.parallel.vpp;
@@ -105,7 +128,12 @@ describe('GPT-3 175B on 1,024 A100, global batch 1,536 (the issue\'s example)', 
     const first = out.results[0];
     expect(first?.variants.length).toBeGreaterThan(0);
     for (const v of first?.variants ?? []) {
-      expect([v.parallel.tp, v.parallel.pp, v.parallel.dp, v.parallel.zero]).toEqual([first?.parallel.tp, first?.parallel.pp, first?.parallel.dp, first?.parallel.zero]);
+      expect([v.parallel.tp, v.parallel.pp, v.parallel.dp, v.parallel.zero]).toEqual([
+        first?.parallel.tp,
+        first?.parallel.pp,
+        first?.parallel.dp,
+        first?.parallel.zero,
+      ]);
       expect(v.output.throughput?.tokensPerSecond ?? 0).toBeLessThanOrEqual(first?.output.throughput?.tokensPerSecond ?? 0);
     }
   });

@@ -10,8 +10,14 @@ import { isMoeLayer } from '../structure/index.ts';
 import { modelStateBytes } from '../memory/index.ts';
 import { optimizerStepSeconds } from '../time/index.ts';
 import {
-  denseDataParallel, expertDataParallel, expertTensorParallel, layerGpuParameters, pipelineLayout, stageGpuParameters,
-  type GpuParameters, type PipelineStage,
+  denseDataParallel,
+  expertDataParallel,
+  expertTensorParallel,
+  layerGpuParameters,
+  pipelineLayout,
+  stageGpuParameters,
+  type GpuParameters,
+  type PipelineStage,
 } from '../structure/index.ts';
 import type { LayoutGroup, StateCombo } from './space.ts';
 import type { LayoutChoice } from './types.ts';
@@ -46,7 +52,13 @@ export function layerKinds(m: ModelConfig): { readonly dense: number; readonly m
   return { dense: firstMoe > 0 ? 0 : -1, moe: firstMoe < m.layers ? firstMoe : -1 };
 }
 
-const stageOf = (layers: number[], embedding: boolean, output: boolean): PipelineStage => ({ index: 0, layers, chunks: 1, embedding, output });
+const stageOf = (layers: number[], embedding: boolean, output: boolean): PipelineStage => ({
+  index: 0,
+  layers,
+  chunks: 1,
+  embedding,
+  output,
+});
 
 /** Edge flags of a stage: 1 = embedding, 2 = output layer (and MTP modules), 3 = both. */
 export const edgeCode = (s: Pick<PipelineStage, 'embedding' | 'output'>): number => (s.embedding ? 1 : 0) + (s.output ? 2 : 0);
@@ -128,7 +140,13 @@ export function layerTimePieces(base: RunConfig, g: LayoutGroup): LayerTimePiece
 export function pipelineMessagePieces(base: RunConfig, g: LayoutGroup): { readonly intercept: number; readonly slope: number } {
   if (g.pp <= 1) return { intercept: 0, slope: 0 };
   const p = parallelOf({ tp: g.tp, cp: g.cp, pp: g.pp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel, ...explicitEtp(base) });
-  const at = (microBatch: number) => stageComm(layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch, recompute: g.recompute, offload: NO_OFFLOAD }), 0, NO_PARAMETERS, 0).seconds.ppPerMessage;
+  const at = (microBatch: number) =>
+    stageComm(
+      layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch, recompute: g.recompute, offload: NO_OFFLOAD }),
+      0,
+      NO_PARAMETERS,
+      0,
+    ).seconds.ppPerMessage;
   const one = at(1);
   const slope = at(2) - one;
   return { intercept: one - slope, slope };
@@ -195,8 +213,12 @@ export function activationPieces(base: RunConfig, g: ActivationKey, edges: Activ
   const keptAll = (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, all) : 0);
   const working = (i: number) => (i >= 0 ? recomputeWorkingSetBytes(m, i, s) : 0);
   return {
-    keptDense: kept(kinds.dense), keptDenseAll: keptAll(kinds.dense), workingDense: working(kinds.dense),
-    keptMoe: kept(kinds.moe), keptMoeAll: keptAll(kinds.moe), workingMoe: working(kinds.moe),
+    keptDense: kept(kinds.dense),
+    keptDenseAll: keptAll(kinds.dense),
+    workingDense: working(kinds.dense),
+    keptMoe: kept(kinds.moe),
+    keptMoeAll: keptAll(kinds.moe),
+    workingMoe: working(kinds.moe),
     edges,
   };
 }
@@ -227,7 +249,12 @@ export interface GridPieces {
 }
 
 /** Edge parameters = a stage's parameters less its layers', from one- and two-stage pipelines. */
-function edgeParameters(m: ModelConfig, p: ParallelConfig, dense: GpuParameters, moe: GpuParameters): { dense: Float64Array; expert: Float64Array } {
+function edgeParameters(
+  m: ModelConfig,
+  p: ParallelConfig,
+  dense: GpuParameters,
+  moe: GpuParameters,
+): { dense: Float64Array; expert: Float64Array } {
   const edgeDense = new Float64Array(4);
   const edgeExpert = new Float64Array(4);
   for (const pp of [1, 2]) {
@@ -274,14 +301,23 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
   const edges = { dense: parameters.edgeDense, expert: parameters.edgeExpert };
   const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
   const groups = parallelGroups(c);
-  const perCombo = (f: (k: StateCombo, c: RunConfig) => number) => Float64Array.from(g.combos, (k) => {
-    const ck = layoutConfig(base, { gpus: g.gpus, parallel: { ...p, zero: k.zero }, microBatch: g.microBatch, recompute: g.recompute, offload: k.offload });
-    return f(k, ck);
-  });
+  const perCombo = (f: (k: StateCombo, c: RunConfig) => number) =>
+    Float64Array.from(g.combos, (k) => {
+      const ck = layoutConfig(base, {
+        gpus: g.gpus,
+        parallel: { ...p, zero: k.zero },
+        microBatch: g.microBatch,
+        recompute: g.recompute,
+        offload: k.offload,
+      });
+      return f(k, ck);
+    });
   const stateTotal = (s: { parameters: number; gradients: number; optimizer: number }) => s.parameters + s.gradients + s.optimizer;
   return {
-    layerDense, layerMoe,
-    edgeDense: edges.dense, edgeExpert: edges.expert,
+    layerDense,
+    layerMoe,
+    edgeDense: edges.dense,
+    edgeExpert: edges.expert,
     denseShards: denseDataParallel(p),
     expertShards: expertDataParallel(p),
     denseSyncRanks: groups.dp.ranks,

@@ -25,7 +25,10 @@ const smallModel = fc.record({
   ffnMultiple: fc.integer({ min: 1, max: 4 }),
   vocab: fc.integer({ min: 100, max: 60000 }),
   tied: fc.boolean(),
-  moe: fc.option(fc.record({ expertsLog: fc.integer({ min: 1, max: 3 }), topK: fc.integer({ min: 1, max: 2 }), dense: fc.integer({ min: 0, max: 1 }) }), { freq: 3 }),
+  moe: fc.option(
+    fc.record({ expertsLog: fc.integer({ min: 1, max: 3 }), topK: fc.integer({ min: 1, max: 2 }), dense: fc.integer({ min: 0, max: 1 }) }),
+    { freq: 3 },
+  ),
 });
 
 const space = fc.record({
@@ -58,10 +61,26 @@ function setUp(s: Space) {
   const heads = 2 ** s.model.headsLog;
   const hidden = heads * s.model.headDim;
   const model: ModelJson = {
-    name: 'random', layers: s.model.layers, hidden, heads, kvHeads: 2 ** Math.min(s.model.kvLog, s.model.headsLog),
-    ffnHidden: hidden * s.model.ffnMultiple, ffnType: 'swiglu', vocab: s.model.vocab, tiedEmbeddings: s.model.tied,
-    moe: s.model.moe ? { experts: 2 ** s.model.moe.expertsLog, topK: Math.min(s.model.moe.topK, 2 ** s.model.moe.expertsLog), expertFfnHidden: hidden, sharedExperts: 0, denseLayers: Math.min(s.model.moe.dense, s.model.layers) } : null,
-    mla: null, mtpLayers: 0,
+    name: 'random',
+    layers: s.model.layers,
+    hidden,
+    heads,
+    kvHeads: 2 ** Math.min(s.model.kvLog, s.model.headsLog),
+    ffnHidden: hidden * s.model.ffnMultiple,
+    ffnType: 'swiglu',
+    vocab: s.model.vocab,
+    tiedEmbeddings: s.model.tied,
+    moe: s.model.moe
+      ? {
+          experts: 2 ** s.model.moe.expertsLog,
+          topK: Math.min(s.model.moe.topK, 2 ** s.model.moe.expertsLog),
+          expertFfnHidden: hidden,
+          sharedExperts: 0,
+          denseLayers: Math.min(s.model.moe.dense, s.model.layers),
+        }
+      : null,
+    mla: null,
+    mtpLayers: 0,
   };
   const base = searchBase({ model, gpu: s.gpu, gpus: s.gpus, globalBatch: s.batch, seqLen: 2 ** s.seqLog });
   const options: SearchOptions = {
@@ -82,26 +101,30 @@ function setUp(s: Space) {
 }
 
 describe('pruning is sound', () => {
-  it('the pruned search returns the exhaustive search\'s top K and Pareto front on 60 random small spaces', () => {
+  it("the pruned search returns the exhaustive search's top K and Pareto front on 60 random small spaces", () => {
     let pruned = 0;
     let layouts = 0;
-    fc.assert(fc.property(space, (s) => {
-      const { base, options } = setUp(s);
-      const exhaustive = searchLayouts(base, { ...options, exhaustive: true });
-      // A budget between the best and the worst cost found, so that it binds.
-      const costs = exhaustive.top.map((l) => l.stepSeconds);
-      const budgeted: SearchOptions = s.budgetShare !== null && costs.length > 0
-        ? { ...options, maxDays: (Math.min(...costs) * s.budgetShare * 3e11) / (s.batch * 2 ** s.seqLog) / 86_400 }
-        : options;
-      const reference = budgeted === options ? exhaustive : searchLayouts(base, { ...budgeted, exhaustive: true });
-      const fast = searchLayouts(base, budgeted);
-      expect(fast.top.map(identity)).toEqual(reference.top.map(identity));
-      expect(fast.pareto.map(identity)).toEqual(reference.pareto.map(identity));
-      expect(fast.counts.layouts).toBe(reference.counts.layouts);
-      expect(fast.counts.evaluated + fast.counts.memoryOnly + fast.counts.pruned).toBe(fast.counts.layouts);
-      pruned += fast.counts.pruned;
-      layouts += fast.counts.layouts;
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(space, (s) => {
+        const { base, options } = setUp(s);
+        const exhaustive = searchLayouts(base, { ...options, exhaustive: true });
+        // A budget between the best and the worst cost found, so that it binds.
+        const costs = exhaustive.top.map((l) => l.stepSeconds);
+        const budgeted: SearchOptions =
+          s.budgetShare !== null && costs.length > 0
+            ? { ...options, maxDays: (Math.min(...costs) * s.budgetShare * 3e11) / (s.batch * 2 ** s.seqLog) / 86_400 }
+            : options;
+        const reference = budgeted === options ? exhaustive : searchLayouts(base, { ...budgeted, exhaustive: true });
+        const fast = searchLayouts(base, budgeted);
+        expect(fast.top.map(identity)).toEqual(reference.top.map(identity));
+        expect(fast.pareto.map(identity)).toEqual(reference.pareto.map(identity));
+        expect(fast.counts.layouts).toBe(reference.counts.layouts);
+        expect(fast.counts.evaluated + fast.counts.memoryOnly + fast.counts.pruned).toBe(fast.counts.layouts);
+        pruned += fast.counts.pruned;
+        layouts += fast.counts.layouts;
+      }),
+      { numRuns: 60 },
+    );
     // The comparison means something only if pruning happened.
     expect(pruned).toBeGreaterThan(0.2 * layouts);
   });

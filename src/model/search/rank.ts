@@ -56,7 +56,10 @@ export class TopK {
   private readonly groups: string[] = [];
   /** The score a layout must at least reach to enter; −Infinity while fewer than K are held. */
   threshold = -Infinity;
-  constructor(private readonly k: number, private readonly grouped = false) {}
+  constructor(
+    private readonly k: number,
+    private readonly grouped = false,
+  ) {}
 
   /** Whether a layout scoring `score` could still enter (cheap, before building an entry). */
   admits(score: number): boolean {

@@ -68,15 +68,22 @@ export interface CostFront {
 /** The objective read off an estimate output, as a score to maximise. */
 export function outputScore(objective: SearchObjective, out: EstimateOutput): number {
   switch (objective) {
-    case 'tokensPerSecond': return out.throughput?.tokensPerSecond ?? -Infinity;
-    case 'days': return -(out.time?.days ?? Infinity);
-    case 'usd': return -(out.cost?.usd ?? Infinity);
-    case 'memoryHeadroom': return out.memory.capacity - fitMemoryBytes(out);
+    case 'tokensPerSecond':
+      return out.throughput?.tokensPerSecond ?? -Infinity;
+    case 'days':
+      return -(out.time?.days ?? Infinity);
+    case 'usd':
+      return -(out.cost?.usd ?? Infinity);
+    case 'memoryHeadroom':
+      return out.memory.capacity - fitMemoryBytes(out);
   }
 }
 
 const trainingOf = (l: ScoredLayout): LayoutTraining => ({
-  microBatch: l.microBatch, recompute: l.recompute, offload: l.offload, ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}),
+  microBatch: l.microBatch,
+  recompute: l.recompute,
+  offload: l.offload,
+  ...(l.switches ? { epComm: l.switches.epComm, cudaGraph: l.switches.cudaGraph } : {}),
 });
 
 function variantOf(base: RunConfig, layout: ScoredLayout): SearchVariant {
@@ -97,15 +104,21 @@ export type LaneOf = (layout: ScoredLayout) => RunConfig;
  * layoutVariants), every variant re-evaluated, the best by the engine shown, the others
  * folded under it; layouts sorted by their shown variant.
  */
-export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, objective: SearchObjective, options: SearchOptions): SearchDocumentResult[] {
+export function documentResults(
+  top: readonly ScoredLayout[],
+  laneOf: LaneOf,
+  objective: SearchObjective,
+  options: SearchOptions,
+): SearchDocumentResult[] {
   const folded = Math.max(0, Math.floor(options.variants ?? DEFAULT_VARIANTS));
   const grouped = options.groupByLayout ?? true;
   // The search held the budget by the closed-form step and memory by its own figure; a variant the engine puts
   // over the budget (simulated schedule) or over the margin (what the device holds) is left out.
   const margin = options.memoryMargin ?? DEFAULT_MEMORY_MARGIN;
   const withinBudget = (out: EstimateOutput, held: number) =>
-    (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) && (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity)
-    && heldMemoryBytes(out) <= (options.memoryCapacityBytes ?? out.memory.capacity) * (1 - held) * (1 + MEMORY_TOLERANCE);
+    (out.time?.days ?? Infinity) <= (options.maxDays ?? Infinity) &&
+    (out.cost?.usd ?? Infinity) <= (options.maxUsd ?? Infinity) &&
+    heldMemoryBytes(out) <= (options.memoryCapacityBytes ?? out.memory.capacity) * (1 - held) * (1 + MEMORY_TOLERANCE);
   const results: { rank: number; result: SearchDocumentResult }[] = [];
   top.forEach((layout, rank) => {
     const base = laneOf(layout);
@@ -118,7 +131,10 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
       .map((x) => x.v);
     const [shown, ...others] = variants;
     if (!shown) return;
-    results.push({ rank, result: { ...shown, cluster: { gpu: base.cluster.gpuId ?? base.cluster.gpu, gpus: layout.gpus }, variants: others } });
+    results.push({
+      rank,
+      result: { ...shown, cluster: { gpu: base.cluster.gpuId ?? base.cluster.gpu, gpus: layout.gpus }, variants: others },
+    });
   });
   return results
     .sort((a, b) => outputScore(objective, b.result.output) - outputScore(objective, a.result.output) || a.rank - b.rank)
@@ -131,17 +147,29 @@ export function documentResults(top: readonly ScoredLayout[], laneOf: LaneOf, ob
  * closed-form step (rank.ts SizeCurve); the engine's simulated schedule can disagree, so
  * the point is the soonest by the engine of those and of the results of that size.
  */
-export function costFronts(curve: readonly ScoredLayout[], lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[], results: readonly SearchDocumentResult[]): CostFront[] {
+export function costFronts(
+  curve: readonly ScoredLayout[],
+  lanes: readonly { readonly gpuId?: string; readonly base: RunConfig }[],
+  results: readonly SearchDocumentResult[],
+): CostFront[] {
   return lanes.map((lane) => {
     const gpu = lane.base.cluster.gpuId ?? lane.base.cluster.gpu;
     const mine = curve.filter((l) => l.gpuId === lane.gpuId);
-    const points = [...new Set(mine.map((l) => l.gpus))].map((gpus) => {
-      const found = results.filter((r) => r.cluster.gpu === gpu && r.cluster.gpus === gpus).flatMap((r) => [r, ...r.variants]);
-      const candidates = [...mine.filter((l) => l.gpus === gpus).map((l) => variantOf(lane.base, l)), ...found];
-      const soonest = candidates.reduce((a, b) => ((b.output.time?.days ?? Infinity) < (a.output.time?.days ?? Infinity) ? b : a));
-      const out = soonest.output;
-      return { gpus, days: out.time?.days ?? Infinity, usd: out.cost?.usd ?? Infinity, tokensPerSecond: out.throughput?.tokensPerSecond ?? 0, parallel: soonest.parallel, training: soonest.training };
-    })
+    const points = [...new Set(mine.map((l) => l.gpus))]
+      .map((gpus) => {
+        const found = results.filter((r) => r.cluster.gpu === gpu && r.cluster.gpus === gpus).flatMap((r) => [r, ...r.variants]);
+        const candidates = [...mine.filter((l) => l.gpus === gpus).map((l) => variantOf(lane.base, l)), ...found];
+        const soonest = candidates.reduce((a, b) => ((b.output.time?.days ?? Infinity) < (a.output.time?.days ?? Infinity) ? b : a));
+        const out = soonest.output;
+        return {
+          gpus,
+          days: out.time?.days ?? Infinity,
+          usd: out.cost?.usd ?? Infinity,
+          tokensPerSecond: out.throughput?.tokensPerSecond ?? 0,
+          parallel: soonest.parallel,
+          training: soonest.training,
+        };
+      })
       .filter((p) => Number.isFinite(p.days) && Number.isFinite(p.usd))
       .sort((a, b) => a.days - b.days || a.gpus - b.gpus);
     return { gpu: lane.gpuId ?? 'custom', name: lane.base.cluster.gpu.name, points };

@@ -7,8 +7,22 @@ import { hostMemory } from '../memory/index.ts';
 import { checkpointBytesOf, runPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
 import {
-  activationEdgePieces, activationPieces, explicitEtp, gridPieces, layoutConfig, layerTimePieces, parameterKey, parameterPieces, pipelineMessagePieces, stageCandidates,
-  type ActivationEdgePieces, type ActivationPieces, type GridPieces, type ParameterPieces, type LayerTimePieces, type StageCandidates,
+  activationEdgePieces,
+  activationPieces,
+  explicitEtp,
+  gridPieces,
+  layoutConfig,
+  layerTimePieces,
+  parameterKey,
+  parameterPieces,
+  pipelineMessagePieces,
+  stageCandidates,
+  type ActivationEdgePieces,
+  type ActivationPieces,
+  type GridPieces,
+  type ParameterPieces,
+  type LayerTimePieces,
+  type StageCandidates,
 } from './pieces.ts';
 import { BOUND_SLACK, ParetoFront, SizeCurve, THROUGHPUT_MEMORY, TopK, type CanonicalKey, type SecondAnswer } from './rank.ts';
 import { groupLayoutCount, type LayoutGroup, type PipelineShape } from './space.ts';
@@ -32,7 +46,10 @@ export class PieceCache {
    * `groups` sizes the slot tables (packed arrays, filled as groups are met in any order);
    * groups enumerated later (cluster sizing adds cluster sizes one at a time) grow them.
    */
-  constructor(private readonly base: RunConfig, groups: readonly LayoutGroup[] = []) {
+  constructor(
+    private readonly base: RunConfig,
+    groups: readonly LayoutGroup[] = [],
+  ) {
     let time = 0;
     let activation = 0;
     let grid = 0;
@@ -90,8 +107,12 @@ export class Scoring {
    * most a layout may need to count as fitting (capacity less the margin kept free).
    */
   constructor(
-    private readonly base: RunConfig, readonly objective: SearchObjective, readonly capacityBytes: number,
-    readonly maxUsd: number, readonly maxDays: number, readonly limitBytes = capacityBytes,
+    private readonly base: RunConfig,
+    readonly objective: SearchObjective,
+    readonly capacityBytes: number,
+    readonly maxUsd: number,
+    readonly maxDays: number,
+    readonly limitBytes = capacityBytes,
   ) {
     this.tokensPerStep = base.training.globalBatch * base.training.seqLen;
     // The page's own rule (run/plan.ts): spot preemptions over the nodes count, and spot GPUs are paid at the spot price.
@@ -119,10 +140,14 @@ export class Scoring {
 
   score(stepSeconds: number, memoryBytes: number, gpus: number): number {
     switch (this.objective) {
-      case 'tokensPerSecond': return this.tokensPerStep / stepSeconds;
-      case 'days': return -this.wallSeconds(stepSeconds, gpus) / SECONDS_PER_DAY;
-      case 'usd': return -this.usd(stepSeconds, gpus);
-      case 'memoryHeadroom': return this.capacityBytes - memoryBytes;
+      case 'tokensPerSecond':
+        return this.tokensPerStep / stepSeconds;
+      case 'days':
+        return -this.wallSeconds(stepSeconds, gpus) / SECONDS_PER_DAY;
+      case 'usd':
+        return -this.usd(stepSeconds, gpus);
+      case 'memoryHeadroom':
+        return this.capacityBytes - memoryBytes;
     }
   }
 
@@ -135,17 +160,55 @@ export class Scoring {
 
 /** The lane (GPU type, in the order searched) first, then the degrees in enumeration order. */
 function canonicalKey(lane: number, g: LayoutGroup, shape: PipelineShape, combo: number): CanonicalKey {
-  return [lane, g.gpus, g.tp, g.cp, g.pp, g.ep, g.microBatch, g.sequenceParallel ? 1 : 0, g.recomputeIndex, shape.scheduleIndex, shape.vpp, combo];
+  return [
+    lane,
+    g.gpus,
+    g.tp,
+    g.cp,
+    g.pp,
+    g.ep,
+    g.microBatch,
+    g.sequenceParallel ? 1 : 0,
+    g.recomputeIndex,
+    shape.scheduleIndex,
+    shape.vpp,
+    combo,
+  ];
 }
 
-interface Figures { readonly stepSeconds: number; readonly memoryBytes: number; readonly score: number; readonly tokensPerSecond: number }
+interface Figures {
+  readonly stepSeconds: number;
+  readonly memoryBytes: number;
+  readonly score: number;
+  readonly tokensPerSecond: number;
+}
 
 /** `etp`: the document's explicit expert tensor-parallel degree (pieces.ts explicitEtp), which the layout was scored with. */
-function scoredLayout(s: Scoring, gpuId: string | undefined, switches: { switches?: StackSwitches }, etp: { etp?: number }, g: LayoutGroup, shape: PipelineShape, combo: number, f: Figures): ScoredLayout {
+function scoredLayout(
+  s: Scoring,
+  gpuId: string | undefined,
+  switches: { switches?: StackSwitches },
+  etp: { etp?: number },
+  g: LayoutGroup,
+  shape: PipelineShape,
+  combo: number,
+  f: Figures,
+): ScoredLayout {
   const state = g.combos[combo] ?? { zero: 0, offload: { optimizer: false, parameters: false } };
   return {
     gpus: g.gpus,
-    parallel: { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...etp, vpp: shape.vpp, sequenceParallel: g.sequenceParallel, zero: state.zero, schedule: shape.schedule },
+    parallel: {
+      tp: g.tp,
+      pp: g.pp,
+      dp: g.dp,
+      cp: g.cp,
+      ep: g.ep,
+      ...etp,
+      vpp: shape.vpp,
+      sequenceParallel: g.sequenceParallel,
+      zero: state.zero,
+      schedule: shape.schedule,
+    },
     microBatch: g.microBatch,
     recompute: g.recompute,
     offload: state.offload,
@@ -189,7 +252,13 @@ export class SearchRun {
   private readonly etp: { etp?: number };
   private readonly base: RunConfig;
 
-  constructor(base: RunConfig, groups: readonly LayoutGroup[], readonly scoring: Scoring, readonly settings: RunSettings, lane: LaneSettings = {}) {
+  constructor(
+    base: RunConfig,
+    groups: readonly LayoutGroup[],
+    readonly scoring: Scoring,
+    readonly settings: RunSettings,
+    lane: LaneSettings = {},
+  ) {
     this.base = base;
     this.top = lane.top ?? new TopK(settings.topK, settings.groupByLayout ?? false);
     this.costFront = settings.front === 'sizeCurve';
@@ -228,7 +297,9 @@ export class SearchRun {
     if (!s.withinBudget(stepLower, gpus, BOUND_SLACK)) return true;
     if (!this.top.excludesBound(s.score(stepLower, memoryLower, gpus))) return false;
     // Days and dollars both grow with the step time on a given cluster: the step's lower bound bounds both.
-    return !this.settings.pareto || this.front.dominatesBound(this.frontUp(stepLower, gpus), this.frontDown(stepLower, memoryLower, gpus), gpus);
+    return (
+      !this.settings.pareto || this.front.dominatesBound(this.frontUp(stepLower, gpus), this.frontDown(stepLower, memoryLower, gpus), gpus)
+    );
   }
 
   /** Evaluates (or prunes) every layout of the group whose own bounds did not already prune it. */
@@ -265,7 +336,10 @@ export class SearchRun {
         const forFront = pareto && this.front.admits(this.frontUp(step, g.gpus), this.frontDown(step, memory, g.gpus), g.gpus);
         if (!forTop && !forFront) continue;
         const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
-        const entry = { layout: scoredLayout(s, this.gpuId, this.switches, this.etp, g, shape, k, figures), key: canonicalKey(this.lane, g, shape, k) };
+        const entry = {
+          layout: scoredLayout(s, this.gpuId, this.switches, this.etp, g, shape, k, figures),
+          key: canonicalKey(this.lane, g, shape, k),
+        };
         if (forTop) this.top.offer(entry);
         if (forFront) this.front.offer(entry);
       }
@@ -276,12 +350,25 @@ export class SearchRun {
   private hostHolds(g: LayoutGroup, combo: number): boolean {
     const state = g.combos[combo];
     if (!state || (!state.offload.optimizer && !state.offload.parameters)) return true;
-    const parallel = { tp: g.tp, pp: g.pp, dp: g.dp, cp: g.cp, ep: g.ep, ...this.etp, vpp: 1, sequenceParallel: g.sequenceParallel, zero: state.zero, schedule: '1f1b' as const };
-    const host = hostMemory(layoutConfig(this.base, { gpus: g.gpus, parallel, microBatch: g.microBatch, recompute: g.recompute, offload: state.offload }));
+    const parallel = {
+      tp: g.tp,
+      pp: g.pp,
+      dp: g.dp,
+      cp: g.cp,
+      ep: g.ep,
+      ...this.etp,
+      vpp: 1,
+      sequenceParallel: g.sequenceParallel,
+      zero: state.zero,
+      schedule: '1f1b' as const,
+    };
+    const host = hostMemory(
+      layoutConfig(this.base, { gpus: g.gpus, parallel, microBatch: g.microBatch, recompute: g.recompute, offload: state.offload }),
+    );
     return host.perNode <= host.capacity;
   }
 
-    prune(g: LayoutGroup): void {
+  prune(g: LayoutGroup): void {
     this.counts.pruned += groupLayoutCount(g);
   }
 }
@@ -295,11 +382,22 @@ export function fastEvaluate(base: RunConfig, choice: LayoutChoice): { readonly 
   const recomputeIndex = RECOMPUTES.indexOf(choice.recompute);
   const shape: PipelineShape = { id: 0, pp: p.pp, schedule: p.schedule, scheduleIndex: SCHEDULES.indexOf(p.schedule), vpp: p.vpp };
   const group: LayoutGroup = {
-    gpus: choice.gpus, tp: p.tp, cp: p.cp, pp: p.pp, dp: p.dp, ep: p.ep,
-    microBatch: choice.microBatch, microBatches: microBatchesPerStep({ globalBatch: base.training.globalBatch, microBatch: choice.microBatch }, p),
-    sequenceParallel: p.sequenceParallel, recompute: choice.recompute, recomputeIndex,
-    shapes: [shape], combos: [{ zero: p.zero, offload: choice.offload }],
-    timeSlot: 0, activationSlot: 0, gridSlot: 0,
+    gpus: choice.gpus,
+    tp: p.tp,
+    cp: p.cp,
+    pp: p.pp,
+    dp: p.dp,
+    ep: p.ep,
+    microBatch: choice.microBatch,
+    microBatches: microBatchesPerStep({ globalBatch: base.training.globalBatch, microBatch: choice.microBatch }, p),
+    sequenceParallel: p.sequenceParallel,
+    recompute: choice.recompute,
+    recomputeIndex,
+    shapes: [shape],
+    combos: [{ zero: p.zero, offload: choice.offload }],
+    timeSlot: 0,
+    activationSlot: 0,
+    gridSlot: 0,
   };
   const evaluator = new LayoutEvaluator(base);
   const pieces = new PieceCache(base);

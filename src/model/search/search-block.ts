@@ -29,7 +29,10 @@ export const MAX_SIZING_GPUS = 1_000_000;
 /** The largest share of memory the margin may keep free: some memory must stay usable. */
 export const MAX_MEMORY_MARGIN = 0.9;
 
-export type SearchBlockOptions = Pick<SearchOptions, 'objective' | 'gpuTypes' | 'gpuRange' | 'maxDays' | 'maxUsd' | 'memoryMargin' | 'evenLayerSplit'>;
+export type SearchBlockOptions = Pick<
+  SearchOptions,
+  'objective' | 'gpuTypes' | 'gpuRange' | 'maxDays' | 'maxUsd' | 'memoryMargin' | 'evenLayerSplit'
+>;
 
 export interface SearchBlockRead {
   readonly options: SearchBlockOptions;
@@ -46,7 +49,11 @@ function readGpuTypes(r: FieldReader, value: unknown): string[] | undefined {
   const ids: string[] = [];
   value.forEach((id: unknown, i) => {
     const preset = typeof id === 'string' ? findGpuPreset(id) : undefined;
-    if (!preset) r.error(`search.gpuTypes[${i}]`, `unknown GPU preset ${JSON.stringify(id)?.slice(0, 40)}; known: ${GPU_PRESETS.map((g) => g.id).join(', ')}`);
+    if (!preset)
+      r.error(
+        `search.gpuTypes[${i}]`,
+        `unknown GPU preset ${JSON.stringify(id)?.slice(0, 40)}; known: ${GPU_PRESETS.map((g) => g.id).join(', ')}`,
+      );
     else if (!ids.includes(preset.id)) ids.push(preset.id);
   });
   return ids;
@@ -67,15 +74,21 @@ export function readSearchBlock(document: unknown): SearchBlockRead {
   if (objective !== undefined && objective !== null) {
     const match = typeof objective === 'string' && Object.hasOwn(BLOCK_OBJECTIVES, objective) ? BLOCK_OBJECTIVES[objective] : undefined;
     if (match) options.objective = match;
-    else r.error('search.objective', `must be one of ${SPEC_OBJECTIVES.map((o) => JSON.stringify(o)).join(', ')}, got ${JSON.stringify(objective)?.slice(0, 40)}`);
+    else
+      r.error(
+        'search.objective',
+        `must be one of ${SPEC_OBJECTIVES.map((o) => JSON.stringify(o)).join(', ')}, got ${JSON.stringify(objective)?.slice(0, 40)}`,
+      );
   }
   const gpuTypes = readGpuTypes(r, own(raw, 'gpuTypes'));
   if (gpuTypes && gpuTypes.length > 0) options.gpuTypes = gpuTypes;
   const given = (key: string) => own(raw, key) !== undefined && own(raw, key) !== null;
   const minGpus = given('minGpus') ? r.integer(raw, 'minGpus', 'search', 1, 1, MAX_SIZING_GPUS) : undefined;
   const maxGpus = given('maxGpus') ? r.integer(raw, 'maxGpus', 'search', 1, 1, MAX_SIZING_GPUS) : undefined;
-  if (minGpus !== undefined && maxGpus === undefined) r.error('search.maxGpus', 'is required with search.minGpus: the largest cluster to consider');
-  if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus) r.error('search.minGpus', `${minGpus} is more than search.maxGpus = ${maxGpus}`);
+  if (minGpus !== undefined && maxGpus === undefined)
+    r.error('search.maxGpus', 'is required with search.minGpus: the largest cluster to consider');
+  if (minGpus !== undefined && maxGpus !== undefined && minGpus > maxGpus)
+    r.error('search.minGpus', `${minGpus} is more than search.maxGpus = ${maxGpus}`);
   else if (maxGpus !== undefined) options.gpuRange = { min: minGpus ?? 1, max: maxGpus };
   if (given('maxDays')) options.maxDays = r.number(raw, 'maxDays', 'search', 1, 0, 1e9, true);
   if (given('maxUsd')) options.maxUsd = r.number(raw, 'maxUsd', 'search', 1, 0, 1e15, true);

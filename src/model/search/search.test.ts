@@ -35,8 +35,16 @@ const GPT3: SearchRunSpec = { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, 
 describe('every layout the search returns is valid and fits', () => {
   const cases: readonly { name: string; spec: SearchRunSpec; options: SearchOptions }[] = [
     { name: 'GPT-3 175B, tp within a node, even layer split', spec: GPT3, options: { tpWithinNode: true, evenLayerSplit: true, topK: 20 } },
-    { name: 'Mixtral 8x7B with expert parallelism and offload searched', spec: { model: 'mixtral-8x7b', gpu: 'a100-40gb', gpus: 64, globalBatch: 512, seqLen: 4096 }, options: { searchOffload: true, topK: 20 } },
-    { name: 'Llama 2 13B on 12 GPUs (not a power of two), memory objective', spec: { model: 'llama2-13b', gpu: 'a100-40gb', gpus: 12, globalBatch: 96, seqLen: 4096 }, options: { objective: 'memoryHeadroom', topK: 20 } },
+    {
+      name: 'Mixtral 8x7B with expert parallelism and offload searched',
+      spec: { model: 'mixtral-8x7b', gpu: 'a100-40gb', gpus: 64, globalBatch: 512, seqLen: 4096 },
+      options: { searchOffload: true, topK: 20 },
+    },
+    {
+      name: 'Llama 2 13B on 12 GPUs (not a power of two), memory objective',
+      spec: { model: 'llama2-13b', gpu: 'a100-40gb', gpus: 12, globalBatch: 96, seqLen: 4096 },
+      options: { objective: 'memoryHeadroom', topK: 20 },
+    },
   ];
   for (const { name, spec, options } of cases) {
     it(name, () => {
@@ -53,11 +61,15 @@ describe('every layout the search returns is valid and fits', () => {
 });
 
 describe('the search finds layouts at least as good as published ones', () => {
-  it('Narayanan et al. 2021, 1T model on 3,072 A100s: at least as fast as the paper\'s TP = 8, PP = 64', () => {
+  it("Narayanan et al. 2021, 1T model on 3,072 A100s: at least as fast as the paper's TP = 8, PP = 64", () => {
     const spec: SearchRunSpec = { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 3072, globalBatch: 3072, seqLen: 2048 };
     const doc = searchRunDocument(spec);
     // Table 1, last row: t = 8, p = 64 (so d = 6), batch 3,072; micro-batch 1 with full activation recomputation (section 5.1), no ZeRO.
-    const paper = estimate({ ...doc, parallel: { tp: 8, pp: 64, dp: 6, zero: 0 }, training: { ...(doc.training as object), microBatch: 1, recompute: 'full' } });
+    const paper = estimate({
+      ...doc,
+      parallel: { tp: 8, pp: 64, dp: 6, zero: 0 },
+      training: { ...(doc.training as object), microBatch: 1, recompute: 'full' },
+    });
     expect(paper.errors).toEqual([]);
     const found = searchDocument(doc, { topK: 3 });
     const best = found.results[0];
@@ -75,7 +87,8 @@ describe('objectives', () => {
   const base = searchBase({ model: 'llama2-7b', gpu: 'h100-sxm', gpus: 32, globalBatch: 256, seqLen: 4096 });
 
   it('on one cluster size, tokens/s, days and dollars rank the same layouts (all fall as the step time grows)', () => {
-    const ids = (o: SearchObjective) => searchLayouts(base, { objective: o, topK: 8, pareto: false }).top.map((l) => JSON.stringify([l.parallel, l.microBatch, l.recompute]));
+    const ids = (o: SearchObjective) =>
+      searchLayouts(base, { objective: o, topK: 8, pareto: false }).top.map((l) => JSON.stringify([l.parallel, l.microBatch, l.recompute]));
     const byThroughput = ids('tokensPerSecond');
     expect(ids('days')).toEqual(byThroughput);
     expect(ids('usd')).toEqual(byThroughput);
@@ -110,7 +123,7 @@ describe('objectives', () => {
 describe('the document front door (npm run search)', () => {
   const doc = searchRunDocument({ model: 'llama2-7b', gpu: 'a100-80gb', gpus: 16, globalBatch: 128, seqLen: 4096 });
 
-  it('holds the document\'s parallel fields fixed and searches the rest; results are the engine\'s output, best first', () => {
+  it("holds the document's parallel fields fixed and searches the rest; results are the engine's output, best first", () => {
     const out = searchDocument({ ...doc, parallel: { tp: 2, schedule: '1f1b' } }, { topK: 5 });
     expect(out.errors).toEqual([]);
     expect(out.results.length).toBe(5);
@@ -132,13 +145,18 @@ describe('the document front door (npm run search)', () => {
   it('answers an invalid document with field-named errors, never an exception', () => {
     expect(searchDocument('nope').errors).toEqual(['document: must be a JSON object']);
     const noGpus = searchDocument({ ...doc, cluster: { gpu: 'a100-80gb' } });
-    expect(noGpus.errors).toContain('cluster.gpus: is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)');
+    expect(noGpus.errors).toContain(
+      'cluster.gpus: is required for a search: the number of GPUs to lay out (or give search.minGpus and search.maxGpus to size the cluster)',
+    );
     const badTp = searchDocument({ ...doc, parallel: { tp: 'eight' } });
     expect(badTp.errors.some((e) => e.startsWith('parallel.tp:'))).toBe(true);
     const impossible = searchDocument({ ...doc, parallel: { tp: 3 } });
     expect(impossible.results).toEqual([]);
     expect(impossible.errors[0]).toMatch(/no parallel layout is valid/);
-    const tooBig = searchDocument({ ...doc, model: { ...(doc.model as object), layers: 400, hidden: 16384, heads: 128, kvHeads: 8, ffnHidden: 53248 } });
+    const tooBig = searchDocument({
+      ...doc,
+      model: { ...(doc.model as object), layers: 400, hidden: 16384, heads: 128, kvHeads: 8, ffnHidden: 53248 },
+    });
     expect(tooBig.results).toEqual([]);
     expect(tooBig.warnings.some((w) => w.includes('fits in'))).toBe(true);
   });
@@ -149,10 +167,14 @@ describe('a Web Worker can follow and stop the search', () => {
     const base = searchBase(GPT3);
     const fractions: number[] = [];
     let calls = 0;
-    const result = searchLayouts(base, { progressEvery: 10_000, exhaustive: true }, {
-      onProgress: (p) => fractions.push(p.fraction),
-      shouldStop: () => ++calls >= 3,
-    });
+    const result = searchLayouts(
+      base,
+      { progressEvery: 10_000, exhaustive: true },
+      {
+        onProgress: (p) => fractions.push(p.fraction),
+        shouldStop: () => ++calls >= 3,
+      },
+    );
     expect(result.stopped).toBe(true);
     expect(fractions.length).toBe(3);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
@@ -162,7 +184,7 @@ describe('a Web Worker can follow and stop the search', () => {
     expect(first.done).toBe(false);
   });
 
-  it('the document generator stops between steps when the worker\'s flag is set', () => {
+  it("the document generator stops between steps when the worker's flag is set", () => {
     let cancelled = false;
     const steps = searchDocumentSteps(searchRunDocument(GPT3), { progressEvery: 50_000 }, { shouldStop: () => cancelled });
     expect(steps.next().done).toBe(false);
@@ -176,7 +198,7 @@ describe('a Web Worker can follow and stop the search', () => {
   });
 });
 
-describe('a document\'s explicit expert tensor-parallel degree', () => {
+describe("a document's explicit expert tensor-parallel degree", () => {
   it('stays in every layout the search returns, which the engine then estimates as the search scored it', () => {
     const plain = searchBase({ model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 });
     const base = { ...plain, parallel: { ...plain.parallel, etp: 1 } };

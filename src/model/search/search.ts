@@ -27,7 +27,15 @@ import { Scoring, SearchRun, type RunSettings } from './run.ts';
 import { TopK } from './rank.ts';
 import { allowedGpuCounts, sizingGranularity } from './sizing.ts';
 import { LayoutSpace, groupLayoutCount, searchGpuCounts, type LayoutGroup } from './space.ts';
-import { DEFAULT_MEMORY_MARGIN, laneMargin, type ScoredLayout, type SearchOptions, type SearchProgress, type SearchResult, type StackSwitches } from './types.ts';
+import {
+  DEFAULT_MEMORY_MARGIN,
+  laneMargin,
+  type ScoredLayout,
+  type SearchOptions,
+  type SearchProgress,
+  type SearchResult,
+  type StackSwitches,
+} from './types.ts';
 import type { RunConfig } from '../input/index.ts';
 import { GiB, osNodeGpus } from '../input/index.ts';
 
@@ -109,21 +117,44 @@ function boundsOf(groups: readonly LayoutGroup[], run: SearchRun, scoring: Scori
   return b;
 }
 
-export function* searchSteps(base: RunConfig, options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
+export function* searchSteps(
+  base: RunConfig,
+  options: SearchOptions = {},
+  control: SearchControl = {},
+): Generator<SearchProgress, SearchResult, void> {
   return yield* searchLaneSteps([{ base }], options, control);
 }
 
-export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOptions = {}, control: SearchControl = {}): Generator<SearchProgress, SearchResult, void> {
+export function* searchLaneSteps(
+  lanes: readonly SearchLane[],
+  options: SearchOptions = {},
+  control: SearchControl = {},
+): Generator<SearchProgress, SearchResult, void> {
   const o = settle(options);
-  const spaceOptions: SearchOptions = { ...options, evenLayerSplit: o.evenLayerSplit, interleaveWithFullPipeline: o.interleaveWithFullPipeline };
+  const spaceOptions: SearchOptions = {
+    ...options,
+    evenLayerSplit: o.evenLayerSplit,
+    interleaveWithFullPipeline: o.interleaveWithFullPipeline,
+  };
   const top = new TopK(o.topK, o.groupByLayout);
-  const settings: RunSettings = { pareto: o.pareto, exhaustive: o.exhaustive, topK: o.topK, groupByLayout: o.groupByLayout, front: lanes.length > 1 || options.gpuRange ? 'sizeCurve' : 'throughputMemory' };
+  const settings: RunSettings = {
+    pareto: o.pareto,
+    exhaustive: o.exhaustive,
+    topK: o.topK,
+    groupByLayout: o.groupByLayout,
+    front: lanes.length > 1 || options.gpuRange ? 'sizeCurve' : 'throughputMemory',
+  };
   const runs = lanes.map((lane, i) => {
     const capacity = options.memoryCapacityBytes ?? lane.base.cluster.gpu.memoryGiB * GiB;
     const scoring = new Scoring(lane.base, o.objective, capacity, o.maxUsd, o.maxDays, capacity * (1 - laneMargin(lane.base, o.margin)));
-    const counts = options.gpuRange ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange) : searchGpuCounts(lane.base, spaceOptions);
+    const counts = options.gpuRange
+      ? allowedGpuCounts(lane.base, spaceOptions, options.gpuRange)
+      : searchGpuCounts(lane.base, spaceOptions);
     const run = new SearchRun(lane.base, [], scoring, settings, {
-      top, lane: i, ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}), ...(lane.switches ? { switches: lane.switches } : {}),
+      top,
+      lane: i,
+      ...(lane.gpuId !== undefined ? { gpuId: lane.gpuId } : {}),
+      ...(lane.switches ? { switches: lane.switches } : {}),
     });
     return { lane, scoring, counts, run, space: new LayoutSpace(lane.base, spaceOptions) };
   });
@@ -151,8 +182,14 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
   let sinceProgress = 0;
   if (blockCount > MAX_SEARCH_BLOCKS) {
     return {
-      top: [], pareto: [], counts: { layouts: 0, evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 }, stopped: false, warnings: [],
-      errors: [`search: ${blockCount.toLocaleString('en-US')} pairs of GPU type and cluster size are more than one search covers (${MAX_SEARCH_BLOCKS.toLocaleString('en-US')}); narrow the GPU range or the GPU types`],
+      top: [],
+      pareto: [],
+      counts: { layouts: 0, evaluated: 0, memoryOnly: 0, pruned: 0, fitting: 0 },
+      stopped: false,
+      warnings: [],
+      errors: [
+        `search: ${blockCount.toLocaleString('en-US')} pairs of GPU type and cluster size are more than one search covers (${MAX_SEARCH_BLOCKS.toLocaleString('en-US')}); narrow the GPU range or the GPU types`,
+      ],
     };
   }
   // The bounds pass: every block's groups, their bounds and the block's best bound.
@@ -162,8 +199,14 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
     for (const gpus of r.counts) {
       const groups = r.space.groupsFor(gpus);
       const block: Block = {
-        lane, gpus, layouts: groups.reduce((sum, g) => sum + groupLayoutCount(g), 0),
-        best: -Infinity, leastStep: Infinity, leastMemory: Infinity, bounds: null, groups: keep ? groups : null,
+        lane,
+        gpus,
+        layouts: groups.reduce((sum, g) => sum + groupLayoutCount(g), 0),
+        best: -Infinity,
+        leastStep: Infinity,
+        leastMemory: Infinity,
+        bounds: null,
+        groups: keep ? groups : null,
       };
       if (!o.exhaustive) {
         const b = boundsOf(groups, r.run, r.scoring);
@@ -241,8 +284,12 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
       const range = options.gpuRange;
       for (const r of runs) {
         warnings.push(`sizing: ${sizingGranularity(r.lane.base)}`);
-        if (r.counts.length === 0) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ${range.min} to ${range.max} GPUs: no count in the range is whole nodes and splits into degrees the model, the global batch and the framework allow`);
-        else if (!stopped && r.run.counts.fitting === 0 && runs.length > 1) warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} layout fits from ${range.min} to ${range.max} GPUs`);
+        if (r.counts.length === 0)
+          warnings.push(
+            `sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ${range.min} to ${range.max} GPUs: no count in the range is whole nodes and splits into degrees the model, the global batch and the framework allow`,
+          );
+        else if (!stopped && r.run.counts.fitting === 0 && runs.length > 1)
+          warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} layout fits from ${range.min} to ${range.max} GPUs`);
       }
     } else {
       for (const r of runs) {
@@ -250,13 +297,24 @@ export function* searchLaneSteps(lanes: readonly SearchLane[], options: SearchOp
         const node = osNodeGpus(r.lane.base.cluster);
         for (const n of r.counts) {
           if (domain > node && n > domain && n % domain !== 0) {
-            warnings.push(`search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`);
+            warnings.push(
+              `search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`,
+            );
           }
         }
       }
     }
-    if (layouts === 0 && !stopped) errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
-    else if (!stopped && c.fitting === 0) warnings.push(noFitWarning(runs.map((r) => r.scoring.limitBytes), layouts, o.margin, o.maxUsd < Infinity || o.maxDays < Infinity));
+    if (layouts === 0 && !stopped)
+      errors.push('search: no parallel layout is valid for this model, cluster size and global batch under the constraints given');
+    else if (!stopped && c.fitting === 0)
+      warnings.push(
+        noFitWarning(
+          runs.map((r) => r.scoring.limitBytes),
+          layouts,
+          o.margin,
+          o.maxUsd < Infinity || o.maxDays < Infinity,
+        ),
+      );
     const fronts = runs.map((r) => r.run.front.layouts());
     return { top: top.layouts(), pareto: o.pareto ? fronts.flat() : [], counts: { layouts, ...c }, stopped, warnings, errors };
   }
@@ -297,5 +355,9 @@ export function layoutVariants(base: RunConfig, layout: ScoredLayout, options: S
     pareto: false,
     progressEvery: Number.MAX_SAFE_INTEGER,
   });
-  return result.top.map((l) => ({ ...l, ...(layout.gpuId !== undefined ? { gpuId: layout.gpuId } : {}), ...(layout.switches ? { switches: layout.switches } : {}) }));
+  return result.top.map((l) => ({
+    ...l,
+    ...(layout.gpuId !== undefined ? { gpuId: layout.gpuId } : {}),
+    ...(layout.switches ? { switches: layout.switches } : {}),
+  }));
 }

@@ -49,10 +49,18 @@ export function allowedGpuCounts(base: RunConfig, options: SearchOptions, range:
   const max = Math.floor(range.max);
   if (!(max >= min)) return [];
   const pin = (value: number | undefined, d: number) => value === undefined || value === d;
-  const tps = degrees(max, (tp) => pin(fixed.tp, tp) && tpProblem(model, tp) === null && !(options.tpWithinNode && tp > cluster.gpusPerNode));
+  const tps = degrees(
+    max,
+    (tp) => pin(fixed.tp, tp) && tpProblem(model, tp) === null && !(options.tpWithinNode && tp > cluster.gpusPerNode),
+  );
   const cps = degrees(max, (cp) => pin(fixed.cp, cp) && cpProblem(training, cp) === null);
-  const pps = degrees(Math.min(max, model.layers + 2), (pp) => pin(fixed.pp, pp) && ppProblem(model, pp, 1) === null
-    && pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false, base.stack.framework).length > 0);
+  const pps = degrees(
+    Math.min(max, model.layers + 2),
+    (pp) =>
+      pin(fixed.pp, pp) &&
+      ppProblem(model, pp, 1) === null &&
+      pipelineShapes(model, pp, fixed, options.evenLayerSplit ?? false, base.stack.framework).length > 0,
+  );
   const dps = divisors(training.globalBatch).filter((dp) => dp <= max && pin(fixed.dp, dp));
   const node = osNodeGpus(cluster);
   const wholeNodes = (n: number) => n < node || n % node === 0;
@@ -64,6 +72,7 @@ export function sizingGranularity(base: RunConfig): string {
   const node = osNodeGpus(base.cluster);
   const domain = base.cluster.gpusPerNode;
   const name = base.cluster.gpuId ?? base.cluster.gpu.name;
-  if (domain > node) return `${name}: whole compute trays of ${node} GPUs (one OS node each); an NVLink domain holds ${domain}, so sizes that are not multiples of ${domain} leave a rack partly used`;
+  if (domain > node)
+    return `${name}: whole compute trays of ${node} GPUs (one OS node each); an NVLink domain holds ${domain}, so sizes that are not multiples of ${domain} leave a rack partly used`;
   return `${name}: whole nodes of ${node} GPUs`;
 }

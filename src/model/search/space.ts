@@ -9,13 +9,28 @@
 // nothing, so only the stages that change what is offloaded are enumerated. A fixed
 // degree overrides both.
 
-import { divisors, frameworkOffloadProblem, frameworkScheduleProblem, frameworkZeroProblem, microBatchesPerStep, minMicroBatches } from '../input/index.ts';
+import {
+  divisors,
+  frameworkOffloadProblem,
+  frameworkScheduleProblem,
+  frameworkZeroProblem,
+  microBatchesPerStep,
+  minMicroBatches,
+} from '../input/index.ts';
 import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
 import { expertDataParallel, expertTensorParallel } from '../structure/index.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
 import {
-  RECOMPUTES, SCHEDULES, type Framework, type ModelConfig, type OffloadConfig, type Recompute, type RunConfig,
-  type ScheduleKind, type TrainingConfig, type ZeroStage,
+  RECOMPUTES,
+  SCHEDULES,
+  type Framework,
+  type ModelConfig,
+  type OffloadConfig,
+  type Recompute,
+  type RunConfig,
+  type ScheduleKind,
+  type TrainingConfig,
+  type ZeroStage,
 } from '../input/index.ts';
 
 /** One pipeline schedule with its virtual stages. */
@@ -69,7 +84,14 @@ export interface LayoutGroup {
 const allowed = <T>(fixed: T | undefined, value: T): boolean => fixed === undefined || fixed === value;
 
 /** The pipeline shapes valid for pp stages under the framework (input/capabilities.ts: only the schedules it runs). */
-export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegrees, evenLayerSplit: boolean, framework: Framework, firstId = 0): PipelineShape[] {
+export function pipelineShapes(
+  model: ModelConfig,
+  pp: number,
+  fixed: FixedDegrees,
+  evenLayerSplit: boolean,
+  framework: Framework,
+  firstId = 0,
+): PipelineShape[] {
   const shapes: PipelineShape[] = [];
   const splitsEvenly = (chunks: number) => !evenLayerSplit || model.layers % chunks === 0;
   SCHEDULES.forEach((schedule, scheduleIndex) => {
@@ -77,9 +99,8 @@ export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegre
     if (frameworkScheduleProblem(framework, { pp, schedule }) !== null) return;
     // Without a pipeline the schedules differ only in the activations gpipe holds for every micro-batch.
     if (pp === 1 && fixed.schedule === undefined && schedule !== 'gpipe' && schedule !== '1f1b') return;
-    const vpps = schedule === 'interleaved-1f1b'
-      ? Array.from({ length: Math.max(0, Math.floor((model.layers + 2) / pp) - 1) }, (_, i) => i + 2)
-      : [1];
+    const vpps =
+      schedule === 'interleaved-1f1b' ? Array.from({ length: Math.max(0, Math.floor((model.layers + 2) / pp) - 1) }, (_, i) => i + 2) : [1];
     for (const vpp of vpps) {
       if (!allowed(fixed.vpp, vpp)) continue;
       if (ppProblem(model, pp, vpp) !== null || scheduleProblem({ pp, vpp, schedule }) !== null) continue;
@@ -91,9 +112,20 @@ export function pipelineShapes(model: ModelConfig, pp: number, fixed: FixedDegre
 }
 
 /** ZeRO stages × offload choices the framework has; `trivialGroups` when every group ZeRO shards over has one GPU. */
-export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searchOffload: boolean, trivialGroups: boolean, framework: Framework = 'generic'): StateCombo[] {
+export function stateCombos(
+  training: TrainingConfig,
+  fixed: FixedDegrees,
+  searchOffload: boolean,
+  trivialGroups: boolean,
+  framework: Framework = 'generic',
+): StateCombo[] {
   const offloads: OffloadConfig[] = searchOffload
-    ? [{ optimizer: false, parameters: false }, { optimizer: true, parameters: false }, { optimizer: false, parameters: true }, { optimizer: true, parameters: true }]
+    ? [
+        { optimizer: false, parameters: false },
+        { optimizer: true, parameters: false },
+        { optimizer: false, parameters: true },
+        { optimizer: true, parameters: true },
+      ]
     : [training.offload];
   const combos: StateCombo[] = [];
   const seen = new Set<string>();
@@ -119,7 +151,8 @@ export function stateCombos(training: TrainingConfig, fixed: FixedDegrees, searc
 
 /** Cluster sizes to search. */
 export function searchGpuCounts(c: RunConfig, options: SearchOptions): number[] {
-  if (options.gpuCounts && options.gpuCounts.length > 0) return [...new Set(options.gpuCounts)].filter((n) => Number.isInteger(n) && n >= 1).sort((a, b) => a - b);
+  if (options.gpuCounts && options.gpuCounts.length > 0)
+    return [...new Set(options.gpuCounts)].filter((n) => Number.isInteger(n) && n >= 1).sort((a, b) => a - b);
   if (options.maxGpus !== undefined && options.maxGpus >= 1) {
     const sizes = new Set<number>([Math.floor(options.maxGpus)]);
     for (let n = c.cluster.gpusPerNode; n < options.maxGpus; n *= 2) sizes.add(n);
@@ -248,7 +281,12 @@ function withPipeline(ctx: SpaceContext, combos: StateCombo[], pp: number): Stat
   return kept;
 }
 
-function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; cp: number; pp: number; dp: number }, slots: TpCpSlots, out: LayoutGroup[]): void {
+function addGroupsForGrid(
+  ctx: SpaceContext,
+  grid: { gpus: number; tp: number; cp: number; pp: number; dp: number },
+  slots: TpCpSlots,
+  out: LayoutGroup[],
+): void {
   const { model, training } = ctx.base;
   const { fixed } = ctx;
   const { tp, cp, pp, dp } = grid;
@@ -264,7 +302,8 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
   divisors(experts).forEach((ep, epIndex) => {
     if (epOverlap && ep === 1) return;
     const etp = ctx.base.parallel.etp ?? null;
-    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null || etpProblem(model, { ep, etp, tp, dp, cp }) !== null) return;
+    if (!allowed(fixed.ep, ep) || epProblem(model, { ep, tp, dp, cp }) !== null || etpProblem(model, { ep, etp, tp, dp, cp }) !== null)
+      return;
     // A MoE layer's time depends on the expert tensor-parallel degree, which the default rule takes from dp (structure/params.ts).
     const etpIndex = expertTensorParallel({ tp, dp, cp, ep, etp }) === tp ? 0 : 1;
     const combos = withPipeline(ctx, zeroIsTrivial(model, { tp, dp, cp, ep }) ? ctx.combos.trivial : ctx.combos.full, pp);
@@ -284,8 +323,22 @@ function addGroupsForGrid(ctx: SpaceContext, grid: { gpus: number; tp: number; c
           if (epOverlap && recompute === 'full') return;
           const pair = pairSlot(sequenceParallel, recomputeIndex);
           out.push({
-            gpus: grid.gpus, tp, cp, pp, dp, ep, microBatch, microBatches, sequenceParallel, recompute, recomputeIndex, shapes: groupShapes, combos,
-            timeSlot: timeBlock + pair, activationSlot: slots.activation + pair, gridSlot,
+            gpus: grid.gpus,
+            tp,
+            cp,
+            pp,
+            dp,
+            ep,
+            microBatch,
+            microBatches,
+            sequenceParallel,
+            recompute,
+            recomputeIndex,
+            shapes: groupShapes,
+            combos,
+            timeSlot: timeBlock + pair,
+            activationSlot: slots.activation + pair,
+            gridSlot,
           });
         });
       }
@@ -306,7 +359,9 @@ export class LayoutSpace {
     const fixed = options.fixed ?? {};
     const searchOffload = options.searchOffload ?? false;
     this.ctx = {
-      base, fixed, options,
+      base,
+      fixed,
+      options,
       trainingByMicroBatch: new Map(),
       shapesByPp: new Map(),
       uninterleavedByPp: new Map(),

@@ -22,7 +22,10 @@ function config(doc: unknown): RunConfig {
 }
 
 describe('the search scores days and dollars as the page shows them', () => {
-  for (const [name, doc] of [['spot', DOC], ['on-demand', { ...DOC, cost: { usdPerGpuHour: 3 } }]] as const) {
+  for (const [name, doc] of [
+    ['spot', DOC],
+    ['on-demand', { ...DOC, cost: { usdPerGpuHour: 3 } }],
+  ] as const) {
     it(`${name}: the scoring's wall time and dollars at the engine's step time are the estimate's time.days and cost.usd`, () => {
       const c = config(doc);
       const out = estimateConfig(c);

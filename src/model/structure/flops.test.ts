@@ -2,8 +2,13 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { parseDocument } from '../input/index.ts';
 import {
-  forwardFlopsPerToken, layerForwardFlopsPerToken, layerForwardFlopsTotal, modelFlopsPerToken,
-  outputLayerForwardFlopsPerToken, recomputeForwardFlopsPerToken, stepFlops,
+  forwardFlopsPerToken,
+  layerForwardFlopsPerToken,
+  layerForwardFlopsTotal,
+  modelFlopsPerToken,
+  outputLayerForwardFlopsPerToken,
+  recomputeForwardFlopsPerToken,
+  stepFlops,
 } from './flops.ts';
 import { layerMatrices } from './matrices.ts';
 import type { ModelConfig, Recompute, RunConfig } from '../input/index.ts';
@@ -77,7 +82,11 @@ describe('per-layer forward FLOPs from the matrix inventory', () => {
   it('SwiGLU with ffn = 8h/3 equals a 4h GELU MLP: 3·h·(8h/3) = 2·h·4h = 8h² multiply-adds', () => {
     const h = 3072;
     const gelu = layerForwardFlopsPerToken(modelOf({ layers: 1, hidden: h, heads: 24, vocab: 100 }), 0, 1);
-    const swiglu = layerForwardFlopsPerToken(modelOf({ layers: 1, hidden: h, heads: 24, vocab: 100, ffnType: 'swiglu', ffnHidden: (8 * h) / 3 }), 0, 1);
+    const swiglu = layerForwardFlopsPerToken(
+      modelOf({ layers: 1, hidden: h, heads: 24, vocab: 100, ffnType: 'swiglu', ffnHidden: (8 * h) / 3 }),
+      0,
+      1,
+    );
     expect(gelu.mlpMatmul).toBe(2 * 8 * h ** 2);
     expect(swiglu.mlpMatmul).toBe(gelu.mlpMatmul);
   });
@@ -89,7 +98,12 @@ describe('per-layer forward FLOPs from the matrix inventory', () => {
     // Shared: 3 · 64 · 128 = 24,576 MACs = 49,152 FLOPs. Router: 64 · 8 = 512 MACs = 1,024 FLOPs.
     // Dense layer 0: 3 · 64 · 256 = 49,152 MACs = 98,304 FLOPs.
     const m = modelOf({
-      layers: 3, hidden: 64, heads: 4, vocab: 100, ffnType: 'swiglu', ffnHidden: 256,
+      layers: 3,
+      hidden: 64,
+      heads: 4,
+      vocab: 100,
+      ffnType: 'swiglu',
+      ffnHidden: 256,
       moe: { experts: 8, topK: 2, expertFfnHidden: 128, sharedExperts: 1, denseLayers: 1 },
     });
     const moe = layerForwardFlopsPerToken(m, 1, 16);
@@ -105,14 +119,19 @@ describe('per-layer forward FLOPs from the matrix inventory', () => {
     expect(dense.attentionMatmul).toBe(32_768);
     // Whole model, forward, per token at s = 16: 1 dense + 2 MoE layers + logits 2·64·100.
     const scores = 2 * 4 * 16 * (16 + 16);
-    const expected = (98_304 + 32_768 + scores) + 2 * (98_304 + 49_152 + 1_024 + 32_768 + scores) + 12_800;
+    const expected = 98_304 + 32_768 + scores + 2 * (98_304 + 49_152 + 1_024 + 32_768 + scores) + 12_800;
     expect(forwardFlopsPerToken(m, 16).total).toBe(expected);
   });
 
   it('an MTP module adds a transformer layer, its 2h→h projection and one more logit layer', () => {
     // DeepSeek-V3 section 2.2: projection 2h·h MACs; the MTP block is an MoE layer here.
     const base = {
-      layers: 4, hidden: 64, heads: 4, vocab: 100, ffnType: 'swiglu', ffnHidden: 256,
+      layers: 4,
+      hidden: 64,
+      heads: 4,
+      vocab: 100,
+      ffnType: 'swiglu',
+      ffnHidden: 256,
       moe: { experts: 8, topK: 2, expertFfnHidden: 128, sharedExperts: 1, denseLayers: 1 },
     };
     const without = modelOf(base);
@@ -146,10 +165,12 @@ describe('the 6·N·tokens rule of thumb (Kaplan et al. 2020, section 2.1)', () 
     expect(n).toBeGreaterThan(8.02e9);
     expect(n).toBeLessThan(8.04e9);
     const tokens = 1024 * 2048;
-    const { modelPerStep } = stepFlops(config(
-      { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
-      { seqLen: 2048, globalBatch: 1024 },
-    ));
+    const { modelPerStep } = stepFlops(
+      config(
+        { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 },
+        { seqLen: 2048, globalBatch: 1024 },
+      ),
+    );
     expect(relative(modelPerStep, 6 * n * tokens)).toBeLessThan(0.03);
   });
 });
@@ -167,26 +188,39 @@ describe('properties', () => {
   });
 
   it('hardware ≥ model FLOPs, full ≥ selective ≥ none, and everything is finite', () => {
-    fc.assert(fc.property(models, (p) => {
-      const model = { layers: p.layers, hidden: p.heads * p.headDim, heads: p.heads, kvHeads: p.heads / p.kvDivisor, ffnHidden: p.ffnHidden, vocab: p.vocab };
-      const at = (recompute: Recompute) => stepFlops(config(model, { seqLen: p.seqLen, globalBatch: p.globalBatch, recompute }));
-      const [none, selective, full] = [at('none'), at('selective'), at('full')];
-      expect(Number.isFinite(full.hardwarePerStep)).toBe(true);
-      expect(none.hardwarePerStep).toBe(none.modelPerStep);
-      expect(selective.hardwarePerStep).toBeGreaterThan(none.hardwarePerStep);
-      expect(full.hardwarePerStep).toBeGreaterThan(selective.hardwarePerStep);
-      expect(selective.modelPerStep).toBe(none.modelPerStep);
-    }), { numRuns: 60 });
+    fc.assert(
+      fc.property(models, (p) => {
+        const model = {
+          layers: p.layers,
+          hidden: p.heads * p.headDim,
+          heads: p.heads,
+          kvHeads: p.heads / p.kvDivisor,
+          ffnHidden: p.ffnHidden,
+          vocab: p.vocab,
+        };
+        const at = (recompute: Recompute) => stepFlops(config(model, { seqLen: p.seqLen, globalBatch: p.globalBatch, recompute }));
+        const [none, selective, full] = [at('none'), at('selective'), at('full')];
+        expect(Number.isFinite(full.hardwarePerStep)).toBe(true);
+        expect(none.hardwarePerStep).toBe(none.modelPerStep);
+        expect(selective.hardwarePerStep).toBeGreaterThan(none.hardwarePerStep);
+        expect(full.hardwarePerStep).toBeGreaterThan(selective.hardwarePerStep);
+        expect(selective.modelPerStep).toBe(none.modelPerStep);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('model FLOPs per step = tokens × 3 × forward per token, and grow with sequence length', () => {
-    fc.assert(fc.property(models, (p) => {
-      const model = { layers: p.layers, hidden: p.heads * p.headDim, heads: p.heads, ffnHidden: p.ffnHidden, vocab: p.vocab };
-      const c = config(model, { seqLen: p.seqLen, globalBatch: p.globalBatch });
-      const perToken = modelFlopsPerToken(c.model, p.seqLen);
-      expect(relative(stepFlops(c).modelPerStep, perToken * p.seqLen * p.globalBatch)).toBeLessThan(1e-12);
-      expect(modelFlopsPerToken(c.model, p.seqLen * 2)).toBeGreaterThan(perToken);
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(models, (p) => {
+        const model = { layers: p.layers, hidden: p.heads * p.headDim, heads: p.heads, ffnHidden: p.ffnHidden, vocab: p.vocab };
+        const c = config(model, { seqLen: p.seqLen, globalBatch: p.globalBatch });
+        const perToken = modelFlopsPerToken(c.model, p.seqLen);
+        expect(relative(stepFlops(c).modelPerStep, perToken * p.seqLen * p.globalBatch)).toBeLessThan(1e-12);
+        expect(modelFlopsPerToken(c.model, p.seqLen * 2)).toBeGreaterThan(perToken);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('does not mutate the config', () => {

@@ -6,8 +6,18 @@
 export { FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP } from './flops.ts';
 export { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
 export {
-  chunkLayerCounts, denseDataParallel, expertDataParallel, expertTensorParallel, type GpuParameters, layerGpuParameters, mtpLayerIndex,
-  parameterCounts, pipelineLayout, type PipelineStage, routedCopiesPerToken, stageGpuParameters,
+  chunkLayerCounts,
+  denseDataParallel,
+  expertDataParallel,
+  expertTensorParallel,
+  type GpuParameters,
+  layerGpuParameters,
+  mtpLayerIndex,
+  parameterCounts,
+  pipelineLayout,
+  type PipelineStage,
+  routedCopiesPerToken,
+  stageGpuParameters,
 } from './params.ts';
 export { modelSummary } from './summary.ts';
 export { zeroWithoutEffect } from './zero-groups.ts';

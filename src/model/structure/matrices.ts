@@ -21,7 +21,14 @@ export interface WeightMatrix {
 }
 
 /** Matrices of one FFN of inner size `inner`: GELU has up and down; SwiGLU adds the gate (Shazeer 2020, arXiv 2002.05202). */
-function ffnMatrices(hidden: number, inner: number, ffnType: FfnType, group: MatrixGroup, copies: number, activeCopies: number): WeightMatrix[] {
+function ffnMatrices(
+  hidden: number,
+  inner: number,
+  ffnType: FfnType,
+  group: MatrixGroup,
+  copies: number,
+  activeCopies: number,
+): WeightMatrix[] {
   const up: WeightMatrix[] = [{ name: 'up', group, rows: hidden, cols: inner, copies, activeCopies }];
   if (ffnType === 'swiglu') up.push({ name: 'gate', group, rows: hidden, cols: inner, copies, activeCopies });
   return [...up, { name: 'down', group, rows: inner, cols: hidden, copies, activeCopies }];
@@ -31,7 +38,14 @@ function ffnMatrices(hidden: number, inner: number, ffnType: FfnType, group: Mat
 function standardAttention(m: ModelConfig): WeightMatrix[] {
   const q = m.heads * m.headDim;
   const kv = m.kvHeads * m.headDim;
-  const one = (name: string, rows: number, cols: number): WeightMatrix => ({ name, group: 'attention', rows, cols, copies: 1, activeCopies: 1 });
+  const one = (name: string, rows: number, cols: number): WeightMatrix => ({
+    name,
+    group: 'attention',
+    rows,
+    cols,
+    copies: 1,
+    activeCopies: 1,
+  });
   return [one('q', m.hidden, q), one('k', m.hidden, kv), one('v', m.hidden, kv), one('o', q, m.hidden)];
 }
 
@@ -40,10 +54,18 @@ function latentAttention(m: ModelConfig): WeightMatrix[] {
   const a = m.mla;
   if (!a) return standardAttention(m);
   const qkHead = a.qkNopeHeadDim + a.qkRopeHeadDim;
-  const one = (name: string, rows: number, cols: number): WeightMatrix => ({ name, group: 'attention', rows, cols, copies: 1, activeCopies: 1 });
-  const query = a.qLoraRank > 0
-    ? [one('q_down', m.hidden, a.qLoraRank), one('q_up', a.qLoraRank, m.heads * qkHead)]
-    : [one('q', m.hidden, m.heads * qkHead)];
+  const one = (name: string, rows: number, cols: number): WeightMatrix => ({
+    name,
+    group: 'attention',
+    rows,
+    cols,
+    copies: 1,
+    activeCopies: 1,
+  });
+  const query =
+    a.qLoraRank > 0
+      ? [one('q_down', m.hidden, a.qLoraRank), one('q_up', a.qLoraRank, m.heads * qkHead)]
+      : [one('q', m.hidden, m.heads * qkHead)];
   return [
     ...query,
     one('kv_down', m.hidden, a.kvLoraRank + a.qkRopeHeadDim),

@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import {
-  chunkLayerCounts, expertDataParallel, expertTensorParallel, layerGpuParameters, parameterCounts,
-  pipelineLayout, stageGpuParameters,
+  chunkLayerCounts,
+  expertDataParallel,
+  expertTensorParallel,
+  layerGpuParameters,
+  parameterCounts,
+  pipelineLayout,
+  stageGpuParameters,
 } from './params.ts';
 import type { ModelConfig, ParallelConfig } from '../input/index.ts';
 
 function model(o: Partial<ModelConfig>): ModelConfig {
   return {
-    name: 'test', layers: 2, hidden: 64, heads: 4, kvHeads: 4, headDim: 16, ffnHidden: 256, ffnType: 'gelu',
-    vocab: 1000, tiedEmbeddings: false, moe: null, mla: null, mtpLayers: 0, ...o,
+    name: 'test',
+    layers: 2,
+    hidden: 64,
+    heads: 4,
+    kvHeads: 4,
+    headDim: 16,
+    ffnHidden: 256,
+    ffnType: 'gelu',
+    vocab: 1000,
+    tiedEmbeddings: false,
+    moe: null,
+    mla: null,
+    mtpLayers: 0,
+    ...o,
   };
 }
 
@@ -17,21 +34,45 @@ function parallel(o: Partial<ParallelConfig>): ParallelConfig {
 }
 
 // Llama 3 70B (Meta config.json): 80 layers, h 8192, 64 heads, 8 KV heads, SwiGLU 28672, vocab 128256, untied.
-const llama3_70b = model({ layers: 80, hidden: 8192, heads: 64, kvHeads: 8, headDim: 128, ffnHidden: 28672, ffnType: 'swiglu', vocab: 128256 });
+const llama3_70b = model({
+  layers: 80,
+  hidden: 8192,
+  heads: 64,
+  kvHeads: 8,
+  headDim: 128,
+  ffnHidden: 28672,
+  ffnType: 'swiglu',
+  vocab: 128256,
+});
 // Mixtral 8x7B (Jiang et al. 2024, arXiv 2401.04088, table 1): 32 layers, h 4096, 32 heads, 8 KV, 8 experts top-2 of 14336, vocab 32000.
 const mixtral = model({
-  layers: 32, hidden: 4096, heads: 32, kvHeads: 8, headDim: 128, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  headDim: 128,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 32000,
   moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 },
 });
 // DeepSeek-V3 (config_671B.json, as in validation/published-runs.json's DeepSeek cases).
 const deepseekV3 = model({
-  layers: 61, hidden: 7168, heads: 128, kvHeads: 128, headDim: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
+  layers: 61,
+  hidden: 7168,
+  heads: 128,
+  kvHeads: 128,
+  headDim: 128,
+  ffnHidden: 18432,
+  ffnType: 'swiglu',
+  vocab: 129280,
   moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
   mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
   mtpLayers: 1,
 });
 
-const within = (actual: number, expected: number, fraction: number) => expect(Math.abs(actual / expected - 1)).toBeLessThanOrEqual(fraction);
+const within = (actual: number, expected: number, fraction: number) =>
+  expect(Math.abs(actual / expected - 1)).toBeLessThanOrEqual(fraction);
 
 describe('parameter counts against published totals', () => {
   it('Llama 3 70B: 70.55B', () => {
@@ -84,13 +125,26 @@ describe('pipeline layout', () => {
 
   it('puts the embedding on the first stage and the output on the last', () => {
     const stages = pipelineLayout(model({ layers: 8 }), parallel({ pp: 4 }));
-    expect(stages.map((s) => s.layers)).toEqual([[0, 1], [2, 3], [4, 5], [6, 7]]);
-    expect(stages.map((s) => [s.embedding, s.output])).toEqual([[true, false], [false, false], [false, false], [false, true]]);
+    expect(stages.map((s) => s.layers)).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+    ]);
+    expect(stages.map((s) => [s.embedding, s.output])).toEqual([
+      [true, false],
+      [false, false],
+      [false, false],
+      [false, true],
+    ]);
   });
 
   it('interleaves chunks: virtual chunk j of stage i is pipeline chunk j·pp + i', () => {
     const stages = pipelineLayout(model({ layers: 8 }), parallel({ pp: 2, vpp: 2, schedule: 'interleaved-1f1b' }));
-    expect(stages.map((s) => s.layers)).toEqual([[0, 1, 4, 5], [2, 3, 6, 7]]);
+    expect(stages.map((s) => s.layers)).toEqual([
+      [0, 1, 4, 5],
+      [2, 3, 6, 7],
+    ]);
   });
 
   it('DualPipe: each rank holds chunk i and chunk pp − 1 − i (two copies of the model over the pipeline)', () => {

@@ -197,7 +197,11 @@ export interface GpuParameters {
  * parallel, Shoeybi et al. 2019, section 3), routed experts by ep·etp; norm
  * weights are replicated on every tensor-parallel rank.
  */
-export function layerGpuParameters(m: ModelConfig, layerIndex: number, p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>): GpuParameters {
+export function layerGpuParameters(
+  m: ModelConfig,
+  layerIndex: number,
+  p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>,
+): GpuParameters {
   const expertSplit = p.ep * expertTensorParallel(p);
   let dense = layerNormParameters(m);
   let expert = 0;

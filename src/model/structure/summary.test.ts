@@ -3,22 +3,46 @@ import { estimate } from '../estimate.ts';
 import { modelSummary } from './summary.ts';
 import { parseDocument } from '../input/index.ts';
 
-const within = (actual: number, expected: number, fraction: number) => expect(Math.abs(actual / expected - 1)).toBeLessThanOrEqual(fraction);
+const within = (actual: number, expected: number, fraction: number) =>
+  expect(Math.abs(actual / expected - 1)).toBeLessThanOrEqual(fraction);
 
 // Llama 3 8B (meta-llama/Meta-Llama-3-8B config.json): 32 layers, h 4096, 32 heads, 8 KV heads,
 // SwiGLU 14336, vocab 128256, untied embeddings.
-const LLAMA3_8B = { name: 'Llama 3 8B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 };
+const LLAMA3_8B = {
+  name: 'Llama 3 8B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 128256,
+};
 // DeepSeek-V3 (deepseek-ai/DeepSeek-V3 config.json): 61 layers (3 dense), h 7168, 128 MLA heads,
 // 256 routed experts of 2048 (top 8) + 1 shared, dense FFN 18432, vocab 129280, one MTP module.
 const DEEPSEEK_V3 = {
-  name: 'DeepSeek-V3', layers: 61, hidden: 7168, heads: 128, kvHeads: 128, headDim: 128, ffnHidden: 18432, ffnType: 'swiglu', vocab: 129280,
+  name: 'DeepSeek-V3',
+  layers: 61,
+  hidden: 7168,
+  heads: 128,
+  kvHeads: 128,
+  headDim: 128,
+  ffnHidden: 18432,
+  ffnType: 'swiglu',
+  vocab: 129280,
   moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
   mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
   mtpLayers: 1,
 };
 
 function doc(model: object, gpus = 8) {
-  return { version: 1, model, training: { seqLen: 8192, globalBatch: 64, microBatch: 1 }, parallel: { tp: 1, pp: 1, dp: gpus }, cluster: { gpu: 'h100-sxm', gpus } };
+  return {
+    version: 1,
+    model,
+    training: { seqLen: 8192, globalBatch: 64, microBatch: 1 },
+    parallel: { tp: 1, pp: 1, dp: gpus },
+    cluster: { gpu: 'h100-sxm', gpus },
+  };
 }
 
 describe('model summary in the estimate output', () => {

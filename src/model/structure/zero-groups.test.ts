@@ -12,7 +12,9 @@ describe('ZeRO without replicas', () => {
   });
   it("with experts at EP 2 and TP 8, the experts' states still shard over 4 expert replicas", () => {
     // EP 2 does not divide DP × CP = 1, so expert TP = 1 and expert DP = TP × DP × CP ÷ (EP × expert TP) = 8 ÷ 2 = 4 (params.ts).
-    expect(zeroWithoutEffect({ zero: 1, tp: 8, dp: 1, cp: 1, ep: 2 }, true)).toMatch(/shards only the experts' states \(over their 4 replicas\)/);
+    expect(zeroWithoutEffect({ zero: 1, tp: 8, dp: 1, cp: 1, ep: 2 }, true)).toMatch(
+      /shards only the experts' states \(over their 4 replicas\)/,
+    );
     // EP 1: expert TP = TP, so expert DP = 8 ÷ 8 = 1, and nothing shards.
     expect(zeroWithoutEffect({ zero: 1, tp: 8, dp: 1, cp: 1, ep: 1 }, true)).toMatch(/changes nothing/);
   });

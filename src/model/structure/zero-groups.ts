@@ -9,8 +9,9 @@ import { denseDataParallel, expertDataParallel } from './params.ts';
 /** Why this ZeRO stage changes nothing (or only the experts' share) on this layout, with what would help; null when it shards. */
 export function zeroWithoutEffect(p: Pick<ParallelConfig, 'zero' | 'tp' | 'dp' | 'cp' | 'ep'>, hasExperts: boolean): string | null {
   if (p.zero === 0 || denseDataParallel(p) > 1) return null;
-  const help = 'What would help: more data-parallel replicas (more GPUs, or a smaller TP or PP on these), '
-    + 'or savers that need no replicas: recomputation, offload, a larger TP or PP.';
+  const help =
+    'What would help: more data-parallel replicas (more GPUs, or a smaller TP or PP on these), ' +
+    'or savers that need no replicas: recomputation, offload, a larger TP or PP.';
   if (hasExperts && expertDataParallel(p) > 1) {
     return `ZeRO stage ${p.zero} at DP × CP = 1 shards only the experts' states (over their ${expertDataParallel(p)} replicas); the dense weights have one copy, so for them it changes nothing. ${help}`;
   }

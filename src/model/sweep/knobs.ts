@@ -10,15 +10,40 @@
 // groups), so it moves nothing else.
 
 import {
-  CUDA_GRAPH_SCOPES, cudaGraphProblem, divisors, epOverlapProblem, frameworkZeroProblem, MOE_DISPATCHERS, PRECISIONS, RECOMPUTES, ZERO_STAGES,
-  type FieldChange, type RunConfig, type ZeroStage,
+  CUDA_GRAPH_SCOPES,
+  cudaGraphProblem,
+  divisors,
+  epOverlapProblem,
+  frameworkZeroProblem,
+  MOE_DISPATCHERS,
+  PRECISIONS,
+  RECOMPUTES,
+  ZERO_STAGES,
+  type FieldChange,
+  type RunConfig,
+  type ZeroStage,
 } from '../input/index.ts';
 import { intentOfLayout, layoutChanges, layoutForGpuCount, layoutOfRun, withLayoutDegree } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
 
 export const SWEEP_KNOBS = [
-  'tp', 'pp', 'cp', 'ep', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus',
-  'checkpointInterval', 'moeDispatcher', 'epComm', 'cudaGraph', 'etp',
+  'tp',
+  'pp',
+  'cp',
+  'ep',
+  'vpp',
+  'microBatch',
+  'globalBatch',
+  'zero',
+  'recompute',
+  'precision',
+  'seqLen',
+  'gpus',
+  'checkpointInterval',
+  'moeDispatcher',
+  'epComm',
+  'cudaGraph',
+  'etp',
 ] as const;
 export type SweepKnob = (typeof SWEEP_KNOBS)[number];
 export type SweepValue = number | string;
@@ -60,7 +85,8 @@ const MAX_ETP = 64;
 /** A boolean field as the sweep's values (a row value is a number or a string). */
 const OFF_ON = ['off', 'on'] as const;
 /** A MoE stack knob offers its choices for a MoE model; a dense one has only its current value (the field changes nothing there). */
-const forMoe = (c: RunConfig, choices: readonly SweepValue[], current: SweepValue): readonly SweepValue[] => (c.model.moe ? choices : [current]);
+const forMoe = (c: RunConfig, choices: readonly SweepValue[], current: SweepValue): readonly SweepValue[] =>
+  c.model.moe ? choices : [current];
 
 /** Least to most precise: bytes per weight ascending. */
 const PRECISION_ORDER = ['fp4', 'fp8', 'fp16', 'bf16', 'fp32'] as const;
@@ -90,10 +116,17 @@ function degreeKnob(key: 'tp' | 'pp' | 'cp', label: string, bound: (c: RunConfig
   };
 }
 
-function fieldKnob(label: string, path: readonly string[], current: (c: RunConfig) => SweepValue,
-  candidates: (x: KnobContext) => readonly SweepValue[]): KnobSpec {
+function fieldKnob(
+  label: string,
+  path: readonly string[],
+  current: (c: RunConfig) => SweepValue,
+  candidates: (x: KnobContext) => readonly SweepValue[],
+): KnobSpec {
   return {
-    label, absorbedBy: null, current: ({ config }) => current(config), candidates,
+    label,
+    absorbedBy: null,
+    current: ({ config }) => current(config),
+    candidates,
     changes: (_, value) => [{ path, value }],
   };
 }
@@ -123,15 +156,21 @@ function gpuCounts(c: RunConfig): number[] {
 function gpuCountChanges(c: RunConfig, gpus: number): readonly FieldChange[] | string {
   const from = layoutOfRun(c);
   const result = layoutForGpuCount(c, intentOfLayout(from), from.schedule, gpus);
-  return result.ok ? [...layoutChanges(from, result.layout, ['dp']).filter((ch) => ch.path[1] !== 'gpus'), { path: ['cluster', 'gpus'], value: gpus }] : result.reason;
+  return result.ok
+    ? [...layoutChanges(from, result.layout, ['dp']).filter((ch) => ch.path[1] !== 'gpus'), { path: ['cluster', 'gpus'], value: gpus }]
+    : result.reason;
 }
 
 export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
   tp: degreeKnob('tp', 'Tensor parallel (TP)', (c) => c.model.heads),
   pp: degreeKnob('pp', 'Pipeline parallel (PP)', (c) => c.model.layers),
   cp: degreeKnob('cp', 'Context parallel (CP)', (c) => c.training.seqLen),
-  ep: fieldKnob('Expert parallel (EP)', ['parallel', 'ep'], (c) => c.parallel.ep,
-    ({ config: c }) => (c.model.moe ? divisors(c.model.moe.experts).filter((d) => d <= MAX_DEGREE) : [1])),
+  ep: fieldKnob(
+    'Expert parallel (EP)',
+    ['parallel', 'ep'],
+    (c) => c.parallel.ep,
+    ({ config: c }) => (c.model.moe ? divisors(c.model.moe.experts).filter((d) => d <= MAX_DEGREE) : [1]),
+  ),
   vpp: {
     label: 'Virtual pipeline stages (VPP)',
     absorbedBy: null,
@@ -139,24 +178,51 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     candidates: ({ config: c }) => (c.parallel.pp < 2 ? [1] : divisors(Math.max(1, Math.floor(c.model.layers / c.parallel.pp)))),
     changes: ({ config }, value) => degreeChanges(config, 'vpp', num(value)),
   },
-  microBatch: fieldKnob('Micro-batch (sequences)', ['training', 'microBatch'], (c) => c.training.microBatch,
+  microBatch: fieldKnob(
+    'Micro-batch (sequences)',
+    ['training', 'microBatch'],
+    (c) => c.training.microBatch,
     ({ config: c }) => {
       const perReplica = c.training.globalBatch / c.parallel.dp;
       const values = Number.isInteger(perReplica) ? divisors(perReplica).filter((d) => d <= MAX_MICRO_BATCH) : [];
       return sortedUnique([...values, c.training.microBatch]);
-    }),
-  globalBatch: fieldKnob('Global batch (sequences)', ['training', 'globalBatch'], (c) => c.training.globalBatch,
-    ({ config }) => globalBatches(config)),
+    },
+  ),
+  globalBatch: fieldKnob(
+    'Global batch (sequences)',
+    ['training', 'globalBatch'],
+    (c) => c.training.globalBatch,
+    ({ config }) => globalBatches(config),
+  ),
   // Only what the framework runs (input/capabilities.ts): another stage is skipped with the reason.
   zero: {
-    ...fieldKnob('ZeRO stage', ['parallel', 'zero'], (c) => c.parallel.zero, () => ZERO_STAGES),
-    changes: ({ config: c }, value) => frameworkZeroProblem(c.stack.framework, num(value) as ZeroStage, c.parallel.pp) ?? [{ path: ['parallel', 'zero'], value }],
+    ...fieldKnob(
+      'ZeRO stage',
+      ['parallel', 'zero'],
+      (c) => c.parallel.zero,
+      () => ZERO_STAGES,
+    ),
+    changes: ({ config: c }, value) =>
+      frameworkZeroProblem(c.stack.framework, num(value) as ZeroStage, c.parallel.pp) ?? [{ path: ['parallel', 'zero'], value }],
   },
-  recompute: fieldKnob('Activation recomputation', ['training', 'recompute'], (c) => c.training.recompute, () => RECOMPUTES),
-  precision: fieldKnob('Precision', ['training', 'precision'], (c) => c.training.precision,
-    () => PRECISION_ORDER.filter((p) => PRECISIONS.includes(p))),
-  seqLen: fieldKnob('Sequence length (tokens)', ['training', 'seqLen'], (c) => c.training.seqLen,
-    ({ config }) => sortedUnique([...SEQ_LENGTHS, config.training.seqLen])),
+  recompute: fieldKnob(
+    'Activation recomputation',
+    ['training', 'recompute'],
+    (c) => c.training.recompute,
+    () => RECOMPUTES,
+  ),
+  precision: fieldKnob(
+    'Precision',
+    ['training', 'precision'],
+    (c) => c.training.precision,
+    () => PRECISION_ORDER.filter((p) => PRECISIONS.includes(p)),
+  ),
+  seqLen: fieldKnob(
+    'Sequence length (tokens)',
+    ['training', 'seqLen'],
+    (c) => c.training.seqLen,
+    ({ config }) => sortedUnique([...SEQ_LENGTHS, config.training.seqLen]),
+  ),
   gpus: {
     label: 'GPUs',
     absorbedBy: 'dp',
@@ -168,30 +234,63 @@ export const KNOBS: Readonly<Record<SweepKnob, KnobSpec>> = {
     label: 'Checkpoint interval (minutes)',
     absorbedBy: null,
     current: (x) => x.config.cost.checkpointIntervalMinutes ?? x.optimalCheckpointIntervalMinutes,
-    candidates: (x) => sortedUnique([...CHECKPOINT_INTERVALS_MINUTES, x.optimalCheckpointIntervalMinutes, num(KNOBS.checkpointInterval.current(x))]),
+    candidates: (x) =>
+      sortedUnique([...CHECKPOINT_INTERVALS_MINUTES, x.optimalCheckpointIntervalMinutes, num(KNOBS.checkpointInterval.current(x))]),
     changes: (_, value) => [{ path: ['cost', 'checkpointIntervalMinutes'], value }],
   },
   // The MoE stack (issue 20): each value is the document field set explicitly, over the framework's default.
-  moeDispatcher: fieldKnob('Token dispatcher', ['training', 'moeDispatcher'], (c) => c.stack.moeDispatcher,
-    ({ config: c }) => forMoe(c, MOE_DISPATCHERS, c.stack.moeDispatcher)),
+  moeDispatcher: fieldKnob(
+    'Token dispatcher',
+    ['training', 'moeDispatcher'],
+    (c) => c.stack.moeDispatcher,
+    ({ config: c }) => forMoe(c, MOE_DISPATCHERS, c.stack.moeDispatcher),
+  ),
   epComm: {
     label: 'Overlap expert-parallel communication',
     absorbedBy: null,
     current: ({ config }) => (config.stack.overlap.epComm ? 'on' : 'off'),
     candidates: ({ config: c }) => forMoe(c, OFF_ON, c.stack.overlap.epComm ? 'on' : 'off'),
-    changes: ({ config: c }, value) => (value === 'on' ? epOverlapProblem({
-      framework: c.stack.framework, model: c.model, ep: c.parallel.ep, pp: c.parallel.pp, vpp: c.parallel.vpp, schedule: c.parallel.schedule,
-      recompute: c.training.recompute, dispatcher: c.stack.moeDispatcher, precision: c.training.precision,
-    }) : null) ?? [{ path: ['training', 'overlap', 'epComm'], value: value === 'on' }],
+    changes: ({ config: c }, value) =>
+      (value === 'on'
+        ? epOverlapProblem({
+            framework: c.stack.framework,
+            model: c.model,
+            ep: c.parallel.ep,
+            pp: c.parallel.pp,
+            vpp: c.parallel.vpp,
+            schedule: c.parallel.schedule,
+            recompute: c.training.recompute,
+            dispatcher: c.stack.moeDispatcher,
+            precision: c.training.precision,
+          })
+        : null) ?? [{ path: ['training', 'overlap', 'epComm'], value: value === 'on' }],
   },
   cudaGraph: {
-    ...fieldKnob('CUDA graphs', ['training', 'cudaGraph'], (c) => c.stack.cudaGraph, ({ config: c }) => forMoe(c, CUDA_GRAPH_SCOPES, c.stack.cudaGraph)),
+    ...fieldKnob(
+      'CUDA graphs',
+      ['training', 'cudaGraph'],
+      (c) => c.stack.cudaGraph,
+      ({ config: c }) => forMoe(c, CUDA_GRAPH_SCOPES, c.stack.cudaGraph),
+    ),
     changes: ({ config: c }, value) => {
       const scope = CUDA_GRAPH_SCOPES.find((g) => g === value) ?? 'none';
-      return (scope === 'none' ? null : cudaGraphProblem(c.stack.framework, scope, c.model, c.stack.moeDispatcher)) ?? [{ path: ['training', 'cudaGraph'], value }];
+      return (
+        (scope === 'none' ? null : cudaGraphProblem(c.stack.framework, scope, c.model, c.stack.moeDispatcher)) ?? [
+          { path: ['training', 'cudaGraph'], value },
+        ]
+      );
     },
   },
   // Divisors of the stage's TP × DP × CP; the engine (consistency.ts etpProblem) rejects those EP × ETP does not divide.
-  etp: fieldKnob('Expert tensor parallel (ETP)', ['parallel', 'etp'], (c) => expertTensorParallel(c.parallel),
-    ({ config: c }) => forMoe(c, divisors(c.parallel.tp * c.parallel.dp * c.parallel.cp).filter((d) => d <= MAX_ETP), expertTensorParallel(c.parallel))),
+  etp: fieldKnob(
+    'Expert tensor parallel (ETP)',
+    ['parallel', 'etp'],
+    (c) => expertTensorParallel(c.parallel),
+    ({ config: c }) =>
+      forMoe(
+        c,
+        divisors(c.parallel.tp * c.parallel.dp * c.parallel.cp).filter((d) => d <= MAX_ETP),
+        expertTensorParallel(c.parallel),
+      ),
+  ),
 };

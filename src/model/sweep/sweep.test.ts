@@ -8,14 +8,26 @@ import { sweepDocument, type SweepKnob } from './index.ts';
 const ROW_OPTIONS = { completion: 'range' } as const;
 
 type Doc = { readonly [key: string]: unknown } & {
-  readonly parallel: Record<string, unknown>; readonly training: Record<string, unknown>;
-  readonly cluster: Record<string, unknown>; readonly cost: Record<string, unknown>;
+  readonly parallel: Record<string, unknown>;
+  readonly training: Record<string, unknown>;
+  readonly cluster: Record<string, unknown>;
+  readonly cost: Record<string, unknown>;
 };
 // Llama 3 70B (arXiv 2407.21783, table 3) on 256 H100: TP 8, PP 4 × VPP 5, DP 8.
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as Doc;
 const MIXTRAL: Doc = {
   ...LLAMA_70B,
-  model: { name: 'Mixtral 8x7B', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, moe: { experts: 8, topK: 2, expertFfnHidden: 14336 } },
+  model: {
+    name: 'Mixtral 8x7B',
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kvHeads: 8,
+    ffnHidden: 14336,
+    ffnType: 'swiglu',
+    vocab: 32000,
+    moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
+  },
   parallel: { tp: 2, pp: 4, dp: 32, cp: 1, ep: 8, vpp: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
 };
 
@@ -27,40 +39,75 @@ function byHand(doc: Doc, knob: SweepKnob, value: number | string): unknown {
   const training = (fields: Record<string, unknown>) => ({ ...doc, training: { ...doc.training, ...fields } });
   const v = value as number;
   switch (knob) {
-    case 'tp': return parallel({ tp: v, dp: gpus / (v * p.pp * p.cp) });
-    case 'pp': return parallel({ pp: v, dp: gpus / (p.tp * v * p.cp) });
-    case 'cp': return parallel({ cp: v, dp: gpus / (p.tp * p.pp * v) });
-    case 'ep': case 'zero': return parallel({ [knob]: v });
-    case 'vpp': return parallel({ vpp: v, schedule: v > 1 ? 'interleaved-1f1b' : p.schedule === 'interleaved-1f1b' ? '1f1b' : p.schedule });
-    case 'microBatch': case 'globalBatch': case 'recompute': case 'precision': case 'seqLen': return training({ [knob]: value });
-    case 'gpus': return { ...parallel({ dp: v / (p.tp * p.pp * p.cp) }), cluster: { ...doc.cluster, gpus: v } };
-    case 'checkpointInterval': return { ...doc, cost: { ...doc.cost, checkpointIntervalMinutes: v } };
-    case 'moeDispatcher': case 'cudaGraph': return training({ [knob]: value });
-    case 'epComm': return training({ overlap: { epComm: value === 'on' } });
-    case 'etp': return parallel({ etp: v });
+    case 'tp':
+      return parallel({ tp: v, dp: gpus / (v * p.pp * p.cp) });
+    case 'pp':
+      return parallel({ pp: v, dp: gpus / (p.tp * v * p.cp) });
+    case 'cp':
+      return parallel({ cp: v, dp: gpus / (p.tp * p.pp * v) });
+    case 'ep':
+    case 'zero':
+      return parallel({ [knob]: v });
+    case 'vpp':
+      return parallel({ vpp: v, schedule: v > 1 ? 'interleaved-1f1b' : p.schedule === 'interleaved-1f1b' ? '1f1b' : p.schedule });
+    case 'microBatch':
+    case 'globalBatch':
+    case 'recompute':
+    case 'precision':
+    case 'seqLen':
+      return training({ [knob]: value });
+    case 'gpus':
+      return { ...parallel({ dp: v / (p.tp * p.pp * p.cp) }), cluster: { ...doc.cluster, gpus: v } };
+    case 'checkpointInterval':
+      return { ...doc, cost: { ...doc.cost, checkpointIntervalMinutes: v } };
+    case 'moeDispatcher':
+    case 'cudaGraph':
+      return training({ [knob]: value });
+    case 'epComm':
+      return training({ overlap: { epComm: value === 'on' } });
+    case 'etp':
+      return parallel({ etp: v });
   }
 }
 
 const CASES: readonly [string, Doc, SweepKnob][] = [
-  ...(['tp', 'pp', 'cp', 'vpp', 'microBatch', 'globalBatch', 'zero', 'recompute', 'precision', 'seqLen', 'gpus', 'checkpointInterval'] as const)
-    .map((k): [string, Doc, SweepKnob] => ['Llama 3 70B', LLAMA_70B, k]),
+  ...(
+    [
+      'tp',
+      'pp',
+      'cp',
+      'vpp',
+      'microBatch',
+      'globalBatch',
+      'zero',
+      'recompute',
+      'precision',
+      'seqLen',
+      'gpus',
+      'checkpointInterval',
+    ] as const
+  ).map((k): [string, Doc, SweepKnob] => ['Llama 3 70B', LLAMA_70B, k]),
   ['Mixtral 8x7B', MIXTRAL, 'ep'],
   ...(['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const).map((k): [string, Doc, SweepKnob] => ['Mixtral 8x7B', MIXTRAL, k]),
 ];
 
 describe('sweep: each row is the estimate of the document with that value', () => {
-  it.each(CASES)('%s, %s', (_, doc, knob) => {
-    const result = sweepDocument(doc, knob);
-    expect(result.errors).toEqual([]);
-    expect(result.rows.length).toBeGreaterThan(1);
-    for (const row of result.rows) expect(row.output).toEqual(estimate(byHand(doc, knob, row.value), ROW_OPTIONS));
-    // Every skipped value is one the engine rejects, with its reason.
-    for (const skip of result.skipped) {
-      const errors = estimate(byHand(doc, knob, skip.value)).errors;
-      expect(errors.length > 0 || /do not split/.test(skip.reason)).toBe(true);
-      expect(skip.reason.length).toBeGreaterThan(10);
-    }
-  }, 30_000);
+  it.each(CASES)(
+    '%s, %s',
+    (_, doc, knob) => {
+      const result = sweepDocument(doc, knob);
+      expect(result.errors).toEqual([]);
+      expect(result.rows.length).toBeGreaterThan(1);
+      for (const row of result.rows) expect(row.output).toEqual(estimate(byHand(doc, knob, row.value), ROW_OPTIONS));
+      // Every skipped value is one the engine rejects, with its reason.
+      for (const skip of result.skipped) {
+        const errors = estimate(byHand(doc, knob, skip.value)).errors;
+        expect(errors.length > 0 || /do not split/.test(skip.reason)).toBe(true);
+        expect(skip.reason.length).toBeGreaterThan(10);
+      }
+    },
+    30_000,
+  );
 });
 
 describe('sweep: rows', () => {
@@ -126,7 +173,7 @@ describe('sweep: checkpoint interval against goodput (Young 1974, Daly 2006)', (
   const mtbfSeconds = (50_000 / 256) * 3600;
   const youngMinutes = Math.sqrt(2 * deltaSeconds * mtbfSeconds) / 60;
 
-  it('the engine recommends Young\'s interval, derived by hand', () => {
+  it("the engine recommends Young's interval, derived by hand", () => {
     expect(youngMinutes).toBeCloseTo(87.85, 1);
     const result = sweepDocument(LLAMA_70B, 'checkpointInterval', { timeline: false });
     expect(result.current).toBeCloseTo(youngMinutes, 6);
@@ -153,12 +200,20 @@ describe('sweep: checkpoint interval against goodput (Young 1974, Daly 2006)', (
 });
 
 describe('sweep: the MoE stack knobs (issue 20)', () => {
-  const steps = (knob: SweepKnob, doc: Doc = MIXTRAL) => sweepDocument(doc, knob).rows.map((r) => [r.value, r.output.throughput?.stepSeconds ?? Number.NaN] as const);
+  const steps = (knob: SweepKnob, doc: Doc = MIXTRAL) =>
+    sweepDocument(doc, knob).rows.map((r) => [r.value, r.output.throughput?.stepSeconds ?? Number.NaN] as const);
 
   it('Mixtral on EP 8: one row per dispatcher, graph scope and overlap setting, and they give different step times', () => {
-    for (const [knob, values] of [['moeDispatcher', ['alltoall', 'allgather', 'deepep', 'hybridep']], ['cudaGraph', ['none', 'partial', 'full']], ['epComm', ['off', 'on']]] as const) {
+    for (const [knob, values] of [
+      ['moeDispatcher', ['alltoall', 'allgather', 'deepep', 'hybridep']],
+      ['cudaGraph', ['none', 'partial', 'full']],
+      ['epComm', ['off', 'on']],
+    ] as const) {
       const rows = steps(knob);
-      expect(rows.map(([v]) => v), knob).toEqual(values);
+      expect(
+        rows.map(([v]) => v),
+        knob,
+      ).toEqual(values);
       // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is host-bound (moe-host.ts): none and partial may tie.
       if (knob !== 'cudaGraph') expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
     }
@@ -177,7 +232,8 @@ describe('sweep: the MoE stack knobs (issue 20)', () => {
   });
 
   it('a dense run offers only its current value for each MoE knob', () => {
-    for (const knob of ['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const) expect(sweepDocument(LLAMA_70B, knob).rows, knob).toHaveLength(1);
+    for (const knob of ['moeDispatcher', 'epComm', 'cudaGraph', 'etp'] as const)
+      expect(sweepDocument(LLAMA_70B, knob).rows, knob).toHaveLength(1);
   });
 });
 
@@ -186,7 +242,14 @@ describe('sweep: what each curve holds fixed (issue 36)', () => {
   const quantities = (knob: SweepKnob, options = {}) => sweepDocument(LLAMA_70B, knob, options).held.map((h) => `${h.quantity}=${h.value}`);
 
   it('a layout knob holds the GPUs, the batch, the length, the micro-batch, the precision and the token budget', () => {
-    expect(quantities('tp')).toEqual(['gpus=256', 'globalBatch=512', 'seqLen=8192', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+    expect(quantities('tp')).toEqual([
+      'gpus=256',
+      'globalBatch=512',
+      'seqLen=8192',
+      'microBatch=1',
+      'precision=bf16',
+      'tokens=1500000000000',
+    ]);
   });
 
   it('each knob leaves out what it moves: the GPU curve its GPUs, the batch curve its batch, the precision curve its precision', () => {
@@ -209,7 +272,13 @@ describe('sweep: what each curve holds fixed (issue 36)', () => {
     const result = sweepDocument(LLAMA_70B, 'seqLen', { seqLenHold: 'tokens' });
     expect(result.seqLenHold).toBe('tokens');
     expect(result.errors).toEqual([]);
-    expect(quantities('seqLen', { seqLenHold: 'tokens' })).toEqual(['gpus=256', 'tokensPerStep=4194304', 'microBatch=1', 'precision=bf16', 'tokens=1500000000000']);
+    expect(quantities('seqLen', { seqLenHold: 'tokens' })).toEqual([
+      'gpus=256',
+      'tokensPerStep=4194304',
+      'microBatch=1',
+      'precision=bf16',
+      'tokens=1500000000000',
+    ]);
     // 4k: 4,194,304 / 4,096 = 1,024 sequences; 16k: 256; each row is the estimate of that document written by hand.
     const batchAt = (s: number) => result.rows.find((r) => r.value === s)?.changes.find((c) => c.path[1] === 'globalBatch')?.value;
     expect(batchAt(4096)).toBe(1024);
@@ -217,7 +286,9 @@ describe('sweep: what each curve holds fixed (issue 36)', () => {
     expect(batchAt(8192)).toBe(512);
     for (const row of result.rows) {
       const sequences = 4_194_304 / Number(row.value);
-      expect(row.output).toEqual(estimate({ ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: row.value, globalBatch: sequences } }, ROW_OPTIONS));
+      expect(row.output).toEqual(
+        estimate({ ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: row.value, globalBatch: sequences } }, ROW_OPTIONS),
+      );
       // Same tokens per step, so the same steps for the token budget: tokens/s × days is the budget over goodput in every row.
       expect(sequences * Number(row.value)).toBe(4_194_304);
     }
@@ -229,7 +300,11 @@ describe('sweep: what each curve holds fixed (issue 36)', () => {
 
   it('a length that cannot hold the tokens in whole sequences is skipped with the reason', () => {
     // 8 sequences of 1,000 tokens = 8,000 tokens per step: 16,384-token sequences need 0.49 of one, 4,096-token ones 1.95.
-    const small = { ...LLAMA_70B, training: { ...LLAMA_70B.training, seqLen: 1000, globalBatch: 8 }, parallel: { ...LLAMA_70B.parallel, dp: 8 } };
+    const small = {
+      ...LLAMA_70B,
+      training: { ...LLAMA_70B.training, seqLen: 1000, globalBatch: 8 },
+      parallel: { ...LLAMA_70B.parallel, dp: 8 },
+    };
     const result = sweepDocument(small, 'seqLen', { seqLenHold: 'tokens' });
     const skip = result.skipped.find((s) => s.value === 16_384);
     expect(skip?.reason).toMatch(/holding 8000 tokens per step at 16384 tokens per sequence needs less than one sequence/);

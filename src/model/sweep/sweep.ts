@@ -67,7 +67,12 @@ export interface SweepOptions {
 }
 
 /** A curve with no rows: the document or the knob cannot be swept (or the sweep could not be run), with why. */
-export function emptySweep(knob: SweepKnob | null, label: string, errors: readonly string[], warnings: readonly string[] = []): SweepResult {
+export function emptySweep(
+  knob: SweepKnob | null,
+  label: string,
+  errors: readonly string[],
+  warnings: readonly string[] = [],
+): SweepResult {
   return { knob, label, absorbedBy: null, current: null, rows: [], skipped: [], held: [], seqLenHold: null, errors, warnings };
 }
 
@@ -77,7 +82,8 @@ function failed(knob: SweepKnob | null, errors: readonly string[], warnings: rea
 
 /** The engine's answer at every value of `knob` for this document, ascending. Never throws on user input. */
 export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions = {}): SweepResult {
-  if (!isSweepKnob(knob)) return failed(null, [`knob: "${String(knob)}" is not a knob that can be swept; use one of ${SWEEP_KNOBS.join(', ')}`]);
+  if (!isSweepKnob(knob))
+    return failed(null, [`knob: "${String(knob)}" is not a knob that can be swept; use one of ${SWEEP_KNOBS.join(', ')}`]);
   if (!isObject(raw)) return failed(knob, ['document: must be a JSON object']);
   const parsed = parseDocument(raw);
   if (!parsed.ok) return failed(knob, parsed.errors, parsed.warnings);
@@ -85,10 +91,11 @@ export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions
   if (base.errors.length > 0) return failed(knob, base.errors, base.warnings);
   const context: KnobContext = {
     config: parsed.config,
-    optimalCheckpointIntervalMinutes: base.reliability?.optimalCheckpointIntervalMinutes ?? base.reliability?.checkpointIntervalMinutes ?? 60,
+    optimalCheckpointIntervalMinutes:
+      base.reliability?.optimalCheckpointIntervalMinutes ?? base.reliability?.checkpointIntervalMinutes ?? 60,
   };
   const spec = KNOBS[knob];
-  const seqLenHold = knob === 'seqLen' ? options.seqLenHold ?? 'sequences' : null;
+  const seqLenHold = knob === 'seqLen' ? (options.seqLenHold ?? 'sequences') : null;
   const rows: SweepRow[] = [];
   const skipped: SweepSkip[] = [];
   for (const value of spec.candidates(context)) {
@@ -102,10 +109,19 @@ export function sweepDocument(raw: unknown, knob: unknown, options: SweepOptions
     if (output.errors.length > 0) skipped.push({ value, reason: output.errors.join('; ') });
     else rows.push({ value, changes, output: options.timeline === false ? { ...output, timeline: null } : output });
   }
-  const warnings = knob === 'ep' && !parsed.config.model.moe ? ['parallel.ep: the model has no experts, so expert parallelism stays 1'] : [];
+  const warnings =
+    knob === 'ep' && !parsed.config.model.moe ? ['parallel.ep: the model has no experts, so expert parallelism stays 1'] : [];
   return {
-    knob, label: spec.label, absorbedBy: spec.absorbedBy, current: spec.current(context), rows, skipped,
-    held: heldQuantities(parsed.config, rows), seqLenHold, errors: [], warnings,
+    knob,
+    label: spec.label,
+    absorbedBy: spec.absorbedBy,
+    current: spec.current(context),
+    rows,
+    skipped,
+    held: heldQuantities(parsed.config, rows),
+    seqLenHold,
+    errors: [],
+    warnings,
   };
 }
 
@@ -120,24 +136,36 @@ export function seqLenChangesHoldingTokens(c: RunConfig, value: SweepValue): rea
   if (!Number.isInteger(sequences) || sequences < 1) {
     return `holding ${tokensPerStep} tokens per step at ${seqLen} tokens per sequence needs ${sequences < 1 ? 'less than one sequence' : `${sequences.toFixed(2)} sequences`} per step, not a whole number of sequences`;
   }
-  return [{ path: ['training', 'seqLen'], value: seqLen }, { path: ['training', 'globalBatch'], value: sequences }];
+  return [
+    { path: ['training', 'seqLen'], value: seqLen },
+    { path: ['training', 'globalBatch'], value: sequences },
+  ];
 }
 
 /** Each quantity's value in the document, and where a row's change would move it. */
 function heldQuantities(c: RunConfig, rows: readonly SweepRow[]): Held[] {
   const t = c.training;
   const direct: ReadonlyArray<readonly [HeldQuantity, string, number | string]> = [
-    ['gpus', 'cluster.gpus', c.cluster.gpus], ['globalBatch', 'training.globalBatch', t.globalBatch], ['seqLen', 'training.seqLen', t.seqLen],
-    ['microBatch', 'training.microBatch', t.microBatch], ['precision', 'training.precision', t.precision], ['tokens', 'training.tokens', t.tokens],
+    ['gpus', 'cluster.gpus', c.cluster.gpus],
+    ['globalBatch', 'training.globalBatch', t.globalBatch],
+    ['seqLen', 'training.seqLen', t.seqLen],
+    ['microBatch', 'training.microBatch', t.microBatch],
+    ['precision', 'training.precision', t.precision],
+    ['tokens', 'training.tokens', t.tokens],
   ];
-  const valueIn = (row: SweepRow, path: string, base: number | string) => row.changes.find((ch) => ch.path.join('.') === path)?.value ?? base;
+  const valueIn = (row: SweepRow, path: string, base: number | string) =>
+    row.changes.find((ch) => ch.path.join('.') === path)?.value ?? base;
   const holds = (path: string, base: number | string) => rows.every((row) => valueIn(row, path, base) === base);
   const held = new Set(direct.filter(([, path, base]) => holds(path, base)).map(([q]) => q));
   const tokensPerStep = t.globalBatch * t.seqLen;
-  const productHeld = rows.every((row) => Number(valueIn(row, 'training.globalBatch', t.globalBatch)) * Number(valueIn(row, 'training.seqLen', t.seqLen)) === tokensPerStep);
+  const productHeld = rows.every(
+    (row) =>
+      Number(valueIn(row, 'training.globalBatch', t.globalBatch)) * Number(valueIn(row, 'training.seqLen', t.seqLen)) === tokensPerStep,
+  );
   const list: Held[] = [];
   for (const [quantity, , value] of direct) {
-    if (quantity === 'seqLen' && productHeld && !(held.has('globalBatch') && held.has('seqLen'))) list.push({ quantity: 'tokensPerStep', value: tokensPerStep });
+    if (quantity === 'seqLen' && productHeld && !(held.has('globalBatch') && held.has('seqLen')))
+      list.push({ quantity: 'tokensPerStep', value: tokensPerStep });
     if (held.has(quantity)) list.push({ quantity, value });
   }
   return list;

@@ -19,7 +19,12 @@
 
 import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER, peftFp32Adapters } from '../memory/index.ts';
 import {
-  attentionScoreMacsPerToken, expertTensorParallel, FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP,
+  attentionScoreMacsPerToken,
+  expertTensorParallel,
+  FLOPS_PER_MULTIPLY_ADD,
+  forwardFlopsPerToken,
+  stepFlops,
+  TRAINING_FLOPS_PER_FORWARD_FLOP,
 } from '../structure/index.ts';
 import { gemmSeconds } from './compute.ts';
 import { microBatchesPerStep } from '../input/index.ts';
@@ -64,7 +69,8 @@ export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: nu
     const n = rowParallel ? w.cols : w.cols / split;
     const copies = expert ? w.copies / parallel.ep : w.copies;
     const m = expert && model.moe ? (tokens * w.activeCopies) / w.copies : tokens;
-    if (m > 0) forward += copies * (gemmSeconds(cluster.gpu, precision, m, k, r, scale) + gemmSeconds(cluster.gpu, precision, m, r, n, scale));
+    if (m > 0)
+      forward += copies * (gemmSeconds(cluster.gpu, precision, m, k, r, scale) + gemmSeconds(cluster.gpu, precision, m, r, n, scale));
     quantised += copies * k * n;
   }
   const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
@@ -102,9 +108,17 @@ export const ADAPTER_EAGER_OPS = { forward: 5, backward: 10 } as const;
 export const EAGER_OP_HOST_SECONDS = 10e-6;
 
 /** The adapters' eager dispatch time in layer `layerIndex` (none under torch.compile). */
-export function adapterHostSeconds(c: RunConfig, layerIndex: number, adapter: AdapterConfig, opSeconds = EAGER_OP_HOST_SECONDS): { forward: number; backward: number } {
+export function adapterHostSeconds(
+  c: RunConfig,
+  layerIndex: number,
+  adapter: AdapterConfig,
+  opSeconds = EAGER_OP_HOST_SECONDS,
+): { forward: number; backward: number } {
   if (c.stack.compile) return { forward: 0, backward: 0 };
-  const matrices = adaptedMatrices(c.model, layerIndex, adapter).reduce((n, w) => n + (w.group === 'routedExpert' ? w.copies / c.parallel.ep : 1), 0);
+  const matrices = adaptedMatrices(c.model, layerIndex, adapter).reduce(
+    (n, w) => n + (w.group === 'routedExpert' ? w.copies / c.parallel.ep : 1),
+    0,
+  );
   return { forward: matrices * ADAPTER_EAGER_OPS.forward * opSeconds, backward: matrices * ADAPTER_EAGER_OPS.backward * opSeconds };
 }
 
@@ -155,7 +169,10 @@ function peftFp32Traffic(c: RunConfig, layerIndex: number, tokens: number, adapt
 
 /** Forward FLOPs of one token through the adapters of layer `layerIndex`: x·A and (x·A)·B, 2·r·(in + out) per adapted matrix a token runs through. */
 export function adapterForwardFlopsPerToken(m: ModelConfig, layerIndex: number, adapter: AdapterConfig): number {
-  return adaptedMatrices(m, layerIndex, adapter).reduce((sum, w) => sum + FLOPS_PER_MULTIPLY_ADD * adapterParametersOf(adapter.rank, w.rows, w.cols) * w.activeCopies, 0);
+  return adaptedMatrices(m, layerIndex, adapter).reduce(
+    (sum, w) => sum + FLOPS_PER_MULTIPLY_ADD * adapterParametersOf(adapter.rank, w.rows, w.cols) * w.activeCopies,
+    0,
+  );
 }
 
 /**

@@ -1,12 +1,23 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
-  INTER_NODE_BANDWIDTH_EFFICIENCY, INTER_NODE_LATENCY_SECONDS,
-  INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS,
+  INTER_NODE_BANDWIDTH_EFFICIENCY,
+  INTER_NODE_LATENCY_SECONDS,
+  INTRA_NODE_BANDWIDTH_EFFICIENCY,
+  INTRA_NODE_LATENCY_SECONDS,
 } from '../calibration.ts';
 import {
-  COMM_TERMS, allGatherSeconds, allReduceSeconds, allToAllSeconds, defaultMoeLayersOnStage, groupLink,
-  parallelGroups, pointToPointSeconds, reduceScatterSeconds, stageComm, type Link,
+  COMM_TERMS,
+  allGatherSeconds,
+  allReduceSeconds,
+  allToAllSeconds,
+  defaultMoeLayersOnStage,
+  groupLink,
+  parallelGroups,
+  pointToPointSeconds,
+  reduceScatterSeconds,
+  stageComm,
+  type Link,
 } from './comm.ts';
 import { parseDocument } from '../input/index.ts';
 import type { RunConfig } from '../input/index.ts';
@@ -215,17 +226,23 @@ describe('faster links never lengthen any communication time', () => {
     moe: fc.boolean(),
   });
   it('holds for every term, link and layout', () => {
-    fc.assert(fc.property(layouts, (l) => {
-      const ep = l.moe ? Math.min(8, l.tp * l.cp * l.dp) : 1;
-      const base = config({ tp: l.tp, cp: l.cp, dp: l.dp, pp: l.pp, ep, zero: l.zero }, { globalBatch: 2 * l.dp }, l.moe ? MOE : DENSE);
-      const withLinks = (intra: number, inter: number): RunConfig => ({
-        ...base,
-        cluster: { ...base.cluster, gpusPerNode: l.gpusPerNode, gpu: { ...base.cluster.gpu, intraNodeGBps: intra, interNodeGBps: inter } },
-      });
-      const params = { dense: 1e8, expert: l.moe ? 5e8 : 0 };
-      const slow = stageComm(withLinks(l.intra, l.inter), 2, params).seconds;
-      const fast = stageComm(withLinks(l.intra * l.intraScale, l.inter * l.interScale), 2, params).seconds;
-      for (const term of COMM_TERMS) expect(fast[term]).toBeLessThanOrEqual(slow[term] * (1 + 1e-12));
-    }));
+    fc.assert(
+      fc.property(layouts, (l) => {
+        const ep = l.moe ? Math.min(8, l.tp * l.cp * l.dp) : 1;
+        const base = config({ tp: l.tp, cp: l.cp, dp: l.dp, pp: l.pp, ep, zero: l.zero }, { globalBatch: 2 * l.dp }, l.moe ? MOE : DENSE);
+        const withLinks = (intra: number, inter: number): RunConfig => ({
+          ...base,
+          cluster: {
+            ...base.cluster,
+            gpusPerNode: l.gpusPerNode,
+            gpu: { ...base.cluster.gpu, intraNodeGBps: intra, interNodeGBps: inter },
+          },
+        });
+        const params = { dense: 1e8, expert: l.moe ? 5e8 : 0 };
+        const slow = stageComm(withLinks(l.intra, l.inter), 2, params).seconds;
+        const fast = stageComm(withLinks(l.intra * l.intraScale, l.inter * l.interScale), 2, params).seconds;
+        for (const term of COMM_TERMS) expect(fast[term]).toBeLessThanOrEqual(slow[term] * (1 + 1e-12));
+      }),
+    );
   });
 });

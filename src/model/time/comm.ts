@@ -11,8 +11,10 @@
 // from structure/params.ts expertTensorParallel, as for compute and memory.
 
 import {
-  INTER_NODE_BANDWIDTH_EFFICIENCY, INTER_NODE_LATENCY_SECONDS,
-  INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS,
+  INTER_NODE_BANDWIDTH_EFFICIENCY,
+  INTER_NODE_LATENCY_SECONDS,
+  INTRA_NODE_BANDWIDTH_EFFICIENCY,
+  INTRA_NODE_LATENCY_SECONDS,
 } from '../calibration.ts';
 import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
@@ -37,13 +39,13 @@ export interface Link {
 /** Ring all-reduce: a reduce-scatter then an all-gather, 2(n−1) steps of S/n. */
 export function allReduceSeconds(bytes: number, ranks: number, link: Link): number {
   if (ranks <= 1) return 0;
-  return (2 * (ranks - 1) / ranks) * bytes / link.bytesPerSecond + 2 * (ranks - 1) * link.latencySeconds;
+  return (((2 * (ranks - 1)) / ranks) * bytes) / link.bytesPerSecond + 2 * (ranks - 1) * link.latencySeconds;
 }
 
 /** Ring all-gather of an S-byte result (each GPU contributes S/n): n−1 steps of S/n. */
 export function allGatherSeconds(bytes: number, ranks: number, link: Link): number {
   if (ranks <= 1) return 0;
-  return ((ranks - 1) / ranks) * bytes / link.bytesPerSecond + (ranks - 1) * link.latencySeconds;
+  return (((ranks - 1) / ranks) * bytes) / link.bytesPerSecond + (ranks - 1) * link.latencySeconds;
 }
 
 /** Ring reduce-scatter of an S-byte input: the mirror image of all-gather. */
@@ -54,7 +56,7 @@ export function reduceScatterSeconds(bytes: number, ranks: number, link: Link): 
 /** Pairwise-exchange all-to-all: each GPU keeps S/n of its S bytes and sends the rest in n−1 steps. */
 export function allToAllSeconds(bytes: number, ranks: number, link: Link): number {
   if (ranks <= 1) return 0;
-  return ((ranks - 1) / ranks) * bytes / link.bytesPerSecond + (ranks - 1) * link.latencySeconds;
+  return (((ranks - 1) / ranks) * bytes) / link.bytesPerSecond + (ranks - 1) * link.latencySeconds;
 }
 
 /** One send to one peer. */
@@ -98,9 +100,10 @@ export function groupLink(cluster: ClusterConfig, group: RankGroup, pattern: Tra
   const interBytesPerSecond = cluster.gpu.interNodeGBps * GB * INTER_NODE_BANDWIDTH_EFFICIENCY;
   const membersPerNode = Math.max(1, Math.min(group.ranks, Math.floor(cluster.gpusPerNode / group.stride)));
   // The slowest link crossed: a group with several members per node also crosses NVLink.
-  const bytesPerSecond = membersPerNode === 1
-    ? interBytesPerSecond
-    : Math.min(intraBytesPerSecond, pattern === 'ring' ? membersPerNode * interBytesPerSecond : interBytesPerSecond);
+  const bytesPerSecond =
+    membersPerNode === 1
+      ? interBytesPerSecond
+      : Math.min(intraBytesPerSecond, pattern === 'ring' ? membersPerNode * interBytesPerSecond : interBytesPerSecond);
   return { kind: 'interNode', bytesPerSecond, latencySeconds: INTER_NODE_LATENCY_SECONDS };
 }
 
@@ -144,13 +147,16 @@ export interface StageParameters {
   readonly expert: number;
 }
 
-export interface Part { readonly seconds: number; readonly sentBytes: number }
+export interface Part {
+  readonly seconds: number;
+  readonly sentBytes: number;
+}
 const NONE: Part = { seconds: 0, sentBytes: 0 };
 const times = (n: number, p: Part): Part => ({ seconds: n * p.seconds, sentBytes: n * p.sentBytes });
 const plus = (a: Part, b: Part): Part => ({ seconds: a.seconds + b.seconds, sentBytes: a.sentBytes + b.sentBytes });
 
 function allReduce(bytes: number, ranks: number, link: Link): Part {
-  return ranks <= 1 ? NONE : { seconds: allReduceSeconds(bytes, ranks, link), sentBytes: (2 * (ranks - 1) / ranks) * bytes };
+  return ranks <= 1 ? NONE : { seconds: allReduceSeconds(bytes, ranks, link), sentBytes: ((2 * (ranks - 1)) / ranks) * bytes };
 }
 function allGather(bytes: number, ranks: number, link: Link): Part {
   return ranks <= 1 ? NONE : { seconds: allGatherSeconds(bytes, ranks, link), sentBytes: ((ranks - 1) / ranks) * bytes };
@@ -206,10 +212,8 @@ function contextParallel(c: RunConfig, layersOnStage: number, link: Link): Part 
   const { cp, tp } = c.parallel;
   if (cp <= 1) return NONE;
   const m = c.model;
-  const kvValuesPerToken = m.mla
-    ? m.heads * (m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim + m.mla.vHeadDim)
-    : 2 * m.kvHeads * m.headDim;
-  const blockBytes = (tokensPerRank(c) * kvValuesPerToken / tp) * ACTIVATION_BYTES[c.training.precision];
+  const kvValuesPerToken = m.mla ? m.heads * (m.mla.qkNopeHeadDim + m.mla.qkRopeHeadDim + m.mla.vHeadDim) : 2 * m.kvHeads * m.headDim;
+  const blockBytes = ((tokensPerRank(c) * kvValuesPerToken) / tp) * ACTIVATION_BYTES[c.training.precision];
   const ringSendsPerLayer = (cp - 1) * (forwardPasses(c) + 2);
   return times(layersOnStage * ringSendsPerLayer, pointToPoint(blockBytes, link));
 }
@@ -240,7 +244,7 @@ function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: numbe
     case 'deepep':
     case 'hybridep': {
       const seconds = deepEpTransferSeconds(c.cluster.gpu, moe, ep.ranks, nodesSpanned(c, ep), tokens, h * bytes) + link.latencySeconds;
-      return { seconds, sentBytes: tokens * routedCopiesPerToken(moe) * h * bytes * (ep.ranks - 1) / ep.ranks };
+      return { seconds, sentBytes: (tokens * routedCopiesPerToken(moe) * h * bytes * (ep.ranks - 1)) / ep.ranks };
     }
     default:
       return allToAll(tokens * routedCopiesPerToken(moe) * h * bytes, ep.ranks, link);
@@ -279,7 +283,7 @@ function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<type
 function pipelineMessage(c: RunConfig, link: Link): Part {
   if (c.parallel.pp <= 1) return NONE;
   const shards = c.parallel.sequenceParallel ? c.parallel.tp : 1;
-  return pointToPoint(tokensPerRank(c) * c.model.hidden * ACTIVATION_BYTES[c.training.precision] / shards, link);
+  return pointToPoint((tokensPerRank(c) * c.model.hidden * ACTIVATION_BYTES[c.training.precision]) / shards, link);
 }
 
 /**
@@ -294,24 +298,46 @@ function pipelineMessage(c: RunConfig, link: Link): Part {
  *   for each micro-batch's forward and again for its backward: 1.5× the traffic.
  */
 export function dataParallelSyncParts(
-  zero: ZeroStage, parameters: number, ranks: number, link: Link,
-  gradBytesPerParameter: number, weightBytesPerParameter: number, microBatches: number,
+  zero: ZeroStage,
+  parameters: number,
+  ranks: number,
+  link: Link,
+  gradBytesPerParameter: number,
+  weightBytesPerParameter: number,
+  microBatches: number,
 ): { readonly step: Part; readonly perMicroBatch: Part } {
   if (parameters <= 0 || ranks <= 1) return { step: NONE, perMicroBatch: NONE };
   const gradBytes = parameters * gradBytesPerParameter;
   const weightBytes = parameters * weightBytesPerParameter;
   const gradReduceScatter = reduceScatter(gradBytes, ranks, link);
   switch (zero) {
-    case 0: return { step: allReduce(gradBytes, ranks, link), perMicroBatch: NONE };
-    case 1: return { step: plus(gradReduceScatter, allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
-    case 2: return { step: plus(times(microBatches, gradReduceScatter), allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
-    case 3: return { step: times(microBatches, gradReduceScatter), perMicroBatch: times(2, allGather(weightBytes, ranks, link)) };
+    case 0:
+      return { step: allReduce(gradBytes, ranks, link), perMicroBatch: NONE };
+    case 1:
+      return { step: plus(gradReduceScatter, allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
+    case 2:
+      return { step: plus(times(microBatches, gradReduceScatter), allGather(weightBytes, ranks, link)), perMicroBatch: NONE };
+    case 3:
+      return { step: times(microBatches, gradReduceScatter), perMicroBatch: times(2, allGather(weightBytes, ranks, link)) };
   }
 }
 
-function dataParallelSync(c: RunConfig, parameters: number, ranks: number, link: Link): { readonly step: Part; readonly perMicroBatch: Part } {
+function dataParallelSync(
+  c: RunConfig,
+  parameters: number,
+  ranks: number,
+  link: Link,
+): { readonly step: Part; readonly perMicroBatch: Part } {
   const { training: t, parallel: p } = c;
-  return dataParallelSyncParts(p.zero, parameters, ranks, link, GRAD_BYTES[t.gradDtype], WEIGHT_BYTES[t.precision], microBatchesPerStep(t, p));
+  return dataParallelSyncParts(
+    p.zero,
+    parameters,
+    ranks,
+    link,
+    GRAD_BYTES[t.gradDtype],
+    WEIGHT_BYTES[t.precision],
+    microBatchesPerStep(t, p),
+  );
 }
 
 /**
@@ -340,8 +366,12 @@ export function stageComm(
     zero3Gather: plus(dense.perMicroBatch, expert.perMicroBatch),
   };
   const pick = (key: keyof Part): CommRecord => ({
-    tp: parts.tp[key], cp: parts.cp[key], ep: parts.ep[key],
-    ppPerMessage: parts.ppPerMessage[key], dp: parts.dp[key], zero3Gather: parts.zero3Gather[key],
+    tp: parts.tp[key],
+    cp: parts.cp[key],
+    ep: parts.ep[key],
+    ppPerMessage: parts.ppPerMessage[key],
+    dp: parts.dp[key],
+    zero3Gather: parts.zero3Gather[key],
   });
   return { seconds: pick('seconds'), sentBytes: pick('sentBytes') };
 }

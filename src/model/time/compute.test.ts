@@ -10,11 +10,31 @@ import type { RunConfig } from '../input/index.ts';
 function config(expTeraOpsPerSecond: number, overrides: { model?: object; parallel?: object; training?: object } = {}): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: { name: 'test', layers: 4, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000, ...overrides.model },
+    model: {
+      name: 'test',
+      layers: 4,
+      hidden: 4096,
+      heads: 32,
+      kvHeads: 8,
+      ffnHidden: 14336,
+      ffnType: 'swiglu',
+      vocab: 32000,
+      ...overrides.model,
+    },
     training: { seqLen: 8192, globalBatch: 8, microBatch: 1, precision: 'bf16', ...overrides.training },
     parallel: { tp: 2, pp: 1, dp: 4, ...overrides.parallel },
     cluster: {
-      gpu: { name: 'g', memoryGiB: 80, bf16Tflops: 1000, fp8Tflops: 2000, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, tdpWatts: 700, expTeraOpsPerSecond },
+      gpu: {
+        name: 'g',
+        memoryGiB: 80,
+        bf16Tflops: 1000,
+        fp8Tflops: 2000,
+        hbmGBps: 3000,
+        intraNodeGBps: 450,
+        interNodeGBps: 50,
+        tdpWatts: 700,
+        expTeraOpsPerSecond,
+      },
       gpusPerNode: 8,
     },
   });
@@ -67,17 +87,18 @@ describe('power-capped tensor rate by precision', () => {
   });
 });
 
-describe('the GPU\'s exponential rate in the document', () => {
+describe("the GPU's exponential rate in the document", () => {
   // A tiny run on a custom GPU with the given figures.
-  const onGpu = (gpu: object) => parseDocument({
-    version: 1,
-    model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
-    training: { seqLen: 512, globalBatch: 8, microBatch: 1 },
-    parallel: { tp: 1, pp: 1, dp: 1 },
-    cluster: { gpu: { name: 'g', memoryGiB: 80, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, ...gpu } },
-  });
+  const onGpu = (gpu: object) =>
+    parseDocument({
+      version: 1,
+      model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
+      training: { seqLen: 512, globalBatch: 8, microBatch: 1 },
+      parallel: { tp: 1, pp: 1, dp: 1 },
+      cluster: { gpu: { name: 'g', memoryGiB: 80, hbmGBps: 3000, intraNodeGBps: 450, interNodeGBps: 50, ...gpu } },
+    });
 
-  it('defaults, for a custom GPU, to its BF16 peak at H100\'s ratio of 3.9 T exponentials to 989 TFLOP/s', () => {
+  it("defaults, for a custom GPU, to its BF16 peak at H100's ratio of 3.9 T exponentials to 989 TFLOP/s", () => {
     const parsed = onGpu({ bf16Tflops: 1978 });
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     expect(parsed.config.cluster.gpu.expTeraOpsPerSecond).toBeCloseTo(7.8, 9);
@@ -103,9 +124,12 @@ describe('fixed MoE costs per layer', () => {
 });
 
 describe('data-parallel sync hidden under compute', () => {
-  it('ZeRO 0/1 hide it under one micro-batch\'s work, ZeRO 2/3 under the whole step\'s', () => {
+  it("ZeRO 0/1 hide it under one micro-batch's work, ZeRO 2/3 under the whole step's", () => {
     // 10 s of sync, 1 s of work per micro-batch, 20 micro-batches.
-    expect(exposedDataParallelSeconds(10, 1, 20, 1)).toBeCloseTo(Math.max(10 * DP_OVERLAP.minimumExposedFraction, 10 - DP_OVERLAP.overlapEfficiency), 12);
+    expect(exposedDataParallelSeconds(10, 1, 20, 1)).toBeCloseTo(
+      Math.max(10 * DP_OVERLAP.minimumExposedFraction, 10 - DP_OVERLAP.overlapEfficiency),
+      12,
+    );
     expect(exposedDataParallelSeconds(10, 1, 20, 3)).toBeCloseTo(10 * DP_OVERLAP.minimumExposedFraction, 12);
   });
 });

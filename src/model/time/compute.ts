@@ -58,16 +58,33 @@ const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, b
  * 2009). fp8/fp4 recipes also cast and scale each input (amax, quantize, transpose):
  * extra 16-bit passes over both operands.
  */
-export function gemmSeconds(gpu: GpuSpec, precision: Precision, m: number, k: number, n: number, peakScale = 1, castPassesScale = 1): number {
+export function gemmSeconds(
+  gpu: GpuSpec,
+  precision: Precision,
+  m: number,
+  k: number,
+  n: number,
+  peakScale = 1,
+  castPassesScale = 1,
+): number {
   const flops = 2 * m * k * n;
   const compute = flops / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * matmulEfficiency(precision, m, k, n));
   return compute + gemmTrafficSeconds(gpu, precision, 1, m, k, n, castPassesScale);
 }
 
 /** The HBM side of the additive roofline for `groups` GEMMs of M×K by K×N: operands, 16-bit outputs and the fp8/fp4 cast passes. */
-function gemmTrafficSeconds(gpu: GpuSpec, precision: Precision, groups: number, m: number, k: number, n: number, castPassesScale: number): number {
+function gemmTrafficSeconds(
+  gpu: GpuSpec,
+  precision: Precision,
+  groups: number,
+  m: number,
+  k: number,
+  n: number,
+  castPassesScale: number,
+): number {
   const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
-  const castBytes = precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
+  const castBytes =
+    precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
   return (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
 }
 
@@ -93,7 +110,16 @@ const DEFAULT_SMS = 132;
  * FLOPs at a few hundred tokens per expert) and partial tiles and the last partial wave
  * over the SMs idle tensor cores (moe-time.ts groupedGemmTileFill).
  */
-export function groupedGemmSeconds(gpu: GpuSpec, precision: Precision, groups: number, m: number, k: number, n: number, peakScale = 1, castPassesScale = 1): number {
+export function groupedGemmSeconds(
+  gpu: GpuSpec,
+  precision: Precision,
+  groups: number,
+  m: number,
+  k: number,
+  n: number,
+  peakScale = 1,
+  castPassesScale = 1,
+): number {
   if (m <= 0) return 0;
   const d0 = K.gemmHalfSaturationDim;
   const m0 = MOE_TIME.groupedGemmHalfSaturationTokens;
@@ -130,7 +156,16 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
     const { k, n } = shardedShape(matrix, parallel.tp, etp);
     if (moe && matrix.group === 'routedExpert') {
       const localExperts = matrix.copies / parallel.ep;
-      matmulForward += groupedGemmSeconds(cluster.gpu, training.precision, localExperts, tokensPerLocalExpert(c, moe, tokens), k, n, scale, castScale);
+      matmulForward += groupedGemmSeconds(
+        cluster.gpu,
+        training.precision,
+        localExperts,
+        tokensPerLocalExpert(c, moe, tokens),
+        k,
+        n,
+        scale,
+        castScale,
+      );
     } else {
       matmulForward += gemmSeconds(cluster.gpu, training.precision, tokens, k, n, scale, castScale);
     }
@@ -194,7 +229,7 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
   // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
   const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit) : 0;
-  const passes = K.elementwiseHiddenPasses * model.hidden / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
+  const passes = (K.elementwiseHiddenPasses * model.hidden) / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
   // An eager MoE layer's host time is not here: layerForwardSeconds keeps it apart as the layer's floor (moe-host.ts).
   return (tokens * (2 * passes + moeBytes)) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;
 }

@@ -7,7 +7,18 @@ import { alltoallPeerCalls, hostBound, MOE_EAGER_OPS, moeEagerOps, moeLayerHostS
 function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = {}): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: { name: 'q', layers: 48, hidden: 2048, heads: 32, kvHeads: 4, headDim: 128, ffnHidden: 6144, ffnType: 'swiglu', vocab: 151936, moe: { experts: 128, topK: 8, expertFfnHidden: 768, ...moe } },
+    model: {
+      name: 'q',
+      layers: 48,
+      hidden: 2048,
+      heads: 32,
+      kvHeads: 4,
+      headDim: 128,
+      ffnHidden: 6144,
+      ffnType: 'swiglu',
+      vocab: 151936,
+      moe: { experts: 128, topK: 8, expertFfnHidden: 768, ...moe },
+    },
     training: { seqLen: 4096, globalBatch: 64, microBatch: 1, precision: 'bf16', framework: 'megatron', ...training },
     parallel: { tp: 1, pp: 1, dp: 16, ep: 16 },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },

@@ -60,8 +60,8 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
   const moe = c.model.moe;
   if (!moe || !isMoeLayer(c.model, layerIndex) || c.stack.cudaGraph === 'full') return { beforeSync: 0, afterSync: 0 };
   const localExperts = moe.experts / c.parallel.ep;
-  const experts = MOE_EAGER_OPS.expertsFixed + MOE_EAGER_OPS.perLocalExpert * localExperts
-    + (moe.sharedExperts > 0 ? MOE_EAGER_OPS.sharedExpert : 0);
+  const experts =
+    MOE_EAGER_OPS.expertsFixed + MOE_EAGER_OPS.perLocalExpert * localExperts + (moe.sharedExperts > 0 ? MOE_EAGER_OPS.sharedExpert : 0);
   // Per-module graphs capture the attention block and the router; the dispatcher's dynamic shapes keep the rest eager (moe/README.md, "CUDA graph").
   const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + MOE_EAGER_OPS.router;
   return { beforeSync, afterSync: MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher] + experts + alltoallPeerCalls(c) };

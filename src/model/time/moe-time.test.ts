@@ -8,15 +8,25 @@ import { layerForwardSeconds, groupedGemmSeconds } from './compute.ts';
 import { parallelGroups, stageComm } from './comm.ts';
 import { stageTimes } from './step.ts';
 import {
-  DEEPEP_NVLINK_EFFICIENCY, DEEPEP_RDMA_EFFICIENCY, deepEpTransferSeconds, expertParallelExposedFraction,
-  remoteNodesPerToken, tokensPerLocalExpert,
+  DEEPEP_NVLINK_EFFICIENCY,
+  DEEPEP_RDMA_EFFICIENCY,
+  deepEpTransferSeconds,
+  expertParallelExposedFraction,
+  remoteNodesPerToken,
+  tokensPerLocalExpert,
 } from './moe-time.ts';
 
 type Json = Record<string, unknown>;
 
 // A Mixtral-shaped layer stack: h 4096, 8 experts top-2 of width 14,336.
 const MOE_MODEL: Json = {
-  layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 32000,
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 32000,
   moe: { experts: 8, topK: 2, expertFfnHidden: 14336 },
 };
 const DENSE_MODEL: Json = { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256 };
@@ -24,7 +34,8 @@ const DENSE_MODEL: Json = { layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffn
 function config(parallel: Json, training: Json = {}, model: Json = MOE_MODEL, gpu = 'h100-sxm'): RunConfig {
   const dp = typeof parallel.dp === 'number' ? parallel.dp : 1;
   const parsed = parseDocument({
-    version: 1, model,
+    version: 1,
+    model,
     training: { seqLen: 2048, microBatch: 1, globalBatch: dp, precision: 'bf16', recompute: 'selective', ...training },
     parallel: { sequenceParallel: false, ...parallel },
     cluster: { gpu, gpusPerNode: 8 },
@@ -68,7 +79,7 @@ describe('the expert-parallel all-to-all, exposed with and without --overlap-moe
   // EP 8 on one H100 node, bf16, s = 2048, b = 1, tp 1: each rank sends its 2,048 tokens × top-2
   // copies × 4,096 × 2 bytes = 33,554,432 B; the pairwise all-to-all keeps 1/8:
   // 7/8 × 33,554,432 / (450e9 × 0.8) + 7 × 3.4 µs = 81.556 µs + 23.8 µs = 105.356 µs.
-  const one = (7 / 8) * 33_554_432 / (450e9 * INTRA_NODE_BANDWIDTH_EFFICIENCY) + 7 * INTRA_NODE_LATENCY_SECONDS;
+  const one = ((7 / 8) * 33_554_432) / (450e9 * INTRA_NODE_BANDWIDTH_EFFICIENCY) + 7 * INTRA_NODE_LATENCY_SECONDS;
   it('hand value of one dispatch', () => {
     expect(one).toBeCloseTo(105.356e-6, 9);
   });
@@ -88,13 +99,13 @@ describe('the expert-parallel all-to-all, exposed with and without --overlap-moe
     expect(MOE_TIME.overlappedExposedFraction).toBeLessThan(MOE_TIME.exposedFraction);
   });
   it('under DualPipe, nearly none (DeepSeek-V3 report, section 3.2.1)', () => {
-    const c = config({ ep: 4, dp: 4, pp: 2, schedule: 'dualpipe' }, { moeDispatcher: 'alltoall', globalBatch: 16 }) // DualPipe needs 2 × pp = 4 micro-batches: 16 / (mbs 1 × dp 4);
+    const c = config({ ep: 4, dp: 4, pp: 2, schedule: 'dualpipe' }, { moeDispatcher: 'alltoall', globalBatch: 16 }); // DualPipe needs 2 × pp = 4 micro-batches: 16 / (mbs 1 × dp 4);
     expect(expertParallelExposedFraction(c)).toBe(0.05);
   });
 });
 
 describe('DeepEP and HybridEP', () => {
-  it('reproduce DeepEP\'s intra-node table: EP 8 on H800 dispatches at 153 GB/s of NVLink', () => {
+  it("reproduce DeepEP's intra-node table: EP 8 on H800 dispatches at 153 GB/s of NVLink", () => {
     // deepseek-ai/DeepEP README, normal kernels: intranode EP 8, dispatch 153 GB/s, combine 158 GB/s (NVLink).
     const moe = { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 };
     const tokens = 4096;
@@ -144,7 +155,11 @@ describe('capacity factor', () => {
   it('1.5 pads every expert to 1.5 × the mean tokens per expert', () => {
     // 2,048 tokens per rank, ep 8, etp 1, top-2 of 8 experts: mean = 2048 × 8 × 2 / 8 = 4,096 per expert.
     const dropless = config({ ep: 8, dp: 8 });
-    const padded = config({ ep: 8, dp: 8 }, {}, { ...MOE_MODEL, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, capacityFactor: 1.5 } });
+    const padded = config(
+      { ep: 8, dp: 8 },
+      {},
+      { ...MOE_MODEL, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, capacityFactor: 1.5 } },
+    );
     const moe = dropless.model.moe!;
     expect(tokensPerLocalExpert(dropless, moe, 2048)).toBe(4096);
     expect(tokensPerLocalExpert(padded, padded.model.moe!, 2048)).toBe(1.5 * 4096);
@@ -161,7 +176,10 @@ describe('expert tensor parallelism: one etp for compute, communication and memo
     expect(expertTensorParallel(byDefault.parallel)).toBe(2);
     expect(expertTensorParallel(explicitOne.parallel)).toBe(1);
   });
-  for (const [label, c, etp] of [['default (etp 2)', byDefault, 2], ['explicit etp 1', explicitOne, 1]] as const) {
+  for (const [label, c, etp] of [
+    ['default (etp 2)', byDefault, 2],
+    ['explicit etp 1', explicitOne, 1],
+  ] as const) {
     it(`${label}: memory splits experts by ep × etp, communication groups etp ranks, compute pools ep × etp ranks' tokens`, () => {
       // Memory: 8 experts × 3 × 4096 × 14336 parameters over ep·etp GPUs.
       const expertParameters = 8 * 3 * 4096 * 14336;
@@ -172,7 +190,7 @@ describe('expert tensor parallelism: one etp for compute, communication and memo
       // Compute: each of the 8/2 local experts runs on (2048/2) × ep 2 × etp × top-2 / 8 tokens,
       // with its width split etp ways: the expert FLOPs per GPU are the same for any etp.
       const m = tokensPerLocalExpert(c, c.model.moe!, 2048);
-      expect(m).toBe((2048 / 2) * 2 * etp * 2 / 8);
+      expect(m).toBe(((2048 / 2) * 2 * etp * 2) / 8);
       expect((8 / 2) * m * (14336 / etp)).toBe((2048 / 2) * 2 * 14336);
     });
   }
@@ -185,66 +203,120 @@ describe('properties', () => {
   const DISPATCHERS = ['alltoall', 'allgather', 'deepep', 'hybridep'] as const;
   const GRAPHS = ['none', 'partial', 'full'] as const;
   it('an explicit field always wins over the framework profile', () => {
-    fc.assert(fc.property(fc.constantFrom(...FRAMEWORKS), fc.constantFrom(...DISPATCHERS), fc.constantFrom(...GRAPHS), fc.boolean(), (framework, moeDispatcher, cudaGraph, epComm) => {
-      const c = config({ ep: 8, dp: 8 }, { framework, moeDispatcher, cudaGraph, overlap: { epComm } });
-      expect(c.stack.moeDispatcher).toBe(moeDispatcher);
-      expect(c.stack.cudaGraph).toBe(cudaGraph);
-      expect(c.stack.overlap.epComm).toBe(epComm);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...FRAMEWORKS),
+        fc.constantFrom(...DISPATCHERS),
+        fc.constantFrom(...GRAPHS),
+        fc.boolean(),
+        (framework, moeDispatcher, cudaGraph, epComm) => {
+          const c = config({ ep: 8, dp: 8 }, { framework, moeDispatcher, cudaGraph, overlap: { epComm } });
+          expect(c.stack.moeDispatcher).toBe(moeDispatcher);
+          expect(c.stack.cudaGraph).toBe(cudaGraph);
+          expect(c.stack.overlap.epComm).toBe(epComm);
+        },
+      ),
+    );
   });
-  it('the new fields leave a dense run\'s figures exactly as they were', async () => {
+  it("the new fields leave a dense run's figures exactly as they were", async () => {
     const { estimate } = await import('../estimate.ts');
     const base = {
-      version: 1, model: DENSE_MODEL,
+      version: 1,
+      model: DENSE_MODEL,
       training: { seqLen: 4096, globalBatch: 64, microBatch: 1, precision: 'bf16', recompute: 'selective', framework: 'megatron' },
-      parallel: { tp: 2, pp: 2, dp: 2, sequenceParallel: true }, cluster: { gpu: 'h100-sxm', gpus: 8 },
+      parallel: { tp: 2, pp: 2, dp: 2, sequenceParallel: true },
+      cluster: { gpu: 'h100-sxm', gpus: 8 },
     };
     const before = estimate(base);
-    fc.assert(fc.property(fc.constantFrom(...DISPATCHERS), fc.constantFrom(...GRAPHS), fc.boolean(), fc.constantFrom(1, 2), (moeDispatcher, cudaGraph, epComm, etp) => {
-      const after = estimate({
-        ...base,
-        training: { ...base.training, moeDispatcher, cudaGraph, overlap: { epComm } },
-        parallel: { ...base.parallel, etp },
-      });
-      expect(after.errors).toEqual([]);
-      expect(after.memory).toEqual(before.memory);
-      expect(after.time).toEqual(before.time);
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...DISPATCHERS),
+        fc.constantFrom(...GRAPHS),
+        fc.boolean(),
+        fc.constantFrom(1, 2),
+        (moeDispatcher, cudaGraph, epComm, etp) => {
+          const after = estimate({
+            ...base,
+            training: { ...base.training, moeDispatcher, cudaGraph, overlap: { epComm } },
+            parallel: { ...base.parallel, etp },
+          });
+          expect(after.errors).toEqual([]);
+          expect(after.memory).toEqual(before.memory);
+          expect(after.time).toEqual(before.time);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
 
 describe('bad values get field-named errors', () => {
   const parse = (patch: (d: Json) => void) => {
     const d: Json = {
-      version: 1, model: JSON.parse(JSON.stringify(MOE_MODEL)) as Json,
-      training: { seqLen: 2048, globalBatch: 8, microBatch: 1 }, parallel: { tp: 2, dp: 4, ep: 2 }, cluster: { gpu: 'h100-sxm', gpus: 8 },
+      version: 1,
+      model: JSON.parse(JSON.stringify(MOE_MODEL)) as Json,
+      training: { seqLen: 2048, globalBatch: 8, microBatch: 1 },
+      parallel: { tp: 2, dp: 4, ep: 2 },
+      cluster: { gpu: 'h100-sxm', gpus: 8 },
     };
     patch(d);
     const r = parseDocument(d);
     return r.ok ? [] : r.errors;
   };
   it('an unknown dispatcher, and "flex" without its backend', () => {
-    expect(parse((d) => { (d.training as Json).moeDispatcher = 'nccl'; })[0]).toMatch(/^training\.moeDispatcher/);
-    expect(parse((d) => { (d.training as Json).moeDispatcher = 'flex'; })[0]).toMatch(/^training\.moeDispatcher: "flex" is named by its backend/);
+    expect(
+      parse((d) => {
+        (d.training as Json).moeDispatcher = 'nccl';
+      })[0],
+    ).toMatch(/^training\.moeDispatcher/);
+    expect(
+      parse((d) => {
+        (d.training as Json).moeDispatcher = 'flex';
+      })[0],
+    ).toMatch(/^training\.moeDispatcher: "flex" is named by its backend/);
   });
   it('an unknown CUDA-graph scope', () => {
-    expect(parse((d) => { (d.training as Json).cudaGraph = 'all'; })[0]).toMatch(/^training\.cudaGraph/);
+    expect(
+      parse((d) => {
+        (d.training as Json).cudaGraph = 'all';
+      })[0],
+    ).toMatch(/^training\.cudaGraph/);
   });
   it('etp that does not divide', () => {
-    expect(parse((d) => { (d.parallel as Json).etp = 3; })[0]).toMatch(/^parallel\.etp: 3 does not divide/);
-    expect(parse((d) => { (d.parallel as Json).etp = 8; })[0]).toMatch(/^parallel\.etp: ep × etp = 2×8 does not divide tp × dp × cp = 8/);
+    expect(
+      parse((d) => {
+        (d.parallel as Json).etp = 3;
+      })[0],
+    ).toMatch(/^parallel\.etp: 3 does not divide/);
+    expect(
+      parse((d) => {
+        (d.parallel as Json).etp = 8;
+      })[0],
+    ).toMatch(/^parallel\.etp: ep × etp = 2×8 does not divide tp × dp × cp = 8/);
   });
   it('a negative or zero capacity factor', () => {
-    expect(parse((d) => { ((d.model as Json).moe as Json).capacityFactor = -1; })[0]).toMatch(/^model\.moe\.capacityFactor/);
-    expect(parse((d) => { ((d.model as Json).moe as Json).capacityFactor = 0; })[0]).toMatch(/^model\.moe\.capacityFactor/);
+    expect(
+      parse((d) => {
+        ((d.model as Json).moe as Json).capacityFactor = -1;
+      })[0],
+    ).toMatch(/^model\.moe\.capacityFactor/);
+    expect(
+      parse((d) => {
+        ((d.model as Json).moe as Json).capacityFactor = 0;
+      })[0],
+    ).toMatch(/^model\.moe\.capacityFactor/);
   });
   it('epComm that is not a boolean', () => {
-    expect(parse((d) => { (d.training as Json).overlap = { epComm: 'yes' }; })[0]).toMatch(/^training\.overlap\.epComm/);
+    expect(
+      parse((d) => {
+        (d.training as Json).overlap = { epComm: 'yes' };
+      })[0],
+    ).toMatch(/^training\.overlap\.epComm/);
   });
 });
 
 describe('memory that a capacity factor adds', () => {
-  it('the routed experts\' saved activations follow the padded count: 1.5 × the dropless ones', async () => {
+  it("the routed experts' saved activations follow the padded count: 1.5 × the dropless ones", async () => {
     const { activationBytesPerLayer, engineActivationSettings } = await import('../memory/index.ts');
     const model = (cf: number | null): Json => ({ ...MOE_MODEL, moe: { experts: 8, topK: 2, expertFfnHidden: 14336, capacityFactor: cf } });
     const dropless = config({ ep: 8, dp: 8 }, { recompute: 'none' }, model(null));

@@ -31,7 +31,7 @@ export const BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN = 1;
 export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: number): number {
   const { tp, ep } = c.parallel;
   const etp = expertTensorParallel(c.parallel);
-  return (tokens / tp) * ep * etp * routedCopiesPerToken(moe) / moe.experts * BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN;
+  return (((tokens / tp) * ep * etp * routedCopiesPerToken(moe)) / moe.experts) * BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN;
 }
 
 /**
@@ -76,9 +76,16 @@ export const DEEPEP_NVLINK_EFFICIENCY = 153 / 200;
 export const DEEPEP_RDMA_EFFICIENCY = 43 / 50;
 
 /** Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group spanning `nodes` nodes. */
-export function deepEpTransferSeconds(gpu: GpuSpec, moe: MoeConfig, ep: number, nodes: number, tokens: number, bytesPerToken: number): number {
+export function deepEpTransferSeconds(
+  gpu: GpuSpec,
+  moe: MoeConfig,
+  ep: number,
+  nodes: number,
+  tokens: number,
+  bytesPerToken: number,
+): number {
   const copies = routedCopiesPerToken(moe);
-  const nvlinkBytes = tokens * copies * bytesPerToken * (ep - 1) / ep;
+  const nvlinkBytes = (tokens * copies * bytesPerToken * (ep - 1)) / ep;
   const rdmaBytes = tokens * bytesPerToken * remoteNodesPerToken(moe.experts, moe.topK, nodes) * (moe.capacityFactor ?? 1);
   const nvlink = nvlinkBytes / (gpu.intraNodeGBps * 1e9 * DEEPEP_NVLINK_EFFICIENCY);
   const rdma = rdmaBytes / (gpu.interNodeGBps * 1e9 * DEEPEP_RDMA_EFFICIENCY);

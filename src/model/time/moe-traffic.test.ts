@@ -5,7 +5,18 @@ import { moeDispatchBytesPerToken } from './moe-traffic.ts';
 function run(training: Record<string, unknown>, ep: number): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: { name: 'q', layers: 4, hidden: 2048, heads: 32, kvHeads: 4, headDim: 128, ffnHidden: 6144, ffnType: 'swiglu', vocab: 32000, moe: { experts: 128, topK: 8, expertFfnHidden: 768 } },
+    model: {
+      name: 'q',
+      layers: 4,
+      hidden: 2048,
+      heads: 32,
+      kvHeads: 4,
+      headDim: 128,
+      ffnHidden: 6144,
+      ffnType: 'swiglu',
+      vocab: 32000,
+      moe: { experts: 128, topK: 8, expertFfnHidden: 768 },
+    },
     training: { seqLen: 4096, globalBatch: 8, microBatch: 1, precision: 'bf16', framework: 'megatron', ...training },
     parallel: { tp: 1, pp: 1, dp: 8, ep },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8 },
@@ -15,15 +26,15 @@ function run(training: Record<string, unknown>, ep: number): RunConfig {
 }
 
 describe('MoE routing and permutation as HBM bytes (moe-traffic.ts)', () => {
-  it('HybridEP: permute + unpermute, 4 two-byte passes over 8 copies of h, plus the router\'s 5 fp32 passes over 128 experts', () => {
+  it("HybridEP: permute + unpermute, 4 two-byte passes over 8 copies of h, plus the router's 5 fp32 passes over 128 experts", () => {
     // 2 × 4 × 8 × 2048 = 131,072 bytes; 5 × 4 × 128 = 2,560 bytes.
     expect(moeDispatchBytesPerToken(run({ moeDispatcher: 'hybridep' }, 8), 1)).toBe(131_072 + 2_560);
   });
-  it('all-to-all with 16 local experts adds the chunk sort\'s 4 passes per copy; torchtitan does not', () => {
+  it("all-to-all with 16 local experts adds the chunk sort's 4 passes per copy; torchtitan does not", () => {
     expect(moeDispatchBytesPerToken(run({ moeDispatcher: 'alltoall' }, 8), 1)).toBe(2 * 8 * 8 * 2048 + 2_560);
     expect(moeDispatchBytesPerToken(run({ moeDispatcher: 'alltoall', framework: 'torchtitan' }, 8), 1)).toBe(131_072 + 2_560);
   });
-  it('sequence parallelism splits the hidden-sized rows and the router\'s', () => {
+  it("sequence parallelism splits the hidden-sized rows and the router's", () => {
     expect(moeDispatchBytesPerToken(run({ moeDispatcher: 'hybridep' }, 8), 2)).toBe((131_072 + 2_560) / 2);
   });
 });

@@ -38,6 +38,6 @@ export function moeDispatchBytesPerToken(c: RunConfig, hiddenSplit: number): num
   const localExperts = moe.experts / c.parallel.ep;
   const sorts = c.stack.moeDispatcher === 'alltoall' && localExperts > 1 && c.stack.framework !== 'torchtitan';
   const passes = PERMUTE_UNPERMUTE_PASSES_PER_COPY + (sorts ? SORT_CHUNKS_PASSES_PER_COPY : 0);
-  const router = ROUTER_FP32_PASSES * 4 * moe.experts / hiddenSplit;
-  return 2 * passes * copies * c.model.hidden / hiddenSplit + router;
+  const router = (ROUTER_FP32_PASSES * 4 * moe.experts) / hiddenSplit;
+  return (2 * passes * copies * c.model.hidden) / hiddenSplit + router;
 }

@@ -5,8 +5,11 @@ import { attentionKernelFactor } from './stack-time.ts';
 
 function config(gpu: string, training: Record<string, unknown>): RunConfig {
   const parsed = parseDocument({
-    version: 1, model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 },
-    training: { seqLen: 8192, globalBatch: 8, microBatch: 1, ...training }, parallel: { dp: 8 }, cluster: { gpu },
+    version: 1,
+    model: { layers: 4, hidden: 1024, heads: 8, vocab: 32000 },
+    training: { seqLen: 8192, globalBatch: 8, microBatch: 1, ...training },
+    parallel: { dp: 8 },
+    cluster: { gpu },
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   return parsed.config;
@@ -40,8 +43,11 @@ describe('overlap flags', () => {
 
 describe('fp8 recipe', () => {
   it('torchao rowwise scaling is slower than tensorwise; Transformer Engine recipes keep the fitted cast passes', () => {
-    const step = (training: Record<string, unknown>) => estimateConfig(config('h100-sxm', { precision: 'fp8', ...training })).throughput?.stepSeconds ?? 0;
-    expect(step({ framework: 'torchtitan', fp8Recipe: 'rowwise' })).toBeGreaterThan(step({ framework: 'torchtitan', fp8Recipe: 'tensorwise' }));
+    const step = (training: Record<string, unknown>) =>
+      estimateConfig(config('h100-sxm', { precision: 'fp8', ...training })).throughput?.stepSeconds ?? 0;
+    expect(step({ framework: 'torchtitan', fp8Recipe: 'rowwise' })).toBeGreaterThan(
+      step({ framework: 'torchtitan', fp8Recipe: 'tensorwise' }),
+    );
     expect(step({ framework: 'megatron', fp8Recipe: 'tensorwise', attentionKernel: 'auto' })).toBe(step({ attentionKernel: 'auto' }));
   });
 });

@@ -16,7 +16,11 @@ import { architectureFacts, frameworkProfile, type AttentionKernel, type Fp8Reci
  * Elsewhere every kernel counts as "auto": on Ampere FlashAttention-2 is the fastest one.
  */
 export const ATTENTION_KERNEL_RELATIVE_ON_HOPPER: Readonly<Record<AttentionKernel, number>> = {
-  auto: 1, flash2: 0.6, sdpa: 0.6, flash3: 1.15, cudnn: 1.15,
+  auto: 1,
+  flash2: 0.6,
+  sdpa: 0.6,
+  flash3: 1.15,
+  cudnn: 1.15,
 };
 
 /** Whether the attention kernel moves the rate on this GPU (input/architectures.ts). */
@@ -65,7 +69,13 @@ export function zero3GatherExposedFraction(c: RunConfig, fitted: number): number
  * as much, so their residual is not the recipe's. Transformer Engine frameworks: 1.
  */
 export const TORCHAO_CAST_PASSES_RELATIVE: Readonly<Record<Fp8Recipe, number>> = {
-  auto: 1, tensorwise: 1, rowwise: 16, delayed: 1, blockwise: 1, mxfp8: 1, nvfp4: 1,
+  auto: 1,
+  tensorwise: 1,
+  rowwise: 16,
+  delayed: 1,
+  blockwise: 1,
+  mxfp8: 1,
+  nvfp4: 1,
 };
 
 /** Multiplier on the fp8/fp4 cast passes for the document's framework (its profile's torchaoFloat8Casts, input/frameworks.ts) and recipe. */

@@ -15,7 +15,13 @@ import { adapterLayerSeconds, FROZEN_BACKWARD_GEMMS_PER_FORWARD, type AdapterLay
 import { stageAdapterParameters } from '../memory/index.ts';
 import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/index.ts';
 import {
-  blockCount, DUALPIPE_CHUNK_SHARE, MAX_SIMULATED_BLOCKS, pipelineBoundarySeconds, simulateSchedule, simulateScheduleSummary, type ScheduleInput,
+  blockCount,
+  DUALPIPE_CHUNK_SHARE,
+  MAX_SIMULATED_BLOCKS,
+  pipelineBoundarySeconds,
+  simulateSchedule,
+  simulateScheduleSummary,
+  type ScheduleInput,
 } from '../schedule/index.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import type { RunConfig, TimePart, Timeline, ZeroStage } from '../input/index.ts';
@@ -70,7 +76,10 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
     // An eager MoE layer's forward waits for the host after the dispatcher's synchronisation; its backward runs no faster than the host issues it (moe-host.ts).
     const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostForward + (a?.forward ?? 0);
     forward += layerForward;
-    backward += hostBound(t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0), t.hostBackward);
+    backward += hostBound(
+      t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0),
+      t.hostBackward,
+    );
     // Full recomputation reruns each layer's forward; selective the attention core
     // (Korthikanti et al. 2022, section 5) and the element-wise outputs it did not keep
     // (activations.ts, ENGINE_SELECTIVE_SCOPE), never a weight matmul.
@@ -141,7 +150,12 @@ function scheduleInput(c: RunConfig, times: readonly StageTimes[]): ScheduleInpu
   };
 }
 
-interface PipelineResult { readonly makespan: number; readonly bubbleFraction: number; readonly timeline: Timeline | null; readonly note: string | null }
+interface PipelineResult {
+  readonly makespan: number;
+  readonly bubbleFraction: number;
+  readonly timeline: Timeline | null;
+  readonly note: string | null;
+}
 
 function runPipeline(input: ScheduleInput, maxSimulatedBlocks: number): PipelineResult {
   const blocks = blockCount(input.kind, input.stages, input.microBatches, input.virtualStages);
@@ -162,7 +176,12 @@ function runPipeline(input: ScheduleInput, maxSimulatedBlocks: number): Pipeline
  * section 3.2.3): one micro-batch's work is the window. ZeRO 2/3 reduce-scatter every
  * micro-batch's gradients during that micro-batch's backward: the whole step is.
  */
-export function exposedDataParallelSeconds(dpSeconds: number, workPerMicroBatchSeconds: number, microBatches: number, zero: ZeroStage): number {
+export function exposedDataParallelSeconds(
+  dpSeconds: number,
+  workPerMicroBatchSeconds: number,
+  microBatches: number,
+  zero: ZeroStage,
+): number {
   const window = (zero >= 2 ? microBatches : 1) * workPerMicroBatchSeconds;
   return Math.max(dpSeconds * DP_OVERLAP.minimumExposedFraction, dpSeconds - window * DP_OVERLAP.overlapEfficiency);
 }
@@ -182,8 +201,11 @@ export function stepTime(c: RunConfig, maxSimulatedBlocks = MAX_SIMULATED_BLOCKS
   for (let s = 1; s < times.length; s++) if (workPerMicroBatch(s) > workPerMicroBatch(critical)) critical = s;
   const t = times[critical] as StageTimes;
   // Without gradient-reduce overlap (training.overlap.dpGrad false) the whole sync is exposed (stack-time.ts).
-  const dpExposed = Math.max(...times.map((x) => (dataParallelOverlapped(c)
-    ? exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero) : x.dpSeconds)));
+  const dpExposed = Math.max(
+    ...times.map((x) =>
+      dataParallelOverlapped(c) ? exposedDataParallelSeconds(x.dpSeconds, workPerMicroBatch(critical), m, c.parallel.zero) : x.dpSeconds,
+    ),
+  );
   const optimizer = Math.max(...times.map((x) => x.optimizerSeconds));
 
   // A DualPipe device holds two chunks (one per direction) and each micro-batch passes only one of them.

@@ -18,7 +18,11 @@ function interpolated(sorted: readonly number[], q: number): number {
  * lie inside even in a segment of 8 (interpolation there would leave both extremes out,
  * 6 in 8). Empty: null.
  */
-export function bandOf(errors: readonly number[], lowerQuantile = BAND_LOWER_QUANTILE, upperQuantile = BAND_UPPER_QUANTILE): SegmentBand | null {
+export function bandOf(
+  errors: readonly number[],
+  lowerQuantile = BAND_LOWER_QUANTILE,
+  upperQuantile = BAND_UPPER_QUANTILE,
+): SegmentBand | null {
   if (errors.length === 0) return null;
   const sorted = [...errors].sort((a, b) => a - b);
   const last = sorted.length - 1;

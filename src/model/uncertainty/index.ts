@@ -5,12 +5,29 @@
 
 export { BAND_LOWER_QUANTILE, BAND_UPPER_QUANTILE, bandOf } from './band.ts';
 export {
-  type Beyond, beyondValidated, type ChosenBand, chooseBand, MIN_SEGMENT_RUNS, type Uncertainty, uncertaintyDetail,
-  type UncertaintyDetail, WIDENING_PER_STEP, wideningFactor,
+  type Beyond,
+  beyondValidated,
+  type ChosenBand,
+  chooseBand,
+  MIN_SEGMENT_RUNS,
+  type Uncertainty,
+  uncertaintyDetail,
+  type UncertaintyDetail,
+  WIDENING_PER_STEP,
+  wideningFactor,
 } from './ranges.ts';
 export { SEGMENT_TABLE } from './segment-table.ts';
 export {
-  ALL_RUNS, FINE_GRAINED_EXPERT_FFN, type FineTuneMethod, type RunKind, runKind, type RunTraits, runTraits, scaleSegment, type SegmentId,
-  segmentChain, segmentWords,
+  ALL_RUNS,
+  FINE_GRAINED_EXPERT_FFN,
+  type FineTuneMethod,
+  type RunKind,
+  runKind,
+  type RunTraits,
+  runTraits,
+  scaleSegment,
+  type SegmentId,
+  segmentChain,
+  segmentWords,
 } from './segments.ts';
 export type { SegmentBand, SegmentEntry, SegmentTable } from './table.ts';

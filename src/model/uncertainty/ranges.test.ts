@@ -4,9 +4,22 @@ import { chooseBand, MIN_SEGMENT_RUNS, wideningFactor } from './ranges.ts';
 import { segmentChain, segmentWords } from './segments.ts';
 import type { SegmentBand, SegmentTable } from './table.ts';
 
-const band = (runs: number, lowerError: number, upperError: number, minError = lowerError, maxError = upperError): SegmentBand =>
-  ({ runs, lowerError, upperError, minError, maxError, p90AbsError: Math.max(-lowerError, upperError) });
-const entry = (tokens: SegmentBand | null) => ({ tokensPerSecond: tokens, memory: null, maxGpus: 1024, maxExperts: 256, gpuNames: [], precisions: ['bf16'] });
+const band = (runs: number, lowerError: number, upperError: number, minError = lowerError, maxError = upperError): SegmentBand => ({
+  runs,
+  lowerError,
+  upperError,
+  minError,
+  maxError,
+  p90AbsError: Math.max(-lowerError, upperError),
+});
+const entry = (tokens: SegmentBand | null) => ({
+  tokensPerSecond: tokens,
+  memory: null,
+  maxGpus: 1024,
+  maxExperts: 256,
+  gpuNames: [],
+  precisions: ['bf16'],
+});
 
 describe('bandOf', () => {
   it('reads the 5th and 95th percentiles outward: a segment of 8 keeps its extremes, one of 21 drops one each side', () => {
@@ -29,7 +42,10 @@ describe('chooseBand', () => {
 
   it('takes the narrowest segment with 8 runs, and says so', () => {
     const table: SegmentTable = {
-      dataSha256: '', dataCommit: '', lowerQuantile: 0.05, upperQuantile: 0.95,
+      dataSha256: '',
+      dataCommit: '',
+      lowerQuantile: 0.05,
+      upperQuantile: 0.95,
       segments: { [chain[0] ?? '']: entry(band(MIN_SEGMENT_RUNS, -0.1, 0.2)), [chain[1] ?? '']: entry(band(30, -0.3, 0.4)) },
     };
     const chosen = chooseBand(chain, table, 'tokensPerSecond');
@@ -37,9 +53,12 @@ describe('chooseBand', () => {
     expect(chosen?.basis).toBe('MoE on Blackwell with Megatron: 8 published runs');
   });
 
-  it('falls back to the wider segment, widened to hold the narrower one\'s own errors', () => {
+  it("falls back to the wider segment, widened to hold the narrower one's own errors", () => {
     const table: SegmentTable = {
-      dataSha256: '', dataCommit: '', lowerQuantile: 0.05, upperQuantile: 0.95,
+      dataSha256: '',
+      dataCommit: '',
+      lowerQuantile: 0.05,
+      upperQuantile: 0.95,
       segments: { [chain[0] ?? '']: entry(band(3, -0.5, 0.1)), [chain[1] ?? '']: entry(band(23, -0.2, 0.3)) },
     };
     const chosen = chooseBand(chain, table, 'tokensPerSecond');
@@ -47,7 +66,9 @@ describe('chooseBand', () => {
     // Lower: min(−0.2, −0.5) = −0.5; upper: max(0.3, 0.1) = 0.3.
     expect(chosen?.lowerError).toBe(-0.5);
     expect(chosen?.upperError).toBe(0.3);
-    expect(chosen?.basis).toBe('MoE on Blackwell, all frameworks: 23 published runs (MoE on Blackwell with Megatron: only 3 published runs, fewer than 8; the range also holds their errors)');
+    expect(chosen?.basis).toBe(
+      'MoE on Blackwell, all frameworks: 23 published runs (MoE on Blackwell with Megatron: only 3 published runs, fewer than 8; the range also holds their errors)',
+    );
   });
 });
 

@@ -58,10 +58,17 @@ export function chooseBand(chain: readonly SegmentId[], table: SegmentTable, fig
     const basis = `${segmentWords(id)}: ${runsWord(band.runs)}`;
     if (i === 0) return { segment: id, runs: band.runs, lowerError: band.lowerError, upperError: band.upperError, basis };
     const own = table.segments[chain[0] ?? '']?.[figure]?.runs ?? 0;
-    const why = own === 0
-      ? `no published runs of ${segmentWords(chain[0] ?? '')}`
-      : `${segmentWords(chain[0] ?? '')}: only ${runsWord(own)}, fewer than ${MIN_SEGMENT_RUNS}; the range also holds their errors`;
-    return { segment: id, runs: band.runs, lowerError: Math.min(band.lowerError, lower), upperError: Math.max(band.upperError, upper), basis: `${basis} (${why})` };
+    const why =
+      own === 0
+        ? `no published runs of ${segmentWords(chain[0] ?? '')}`
+        : `${segmentWords(chain[0] ?? '')}: only ${runsWord(own)}, fewer than ${MIN_SEGMENT_RUNS}; the range also holds their errors`;
+    return {
+      segment: id,
+      runs: band.runs,
+      lowerError: Math.min(band.lowerError, lower),
+      upperError: Math.max(band.upperError, upper),
+      basis: `${basis} (${why})`,
+    };
   }
   return null;
 }
@@ -117,10 +124,16 @@ function rangeOf(predicted: number, band: ChosenBand, beyond: Beyond): FigureRan
   const widen = wideningFactor(beyond.steps);
   const low = predicted / (Math.max(MIN_FACTOR, 1 + band.upperError) * widen);
   const high = (predicted * widen) / Math.max(MIN_FACTOR, 1 + band.lowerError);
-  const past = beyond.reasons.length === 0 ? ''
-    : `; beyond the validated range: ${beyond.reasons.join('; ')}, so the range is widened ×${widen.toFixed(2)} on each side (${Math.round(WIDENING_PER_STEP * 100)} % per doubling or unseen GPU or precision)`;
+  const past =
+    beyond.reasons.length === 0
+      ? ''
+      : `; beyond the validated range: ${beyond.reasons.join('; ')}, so the range is widened ×${widen.toFixed(2)} on each side (${Math.round(WIDENING_PER_STEP * 100)} % per doubling or unseen GPU or precision)`;
   return {
-    low: Math.min(low, predicted), high: Math.max(high, predicted), basis: `${band.basis}${past}`, runs: band.runs, beyondValidated: beyond.reasons.length > 0,
+    low: Math.min(low, predicted),
+    high: Math.max(high, predicted),
+    basis: `${band.basis}${past}`,
+    runs: band.runs,
+    beyondValidated: beyond.reasons.length > 0,
   };
 }
 
@@ -133,7 +146,11 @@ export interface UncertaintyDetail {
 
 /** The ranges of a run's tokens per second (whole cluster) and of the memory `fits` judges (bytes per GPU). */
 export function uncertaintyDetail(
-  config: RunConfig, tokensPerSecond: number, fitBytes: number, table: SegmentTable, fullFineTune = false,
+  config: RunConfig,
+  tokensPerSecond: number,
+  fitBytes: number,
+  table: SegmentTable,
+  fullFineTune = false,
 ): UncertaintyDetail | null {
   const traits = runTraits(config, fullFineTune);
   const chain = segmentChain(traits);

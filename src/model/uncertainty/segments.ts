@@ -43,14 +43,30 @@ export function runTraits(config: RunConfig, fullFineTune = false): RunTraits {
 }
 
 const KIND_WORDS: Readonly<Record<string, string>> = {
-  dense: 'dense', moe: 'MoE', 'fine-grained-moe': 'fine-grained MoE', 'moe-any': 'MoE of any expert size',
-  lora: 'LoRA fine-tuning', qlora: 'QLoRA fine-tuning', full: 'full fine-tuning', 'finetune-any': 'fine-tuning',
+  dense: 'dense',
+  moe: 'MoE',
+  'fine-grained-moe': 'fine-grained MoE',
+  'moe-any': 'MoE of any expert size',
+  lora: 'LoRA fine-tuning',
+  qlora: 'QLoRA fine-tuning',
+  full: 'full fine-tuning',
+  'finetune-any': 'fine-tuning',
 };
 const GENERATION_WORDS: Readonly<Record<GpuArchitecture, string>> = {
-  volta: 'Volta', ampere: 'Ampere', ada: 'Ada', hopper: 'Hopper', blackwell: 'Blackwell', cdna3: 'MI300 (CDNA 3)', other: 'custom GPUs',
+  volta: 'Volta',
+  ampere: 'Ampere',
+  ada: 'Ada',
+  hopper: 'Hopper',
+  blackwell: 'Blackwell',
+  cdna3: 'MI300 (CDNA 3)',
+  other: 'custom GPUs',
 };
 const FRAMEWORK_WORDS: Readonly<Record<Framework, string>> = {
-  generic: 'the generic framework profile', megatron: 'Megatron', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', fsdp: 'PyTorch FSDP',
+  generic: 'the generic framework profile',
+  megatron: 'Megatron',
+  torchtitan: 'torchtitan',
+  deepspeed: 'DeepSpeed',
+  fsdp: 'PyTorch FSDP',
 };
 
 /** A segment id: "pretrain|kind|generation|framework" or "finetune|method|generation|framework", '*' for "all"; "all" alone for every run. */

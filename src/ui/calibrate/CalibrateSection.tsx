@@ -33,11 +33,19 @@ function CurrentCalibration() {
     <div className="flex flex-col gap-2 text-sm text-gray-900 dark:text-gray-100">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
         <dt>Compute efficiency</dt>
-        <dd data-testid="calibration-compute-scale" data-value={typeof compute === 'number' ? compute : 1} className="font-semibold tabular-nums">
+        <dd
+          data-testid="calibration-compute-scale"
+          data-value={typeof compute === 'number' ? compute : 1}
+          className="font-semibold tabular-nums"
+        >
           {scaleText(compute)} {compute === undefined ? '(published runs)' : '(fitted to your run)'}
         </dd>
         <dt>Memory overhead</dt>
-        <dd data-testid="calibration-memory-scale" data-value={typeof memory === 'number' ? memory : 1} className="font-semibold tabular-nums">
+        <dd
+          data-testid="calibration-memory-scale"
+          data-value={typeof memory === 'number' ? memory : 1}
+          className="font-semibold tabular-nums"
+        >
           {scaleText(memory)} {memory === undefined ? '(published runs)' : '(fitted to your run)'}
         </dd>
       </dl>
@@ -54,7 +62,10 @@ export function CalibrateSection() {
   const store = usePlannerStore();
   const id = useId();
   // The prediction sentence follows once the input settles, not on every step of a dragged slider.
-  const output = useSettledValue(usePlanner((s) => s.output), SETTLE_MS.rest);
+  const output = useSettledValue(
+    usePlanner((s) => s.output),
+    SETTLE_MS.rest,
+  );
   const [stepText, setStepText] = useState('');
   const [memoryText, setMemoryText] = useState('');
   const [status, setStatus] = useState<FitStatus | null>(null);
@@ -63,7 +74,11 @@ export function CalibrateSection() {
     const stepSeconds = measured(stepText);
     const peakGiB = measured(memoryText);
     if (Number.isNaN(stepSeconds) || Number.isNaN(peakGiB) || (stepSeconds === undefined && peakGiB === undefined)) {
-      setStatus({ busy: false, failed: true, lines: ['Enter a measured step time in seconds, a peak memory in GiB, or both, as positive numbers.'] });
+      setStatus({
+        busy: false,
+        failed: true,
+        lines: ['Enter a measured step time in seconds, a peak memory in GiB, or both, as positive numbers.'],
+      });
       return;
     }
     const measurement: RunMeasurement = {
@@ -80,27 +95,60 @@ export function CalibrateSection() {
   return (
     <Section title="Calibrate from your run" id="calibrate">
       <p className={HINT}>
-        Ran this configuration? Enter what you measured: the planner fits its compute efficiency and memory overhead to your run
-        and applies them to every layout you try, in the share link too. {predicted}
+        Ran this configuration? Enter what you measured: the planner fits its compute efficiency and memory overhead to your run and applies
+        them to every layout you try, in the share link too. {predicted}
       </p>
-      <form className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] items-end gap-3" onSubmit={(e) => { e.preventDefault(); void fit(); }}>
+      <form
+        className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] items-end gap-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void fit();
+        }}
+      >
         <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-step`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Measured step time (s)</label>
-          <input id={`${id}-step`} inputMode="decimal" className={INPUT} value={stepText} onChange={(e) => setStepText(e.target.value)}
-            aria-describedby={`${id}-step-hint`} />
-          <p id={`${id}-step-hint`} className={HINT}>Seconds per optimizer step, steady state</p>
+          <label htmlFor={`${id}-step`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
+            Measured step time (s)
+          </label>
+          <input
+            id={`${id}-step`}
+            inputMode="decimal"
+            className={INPUT}
+            value={stepText}
+            onChange={(e) => setStepText(e.target.value)}
+            aria-describedby={`${id}-step-hint`}
+          />
+          <p id={`${id}-step-hint`} className={HINT}>
+            Seconds per optimizer step, steady state
+          </p>
         </div>
         <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-memory`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Measured peak memory (GiB)</label>
-          <input id={`${id}-memory`} inputMode="decimal" className={INPUT} value={memoryText} onChange={(e) => setMemoryText(e.target.value)}
-            aria-describedby={`${id}-memory-hint`} />
-          <p id={`${id}-memory-hint`} className={HINT}>Most loaded GPU, as nvidia-smi shows it (MiB ÷ 1024)</p>
+          <label htmlFor={`${id}-memory`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
+            Measured peak memory (GiB)
+          </label>
+          <input
+            id={`${id}-memory`}
+            inputMode="decimal"
+            className={INPUT}
+            value={memoryText}
+            onChange={(e) => setMemoryText(e.target.value)}
+            aria-describedby={`${id}-memory-hint`}
+          />
+          <p id={`${id}-memory-hint`} className={HINT}>
+            Most loaded GPU, as nvidia-smi shows it (MiB ÷ 1024)
+          </p>
         </div>
-        <button type="submit" className={`${BUTTON} w-fit`} disabled={status?.busy ?? false}>Fit to my run</button>
+        <button type="submit" className={`${BUTTON} w-fit`} disabled={status?.busy ?? false}>
+          Fit to my run
+        </button>
       </form>
-      <div role="status" data-testid="calibration-status"
-        className={`text-sm ${status?.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>
-        {status?.lines.map((line, i) => <p key={i}>{line}</p>)}
+      <div
+        role="status"
+        data-testid="calibration-status"
+        className={`text-sm ${status?.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}
+      >
+        {status?.lines.map((line, i) => (
+          <p key={i}>{line}</p>
+        ))}
       </div>
       <CurrentCalibration />
     </Section>

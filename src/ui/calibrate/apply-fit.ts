@@ -9,7 +9,11 @@ import { createEngineWorker } from '../../worker/create-worker.ts';
 import { runFit } from '../../worker/fit-client.ts';
 import { formatGiB, formatSeconds } from '../format.ts';
 
-export interface FitStatus { readonly busy: boolean; readonly lines: readonly string[]; readonly failed: boolean }
+export interface FitStatus {
+  readonly busy: boolean;
+  readonly lines: readonly string[];
+  readonly failed: boolean;
+}
 
 export function scaleText(value: unknown): string {
   return typeof value === 'number' ? `×${Number(value.toPrecision(4))}` : '×1';
@@ -32,6 +36,8 @@ export async function fitAndApply(store: StoreApi<PlannerState>, measurement: Ru
   const { computeEfficiencyScale: compute, memoryOverheadScale: memory } = result.fit;
   if (compute?.ok) store.getState().setField(['calibration', 'computeEfficiencyScale'], compute.scale);
   if (memory?.ok) store.getState().setField(['calibration', 'memoryOverheadScale'], memory.scale);
-  const lines = [fitLine('Compute efficiency', compute, formatSeconds), fitLine('Memory overhead', memory, formatGiB)].filter((l): l is string => l !== null);
+  const lines = [fitLine('Compute efficiency', compute, formatSeconds), fitLine('Memory overhead', memory, formatGiB)].filter(
+    (l): l is string => l !== null,
+  );
   return { busy: false, failed: !(compute?.ok ?? true) || !(memory?.ok ?? true), lines };
 }

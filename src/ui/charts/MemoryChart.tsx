@@ -25,9 +25,13 @@ function stageRows(output: EstimateOutput): StageRow[] {
     return {
       stage: l.stage,
       frozen: (s.frozen ?? 0) / GiB,
-      parameters: s.parameters / GiB, gradients: s.gradients / GiB, optimizer: s.optimizer / GiB,
-      activations: s.activations / GiB, other: s.other / GiB,
-      reserve: l.allocatorReserve / GiB, runtime: l.runtime / GiB,
+      parameters: s.parameters / GiB,
+      gradients: s.gradients / GiB,
+      optimizer: s.optimizer / GiB,
+      activations: s.activations / GiB,
+      other: s.other / GiB,
+      reserve: l.allocatorReserve / GiB,
+      runtime: l.runtime / GiB,
       totalGiB: l.deviceUsed / GiB,
       oom: l.deviceUsed > capacity,
     };
@@ -36,28 +40,50 @@ function stageRows(output: EstimateOutput): StageRow[] {
 
 function summary(output: EstimateOutput, oomStages: number): string {
   const { stages, perGpu, reserved, capacity } = output.memory;
-  const fitText = oomStages === 0
-    ? 'every stage fits'
-    : `${oomStages} of ${stages.length} stages exceed it`;
+  const fitText = oomStages === 0 ? 'every stage fits' : `${oomStages} of ${stages.length} stages exceed it`;
   const frozen = perGpu.frozen !== undefined ? `frozen weights (${formatGiB(perGpu.frozen)} on the most loaded GPU), trainable ` : '';
-  return `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
+  return (
+    `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
     `activations and other (allocated), the allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside the allocator. ` +
     `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), ` +
-    `of ${formatGiB(capacity)} capacity; ${fitText}.`;
+    `of ${formatGiB(capacity)} capacity; ${fitText}.`
+  );
 }
 
 function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readonly MemoryLayer[] }) {
   return (
-    <ChartTable summary="Memory per stage as a table (GiB)" label="Memory per stage" head={<>
-        <th scope="col" className="px-2 text-left">Stage</th>
-        {parts.map((part) => <th key={part} scope="col" className="px-2">{MEMORY_LAYER_LABELS[part]}</th>)}
-        <th scope="col" className="px-2">Total on the device</th>
-        <th scope="col" className="px-2 text-left">Fits</th>
-      </>}>
+    <ChartTable
+      summary="Memory per stage as a table (GiB)"
+      label="Memory per stage"
+      head={
+        <>
+          <th scope="col" className="px-2 text-left">
+            Stage
+          </th>
+          {parts.map((part) => (
+            <th key={part} scope="col" className="px-2">
+              {MEMORY_LAYER_LABELS[part]}
+            </th>
+          ))}
+          <th scope="col" className="px-2">
+            Total on the device
+          </th>
+          <th scope="col" className="px-2 text-left">
+            Fits
+          </th>
+        </>
+      }
+    >
       {rows.map((row) => (
         <tr key={row.stage}>
-          <th scope="row" className="px-2 text-left font-normal">{row.stage}</th>
-          {parts.map((part) => <td key={part} className="px-2">{formatNumber(row[part])}</td>)}
+          <th scope="row" className="px-2 text-left font-normal">
+            {row.stage}
+          </th>
+          {parts.map((part) => (
+            <td key={part} className="px-2">
+              {formatNumber(row[part])}
+            </td>
+          ))}
           <td className="px-2 font-medium">{formatNumber(row.totalGiB)}</td>
           <td className="px-2 text-left">{row.oom ? 'no: out of memory' : 'yes'}</td>
         </tr>
@@ -86,40 +112,95 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
   const outlineOom = (shape: BarShapeProps) => {
     const oom = !many && (rows[shape.originalDataIndex]?.oom ?? false);
     return (
-      <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} fill={shape.fill}
-        stroke={oom ? OOM_COLOR : 'none'} strokeWidth={oom ? 1.5 : 0} />
+      <rect
+        x={shape.x}
+        y={shape.y}
+        width={Math.max(0, shape.width)}
+        height={Math.max(0, shape.height)}
+        fill={shape.fill}
+        stroke={oom ? OOM_COLOR : 'none'}
+        strokeWidth={oom ? 1.5 : 0}
+      />
     );
   };
   return (
     <figure className="flex flex-col">
-      <div data-testid="memory-chart" data-chart-title="Memory per GPU by pipeline stage (GiB)" data-tallest-bytes={tallestBytes} role="img"
-        aria-label={summary(output, oomStages)} className="text-gray-700 dark:text-gray-300">
-        <BarChart responsive accessibilityLayer={false} data={rows} barCategoryGap={many ? '5%' : '20%'} maxBarSize={72}
-          margin={{ top: 16, right: 72, bottom: 16, left: 8 }} style={{ width: '100%', height }}>
+      <div
+        data-testid="memory-chart"
+        data-chart-title="Memory per GPU by pipeline stage (GiB)"
+        data-tallest-bytes={tallestBytes}
+        role="img"
+        aria-label={summary(output, oomStages)}
+        className="text-gray-700 dark:text-gray-300"
+      >
+        <BarChart
+          responsive
+          accessibilityLayer={false}
+          data={rows}
+          barCategoryGap={many ? '5%' : '20%'}
+          maxBarSize={72}
+          margin={{ top: 16, right: 72, bottom: 16, left: 8 }}
+          style={{ width: '100%', height }}
+        >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis dataKey="stage" interval={tickInterval} tick={plainTick} stroke="currentColor"
-            label={{ value: 'Pipeline stage', position: 'insideBottom', offset: -8, fill: 'currentColor', fontSize: 12 }} />
+          <XAxis
+            dataKey="stage"
+            interval={tickInterval}
+            tick={plainTick}
+            stroke="currentColor"
+            label={{ value: 'Pipeline stage', position: 'insideBottom', offset: -8, fill: 'currentColor', fontSize: 12 }}
+          />
           {/* interval 0: five round ticks never crowd, and recharts then skips measuring each label in the DOM (a forced layout of the page). */}
-          <YAxis domain={[0, axisTopGiB]} interval={0} tick={plainTick} stroke="currentColor"
+          <YAxis
+            domain={[0, axisTopGiB]}
+            interval={0}
+            tick={plainTick}
+            stroke="currentColor"
             tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'GiB', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
-          {oomStages > 0 && <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />}
-          <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) + ' GiB' : String(v))}
-            labelFormatter={(stage) => `Stage ${String(stage)}`} />
+            label={{ value: 'GiB', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
+          />
+          {oomStages > 0 && (
+            <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />
+          )}
+          <Tooltip
+            {...TOOLTIP_STYLES}
+            formatter={(v) => (typeof v === 'number' ? formatNumber(v) + ' GiB' : String(v))}
+            labelFormatter={(stage) => `Stage ${String(stage)}`}
+          />
           {parts.map((part) => (
-            <Bar key={part} dataKey={part} name={MEMORY_LAYER_LABELS[part]} stackId="memory" fill={MEMORY_LAYER_COLORS[part]}
-              isAnimationActive={false} shape={outlineOom} />
+            <Bar
+              key={part}
+              dataKey={part}
+              name={MEMORY_LAYER_LABELS[part]}
+              stackId="memory"
+              fill={MEMORY_LAYER_COLORS[part]}
+              isAnimationActive={false}
+              shape={outlineOom}
+            />
           ))}
-          <ReferenceLine y={capacityGiB} stroke={OOM_COLOR} strokeDasharray="6 3" strokeWidth={1.5} ifOverflow="extendDomain"
-            label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }} />
+          <ReferenceLine
+            y={capacityGiB}
+            stroke={OOM_COLOR}
+            strokeDasharray="6 3"
+            strokeWidth={1.5}
+            ifOverflow="extendDomain"
+            label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }}
+          />
         </BarChart>
-        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
-          extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
+        <ChartLegend
+          items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
+          extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }}
+        />
       </div>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-        Memory per GPU by pipeline stage. {oomStages > 0
-          ? <strong className="text-red-700 dark:text-red-300">{oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.</strong>
-          : `All stages fit in ${formatGiB(capacity)}: the most loaded holds ${formatGiB(fitMemoryBytes(output))} on the device.`}
+        Memory per GPU by pipeline stage.{' '}
+        {oomStages > 0 ? (
+          <strong className="text-red-700 dark:text-red-300">
+            {oomStages} of {rows.length} stages do not fit in {formatGiB(capacity)}.
+          </strong>
+        ) : (
+          `All stages fit in ${formatGiB(capacity)}: the most loaded holds ${formatGiB(fitMemoryBytes(output))} on the device.`
+        )}
       </figcaption>
       {!compact && <MemoryTable rows={rows} parts={parts} />}
     </figure>

@@ -18,13 +18,26 @@ import { TimelineWindow } from './TimelineWindow.tsx';
 import { timeAxisFormatter, windowTicks } from './timeTicks.ts';
 import type { ChartGeometry, StageStats } from './pipelineLayout.ts';
 
-interface Shade { readonly fill: string; readonly text: string; readonly stroke?: string }
+interface Shade {
+  readonly fill: string;
+  readonly text: string;
+  readonly stroke?: string;
+}
 
 /** Even chunks in the Okabe–Ito color, odd chunks (interleaving, DualPipe's reverse direction) lighter and outlined. */
 const SHADES: Readonly<Record<BlockKind, readonly [Shade, Shade]>> = {
-  F: [{ fill: '#0072b2', text: '#ffffff' }, { fill: '#56b4e9', text: '#000000', stroke: '#0072b2' }],
-  B: [{ fill: '#d55e00', text: '#000000' }, { fill: '#f0a35e', text: '#000000', stroke: '#d55e00' }],
-  W: [{ fill: '#009e73', text: '#000000' }, { fill: '#66c2a5', text: '#000000', stroke: '#009e73' }],
+  F: [
+    { fill: '#0072b2', text: '#ffffff' },
+    { fill: '#56b4e9', text: '#000000', stroke: '#0072b2' },
+  ],
+  B: [
+    { fill: '#d55e00', text: '#000000' },
+    { fill: '#f0a35e', text: '#000000', stroke: '#d55e00' },
+  ],
+  W: [
+    { fill: '#009e73', text: '#000000' },
+    { fill: '#66c2a5', text: '#000000', stroke: '#009e73' },
+  ],
 };
 const KIND_LABELS: Readonly<Record<BlockKind, string>> = { F: 'Forward', B: 'Backward', W: 'Weight gradients' };
 const KINDS: readonly BlockKind[] = ['F', 'B', 'W'];
@@ -48,10 +61,14 @@ function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
     const width = Math.max(0.6, g.x(block.endSeconds) - x);
     const y = g.rowTop(Math.trunc(block.stage)) + g.rowGap / 2;
     const outline = shade.stroke ? ` stroke="${shade.stroke}" stroke-width="0.75"` : '';
-    rects.push(`<rect data-kind="${block.kind}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${height}" fill="${shade.fill}"${outline}/>`);
+    rects.push(
+      `<rect data-kind="${block.kind}" x="${x.toFixed(2)}" y="${y}" width="${width.toFixed(2)}" height="${height}" fill="${shade.fill}"${outline}/>`,
+    );
     const text = String(Math.trunc(block.microBatch) + 1);
     if (labelRows && width >= 6 + 6 * text.length && x >= g.left - 0.5 && x + width <= g.left + g.plotWidth + 0.5) {
-      labels.push(`<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`);
+      labels.push(
+        `<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`,
+      );
     }
   }
   return rects.join('') + labels.join('');
@@ -66,19 +83,30 @@ function Axes({ timeline, g, origin }: { timeline: Timeline; g: ChartGeometry; o
   return (
     <g fill="currentColor" fontSize={11}>
       {rows.map((stage) => (
-        <rect key={`lane${stage}`} x={g.left} y={g.rowTop(stage)} width={g.plotWidth} height={g.rowHeight}
-          fill="currentColor" fillOpacity={stage % 2 === 0 ? 0.06 : 0.03} />
+        <rect
+          key={`lane${stage}`}
+          x={g.left}
+          y={g.rowTop(stage)}
+          width={g.plotWidth}
+          height={g.rowHeight}
+          fill="currentColor"
+          fillOpacity={stage % 2 === 0 ? 0.06 : 0.03}
+        />
       ))}
-      {rows.filter((stage) => stage % labelEvery === 0).map((stage) => (
-        <text key={`s${stage}`} x={g.left - 6} y={g.rowTop(stage) + g.rowHeight / 2} textAnchor="end" dominantBaseline="central">
-          {stageLabel(stage)}
-        </text>
-      ))}
+      {rows
+        .filter((stage) => stage % labelEvery === 0)
+        .map((stage) => (
+          <text key={`s${stage}`} x={g.left - 6} y={g.rowTop(stage) + g.rowHeight / 2} textAnchor="end" dominantBaseline="central">
+            {stageLabel(stage)}
+          </text>
+        ))}
       <line x1={g.left} x2={g.left + g.plotWidth} y1={axisY} y2={axisY} stroke="currentColor" />
       {ticks.map((t) => (
         <g key={`x${t}`}>
           <line x1={g.x(t)} x2={g.x(t)} y1={axisY} y2={axisY + 4} stroke="currentColor" />
-          <text x={g.x(t)} y={axisY + 16} textAnchor="middle">{tickText(t)}</text>
+          <text x={g.x(t)} y={axisY + 16} textAnchor="middle">
+            {tickText(t)}
+          </text>
         </g>
       ))}
     </g>
@@ -93,26 +121,52 @@ function bubbleText(bubbleFraction: number | null): string {
 function summary(timeline: Timeline, stats: readonly StageStats[], bubbleFraction: number | null): string {
   const counts = KINDS.map((k) => [k, stats.reduce((n, s) => n + s.blocks[k], 0)] as const).filter(([, n]) => n > 0);
   const countText = counts.map(([k, n]) => `${KIND_LABELS[k].toLowerCase()} ${n}`).join(', ');
-  return `Pipeline schedule: ${timeline.stages} stages, ${timeline.microBatches} micro-batches, ` +
-    `${timeline.blocks.length} blocks (${countText}) over ${formatSeconds(timeline.makespanSeconds)}${bubbleText(bubbleFraction)}.`;
+  return (
+    `Pipeline schedule: ${timeline.stages} stages, ${timeline.microBatches} micro-batches, ` +
+    `${timeline.blocks.length} blocks (${countText}) over ${formatSeconds(timeline.makespanSeconds)}${bubbleText(bubbleFraction)}.`
+  );
 }
 
 function StageTable({ stats }: { stats: readonly StageStats[] }) {
   return (
-    <ChartTable summary="Busy and idle time per stage as a table" label="Busy and idle time per stage" head={<>
-        <th scope="col" className="px-2 text-left">Stage</th>
-        <th scope="col" className="px-2">Busy</th>
-        <th scope="col" className="px-2">Idle</th>
-        <th scope="col" className="px-2">Idle share of the schedule</th>
-        {KINDS.map((k) => <th key={k} scope="col" className="px-2">{KIND_LABELS[k]} blocks</th>)}
-      </>}>
+    <ChartTable
+      summary="Busy and idle time per stage as a table"
+      label="Busy and idle time per stage"
+      head={
+        <>
+          <th scope="col" className="px-2 text-left">
+            Stage
+          </th>
+          <th scope="col" className="px-2">
+            Busy
+          </th>
+          <th scope="col" className="px-2">
+            Idle
+          </th>
+          <th scope="col" className="px-2">
+            Idle share of the schedule
+          </th>
+          {KINDS.map((k) => (
+            <th key={k} scope="col" className="px-2">
+              {KIND_LABELS[k]} blocks
+            </th>
+          ))}
+        </>
+      }
+    >
       {stats.map((s) => (
         <tr key={s.stage}>
-          <th scope="row" className="px-2 text-left font-normal">{stageLabel(s.stage)}</th>
+          <th scope="row" className="px-2 text-left font-normal">
+            {stageLabel(s.stage)}
+          </th>
           <td className="px-2">{formatSeconds(s.busySeconds)}</td>
           <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
           <td className="px-2">{formatPercent(s.idleFraction)}</td>
-          {KINDS.map((k) => <td key={k} className="px-2">{formatNumber(s.blocks[k])}</td>)}
+          {KINDS.map((k) => (
+            <td key={k} className="px-2">
+              {formatNumber(s.blocks[k])}
+            </td>
+          ))}
         </tr>
       ))}
     </ChartTable>
@@ -127,15 +181,29 @@ function legendItems(stats: readonly StageStats[], hasOddChunks: boolean): Legen
 }
 
 /** What the step time adds after the drawn schedule: the exposed data-parallel sync and the optimizer step (the engine's breakdown). */
-interface AfterSchedule { readonly stepSeconds: number; readonly dpSeconds: number; readonly optimizerSeconds: number }
+interface AfterSchedule {
+  readonly stepSeconds: number;
+  readonly dpSeconds: number;
+  readonly optimizerSeconds: number;
+}
 
 /** The strip's step time against the drawn schedule, so the two numbers never disagree without a word (issue 22, item 11). */
 function afterText(a: AfterSchedule): string {
-  return `The step time (${formatSeconds(a.stepSeconds)}) adds what comes after this timeline: the optimizer step `
-    + `(${formatSeconds(a.optimizerSeconds)}) and the exposed data-parallel gradient sync (${formatSeconds(a.dpSeconds)}).`;
+  return (
+    `The step time (${formatSeconds(a.stepSeconds)}) adds what comes after this timeline: the optimizer step ` +
+    `(${formatSeconds(a.optimizerSeconds)}) and the exposed data-parallel gradient sync (${formatSeconds(a.dpSeconds)}).`
+  );
 }
 
-function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline; bubbleFraction: number | null; after: AfterSchedule | null }) {
+function TimelineChart({
+  timeline,
+  bubbleFraction,
+  after,
+}: {
+  timeline: Timeline;
+  bubbleFraction: number | null;
+  after: AfterSchedule | null;
+}) {
   const [containerRef, width] = useElementWidth<HTMLDivElement>(960);
   const [wholeStep, setWholeStep] = useState(false);
   const [start, setStart] = useState(0);
@@ -156,14 +224,39 @@ function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline
   return (
     <figure className="flex flex-col">
       {zoomable && (
-        <TimelineWindow start={origin} window={readable} span={span} microBatches={timeline.microBatches} wholeStep={wholeStep}
-          onStart={setStart} onWholeStep={setWholeStep} />
+        <TimelineWindow
+          start={origin}
+          window={readable}
+          span={span}
+          microBatches={timeline.microBatches}
+          wholeStep={wholeStep}
+          onStart={setStart}
+          onWholeStep={setWholeStep}
+        />
       )}
-      <div ref={containerRef} data-testid="pipeline-chart" data-chart-title="Pipeline schedule (stages × time)" role="img"
-        data-window-seconds={shown} data-window-start={origin} aria-label={summary(timeline, stats, bubbleFraction)} className="text-gray-700 dark:text-gray-300">
-        <svg xmlns="http://www.w3.org/2000/svg" width={g.width} height={g.height} viewBox={`0 0 ${g.width} ${g.height}`}
-          className="block max-w-full" fontFamily="system-ui, sans-serif">
-          <defs><clipPath id={clipId}><rect x={g.left} y={0} width={g.plotWidth} height={g.plotBottom} /></clipPath></defs>
+      <div
+        ref={containerRef}
+        data-testid="pipeline-chart"
+        data-chart-title="Pipeline schedule (stages × time)"
+        role="img"
+        data-window-seconds={shown}
+        data-window-start={origin}
+        aria-label={summary(timeline, stats, bubbleFraction)}
+        className="text-gray-700 dark:text-gray-300"
+      >
+        <svg
+          xmlns="http://www.w3.org/2000/svg"
+          width={g.width}
+          height={g.height}
+          viewBox={`0 0 ${g.width} ${g.height}`}
+          className="block max-w-full"
+          fontFamily="system-ui, sans-serif"
+        >
+          <defs>
+            <clipPath id={clipId}>
+              <rect x={g.left} y={0} width={g.plotWidth} height={g.plotBottom} />
+            </clipPath>
+          </defs>
           <Axes timeline={timeline} g={g} origin={origin} />
           <g clipPath={`url(#${clipId})`} dangerouslySetInnerHTML={blocks} />
         </svg>
@@ -173,7 +266,12 @@ function TimelineChart({ timeline, bubbleFraction, after }: { timeline: Timeline
         Pipeline schedule over one step ({formatSeconds(timeline.makespanSeconds)})
         {bubbleFraction !== null && <>: pipeline bubble {formatPercent(bubbleFraction)} of the step, as on the Pipeline bubble figure</>}.
         Empty stretches are idle time; numbers are micro-batches, from 1.
-        {after && <> <span data-testid="pipeline-after">{afterText(after)}</span></>}
+        {after && (
+          <>
+            {' '}
+            <span data-testid="pipeline-after">{afterText(after)}</span>
+          </>
+        )}
       </figcaption>
       <StageTable stats={stats} />
     </figure>

@@ -12,15 +12,34 @@ import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
 
 /** Colors ≥ 3:1 against both white and gray-900; the bars are also labelled on the axis. */
 const TIME_COLORS: Readonly<Record<TimePart, string>> = {
-  compute: '#0072b2', recompute: '#0891b2', tp: '#8b5cf6', cp: '#c026d3', ep: '#db2777',
-  pp: '#a6761d', dp: '#009e73', bubble: '#6b7280', optimizer: '#d55e00',
+  compute: '#0072b2',
+  recompute: '#0891b2',
+  tp: '#8b5cf6',
+  cp: '#c026d3',
+  ep: '#db2777',
+  pp: '#a6761d',
+  dp: '#009e73',
+  bubble: '#6b7280',
+  optimizer: '#d55e00',
 };
 const TIME_LABELS: Readonly<Record<TimePart, string>> = {
-  compute: 'Compute', recompute: 'Recompute', tp: 'Tensor parallel', cp: 'Context parallel', ep: 'Expert parallel',
-  pp: 'Pipeline sends', dp: 'Data parallel', bubble: 'Pipeline bubble', optimizer: 'Optimizer step',
+  compute: 'Compute',
+  recompute: 'Recompute',
+  tp: 'Tensor parallel',
+  cp: 'Context parallel',
+  ep: 'Expert parallel',
+  pp: 'Pipeline sends',
+  dp: 'Data parallel',
+  bubble: 'Pipeline bubble',
+  optimizer: 'Optimizer step',
 };
 
-interface PartRow { readonly part: TimePart; readonly label: string; readonly seconds: number; readonly share: number }
+interface PartRow {
+  readonly part: TimePart;
+  readonly label: string;
+  readonly seconds: number;
+  readonly share: number;
+}
 
 type Throughput = NonNullable<EstimateOutput['throughput']>;
 
@@ -34,21 +53,38 @@ export function partRows(t: Pick<Throughput, 'breakdown' | 'stepSeconds' | 'bubb
 }
 
 function summary(rows: readonly PartRow[], stepSeconds: number): string {
-  const largest = [...rows].sort((a, b) => b.seconds - a.seconds).filter((r) => r.seconds > 0).slice(0, 3);
+  const largest = [...rows]
+    .sort((a, b) => b.seconds - a.seconds)
+    .filter((r) => r.seconds > 0)
+    .slice(0, 3);
   const parts = largest.map((r) => `${r.label.toLowerCase()} ${formatSeconds(r.seconds)}`).join(', ');
   return `Step-time breakdown of a ${formatSeconds(stepSeconds)} step${parts ? `; largest parts: ${parts}` : ''}.`;
 }
 
 function BreakdownTable({ rows }: { rows: readonly PartRow[] }) {
   return (
-    <ChartTable summary="Step-time breakdown as a table" label="Step-time breakdown" head={<>
-        <th scope="col" className="px-2 text-left">Part</th>
-        <th scope="col" className="px-2">Seconds per step</th>
-        <th scope="col" className="px-2">Share of step</th>
-      </>}>
+    <ChartTable
+      summary="Step-time breakdown as a table"
+      label="Step-time breakdown"
+      head={
+        <>
+          <th scope="col" className="px-2 text-left">
+            Part
+          </th>
+          <th scope="col" className="px-2">
+            Seconds per step
+          </th>
+          <th scope="col" className="px-2">
+            Share of step
+          </th>
+        </>
+      }
+    >
       {rows.map((row) => (
         <tr key={row.part}>
-          <th scope="row" className="px-2 text-left font-normal">{row.label}</th>
+          <th scope="row" className="px-2 text-left font-normal">
+            {row.label}
+          </th>
           <td className="px-2">{formatSeconds(row.seconds)}</td>
           <td className="px-2">{formatPercent(row.share)}</td>
         </tr>
@@ -70,31 +106,64 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
   const partsSum = rows.reduce((sum, r) => sum + r.seconds, 0);
   const colored = (shape: BarShapeProps) => {
     const row = rows[shape.index];
-    return <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)}
-      fill={row ? TIME_COLORS[row.part] : shape.fill} />;
+    return (
+      <rect
+        x={shape.x}
+        y={shape.y}
+        width={Math.max(0, shape.width)}
+        height={Math.max(0, shape.height)}
+        fill={row ? TIME_COLORS[row.part] : shape.fill}
+      />
+    );
   };
   return (
     <figure className="flex flex-col">
-      <div data-testid="step-breakdown-chart" data-chart-title="Step-time breakdown (seconds per step)" role="img"
-        aria-label={summary(rows, throughput.stepSeconds)} className="text-gray-700 dark:text-gray-300">
-        <BarChart responsive accessibilityLayer={false} layout="vertical" data={rows}
-          margin={{ top: 8, right: 64, bottom: 8, left: 8 }} style={{ width: '100%', height: 300 }}>
+      <div
+        data-testid="step-breakdown-chart"
+        data-chart-title="Step-time breakdown (seconds per step)"
+        role="img"
+        aria-label={summary(rows, throughput.stepSeconds)}
+        className="text-gray-700 dark:text-gray-300"
+      >
+        <BarChart
+          responsive
+          accessibilityLayer={false}
+          layout="vertical"
+          data={rows}
+          margin={{ top: 8, right: 64, bottom: 8, left: 8 }}
+          style={{ width: '100%', height: 300 }}
+        >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} horizontal={false} />
           {/* interval 0: five round ticks never crowd, and recharts then skips measuring each label in the DOM (a forced layout of the page). */}
-          <XAxis type="number" interval={0} tick={plainTick} stroke="currentColor" ticks={ticks}
-            domain={[0, ticks[ticks.length - 1] ?? 'auto']} tickFormatter={(v: number) => tickText(v)} />
+          <XAxis
+            type="number"
+            interval={0}
+            tick={plainTick}
+            stroke="currentColor"
+            ticks={ticks}
+            domain={[0, ticks[ticks.length - 1] ?? 'auto']}
+            tickFormatter={(v: number) => tickText(v)}
+          />
           <YAxis type="category" dataKey="label" width={120} interval={0} tick={plainTick} stroke="currentColor" />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatSeconds(v) : String(v))} />
           <Bar dataKey="seconds" name="Seconds per step" isAnimationActive={false} shape={colored}>
-            <LabelList dataKey="seconds" position="right" fill="currentColor" fontSize={12}
-              formatter={(v) => (typeof v === 'number' ? formatSeconds(v) : '')} />
+            <LabelList
+              dataKey="seconds"
+              position="right"
+              fill="currentColor"
+              fontSize={12}
+              formatter={(v) => (typeof v === 'number' ? formatSeconds(v) : '')}
+            />
           </Bar>
         </BarChart>
       </div>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         Seconds per step by part; step time {formatSeconds(throughput.stepSeconds)}, sum of parts {formatSeconds(partsSum)}
-        {Math.abs(partsSum - throughput.stepSeconds) > 1e-9 * Math.max(1, throughput.stepSeconds) ? ' (the parts need not add up to the step: some run overlapped)' : ''}.
-        {' '}Pipeline bubble {formatSeconds(throughput.breakdown.bubble)}, {formatPercent(throughput.bubbleFraction)} of the step: the Pipeline bubble figure.
+        {Math.abs(partsSum - throughput.stepSeconds) > 1e-9 * Math.max(1, throughput.stepSeconds)
+          ? ' (the parts need not add up to the step: some run overlapped)'
+          : ''}
+        . Pipeline bubble {formatSeconds(throughput.breakdown.bubble)}, {formatPercent(throughput.bubbleFraction)} of the step: the Pipeline
+        bubble figure.
       </figcaption>
       <BreakdownTable rows={rows} />
     </figure>

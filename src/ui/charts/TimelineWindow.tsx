@@ -23,8 +23,13 @@ export function windowText(start: number, window: number, span: number): string 
 }
 
 export function TimelineWindow(props: {
-  start: number; window: number; span: number; microBatches: number; wholeStep: boolean;
-  onStart: (start: number) => void; onWholeStep: (whole: boolean) => void;
+  start: number;
+  window: number;
+  span: number;
+  microBatches: number;
+  wholeStep: boolean;
+  onStart: (start: number) => void;
+  onWholeStep: (whole: boolean) => void;
 }) {
   const { start, window, span, microBatches, wholeStep, onStart, onWholeStep } = props;
   const id = useId();
@@ -44,15 +49,32 @@ export function TimelineWindow(props: {
           {PLACES.map(({ place, label }) => {
             const at = windowStart(place, span, window);
             return (
-              <button key={place} type="button" className={BUTTON} aria-pressed={Math.abs(start - at) <= last / SLIDER_STEPS}
-                onClick={() => onStart(at)}>{label}</button>
+              <button
+                key={place}
+                type="button"
+                className={BUTTON}
+                aria-pressed={Math.abs(start - at) <= last / SLIDER_STEPS}
+                onClick={() => onStart(at)}
+              >
+                {label}
+              </button>
             );
           })}
-          <label htmlFor={`${id}-position`} className="ml-2">Window position</label>
-          <input id={`${id}-position`} type="range" min={0} max={last} step={last / SLIDER_STEPS || 1} value={start}
-            aria-valuetext={windowText(start, window, span)} data-testid="pipeline-window-position"
+          <label htmlFor={`${id}-position`} className="ml-2">
+            Window position
+          </label>
+          <input
+            id={`${id}-position`}
+            type="range"
+            min={0}
+            max={last}
+            step={last / SLIDER_STEPS || 1}
+            value={start}
+            aria-valuetext={windowText(start, window, span)}
+            data-testid="pipeline-window-position"
             className="min-w-32 flex-1 accent-blue-700 dark:accent-blue-300"
-            onChange={(e) => onStart(Number(e.target.value))} />
+            onChange={(e) => onStart(Number(e.target.value))}
+          />
         </div>
       )}
     </div>

@@ -30,17 +30,17 @@ describe('one bubble', () => {
   if (!t || !parsed.ok) throw new Error('the test run must be valid');
   const bubble = t.bubbleFraction;
 
-  it('is the step-time breakdown\'s bubble over the step', () => {
+  it("is the step-time breakdown's bubble over the step", () => {
     expect(bubble).toBeGreaterThan(0);
     expect(bubble).toBe(t.breakdown.bubble / t.stepSeconds);
     expect(partRows(t).find((row) => row.part === 'bubble')?.share).toBe(bubble);
   });
 
-  it('is the card\'s value', () => {
+  it("is the card's value", () => {
     expect(keyFigures(output).find((f) => f.id === 'bubble-fraction')?.value).toBe(bubble);
   });
 
-  it('is the formula view\'s result, and its formula evaluates to it', () => {
+  it("is the formula view's result, and its formula evaluates to it", () => {
     const explanation = explainFigure('bubble-fraction', parsed.config, output, UNCERTAINTY_TABLE);
     const [headline, bubbleTime] = explanation?.equations ?? [];
     expect(headline?.result.value).toBe(bubble);
@@ -54,6 +54,8 @@ describe('one bubble', () => {
   it('is the number the pipeline timeline and the step breakdown write in their captions', () => {
     const text = formatPercent(bubble);
     expect(renderToStaticMarkup(createElement(PipelineChart, { output }))).toContain(`pipeline bubble ${text} of the step`);
-    expect(renderToStaticMarkup(createElement(StepBreakdownChart, { output }))).toContain(`${text} of the step: the Pipeline bubble figure`);
+    expect(renderToStaticMarkup(createElement(StepBreakdownChart, { output }))).toContain(
+      `${text} of the step: the Pipeline bubble figure`,
+    );
   });
 });

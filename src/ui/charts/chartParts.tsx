@@ -26,12 +26,18 @@ export function ChartLegend({ items, extra }: { items: readonly LegendItem[]; ex
   return (
     <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-xs">
       {all.map((item) => (
-        <li key={item.key} data-legend-label={item.label} data-legend-color={item.color}
-          data-legend-dashed={item.dashed ? 'true' : undefined} className="flex items-center gap-1.5">
-          <span aria-hidden="true" className="inline-block h-3 w-3 rounded-sm"
-            style={item.dashed
-              ? { borderTop: `2px dashed ${item.color}`, height: 0, width: 14 }
-              : { backgroundColor: item.color }} />
+        <li
+          key={item.key}
+          data-legend-label={item.label}
+          data-legend-color={item.color}
+          data-legend-dashed={item.dashed ? 'true' : undefined}
+          className="flex items-center gap-1.5"
+        >
+          <span
+            aria-hidden="true"
+            className="inline-block h-3 w-3 rounded-sm"
+            style={item.dashed ? { borderTop: `2px dashed ${item.color}`, height: 0, width: 14 } : { backgroundColor: item.color }}
+          />
           {item.label}
         </li>
       ))}
@@ -40,7 +46,11 @@ export function ChartLegend({ items, extra }: { items: readonly LegendItem[]; ex
 }
 
 export function ChartUnavailable({ children }: { children: ReactNode }) {
-  return <p className="rounded-lg border border-dashed border-gray-400 p-4 text-sm text-gray-700 dark:border-gray-600 dark:text-gray-300">{children}</p>;
+  return (
+    <p className="rounded-lg border border-dashed border-gray-400 p-4 text-sm text-gray-700 dark:border-gray-600 dark:text-gray-300">
+      {children}
+    </p>
+  );
 }
 
 interface TickProps {
@@ -70,8 +80,14 @@ export function plainTick(props: TickProps): ReactNode {
   const value = props.payload?.value;
   const text = props.tickFormatter ? props.tickFormatter(value, props.index ?? 0) : String(value ?? '');
   return (
-    <text x={props.x} y={props.y} textAnchor={textAnchorOf(props.textAnchor)} dy={TICK_DY[props.verticalAnchor ?? 'middle'] ?? '0.355em'}
-      fill="currentColor" fontSize={12}>
+    <text
+      x={props.x}
+      y={props.y}
+      textAnchor={textAnchorOf(props.textAnchor)}
+      dy={TICK_DY[props.verticalAnchor ?? 'middle'] ?? '0.355em'}
+      fill="currentColor"
+      fontSize={12}
+    >
       {text}
     </text>
   );
@@ -94,10 +110,16 @@ export function ChartTable({ summary, label, head, children }: { summary: string
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">{summary}</summary>
-      <div className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label={`${label} (scrollable table)`}>
+      <div
+        className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0}
+        role="region"
+        aria-label={`${label} (scrollable table)`}
+      >
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
-          <thead><tr>{head}</tr></thead>
+          <thead>
+            <tr>{head}</tr>
+          </thead>
           <tbody>{children}</tbody>
         </table>
       </div>

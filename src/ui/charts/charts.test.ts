@@ -24,7 +24,9 @@ describe('PipelineChart', () => {
     expect(html).toContain('data-testid="pipeline-chart"');
     expect(html).toContain('role="img"');
     // The one bubble figure: the output's bubbleFraction (0.5 s of a 5.21 s step = 9.6 %), not a second number from the timeline.
-    expect(html).toMatch(/aria-label="Pipeline schedule: 8 stages, 8 micro-batches, 128 blocks \(forward 64, backward 64\) over 4.5 s; pipeline bubble 9.6 % of the step/);
+    expect(html).toMatch(
+      /aria-label="Pipeline schedule: 8 stages, 8 micro-batches, 128 blocks \(forward 64, backward 64\) over 4.5 s; pipeline bubble 9.6 % of the step/,
+    );
     expect(html).toContain('pipeline bubble 9.6 % of the step');
     // Stages are counted from 1, as in the formula views.
     expect(html).toContain('>Stage 1<');

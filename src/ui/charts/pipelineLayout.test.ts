@@ -19,7 +19,10 @@ describe('stageStats', () => {
 
   it('counts overlapping blocks once', () => {
     const timeline = {
-      stages: 1, microBatches: 2, makespanSeconds: 4, bubbleFraction: 0.25,
+      stages: 1,
+      microBatches: 2,
+      makespanSeconds: 4,
+      bubbleFraction: 0.25,
       blocks: [
         { stage: 0, microBatch: 0, chunk: 0, kind: 'F' as const, startSeconds: 0, endSeconds: 2 },
         { stage: 0, microBatch: 1, chunk: 1, kind: 'F' as const, startSeconds: 1, endSeconds: 3 },
@@ -66,7 +69,7 @@ describe('the zoomed window moved along the step', () => {
     expect(windowStart('cooldown', 5, 10)).toBe(0);
   });
 
-  it('draws the window\'s start at the plot\'s left edge', () => {
+  it("draws the window's start at the plot's left edge", () => {
     const g = chartGeometry(4, 10, 1000, 45);
     expect(g.x(45)).toBe(g.left);
     expect(g.x(55)).toBeCloseTo(g.left + g.plotWidth, 9);

@@ -47,7 +47,14 @@ export function chartGeometry(stages: number, span: number, containerWidth: numb
   const plotBottom = MARGIN_TOP + rows * rowHeight;
   const scale = span > 0 ? plotWidth / span : 0;
   return {
-    width, height: plotBottom + AXIS_HEIGHT, left: MARGIN_LEFT, plotWidth, plotBottom, rowHeight, rowGap, span,
+    width,
+    height: plotBottom + AXIS_HEIGHT,
+    left: MARGIN_LEFT,
+    plotWidth,
+    plotBottom,
+    rowHeight,
+    rowGap,
+    span,
     x: (seconds) => MARGIN_LEFT + (seconds - origin) * scale,
     rowTop: (stage) => MARGIN_TOP + stage * rowHeight,
   };
@@ -85,7 +92,9 @@ export function stageStats(timeline: Timeline, span: number): StageStats[] {
     const busySeconds = unionLength(entry.intervals);
     const idleSeconds = Math.max(0, span - busySeconds);
     return {
-      stage, busySeconds, idleSeconds,
+      stage,
+      busySeconds,
+      idleSeconds,
       idleFraction: span > 0 ? idleSeconds / span : 0,
       blocks: { F: entry.F, B: entry.B, W: entry.W },
     };
@@ -132,7 +141,10 @@ export const MIN_READABLE_BLOCK_PX = 28;
 
 /** A short block's length (seconds), the lower quartile: a forward, which runs about a third of a forward and backward pair. */
 export function typicalBlockSeconds(timeline: Timeline): number {
-  const lengths = timeline.blocks.map((b) => b.endSeconds - b.startSeconds).filter((d) => Number.isFinite(d) && d > 0).sort((a, b) => a - b);
+  const lengths = timeline.blocks
+    .map((b) => b.endSeconds - b.startSeconds)
+    .filter((d) => Number.isFinite(d) && d > 0)
+    .sort((a, b) => a - b);
   return lengths[Math.floor(lengths.length / 4)] ?? 0;
 }
 

@@ -11,9 +11,27 @@ const YEAR = DAYS_PER_YEAR * DAY;
 
 /** Steps on the clock's and calendar's own divisions: 1, 2, 5, 10, 15, 30 min; 1, 2, 3, 6, 12 h; 1, 2, 5, 7, 10, 14, 30, 60, 90, 180 days. */
 const CLOCK_STEPS: readonly number[] = [
-  MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE,
-  HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR,
-  DAY, 2 * DAY, 5 * DAY, 7 * DAY, 10 * DAY, 14 * DAY, 30 * DAY, 60 * DAY, 90 * DAY, 180 * DAY,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  5 * DAY,
+  7 * DAY,
+  10 * DAY,
+  14 * DAY,
+  30 * DAY,
+  60 * DAY,
+  90 * DAY,
+  180 * DAY,
 ];
 
 /** 1, 2 or 5 × 10^k of `unit`, the smallest not below `raw`. */
@@ -65,6 +83,7 @@ export function windowTicks(origin: number, length: number, count: number): numb
   if (!(length > 0) || !Number.isFinite(length) || !Number.isFinite(origin)) return [Math.max(0, origin || 0)];
   const step = timeTickStep(length, count);
   const ticks: number[] = [];
-  for (let i = Math.ceil(origin / step - 1e-9); i * step <= (origin + length) * (1 + 1e-9); i++) ticks.push(Number((i * step).toPrecision(12)));
+  for (let i = Math.ceil(origin / step - 1e-9); i * step <= (origin + length) * (1 + 1e-9); i++)
+    ticks.push(Number((i * step).toPrecision(12)));
   return ticks;
 }

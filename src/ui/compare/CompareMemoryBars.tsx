@@ -10,7 +10,10 @@ import { ChartLegend, OOM_COLOR } from '../charts/chartParts.tsx';
 import { DEVICE_LAYERS, MEMORY_LAYER_COLORS, MEMORY_LAYER_LABELS, type MemoryLayer } from '../charts/memoryLayers.ts';
 import { formatGiB } from '../format.ts';
 
-interface Row { readonly name: string; readonly output: EstimateOutput }
+interface Row {
+  readonly name: string;
+  readonly output: EstimateOutput;
+}
 
 function rowText(output: EstimateOutput): string {
   const { capacity } = output.memory;
@@ -43,32 +46,56 @@ function Bar({ row, scale, parts }: { row: Row; scale: number; parts: readonly M
             <div key={part} style={{ width: `${(100 * layerBytes(layers, part)) / scale}%`, backgroundColor: MEMORY_LAYER_COLORS[part] }} />
           ))}
         </div>
-        <div aria-hidden="true" className="absolute -top-1 -bottom-1 border-l-2 border-dashed"
-          style={{ left: `${(100 * capacity) / scale}%`, borderColor: OOM_COLOR }} />
+        <div
+          aria-hidden="true"
+          className="absolute -top-1 -bottom-1 border-l-2 border-dashed"
+          style={{ left: `${(100 * capacity) / scale}%`, borderColor: OOM_COLOR }}
+        />
       </div>
       <span className={`tabular-nums ${fits ? '' : 'font-semibold text-red-700 dark:text-red-300'}`}>{rowText(row.output)}</span>
     </>
   );
 }
 
-export function CompareMemoryBars({ pinned, current, pinnedName, currentName }: {
-  pinned: EstimateOutput; current: EstimateOutput; pinnedName: string; currentName: string;
+export function CompareMemoryBars({
+  pinned,
+  current,
+  pinnedName,
+  currentName,
+}: {
+  pinned: EstimateOutput;
+  current: EstimateOutput;
+  pinnedName: string;
+  currentName: string;
 }) {
-  const rows: Row[] = [{ name: pinnedName, output: pinned }, { name: currentName, output: current }];
+  const rows: Row[] = [
+    { name: pinnedName, output: pinned },
+    { name: currentName, output: current },
+  ];
   const scale = 1.05 * Math.max(...rows.flatMap((r) => [fitMemoryBytes(r.output), r.output.memory.capacity]), 1);
   const parts = partsOf(rows);
   const summary = `Memory of the most loaded GPU on one scale, what the device holds: ${pinnedName} ${rowText(pinned)}; ${currentName} ${rowText(current)}.`;
   return (
     <figure className="flex flex-col gap-1">
-      <div role="img" aria-label={summary} data-testid="compare-memory-bars"
-        className="grid grid-cols-[minmax(5.5rem,auto)_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 text-sm text-gray-800 dark:text-gray-200">
-        {rows.map((row) => <Bar key={row.name} row={row} scale={scale} parts={parts} />)}
+      <div
+        role="img"
+        aria-label={summary}
+        data-testid="compare-memory-bars"
+        className="grid grid-cols-[minmax(5.5rem,auto)_minmax(0,1fr)_auto] items-center gap-x-3 gap-y-2 text-sm text-gray-800 dark:text-gray-200"
+      >
+        {rows.map((row) => (
+          <Bar key={row.name} row={row} scale={scale} parts={parts} />
+        ))}
       </div>
       <div className="text-gray-700 dark:text-gray-300">
-        <ChartLegend items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
-          extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }} />
+        <ChartLegend
+          items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}
+          extra={{ label: 'GPU capacity', color: OOM_COLOR, dashed: true }}
+        />
       </div>
-      <figcaption className="text-sm text-gray-700 dark:text-gray-300">Memory per GPU, most loaded stage, the pinned scenario and the current configuration on the same scale.</figcaption>
+      <figcaption className="text-sm text-gray-700 dark:text-gray-300">
+        Memory per GPU, most loaded stage, the pinned scenario and the current configuration on the same scale.
+      </figcaption>
     </figure>
   );
 }

@@ -40,10 +40,14 @@ function Differences({ pinned, current }: { pinned: Doc; current: Doc }) {
   return (
     <div className="text-sm text-gray-800 dark:text-gray-200" data-testid="compare-differences">
       <h3 className="font-semibold">What differs</h3>
-      {differences.length === 0 ? <p>Nothing yet: change a control to compare another configuration with the pinned one.</p> : (
+      {differences.length === 0 ? (
+        <p>Nothing yet: change a control to compare another configuration with the pinned one.</p>
+      ) : (
         <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
           {shown.map((d) => (
-            <li key={d.field}><span className="font-medium">{d.label}</span>: {d.pinnedText} → <span className="font-medium">{d.currentText}</span></li>
+            <li key={d.field}>
+              <span className="font-medium">{d.label}</span>: {d.pinnedText} → <span className="font-medium">{d.currentText}</span>
+            </li>
           ))}
           {differences.length > shown.length && <li>and {differences.length - shown.length} more fields</li>}
         </ul>
@@ -55,14 +59,33 @@ function Differences({ pinned, current }: { pinned: Doc; current: Doc }) {
 function FigureRow({ row }: { row: FigureComparison }) {
   return (
     <tr className="border-t border-gray-200 dark:border-gray-700">
-      <th scope="row" className={`${CELL} text-left font-medium`}>{row.label}</th>
-      <td className={CELL}><span data-testid={`pinned-${row.id}`} data-value={row.pinned.value ?? ''}>{row.pinned.text}</span></td>
-      <td className={CELL}><span data-testid={row.id} data-value={row.current.value ?? ''} className="font-semibold">{row.current.text}</span></td>
-      <td className={CELL}><span data-testid={`delta-${row.id}`} data-value={row.delta ?? ''}>{row.deltaText}</span></td>
-      <td className={CELL}><span data-testid={`ratio-${row.id}`} data-value={row.ratio ?? ''}>{row.ratioText}</span></td>
+      <th scope="row" className={`${CELL} text-left font-medium`}>
+        {row.label}
+      </th>
+      <td className={CELL}>
+        <span data-testid={`pinned-${row.id}`} data-value={row.pinned.value ?? ''}>
+          {row.pinned.text}
+        </span>
+      </td>
+      <td className={CELL}>
+        <span data-testid={row.id} data-value={row.current.value ?? ''} className="font-semibold">
+          {row.current.text}
+        </span>
+      </td>
+      <td className={CELL}>
+        <span data-testid={`delta-${row.id}`} data-value={row.delta ?? ''}>
+          {row.deltaText}
+        </span>
+      </td>
+      <td className={CELL}>
+        <span data-testid={`ratio-${row.id}`} data-value={row.ratio ?? ''}>
+          {row.ratioText}
+        </span>
+      </td>
       <td className={`${CELL} text-left`}>
         <span data-testid={`verdict-${row.id}`} className={VERDICT_CLASS[row.verdict]}>
-          <span aria-hidden="true">{VERDICT_MARK[row.verdict]}</span>{VERDICT_TEXT[row.verdict]}
+          <span aria-hidden="true">{VERDICT_MARK[row.verdict]}</span>
+          {VERDICT_TEXT[row.verdict]}
         </span>
       </td>
     </tr>
@@ -72,8 +95,12 @@ function FigureRow({ row }: { row: FigureComparison }) {
 function FigureTable({ pinned, current, name }: { pinned: EstimateOutput; current: EstimateOutput; name: string }) {
   const rows = compareFigures(pinned, current);
   return (
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-      tabIndex={0} role="region" aria-label={`Figures of ${name} and the current configuration (scrollable table)`}>
+    <div
+      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+      tabIndex={0}
+      role="region"
+      aria-label={`Figures of ${name} and the current configuration (scrollable table)`}
+    >
       <table className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
         <caption className="mb-1 text-left text-sm text-gray-700 dark:text-gray-300">
           Every figure of the pinned scenario {name} and the current configuration; Δ is current − pinned, fractions in percentage points;
@@ -81,15 +108,31 @@ function FigureTable({ pinned, current, name }: { pinned: EstimateOutput; curren
         </caption>
         <thead>
           <tr>
-            <th scope="col" className={`${CELL} text-left`}>Figure</th>
-            <th scope="col" className={CELL}>{name} (pinned)</th>
-            <th scope="col" className={CELL}>{CURRENT_NAME}</th>
-            <th scope="col" className={CELL}>Δ (current − pinned)</th>
-            <th scope="col" className={CELL}>Current ÷ pinned</th>
-            <th scope="col" className={`${CELL} text-left`}>Current is</th>
+            <th scope="col" className={`${CELL} text-left`}>
+              Figure
+            </th>
+            <th scope="col" className={CELL}>
+              {name} (pinned)
+            </th>
+            <th scope="col" className={CELL}>
+              {CURRENT_NAME}
+            </th>
+            <th scope="col" className={CELL}>
+              Δ (current − pinned)
+            </th>
+            <th scope="col" className={CELL}>
+              Current ÷ pinned
+            </th>
+            <th scope="col" className={`${CELL} text-left`}>
+              Current is
+            </th>
           </tr>
         </thead>
-        <tbody>{rows.map((row) => <FigureRow key={row.id} row={row} />)}</tbody>
+        <tbody>
+          {rows.map((row) => (
+            <FigureRow key={row.id} row={row} />
+          ))}
+        </tbody>
       </table>
     </div>
   );
@@ -107,8 +150,12 @@ function Column({ name, output, testId }: { name: string; output: EstimateOutput
   return (
     <section aria-label={name} data-testid={testId} data-export-label={name} className={`${PANEL} flex min-w-0 flex-col gap-4`}>
       <h3 className={HEADING}>{name}</h3>
-      <Slot what="memory chart"><MemoryChart output={memory} /></Slot>
-      <Slot what="pipeline timeline"><PipelineChart output={timeline} /></Slot>
+      <Slot what="memory chart">
+        <MemoryChart output={memory} />
+      </Slot>
+      <Slot what="pipeline timeline">
+        <PipelineChart output={timeline} />
+      </Slot>
     </section>
   );
 }
@@ -117,11 +164,22 @@ function PinnedPending({ pinned, current }: { pinned: PinnedConfiguration; curre
   return (
     <>
       {pinned.errors.length > 0 ? (
-        <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+        <div
+          role="alert"
+          className="rounded-lg border border-red-700 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+        >
           <p className="font-semibold">The pinned scenario {pinned.name} cannot run:</p>
-          <ul className="list-disc pl-5">{pinned.errors.map((e, i) => <li key={i}>{e}</li>)}</ul>
+          <ul className="list-disc pl-5">
+            {pinned.errors.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
         </div>
-      ) : <p role="status" className="text-sm text-gray-800 dark:text-gray-200">Computing the estimate of the pinned scenario {pinned.name}…</p>}
+      ) : (
+        <p role="status" className="text-sm text-gray-800 dark:text-gray-200">
+          Computing the estimate of the pinned scenario {pinned.name}…
+        </p>
+      )}
       <Figures output={current} />
     </>
   );
@@ -139,16 +197,26 @@ export function CompareView({ current }: { current: EstimateOutput }) {
   const pinnedName = `${pinned.name} (pinned)`;
   return (
     <section aria-labelledby="compare-heading" data-testid="compare-view" className="flex flex-col gap-4">
-      <h2 id="compare-heading" className={HEADING}>Scenarios: {pins.length} pinned and the current configuration</h2>
+      <h2 id="compare-heading" className={HEADING}>
+        Scenarios: {pins.length} pinned and the current configuration
+      </h2>
       <ScenarioTable current={current} />
       <div className="flex flex-col gap-4" data-testid="compare-detail">
         <h3 className={HEADING}>In detail: {pinned.name} against the current configuration</h3>
         {pins.length > 1 && (
           <label className="flex flex-wrap items-center gap-2 text-sm text-gray-800 dark:text-gray-200">
             Compare the current configuration in detail with
-            <select value={index} onChange={(e) => setChosen(Number(e.target.value))} data-testid="compare-detail-pin"
-              className="rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100">
-              {pins.map((p, i) => <option key={i} value={i}>{p.name}</option>)}
+            <select
+              value={index}
+              onChange={(e) => setChosen(Number(e.target.value))}
+              data-testid="compare-detail-pin"
+              className="rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100"
+            >
+              {pins.map((p, i) => (
+                <option key={i} value={i}>
+                  {p.name}
+                </option>
+              ))}
             </select>
           </label>
         )}
@@ -157,13 +225,18 @@ export function CompareView({ current }: { current: EstimateOutput }) {
           <>
             <FigureTable pinned={pinned.output} current={current} name={pinned.name} />
             <CompareMemoryBars pinned={pinned.output} current={current} pinnedName={pinnedName} currentName={CURRENT_NAME} />
-            <p className="text-sm text-gray-700 dark:text-gray-300">Below, each chart keeps its own axis: compare the memory bars above for scale, and the timelines’ step lengths in their captions.</p>
+            <p className="text-sm text-gray-700 dark:text-gray-300">
+              Below, each chart keeps its own axis: compare the memory bars above for scale, and the timelines’ step lengths in their
+              captions.
+            </p>
             <div className="grid gap-4 min-[1100px]:grid-cols-2">
               <Column name={pinnedName} output={pinned.output} testId="compare-pinned" />
               <Column name={CURRENT_NAME} output={current} testId="compare-current" />
             </div>
           </>
-        ) : <PinnedPending pinned={pinned} current={current} />}
+        ) : (
+          <PinnedPending pinned={pinned} current={current} />
+        )}
       </div>
     </section>
   );

@@ -26,16 +26,31 @@ function NameInput({ index, name }: { index: number; name: string }) {
     setDraft(null);
   };
   return (
-    <input type="text" value={draft ?? name} aria-label={`Name of pinned scenario ${index + 1}`} data-testid={`scenario-name-${index}`}
-      maxLength={80} className={`${INPUT} min-w-24 font-semibold`}
-      onChange={(e) => setDraft(e.target.value)} onBlur={commit}
-      onKeyDown={(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') setDraft(null); }} />
+    <input
+      type="text"
+      value={draft ?? name}
+      aria-label={`Name of pinned scenario ${index + 1}`}
+      data-testid={`scenario-name-${index}`}
+      maxLength={80}
+      className={`${INPUT} min-w-24 font-semibold`}
+      onChange={(e) => setDraft(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') commit();
+        if (e.key === 'Escape') setDraft(null);
+      }}
+    />
   );
 }
 
 function PinState({ output, errors }: { output: EstimateOutput | null; errors: readonly string[] }) {
   if (errors.length > 0) return <p className="mt-1 text-xs font-normal text-red-700 dark:text-red-300">Cannot run: {errors[0]}</p>;
-  if (!output) return <p role="status" className="mt-1 text-xs font-normal text-gray-700 dark:text-gray-300">Computing its estimate…</p>;
+  if (!output)
+    return (
+      <p role="status" className="mt-1 text-xs font-normal text-gray-700 dark:text-gray-300">
+        Computing its estimate…
+      </p>
+    );
   return null;
 }
 
@@ -45,10 +60,13 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
   const document = usePlanner((s) => s.document);
   const errors = usePlanner((s) => s.errors);
   const [status, setStatus] = useState('');
-  const scenarios = useMemo((): ScenarioInput[] => [
-    ...pinned.map((p) => ({ name: p.name, document: p.document, output: p.output, errors: p.errors, current: false })),
-    { name: CURRENT_NAME, document: document as Doc, output: errors.length > 0 ? null : current, errors, current: true },
-  ], [pinned, document, errors, current]);
+  const scenarios = useMemo(
+    (): ScenarioInput[] => [
+      ...pinned.map((p) => ({ name: p.name, document: p.document, output: p.output, errors: p.errors, current: false })),
+      { name: CURRENT_NAME, document: document as Doc, output: errors.length > 0 ? null : current, errors, current: true },
+    ],
+    [pinned, document, errors, current],
+  );
   const table = useMemo(() => scenarioTable(scenarios), [scenarios]);
   const base = `${fileBaseName(document).replace(/-plan$/, '')}-scenarios`;
   const save = (blob: Blob, extension: string) => {
@@ -62,38 +80,59 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
   };
   return (
     <div className="flex flex-col gap-2">
-      <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0} role="region" aria-label="Scenarios side by side (scrollable table)">
+      <div
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0}
+        role="region"
+        aria-label="Scenarios side by side (scrollable table)"
+      >
         <table data-testid="scenario-table" className="w-full text-left text-sm tabular-nums text-gray-900 dark:text-gray-100">
           <caption className="mb-1 text-left text-sm text-gray-700 dark:text-gray-300">
-            Each pinned scenario and the current configuration. Memory is what the device holds against that scenario’s own GPU;
-            ▲ marks the best of a row.
+            Each pinned scenario and the current configuration. Memory is what the device holds against that scenario’s own GPU; ▲ marks the
+            best of a row.
           </caption>
           <thead>
             <tr>
-              <th scope="col" className={CELL}>Scenario</th>
+              <th scope="col" className={CELL}>
+                Scenario
+              </th>
               {pinned.map((p, i) => (
                 <th key={i} scope="col" className={`${CELL} min-w-36`}>
                   <NameInput index={i} name={p.name} />
                   <PinState output={p.output} errors={p.errors} />
                 </th>
               ))}
-              <th scope="col" className={`${CELL} min-w-36`}>{CURRENT_NAME}</th>
+              <th scope="col" className={`${CELL} min-w-36`}>
+                {CURRENT_NAME}
+              </th>
             </tr>
           </thead>
           <tbody>
-            {table.fields.filter((f) => f.id !== 'name').map((field) => (
-              <tr key={field.id} className="border-t border-gray-200 dark:border-gray-700">
-                <th scope="row" className={`${CELL} font-medium`}>{field.label}</th>
-                {field.cells.map((cell, i) => (
-                  <td key={i} className={`${CELL} ${cell.best ? 'font-semibold' : ''}`} data-testid={`scenario-${field.id}-${i}`}>
-                    {cell.text}{cell.best && <> <span aria-hidden="true">▲</span><span className="sr-only">(best)</span></>}
-                  </td>
-                ))}
-              </tr>
-            ))}
+            {table.fields
+              .filter((f) => f.id !== 'name')
+              .map((field) => (
+                <tr key={field.id} className="border-t border-gray-200 dark:border-gray-700">
+                  <th scope="row" className={`${CELL} font-medium`}>
+                    {field.label}
+                  </th>
+                  {field.cells.map((cell, i) => (
+                    <td key={i} className={`${CELL} ${cell.best ? 'font-semibold' : ''}`} data-testid={`scenario-${field.id}-${i}`}>
+                      {cell.text}
+                      {cell.best && (
+                        <>
+                          {' '}
+                          <span aria-hidden="true">▲</span>
+                          <span className="sr-only">(best)</span>
+                        </>
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
             <tr className="border-t border-gray-200 dark:border-gray-700">
-              <th scope="row" className={`${CELL} font-medium`}>Actions</th>
+              <th scope="row" className={`${CELL} font-medium`}>
+                Actions
+              </th>
               {pinned.map((p, i) => (
                 <td key={i} className={CELL}>
                   <div className="flex flex-wrap gap-1">
@@ -113,11 +152,23 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <div role="group" aria-label="Export the scenarios" className="flex flex-wrap gap-2">
-          <button type="button" className={BUTTON} onClick={() => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md')}>Scenarios as Markdown</button>
-          <button type="button" className={BUTTON} onClick={() => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv')}>Scenarios as CSV</button>
-          <button type="button" className={BUTTON} onClick={() => void savePng()}>Scenarios as PNG</button>
+          <button
+            type="button"
+            className={BUTTON}
+            onClick={() => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md')}
+          >
+            Scenarios as Markdown
+          </button>
+          <button type="button" className={BUTTON} onClick={() => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv')}>
+            Scenarios as CSV
+          </button>
+          <button type="button" className={BUTTON} onClick={() => void savePng()}>
+            Scenarios as PNG
+          </button>
         </div>
-        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">{status}</p>
+        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
+          {status}
+        </p>
       </div>
     </div>
   );

@@ -14,7 +14,7 @@ describe('comparing two estimates figure by figure', () => {
     const rows = compareFigures(a, pricier);
     const cost = rows.find((r) => r.id === 'cost-usd');
     expect(cost?.ratio).toBeCloseTo(2, 12);
-    expect(cost?.delta).toBeCloseTo((a.cost?.usd ?? NaN), 3);
+    expect(cost?.delta).toBeCloseTo(a.cost?.usd ?? NaN, 3);
     expect(cost?.verdict).toBe('worse');
     expect(cost?.ratioText).toBe('×2.00');
     expect(cost?.deltaText.startsWith('+$')).toBe(true);
@@ -45,7 +45,9 @@ describe('comparing two estimates figure by figure', () => {
     expect(rows[0]?.current.value).toBe(a.model?.parameters);
     expect(rows.slice(0, 3).every((r) => r.verdict === 'same')).toBe(true);
     // A deeper model: more parameters, said to differ (neither bigger nor smaller is better).
-    const deeper = estimate(setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 2 * Number((DEFAULT_DOCUMENT as { model: { layers: number } }).model.layers)));
+    const deeper = estimate(
+      setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 2 * Number((DEFAULT_DOCUMENT as { model: { layers: number } }).model.layers)),
+    );
     const params = compareFigures(a, deeper).find((r) => r.id === 'model-parameters');
     expect(params?.verdict).toBe('differs');
     expect((params?.ratio ?? 0) > 1.5).toBe(true);
@@ -56,7 +58,7 @@ describe('comparing two estimates figure by figure', () => {
     expect(compareFigures(a, invalid).every((r) => r.verdict === 'unavailable' && r.delta === null)).toBe(true);
   });
 
-  it('formats changes with a sign and in the figure\'s unit; fractions in percentage points', () => {
+  it("formats changes with a sign and in the figure's unit; fractions in percentage points", () => {
     expect(formatDelta(-2 * 2 ** 30, 'bytes')).toBe('−2 GiB');
     expect(formatDelta(0.032, 'fraction')).toBe('+3.2 pp');
     expect(formatDelta(0, 'seconds')).toBe('±0 s');
@@ -75,7 +77,11 @@ describe('what differs between two configurations', () => {
       { field: 'parallel.dp', label: 'Data parallel (DP)', pinnedText: '2', currentText: '4' },
       { field: 'calibration.computeEfficiencyScale', label: 'Compute efficiency scale', pinnedText: '(default)', currentText: '0.9' },
     ]);
-    expect(configDifferences(current, DEFAULT_DOCUMENT).map((d) => d.field)).toEqual(['parallel.tp', 'parallel.dp', 'calibration.computeEfficiencyScale']);
+    expect(configDifferences(current, DEFAULT_DOCUMENT).map((d) => d.field)).toEqual([
+      'parallel.tp',
+      'parallel.dp',
+      'calibration.computeEfficiencyScale',
+    ]);
     expect(configDifferences(DEFAULT_DOCUMENT, DEFAULT_DOCUMENT)).toEqual([]);
   });
 

@@ -7,8 +7,22 @@
 
 import type { EstimateOutput } from '../../model/input/index.ts';
 import {
-  NOT_AVAILABLE, formatCo2Kg, formatCompactCount, formatDays, formatEnergyKwh, formatFlopRate, formatFlops, formatGiB,
-  formatFlopsPerToken, formatGpuHours, formatMinutes, formatNumber, formatParameterCount, formatSeconds, formatTokensPerSecond, formatUsd,
+  NOT_AVAILABLE,
+  formatCo2Kg,
+  formatCompactCount,
+  formatDays,
+  formatEnergyKwh,
+  formatFlopRate,
+  formatFlops,
+  formatGiB,
+  formatFlopsPerToken,
+  formatGpuHours,
+  formatMinutes,
+  formatNumber,
+  formatParameterCount,
+  formatSeconds,
+  formatTokensPerSecond,
+  formatUsd,
 } from '../format.ts';
 import { keyFigures, type FigureUnit, type KeyFigure } from '../keyFigures.ts';
 
@@ -30,7 +44,16 @@ export interface FigureComparison {
 
 /** Memory figures: better is a smaller share of the configuration's own GPU capacity, not fewer bytes. */
 const MEMORY_FIGURES = new Set(['memory-total', 'memory-allocated', 'memory-reserved']);
-const LOWER_IS_BETTER = new Set(['step-time', 'bubble-fraction', 'training-days', 'gpu-hours', 'cost-usd', 'energy', 'co2', 'expected-failures']);
+const LOWER_IS_BETTER = new Set([
+  'step-time',
+  'bubble-fraction',
+  'training-days',
+  'gpu-hours',
+  'cost-usd',
+  'energy',
+  'co2',
+  'expected-failures',
+]);
 const HIGHER_IS_BETTER = new Set(['mfu', 'tokens-per-second', 'tflops-per-gpu', 'goodput']);
 
 /** Relative change below which two figures count as the same (rounding in the engine's sums). */
@@ -38,9 +61,19 @@ const SAME_RELATIVE = 1e-9;
 
 /** Magnitudes of a change, in each unit's own display format; fractions as percentage points. */
 const MAGNITUDE_FORMAT: Readonly<Record<FigureUnit, (value: number) => string>> = {
-  bytes: formatGiB, fraction: (v) => `${formatNumber(v * 100)} pp`, seconds: formatSeconds, 'tokens/s': formatTokensPerSecond,
-  'FLOP/s': formatFlopRate, days: formatDays, 'GPU-hours': formatGpuHours, USD: formatUsd, kWh: formatEnergyKwh,
-  'kg CO2': formatCo2Kg, count: formatCompactCount, minutes: formatMinutes, FLOP: formatFlops,
+  bytes: formatGiB,
+  fraction: (v) => `${formatNumber(v * 100)} pp`,
+  seconds: formatSeconds,
+  'tokens/s': formatTokensPerSecond,
+  'FLOP/s': formatFlopRate,
+  days: formatDays,
+  'GPU-hours': formatGpuHours,
+  USD: formatUsd,
+  kWh: formatEnergyKwh,
+  'kg CO2': formatCo2Kg,
+  count: formatCompactCount,
+  minutes: formatMinutes,
+  FLOP: formatFlops,
 };
 
 export function formatDelta(delta: number, unit: FigureUnit): string {
@@ -88,7 +121,11 @@ export function headroomVerdict(pinnedShare: number, currentShare: number): Verd
   return directedVerdict(pinnedShare, currentShare, 'lower');
 }
 
-function compareOne(pinned: KeyFigure, current: KeyFigure, outputs?: { readonly pinned: EstimateOutput; readonly current: EstimateOutput }): FigureComparison {
+function compareOne(
+  pinned: KeyFigure,
+  current: KeyFigure,
+  outputs?: { readonly pinned: EstimateOutput; readonly current: EstimateOutput },
+): FigureComparison {
   const a = pinned.value;
   const b = current.value;
   const base = { id: current.id, label: current.label, pinned, current };
@@ -99,7 +136,9 @@ function compareOne(pinned: KeyFigure, current: KeyFigure, outputs?: { readonly 
   const ratio = a !== 0 ? b / a : null;
   const shares = outputs && MEMORY_FIGURES.has(current.id) ? [shareOf(pinned, outputs.pinned), shareOf(current, outputs.current)] : null;
   return {
-    ...base, delta, ratio,
+    ...base,
+    delta,
+    ratio,
     deltaText: formatDelta(delta, current.unit),
     ratioText: ratio === null ? NOT_AVAILABLE : formatRatio(ratio),
     verdict: shares ? headroomVerdict(shares[0] ?? NaN, shares[1] ?? NaN) : verdictOf(current.id, a, b),
@@ -109,15 +148,49 @@ function compareOne(pinned: KeyFigure, current: KeyFigure, outputs?: { readonly 
 /** The model summary (interchange output `model`) as figures, so compare shows which model each side is. */
 function modelFigures(output: EstimateOutput): KeyFigure[] {
   const m = output.model;
-  const row = (id: string, label: string, unit: FigureUnit, value: number | undefined, format: (v: number) => string, explanation: string): KeyFigure => ({
-    id, group: 'work', label, unit, explanation, headline: false,
-    value: value ?? null, text: value === undefined ? NOT_AVAILABLE : format(value),
+  const row = (
+    id: string,
+    label: string,
+    unit: FigureUnit,
+    value: number | undefined,
+    format: (v: number) => string,
+    explanation: string,
+  ): KeyFigure => ({
+    id,
+    group: 'work',
+    label,
+    unit,
+    explanation,
+    headline: false,
+    value: value ?? null,
+    text: value === undefined ? NOT_AVAILABLE : format(value),
     unavailableReason: value === undefined ? 'the configuration is invalid' : null,
   });
   return [
-    row('model-parameters', 'Parameters', 'count', m?.parameters, formatParameterCount, 'Every weight, embeddings and every expert included'),
-    row('model-active-parameters', 'Active parameters', 'count', m?.activeParameters, formatParameterCount, 'Weights one token runs through: shared + top-k experts'),
-    row('model-flops-per-token', 'FLOPs per token', 'FLOP', m?.flopsPerToken, formatFlopsPerToken, 'Forward and backward of one token: 6N plus attention'),
+    row(
+      'model-parameters',
+      'Parameters',
+      'count',
+      m?.parameters,
+      formatParameterCount,
+      'Every weight, embeddings and every expert included',
+    ),
+    row(
+      'model-active-parameters',
+      'Active parameters',
+      'count',
+      m?.activeParameters,
+      formatParameterCount,
+      'Weights one token runs through: shared + top-k experts',
+    ),
+    row(
+      'model-flops-per-token',
+      'FLOPs per token',
+      'FLOP',
+      m?.flopsPerToken,
+      formatFlopsPerToken,
+      'Forward and backward of one token: 6N plus attention',
+    ),
   ];
 }
 
@@ -131,5 +204,9 @@ export function compareFigures(pinned: EstimateOutput, current: EstimateOutput):
 }
 
 export const VERDICT_TEXT: Readonly<Record<Verdict, string>> = {
-  better: 'better', worse: 'worse', same: 'same', differs: 'differs', unavailable: 'not comparable',
+  better: 'better',
+  worse: 'worse',
+  same: 'same',
+  differs: 'differs',
+  unavailable: 'not comparable',
 };

@@ -16,14 +16,29 @@ export interface FieldDifference {
 }
 
 const LABELS: Readonly<Record<string, string>> = {
-  'parallel.tp': 'Tensor parallel (TP)', 'parallel.pp': 'Pipeline parallel (PP)', 'parallel.dp': 'Data parallel (DP)',
-  'parallel.cp': 'Context parallel (CP)', 'parallel.ep': 'Expert parallel (EP)', 'parallel.vpp': 'Virtual stages (VPP)',
-  'parallel.zero': 'ZeRO stage', 'parallel.schedule': 'Pipeline schedule', 'parallel.sequenceParallel': 'Sequence parallel',
-  'training.microBatch': 'Micro-batch (MBS)', 'training.globalBatch': 'Global batch', 'training.seqLen': 'Sequence length',
-  'training.precision': 'Precision', 'training.recompute': 'Recomputation', 'training.optimizer': 'Optimizer',
-  'training.offload.optimizer': 'Offload optimizer', 'training.offload.parameters': 'Offload parameters',
-  'cluster.gpu': 'GPU', 'cluster.gpus': 'Cluster size (GPUs)', 'cluster.gpusPerNode': 'GPUs per node', 'model.name': 'Model',
-  'calibration.computeEfficiencyScale': 'Compute efficiency scale', 'calibration.memoryOverheadScale': 'Memory overhead scale',
+  'parallel.tp': 'Tensor parallel (TP)',
+  'parallel.pp': 'Pipeline parallel (PP)',
+  'parallel.dp': 'Data parallel (DP)',
+  'parallel.cp': 'Context parallel (CP)',
+  'parallel.ep': 'Expert parallel (EP)',
+  'parallel.vpp': 'Virtual stages (VPP)',
+  'parallel.zero': 'ZeRO stage',
+  'parallel.schedule': 'Pipeline schedule',
+  'parallel.sequenceParallel': 'Sequence parallel',
+  'training.microBatch': 'Micro-batch (MBS)',
+  'training.globalBatch': 'Global batch',
+  'training.seqLen': 'Sequence length',
+  'training.precision': 'Precision',
+  'training.recompute': 'Recomputation',
+  'training.optimizer': 'Optimizer',
+  'training.offload.optimizer': 'Offload optimizer',
+  'training.offload.parameters': 'Offload parameters',
+  'cluster.gpu': 'GPU',
+  'cluster.gpus': 'Cluster size (GPUs)',
+  'cluster.gpusPerNode': 'GPUs per node',
+  'model.name': 'Model',
+  'calibration.computeEfficiencyScale': 'Compute efficiency scale',
+  'calibration.memoryOverheadScale': 'Memory overhead scale',
 };
 
 /** A field's name as its control labels it (help.ts, keyed by the field's last segment), else the dotted name. */

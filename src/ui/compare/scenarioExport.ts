@@ -14,13 +14,20 @@ export const SCENARIO_NOTES: readonly string[] = [
 
 export function scenariosToMarkdown(table: ScenarioTable, title = 'Scenarios'): string {
   const header = ['Field', ...table.names];
-  const rows = table.fields.filter((f) => f.id !== 'name').map((field) => [
-    field.label, ...field.cells.map((cell) => (cell.best ? `${cell.text} (best)` : cell.text)),
-  ]);
+  const rows = table.fields
+    .filter((f) => f.id !== 'name')
+    .map((field) => [field.label, ...field.cells.map((cell) => (cell.best ? `${cell.text} (best)` : cell.text))]);
   return [
-    `## ${markdownCell(title)}`, '',
-    ...markdownTable(header, rows, header.map(() => false)), '',
-    ...SCENARIO_NOTES.map((note) => `- ${markdownCell(note)}`), '',
+    `## ${markdownCell(title)}`,
+    '',
+    ...markdownTable(
+      header,
+      rows,
+      header.map(() => false),
+    ),
+    '',
+    ...SCENARIO_NOTES.map((note) => `- ${markdownCell(note)}`),
+    '',
   ].join('\n');
 }
 

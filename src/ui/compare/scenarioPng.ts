@@ -24,8 +24,19 @@ export async function scenariosPng(table: ScenarioTable, title: string): Promise
     context.font = font;
     return Math.max(0, ...texts.map((t) => context.measureText(t).width)) + CELL_PAD;
   };
-  const labelWidth = width(rows.map((r) => r.label), BOLD);
-  const columnWidths = headings.map((h, i) => Math.max(width([h], BOLD), width(rows.map((r) => `${r.cells[i]?.text ?? ''} ▲`), BOLD)));
+  const labelWidth = width(
+    rows.map((r) => r.label),
+    BOLD,
+  );
+  const columnWidths = headings.map((h, i) =>
+    Math.max(
+      width([h], BOLD),
+      width(
+        rows.map((r) => `${r.cells[i]?.text ?? ''} ▲`),
+        BOLD,
+      ),
+    ),
+  );
   const tableWidth = labelWidth + columnWidths.reduce((a, b) => a + b, 0);
   const logicalWidth = Math.max(tableWidth, width([title], TITLE_FONT)) + 2 * PAD;
   const logicalHeight = PAD + ROW + 8 + ROW * (rows.length + 1) + PAD;

@@ -11,7 +11,17 @@ import { memoryAgainstCapacity, scenarioTable, type ScenarioInput } from './scen
 /** An estimate whose most loaded GPU holds `usedGiB` on the device (and allocates as much) of a `capacityGiB` GPU. */
 function withMemory(output: EstimateOutput, usedGiB: number, capacityGiB: number): EstimateOutput {
   const m = output.memory;
-  return { ...output, memory: { ...m, perGpu: { ...m.perGpu, total: usedGiB * GiB }, reserved: usedGiB * GiB, deviceUsed: usedGiB * GiB, capacity: capacityGiB * GiB, fits: usedGiB <= capacityGiB } };
+  return {
+    ...output,
+    memory: {
+      ...m,
+      perGpu: { ...m.perGpu, total: usedGiB * GiB },
+      reserved: usedGiB * GiB,
+      deviceUsed: usedGiB * GiB,
+      capacity: capacityGiB * GiB,
+      fits: usedGiB <= capacityGiB,
+    },
+  };
 }
 
 const base = estimate(DEFAULT_DOCUMENT);
@@ -19,7 +29,7 @@ const base = estimate(DEFAULT_DOCUMENT);
 const big = withMemory(base, 66.6, 186);
 const small = withMemory(base, 37.5, 80);
 
-describe('memory headroom against each configuration\'s own capacity', () => {
+describe("memory headroom against each configuration's own capacity", () => {
   it('judges 66.6 GiB of 186 better than 37.5 GiB of 80: 35.8 % of capacity against 46.9 %', () => {
     expect(memoryShareOfCapacity(big)).toBeCloseTo(66.6 / 186, 12);
     expect(headroomVerdict(37.5 / 80, 66.6 / 186)).toBe('better');
@@ -43,7 +53,13 @@ describe('memory headroom against each configuration\'s own capacity', () => {
 describe('the scenario table', () => {
   const h200 = setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'h200');
   const pricier = setAt(setAt(DEFAULT_DOCUMENT, ['cost', 'usdPerGpuHour'], 5), ['training', 'tokens'], 2e12);
-  const scenario = (name: string, document: Doc, current = false): ScenarioInput => ({ name, document, output: estimate(document), errors: [], current });
+  const scenario = (name: string, document: Doc, current = false): ScenarioInput => ({
+    name,
+    document,
+    output: estimate(document),
+    errors: [],
+    current,
+  });
   const scenarios = [scenario('A', DEFAULT_DOCUMENT), scenario('H200', h200), scenario('Current', pricier, true)];
   const table = scenarioTable(scenarios);
   const row = (id: string) => table.fields.find((f) => f.id === id)?.cells.map((c) => c.text);
@@ -75,7 +91,7 @@ describe('the scenario table', () => {
     expect(current?.[column('Tokens per day')]).toBeCloseTo(1e12 / days, 0);
   });
 
-  it('shows memory against each one\'s own capacity, and marks the bigger GPU\'s smaller share the best', () => {
+  it("shows memory against each one's own capacity, and marks the bigger GPU's smaller share the best", () => {
     expect(memoryAgainstCapacity(big)).toBe('66.6 / 186 GiB (35.8 %)');
     const memory = table.fields.find((f) => f.id === 'memory');
     const used = base.memory.deviceUsed / GiB;
@@ -87,7 +103,7 @@ describe('the scenario table', () => {
     expect(table.fields.find((f) => f.id === 'layout')?.cells.some((c) => c.best)).toBe(false);
   });
 
-  it('gives the ranges published runs measured around the predictions, memory\'s around what the device holds', () => {
+  it("gives the ranges published runs measured around the predictions, memory's around what the device holds", () => {
     const low = table.csvHeader.indexOf('Memory range low (bytes)');
     const high = table.csvHeader.indexOf('Memory range high (bytes)');
     const values = table.csvRows[0] ?? [];
@@ -97,8 +113,10 @@ describe('the scenario table', () => {
   });
 
   it('shows a pin still being computed, or one that cannot run, as not available: never NaN', () => {
-    const t = scenarioTable([{ name: 'Waiting', document: DEFAULT_DOCUMENT, output: null, errors: [], current: false },
-      { name: 'Broken', document: { version: 1 }, output: null, errors: ['model: is required'], current: true }]);
+    const t = scenarioTable([
+      { name: 'Waiting', document: DEFAULT_DOCUMENT, output: null, errors: [], current: false },
+      { name: 'Broken', document: { version: 1 }, output: null, errors: ['model: is required'], current: true },
+    ]);
     for (const field of t.fields) for (const cell of field.cells) expect(cell.text).not.toMatch(/NaN|undefined/);
     expect(t.fields.find((f) => f.id === 'days')?.cells.map((c) => c.text)).toEqual([NOT_AVAILABLE, NOT_AVAILABLE]);
     expect(t.fields.find((f) => f.id === 'cluster')?.cells[0]?.text).toBe('64 × NVIDIA H100 SXM5 80GB');
@@ -119,10 +137,28 @@ describe('scenario exports', () => {
     expect(lines[0]).toBe('## Scenarios');
     expect(lines[2]).toBe('| Field | A \\| 2,048 "H100" | Current |');
     expect(lines[3]).toBe('|:---|:---|:---|');
-    for (const label of ['Parameters (total / active)', 'FLOPs per token', 'Cluster (GPUs × GPU type)', 'Price ($/GPU-h)', 'Token budget', 'Layout (TP · PP · DP · CP · EP)', 'Micro-batch (sequences)',
-      'Pipeline schedule', 'Training time (days)', 'Cost ($)', '$ per million tokens', 'Tokens per day', 'MFU', 'Memory on the device / capacity',
-      'Memory range (90 % of published runs)', 'Throughput range (90 % of published runs)']) {
-      expect(lines.some((l) => l.startsWith(`| ${label} |`)), label).toBe(true);
+    for (const label of [
+      'Parameters (total / active)',
+      'FLOPs per token',
+      'Cluster (GPUs × GPU type)',
+      'Price ($/GPU-h)',
+      'Token budget',
+      'Layout (TP · PP · DP · CP · EP)',
+      'Micro-batch (sequences)',
+      'Pipeline schedule',
+      'Training time (days)',
+      'Cost ($)',
+      '$ per million tokens',
+      'Tokens per day',
+      'MFU',
+      'Memory on the device / capacity',
+      'Memory range (90 % of published runs)',
+      'Throughput range (90 % of published runs)',
+    ]) {
+      expect(
+        lines.some((l) => l.startsWith(`| ${label} |`)),
+        label,
+      ).toBe(true);
     }
     expect(md).toContain('| Price ($/GPU-h) | $2.50 | $2.50 |');
   });
@@ -131,8 +167,14 @@ describe('scenario exports', () => {
     const csv = scenariosToCsv(table);
     expect(csv.endsWith('\r\n')).toBe(true);
     const [header, first, second] = csv.split('\r\n');
-    expect(header?.startsWith('Scenario,Model,Parameters,Active parameters,FLOPs per token (FLOP),GPU type,GPUs,Price (USD per GPU-hour),Token budget (tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,')).toBe(true);
-    expect(first).toMatch(/^"A \| 2,048 ""H100""",Llama 3 70B,[\d.e+]+,[\d.e+]+,[\d.e+]+,NVIDIA H100 SXM5 80GB,64,2\.5,1000000000000,8,4,2,1,1,1,1f1b,/);
+    expect(
+      header?.startsWith(
+        'Scenario,Model,Parameters,Active parameters,FLOPs per token (FLOP),GPU type,GPUs,Price (USD per GPU-hour),Token budget (tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,',
+      ),
+    ).toBe(true);
+    expect(first).toMatch(
+      /^"A \| 2,048 ""H100""",Llama 3 70B,[\d.e+]+,[\d.e+]+,[\d.e+]+,NVIDIA H100 SXM5 80GB,64,2\.5,1000000000000,8,4,2,1,1,1,1f1b,/,
+    );
     expect(second?.startsWith('Current,')).toBe(true);
     expect(header?.split(',').length).toBe(table.csvHeader.length);
   });

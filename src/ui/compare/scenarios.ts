@@ -11,8 +11,16 @@ import { UNCERTAINTY_TABLE, headlineBands, type ValueBand } from '../../model/va
 import type { Doc } from '../../state/doc.ts';
 import { scheduleWords } from '../embed/embedCard.ts';
 import {
-  NOT_AVAILABLE, formatCount, formatDays, formatFlopsPerToken, formatNumber, formatParameterCount, formatPercent, formatTokenCount,
-  formatTokensPerSecond, formatUsd,
+  NOT_AVAILABLE,
+  formatCount,
+  formatDays,
+  formatFlopsPerToken,
+  formatNumber,
+  formatParameterCount,
+  formatPercent,
+  formatTokenCount,
+  formatTokensPerSecond,
+  formatUsd,
 } from '../format.ts';
 import { fitAssessment, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 import { memoryShareOfCapacity } from './compareFigures.ts';
@@ -84,9 +92,11 @@ export interface ScenarioTable {
 /** The share of published runs a range holds, as the figure cards say it (uncertainty/FigureUncertainty.tsx). */
 export const BAND_PERCENT = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
 
-const finite = (value: number | undefined | null): number | null => (value !== undefined && value !== null && Number.isFinite(value) ? value : null);
+const finite = (value: number | undefined | null): number | null =>
+  value !== undefined && value !== null && Number.isFinite(value) ? value : null;
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? NOT_AVAILABLE : format(value));
-const range = (band: ValueBand | undefined, format: (v: number) => string): string => (band ? `${format(band.low)} – ${format(band.high)}` : NOT_AVAILABLE);
+const range = (band: ValueBand | undefined, format: (v: number) => string): string =>
+  band ? `${format(band.low)} – ${format(band.high)}` : NOT_AVAILABLE;
 
 /** The engine's own schedule figures (interchange "Output": cost.usdPerMillionTokens, time.tokensPerDay; model/run/cost.ts scheduleRates). */
 const usdPerMillionTokens = (s: Resolved): number | null => finite(s.output?.cost?.usdPerMillionTokens);
@@ -106,47 +116,73 @@ const gib = (bytes: number) => `${formatNumber(bytes / GiB)} GiB`;
 
 const FIELDS: readonly FieldDef[] = [
   { id: 'name', label: 'Scenario', text: (s) => s.input.name, csv: [{ header: 'Scenario', value: (s) => s.input.name }] },
-  { id: 'model', label: 'Model', text: (s) => s.config?.model.name ?? NOT_AVAILABLE, csv: [{ header: 'Model', value: (s) => s.config?.model.name ?? null }] },
+  {
+    id: 'model',
+    label: 'Model',
+    text: (s) => s.config?.model.name ?? NOT_AVAILABLE,
+    csv: [{ header: 'Model', value: (s) => s.config?.model.name ?? null }],
+  },
   {
     // The estimate's model summary (interchange output `model`), so each scenario shows which model size it is.
-    id: 'parameters', label: 'Parameters (total / active)',
-    text: (s) => (s.output?.model ? `${formatParameterCount(s.output.model.parameters)} / ${formatParameterCount(s.output.model.activeParameters)}` : NOT_AVAILABLE),
+    id: 'parameters',
+    label: 'Parameters (total / active)',
+    text: (s) =>
+      s.output?.model
+        ? `${formatParameterCount(s.output.model.parameters)} / ${formatParameterCount(s.output.model.activeParameters)}`
+        : NOT_AVAILABLE,
     csv: [
       { header: 'Parameters', value: (s) => finite(s.output?.model?.parameters) },
       { header: 'Active parameters', value: (s) => finite(s.output?.model?.activeParameters) },
     ],
   },
   {
-    id: 'flops-per-token', label: 'FLOPs per token', text: (s) => text(finite(s.output?.model?.flopsPerToken), formatFlopsPerToken),
+    id: 'flops-per-token',
+    label: 'FLOPs per token',
+    text: (s) => text(finite(s.output?.model?.flopsPerToken), formatFlopsPerToken),
     csv: [{ header: 'FLOPs per token (FLOP)', value: (s) => finite(s.output?.model?.flopsPerToken) }],
   },
   {
-    id: 'cluster', label: 'Cluster (GPUs × GPU type)',
+    id: 'cluster',
+    label: 'Cluster (GPUs × GPU type)',
     text: (s) => (s.config ? `${formatCount(s.config.cluster.gpus)} × ${s.config.cluster.gpu.name}` : NOT_AVAILABLE),
-    csv: [{ header: 'GPU type', value: (s) => s.config?.cluster.gpu.name ?? null }, { header: 'GPUs', value: (s) => s.config?.cluster.gpus ?? null }],
+    csv: [
+      { header: 'GPU type', value: (s) => s.config?.cluster.gpu.name ?? null },
+      { header: 'GPUs', value: (s) => s.config?.cluster.gpus ?? null },
+    ],
   },
   {
-    id: 'price', label: 'Price ($/GPU-h)', text: (s) => text(s.config?.cost.usdPerGpuHour ?? null, formatUsd),
+    id: 'price',
+    label: 'Price ($/GPU-h)',
+    text: (s) => text(s.config?.cost.usdPerGpuHour ?? null, formatUsd),
     csv: [{ header: 'Price (USD per GPU-hour)', value: (s) => s.config?.cost.usdPerGpuHour ?? null }],
   },
   {
-    id: 'tokens', label: 'Token budget', text: (s) => text(s.config?.training.tokens ?? null, formatTokenCount),
+    id: 'tokens',
+    label: 'Token budget',
+    text: (s) => text(s.config?.training.tokens ?? null, formatTokenCount),
     csv: [{ header: 'Token budget (tokens)', value: (s) => s.config?.training.tokens ?? null }],
   },
   {
-    id: 'layout', label: 'Layout (TP · PP · DP · CP · EP)',
+    id: 'layout',
+    label: 'Layout (TP · PP · DP · CP · EP)',
     text: (s) => {
       const p = s.config?.parallel;
       return p ? `TP ${p.tp} · PP ${p.pp} · DP ${p.dp} · CP ${p.cp} · EP ${p.ep}` : NOT_AVAILABLE;
     },
-    csv: (['tp', 'pp', 'dp', 'cp', 'ep'] as const).map((key) => ({ header: key.toUpperCase(), value: (s: Resolved) => s.config?.parallel[key] ?? null })),
+    csv: (['tp', 'pp', 'dp', 'cp', 'ep'] as const).map((key) => ({
+      header: key.toUpperCase(),
+      value: (s: Resolved) => s.config?.parallel[key] ?? null,
+    })),
   },
   {
-    id: 'micro-batch', label: 'Micro-batch (sequences)', text: (s) => text(s.config?.training.microBatch ?? null, formatCount),
+    id: 'micro-batch',
+    label: 'Micro-batch (sequences)',
+    text: (s) => text(s.config?.training.microBatch ?? null, formatCount),
     csv: [{ header: 'Micro-batch (sequences)', value: (s) => s.config?.training.microBatch ?? null }],
   },
   {
-    id: 'schedule', label: 'Pipeline schedule',
+    id: 'schedule',
+    label: 'Pipeline schedule',
     text: (s) => {
       const p = s.config?.parallel;
       return p ? (scheduleWords(p.schedule, p.pp, p.vpp) ?? 'none (PP 1)') : NOT_AVAILABLE;
@@ -154,33 +190,52 @@ const FIELDS: readonly FieldDef[] = [
     csv: [{ header: 'Pipeline schedule', value: (s) => s.config?.parallel.schedule ?? null }],
   },
   {
-    id: 'days', label: 'Training time (days)', better: 'lower', rank: (s) => finite(s.output?.time?.days),
+    id: 'days',
+    label: 'Training time (days)',
+    better: 'lower',
+    rank: (s) => finite(s.output?.time?.days),
     text: (s) => text(finite(s.output?.time?.days), formatDays),
     csv: [{ header: 'Training time (days)', value: (s) => finite(s.output?.time?.days) }],
   },
   {
-    id: 'usd', label: 'Cost ($)', better: 'lower', rank: (s) => finite(s.output?.cost?.usd),
+    id: 'usd',
+    label: 'Cost ($)',
+    better: 'lower',
+    rank: (s) => finite(s.output?.cost?.usd),
     text: (s) => text(finite(s.output?.cost?.usd), formatUsd),
     csv: [{ header: 'Cost (USD)', value: (s) => finite(s.output?.cost?.usd) }],
   },
   {
-    id: 'usd-per-million-tokens', label: '$ per million tokens', better: 'lower', rank: usdPerMillionTokens,
+    id: 'usd-per-million-tokens',
+    label: '$ per million tokens',
+    better: 'lower',
+    rank: usdPerMillionTokens,
     text: (s) => text(usdPerMillionTokens(s), formatUsd),
     csv: [{ header: 'USD per million tokens', value: usdPerMillionTokens }],
   },
   {
-    id: 'tokens-per-day', label: 'Tokens per day', better: 'higher', rank: tokensPerDay,
+    id: 'tokens-per-day',
+    label: 'Tokens per day',
+    better: 'higher',
+    rank: tokensPerDay,
     text: (s) => text(tokensPerDay(s), formatTokenCount),
     csv: [{ header: 'Tokens per day', value: tokensPerDay }],
   },
   {
-    id: 'mfu', label: 'MFU', better: 'higher', rank: (s) => finite(s.output?.throughput?.mfu),
+    id: 'mfu',
+    label: 'MFU',
+    better: 'higher',
+    rank: (s) => finite(s.output?.throughput?.mfu),
     text: (s) => text(finite(s.output?.throughput?.mfu), formatPercent),
     csv: [{ header: 'MFU (fraction)', value: (s) => finite(s.output?.throughput?.mfu) }],
   },
   {
-    id: 'memory', label: 'Memory on the device / capacity', better: 'lower', rank: share,
-    text: (s) => (s.output ? `${memoryAgainstCapacity(s.output)}, ${VERDICT_LABEL[fitAssessment(s.output).verdict].toLowerCase()}` : NOT_AVAILABLE),
+    id: 'memory',
+    label: 'Memory on the device / capacity',
+    better: 'lower',
+    rank: share,
+    text: (s) =>
+      s.output ? `${memoryAgainstCapacity(s.output)}, ${VERDICT_LABEL[fitAssessment(s.output).verdict].toLowerCase()}` : NOT_AVAILABLE,
     csv: [
       { header: 'Memory on the device (bytes)', value: deviceUsed },
       { header: 'GPU memory capacity (bytes)', value: capacity },
@@ -189,26 +244,35 @@ const FIELDS: readonly FieldDef[] = [
     ],
   },
   {
-    id: 'memory-range', label: `Memory range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.memoryBand ?? undefined, gib),
+    id: 'memory-range',
+    label: `Memory range (${BAND_PERCENT} % of published runs)`,
+    text: (s) => range(s.memoryBand ?? undefined, gib),
     csv: [
       { header: 'Memory range low (bytes)', value: (s) => s.memoryBand?.low ?? null },
       { header: 'Memory range high (bytes)', value: (s) => s.memoryBand?.high ?? null },
     ],
   },
   {
-    id: 'tokens-per-second', label: 'Throughput (tokens/s)', better: 'higher', rank: (s) => finite(s.output?.throughput?.tokensPerSecond),
+    id: 'tokens-per-second',
+    label: 'Throughput (tokens/s)',
+    better: 'higher',
+    rank: (s) => finite(s.output?.throughput?.tokensPerSecond),
     text: (s) => text(finite(s.output?.throughput?.tokensPerSecond), formatTokensPerSecond),
     csv: [{ header: 'Throughput (tokens/s)', value: (s) => finite(s.output?.throughput?.tokensPerSecond) }],
   },
   {
-    id: 'tokens-per-second-range', label: `Throughput range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.bands.tokensPerSecond, formatTokensPerSecond),
+    id: 'tokens-per-second-range',
+    label: `Throughput range (${BAND_PERCENT} % of published runs)`,
+    text: (s) => range(s.bands.tokensPerSecond, formatTokensPerSecond),
     csv: [
       { header: 'Throughput range low (tokens/s)', value: (s) => s.bands.tokensPerSecond?.low ?? null },
       { header: 'Throughput range high (tokens/s)', value: (s) => s.bands.tokensPerSecond?.high ?? null },
     ],
   },
   {
-    id: 'days-range', label: `Training time range (${BAND_PERCENT} % of published runs)`, text: (s) => range(s.bands.days, formatDays),
+    id: 'days-range',
+    label: `Training time range (${BAND_PERCENT} % of published runs)`,
+    text: (s) => range(s.bands.days, formatDays),
     csv: [
       { header: 'Training time range low (days)', value: (s) => s.bands.days?.low ?? null },
       { header: 'Training time range high (days)', value: (s) => s.bands.days?.high ?? null },
@@ -220,10 +284,12 @@ function resolve(input: ScenarioInput): Resolved {
   const parsed = parseDocument(input.document);
   const output = input.output && input.output.errors.length === 0 ? input.output : null;
   return {
-    input, config: parsed.ok ? parsed.config : null, output,
+    input,
+    config: parsed.ok ? parsed.config : null,
+    output,
     bands: output ? headlineBands(output, UNCERTAINTY_TABLE) : {},
     // The range of the memory fits judges, from the run's own segment of published runs (output.uncertainty.memory).
-    memoryBand: output ? headlineBands(output, UNCERTAINTY_TABLE).memoryTotal ?? null : null,
+    memoryBand: output ? (headlineBands(output, UNCERTAINTY_TABLE).memoryTotal ?? null) : null,
   };
 }
 
@@ -241,7 +307,12 @@ export function scenarioTable(scenarios: readonly ScenarioInput[]): ScenarioTabl
   const resolved = scenarios.map(resolve);
   const fields = FIELDS.map((def): ScenarioField => {
     const best = bestOf(def, resolved);
-    return { id: def.id, label: def.label, better: def.better ?? null, cells: resolved.map((s, i) => ({ text: def.text(s), best: best[i] ?? false })) };
+    return {
+      id: def.id,
+      label: def.label,
+      better: def.better ?? null,
+      cells: resolved.map((s, i) => ({ text: def.text(s), best: best[i] ?? false })),
+    };
   });
   const parts = FIELDS.flatMap((def) => def.csv);
   return {

@@ -17,7 +17,9 @@ export function CostSection() {
   return (
     <Section title="Cost and reliability" id="cost">
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
-        {COST_FIELDS.map((key) => <NumberField key={key} path={['cost', key]} help={HELP[key]} optional />)}
+        {COST_FIELDS.map((key) => (
+          <NumberField key={key} path={['cost', key]} help={HELP[key]} optional />
+        ))}
         <ChoiceField path={['cost', 'capacity']} help={HELP.capacity} choices={CAPACITIES} labels={CAPACITY_LABELS} />
         {spot && SPOT_FIELDS.map((key) => <NumberField key={key} path={['cost', key]} help={HELP[key]} optional />)}
         <StartDateField />
@@ -37,9 +39,19 @@ function StartDateField() {
   const id = controlId(START_DATE);
   return (
     <FieldShell id={id} help={HELP.startDate} error={error}>
-      <input id={id} type="text" className={INPUT} value={typeof value === 'string' ? value : ''} placeholder="2027-01-04" maxLength={10}
-        autoComplete="off" spellCheck={false} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
-        onChange={(e) => store.getState().setField(START_DATE, e.target.value.trim() === '' ? undefined : e.target.value.trim())} />
+      <input
+        id={id}
+        type="text"
+        className={INPUT}
+        value={typeof value === 'string' ? value : ''}
+        placeholder="2027-01-04"
+        maxLength={10}
+        autoComplete="off"
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error)}
+        onChange={(e) => store.getState().setField(START_DATE, e.target.value.trim() === '' ? undefined : e.target.value.trim())}
+      />
     </FieldShell>
   );
 }

@@ -16,9 +16,11 @@ const DEFAULT_VALUE = '__default__';
 
 const HELP_ETP: Help = {
   label: 'Expert tensor parallel (ETP)',
-  explain: 'Splits each expert\'s weights over ETP GPUs, as TP splits the dense layers. 1 keeps every expert whole on one GPU, which most MoE recipes choose.',
+  explain:
+    "Splits each expert's weights over ETP GPUs, as TP splits the dense layers. 1 keeps every expert whole on one GPU, which most MoE recipes choose.",
   formula: 'EP × ETP must divide TP × DP × CP; ETP must divide the expert FFN width',
-  source: 'Megatron-LM --expert-tensor-parallel-size (Megatron-Core: tp when unset, model_parallel_config.py); Megatron-Bridge MoE recipes set 1',
+  source:
+    'Megatron-LM --expert-tensor-parallel-size (Megatron-Core: tp when unset, model_parallel_config.py); Megatron-Bridge MoE recipes set 1',
 };
 
 export function ExpertTpField() {
@@ -29,11 +31,22 @@ export function ExpertTpField() {
   if (!choices) return null;
   const options = [
     { value: DEFAULT_VALUE, label: `default (= TP when it fits): ${choices.fallback}` },
-    ...choices.options.map((o) => ({ value: String(o.value), label: String(o.value), disabledReason: o.problem && messageInWords(o.problem) })),
+    ...choices.options.map((o) => ({
+      value: String(o.value),
+      label: String(o.value),
+      disabledReason: o.problem && messageInWords(o.problem),
+    })),
   ];
-  if (value != null && !choices.options.some((o) => o.value === value)) options.push({ value: String(value), label: `${String(value)} (not valid)`, disabledReason: null });
+  if (value != null && !choices.options.some((o) => o.value === value))
+    options.push({ value: String(value), label: `${String(value)} (not valid)`, disabledReason: null });
   return (
-    <SelectField id={controlId(PATH)} help={HELP_ETP} value={value == null ? DEFAULT_VALUE : String(value)} options={options} errorPath={PATH}
-      onChange={(v) => store.getState().setField(PATH, v === DEFAULT_VALUE ? undefined : Number(v))} />
+    <SelectField
+      id={controlId(PATH)}
+      help={HELP_ETP}
+      value={value == null ? DEFAULT_VALUE : String(value)}
+      options={options}
+      errorPath={PATH}
+      onChange={(v) => store.getState().setField(PATH, v === DEFAULT_VALUE ? undefined : Number(v))}
+    />
   );
 }

@@ -9,7 +9,17 @@ import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
 const GPU_FIELDS: readonly HelpKey[] = [
-  'memoryGiB', 'bf16Tflops', 'fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'hbmGBps', 'intraNodeGBps', 'interNodeGBps', 'tdpWatts', 'usdPerHour',
+  'memoryGiB',
+  'bf16Tflops',
+  'fp8Tflops',
+  'fp32Tflops',
+  'fp4Tflops',
+  'expTeraOpsPerSecond',
+  'hbmGBps',
+  'intraNodeGBps',
+  'interNodeGBps',
+  'tdpWatts',
+  'usdPerHour',
 ];
 const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'tdpWatts', 'usdPerHour']);
 
@@ -21,20 +31,28 @@ export function GpuPicker() {
   const value = preset?.id ?? CUSTOM;
   const options = [...GPU_PRESETS.map((g) => ({ value: g.id, label: g.name })), { value: CUSTOM, label: 'Custom GPU (edit the figures)' }];
   return (
-    <SelectField id="ctl-cluster-gpu" help={HELP.gpuPreset} value={value} options={options} errorPath={['cluster', 'gpu']}
+    <SelectField
+      id="ctl-cluster-gpu"
+      help={HELP.gpuPreset}
+      value={value}
+      options={options}
+      errorPath={['cluster', 'gpu']}
       onChange={(id) => store.getState().setGpuPreset(id)}
-      extra={preset && (
-        <>
-          <p className={HINT}>
-            {preset.memoryGiB} GiB, {preset.bf16Tflops} BF16 TFLOP/s dense, {preset.hbmGBps.toLocaleString('en-US')} GB/s HBM,
-            {' '}{preset.intraNodeGBps} GB/s intra-node, {preset.interNodeGBps} GB/s inter-node, {preset.tdpWatts} W
-          </p>
-          <details className={HINT}>
-            <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">GPU figures source</summary>
-            <p className="mt-1">{preset.source}</p>
-          </details>
-        </>
-      )} />
+      extra={
+        preset && (
+          <>
+            <p className={HINT}>
+              {preset.memoryGiB} GiB, {preset.bf16Tflops} BF16 TFLOP/s dense, {preset.hbmGBps.toLocaleString('en-US')} GB/s HBM,{' '}
+              {preset.intraNodeGBps} GB/s intra-node, {preset.interNodeGBps} GB/s inter-node, {preset.tdpWatts} W
+            </p>
+            <details className={HINT}>
+              <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">GPU figures source</summary>
+              <p className="mt-1">{preset.source}</p>
+            </details>
+          </>
+        )
+      }
+    />
   );
 }
 
@@ -75,7 +93,12 @@ export function HardwareSection() {
       {custom && <CustomGpuFields />}
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         <NumberField path={['cluster', 'gpusPerNode']} help={HELP.gpusPerNode} />
-        <NumberField path={['cluster', 'hostMemoryGiB']} help={HELP.hostMemoryGiB} optional placeholder={`${hostDefault.toLocaleString('en-US')} (default)`} />
+        <NumberField
+          path={['cluster', 'hostMemoryGiB']}
+          help={HELP.hostMemoryGiB}
+          optional
+          placeholder={`${hostDefault.toLocaleString('en-US')} (default)`}
+        />
       </div>
       <HostMemoryDefault />
     </Section>

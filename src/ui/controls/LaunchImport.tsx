@@ -12,10 +12,23 @@ import { controlId, ERROR_TEXT, HINT, INPUT } from './fields.tsx';
 
 type ImportModule = typeof import('../../model/import/index.ts');
 
-const KIND_LABELS = { megatron: 'Megatron-LM', torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', nemo: 'NeMo', automodel: 'NeMo AutoModel', axolotl: 'axolotl', 'llama-factory': 'LLaMA-Factory' } as const;
+const KIND_LABELS = {
+  megatron: 'Megatron-LM',
+  torchtitan: 'torchtitan',
+  deepspeed: 'DeepSpeed',
+  nemo: 'NeMo',
+  automodel: 'NeMo AutoModel',
+  axolotl: 'axolotl',
+  'llama-factory': 'LLaMA-Factory',
+} as const;
 
 type Unstated = { readonly path: readonly string[]; readonly words: string };
-type Status = { readonly ok: boolean; readonly lines: readonly string[]; readonly warnings: readonly string[]; readonly unstated?: readonly Unstated[] };
+type Status = {
+  readonly ok: boolean;
+  readonly lines: readonly string[];
+  readonly warnings: readonly string[];
+  readonly unstated?: readonly Unstated[];
+};
 
 /** The page's control for a field an import left open: the model picker, or the field's own control (fields.tsx controlId). */
 const controlOf = (path: readonly string[]) => (path[0] === 'model' ? 'ctl-model-preset' : controlId([...path]));
@@ -53,42 +66,83 @@ export function LaunchImport() {
     e.preventDefault();
     setDragging(false);
     const file = e.dataTransfer.files[0];
-    if (file) void file.text().then((t) => { setText(t); void importText(t); }, () => void importText(''));
+    if (file)
+      void file.text().then(
+        (t) => {
+          setText(t);
+          void importText(t);
+        },
+        () => void importText(''),
+      );
     else {
       const dropped = e.dataTransfer.getData('text/plain');
-      if (dropped) { setText(dropped); void importText(dropped); }
+      if (dropped) {
+        setText(dropped);
+        void importText(dropped);
+      }
     }
   };
 
   return (
-    <div data-testid="launch-import" onDrop={onDrop}
-      onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)}
-      className={`flex flex-col gap-2 rounded border p-3 ${dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`}>
+    <div
+      data-testid="launch-import"
+      onDrop={onDrop}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      className={`flex flex-col gap-2 rounded border p-3 ${dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`}
+    >
       <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
         Import a launch file (Megatron-LM script, torchtitan TOML, DeepSpeed JSON, training YAML, axolotl or LLaMA-Factory LoRA YAML)
       </label>
-      <textarea id={`${id}-text`} rows={3} className={`${INPUT} font-mono text-xs`} value={text} spellCheck={false}
-        placeholder="torchrun … pretrain_gpt.py --num-layers 32 …   or   [model] flavor = &quot;8B&quot; …   or   {&quot;train_batch_size&quot;: …}"
-        aria-describedby={`${id}-hint`} onChange={(e) => setText(e.target.value)} />
+      <textarea
+        id={`${id}-text`}
+        rows={3}
+        className={`${INPUT} font-mono text-xs`}
+        value={text}
+        spellCheck={false}
+        placeholder='torchrun … pretrain_gpt.py --num-layers 32 …   or   [model] flavor = "8B" …   or   {"train_batch_size": …}'
+        aria-describedby={`${id}-hint`}
+        onChange={(e) => setText(e.target.value)}
+      />
       <p id={`${id}-hint`} className={HINT}>
-        Paste it, choose it or drop it here. Shell variables, arrays and here-documents are resolved; the file sets the model (when it says it),
-        the batch, the layout and the framework, and keeps this page’s GPU. Each flag it cannot map is listed. Same as <code>npm run import</code>.
+        Paste it, choose it or drop it here. Shell variables, arrays and here-documents are resolved; the file sets the model (when it says
+        it), the batch, the layout and the framework, and keeps this page’s GPU. Each flag it cannot map is listed. Same as{' '}
+        <code>npm run import</code>.
       </p>
       <div className="flex flex-wrap items-center gap-2">
-        <button type="button" className={BUTTON} onClick={() => void importText(text)}>Import pasted launch file</button>
-        <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">or choose a launch file:</label>
-        <input id={`${id}-file`} type="file" accept=".sh,.bash,.toml,.json,.yaml,.yml,.txt,text/plain,application/json"
+        <button type="button" className={BUTTON} onClick={() => void importText(text)}>
+          Import pasted launch file
+        </button>
+        <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">
+          or choose a launch file:
+        </label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          accept=".sh,.bash,.toml,.json,.yaml,.yml,.txt,text/plain,application/json"
           className="max-w-full text-sm text-gray-900 file:mr-2 file:rounded file:border file:border-gray-400 file:bg-gray-100 file:px-2 file:py-1 file:text-gray-900 dark:text-gray-100 dark:file:bg-gray-800 dark:file:text-gray-100"
           onChange={(e) => {
             const file = e.target.files?.[0];
-            if (file) void file.text().then((t) => importText(t), () => importText(''));
+            if (file)
+              void file.text().then(
+                (t) => importText(t),
+                () => importText(''),
+              );
             e.target.value = '';
-          }} />
+          }}
+        />
       </div>
       {status && !status.ok && (
         <div role="alert" className={ERROR_TEXT}>
           <p>The launch file could not be imported:</p>
-          <ul className="list-disc pl-5">{status.lines.map((line, i) => <li key={i}>{line}</li>)}</ul>
+          <ul className="list-disc pl-5">
+            {status.lines.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
         </div>
       )}
       {status?.ok && (
@@ -97,8 +151,14 @@ export function LaunchImport() {
           {status.unstated && status.unstated.length > 0 && <UnstatedList unstated={status.unstated} />}
           {status.warnings.length > 0 && (
             <details>
-              <summary className="cursor-pointer">{status.warnings.length} {status.warnings.length === 1 ? 'flag or key' : 'flags and keys'} not mapped or missing</summary>
-              <ul className="list-disc pl-5">{status.warnings.map((line, i) => <li key={i}>{line}</li>)}</ul>
+              <summary className="cursor-pointer">
+                {status.warnings.length} {status.warnings.length === 1 ? 'flag or key' : 'flags and keys'} not mapped or missing
+              </summary>
+              <ul className="list-disc pl-5">
+                {status.warnings.map((line, i) => (
+                  <li key={i}>{line}</li>
+                ))}
+              </ul>
             </details>
           )}
         </div>
@@ -111,13 +171,23 @@ export function LaunchImport() {
 function UnstatedList({ unstated }: { unstated: readonly Unstated[] }) {
   return (
     <div data-testid="launch-import-unstated" className="mt-1">
-      <p>Not stated in the file, so this page&apos;s own {unstated.length === 1 ? 'value is' : 'values are'} kept; check {unstated.length === 1 ? 'it' : 'each'}:</p>
+      <p>
+        Not stated in the file, so this page&apos;s own {unstated.length === 1 ? 'value is' : 'values are'} kept; check{' '}
+        {unstated.length === 1 ? 'it' : 'each'}:
+      </p>
       <ul className="list-disc pl-5">
         {unstated.map((u) => (
           <li key={u.path.join('.')}>
             {u.words}{' '}
-            <button type="button" className="text-blue-800 underline dark:text-blue-300"
-              onClick={() => { const el = document.getElementById(controlOf(u.path)); el?.scrollIntoView({ block: 'center' }); el?.focus(); }}>
+            <button
+              type="button"
+              className="text-blue-800 underline dark:text-blue-300"
+              onClick={() => {
+                const el = document.getElementById(controlOf(u.path));
+                el?.scrollIntoView({ block: 'center' });
+                el?.focus();
+              }}
+            >
               set {u.path[0] === 'model' ? 'the model' : u.words}
             </button>
           </li>

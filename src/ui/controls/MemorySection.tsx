@@ -18,14 +18,26 @@ export function MemorySection() {
     <Section title="Memory savers" id="memory">
       <ChoiceField path={['parallel', 'zero']} help={HELP.zero} choices={ZERO_STAGES} labels={ZERO_LABELS} />
       <ZeroNote />
-      <ChoiceField path={['training', 'recompute']} help={HELP.recompute} choices={RECOMPUTES}
-        labels={{ none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)' }} />
+      <ChoiceField
+        path={['training', 'recompute']}
+        help={HELP.recompute}
+        choices={RECOMPUTES}
+        labels={{ none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)' }}
+      />
       <CheckField path={['training', 'flashAttention']} help={HELP.flashAttention} fallback />
       <CheckField path={['training', 'offload', 'optimizer']} help={HELP.offloadOptimizer} fallback={false} />
-      <CheckField path={['training', 'offload', 'parameters']} help={HELP.offloadParameters} fallback={false}
-        disabledReason={zero === 3 ? null : 'parameter offload needs ZeRO stage 3'} />
-      <NumberField path={['training', 'activationOffloadLayers']} optional placeholder="0"
-        help={{ label: 'Offloaded layers per stage', explain: 'Layers per pipeline stage whose saved activations go to host memory.' }} />
+      <CheckField
+        path={['training', 'offload', 'parameters']}
+        help={HELP.offloadParameters}
+        fallback={false}
+        disabledReason={zero === 3 ? null : 'parameter offload needs ZeRO stage 3'}
+      />
+      <NumberField
+        path={['training', 'activationOffloadLayers']}
+        optional
+        placeholder="0"
+        help={{ label: 'Offloaded layers per stage', explain: 'Layers per pipeline stage whose saved activations go to host memory.' }}
+      />
     </Section>
   );
 }

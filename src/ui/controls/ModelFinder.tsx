@@ -34,14 +34,37 @@ export function ModelFinder({ entries }: { entries: readonly CatalogEntry[] }) {
   const use = (value: string) => {
     if (value.trim() === '') return setNote(null);
     const found = findTyped(value, entries);
-    if (!found) return setNote(`No model named ${value.trim()} in the catalog (${entries.length} models): pick one from the list, or import its config.json below.`);
+    if (!found)
+      return setNote(
+        `No model named ${value.trim()} in the catalog (${entries.length} models): pick one from the list, or import its config.json below.`,
+      );
     store.getState().setModelPreset(found.entry.id);
     setNote(`Using the catalog entry ${found.entry.model.name} (${found.entry.id}), found ${found.how}.`);
   };
   return (
-    <FieldShell id={FIND_ID} help={HELP.modelFind} error={null} extra={note && <p className={HINT} role="status" data-testid="model-find-note">{note}</p>}>
-      <input id={FIND_ID} type="text" list={`${FIND_ID}-list`} className={INPUT} value={text} maxLength={200} autoComplete="off" spellCheck={false}
-        placeholder="e.g. Qwen/Qwen3-4B-Instruct-2507" aria-describedby={describedBy(FIND_ID, null)}
+    <FieldShell
+      id={FIND_ID}
+      help={HELP.modelFind}
+      error={null}
+      extra={
+        note && (
+          <p className={HINT} role="status" data-testid="model-find-note">
+            {note}
+          </p>
+        )
+      }
+    >
+      <input
+        id={FIND_ID}
+        type="text"
+        list={`${FIND_ID}-list`}
+        className={INPUT}
+        value={text}
+        maxLength={200}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="e.g. Qwen/Qwen3-4B-Instruct-2507"
+        aria-describedby={describedBy(FIND_ID, null)}
         onChange={(e) => {
           setText(e.target.value);
           if (offered.has(e.target.value)) use(e.target.value);
@@ -49,11 +72,18 @@ export function ModelFinder({ entries }: { entries: readonly CatalogEntry[] }) {
         onKeyDown={(e) => {
           if (e.key === 'Enter') use(text);
         }}
-        onBlur={() => use(text)} />
+        onBlur={() => use(text)}
+      />
       <datalist id={`${FIND_ID}-list`}>
         {entries.flatMap((e) => [
-          <option key={e.id} value={e.model.name}>{e.hubIds[0] ?? e.id}</option>,
-          ...e.hubIds.map((hubId) => <option key={`${e.id}:${hubId}`} value={hubId}>{e.model.name}</option>),
+          <option key={e.id} value={e.model.name}>
+            {e.hubIds[0] ?? e.id}
+          </option>,
+          ...e.hubIds.map((hubId) => (
+            <option key={`${e.id}:${hubId}`} value={hubId}>
+              {e.model.name}
+            </option>
+          )),
         ])}
       </datalist>
     </FieldShell>

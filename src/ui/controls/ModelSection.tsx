@@ -29,28 +29,32 @@ function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
 function EntryFacts({ match }: { match: CatalogMatch }) {
   const { entry, hub } = match;
   const count = (n: number) => n.toLocaleString('en-US');
-  return (<>
-    {hub && (
-      <p className={HINT} data-testid="model-catalog-entry">
-        Shape from the catalog entry {entry.model.name} ({entry.id}) for the Hugging Face id {hub.id}
-        {hub.resolution.exact ? '.' : `, matched as ${hub.resolution.matched}.`}
+  return (
+    <>
+      {hub && (
+        <p className={HINT} data-testid="model-catalog-entry">
+          Shape from the catalog entry {entry.model.name} ({entry.id}) for the Hugging Face id {hub.id}
+          {hub.resolution.exact ? '.' : `, matched as ${hub.resolution.matched}.`}
+        </p>
+      )}
+      <p className={HINT} data-testid="model-context">
+        {entry.seqLen === undefined
+          ? `Longest context ${count(entry.longestContext)} tokens; the catalog does not state its pre-training length, so the sequence length stays as set.`
+          : `Pre-trained at ${count(entry.seqLen)} tokens per sequence (the preset's sequence length)${
+              entry.longestContext > entry.seqLen
+                ? `; longest context ${count(entry.longestContext)} tokens, after long-context training.`
+                : '; also its longest context.'
+            }`}
       </p>
-    )}
-    <p className={HINT} data-testid="model-context">
-      {entry.seqLen === undefined
-        ? `Longest context ${count(entry.longestContext)} tokens; the catalog does not state its pre-training length, so the sequence length stays as set.`
-        : `Pre-trained at ${count(entry.seqLen)} tokens per sequence (the preset's sequence length)${entry.longestContext > entry.seqLen
-          ? `; longest context ${count(entry.longestContext)} tokens, after long-context training.`
-          : '; also its longest context.'}`}
-    </p>
-    <details className={HINT}>
-      <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
-      <p className="mt-1">{entry.source}</p>
-      <p className="mt-1">Published size: {entry.params.source}.</p>
-      {entry.hubIds.length > 0 && <p className="mt-1">Hugging Face ids: {entry.hubIds.join(', ')}.</p>}
-      <p className="mt-1">{entry.contextSource}</p>
-    </details>
-  </>);
+      <details className={HINT}>
+        <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">Preset source</summary>
+        <p className="mt-1">{entry.source}</p>
+        <p className="mt-1">Published size: {entry.params.source}.</p>
+        {entry.hubIds.length > 0 && <p className="mt-1">Hugging Face ids: {entry.hubIds.join(', ')}.</p>}
+        <p className="mt-1">{entry.contextSource}</p>
+      </details>
+    </>
+  );
 }
 
 /** The model preset, from the whole catalog once loaded; it opens the controls in the run's frame (FrameSection). */
@@ -62,10 +66,14 @@ export function PresetPicker() {
   const match = useMemo(() => (entries.length > 0 ? catalogMatch(current) : undefined), [current, entries]);
   const options = entries.map((p) => ({ value: p.id, label: p.model.name }));
   return (
-    <SelectField id="ctl-model-preset" help={HELP.modelPreset} value={match?.entry.id ?? CUSTOM}
+    <SelectField
+      id="ctl-model-preset"
+      help={HELP.modelPreset}
+      value={match?.entry.id ?? CUSTOM}
       options={match ? options : [{ value: CUSTOM, label: 'Custom (edited or imported)' }, ...options]}
       onChange={(id) => store.getState().setModelPreset(id)}
-      extra={match && <EntryFacts match={match} />} />
+      extra={match && <EntryFacts match={match} />}
+    />
   );
 }
 
@@ -78,7 +86,8 @@ export function ModelSummaryLine() {
   if (!summary) return null;
   return (
     <p className={HINT} data-testid="model-summary">
-      <span className="sr-only">Model size: </span>{formatModelSummary(summary)}
+      <span className="sr-only">Model size: </span>
+      {formatModelSummary(summary)}
     </p>
   );
 }
@@ -115,8 +124,14 @@ function MoeFields() {
   const field = (key: string, help: Help) => <NumberField path={['model', 'moe', key]} help={help} />;
   return (
     <>
-      <CheckField path={['model', 'moe']} help={HELP.moe} fallback={on}
-        onChange={(checked) => replace(['model', 'moe'], checked ? { ...MOE_STARTER, expertFfnHidden: typeof ffnHidden === 'number' ? ffnHidden : 4096 } : null)} />
+      <CheckField
+        path={['model', 'moe']}
+        help={HELP.moe}
+        fallback={on}
+        onChange={(checked) =>
+          replace(['model', 'moe'], checked ? { ...MOE_STARTER, expertFfnHidden: typeof ffnHidden === 'number' ? ffnHidden : 4096 } : null)
+        }
+      />
       {on && (
         <Grid>
           {field('experts', HELP.experts)}
@@ -137,7 +152,12 @@ function MlaFields() {
   const field = (key: string, help: Help) => <NumberField path={['model', 'mla', key]} help={help} />;
   return (
     <>
-      <CheckField path={['model', 'mla']} help={HELP.mla} fallback={on} onChange={(checked) => replace(['model', 'mla'], checked ? MLA_STARTER : null)} />
+      <CheckField
+        path={['model', 'mla']}
+        help={HELP.mla}
+        fallback={on}
+        onChange={(checked) => replace(['model', 'mla'], checked ? MLA_STARTER : null)}
+      />
       {on && (
         <Grid>
           {field('qLoraRank', HELP.qLoraRank)}
@@ -165,7 +185,12 @@ export function ModelSection() {
       <LaunchImport />
       <TextField path={model('name')} help={HELP.name} />
       <Dimensions />
-      <ChoiceField path={model('ffnType')} help={HELP.ffnType} choices={FFN_TYPES} labels={{ gelu: 'GELU (2 matrices)', swiglu: 'SwiGLU (3 matrices)' }} />
+      <ChoiceField
+        path={model('ffnType')}
+        help={HELP.ffnType}
+        choices={FFN_TYPES}
+        labels={{ gelu: 'GELU (2 matrices)', swiglu: 'SwiGLU (3 matrices)' }}
+      />
       <CheckField path={model('tiedEmbeddings')} help={HELP.tiedEmbeddings} fallback={false} />
       <MoeFields />
       <MlaFields />

@@ -21,8 +21,12 @@ export function ParallelSection() {
       <DegreeSlider degree="cp" choices={choices.cp} />
       <DegreeSlider degree="ep" choices={choices.ep} />
       <ExpertTpField />
-      <CheckField path={['parallel', 'sequenceParallel']} help={HELP.sequenceParallel} fallback={tp > 1}
-        disabledReason={tp === 1 ? 'it has no effect with TP = 1' : null} />
+      <CheckField
+        path={['parallel', 'sequenceParallel']}
+        help={HELP.sequenceParallel}
+        fallback={tp > 1}
+        disabledReason={tp === 1 ? 'it has no effect with TP = 1' : null}
+      />
     </Section>
   );
 }

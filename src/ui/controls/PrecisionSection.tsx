@@ -17,10 +17,19 @@ export function PrecisionSection() {
   const unavailable = useMemo(() => precisionChoices(doc), [doc]);
   return (
     <Section title="Number formats and optimizer" id="precision">
-      <ChoiceField path={training('precision')} help={HELP.precision} choices={PRECISIONS} disabledReasons={unavailable}
-        labels={{ fp32: 'FP32', fp16: 'FP16 (mixed)', bf16: 'BF16 (mixed)', fp8: 'FP8 (mixed)', fp4: 'FP4 (mixed)' }} />
-      <ChoiceField path={training('optimizer')} help={HELP.optimizer} choices={OPTIMIZERS}
-        labels={{ adam: 'Adam / AdamW', adam8bit: '8-bit Adam', sgd: 'SGD with momentum' }} />
+      <ChoiceField
+        path={training('precision')}
+        help={HELP.precision}
+        choices={PRECISIONS}
+        disabledReasons={unavailable}
+        labels={{ fp32: 'FP32', fp16: 'FP16 (mixed)', bf16: 'BF16 (mixed)', fp8: 'FP8 (mixed)', fp4: 'FP4 (mixed)' }}
+      />
+      <ChoiceField
+        path={training('optimizer')}
+        help={HELP.optimizer}
+        choices={OPTIMIZERS}
+        labels={{ adam: 'Adam / AdamW', adam8bit: '8-bit Adam', sgd: 'SGD with momentum' }}
+      />
       <CheckField path={training('masterWeights')} help={HELP.masterWeights} fallback />
       <ChoiceField path={training('gradDtype')} help={HELP.gradDtype} choices={GRAD_DTYPES} labels={{ fp32: 'FP32', bf16: 'BF16' }} />
     </Section>

@@ -13,7 +13,11 @@ import { HINT, NumberField, SelectField, controlId } from './fields.tsx';
 import { Section } from './Section.tsx';
 
 const SCHEDULE_LABELS: Readonly<Record<ScheduleKind, string>> = {
-  gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'Interleaved 1F1B', 'zero-bubble': 'Zero bubble', dualpipe: 'DualPipe',
+  gpipe: 'GPipe',
+  '1f1b': '1F1B',
+  'interleaved-1f1b': 'Interleaved 1F1B',
+  'zero-bubble': 'Zero bubble',
+  dualpipe: 'DualPipe',
 };
 const training = (key: string) => ['training', key];
 
@@ -24,12 +28,17 @@ function ScheduleField() {
   const value = usePlanner((s) => getAt(s.document, SCHEDULE_PATH));
   const current = SCHEDULES.find((s) => s === value) ?? '1f1b';
   return (
-    <SelectField id={controlId(SCHEDULE_PATH)} help={HELP.schedule} value={current} errorPath={SCHEDULE_PATH}
+    <SelectField
+      id={controlId(SCHEDULE_PATH)}
+      help={HELP.schedule}
+      value={current}
+      errorPath={SCHEDULE_PATH}
       options={choices.map((c) => ({ value: c.schedule, label: SCHEDULE_LABELS[c.schedule], disabledReason: c.problem }))}
       onChange={(v) => {
         const picked = SCHEDULES.find((s) => s === v);
         if (picked) store.getState().setSchedule(picked);
-      }} />
+      }}
+    />
   );
 }
 

@@ -33,16 +33,28 @@ export function Section({ title, id, children }: { title: string; id: string; ch
     rememberFolded(id, open);
   };
   return (
-    <section aria-labelledby={`section-${id}`} data-testid={`section-${id}`}
-      className="panel-contained rounded-lg border border-gray-300 dark:border-gray-700">
+    <section
+      aria-labelledby={`section-${id}`}
+      data-testid={`section-${id}`}
+      className="panel-contained rounded-lg border border-gray-300 dark:border-gray-700"
+    >
       <h2 id={`section-${id}`} className="text-base font-semibold text-gray-900 dark:text-gray-100">
-        <button type="button" aria-expanded={open} aria-controls={bodyId} onClick={toggle}
-          className="flex w-full cursor-pointer items-center gap-2 rounded-lg p-3 text-left focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300">
-          <span aria-hidden="true" className={`text-xs text-gray-700 transition-transform dark:text-gray-300 ${open ? 'rotate-90' : ''}`}>▶</span>
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={toggle}
+          className="flex w-full cursor-pointer items-center gap-2 rounded-lg p-3 text-left focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        >
+          <span aria-hidden="true" className={`text-xs text-gray-700 transition-transform dark:text-gray-300 ${open ? 'rotate-90' : ''}`}>
+            ▶
+          </span>
           {title}
         </button>
       </h2>
-      <div id={bodyId} hidden={!open} className="flex flex-col gap-3 px-3 pb-3">{children}</div>
+      <div id={bodyId} hidden={!open} className="flex flex-col gap-3 px-3 pb-3">
+        {children}
+      </div>
     </section>
   );
 }

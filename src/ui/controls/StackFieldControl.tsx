@@ -36,10 +36,16 @@ export function StackFieldControl({ field, framework }: { field: StackField; fra
   ];
   if (value !== undefined && current === undefined) options.push({ value: String(value), label: `${String(value)} (not valid)` });
   return (
-    <SelectField id={controlId(path)} help={field.help} value={value === undefined ? DEFAULT_VALUE : String(value)} options={options} errorPath={path}
+    <SelectField
+      id={controlId(path)}
+      help={field.help}
+      value={value === undefined ? DEFAULT_VALUE : String(value)}
+      options={options}
+      errorPath={path}
       onChange={(v) => {
         const picked = field.choices.find((c) => String(c) === v);
         store.getState().setField(path, v === DEFAULT_VALUE ? undefined : picked);
-      }} />
+      }}
+    />
   );
 }

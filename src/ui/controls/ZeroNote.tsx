@@ -8,5 +8,9 @@ import { HINT } from './fields.tsx';
 export function ZeroNote() {
   const note = usePlanner((s) => zeroNoteOf(s.document));
   if (!note) return null;
-  return <p className={HINT} data-testid="zero-note" role="note">{note}</p>;
+  return (
+    <p className={HINT} data-testid="zero-note" role="note">
+      {note}
+    </p>
+  );
 }

@@ -9,10 +9,11 @@ import type { Help } from '../help.ts';
 import { fieldMessage, parseQuantity } from '../../model/input/index.ts';
 import { messageInWords } from '../errorWords.ts';
 
-export const INPUT = 'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums '
-  + 'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 '
-  + 'aria-invalid:border-red-700 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100 '
-  + 'dark:focus-visible:outline-blue-300 dark:aria-invalid:border-red-400 disabled:opacity-70';
+export const INPUT =
+  'w-full rounded border border-gray-400 bg-white px-2 py-1 text-sm text-gray-900 tabular-nums ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 ' +
+  'aria-invalid:border-red-700 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100 ' +
+  'dark:focus-visible:outline-blue-300 dark:aria-invalid:border-red-400 disabled:opacity-70';
 export const HINT = 'text-xs text-gray-700 dark:text-gray-300';
 export const ERROR_TEXT = 'text-xs font-medium text-red-700 dark:text-red-300';
 
@@ -42,9 +43,14 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
   return (
     <details className="text-xs text-gray-700 dark:text-gray-300">
       <summary className="w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300">
-        {more ? 'Why, formula and source' : 'Why'}<span className="sr-only"> for {help.label}</span>
+        {more ? 'Why, formula and source' : 'Why'}
+        <span className="sr-only"> for {help.label}</span>
       </summary>
-      {hintId && <p id={hintId} className="mt-1">{help.explain}</p>}
+      {hintId && (
+        <p id={hintId} className="mt-1">
+          {help.explain}
+        </p>
+      )}
       {help.formula && <p className="mt-1 font-mono">{help.formula}</p>}
       {help.source && <p className="mt-1">Source: {help.source}</p>}
     </details>
@@ -52,17 +58,30 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
 });
 
 /** Label on top (the value right of it), control, offered values, error; the why, formula and source behind one disclosure. */
-export function FieldShell(props: { id: string; help: Help; error: string | null; aside?: ReactNode; children: ReactNode; extra?: ReactNode }) {
+export function FieldShell(props: {
+  id: string;
+  help: Help;
+  error: string | null;
+  aside?: ReactNode;
+  children: ReactNode;
+  extra?: ReactNode;
+}) {
   const { id, help, error, aside, children, extra } = props;
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-baseline justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
+        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">
+          {help.label}
+        </label>
         {aside}
       </div>
       {children}
       {extra}
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error, help.label)}</p>}
+      {error && (
+        <p id={`${id}-error`} className={ERROR_TEXT}>
+          {messageInWords(error, help.label)}
+        </p>
+      )}
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
@@ -88,7 +107,11 @@ export function showNumber(value: unknown): string {
 
 /** A number input bound to one field of the document. */
 export function NumberField(props: {
-  path: FieldPath; help: Help; optional?: boolean; placeholder?: string; onCommit?: (value: unknown) => void;
+  path: FieldPath;
+  help: Help;
+  optional?: boolean;
+  placeholder?: string;
+  onCommit?: (value: unknown) => void;
   /** Commit on Enter or leaving the field, not per keystroke (for a value whose every step rearranges others). */
   commitOnBlur?: boolean;
   /** The value in words beside the label ("524 billion tokens"), for numbers too long to read at a glance in the box. */
@@ -103,16 +126,41 @@ export function NumberField(props: {
   const [draft, setDraft] = useState<string | null>(null);
   const id = controlId(path);
   const commit = onCommit ?? ((v: unknown) => store.getState().setField(path, v));
-  const paused = usePauseCommit(commitOnBlur ? draft : null, (text) => { commit(parseNumberText(text, optional)); setDraft(null); });
+  const paused = usePauseCommit(commitOnBlur ? draft : null, (text) => {
+    commit(parseNumberText(text, optional));
+    setDraft(null);
+  });
   const words = readable && typeof value === 'number' && Number.isFinite(value) && !error ? readable(value) : null;
-  const aside = words && <span data-testid={`${id}-words`} className="text-xs text-gray-700 tabular-nums dark:text-gray-300">{words}</span>;
+  const aside = words && (
+    <span data-testid={`${id}-words`} className="text-xs text-gray-700 tabular-nums dark:text-gray-300">
+      {words}
+    </span>
+  );
   return (
-    <FieldShell id={id} help={help} error={error} aside={aside}
-      extra={warning && !error ? <p data-testid={`${id}-warning`} className="text-xs text-amber-900 dark:text-amber-200">{warning}</p> : undefined}>
+    <FieldShell
+      id={id}
+      help={help}
+      error={error}
+      aside={aside}
+      extra={
+        warning && !error ? (
+          <p data-testid={`${id}-warning`} className="text-xs text-amber-900 dark:text-amber-200">
+            {warning}
+          </p>
+        ) : undefined
+      }
+    >
       <input
-        id={id} type="text" inputMode="decimal" autoComplete="off" spellCheck={false} className={INPUT}
-        value={draft ?? showNumber(value)} placeholder={placeholder}
-        aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
+        id={id}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        spellCheck={false}
+        className={INPUT}
+        value={draft ?? showNumber(value)}
+        placeholder={placeholder}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error)}
         onChange={(e) => {
           setDraft(e.target.value);
           if (!commitOnBlur) commit(parseNumberText(e.target.value, optional));
@@ -143,11 +191,20 @@ function usePauseCommit(draft: string | null, commit: (text: string) => void): {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef(commit);
   latest.current = commit;
-  const cancel = () => { if (timer.current !== null) clearTimeout(timer.current); timer.current = null; };
+  const cancel = () => {
+    if (timer.current !== null) clearTimeout(timer.current);
+    timer.current = null;
+  };
   useEffect(() => {
     if (draft === null) return undefined;
-    timer.current = setTimeout(() => { timer.current = null; latest.current(draft); }, COMMIT_PAUSE_MS);
-    return () => { if (timer.current !== null) clearTimeout(timer.current); timer.current = null; };
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      latest.current(draft);
+    }, COMMIT_PAUSE_MS);
+    return () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+      timer.current = null;
+    };
   }, [draft]);
   return { cancel };
 }
@@ -160,35 +217,64 @@ export function TextField(props: { path: FieldPath; help: Help }) {
   const id = controlId(path);
   return (
     <FieldShell id={id} help={help} error={error}>
-      <input id={id} type="text" className={INPUT} value={typeof value === 'string' ? value : ''} maxLength={200}
-        aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
-        onChange={(e) => store.getState().setField(path, e.target.value)} />
+      <input
+        id={id}
+        type="text"
+        className={INPUT}
+        value={typeof value === 'string' ? value : ''}
+        maxLength={200}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error)}
+        onChange={(e) => store.getState().setField(path, e.target.value)}
+      />
     </FieldShell>
   );
 }
 
-export interface SelectOption { readonly value: string; readonly label: string; readonly disabledReason?: string | null }
+export interface SelectOption {
+  readonly value: string;
+  readonly label: string;
+  readonly disabledReason?: string | null;
+}
 
 export function SelectField(props: {
-  id: string; help: Help; value: string; options: readonly SelectOption[]; onChange: (value: string) => void;
-  errorPath?: FieldPath; extra?: ReactNode;
+  id: string;
+  help: Help;
+  value: string;
+  options: readonly SelectOption[];
+  onChange: (value: string) => void;
+  errorPath?: FieldPath;
+  extra?: ReactNode;
 }) {
   const { id, help, value, options, onChange, errorPath, extra } = props;
   const error = useFieldError(errorPath ?? null);
   const unavailable = options.filter((o) => o.disabledReason);
   return (
-    <FieldShell id={id} help={help} error={error} extra={
-      <>
-        {unavailable.length > 0 && (
-          <p className={HINT}>Not available now: {unavailable.map((o) => `${o.label} (${o.disabledReason})`).join('; ')}.</p>
-        )}
-        {extra}
-      </>
-    }>
-      <select id={id} className={INPUT} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error)}
-        onChange={(e) => onChange(e.target.value)}>
+    <FieldShell
+      id={id}
+      help={help}
+      error={error}
+      extra={
+        <>
+          {unavailable.length > 0 && (
+            <p className={HINT}>Not available now: {unavailable.map((o) => `${o.label} (${o.disabledReason})`).join('; ')}.</p>
+          )}
+          {extra}
+        </>
+      }
+    >
+      <select
+        id={id}
+        className={INPUT}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error)}
+        onChange={(e) => onChange(e.target.value)}
+      >
         {options.map((o) => (
-          <option key={o.value} value={o.value} disabled={Boolean(o.disabledReason) && o.value !== value}>{o.label}</option>
+          <option key={o.value} value={o.value} disabled={Boolean(o.disabledReason) && o.value !== value}>
+            {o.label}
+          </option>
         ))}
       </select>
     </FieldShell>
@@ -197,7 +283,10 @@ export function SelectField(props: {
 
 /** A select bound to a string (or number) field of the document. */
 export function ChoiceField<T extends string | number>(props: {
-  path: FieldPath; help: Help; choices: readonly T[]; labels?: Partial<Record<string, string>>;
+  path: FieldPath;
+  help: Help;
+  choices: readonly T[];
+  labels?: Partial<Record<string, string>>;
   /** Why a choice is not offered now (shown beside the field, the option disabled), by choice. */
   disabledReasons?: Partial<Record<string, string | null>>;
 }) {
@@ -205,18 +294,34 @@ export function ChoiceField<T extends string | number>(props: {
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const current = choices.find((c) => c === value);
-  const options: SelectOption[] = choices.map((c) => ({ value: String(c), label: labels?.[String(c)] ?? String(c), disabledReason: disabledReasons?.[String(c)] ?? null }));
+  const options: SelectOption[] = choices.map((c) => ({
+    value: String(c),
+    label: labels?.[String(c)] ?? String(c),
+    disabledReason: disabledReasons?.[String(c)] ?? null,
+  }));
   if (current === undefined) options.unshift({ value: '', label: value === undefined ? '(not set)' : `${String(value)} (not valid)` });
   return (
-    <SelectField id={controlId(path)} help={help} value={current === undefined ? '' : String(current)} options={options} errorPath={path}
+    <SelectField
+      id={controlId(path)}
+      help={help}
+      value={current === undefined ? '' : String(current)}
+      options={options}
+      errorPath={path}
       onChange={(v) => {
         const picked = choices.find((c) => String(c) === v);
         if (picked !== undefined) store.getState().setField(path, picked);
-      }} />
+      }}
+    />
   );
 }
 
-export function CheckField(props: { path: FieldPath; help: Help; fallback: boolean; disabledReason?: string | null; onChange?: (checked: boolean) => void }) {
+export function CheckField(props: {
+  path: FieldPath;
+  help: Help;
+  fallback: boolean;
+  disabledReason?: string | null;
+  onChange?: (checked: boolean) => void;
+}) {
   const { path, help, fallback, disabledReason = null, onChange } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
@@ -226,15 +331,30 @@ export function CheckField(props: { path: FieldPath; help: Help; fallback: boole
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-center gap-2">
-        <input id={id} type="checkbox" className="size-4 accent-blue-700 dark:accent-blue-300" checked={checked}
+        <input
+          id={id}
+          type="checkbox"
+          className="size-4 accent-blue-700 dark:accent-blue-300"
+          checked={checked}
           disabled={Boolean(disabledReason) && !checked}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${describedBy(id, error)}${disabledReason && !checked ? ` ${id}-unavailable` : ''}`}
-          onChange={(e) => (onChange ? onChange(e.target.checked) : store.getState().setField(path, e.target.checked))} />
-        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">{help.label}</label>
+          onChange={(e) => (onChange ? onChange(e.target.checked) : store.getState().setField(path, e.target.checked))}
+        />
+        <label htmlFor={id} className="text-sm font-medium text-gray-900 dark:text-gray-100">
+          {help.label}
+        </label>
       </div>
-      {disabledReason && !checked && <p id={`${id}-unavailable`} className={HINT}>Not available now: {disabledReason}.</p>}
-      {error && <p id={`${id}-error`} className={ERROR_TEXT}>{messageInWords(error, help.label)}</p>}
+      {disabledReason && !checked && (
+        <p id={`${id}-unavailable`} className={HINT}>
+          Not available now: {disabledReason}.
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className={ERROR_TEXT}>
+          {messageInWords(error, help.label)}
+        </p>
+      )}
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );

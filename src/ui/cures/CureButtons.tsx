@@ -19,8 +19,11 @@ export function CureButtons() {
       <ul className="mt-1 flex flex-wrap gap-2">
         {cures.map((cure) => (
           <li key={cure.label}>
-            <button type="button" className={BUTTON}
-              onClick={() => store.getState().replaceDocument(withFieldChanges(store.getState().document, cure.changes))}>
+            <button
+              type="button"
+              className={BUTTON}
+              onClick={() => store.getState().replaceDocument(withFieldChanges(store.getState().document, cure.changes))}
+            >
               {cure.label}
             </button>
           </li>

@@ -11,7 +11,7 @@ await loadCatalog();
 const GiB = 2 ** 30;
 
 describe('the embed card in words', () => {
-  it('says the default run\'s layout: GPUs, every degree, ZeRO, schedule, batch and sequence length', () => {
+  it("says the default run's layout: GPUs, every degree, ZeRO, schedule, batch and sequence length", () => {
     expect(layoutWords(DEFAULT_DOCUMENT)).toEqual({
       cluster: '64 × NVIDIA H100 SXM5 80GB',
       degrees: 'TP 8 · PP 4 · DP 2 · CP 1 · EP 1',
@@ -31,7 +31,9 @@ describe('the embed card in words', () => {
     let doc = setAt(DEFAULT_DOCUMENT, ['parallel', 'schedule'], 'interleaved-1f1b');
     doc = setAt(doc, ['parallel', 'vpp'], 2);
     doc = setAt(doc, ['training', 'offload', 'optimizer'], true);
-    expect(layoutWords(doc)?.memoryAndSchedule).toBe('ZeRO-1 · interleaved 1F1B (VPP 2) schedule · selective recompute · optimizer offloaded');
+    expect(layoutWords(doc)?.memoryAndSchedule).toBe(
+      'ZeRO-1 · interleaved 1F1B (VPP 2) schedule · selective recompute · optimizer offloaded',
+    );
   });
 
   it('names no schedule at PP 1, where there is no pipeline', () => {
@@ -49,14 +51,23 @@ describe('the embed card in words', () => {
 
   it('gives the verdict with the margin in GiB, over or to spare', () => {
     const sample = sampleOutput();
-    const at = (totalGiB: number) => verdictWords({
-      ...sample,
-      memory: { ...sample.memory, capacity: 80 * GiB, perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB }, reserved: totalGiB * GiB, deviceUsed: totalGiB * GiB },
-    });
+    const at = (totalGiB: number) =>
+      verdictWords({
+        ...sample,
+        memory: {
+          ...sample.memory,
+          capacity: 80 * GiB,
+          perGpu: { ...sample.memory.perGpu, total: totalGiB * GiB },
+          reserved: totalGiB * GiB,
+          deviceUsed: totalGiB * GiB,
+        },
+      });
     // 40 of 80 GiB: half, 40 GiB to spare, below the 90 % tight line (uncertainty.ts MAX_TIGHT_FROM_SHARE).
     expect(at(40)).toMatchObject({ verdict: 'safe', headline: 'Safe', detail: '40 GiB of 80 GiB per GPU (50 %), 40 GiB to spare' });
     // "Tight" explains itself on the card: where it starts and where that margin comes from.
-    expect(at(40).tight).toMatch(/^Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): 1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate/);
+    expect(at(40).tight).toMatch(
+      /^Tight from [\d.]+ % of the GPU's memory \([\d.]+ GiB\): 1 in 20 of \d+ published runs used [\d.]+ % or more above their estimate/,
+    );
     expect(at(100)).toMatchObject({ verdict: 'will-not-fit', headline: 'Will not fit' });
     expect(at(100).detail).toMatch(/, 20 GiB over$/);
   });
@@ -65,8 +76,11 @@ describe('the embed card in words', () => {
 describe('the layout line names expert TP once EP is above 1', () => {
   const v3 = findModelPreset('deepseek-v3');
   const doc = (ep: number) => ({
-    version: 1, model: v3?.model, training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
-    parallel: { tp: 8, pp: 1, dp: 32, ep }, cluster: { gpu: 'h100-sxm', gpus: 256 },
+    version: 1,
+    model: v3?.model,
+    training: { seqLen: 4096, globalBatch: 1024, microBatch: 1 },
+    parallel: { tp: 8, pp: 1, dp: 32, ep },
+    cluster: { gpu: 'h100-sxm', gpus: 256 },
   });
 
   it('EP 64 at TP 8 · DP 32: ETP 1 (64 does not divide 32); EP 32: ETP 8 (= TP); a dense model says no ETP', () => {
@@ -76,7 +90,7 @@ describe('the layout line names expert TP once EP is above 1', () => {
   });
 });
 
-describe('the embed card\'s range of the run\'s end', () => {
+describe("the embed card's range of the run's end", () => {
   const P = (p10: number, p50: number, p90: number) => ({ p10, p50, p90 });
   const completion = { days: P(53.9, 54.2, 54.6), usd: P(1_000_000, 1_100_000, 1_300_000), basis: '…' };
   const withCompletion = (c: unknown) => {
@@ -85,10 +99,17 @@ describe('the embed card\'s range of the run\'s end', () => {
   };
 
   it('the median with its p10–p90 in days and dollars; on spot, the on-demand answer beside it', () => {
-    expect(completionCardWords(withCompletion(completion))).toBe('end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M)');
-    const spot = { ...completion, onDemand: { days: P(50, 50.1, 50.3), usd: P(2_000_000, 2_100_000, 2_200_000), expectedInterruptions: 3 } };
-    expect(completionCardWords(withCompletion(spot))).toBe('Spot, end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M); '
-      + 'on-demand: 50.1 days (p10 50 days, p90 50.3 days), $2.1M (p10 $2M, p90 $2.2M)');
+    expect(completionCardWords(withCompletion(completion))).toBe(
+      'end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M)',
+    );
+    const spot = {
+      ...completion,
+      onDemand: { days: P(50, 50.1, 50.3), usd: P(2_000_000, 2_100_000, 2_200_000), expectedInterruptions: 3 },
+    };
+    expect(completionCardWords(withCompletion(spot))).toBe(
+      'Spot, end over simulated runs: 54.2 days (p10 53.9 days, p90 54.6 days), $1.1M (p10 $1M, p90 $1.3M); ' +
+        'on-demand: 50.1 days (p10 50 days, p90 50.3 days), $2.1M (p10 $2M, p90 $2.2M)',
+    );
   });
 
   it('nothing without a simulation', () => {

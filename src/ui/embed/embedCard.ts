@@ -17,11 +17,18 @@ export const CARD_FIGURES: readonly string[] = ['memory-total', 'step-time', 'to
 
 /** The ranges the card shows on one line (issue 35): memory, and tokens/s with the days and dollars that follow from it. */
 export const CARD_RANGE_FIGURES: readonly { readonly id: string; readonly words: string }[] = [
-  { id: 'memory-total', words: 'memory' }, { id: 'tokens-per-second', words: 'speed' }, { id: 'training-days', words: 'time' }, { id: 'cost-usd', words: 'cost' },
+  { id: 'memory-total', words: 'memory' },
+  { id: 'tokens-per-second', words: 'speed' },
+  { id: 'training-days', words: 'time' },
+  { id: 'cost-usd', words: 'cost' },
 ];
 
 const SCHEDULE_WORDS: Readonly<Record<ScheduleKind, string>> = {
-  gpipe: 'GPipe', '1f1b': '1F1B', 'interleaved-1f1b': 'interleaved 1F1B', 'zero-bubble': 'zero-bubble (ZB-H1)', dualpipe: 'DualPipe',
+  gpipe: 'GPipe',
+  '1f1b': '1F1B',
+  'interleaved-1f1b': 'interleaved 1F1B',
+  'zero-bubble': 'zero-bubble (ZB-H1)',
+  dualpipe: 'DualPipe',
 };
 
 /**
@@ -97,7 +104,12 @@ export function verdictWords(output: EstimateOutput): VerdictWords {
   const marginText = margin >= 0 ? `${formatGiB(margin)} to spare` : `${formatGiB(-margin)} over`;
   const share = capacity > 0 ? ` (${formatPercent(used / capacity)})` : '';
   const detail = `${formatGiB(used)} of ${formatGiB(capacity)} per GPU${share}, ${marginText}`;
-  return { verdict, headline: HEADLINES[verdict], detail: host ? `${detail}; offload ${host}` : detail, tight: tightWords(capacity, output) };
+  return {
+    verdict,
+    headline: HEADLINES[verdict],
+    detail: host ? `${detail}; offload ${host}` : detail,
+    tight: tightWords(capacity, output),
+  };
 }
 
 /**
@@ -108,6 +120,8 @@ export function verdictWords(output: EstimateOutput): VerdictWords {
 export function completionCardWords(output: EstimateOutput): string | null {
   const c = output.reliability?.completion;
   if (!c) return null;
-  const onDemand = c.onDemand ? `; on-demand: ${percentileText(c.onDemand.days, formatDays)}, ${percentileText(c.onDemand.usd, formatUsd)}` : '';
+  const onDemand = c.onDemand
+    ? `; on-demand: ${percentileText(c.onDemand.days, formatDays)}, ${percentileText(c.onDemand.usd, formatUsd)}`
+    : '';
   return `${c.onDemand ? 'Spot, ' : ''}end over simulated runs: ${endRangeWords(c)}${onDemand}`;
 }

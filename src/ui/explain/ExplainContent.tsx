@@ -12,7 +12,9 @@ import { formatQuantity } from './quantityFormat.ts';
 function Term({ q, testId }: { q: Quantity; testId: string }) {
   return (
     <span className="inline-flex flex-col items-center align-top">
-      <span data-testid={testId} data-name={q.name} data-value={q.value} className="font-mono font-semibold tabular-nums">{formatQuantity(q)}</span>
+      <span data-testid={testId} data-name={q.name} data-value={q.value} className="font-mono font-semibold tabular-nums">
+        {formatQuantity(q)}
+      </span>
       <span className="max-w-[10rem] text-center text-xs leading-tight text-gray-700 dark:text-gray-300">{q.name}</span>
     </span>
   );
@@ -25,7 +27,9 @@ function Op({ op }: { op: Operator | '=' }) {
 function EquationBlock({ line }: { line: Equation }) {
   return (
     <li data-testid={`explain-${line.id}`} className="flex flex-col gap-1 border-t border-gray-200 pt-3 dark:border-gray-700">
-      <p className="text-sm"><strong>{line.result.name}</strong> = {line.formula}</p>
+      <p className="text-sm">
+        <strong>{line.result.name}</strong> = {line.formula}
+      </p>
       <p className="flex flex-wrap items-start gap-y-2 text-sm">
         {line.operands.map((q, i) => (
           <span key={i} className="inline-flex items-start">
@@ -52,9 +56,15 @@ export default function ExplainContent({ figure, output }: { figure: ExplainedFi
     <div className="mt-3 flex flex-col gap-3">
       <p className="text-sm text-gray-800 dark:text-gray-200">{explanation.lead}</p>
       <ol className="flex flex-col gap-3">
-        {explanation.equations.map((line) => <EquationBlock key={line.id} line={line} />)}
+        {explanation.equations.map((line) => (
+          <EquationBlock key={line.id} line={line} />
+        ))}
       </ol>
-      {explanation.notes.map((note) => <p key={note} className="text-xs text-gray-700 dark:text-gray-300">{note}</p>)}
+      {explanation.notes.map((note) => (
+        <p key={note} className="text-xs text-gray-700 dark:text-gray-300">
+          {note}
+        </p>
+      ))}
       <p className="text-xs text-gray-700 dark:text-gray-300">
         The numbers are the ones this estimate used; the result on the right of each line is the figure the engine reported.
       </p>

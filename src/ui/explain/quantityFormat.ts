@@ -3,8 +3,16 @@
 
 import type { Quantity } from '../../model/explain/index.ts';
 import {
-  formatBytes, formatDays, formatFlopRate, formatFlops, formatGpuHours, formatNumber, formatPercent, formatSeconds,
-  formatTokensPerSecond, formatUsd,
+  formatBytes,
+  formatDays,
+  formatFlopRate,
+  formatFlops,
+  formatGpuHours,
+  formatNumber,
+  formatPercent,
+  formatSeconds,
+  formatTokensPerSecond,
+  formatUsd,
 } from '../format.ts';
 import { GiB } from '../../model/input/index.ts';
 
@@ -27,21 +35,39 @@ function bigCount(value: number): string {
 export function formatQuantity(q: Quantity): string {
   const v = q.value;
   switch (q.unit) {
-    case 'bytes': return formatFormulaBytes(v);
-    case 'bytes-per-parameter': return `${formatNumber(v)} B`;
-    case 'parameters': return bigCount(v);
-    case 'count': case 'gpus': case 'sequences': return grouped.format(v);
-    case 'tokens': return bigCount(v);
-    case 'seconds': return formatSeconds(v);
-    case 'tokens-per-second': return formatTokensPerSecond(v);
-    case 'flop': return formatFlops(v);
-    case 'flop-per-second': return formatFlopRate(v);
-    case 'fraction': return formatPercent(v);
-    case 'days': return formatDays(v);
-    case 'hours-per-day': return `${grouped.format(v)} h/day`;
-    case 'seconds-per-day': return `${grouped.format(v)} s/day`;
-    case 'gpu-hours': return formatGpuHours(v);
-    case 'usd': return formatUsd(v);
-    case 'usd-per-gpu-hour': return `${formatUsd(v)}/GPU-hour`;
+    case 'bytes':
+      return formatFormulaBytes(v);
+    case 'bytes-per-parameter':
+      return `${formatNumber(v)} B`;
+    case 'parameters':
+      return bigCount(v);
+    case 'count':
+    case 'gpus':
+    case 'sequences':
+      return grouped.format(v);
+    case 'tokens':
+      return bigCount(v);
+    case 'seconds':
+      return formatSeconds(v);
+    case 'tokens-per-second':
+      return formatTokensPerSecond(v);
+    case 'flop':
+      return formatFlops(v);
+    case 'flop-per-second':
+      return formatFlopRate(v);
+    case 'fraction':
+      return formatPercent(v);
+    case 'days':
+      return formatDays(v);
+    case 'hours-per-day':
+      return `${grouped.format(v)} h/day`;
+    case 'seconds-per-day':
+      return `${grouped.format(v)} s/day`;
+    case 'gpu-hours':
+      return formatGpuHours(v);
+    case 'usd':
+      return formatUsd(v);
+    case 'usd-per-gpu-hour':
+      return `${formatUsd(v)}/GPU-hour`;
   }
 }

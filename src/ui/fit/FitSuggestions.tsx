@@ -48,14 +48,25 @@ function SuggestionButton({ suggestion, gpus, onApply }: { suggestion: FitSugges
   const more = suggestion.gpus !== gpus ? `, on ${formatNumber(suggestion.gpus / gpus)}× the GPUs` : '';
   return (
     <li>
-      <button type="button" onClick={onApply} data-testid="fit-suggestion" data-verdict={suggestion.verdict}
-        data-group={suggestion.group} data-gpus={suggestion.gpus}
-        className={`${BUTTON} flex w-full flex-col items-start gap-0.5 text-left`}>
+      <button
+        type="button"
+        onClick={onApply}
+        data-testid="fit-suggestion"
+        data-verdict={suggestion.verdict}
+        data-group={suggestion.group}
+        data-gpus={suggestion.gpus}
+        className={`${BUTTON} flex w-full flex-col items-start gap-0.5 text-left`}
+      >
         <span>{suggestion.label}</span>
-        {suggestion.changesTraining && <span className="text-xs font-normal text-amber-900 dark:text-amber-200">Changes the training: {suggestion.changesTraining}.</span>}
+        {suggestion.changesTraining && (
+          <span className="text-xs font-normal text-amber-900 dark:text-amber-200">
+            Changes the training: {suggestion.changesTraining}.
+          </span>
+        )}
         <span className="text-xs font-normal text-gray-700 dark:text-gray-300">
-          {formatGiB(suggestion.memoryBytes)} per GPU{tight ? ' (tight)' : ''} · {formatTokensPerSecond(suggestion.tokensPerSecond)}
-          {' '}({speedChangeText(suggestion.tokensPerSecondChange)}{more}){suggestion.days !== null ? ` · ${formatDays(suggestion.days)}` : ''}
+          {formatGiB(suggestion.memoryBytes)} per GPU{tight ? ' (tight)' : ''} · {formatTokensPerSecond(suggestion.tokensPerSecond)} (
+          {speedChangeText(suggestion.tokensPerSecondChange)}
+          {more}){suggestion.days !== null ? ` · ${formatDays(suggestion.days)}` : ''}
         </span>
       </button>
     </li>
@@ -152,21 +163,32 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
   const answer = fixes === 'asking' ? null : fixes.answer;
   const searching = fixes !== 'asking' && fixes.searching;
   return (
-    <section aria-labelledby="fit-suggestions-title" data-testid="fit-suggestions"
-      aria-busy={fixes === 'asking' || searching ? true : undefined} data-stale={stale ? 'true' : undefined}
-      className={`rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`}>
-      <h2 id="fit-suggestions-title" className="font-semibold">Make it fit{stale && <span className="font-normal"> (for the previous input)</span>}</h2>
+    <section
+      aria-labelledby="fit-suggestions-title"
+      data-testid="fit-suggestions"
+      aria-busy={fixes === 'asking' || searching ? true : undefined}
+      data-stale={stale ? 'true' : undefined}
+      className={`rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`}
+    >
+      <h2 id="fit-suggestions-title" className="font-semibold">
+        Make it fit{stale && <span className="font-normal"> (for the previous input)</span>}
+      </h2>
       {answer === null && <p role="status">Looking for the changes that make this run fit…</p>}
       {answer !== null && !answer.ok && <p role="status">No fixes: {answer.errors.join('; ')}</p>}
       {answer !== null && answer.ok && (
         <>
           {answer.suggestions.length === 0 && !searching && (
-            <p role="status">No change of micro-batch, sequence length, recomputation, ZeRO stage, optimizer, offload, adapter or layout on these GPUs, alone or two or three together, makes this run fit, and the layout search finds no layout that fits on up to 64× as many GPUs.</p>
+            <p role="status">
+              No change of micro-batch, sequence length, recomputation, ZeRO stage, optimizer, offload, adapter or layout on these GPUs,
+              alone or two or three together, makes this run fit, and the layout search finds no layout that fits on up to 64× as many GPUs.
+            </p>
           )}
           {answer.suggestions.length > 0 && (
             <p className="text-gray-700 dark:text-gray-300">
-              Now {formatGiB(answer.memoryBytes)} of {formatGiB(answer.capacityBytes)}, {formatTokensPerSecond(answer.tokensPerSecond)}{answer.days !== null ? `, ${formatDays(answer.days)}` : ''}.
-              {' '}In the order to try them: first what keeps your GPUs and model (changes to what is trained last), then the fewest GPUs that fit, then the best layout on any count; within each, safe before tight, then most tokens/s per GPU. Select one to apply it.
+              Now {formatGiB(answer.memoryBytes)} of {formatGiB(answer.capacityBytes)}, {formatTokensPerSecond(answer.tokensPerSecond)}
+              {answer.days !== null ? `, ${formatDays(answer.days)}` : ''}. In the order to try them: first what keeps your GPUs and model
+              (changes to what is trained last), then the fewest GPUs that fit, then the best layout on any count; within each, safe before
+              tight, then most tokens/s per GPU. Select one to apply it.
             </p>
           )}
           {/* The engine gives the fixes in group order (fit-suggestions.ts); each group in the order its first fix comes. */}
@@ -177,12 +199,18 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
               <div key={group} data-testid={`fit-group-${group}`} className="mt-2">
                 <h3 className="font-medium">{GROUP_TITLES[group](answer.gpus)}</h3>
                 <ul className="mt-1 flex flex-col gap-1.5">
-                  {list.map((s) => <SuggestionButton key={s.label} suggestion={s} gpus={answer.gpus} onApply={() => apply(s)} />)}
+                  {list.map((s) => (
+                    <SuggestionButton key={s.label} suggestion={s} gpus={answer.gpus} onApply={() => apply(s)} />
+                  ))}
                 </ul>
               </div>
             );
           })}
-          {searching && <p role="status" className="mt-2 text-gray-700 dark:text-gray-300">Searching layouts on these GPUs and on other counts…</p>}
+          {searching && (
+            <p role="status" className="mt-2 text-gray-700 dark:text-gray-300">
+              Searching layouts on these GPUs and on other counts…
+            </p>
+          )}
         </>
       )}
     </section>

@@ -18,21 +18,35 @@ const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 function LaunchBlock({ item }: { item: LaunchExport }) {
   const [status, setStatus] = useState('');
   const copy = async () => {
-    setStatus((await writeClipboard(item.launch.text))
-      ? `Copied the ${item.label} ${item.target === 'torchtitan' ? 'config' : 'launch'} to the clipboard.`
-      : 'The browser did not allow clipboard access: select the text in the box.');
+    setStatus(
+      (await writeClipboard(item.launch.text))
+        ? `Copied the ${item.label} ${item.target === 'torchtitan' ? 'config' : 'launch'} to the clipboard.`
+        : 'The browser did not allow clipboard access: select the text in the box.',
+    );
   };
   const headingId = `launch-${item.target}-heading`;
   return (
     <section aria-labelledby={headingId} className="flex min-w-0 flex-col gap-1">
       <div className="flex flex-wrap items-center gap-2">
-        <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-gray-100">{item.label} <span className="font-normal text-gray-700 dark:text-gray-300">({item.launch.fileName})</span></h3>
-        <button type="button" className={BUTTON} aria-label={`Copy ${item.label}`} onClick={() => void copy()}>Copy</button>
-        <p role="status" className="text-xs text-gray-700 dark:text-gray-300">{status}</p>
+        <h3 id={headingId} className="text-sm font-semibold text-gray-900 dark:text-gray-100">
+          {item.label} <span className="font-normal text-gray-700 dark:text-gray-300">({item.launch.fileName})</span>
+        </h3>
+        <button type="button" className={BUTTON} aria-label={`Copy ${item.label}`} onClick={() => void copy()}>
+          Copy
+        </button>
+        <p role="status" className="text-xs text-gray-700 dark:text-gray-300">
+          {status}
+        </p>
       </div>
-      <div tabIndex={0} role="region" aria-label={`${item.label} export (scrollable)`}
-        className="max-h-80 overflow-auto rounded border border-gray-300 bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-gray-600 dark:bg-gray-900 dark:focus-visible:outline-blue-300">
-        <pre data-testid={`launch-${item.target}`} className="p-2 font-mono text-xs text-gray-900 dark:text-gray-100">{item.launch.text}</pre>
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label={`${item.label} export (scrollable)`}
+        className="max-h-80 overflow-auto rounded border border-gray-300 bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-gray-600 dark:bg-gray-900 dark:focus-visible:outline-blue-300"
+      >
+        <pre data-testid={`launch-${item.target}`} className="p-2 font-mono text-xs text-gray-900 dark:text-gray-100">
+          {item.launch.text}
+        </pre>
       </div>
     </section>
   );
@@ -54,9 +68,14 @@ export function LaunchArgsPanel({ document }: { document: unknown }) {
       </summary>
       <div className="mt-2 flex flex-col gap-4">
         <p className="text-sm text-gray-800 dark:text-gray-200">
-          This layout in each framework’s own words. What a framework cannot express is listed in the export’s comments; the mapping is in docs/launch-args.md.
+          This layout in each framework’s own words. What a framework cannot express is listed in the export’s comments; the mapping is in
+          docs/launch-args.md.
         </p>
-        {loadFailed && <p role="alert" className="text-sm text-red-700 dark:text-red-300">The exporter could not be loaded; reload the page to try again.</p>}
+        {loadFailed && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            The exporter could not be loaded; reload the page to try again.
+          </p>
+        )}
         {!result && !loadFailed && <p className="text-sm text-gray-700 dark:text-gray-300">Loading the exporter…</p>}
         {result && !result.ok && <p className="text-sm text-gray-800 dark:text-gray-200">No export: {result.errors.join('; ')}</p>}
         {result?.ok && result.exports.map((item) => <LaunchBlock key={item.target} item={item} />)}

@@ -25,7 +25,13 @@ const CHARTS: readonly ChartSpec[] = [
   { id: 'loss', title: 'Loss', series: 'loss', kinds: ['loss-spike', 'loss-nan', 'nan-iterations', 'skipped-iterations'], format: plain },
   { id: 'grad-norm', title: 'Gradient norm', series: 'gradNorm', kinds: ['grad-norm-spike', 'grad-norm-nan'], format: plain },
   { id: 'step-time', title: 'Step time', series: 'stepSeconds', kinds: ['throughput-drop', 'stall'], format: formatSeconds },
-  { id: 'throughput', title: 'Tokens/s per GPU', series: 'tokensPerSecondPerGpu', kinds: ['throughput-drop', 'stall'], format: formatNumber },
+  {
+    id: 'throughput',
+    title: 'Tokens/s per GPU',
+    series: 'tokensPerSecondPerGpu',
+    kinds: ['throughput-drop', 'stall'],
+    format: formatNumber,
+  },
   { id: 'memory', title: 'Peak memory', series: 'memoryBytes', kinds: ['memory-growth'], format: formatGiB },
 ];
 
@@ -43,28 +49,64 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
   const marks = report.anomalies.filter((a) => spec.kinds.includes(a.kind));
   // NaN steps have no point in the series: a vertical line marks them.
   const nanKinds: readonly AnomalyKind[] = ['loss-nan', 'grad-norm-nan', 'nan-iterations'];
-  const caption = marks.length === 0
-    ? `${spec.title} over ${points.length} logged steps (${points[0]?.[0]}–${points[points.length - 1]?.[0]}); nothing flagged.`
-    : `${spec.title} over ${points.length} logged steps; flagged: ${marks.slice(0, 8).map(anomalyWords).join('; ')}${marks.length > 8 ? `; and ${marks.length - 8} more` : ''}.`;
+  const caption =
+    marks.length === 0
+      ? `${spec.title} over ${points.length} logged steps (${points[0]?.[0]}–${points[points.length - 1]?.[0]}); nothing flagged.`
+      : `${spec.title} over ${points.length} logged steps; flagged: ${marks.slice(0, 8).map(anomalyWords).join('; ')}${marks.length > 8 ? `; and ${marks.length - 8} more` : ''}.`;
   return (
     <figure data-testid={`log-chart-${spec.id}`} className="flex flex-col gap-1">
       <figcaption className="text-sm font-medium text-gray-900 dark:text-gray-100">{spec.title}</figcaption>
       <div role="img" aria-label={caption}>
-        <LineChart responsive accessibilityLayer={false} data={data} margin={{ top: 8, right: 12, bottom: 4, left: 8 }} style={{ width: '100%', height: 180 }}>
+        <LineChart
+          responsive
+          accessibilityLayer={false}
+          data={data}
+          margin={{ top: 8, right: 12, bottom: 4, left: 8 }}
+          style={{ width: '100%', height: 180 }}
+        >
           <CartesianGrid strokeDasharray="3 3" stroke="#9ca3af" strokeOpacity={0.4} />
           <XAxis dataKey="step" type="number" domain={['dataMin', 'dataMax']} tick={{ fontSize: 11, fill: 'currentColor' }} />
-          <YAxis tickFormatter={(v: number) => spec.format(v)} width={70} tick={{ fontSize: 11, fill: 'currentColor' }} domain={['auto', 'auto']} />
-          <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? spec.format(v) : String(v))} labelFormatter={(s) => `step ${String(s)}`} />
+          <YAxis
+            tickFormatter={(v: number) => spec.format(v)}
+            width={70}
+            tick={{ fontSize: 11, fill: 'currentColor' }}
+            domain={['auto', 'auto']}
+          />
+          <Tooltip
+            {...TOOLTIP_STYLES}
+            formatter={(v) => (typeof v === 'number' ? spec.format(v) : String(v))}
+            labelFormatter={(s) => `step ${String(s)}`}
+          />
           <Line type="linear" dataKey="value" stroke={LINE_COLOR} dot={false} isAnimationActive={false} />
-          {marks.filter((a) => nanKinds.includes(a.kind)).map((a) => (
-            <ReferenceLine key={`${a.kind}-${a.step}`} x={a.step} stroke={OOM_COLOR} strokeDasharray="4 2" />
-          ))}
-          {marks.filter((a) => !nanKinds.includes(a.kind)).map((a) => (
-            <ReferenceDot key={`${a.kind}-${a.step}`} x={a.step} y={markerY(points, a.step)} r={5} fill={OOM_COLOR} stroke="#ffffff"
-              shape={(props: { cx?: number; cy?: number }) => (
-                <circle data-testid="log-marker" data-kind={a.kind} data-step={a.step} cx={props.cx} cy={props.cy} r={5} fill={OOM_COLOR} stroke="#ffffff" />
-              )} />
-          ))}
+          {marks
+            .filter((a) => nanKinds.includes(a.kind))
+            .map((a) => (
+              <ReferenceLine key={`${a.kind}-${a.step}`} x={a.step} stroke={OOM_COLOR} strokeDasharray="4 2" />
+            ))}
+          {marks
+            .filter((a) => !nanKinds.includes(a.kind))
+            .map((a) => (
+              <ReferenceDot
+                key={`${a.kind}-${a.step}`}
+                x={a.step}
+                y={markerY(points, a.step)}
+                r={5}
+                fill={OOM_COLOR}
+                stroke="#ffffff"
+                shape={(props: { cx?: number; cy?: number }) => (
+                  <circle
+                    data-testid="log-marker"
+                    data-kind={a.kind}
+                    data-step={a.step}
+                    cx={props.cx}
+                    cy={props.cy}
+                    r={5}
+                    fill={OOM_COLOR}
+                    stroke="#ffffff"
+                  />
+                )}
+              />
+            ))}
         </LineChart>
       </div>
     </figure>
@@ -74,5 +116,11 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
 export default function LogCharts({ report }: { report: LogReport }) {
   const drawn = CHARTS.filter((c) => report.series[c.series].length >= 2);
   if (drawn.length === 0) return <ChartUnavailable>The log has too few steps to draw.</ChartUnavailable>;
-  return <div className="flex flex-col gap-3">{drawn.map((spec) => <OneChart key={spec.id} spec={spec} report={report} />)}</div>;
+  return (
+    <div className="flex flex-col gap-3">
+      {drawn.map((spec) => (
+        <OneChart key={spec.id} spec={spec} report={report} />
+      ))}
+    </div>
+  );
 }

@@ -35,16 +35,25 @@ const FIGURES: ReadonlyArray<[MeasuredFigure, string, (v: number) => string]> = 
 ];
 
 const FRAMEWORK_NAMES: Readonly<Record<string, string>> = {
-  megatron: 'Megatron-LM', 'megatron-deepspeed': 'Megatron-DeepSpeed', nemo: 'NeMo', 'nemo-automodel': 'NeMo AutoModel',
-  torchtitan: 'torchtitan', deepspeed: 'DeepSpeed', 'hf-trainer': 'Hugging Face Trainer',
+  megatron: 'Megatron-LM',
+  'megatron-deepspeed': 'Megatron-DeepSpeed',
+  nemo: 'NeMo',
+  'nemo-automodel': 'NeMo AutoModel',
+  torchtitan: 'torchtitan',
+  deepspeed: 'DeepSpeed',
+  'hf-trainer': 'Hugging Face Trainer',
 };
 
 /** What the calibration can take from the log: the step time, and memory only as nvidia-smi would show it (reserved or device). */
 function measurementOf(report: LogReport): RunMeasurement | null {
   const m = report.measured;
-  const memory = m.memoryBytes !== null && (m.memoryMetric === 'peak reserved' || m.memoryMetric === 'device used') ? m.memoryBytes : undefined;
+  const memory =
+    m.memoryBytes !== null && (m.memoryMetric === 'peak reserved' || m.memoryMetric === 'device used') ? m.memoryBytes : undefined;
   const metric = m.memoryMetric === 'peak reserved' ? 'peak reserved' : 'device used';
-  const out: RunMeasurement = { ...(m.stepSeconds !== null ? { stepSeconds: m.stepSeconds } : {}), ...(memory !== undefined ? { peakMemoryBytes: memory, peakMemoryMetric: metric } : {}) };
+  const out: RunMeasurement = {
+    ...(m.stepSeconds !== null ? { stepSeconds: m.stepSeconds } : {}),
+    ...(memory !== undefined ? { peakMemoryBytes: memory, peakMemoryMetric: metric } : {}),
+  };
   return Object.keys(out).length > 0 ? out : null;
 }
 
@@ -54,7 +63,12 @@ function Comparison({ read }: { read: Read }) {
     <table className="w-full text-sm text-gray-900 dark:text-gray-100" data-testid="log-comparison">
       <caption className="sr-only">Measured over the steady steps beside the planner's prediction for this configuration</caption>
       <thead>
-        <tr className="text-left"><th scope="col">Figure</th><th scope="col">Measured</th><th scope="col">Predicted</th><th scope="col">Measured ÷ predicted</th></tr>
+        <tr className="text-left">
+          <th scope="col">Figure</th>
+          <th scope="col">Measured</th>
+          <th scope="col">Predicted</th>
+          <th scope="col">Measured ÷ predicted</th>
+        </tr>
       </thead>
       <tbody>
         {FIGURES.map(([key, label, format]) => {
@@ -64,9 +78,15 @@ function Comparison({ read }: { read: Read }) {
           const what = key === 'memoryBytes' && report.measured.memoryMetric ? `${label} (${report.measured.memoryMetric})` : label;
           return (
             <tr key={key}>
-              <th scope="row" className="font-normal">{what}</th>
-              <td data-testid={`log-measured-${key}`} data-value={measured ?? ''} className="tabular-nums">{measured === null ? 'not in the log' : format(measured)}</td>
-              <td data-testid={`log-predicted-${key}`} data-value={predicted ?? ''} className="tabular-nums">{predicted === null ? '—' : format(predicted)}</td>
+              <th scope="row" className="font-normal">
+                {what}
+              </th>
+              <td data-testid={`log-measured-${key}`} data-value={measured ?? ''} className="tabular-nums">
+                {measured === null ? 'not in the log' : format(measured)}
+              </td>
+              <td data-testid={`log-predicted-${key}`} data-value={predicted ?? ''} className="tabular-nums">
+                {predicted === null ? '—' : format(predicted)}
+              </td>
               <td className="tabular-nums">{ratio === null ? '—' : `×${ratio.toFixed(2)}`}</td>
             </tr>
           );
@@ -85,8 +105,14 @@ function StaleNote({ staleness }: { staleness: Staleness }) {
   if (!staleness.stale && !staleness.failed) return null;
   return (
     <div role="status" data-testid="log-stale" className="flex flex-wrap items-center gap-2 text-sm text-amber-900 dark:text-amber-200">
-      <span>{staleness.failed ? `The comparison could not follow the new configuration (${staleness.failed}).` : 'The configuration changed: comparing the log with it again…'}</span>
-      <button type="button" className={BUTTON} onClick={staleness.refresh}>Refresh the comparison</button>
+      <span>
+        {staleness.failed
+          ? `The comparison could not follow the new configuration (${staleness.failed}).`
+          : 'The configuration changed: comparing the log with it again…'}
+      </span>
+      <button type="button" className={BUTTON} onClick={staleness.refresh}>
+        Refresh the comparison
+      </button>
     </div>
   );
 }
@@ -101,7 +127,7 @@ function Result({ read, staleness }: { read: Read; staleness: Staleness }) {
     setFit({ busy: true, failed: false, lines: ['Fitting to the log…'] });
     setFit(await fitAndApply(store, measurement));
   };
-  const framework = report.framework ? FRAMEWORK_NAMES[report.framework] ?? report.framework : 'no known framework';
+  const framework = report.framework ? (FRAMEWORK_NAMES[report.framework] ?? report.framework) : 'no known framework';
   return (
     <div className="flex flex-col gap-3" data-testid="log-result">
       <p className="text-sm text-gray-900 dark:text-gray-100">
@@ -114,33 +140,73 @@ function Result({ read, staleness }: { read: Read; staleness: Staleness }) {
           This log is of another run than the page's, so it is not compared: {comparison.mismatch.join('; ')}.
         </p>
       )}
-      {comparison.errors.length > 0 && <p className="text-sm text-red-700 dark:text-red-300">Not compared: {comparison.errors.join('; ')}</p>}
-      <div data-stale={staleness.stale ? 'true' : 'false'} className={staleness.stale ? 'opacity-60' : undefined}><Comparison read={read} /></div>
+      {comparison.errors.length > 0 && (
+        <p className="text-sm text-red-700 dark:text-red-300">Not compared: {comparison.errors.join('; ')}</p>
+      )}
+      <div data-stale={staleness.stale ? 'true' : 'false'} className={staleness.stale ? 'opacity-60' : undefined}>
+        <Comparison read={read} />
+      </div>
       <div className="flex flex-wrap items-center gap-3">
-        <button type="button" className={`${BUTTON} w-fit`} disabled={!measurement || comparison.mismatch.length > 0 || (fit?.busy ?? false)} onClick={() => { void calibrate(); }}>
+        <button
+          type="button"
+          className={`${BUTTON} w-fit`}
+          disabled={!measurement || comparison.mismatch.length > 0 || (fit?.busy ?? false)}
+          onClick={() => {
+            void calibrate();
+          }}
+        >
           Calibrate
         </button>
         <span className={HINT}>
-          {measurement ? 'Fits the planner\'s compute efficiency (and memory overhead, for a reserved or device figure) to this log.' : 'The log gives no step time or comparable memory to calibrate from.'}
+          {measurement
+            ? "Fits the planner's compute efficiency (and memory overhead, for a reserved or device figure) to this log."
+            : 'The log gives no step time or comparable memory to calibrate from.'}
         </span>
       </div>
-      {fit && <div role="status" data-testid="log-calibration-status" className={`text-sm ${fit.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>{fit.lines.map((l, i) => <p key={i}>{l}</p>)}</div>}
+      {fit && (
+        <div
+          role="status"
+          data-testid="log-calibration-status"
+          className={`text-sm ${fit.failed ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}
+        >
+          {fit.lines.map((l, i) => (
+            <p key={i}>{l}</p>
+          ))}
+        </div>
+      )}
       {report.anomalies.length > 0 && (
         <details open className="text-sm text-gray-900 dark:text-gray-100">
-          <summary>{report.anomalies.length} flagged step{report.anomalies.length === 1 ? '' : 's'}</summary>
+          <summary>
+            {report.anomalies.length} flagged step{report.anomalies.length === 1 ? '' : 's'}
+          </summary>
           <ul data-testid="log-anomalies" className="list-disc pl-5">
-            {report.anomalies.slice(0, 50).map((a) => <li key={`${a.kind}-${a.step}`}>{anomalyWords(a)}</li>)}
+            {report.anomalies.slice(0, 50).map((a) => (
+              <li key={`${a.kind}-${a.step}`}>{anomalyWords(a)}</li>
+            ))}
           </ul>
         </details>
       )}
-      <Suspense fallback={<p className={HINT}>Loading the charts…</p>}><LogCharts report={report} /></Suspense>
-      {report.warnings.length > 0 && <ul className={`${HINT} list-disc pl-5`}>{report.warnings.map((w) => <li key={w}>{w}</li>)}</ul>}
+      <Suspense fallback={<p className={HINT}>Loading the charts…</p>}>
+        <LogCharts report={report} />
+      </Suspense>
+      {report.warnings.length > 0 && (
+        <ul className={`${HINT} list-disc pl-5`}>
+          {report.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
 
 /** The comparison of a log already read with the page's document as it is now: stale while the document moves, computed again once it settles. */
-function useFreshComparison(answer: LogAnswer | null, setAnswer: (a: LogAnswer) => void, comparedWith: unknown, setComparedWith: (d: unknown) => void): Staleness {
+function useFreshComparison(
+  answer: LogAnswer | null,
+  setAnswer: (a: LogAnswer) => void,
+  comparedWith: unknown,
+  setComparedWith: (d: unknown) => void,
+): Staleness {
   const document = usePlanner((s) => s.document);
   const settled = useSettledValue(document, RECOMPARE_QUIET_MS);
   const [failed, setFailed] = useState<string | null>(null);
@@ -148,7 +214,10 @@ function useFreshComparison(answer: LogAnswer | null, setAnswer: (a: LogAnswer) 
   const refresh = (doc: unknown) => {
     if (!answer?.ok) return;
     void compareLogInWorker(createLogWorker, answer.report, doc).then((c) => {
-      if (!c.ok) { setFailed(c.errors.join('; ')); return; }
+      if (!c.ok) {
+        setFailed(c.errors.join('; '));
+        return;
+      }
       setFailed(null);
       setComparedWith(doc);
       setAnswer({ ...answer, comparison: c.comparison });
@@ -191,22 +260,66 @@ export function LogSection() {
     <Section title="Training log" id="training-log">
       <p className={HINT}>
         Paste, choose or drop the log of a run you made (Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed, Hugging Face Trainer):
-        its steady-state figures beside the prediction, what went wrong step by step, one click to calibrate. Read in your browser; nothing leaves it.
+        its steady-state figures beside the prediction, what went wrong step by step, one click to calibrate. Read in your browser; nothing
+        leaves it.
       </p>
-      <div data-testid="log-drop" onDragOver={(e) => { e.preventDefault(); setDragging(true); }} onDragLeave={() => setDragging(false)} onDrop={onDrop}
-        className={`flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ${dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`}>
-        <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">Paste a training log, or drop its file here</label>
-        <textarea id={`${id}-text`} rows={3} className={`${INPUT} font-mono text-xs`} value={text} onChange={(e) => setText(e.target.value)}
-          placeholder=" iteration 10/ 1000 | … | elapsed time per iteration (ms): 2500.0 | … | lm loss: 2.5E+00 | …" spellCheck={false} />
+      <div
+        data-testid="log-drop"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        className={`flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ${dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`}
+      >
+        <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
+          Paste a training log, or drop its file here
+        </label>
+        <textarea
+          id={`${id}-text`}
+          rows={3}
+          className={`${INPUT} font-mono text-xs`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder=" iteration 10/ 1000 | … | elapsed time per iteration (ms): 2500.0 | … | lm loss: 2.5E+00 | …"
+          spellCheck={false}
+        />
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" className={`${BUTTON} w-fit`} disabled={text.trim() === '' || progress !== null} onClick={() => { void read(text); }}>Read the pasted log</button>
-          <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">Choose a log file</label>
-          <input id={`${id}-file`} type="file" accept=".log,.txt,.out,.err,text/plain" className="text-sm"
-            onChange={(e) => { const f = e.target.files?.[0]; if (f) void read(f); e.target.value = ''; }} />
+          <button
+            type="button"
+            className={`${BUTTON} w-fit`}
+            disabled={text.trim() === '' || progress !== null}
+            onClick={() => {
+              void read(text);
+            }}
+          >
+            Read the pasted log
+          </button>
+          <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">
+            Choose a log file
+          </label>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept=".log,.txt,.out,.err,text/plain"
+            className="text-sm"
+            onChange={(e) => {
+              const f = e.target.files?.[0];
+              if (f) void read(f);
+              e.target.value = '';
+            }}
+          />
         </div>
       </div>
-      {progress !== null && <progress data-testid="log-progress" aria-label="Reading the log" max={1} value={progress} className="w-full" />}
-      {answer && !answer.ok && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{answer.errors.join('; ')}</p>}
+      {progress !== null && (
+        <progress data-testid="log-progress" aria-label="Reading the log" max={1} value={progress} className="w-full" />
+      )}
+      {answer && !answer.ok && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+          {answer.errors.join('; ')}
+        </p>
+      )}
       {answer?.ok && <Result read={answer} staleness={staleness} />}
     </Section>
   );

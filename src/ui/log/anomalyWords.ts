@@ -5,8 +5,15 @@
 import type { Anomaly, AnomalyKind } from '../../model/log/index.ts';
 
 const KIND_WORDS: Readonly<Record<AnomalyKind, string>> = {
-  'loss-nan': 'loss NaN/Inf', 'loss-spike': 'loss spike', 'grad-norm-nan': 'grad norm NaN/Inf', 'grad-norm-spike': 'grad-norm spike',
-  'nan-iterations': 'NaN iterations', 'skipped-iterations': 'skipped steps', 'throughput-drop': 'throughput drop', stall: 'stall', 'memory-growth': 'memory growth',
+  'loss-nan': 'loss NaN/Inf',
+  'loss-spike': 'loss spike',
+  'grad-norm-nan': 'grad norm NaN/Inf',
+  'grad-norm-spike': 'grad-norm spike',
+  'nan-iterations': 'NaN iterations',
+  'skipped-iterations': 'skipped steps',
+  'throughput-drop': 'throughput drop',
+  stall: 'stall',
+  'memory-growth': 'memory growth',
 };
 
 export const anomalyWords = (a: Anomaly) => `${KIND_WORDS[a.kind]} at step ${a.step}: ${a.detail}`;

@@ -22,10 +22,32 @@ function Milestones({ completion }: { completion: Completion }) {
   if (rows.length === 0) return null;
   return (
     <table className="mt-2 text-sm" data-testid="completion-milestones">
-      <caption className="text-left text-sm">When each quarter of the token budget is reached{completion.endDate ? '' : ' (days from the start; set a start date for dates)'}</caption>
-      <thead><tr><th scope="col" className={HEAD}>Share</th><th scope="col" className={HEAD}>Median run</th><th scope="col" className={HEAD}>Range</th></tr></thead>
+      <caption className="text-left text-sm">
+        When each quarter of the token budget is reached{completion.endDate ? '' : ' (days from the start; set a start date for dates)'}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col" className={HEAD}>
+            Share
+          </th>
+          <th scope="col" className={HEAD}>
+            Median run
+          </th>
+          <th scope="col" className={HEAD}>
+            Range
+          </th>
+        </tr>
+      </thead>
       <tbody>
-        {rows.map((m) => <tr key={m.share}><th scope="row" className={HEAD}>{m.share}</th><td className={CELL}>{m.when}</td><td className={CELL}>{m.range}</td></tr>)}
+        {rows.map((m) => (
+          <tr key={m.share}>
+            <th scope="row" className={HEAD}>
+              {m.share}
+            </th>
+            <td className={CELL}>{m.when}</td>
+            <td className={CELL}>{m.range}</td>
+          </tr>
+        ))}
       </tbody>
     </table>
   );
@@ -38,17 +60,33 @@ function Histogram({ completion, id }: { completion: Completion; id: string }) {
   const bar = WIDTH / h.counts.length;
   const runs = h.counts.reduce((a, b) => a + b, 0);
   const { days } = completion;
-  const words = `Of ${formatCount(runs)} simulated runs, one in ten ends within ${formatDays(days.p10)}, half within ${formatDays(days.p50)}, `
-    + `nine in ten within ${formatDays(days.p90)}.`;
+  const words =
+    `Of ${formatCount(runs)} simulated runs, one in ten ends within ${formatDays(days.p10)}, half within ${formatDays(days.p50)}, ` +
+    `nine in ten within ${formatDays(days.p90)}.`;
   return (
     <figure className="flex flex-col gap-1">
-      <svg role="img" aria-labelledby={`${id}-caption`} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-16 w-full max-w-xs text-blue-700 dark:text-blue-300"
-        preserveAspectRatio="none" data-testid="completion-histogram">
+      <svg
+        role="img"
+        aria-labelledby={`${id}-caption`}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="h-16 w-full max-w-xs text-blue-700 dark:text-blue-300"
+        preserveAspectRatio="none"
+        data-testid="completion-histogram"
+      >
         {h.counts.map((c, i) => (
-          <rect key={i} x={i * bar + 0.5} width={Math.max(0.5, bar - 1)} y={HEIGHT - (HEIGHT * c) / most} height={(HEIGHT * c) / most} fill="currentColor" />
+          <rect
+            key={i}
+            x={i * bar + 0.5}
+            width={Math.max(0.5, bar - 1)}
+            y={HEIGHT - (HEIGHT * c) / most}
+            height={(HEIGHT * c) / most}
+            fill="currentColor"
+          />
         ))}
       </svg>
-      <figcaption id={`${id}-caption`} className="text-xs text-gray-700 dark:text-gray-300">{words}</figcaption>
+      <figcaption id={`${id}-caption`} className="text-xs text-gray-700 dark:text-gray-300">
+        {words}
+      </figcaption>
     </figure>
   );
 }
@@ -62,36 +100,101 @@ export function CompletionPanel({ output }: { output: EstimateOutput }) {
   const interval = medianIntervalWords(completion, output.reliability?.optimalCheckpointIntervalMinutes ?? null);
   return (
     <section aria-labelledby="completion-title" className={PANEL} data-testid="completion">
-      <h3 id="completion-title" className="text-base font-semibold">When it ends and what it costs</h3>
+      <h3 id="completion-title" className="text-base font-semibold">
+        When it ends and what it costs
+      </h3>
       <p className="text-sm text-gray-700 dark:text-gray-300">
         Expected interruptions: {formatCount(Math.round(output.reliability?.expectedInterruptions ?? 0))}
       </p>
       {onDemand ? (
         <table className="mt-2 text-sm" data-testid="capacity-comparison">
           <caption className="text-left text-sm">On-demand and spot, the median run with its p10–p90 range</caption>
-          <thead><tr><th scope="col" className={HEAD}>Capacity</th><th scope="col" className={HEAD}>Days</th><th scope="col" className={HEAD}>Dollars</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col" className={HEAD}>
+                Capacity
+              </th>
+              <th scope="col" className={HEAD}>
+                Days
+              </th>
+              <th scope="col" className={HEAD}>
+                Dollars
+              </th>
+            </tr>
+          </thead>
           <tbody>
-            <tr><th scope="row" className={HEAD}>On-demand</th><td className={CELL}>{rangeText(onDemand.days, formatDays)}</td><td className={CELL}>{rangeText(onDemand.usd, formatUsd)}</td></tr>
-            <tr><th scope="row" className={HEAD}>Spot</th><td className={CELL}>{rangeText(completion.days, formatDays)}</td><td className={CELL}>{rangeText(completion.usd, formatUsd)}</td></tr>
+            <tr>
+              <th scope="row" className={HEAD}>
+                On-demand
+              </th>
+              <td className={CELL}>{rangeText(onDemand.days, formatDays)}</td>
+              <td className={CELL}>{rangeText(onDemand.usd, formatUsd)}</td>
+            </tr>
+            <tr>
+              <th scope="row" className={HEAD}>
+                Spot
+              </th>
+              <td className={CELL}>{rangeText(completion.days, formatDays)}</td>
+              <td className={CELL}>{rangeText(completion.usd, formatUsd)}</td>
+            </tr>
           </tbody>
         </table>
       ) : (
         <table className="mt-2 text-sm">
           <caption className="text-left text-sm">The run's end over the simulated runs</caption>
-          <thead><tr><th scope="col" className={HEAD}>Percentile</th><th scope="col" className={HEAD}>Days</th><th scope="col" className={HEAD}>Dollars</th>{endDate && <th scope="col" className={HEAD}>Ends on</th>}</tr></thead>
+          <thead>
+            <tr>
+              <th scope="col" className={HEAD}>
+                Percentile
+              </th>
+              <th scope="col" className={HEAD}>
+                Days
+              </th>
+              <th scope="col" className={HEAD}>
+                Dollars
+              </th>
+              {endDate && (
+                <th scope="col" className={HEAD}>
+                  Ends on
+                </th>
+              )}
+            </tr>
+          </thead>
           <tbody>
             {(['p10', 'p50', 'p90'] as const).map((p) => (
-              <tr key={p}><th scope="row" className={HEAD}>{p}</th><td className={CELL}>{formatDays(completion.days[p])}</td><td className={CELL}>{formatUsd(completion.usd[p])}</td>{endDate && <td className={CELL}>{endDate[p]}</td>}</tr>
+              <tr key={p}>
+                <th scope="row" className={HEAD}>
+                  {p}
+                </th>
+                <td className={CELL}>{formatDays(completion.days[p])}</td>
+                <td className={CELL}>{formatUsd(completion.usd[p])}</td>
+                {endDate && <td className={CELL}>{endDate[p]}</td>}
+              </tr>
             ))}
           </tbody>
         </table>
       )}
-      {onDemand && endDate && <p className="mt-1 text-sm">Spot ends on {endDate.p50} (p10 {endDate.p10}, p90 {endDate.p90}).</p>}
+      {onDemand && endDate && (
+        <p className="mt-1 text-sm">
+          Spot ends on {endDate.p50} (p10 {endDate.p10}, p90 {endDate.p90}).
+        </p>
+      )}
       <Milestones completion={completion} />
-      {elastic && <p className="mt-1 text-sm" data-testid="completion-elastic">{elastic}</p>}
-      {interval && <p className="mt-1 text-sm" data-testid="completion-interval">{interval}</p>}
+      {elastic && (
+        <p className="mt-1 text-sm" data-testid="completion-elastic">
+          {elastic}
+        </p>
+      )}
+      {interval && (
+        <p className="mt-1 text-sm" data-testid="completion-interval">
+          {interval}
+        </p>
+      )}
       <Histogram completion={completion} id="completion" />
-      <details className="text-xs text-gray-700 dark:text-gray-300"><summary className="cursor-pointer">How this is simulated</summary><p>{completion.basis}</p></details>
+      <details className="text-xs text-gray-700 dark:text-gray-300">
+        <summary className="cursor-pointer">How this is simulated</summary>
+        <p>{completion.basis}</p>
+      </details>
     </section>
   );
 }

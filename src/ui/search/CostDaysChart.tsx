@@ -26,55 +26,101 @@ function summary(fronts: readonly CostFront[]): string {
 
 function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
   return (
-    <ChartTable summary="Cost against days as a table" label="Cost against days" head={<>
-        <th scope="col" className="px-2 text-left">GPU</th>
-        <th scope="col" className="px-2">GPUs</th>
-        <th scope="col" className="px-2">Days</th>
-        <th scope="col" className="px-2">Cost</th>
-        <th scope="col" className="px-2 text-left">Layout</th>
-      </>}>
-      {fronts.flatMap((f) => f.points.map((p, i) => (
-        <tr key={`${f.gpu}-${i}`}>
-          <td className="px-2 text-left">{f.name}</td>
-          <td className="px-2">{formatCount(p.gpus)}</td>
-          <td className="px-2">{formatDays(p.days)}</td>
-          <td className="px-2">{formatUsd(p.usd)}</td>
-          <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
-        </tr>
-      )))}
+    <ChartTable
+      summary="Cost against days as a table"
+      label="Cost against days"
+      head={
+        <>
+          <th scope="col" className="px-2 text-left">
+            GPU
+          </th>
+          <th scope="col" className="px-2">
+            GPUs
+          </th>
+          <th scope="col" className="px-2">
+            Days
+          </th>
+          <th scope="col" className="px-2">
+            Cost
+          </th>
+          <th scope="col" className="px-2 text-left">
+            Layout
+          </th>
+        </>
+      }
+    >
+      {fronts.flatMap((f) =>
+        f.points.map((p, i) => (
+          <tr key={`${f.gpu}-${i}`}>
+            <td className="px-2 text-left">{f.name}</td>
+            <td className="px-2">{formatCount(p.gpus)}</td>
+            <td className="px-2">{formatDays(p.days)}</td>
+            <td className="px-2">{formatUsd(p.usd)}</td>
+            <td className="px-2 text-left">{layoutText({ parallel: p.parallel, training: p.training, cluster: { gpus: p.gpus } })}</td>
+          </tr>
+        )),
+      )}
     </ChartTable>
   );
 }
 
 export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly CostFront[]; maxDays: number | null }) {
-  if (fronts.every((f) => f.points.length === 0)) return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
+  if (fronts.every((f) => f.points.length === 0))
+    return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
   const series = fronts.map((f, i) => ({
-    ...f, color: colorOf(i),
+    ...f,
+    color: colorOf(i),
     data: [...f.points].sort((a, b) => a.gpus - b.gpus).map((p) => ({ days: p.days, usd: p.usd, gpus: p.gpus })),
   }));
   return (
     <figure className="flex flex-col">
       <div data-testid="cost-days-chart" role="img" aria-label={summary(fronts)} className="text-gray-700 dark:text-gray-300">
-        <ScatterChart responsive accessibilityLayer={false} margin={{ top: 16, right: 24, bottom: 24, left: 24 }} style={{ width: '100%', height: 300 }}>
+        <ScatterChart
+          responsive
+          accessibilityLayer={false}
+          margin={{ top: 16, right: 24, bottom: 24, left: 24 }}
+          style={{ width: '100%', height: 300 }}
+        >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis type="number" dataKey="days" name="Days" domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Days to train', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }} />
-          <YAxis type="number" dataKey="usd" name="Cost" domain={['auto', 'auto']} width={72}
-            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatUsd(v)}
-            label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          <XAxis
+            type="number"
+            dataKey="days"
+            name="Days"
+            domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }}
+            stroke="currentColor"
+            tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: 'Days to train', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="usd"
+            name="Cost"
+            domain={['auto', 'auto']}
+            width={72}
+            tick={{ fill: 'currentColor', fontSize: 12 }}
+            stroke="currentColor"
+            tickFormatter={(v: number) => formatUsd(v)}
+            label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
+          />
           <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
-          <Tooltip {...TOOLTIP_STYLES} formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))} />
+          <Tooltip
+            {...TOOLTIP_STYLES}
+            formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))}
+          />
           {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
           {series.map((s) => (
             <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
           ))}
         </ScatterChart>
       </div>
-      <ChartLegend items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
-        {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})} />
+      <ChartLegend
+        items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
+        {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})}
+      />
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
-        Cost of training the token budget against the days it takes, per GPU type: each point is one cluster size with its soonest layout, joined from the fewest GPUs to the most.
+        Cost of training the token budget against the days it takes, per GPU type: each point is one cluster size with its soonest layout,
+        joined from the fewest GPUs to the most.
       </figcaption>
       <FrontsTable fronts={fronts} />
     </figure>

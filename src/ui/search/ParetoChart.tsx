@@ -18,17 +18,31 @@ function summary(front: readonly FrontPoint[]): string {
   const first = front[0];
   const last = front[front.length - 1];
   if (!first || !last) return 'No layout on the front.';
-  return `Pareto front of ${front.length} layouts, throughput against memory per GPU: from ${formatTokensPerSecond(first.tokensPerSecond)} `
-    + `at ${formatGiB(first.memoryBytes)} to ${formatTokensPerSecond(last.tokensPerSecond)} at ${formatGiB(last.memoryBytes)}.`;
+  return (
+    `Pareto front of ${front.length} layouts, throughput against memory per GPU: from ${formatTokensPerSecond(first.tokensPerSecond)} ` +
+    `at ${formatGiB(first.memoryBytes)} to ${formatTokensPerSecond(last.tokensPerSecond)} at ${formatGiB(last.memoryBytes)}.`
+  );
 }
 
 function FrontTable({ front }: { front: readonly FrontPoint[] }) {
   return (
-    <ChartTable summary="The front as a table" label="Pareto front" head={<>
-        <th scope="col" className="px-2">Memory per GPU</th>
-        <th scope="col" className="px-2">Tokens/s</th>
-        <th scope="col" className="px-2 text-left">Layout</th>
-      </>}>
+    <ChartTable
+      summary="The front as a table"
+      label="Pareto front"
+      head={
+        <>
+          <th scope="col" className="px-2">
+            Memory per GPU
+          </th>
+          <th scope="col" className="px-2">
+            Tokens/s
+          </th>
+          <th scope="col" className="px-2 text-left">
+            Layout
+          </th>
+        </>
+      }
+    >
       {front.map((p, i) => (
         <tr key={i}>
           <td className="px-2">{formatGiB(p.memoryBytes)}</td>
@@ -46,14 +60,34 @@ export default function ParetoChart({ front }: { front: readonly FrontPoint[] })
   return (
     <figure className="flex flex-col">
       <div data-testid="pareto-chart" role="img" aria-label={summary(front)} className="text-gray-700 dark:text-gray-300">
-        <ScatterChart responsive accessibilityLayer={false} margin={{ top: 16, right: 24, bottom: 24, left: 16 }} style={{ width: '100%', height: 280 }}>
+        <ScatterChart
+          responsive
+          accessibilityLayer={false}
+          margin={{ top: 16, right: 24, bottom: 24, left: 16 }}
+          style={{ width: '100%', height: 280 }}
+        >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis type="number" dataKey="memoryGiB" name="Memory per GPU" unit=" GiB" domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Memory per GPU (GiB)', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }} />
-          <YAxis type="number" dataKey="tokensPerSecond" name="Tokens/s" domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }} stroke="currentColor" tickFormatter={(v: number) => formatNumber(v / 1000) + 'k'}
-            label={{ value: 'Tokens/s', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }} />
+          <XAxis
+            type="number"
+            dataKey="memoryGiB"
+            name="Memory per GPU"
+            unit=" GiB"
+            domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }}
+            stroke="currentColor"
+            tickFormatter={(v: number) => formatNumber(v)}
+            label={{ value: 'Memory per GPU (GiB)', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="tokensPerSecond"
+            name="Tokens/s"
+            domain={['auto', 'auto']}
+            tick={{ fill: 'currentColor', fontSize: 12 }}
+            stroke="currentColor"
+            tickFormatter={(v: number) => formatNumber(v / 1000) + 'k'}
+            label={{ value: 'Tokens/s', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
+          />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
           <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
         </ScatterChart>

@@ -41,8 +41,10 @@ const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = 
  */
 function marginHint(output: EstimateOutput | null): string {
   const tight = output && output.errors.length === 0 ? fitAssessment(output).tightFromShare : tightFromShare();
-  return `Of each GPU's memory, 0 to 90. The page calls this run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free `
-    + '(the default, or more where a layout\'s own published runs ask for it) to list only safe layouts';
+  return (
+    `Of each GPU's memory, 0 to 90. The page calls this run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free ` +
+    "(the default, or more where a layout's own published runs ask for it) to list only safe layouts"
+  );
 }
 
 const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
@@ -50,14 +52,26 @@ const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
 function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className={LABEL}>{label}</label>
+      <label htmlFor={id} className={LABEL}>
+        {label}
+      </label>
       {children}
-      {hint && <p id={`${id}-hint`} className={HINT}>{hint}</p>}
+      {hint && (
+        <p id={`${id}-hint`} className={HINT}>
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
 
-export function SearchFormFields(props: { form: FormText; document: Doc; clusterGpus: number | null; disabled: boolean; onChange: (form: FormText) => void }) {
+export function SearchFormFields(props: {
+  form: FormText;
+  document: Doc;
+  clusterGpus: number | null;
+  disabled: boolean;
+  onChange: (form: FormText) => void;
+}) {
   const { form, document, clusterGpus, disabled, onChange } = props;
   const id = useId();
   const output = usePlanner((s) => s.output);
@@ -73,46 +87,110 @@ export function SearchFormFields(props: { form: FormText; document: Doc; cluster
         <legend className={`${LABEL} mb-1`}>Question</legend>
         {MODES.map(({ mode, label }) => (
           <div key={mode} className="flex items-center gap-2">
-            <input id={`${id}-mode-${mode}`} type="radio" name={`${id}-mode`} className="h-4 w-4" checked={form.mode === mode}
-              onChange={() => set({ mode })} />
-            <label htmlFor={`${id}-mode-${mode}`} className="text-sm text-gray-900 dark:text-gray-100">{label}</label>
+            <input
+              id={`${id}-mode-${mode}`}
+              type="radio"
+              name={`${id}-mode`}
+              className="h-4 w-4"
+              checked={form.mode === mode}
+              onChange={() => set({ mode })}
+            />
+            <label htmlFor={`${id}-mode-${mode}`} className="text-sm text-gray-900 dark:text-gray-100">
+              {label}
+            </label>
           </div>
         ))}
       </fieldset>
       <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] items-start gap-3">
         <Field id={`${id}-objective`} label="Objective">
-          <select id={`${id}-objective`} className={INPUT} value={form[objectiveKey]} onChange={(e) => set({ [objectiveKey]: e.target.value as SearchObjective })}>
-            {SEARCH_OBJECTIVES.map((o) => <option key={o} value={o}>{OBJECTIVE_LABELS[o]}</option>)}
+          <select
+            id={`${id}-objective`}
+            className={INPUT}
+            value={form[objectiveKey]}
+            onChange={(e) => set({ [objectiveKey]: e.target.value as SearchObjective })}
+          >
+            {SEARCH_OBJECTIVES.map((o) => (
+              <option key={o} value={o}>
+                {OBJECTIVE_LABELS[o]}
+              </option>
+            ))}
           </select>
         </Field>
         <Field id={`${id}-top`} label="Layouts to list" hint="The best K different layouts (1 to 50)">
-          <input id={`${id}-top`} type="number" min={1} max={50} className={INPUT} value={form.topK}
-            aria-describedby={`${id}-top-hint`} onChange={(e) => set({ topK: e.target.value })} />
+          <input
+            id={`${id}-top`}
+            type="number"
+            min={1}
+            max={50}
+            className={INPUT}
+            value={form.topK}
+            aria-describedby={`${id}-top-hint`}
+            onChange={(e) => set({ topK: e.target.value })}
+          />
         </Field>
         {!sizing && (
-          <Field id={`${id}-gpus`} label="Max GPUs" hint={`Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`}>
-            <input id={`${id}-gpus`} inputMode="numeric" className={INPUT} value={form.maxGpus} placeholder={clusterGpus === null ? '' : String(clusterGpus)}
-              aria-describedby={`${id}-gpus-hint`} onChange={(e) => set({ maxGpus: e.target.value })} />
+          <Field
+            id={`${id}-gpus`}
+            label="Max GPUs"
+            hint={`Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`}
+          >
+            <input
+              id={`${id}-gpus`}
+              inputMode="numeric"
+              className={INPUT}
+              value={form.maxGpus}
+              placeholder={clusterGpus === null ? '' : String(clusterGpus)}
+              aria-describedby={`${id}-gpus-hint`}
+              onChange={(e) => set({ maxGpus: e.target.value })}
+            />
           </Field>
         )}
         <Field id={`${id}-usd`} label="Budget ($)" hint="Optional: leave out runs that cost more">
-          <input id={`${id}-usd`} inputMode="decimal" className={INPUT} value={form.maxUsd}
-            aria-describedby={`${id}-usd-hint`} onChange={(e) => set({ maxUsd: e.target.value })} />
+          <input
+            id={`${id}-usd`}
+            inputMode="decimal"
+            className={INPUT}
+            value={form.maxUsd}
+            aria-describedby={`${id}-usd-hint`}
+            onChange={(e) => set({ maxUsd: e.target.value })}
+          />
         </Field>
         <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint(output)}>
-          <input id={`${id}-margin`} inputMode="decimal" className={INPUT} value={form.margin}
-            aria-describedby={`${id}-margin-hint`} onChange={(e) => set({ margin: e.target.value })} />
+          <input
+            id={`${id}-margin`}
+            inputMode="decimal"
+            className={INPUT}
+            value={form.margin}
+            aria-describedby={`${id}-margin-hint`}
+            onChange={(e) => set({ margin: e.target.value })}
+          />
         </Field>
       </div>
       {sizing && <SizingFields id={`${id}-sizing`} sizing={form.sizing} onChange={(s) => set({ sizing: s })} />}
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
         <div className="flex items-center gap-2">
-          <input id={`${id}-node`} type="checkbox" className="h-4 w-4" checked={form.tpWithinNode} onChange={(e) => set({ tpWithinNode: e.target.checked })} />
-          <label htmlFor={`${id}-node`} className={LABEL}>Keep tensor parallelism within a node</label>
+          <input
+            id={`${id}-node`}
+            type="checkbox"
+            className="h-4 w-4"
+            checked={form.tpWithinNode}
+            onChange={(e) => set({ tpWithinNode: e.target.checked })}
+          />
+          <label htmlFor={`${id}-node`} className={LABEL}>
+            Keep tensor parallelism within a node
+          </label>
         </div>
         <div className="flex items-center gap-2">
-          <input id={`${id}-uneven`} type="checkbox" className="h-4 w-4" checked={form.unevenLayers} onChange={(e) => set({ unevenLayers: e.target.checked })} />
-          <label htmlFor={`${id}-uneven`} className={LABEL}>Allow uneven layer splits (Megatron-LM: --pipeline-model-parallel-layout)</label>
+          <input
+            id={`${id}-uneven`}
+            type="checkbox"
+            className="h-4 w-4"
+            checked={form.unevenLayers}
+            onChange={(e) => set({ unevenLayers: e.target.checked })}
+          />
+          <label htmlFor={`${id}-uneven`} className={LABEL}>
+            Allow uneven layer splits (Megatron-LM: --pipeline-model-parallel-layout)
+          </label>
         </div>
       </div>
       <fieldset className="grid grid-cols-[repeat(auto-fill,minmax(8rem,1fr))] gap-3">
@@ -122,8 +200,13 @@ export function SearchFormFields(props: { form: FormText; document: Doc; cluster
           const fixed = current !== undefined && form.fixed.includes(key);
           return (
             <Field key={key} id={`${id}-fix-${key}`} label={label}>
-              <select id={`${id}-fix-${key}`} className={INPUT} value={fixed ? 'fixed' : 'any'} disabled={current === undefined}
-                onChange={(e) => setFixed(key, e.target.value === 'fixed')}>
+              <select
+                id={`${id}-fix-${key}`}
+                className={INPUT}
+                value={fixed ? 'fixed' : 'any'}
+                disabled={current === undefined}
+                onChange={(e) => setFixed(key, e.target.value === 'fixed')}
+              >
                 <option value="any">any</option>
                 {current !== undefined && <option value="fixed">fixed at {String(current)}</option>}
               </select>

@@ -41,7 +41,8 @@ function finishedText(output: SearchDocumentOutput | null, cancelled: boolean): 
   if (!output) return 'Search cancelled before it returned any layout.';
   const done = output.evaluated + output.memoryOnly + output.pruned;
   const counts = `${formatCount(output.evaluated)} evaluated, ${formatCount(output.memoryOnly)} over memory, ${formatCount(output.pruned)} ruled out by bounds`;
-  if (cancelled) return `Search cancelled after ${formatCount(done)} of ${formatCount(output.layouts)} layouts (${counts}): the results cover the part searched.`;
+  if (cancelled)
+    return `Search cancelled after ${formatCount(done)} of ${formatCount(output.layouts)} layouts (${counts}): the results cover the part searched.`;
   const range = output.sizing?.gpuRange;
   const over = output.sizing
     ? ` on ${output.sizing.gpuTypes.length} GPU ${output.sizing.gpuTypes.length === 1 ? 'type' : 'types'}${range ? `, ${formatCount(range.min)} to ${formatCount(range.max)} GPUs` : ''}`
@@ -52,11 +53,18 @@ function finishedText(output: SearchDocumentOutput | null, cancelled: boolean): 
 function StatusLine({ phase }: { phase: Phase }) {
   let lines: readonly string[] = [];
   if (phase.kind === 'running') lines = [progressText(phase.progress, phase.cancelling)];
-  else if (phase.kind === 'finished') lines = [finishedText(phase.output, phase.cancelled), ...(phase.output?.errors ?? []), ...(phase.output?.warnings ?? [])];
+  else if (phase.kind === 'finished')
+    lines = [finishedText(phase.output, phase.cancelled), ...(phase.output?.errors ?? []), ...(phase.output?.warnings ?? [])];
   else if (phase.kind === 'failed') lines = phase.lines;
   return (
-    <div role="status" data-testid="search-status" className={`text-sm ${phase.kind === 'failed' ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}>
-      {lines.map((line, i) => <p key={i}>{line}</p>)}
+    <div
+      role="status"
+      data-testid="search-status"
+      className={`text-sm ${phase.kind === 'failed' ? 'text-red-700 dark:text-red-300' : 'text-gray-800 dark:text-gray-200'}`}
+    >
+      {lines.map((line, i) => (
+        <p key={i}>{line}</p>
+      ))}
     </div>
   );
 }
@@ -64,7 +72,10 @@ function StatusLine({ phase }: { phase: Phase }) {
 export function SearchPanel() {
   const store = usePlannerStore();
   // The form's hints follow the configuration once the input settles (a search reads the store's newest document).
-  const document = useSettledValue(usePlanner((s) => s.document), SETTLE_MS.rest);
+  const document = useSettledValue(
+    usePlanner((s) => s.document),
+    SETTLE_MS.rest,
+  );
   const clusterGpus = countAt(document, ['cluster', 'gpus']);
   // A document with a `search` block opens the panel on its question.
   const [form, setForm] = useState<FormText>(() => formFromDocument(store.getState().document));
@@ -84,8 +95,12 @@ export function SearchPanel() {
     const current = store.getState().document;
     setApplied(null);
     setPhase({ kind: 'running', progress: null, cancelling: false });
-    const started = startSearch(createSearchWorker, searchDocumentOf(current, read.form.mode), searchOptionsOf(current, read.form),
-      (progress) => setPhase((p) => (p.kind === 'running' ? { ...p, progress } : p)));
+    const started = startSearch(
+      createSearchWorker,
+      searchDocumentOf(current, read.form.mode),
+      searchOptionsOf(current, read.form),
+      (progress) => setPhase((p) => (p.kind === 'running' ? { ...p, progress } : p)),
+    );
     job.current = started;
     const outcome = await started.outcome;
     if (job.current !== started) return;
@@ -102,7 +117,7 @@ export function SearchPanel() {
   const running = phase.kind === 'running';
   const output = phase.kind === 'finished' ? phase.output : null;
   const fraction = running ? (phase.progress?.fraction ?? 0) : output ? 1 : 0;
-  const sizing = phase.kind === 'finished' && phase.form.mode === 'sizing' ? phase.form.sizing ?? null : null;
+  const sizing = phase.kind === 'finished' && phase.form.mode === 'sizing' ? (phase.form.sizing ?? null) : null;
   const apply = (row: SearchRow, variant: VariantRow | null) => {
     const chosen = variant ? { ...variant.variant, cluster: row.result.cluster } : row.result;
     store.getState().replaceDocument(withLayout(store.getState().document, chosen));
@@ -117,24 +132,33 @@ export function SearchPanel() {
       </summary>
       <div className="mt-3 flex flex-col gap-3">
         <p className="text-xs text-gray-700 dark:text-gray-300">
-          Searches every valid combination of parallel degrees, micro-batch and recomputation for this model, cluster and batch,
-          keeps those that fit in memory with the margin kept free, and ranks the layouts, each by its best variant (branch and bound:
-          the answer is the exhaustive search’s). Sizing the cluster also searches every GPU count of a range on each GPU type.
+          Searches every valid combination of parallel degrees, micro-batch and recomputation for this model, cluster and batch, keeps those
+          that fit in memory with the margin kept free, and ranks the layouts, each by its best variant (branch and bound: the answer is the
+          exhaustive search’s). Sizing the cluster also searches every GPU count of a range on each GPU type.
         </p>
         <SearchFormFields form={form} document={document} clusterGpus={clusterGpus} disabled={running} onChange={setForm} />
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" className={BUTTON} disabled={running} onClick={() => void run()}>Search</button>
-          <button type="button" className={BUTTON} disabled={!running || phase.cancelling} onClick={cancel}>Cancel</button>
-          <progress className="h-2 min-w-32 flex-1" max={1} value={fraction} aria-label="Search progress"
-            data-testid="search-progress" />
+          <button type="button" className={BUTTON} disabled={running} onClick={() => void run()}>
+            Search
+          </button>
+          <button type="button" className={BUTTON} disabled={!running || phase.cancelling} onClick={cancel}>
+            Cancel
+          </button>
+          <progress className="h-2 min-w-32 flex-1" max={1} value={fraction} aria-label="Search progress" data-testid="search-progress" />
         </div>
         <StatusLine phase={phase} />
         {output && output.results.length > 0 && (
           <>
             <SearchResultsTable rows={searchRows(output.results)} sizing={sizing !== null} onApply={apply} />
-            <p role="status" className="text-sm text-gray-800 dark:text-gray-200">{applied}</p>
+            <p role="status" className="text-sm text-gray-800 dark:text-gray-200">
+              {applied}
+            </p>
             <Suspense fallback={<p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Loading the chart…</p>}>
-              {sizing !== null ? <CostDaysChart fronts={output.costFronts} maxDays={sizing.maxDays} /> : <ParetoChart front={output.pareto} />}
+              {sizing !== null ? (
+                <CostDaysChart fronts={output.costFronts} maxDays={sizing.maxDays} />
+              ) : (
+                <ParetoChart front={output.pareto} />
+              )}
             </Suspense>
           </>
         )}

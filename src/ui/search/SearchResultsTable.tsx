@@ -14,9 +14,17 @@ import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type Sor
 type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
 const FIGURES: readonly {
-  readonly key: Exclude<SortKey, 'rank'>; readonly label: string; readonly format: (row: Figures) => string; readonly unit: (value: number) => string;
+  readonly key: Exclude<SortKey, 'rank'>;
+  readonly label: string;
+  readonly format: (row: Figures) => string;
+  readonly unit: (value: number) => string;
 }[] = [
-  { key: 'memoryBytes', label: 'Memory per GPU', format: (r) => `${formatGiB(r.memoryBytes)}${r.verdict === 'tight' ? ' (tight)' : ''}`, unit: formatGiB },
+  {
+    key: 'memoryBytes',
+    label: 'Memory per GPU',
+    format: (r) => `${formatGiB(r.memoryBytes)}${r.verdict === 'tight' ? ' (tight)' : ''}`,
+    unit: formatGiB,
+  },
   { key: 'tokensPerSecond', label: 'Tokens/s', format: (r) => formatTokensPerSecond(r.tokensPerSecond), unit: formatTokensPerSecond },
   { key: 'mfu', label: 'MFU', format: (r) => formatPercent(r.mfu), unit: formatPercent },
   { key: 'days', label: 'Days', format: (r) => formatDays(r.days), unit: formatDays },
@@ -31,15 +39,17 @@ function FigureCell({ column, row }: { column: (typeof FIGURES)[number]; row: Fi
       {column.format(row)}
       {range && (
         <span data-testid="search-range" className="block text-xs text-gray-700 dark:text-gray-300">
-          <span className="sr-only">90 % range: </span>{column.unit(range.low)} – {column.unit(range.high)}
+          <span className="sr-only">90 % range: </span>
+          {column.unit(range.low)} – {column.unit(range.high)}
         </span>
       )}
     </td>
   );
 }
 
-const SORT_BUTTON = 'inline-flex items-center gap-1 rounded px-1 font-semibold underline-offset-2 hover:underline '
-  + 'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300';
+const SORT_BUTTON =
+  'inline-flex items-center gap-1 rounded px-1 font-semibold underline-offset-2 hover:underline ' +
+  'focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300';
 const CELL = 'px-2 py-1 whitespace-nowrap';
 
 function arrow(order: SortOrder, key: SortKey): string {
@@ -47,11 +57,22 @@ function arrow(order: SortOrder, key: SortKey): string {
   return order.direction === 'ascending' ? '↑' : '↓';
 }
 
-function SortHeader({ order, sortKey, label, onSort }: { order: SortOrder; sortKey: SortKey; label: string; onSort: (key: SortKey) => void }) {
+function SortHeader({
+  order,
+  sortKey,
+  label,
+  onSort,
+}: {
+  order: SortOrder;
+  sortKey: SortKey;
+  label: string;
+  onSort: (key: SortKey) => void;
+}) {
   return (
     <th scope="col" className={CELL} aria-sort={order.key === sortKey ? order.direction : 'none'}>
       <button type="button" className={SORT_BUTTON} onClick={() => onSort(sortKey)}>
-        {label}<span aria-hidden="true">{arrow(order, sortKey)}</span>
+        {label}
+        <span aria-hidden="true">{arrow(order, sortKey)}</span>
       </button>
     </th>
   );
@@ -66,17 +87,33 @@ export interface ResultsTableProps {
 
 function VariantRows({ row, sizing, onApply }: { row: SearchRow; sizing: boolean; onApply: ResultsTableProps['onApply'] }) {
   return row.variants.map((v) => (
-    <tr key={`${row.rank}-${v.index}`} id={`search-variants-${row.rank}-${v.index}`} data-testid="search-variant" data-rank={row.rank}
-      data-tp={v.variant.parallel.tp} data-pp={v.variant.parallel.pp} data-vpp={v.variant.parallel.vpp} data-memory={v.memoryBytes}
-      className="bg-gray-50 text-gray-800 dark:bg-gray-900 dark:text-gray-200">
-      <td className={`${CELL} text-xs`}>{row.rank}.{v.index}</td>
+    <tr
+      key={`${row.rank}-${v.index}`}
+      id={`search-variants-${row.rank}-${v.index}`}
+      data-testid="search-variant"
+      data-rank={row.rank}
+      data-tp={v.variant.parallel.tp}
+      data-pp={v.variant.parallel.pp}
+      data-vpp={v.variant.parallel.vpp}
+      data-memory={v.memoryBytes}
+      className="bg-gray-50 text-gray-800 dark:bg-gray-900 dark:text-gray-200"
+    >
+      <td className={`${CELL} text-xs`}>
+        {row.rank}.{v.index}
+      </td>
       {sizing && <td className={CELL} />}
       {sizing && <td className={CELL} />}
-      {FIGURES.map((c) => <FigureCell key={c.key} column={c} row={v} />)}
+      {FIGURES.map((c) => (
+        <FigureCell key={c.key} column={c} row={v} />
+      ))}
       <td className="min-w-64 px-2 py-1 pl-6 text-left">{layoutText({ ...v.variant, cluster: row.result.cluster })}</td>
       <td className="px-2 py-1">
         <button type="button" className={BUTTON} onClick={() => onApply(row, v)}>
-          Apply<span className="sr-only"> layout {row.rank} variant {v.index}</span>
+          Apply
+          <span className="sr-only">
+            {' '}
+            layout {row.rank} variant {v.index}
+          </span>
         </button>
       </td>
     </tr>
@@ -94,73 +131,118 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
   };
   const sorted = sortRows(rows, order);
   const sort = (key: SortKey) => setOrder(nextOrder(order, key));
-  const toggle = (rank: number) => setOpen((o) => {
-    const next = new Set(o);
-    if (next.has(rank)) next.delete(rank);
-    else next.add(rank);
-    return next;
-  });
+  const toggle = (rank: number) =>
+    setOpen((o) => {
+      const next = new Set(o);
+      if (next.has(rank)) next.delete(rank);
+      else next.add(rank);
+      return next;
+    });
   return (
     <div className="flex flex-col gap-2">
-    <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-      tabIndex={0} role="region" aria-label="Layouts found (scrollable table)">
-      <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
-        <caption className="sr-only">Layouts found, each by its best variant; the column buttons sort the table, a layout's variants button shows its other variants.</caption>
-        <thead>
-          <tr>
-            <SortHeader order={order} sortKey="rank" label="Rank" onSort={sort} />
-            {sizing && <th scope="col" className={`${CELL} text-left`}>GPU</th>}
-            {sizing && <th scope="col" className={CELL}>GPUs</th>}
-            {FIGURES.map((c) => <SortHeader key={c.key} order={order} sortKey={c.key} label={c.label} onSort={sort} />)}
-            <th scope="col" className="px-2 py-1 text-left">Layout</th>
-            <th scope="col" className="px-2 py-1"><span className="sr-only">Apply</span></th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((row) => {
-            const expanded = open.has(row.rank);
-            const ids = row.variants.map((v) => `search-variants-${row.rank}-${v.index}`).join(' ');
-            return (
-              <Fragment key={row.rank}>
-                <tr data-testid="search-row" data-rank={row.rank} data-gpu={typeof row.result.cluster.gpu === 'string' ? row.result.cluster.gpu : 'custom'}
-                  data-gpus={row.result.cluster.gpus} data-usd={row.usd} data-days={row.days}
-                  data-memory={row.memoryBytes} data-tp={row.result.parallel.tp} data-pp={row.result.parallel.pp} data-dp={row.result.parallel.dp}
-                  data-cp={row.result.parallel.cp} data-ep={row.result.parallel.ep} data-zero={row.result.parallel.zero}
-                  className="border-t border-gray-200 dark:border-gray-800">
-                  <td className={CELL}>{row.rank}</td>
-                  {sizing && <td className="min-w-28 px-2 py-1 text-left">{row.gpuName}</td>}
-                  {sizing && <td className={CELL}>{formatCount(row.result.cluster.gpus)}</td>}
-                  {FIGURES.map((c) => <FigureCell key={c.key} column={c} row={row} />)}
-                  <td className="min-w-64 px-2 py-1 text-left">
-                    {layoutText(row.result)}
-                    {row.variants.length > 0 && (
-                      <button type="button" className="ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300"
-                        aria-expanded={expanded} aria-controls={expanded ? ids : undefined} onClick={() => toggle(row.rank)}>
-                        {expanded ? 'Hide' : 'Show'} {row.variants.length} {row.variants.length === 1 ? 'variant' : 'variants'}
-                        <span className="sr-only"> of layout {row.rank}</span>
+      <div
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+        tabIndex={0}
+        role="region"
+        aria-label="Layouts found (scrollable table)"
+      >
+        <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
+          <caption className="sr-only">
+            Layouts found, each by its best variant; the column buttons sort the table, a layout's variants button shows its other variants.
+          </caption>
+          <thead>
+            <tr>
+              <SortHeader order={order} sortKey="rank" label="Rank" onSort={sort} />
+              {sizing && (
+                <th scope="col" className={`${CELL} text-left`}>
+                  GPU
+                </th>
+              )}
+              {sizing && (
+                <th scope="col" className={CELL}>
+                  GPUs
+                </th>
+              )}
+              {FIGURES.map((c) => (
+                <SortHeader key={c.key} order={order} sortKey={c.key} label={c.label} onSort={sort} />
+              ))}
+              <th scope="col" className="px-2 py-1 text-left">
+                Layout
+              </th>
+              <th scope="col" className="px-2 py-1">
+                <span className="sr-only">Apply</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((row) => {
+              const expanded = open.has(row.rank);
+              const ids = row.variants.map((v) => `search-variants-${row.rank}-${v.index}`).join(' ');
+              return (
+                <Fragment key={row.rank}>
+                  <tr
+                    data-testid="search-row"
+                    data-rank={row.rank}
+                    data-gpu={typeof row.result.cluster.gpu === 'string' ? row.result.cluster.gpu : 'custom'}
+                    data-gpus={row.result.cluster.gpus}
+                    data-usd={row.usd}
+                    data-days={row.days}
+                    data-memory={row.memoryBytes}
+                    data-tp={row.result.parallel.tp}
+                    data-pp={row.result.parallel.pp}
+                    data-dp={row.result.parallel.dp}
+                    data-cp={row.result.parallel.cp}
+                    data-ep={row.result.parallel.ep}
+                    data-zero={row.result.parallel.zero}
+                    className="border-t border-gray-200 dark:border-gray-800"
+                  >
+                    <td className={CELL}>{row.rank}</td>
+                    {sizing && <td className="min-w-28 px-2 py-1 text-left">{row.gpuName}</td>}
+                    {sizing && <td className={CELL}>{formatCount(row.result.cluster.gpus)}</td>}
+                    {FIGURES.map((c) => (
+                      <FigureCell key={c.key} column={c} row={row} />
+                    ))}
+                    <td className="min-w-64 px-2 py-1 text-left">
+                      {layoutText(row.result)}
+                      {row.variants.length > 0 && (
+                        <button
+                          type="button"
+                          className="ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300"
+                          aria-expanded={expanded}
+                          aria-controls={expanded ? ids : undefined}
+                          onClick={() => toggle(row.rank)}
+                        >
+                          {expanded ? 'Hide' : 'Show'} {row.variants.length} {row.variants.length === 1 ? 'variant' : 'variants'}
+                          <span className="sr-only"> of layout {row.rank}</span>
+                        </button>
+                      )}
+                    </td>
+                    <td className="px-2 py-1">
+                      <button type="button" className={BUTTON} onClick={() => onApply(row, null)}>
+                        Apply<span className="sr-only"> layout {row.rank}</span>
                       </button>
-                    )}
-                  </td>
-                  <td className="px-2 py-1">
-                    <button type="button" className={BUTTON} onClick={() => onApply(row, null)}>
-                      Apply<span className="sr-only"> layout {row.rank}</span>
-                    </button>
-                  </td>
-                </tr>
-                {expanded && <VariantRows row={row} sizing={sizing} onApply={onApply} />}
-              </Fragment>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-    <div className="flex flex-wrap items-center gap-2">
-      <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
-        <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>Layouts as Markdown</button>
-        <button type="button" className={BUTTON} onClick={() => save(searchToCsv(rows), 'csv', 'text/csv')}>Layouts as CSV</button>
+                    </td>
+                  </tr>
+                  {expanded && <VariantRows row={row} sizing={sizing} onApply={onApply} />}
+                </Fragment>
+              );
+            })}
+          </tbody>
+        </table>
       </div>
-      <p role="status" className="text-sm text-gray-700 dark:text-gray-300">{saved}</p>
-    </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
+          <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>
+            Layouts as Markdown
+          </button>
+          <button type="button" className={BUTTON} onClick={() => save(searchToCsv(rows), 'csv', 'text/csv')}>
+            Layouts as CSV
+          </button>
+        </div>
+        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
+          {saved}
+        </p>
+      </div>
     </div>
   );
 }

@@ -26,7 +26,7 @@ describe('what the panel sends the search', () => {
     expect(getAt(DEFAULT_DOCUMENT, ['parallel', 'tp'])).toBe(8);
   });
 
-  it('pinned degrees are the document\'s current values (TP 8, ZeRO-1, 1F1B in the default)', () => {
+  it("pinned degrees are the document's current values (TP 8, ZeRO-1, 1F1B in the default)", () => {
     expect(fixedDegreesOf(DEFAULT_DOCUMENT, ['tp', 'zero', 'schedule'])).toEqual({ tp: 8, zero: 1, schedule: '1f1b' });
     expect(fixedDegreesOf(DEFAULT_DOCUMENT, [])).toEqual({});
   });
@@ -43,7 +43,8 @@ describe('what the panel sends the search', () => {
     const output = searchDocument(searchDocumentOf(DEFAULT_DOCUMENT), searchOptionsOf(DEFAULT_DOCUMENT, form));
     expect(output.errors).toEqual([]);
     expect(output.results.length).toBeGreaterThan(0);
-    for (const r of output.results) expect([r.parallel.tp, r.parallel.pp, r.parallel.tp * r.parallel.pp * r.parallel.cp * r.parallel.dp]).toEqual([8, 4, 64]);
+    for (const r of output.results)
+      expect([r.parallel.tp, r.parallel.pp, r.parallel.tp * r.parallel.pp * r.parallel.cp * r.parallel.dp]).toEqual([8, 4, 64]);
   });
 });
 
@@ -69,8 +70,18 @@ describe('Apply', () => {
 });
 
 describe('the results table', () => {
-  const row = (rank: number, tokensPerSecond: number, usd: number): SearchRow =>
-    ({ rank, tokensPerSecond, usd, memoryBytes: rank, verdict: 'safe', mfu: 0.4, days: 1, result: undefined as never, gpuName: 'NVIDIA H100', variants: [] });
+  const row = (rank: number, tokensPerSecond: number, usd: number): SearchRow => ({
+    rank,
+    tokensPerSecond,
+    usd,
+    memoryBytes: rank,
+    verdict: 'safe',
+    mfu: 0.4,
+    days: 1,
+    result: undefined as never,
+    gpuName: 'NVIDIA H100',
+    variants: [],
+  });
   const rows = [row(1, 300, 20), row(2, NaN, 10), row(3, 500, 30)];
 
   it('sorts by a column either way, figures the engine could not give last', () => {
@@ -87,7 +98,7 @@ describe('the results table', () => {
     expect(nextOrder({ key: 'usd', direction: 'ascending' }, 'usd')).toEqual({ key: 'usd', direction: 'descending' });
   });
 
-  it('rows carry the engine\'s figures, NaN where it gave none', () => {
+  it("rows carry the engine's figures, NaN where it gave none", () => {
     const output = searchDocument(searchDocumentOf(DEFAULT_DOCUMENT), { topK: 2, fixed: { tp: 8, pp: 4 } });
     const [first] = searchRows(output.results);
     expect(first?.rank).toBe(1);
@@ -97,17 +108,32 @@ describe('the results table', () => {
     // The strip's verdict, on the same figure: one "tight" threshold for the strip and the search.
     const memory = output.results[0]!.output.memory;
     expect(first?.verdict).toBe(memoryVerdict(memory.deviceUsed, memory.capacity).verdict);
-    const tight = { ...output.results[0]!, output: { ...output.results[0]!.output, memory: { ...memory, reserved: 74.5 * 2 ** 30, deviceUsed: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 } } };
+    const tight = {
+      ...output.results[0]!,
+      output: {
+        ...output.results[0]!.output,
+        memory: { ...memory, reserved: 74.5 * 2 ** 30, deviceUsed: 74.5 * 2 ** 30, capacity: 80 * 2 ** 30 },
+      },
+    };
     expect(searchRows([tight])[0]?.verdict).toBe('tight');
   });
 });
 
 describe('sizing the cluster from the page', () => {
   it('reads the form: GPU types, a whole-number range, a day limit, the margin; names the field of each bad value', () => {
-    const sizing = { ...INITIAL_FORM, mode: 'sizing' as const, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '64', maxGpus: '1,024', maxDays: '30' } };
+    const sizing = {
+      ...INITIAL_FORM,
+      mode: 'sizing' as const,
+      sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '64', maxGpus: '1,024', maxDays: '30' },
+    };
     const read = readForm(sizing);
     // The default margin is the verdict's own: 1 − the tight share (74.99 %), rounded up to 25.1 %.
-    expect('form' in read && read.form).toMatchObject({ mode: 'sizing', objective: 'usd', memoryMarginPercent: 25.1, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 } });
+    expect('form' in read && read.form).toMatchObject({
+      mode: 'sizing',
+      objective: 'usd',
+      memoryMarginPercent: 25.1,
+      sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 },
+    });
     const bad = readForm({ ...sizing, margin: '95', sizing: { gpuTypes: [], minGpus: '512', maxGpus: '256', maxDays: '-1' } });
     expect('errors' in bad && bad.errors).toEqual([
       'Memory kept free: a percentage from 0 to 90.',
@@ -130,12 +156,33 @@ describe('sizing the cluster from the page', () => {
   });
 });
 
-describe('a document\'s search block opens the panel on its question', () => {
+describe("a document's search block opens the panel on its question", () => {
   it('sizing fields, objective, margin and split rule come from the block; a bad block leaves the defaults', () => {
-    const doc = { ...DEFAULT_DOCUMENT, search: { objective: 'days', gpuTypes: ['h100-sxm', 'h200'], minGpus: 128, maxGpus: 2048, maxUsd: 2e6, memoryMargin: 0.15, evenLayers: false } };
+    const doc = {
+      ...DEFAULT_DOCUMENT,
+      search: {
+        objective: 'days',
+        gpuTypes: ['h100-sxm', 'h200'],
+        minGpus: 128,
+        maxGpus: 2048,
+        maxUsd: 2e6,
+        memoryMargin: 0.15,
+        evenLayers: false,
+      },
+    };
     const form = formFromDocument(doc);
-    expect(form).toMatchObject({ mode: 'sizing', sizingObjective: 'days', maxUsd: '2000000', margin: '15', unevenLayers: true, sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '128', maxGpus: '2048', maxDays: INITIAL_FORM.sizing.maxDays } });
-    expect(formFromDocument({ ...DEFAULT_DOCUMENT, search: { objective: 'headroom' } })).toMatchObject({ mode: 'layout', objective: 'memoryHeadroom' });
+    expect(form).toMatchObject({
+      mode: 'sizing',
+      sizingObjective: 'days',
+      maxUsd: '2000000',
+      margin: '15',
+      unevenLayers: true,
+      sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '128', maxGpus: '2048', maxDays: INITIAL_FORM.sizing.maxDays },
+    });
+    expect(formFromDocument({ ...DEFAULT_DOCUMENT, search: { objective: 'headroom' } })).toMatchObject({
+      mode: 'layout',
+      objective: 'memoryHeadroom',
+    });
     expect(formFromDocument({ ...DEFAULT_DOCUMENT, search: { minGpus: 'many' } })).toEqual(INITIAL_FORM);
     expect(formFromDocument(DEFAULT_DOCUMENT)).toEqual(INITIAL_FORM);
   });

@@ -27,7 +27,7 @@ describe('exporting the layouts the search found', () => {
     expect(Number(at('Training time (days)'))).toBe(best.days);
   });
 
-  it('Markdown: the table as the page shows it, with each GPU\'s capacity beside the memory', () => {
+  it("Markdown: the table as the page shows it, with each GPU's capacity beside the memory", () => {
     const lines = searchToMarkdown(rows).split('\n');
     expect(lines[0]).toBe('## Layouts found');
     expect(lines[2]).toBe('| Rank | GPU | GPUs | Memory per GPU / capacity | Tokens/s | MFU | Days | Cost | Layout |');

@@ -14,19 +14,61 @@ function capacityOf(row: SearchRow): number {
 export function searchToMarkdown(rows: readonly SearchRow[], title = 'Layouts found'): string {
   const header = ['Rank', 'GPU', 'GPUs', 'Memory per GPU / capacity', 'Tokens/s', 'MFU', 'Days', 'Cost', 'Layout'];
   const body = rows.map((r) => [
-    String(r.rank), r.gpuName, formatCount(r.result.cluster.gpus),
+    String(r.rank),
+    r.gpuName,
+    formatCount(r.result.cluster.gpus),
     `${formatGiB(r.memoryBytes)} of ${formatGiB(capacityOf(r))} (${formatPercent(r.memoryBytes / capacityOf(r))}), ${VERDICT_LABEL[r.verdict].toLowerCase()}`,
-    formatTokensPerSecond(r.tokensPerSecond), formatPercent(r.mfu), formatDays(r.days), formatUsd(r.usd), layoutText(r.result),
+    formatTokensPerSecond(r.tokensPerSecond),
+    formatPercent(r.mfu),
+    formatDays(r.days),
+    formatUsd(r.usd),
+    layoutText(r.result),
   ]);
-  return [`## ${title}`, '', ...markdownTable(header, body, header.map((_, i) => i > 1 && i < header.length - 1)), ''].join('\n');
+  return [
+    `## ${title}`,
+    '',
+    ...markdownTable(
+      header,
+      body,
+      header.map((_, i) => i > 1 && i < header.length - 1),
+    ),
+    '',
+  ].join('\n');
 }
 
 export const SEARCH_CSV_HEADER = [
-  'Rank', 'GPU type', 'GPUs', 'TP', 'PP', 'DP', 'CP', 'EP', 'VPP', 'ZeRO stage', 'Pipeline schedule', 'Sequence parallel',
-  'Micro-batch (sequences)', 'Recompute', 'Optimizer offload', 'Parameter offload', 'Memory per GPU (bytes)', 'GPU memory capacity (bytes)',
-  'Memory share of capacity (fraction)', 'Memory verdict', 'Throughput (tokens/s)', 'MFU (fraction)', 'Training time (days)', 'Cost (USD)',
-  'Memory range low (bytes)', 'Memory range high (bytes)', 'Throughput range low (tokens/s)', 'Throughput range high (tokens/s)',
-  'Training time range low (days)', 'Training time range high (days)', 'Cost range low (USD)', 'Cost range high (USD)',
+  'Rank',
+  'GPU type',
+  'GPUs',
+  'TP',
+  'PP',
+  'DP',
+  'CP',
+  'EP',
+  'VPP',
+  'ZeRO stage',
+  'Pipeline schedule',
+  'Sequence parallel',
+  'Micro-batch (sequences)',
+  'Recompute',
+  'Optimizer offload',
+  'Parameter offload',
+  'Memory per GPU (bytes)',
+  'GPU memory capacity (bytes)',
+  'Memory share of capacity (fraction)',
+  'Memory verdict',
+  'Throughput (tokens/s)',
+  'MFU (fraction)',
+  'Training time (days)',
+  'Cost (USD)',
+  'Memory range low (bytes)',
+  'Memory range high (bytes)',
+  'Throughput range low (tokens/s)',
+  'Throughput range high (tokens/s)',
+  'Training time range low (days)',
+  'Training time range high (days)',
+  'Cost range low (USD)',
+  'Cost range high (USD)',
 ] as const;
 
 function field(value: number | string | boolean): string {
@@ -41,11 +83,37 @@ export function searchToCsv(rows: readonly SearchRow[]): string {
     const p = r.result.parallel;
     const t = r.result.training;
     return [
-      r.rank, r.gpuName, r.result.cluster.gpus, p.tp, p.pp, p.dp, p.cp, p.ep, p.vpp, p.zero, p.schedule, p.sequenceParallel,
-      t.microBatch, t.recompute, t.offload.optimizer, t.offload.parameters, r.memoryBytes, capacityOf(r), r.memoryBytes / capacityOf(r),
-      VERDICT_LABEL[r.verdict], r.tokensPerSecond, r.mfu, r.days, r.usd,
-      ...(['memoryBytes', 'tokensPerSecond', 'days', 'usd'] as const).flatMap((k) => [r.ranges?.[k]?.low ?? NaN, r.ranges?.[k]?.high ?? NaN]),
-    ].map(field).join(',');
+      r.rank,
+      r.gpuName,
+      r.result.cluster.gpus,
+      p.tp,
+      p.pp,
+      p.dp,
+      p.cp,
+      p.ep,
+      p.vpp,
+      p.zero,
+      p.schedule,
+      p.sequenceParallel,
+      t.microBatch,
+      t.recompute,
+      t.offload.optimizer,
+      t.offload.parameters,
+      r.memoryBytes,
+      capacityOf(r),
+      r.memoryBytes / capacityOf(r),
+      VERDICT_LABEL[r.verdict],
+      r.tokensPerSecond,
+      r.mfu,
+      r.days,
+      r.usd,
+      ...(['memoryBytes', 'tokensPerSecond', 'days', 'usd'] as const).flatMap((k) => [
+        r.ranges?.[k]?.low ?? NaN,
+        r.ranges?.[k]?.high ?? NaN,
+      ]),
+    ]
+      .map(field)
+      .join(',');
   });
   return `${[SEARCH_CSV_HEADER.map(csvField).join(','), ...lines].join('\r\n')}\r\n`;
 }

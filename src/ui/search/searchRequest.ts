@@ -108,7 +108,9 @@ export function searchOptionsOf(doc: Doc, form: SearchForm): SearchOptions {
 }
 
 /** A found layout as Apply reads it: the cluster's GPU is written only when the search chose it (cluster sizing: a preset id). */
-export type AppliedLayout = Pick<SearchDocumentResult, 'parallel' | 'training'> & { readonly cluster: { readonly gpus: number; readonly gpu?: SearchDocumentResult['cluster']['gpu'] } };
+export type AppliedLayout = Pick<SearchDocumentResult, 'parallel' | 'training'> & {
+  readonly cluster: { readonly gpus: number; readonly gpu?: SearchDocumentResult['cluster']['gpu'] };
+};
 
 /** The document with a found layout in place of its own: degrees, micro-batch, recomputation, offload, cluster size and (when sized) GPU. */
 export function withLayout(doc: Doc, result: AppliedLayout): Doc {

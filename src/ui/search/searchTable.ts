@@ -12,7 +12,10 @@ import { formatCountOf } from '../format.ts';
 
 export type SortKey = 'rank' | 'memoryBytes' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd';
 export type SortDirection = 'ascending' | 'descending';
-export interface SortOrder { readonly key: SortKey; readonly direction: SortDirection }
+export interface SortOrder {
+  readonly key: SortKey;
+  readonly direction: SortDirection;
+}
 
 interface Figures {
   /** The one memory figure (model/memory/fit.ts, fitMemoryBytes): what the strip, the chart and the verdict show for this layout. */
@@ -57,7 +60,13 @@ function figures(v: SearchVariant): Figures {
 
 function rangesOf(output: SearchVariant['output']): NonNullable<Figures['ranges']> {
   const b = headlineBands(output, UNCERTAINTY_TABLE);
-  const pairs = [['memoryBytes', b.memoryTotal], ['tokensPerSecond', b.tokensPerSecond], ['mfu', b.mfu], ['days', b.days], ['usd', b.usd]] as const;
+  const pairs = [
+    ['memoryBytes', b.memoryTotal],
+    ['tokensPerSecond', b.tokensPerSecond],
+    ['mfu', b.mfu],
+    ['days', b.days],
+    ['usd', b.usd],
+  ] as const;
   return Object.fromEntries(pairs.filter(([, band]) => band !== undefined));
 }
 
@@ -97,7 +106,9 @@ export function nextOrder(current: SortOrder, key: SortKey): SortOrder {
 }
 
 /** "TP 2 · PP 8 · DP 2 · CP 2", then what else differs from the plain layout. */
-export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'training'> & { readonly cluster: { readonly gpus: number } }): string {
+export function layoutText(
+  result: Pick<SearchDocumentResult, 'parallel' | 'training'> & { readonly cluster: { readonly gpus: number } },
+): string {
   const p = result.parallel;
   const degrees = [`TP ${p.tp}`, `PP ${p.pp}`, `DP ${p.dp}`];
   if (p.cp > 1) degrees.push(`CP ${p.cp}`);
@@ -105,7 +116,13 @@ export function layoutText(result: Pick<SearchDocumentResult, 'parallel' | 'trai
   if (p.vpp > 1) degrees.push(`VPP ${p.vpp}`);
   const schedule = scheduleWords(p.schedule, p.pp, p.vpp);
   const recompute = result.training.recompute === 'none' ? 'no recompute' : `${result.training.recompute} recompute`;
-  const details = [formatCountOf(result.cluster.gpus, 'GPU'), `ZeRO-${p.zero}`, ...(schedule ? [schedule] : []), `MBS ${result.training.microBatch}`, recompute];
+  const details = [
+    formatCountOf(result.cluster.gpus, 'GPU'),
+    `ZeRO-${p.zero}`,
+    ...(schedule ? [schedule] : []),
+    `MBS ${result.training.microBatch}`,
+    recompute,
+  ];
   if (p.sequenceParallel) details.push('SP');
   if (result.training.offload.optimizer) details.push('optimizer offload');
   if (result.training.offload.parameters) details.push('parameter offload');

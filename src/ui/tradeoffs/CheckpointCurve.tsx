@@ -38,13 +38,19 @@ function GoodputTooltip({ active, payload }: { active?: boolean; payload?: Reado
   return (
     <div style={TOOLTIP_STYLES.contentStyle} className="px-2 py-1">
       <p style={TOOLTIP_STYLES.labelStyle}>Every {p.valueLabel}</p>
-      <p>Goodput {formatPercent(p.goodput)} · {formatDays(p.days)}</p>
+      <p>
+        Goodput {formatPercent(p.goodput)} · {formatDays(p.days)}
+      </p>
       <p>Click to checkpoint at this interval</p>
     </div>
   );
 }
 
-interface DotProps { readonly cx?: number; readonly cy?: number; readonly index?: number }
+interface DotProps {
+  readonly cx?: number;
+  readonly cy?: number;
+  readonly index?: number;
+}
 
 /** After the three charts of the knob's curve (TradeoffChart's stagger), in a task of its own. */
 const CURVE_DELAY_MS = 3 * CHART_STAGGER_MS;
@@ -56,7 +62,15 @@ export default function CheckpointCurve(props: Props) {
 }
 
 // Memoized: until its turn comes, the curve keeps its drawing without redrawing it.
-const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMinutes, chosenMinutes, writeSeconds, clusterMtbfHours, medianBest, onApply }: Props) {
+const CheckpointCurveNow = memo(function CheckpointCurveNow({
+  points,
+  optimumMinutes,
+  chosenMinutes,
+  writeSeconds,
+  clusterMtbfHours,
+  medianBest,
+  onApply,
+}: Props) {
   const best = bestGoodput(points);
   const optimum = points.find((p) => p.value === optimumMinutes);
   const low = Math.min(...points.map((p) => p.goodput));
@@ -66,29 +80,78 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMin
     return (
       <g key={p.index} style={{ cursor: 'pointer' }} onClick={() => onApply(p)} data-testid="checkpoint-point" data-value={String(p.value)}>
         <circle cx={props.cx} cy={props.cy} r={10} fill="transparent" />
-        <circle cx={props.cx} cy={props.cy} r={p.value === optimumMinutes ? 5.5 : 3.5} fill={p.value === optimumMinutes ? OPTIMUM_COLOR : COLOR} stroke="#ffffff" />
+        <circle
+          cx={props.cx}
+          cy={props.cy}
+          r={p.value === optimumMinutes ? 5.5 : 3.5}
+          fill={p.value === optimumMinutes ? OPTIMUM_COLOR : COLOR}
+          stroke="#ffffff"
+        />
       </g>
     );
   };
-  const summary = `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ${formatMinutes(points[points.length - 1]?.value as number)}. `
-    + `Young/Daly optimum: every ${formatMinutes(optimumMinutes)}, goodput ${formatPercent(optimum?.goodput ?? 0)}; `
-    + `highest on the curve: every ${best?.valueLabel ?? ''}.`;
+  const summary =
+    `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ${formatMinutes(points[points.length - 1]?.value as number)}. ` +
+    `Young/Daly optimum: every ${formatMinutes(optimumMinutes)}, goodput ${formatPercent(optimum?.goodput ?? 0)}; ` +
+    `highest on the curve: every ${best?.valueLabel ?? ''}.`;
   return (
     <figure>
-      <div data-testid="checkpoint-curve" data-optimum-minutes={optimumMinutes} role="img" aria-label={summary} className="text-gray-700 dark:text-gray-300">
-        <LineChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={{ top: 20, right: 24, bottom: 16, left: 8 }}
-          style={{ width: '100%', height: 200 }}>
+      <div
+        data-testid="checkpoint-curve"
+        data-optimum-minutes={optimumMinutes}
+        role="img"
+        aria-label={summary}
+        className="text-gray-700 dark:text-gray-300"
+      >
+        <LineChart
+          responsive
+          accessibilityLayer={false}
+          data={points as TradeoffPoint[]}
+          margin={{ top: 20, right: 24, bottom: 16, left: 8 }}
+          style={{ width: '100%', height: 200 }}
+        >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis dataKey={(p: TradeoffPoint) => p.value as number} type="number" scale="log" domain={['dataMin', 'dataMax']} ticks={TICKS_MINUTES}
-            interval={0} tick={plainTick} tickFormatter={(v: number) => formatMinutes(v)} stroke="currentColor"
-            label={{ value: 'Minutes between checkpoints (log scale)', position: 'insideBottom', offset: -10, fill: 'currentColor', fontSize: 12 }} />
-          <YAxis width={56} domain={[Math.max(0, Math.floor(low * 20) / 20), 1]} tick={plainTick} interval={0} tickCount={4}
-            tickFormatter={(v: number) => formatPercent(v)} stroke="currentColor" />
-          <ReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3"
-            label={{ value: `optimum ${formatMinutes(optimumMinutes)}`, position: 'top', fill: 'currentColor', fontSize: 12 }} />
+          <XAxis
+            dataKey={(p: TradeoffPoint) => p.value as number}
+            type="number"
+            scale="log"
+            domain={['dataMin', 'dataMax']}
+            ticks={TICKS_MINUTES}
+            interval={0}
+            tick={plainTick}
+            tickFormatter={(v: number) => formatMinutes(v)}
+            stroke="currentColor"
+            label={{
+              value: 'Minutes between checkpoints (log scale)',
+              position: 'insideBottom',
+              offset: -10,
+              fill: 'currentColor',
+              fontSize: 12,
+            }}
+          />
+          <YAxis
+            width={56}
+            domain={[Math.max(0, Math.floor(low * 20) / 20), 1]}
+            tick={plainTick}
+            interval={0}
+            tickCount={4}
+            tickFormatter={(v: number) => formatPercent(v)}
+            stroke="currentColor"
+          />
+          <ReferenceLine
+            x={optimumMinutes}
+            stroke={OPTIMUM_COLOR}
+            strokeWidth={2}
+            strokeDasharray="5 3"
+            label={{ value: `optimum ${formatMinutes(optimumMinutes)}`, position: 'top', fill: 'currentColor', fontSize: 12 }}
+          />
           {chosenMinutes !== null && chosenMinutes !== optimumMinutes && (
-            <ReferenceLine x={chosenMinutes} stroke="currentColor" strokeDasharray="2 2"
-              label={{ value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 }} />
+            <ReferenceLine
+              x={chosenMinutes}
+              stroke="currentColor"
+              strokeDasharray="2 2"
+              label={{ value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 }}
+            />
           )}
           <Tooltip content={<GoodputTooltip />} isAnimationActive={false} />
           <Line dataKey="goodput" stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={dot} activeDot={false} />
@@ -98,12 +161,18 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMin
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         <span data-testid="checkpoint-optimum">Young/Daly optimum: every {formatMinutes(optimumMinutes)}</span>
         {writeSeconds !== null && clusterMtbfHours !== null && (
-          <> = √(2 × {formatSeconds(writeSeconds)} to write × {formatSeconds(clusterMtbfHours * SECONDS_PER_HOUR)} between failures of the whole cluster)</>
-        )}, goodput {formatPercent(optimum?.goodput ?? 0)}.
+          <>
+            {' '}
+            = √(2 × {formatSeconds(writeSeconds)} to write × {formatSeconds(clusterMtbfHours * SECONDS_PER_HOUR)} between failures of the
+            whole cluster)
+          </>
+        )}
+        , goodput {formatPercent(optimum?.goodput ?? 0)}.
         {chosenMinutes !== null && chosenMinutes !== optimumMinutes && <> This run checkpoints every {formatMinutes(chosenMinutes)}.</>}
         {medianBest && (
           <span data-testid="checkpoint-median-best" className="block">
-            Against the distribution: every {formatMinutes(medianBest.minutes)}, the median simulated run ends in {formatDays(medianBest.days[1])} (p10 {formatDays(medianBest.days[0])}, p90 {formatDays(medianBest.days[2])}).
+            Against the distribution: every {formatMinutes(medianBest.minutes)}, the median simulated run ends in{' '}
+            {formatDays(medianBest.days[1])} (p10 {formatDays(medianBest.days[0])}, p90 {formatDays(medianBest.days[2])}).
           </span>
         )}
       </figcaption>
@@ -114,8 +183,19 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({ points, optimumMin
 /** The interval chosen against the distribution, as a vertical mark (labelled below the axis' top, apart from Young's). */
 function MedianMark({ minutes, optimumMinutes }: { minutes: number; optimumMinutes: number }) {
   return (
-    <ReferenceLine x={minutes} stroke={MEDIAN_COLOR} strokeWidth={2} strokeDasharray="1 3" ifOverflow="extendDomain"
-      label={{ value: minutes === optimumMinutes ? 'median best: same' : `median best ${formatMinutes(minutes)}`, position: 'insideTopRight', fill: 'currentColor', fontSize: 12 }} />
+    <ReferenceLine
+      x={minutes}
+      stroke={MEDIAN_COLOR}
+      strokeWidth={2}
+      strokeDasharray="1 3"
+      ifOverflow="extendDomain"
+      label={{
+        value: minutes === optimumMinutes ? 'median best: same' : `median best ${formatMinutes(minutes)}`,
+        position: 'insideTopRight',
+        fill: 'currentColor',
+        fontSize: 12,
+      }}
+    />
   );
 }
 
@@ -127,25 +207,65 @@ function EndDaysCurve({ points, optimumMinutes, medianBest }: Pick<Props, 'point
   const high = Math.max(...ranged.map((p) => p.range?.days[2] ?? 0));
   const first = ranged[0];
   const last = ranged[ranged.length - 1];
-  const summary = `Days to the end against the checkpoint interval, the median of the simulated runs with their p10–p90 band: `
-    + `${first?.valueLabel ?? ''}: ${formatDays(first?.range?.days[1] ?? 0)}; ${last?.valueLabel ?? ''}: ${formatDays(last?.range?.days[1] ?? 0)}. `
-    + `Young/Daly optimum every ${formatMinutes(optimumMinutes)}`
-    + (medianBest ? `; the median ends soonest every ${formatMinutes(medianBest.minutes)}, in ${formatDays(medianBest.days[1])}.` : '.');
+  const summary =
+    `Days to the end against the checkpoint interval, the median of the simulated runs with their p10–p90 band: ` +
+    `${first?.valueLabel ?? ''}: ${formatDays(first?.range?.days[1] ?? 0)}; ${last?.valueLabel ?? ''}: ${formatDays(last?.range?.days[1] ?? 0)}. ` +
+    `Young/Daly optimum every ${formatMinutes(optimumMinutes)}` +
+    (medianBest ? `; the median ends soonest every ${formatMinutes(medianBest.minutes)}, in ${formatDays(medianBest.days[1])}.` : '.');
   return (
-    <div data-testid="checkpoint-days-curve" data-median-best-minutes={medianBest?.minutes} role="img" aria-label={summary} className="mt-2 text-gray-700 dark:text-gray-300">
+    <div
+      data-testid="checkpoint-days-curve"
+      data-median-best-minutes={medianBest?.minutes}
+      role="img"
+      aria-label={summary}
+      className="mt-2 text-gray-700 dark:text-gray-300"
+    >
       <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
-      <ComposedChart responsive accessibilityLayer={false} data={ranged as TradeoffPoint[]} margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
-        style={{ width: '100%', height: 140 }}>
+      <ComposedChart
+        responsive
+        accessibilityLayer={false}
+        data={ranged as TradeoffPoint[]}
+        margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
+        style={{ width: '100%', height: 140 }}
+      >
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-        <XAxis dataKey={(p: TradeoffPoint) => p.value as number} type="number" scale="log" domain={['dataMin', 'dataMax']} ticks={TICKS_MINUTES}
-          interval={0} tick={plainTick} tickFormatter={(v: number) => formatMinutes(v)} stroke="currentColor" />
-        <YAxis width={56} domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]} tick={plainTick} tickCount={3}
-          tickFormatter={(v: number) => formatNumber(v)} stroke="currentColor" />
+        <XAxis
+          dataKey={(p: TradeoffPoint) => p.value as number}
+          type="number"
+          scale="log"
+          domain={['dataMin', 'dataMax']}
+          ticks={TICKS_MINUTES}
+          interval={0}
+          tick={plainTick}
+          tickFormatter={(v: number) => formatMinutes(v)}
+          stroke="currentColor"
+        />
+        <YAxis
+          width={56}
+          domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]}
+          tick={plainTick}
+          tickCount={3}
+          tickFormatter={(v: number) => formatNumber(v)}
+          stroke="currentColor"
+        />
         <ReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3" />
         {medianBest && <MedianMark minutes={medianBest.minutes} optimumMinutes={optimumMinutes} />}
-        <Area dataKey={(p: TradeoffPoint) => [p.range?.days[0] ?? 0, p.range?.days[2] ?? 0]} stroke="none" fill={COLOR} fillOpacity={0.2}
-          isAnimationActive={false} activeDot={false} />
-        <Line dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0} stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={false} activeDot={false} />
+        <Area
+          dataKey={(p: TradeoffPoint) => [p.range?.days[0] ?? 0, p.range?.days[2] ?? 0]}
+          stroke="none"
+          fill={COLOR}
+          fillOpacity={0.2}
+          isAnimationActive={false}
+          activeDot={false}
+        />
+        <Line
+          dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0}
+          stroke={COLOR}
+          strokeWidth={2}
+          isAnimationActive={false}
+          dot={false}
+          activeDot={false}
+        />
       </ComposedChart>
     </div>
   );

@@ -23,21 +23,43 @@ interface Series {
   readonly tick: (v: number) => string;
 }
 
-const SPEED: Series = { id: 'speed', title: 'Tokens per second', color: '#0072b2', of: (p) => p.tokensPerSecond, tick: (v) => formatTokensPerSecond(v).replace(' tokens/s', '') };
-const MEMORY: Series = { id: 'memory', title: 'Memory per GPU (GiB, used on the device)', color: '#cc79a7', of: (p) => p.memoryGiB, tick: (v) => formatNumber(v) };
+const SPEED: Series = {
+  id: 'speed',
+  title: 'Tokens per second',
+  color: '#0072b2',
+  of: (p) => p.tokensPerSecond,
+  tick: (v) => formatTokensPerSecond(v).replace(' tokens/s', ''),
+};
+const MEMORY: Series = {
+  id: 'memory',
+  title: 'Memory per GPU (GiB, used on the device)',
+  color: '#cc79a7',
+  of: (p) => p.memoryGiB,
+  tick: (v) => formatNumber(v),
+};
 const COST: Readonly<Record<CostUnit, Series>> = {
-  usd: { id: 'cost', title: 'Cost of the token budget (US$)', color: '#009e73', of: (p) => p.usd, tick: (v) => (v === 0 ? '0' : formatUsd(v)) },
+  usd: {
+    id: 'cost',
+    title: 'Cost of the token budget (US$)',
+    color: '#009e73',
+    of: (p) => p.usd,
+    tick: (v) => (v === 0 ? '0' : formatUsd(v)),
+  },
   days: { id: 'cost', title: 'Days for the token budget', color: '#009e73', of: (p) => p.days, tick: (v) => formatNumber(v) },
 };
 /** The cost chart of a banded knob (points.ts BANDED_KNOBS): the median simulated run, its p10–p90 band drawn behind. */
 const BANDED_COST: Readonly<Record<CostUnit, Series & { readonly band: (p: TradeoffPoint) => [number, number] }>> = {
   usd: {
-    ...COST.usd, title: 'Cost of the token budget (US$): median simulated run, p10–p90 band',
-    of: (p) => p.range?.usd[1] ?? p.usd, band: (p) => [p.range?.usd[0] ?? p.usd, p.range?.usd[2] ?? p.usd],
+    ...COST.usd,
+    title: 'Cost of the token budget (US$): median simulated run, p10–p90 band',
+    of: (p) => p.range?.usd[1] ?? p.usd,
+    band: (p) => [p.range?.usd[0] ?? p.usd, p.range?.usd[2] ?? p.usd],
   },
   days: {
-    ...COST.days, title: 'Days for the token budget: median simulated run, p10–p90 band',
-    of: (p) => p.range?.days[1] ?? p.days, band: (p) => [p.range?.days[0] ?? p.days, p.range?.days[2] ?? p.days],
+    ...COST.days,
+    title: 'Days for the token budget: median simulated run, p10–p90 band',
+    of: (p) => p.range?.days[1] ?? p.days,
+    band: (p) => [p.range?.days[0] ?? p.days, p.range?.days[2] ?? p.days],
   },
 };
 
@@ -53,24 +75,46 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
   if (!active || !p) return null;
   return (
     <div style={TOOLTIP_STYLES.contentStyle} className="px-2 py-1">
-      <p style={TOOLTIP_STYLES.labelStyle}>{p.valueLabel}{p.current ? ' (current)' : ''}</p>
-      <p>{formatTokensPerSecond(p.tokensPerSecond)} · MFU {formatPercent(p.mfu)}</p>
-      <p>{formatGiB(p.memoryGiB * GiB)} of {formatGiB(p.capacityGiB * GiB)}{p.verdict === 'safe' ? '' : `: ${VERDICT_LABEL[p.verdict].toLowerCase()}`}</p>
-      <p>{formatDays(p.days)} · {formatUsd(p.usd)}</p>
+      <p style={TOOLTIP_STYLES.labelStyle}>
+        {p.valueLabel}
+        {p.current ? ' (current)' : ''}
+      </p>
+      <p>
+        {formatTokensPerSecond(p.tokensPerSecond)} · MFU {formatPercent(p.mfu)}
+      </p>
+      <p>
+        {formatGiB(p.memoryGiB * GiB)} of {formatGiB(p.capacityGiB * GiB)}
+        {p.verdict === 'safe' ? '' : `: ${VERDICT_LABEL[p.verdict].toLowerCase()}`}
+      </p>
+      <p>
+        {formatDays(p.days)} · {formatUsd(p.usd)}
+      </p>
       {p.range && <p>Simulated end: {rangeText(p, 'days')}</p>}
       <p>Click to apply</p>
     </div>
   );
 }
 
-interface DotProps { readonly cx?: number; readonly cy?: number; readonly index?: number }
+interface DotProps {
+  readonly cx?: number;
+  readonly cy?: number;
+  readonly index?: number;
+}
 
 const HEIGHT = { speed: 116, memory: 116, cost: 140 } as const;
 
 type BandedSeries = Series & { readonly band?: (p: TradeoffPoint) => [number, number] };
 
-function SmallChart({ series, order, points: newest, onApply }: {
-  series: BandedSeries; order: number; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void;
+function SmallChart({
+  series,
+  order,
+  points: newest,
+  onApply,
+}: {
+  series: BandedSeries;
+  order: number;
+  points: readonly TradeoffPoint[];
+  onApply: (p: TradeoffPoint) => void;
 }) {
   const points = useStaggeredValue(newest, order * CHART_STAGGER_MS);
   if (!points) return <div style={{ height: HEIGHT[series.id] + 16 }} />;
@@ -78,7 +122,15 @@ function SmallChart({ series, order, points: newest, onApply }: {
 }
 
 // Memoized: until its turn comes, a chart keeps its drawing without redrawing it.
-const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: { series: BandedSeries; points: readonly TradeoffPoint[]; onApply: (p: TradeoffPoint) => void }) {
+const SmallChartNow = memo(function SmallChartNow({
+  series,
+  points,
+  onApply,
+}: {
+  series: BandedSeries;
+  points: readonly TradeoffPoint[];
+  onApply: (p: TradeoffPoint) => void;
+}) {
   const tickLabels = (i: number) => points[i]?.valueLabel ?? '';
   const current = points.find((p) => p.current);
   const capacity = points[0]?.capacityGiB ?? 0;
@@ -87,48 +139,113 @@ const SmallChartNow = memo(function SmallChartNow({ series, points, onApply }: {
     if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
     // A transparent disc of 12 px around the visible dot: a target a hand can hit.
     return (
-      <g key={p.index} style={{ cursor: 'pointer' }} onClick={() => onApply(p)}
-        data-testid="tradeoff-point" data-series={series.id} data-value={String(p.value)} data-fits={p.fits ? 'true' : 'false'}
-        data-current={p.current ? 'true' : undefined}>
+      <g
+        key={p.index}
+        style={{ cursor: 'pointer' }}
+        onClick={() => onApply(p)}
+        data-testid="tradeoff-point"
+        data-series={series.id}
+        data-value={String(p.value)}
+        data-fits={p.fits ? 'true' : 'false'}
+        data-current={p.current ? 'true' : undefined}
+      >
         <circle cx={props.cx} cy={props.cy} r={12} fill="transparent" />
-        <circle cx={props.cx} cy={props.cy} r={p.current ? 6 : 4.5} fill={p.fits ? series.color : OOM_COLOR}
-          stroke={p.current ? 'currentColor' : '#ffffff'} strokeWidth={p.current ? 2.5 : 1} />
+        <circle
+          cx={props.cx}
+          cy={props.cy}
+          r={p.current ? 6 : 4.5}
+          fill={p.fits ? series.color : OOM_COLOR}
+          stroke={p.current ? 'currentColor' : '#ffffff'}
+          strokeWidth={p.current ? 2.5 : 1}
+        />
       </g>
     );
   };
   return (
     <div className="text-gray-700 dark:text-gray-300">
       <p className="text-xs font-medium">{series.title}</p>
-      <ComposedChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={{ top: 6, right: 16, bottom: 2, left: 8 }}
-        style={{ width: '100%', height: HEIGHT[series.id] }}>
+      <ComposedChart
+        responsive
+        accessibilityLayer={false}
+        data={points as TradeoffPoint[]}
+        margin={{ top: 6, right: 16, bottom: 2, left: 8 }}
+        style={{ width: '100%', height: HEIGHT[series.id] }}
+      >
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-        <XAxis dataKey="index" type="number" domain={[-0.5, points.length - 0.5]} ticks={points.map((p) => p.index)} interval={0}
-          tick={plainTick} tickFormatter={(i: number) => tickLabels(i)} stroke="currentColor" height={series.id === 'cost' ? 24 : 8}
-          hide={series.id !== 'cost'} />
-        <YAxis width={64} tick={plainTick} tickFormatter={series.tick} stroke="currentColor" interval={0} tickCount={3}
-          domain={[0, (max: number) => niceCeiling(Math.max(max, series.id === 'memory' ? capacity : 0) * 1.05)]} />
-        {points.filter((p) => !p.fits).map((p) => (
-          <ReferenceArea key={p.index} x1={p.index - 0.5} x2={p.index + 0.5} fill={OOM_COLOR} fillOpacity={0.1} ifOverflow="hidden" />
-        ))}
+        <XAxis
+          dataKey="index"
+          type="number"
+          domain={[-0.5, points.length - 0.5]}
+          ticks={points.map((p) => p.index)}
+          interval={0}
+          tick={plainTick}
+          tickFormatter={(i: number) => tickLabels(i)}
+          stroke="currentColor"
+          height={series.id === 'cost' ? 24 : 8}
+          hide={series.id !== 'cost'}
+        />
+        <YAxis
+          width={64}
+          tick={plainTick}
+          tickFormatter={series.tick}
+          stroke="currentColor"
+          interval={0}
+          tickCount={3}
+          domain={[0, (max: number) => niceCeiling(Math.max(max, series.id === 'memory' ? capacity : 0) * 1.05)]}
+        />
+        {points
+          .filter((p) => !p.fits)
+          .map((p) => (
+            <ReferenceArea key={p.index} x1={p.index - 0.5} x2={p.index + 0.5} fill={OOM_COLOR} fillOpacity={0.1} ifOverflow="hidden" />
+          ))}
         {current && <ReferenceLine x={current.index} stroke="currentColor" strokeDasharray="3 3" strokeOpacity={0.6} />}
         {series.id === 'memory' && capacity > 0 && (
-          <ReferenceLine y={capacity} stroke={OOM_COLOR} strokeDasharray="6 3" strokeWidth={1.5} ifOverflow="extendDomain"
-            label={{ value: 'capacity', position: 'insideTopRight', fill: 'currentColor', fontSize: 11 }} />
+          <ReferenceLine
+            y={capacity}
+            stroke={OOM_COLOR}
+            strokeDasharray="6 3"
+            strokeWidth={1.5}
+            ifOverflow="extendDomain"
+            label={{ value: 'capacity', position: 'insideTopRight', fill: 'currentColor', fontSize: 11 }}
+          />
         )}
         <Tooltip content={<PointTooltip />} isAnimationActive={false} />
         {series.band && (
-          <Area dataKey={series.band} name="p10–p90" stroke="none" fill={series.color} fillOpacity={0.2} isAnimationActive={false}
-            activeDot={false} data-testid="tradeoff-band" />
+          <Area
+            dataKey={series.band}
+            name="p10–p90"
+            stroke="none"
+            fill={series.color}
+            fillOpacity={0.2}
+            isAnimationActive={false}
+            activeDot={false}
+            data-testid="tradeoff-band"
+          />
         )}
-        <Line dataKey={series.of} name={series.title} stroke={series.color} strokeWidth={2} isAnimationActive={false} dot={dot}
-          activeDot={false} />
+        <Line
+          dataKey={series.of}
+          name={series.title}
+          stroke={series.color}
+          strokeWidth={2}
+          isAnimationActive={false}
+          dot={dot}
+          activeDot={false}
+        />
       </ComposedChart>
     </div>
   );
 });
 
 /** Screen-reader and keyboard twin of the charts: the figures of every value, each with an Apply button. */
-function TradeoffTable({ points, banded, onApply }: { points: readonly TradeoffPoint[]; banded: boolean; onApply: (p: TradeoffPoint) => void }) {
+function TradeoffTable({
+  points,
+  banded,
+  onApply,
+}: {
+  points: readonly TradeoffPoint[];
+  banded: boolean;
+  onApply: (p: TradeoffPoint) => void;
+}) {
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">The curve as a table, with a button to apply each value</summary>
@@ -136,24 +253,50 @@ function TradeoffTable({ points, banded, onApply }: { points: readonly TradeoffP
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
             <tr>
-              <th scope="col" className="px-2 text-left">Value</th><th scope="col" className="px-2">Tokens/s</th>
-              <th scope="col" className="px-2">Memory per GPU</th><th scope="col" className="px-2">Days{banded ? ', median (p10, p90)' : ''}</th>
-              <th scope="col" className="px-2">Cost{banded ? ', median (p10, p90)' : ''}</th><th scope="col" className="px-2 text-left">Memory verdict</th>
-              <th scope="col" className="px-2"><span className="sr-only">Apply</span></th>
+              <th scope="col" className="px-2 text-left">
+                Value
+              </th>
+              <th scope="col" className="px-2">
+                Tokens/s
+              </th>
+              <th scope="col" className="px-2">
+                Memory per GPU
+              </th>
+              <th scope="col" className="px-2">
+                Days{banded ? ', median (p10, p90)' : ''}
+              </th>
+              <th scope="col" className="px-2">
+                Cost{banded ? ', median (p10, p90)' : ''}
+              </th>
+              <th scope="col" className="px-2 text-left">
+                Memory verdict
+              </th>
+              <th scope="col" className="px-2">
+                <span className="sr-only">Apply</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
               <tr key={p.index} className={p.current ? 'font-semibold' : undefined}>
-                <th scope="row" className="px-2 text-left font-normal">{p.valueLabel}{p.current ? ' (current)' : ''}</th>
+                <th scope="row" className="px-2 text-left font-normal">
+                  {p.valueLabel}
+                  {p.current ? ' (current)' : ''}
+                </th>
                 <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
                 <td className="px-2">{formatGiB(p.memoryGiB * GiB)}</td>
                 <td className="px-2">{banded ? rangeText(p, 'days') : formatDays(p.days)}</td>
                 <td className="px-2">{banded ? rangeText(p, 'usd') : formatUsd(p.usd)}</td>
-                <td className="px-2 text-left" data-testid="tradeoff-verdict" data-verdict={p.verdict}>{VERDICT_LABEL[p.verdict]}</td>
+                <td className="px-2 text-left" data-testid="tradeoff-verdict" data-verdict={p.verdict}>
+                  {VERDICT_LABEL[p.verdict]}
+                </td>
                 <td className="px-2">
-                  <button type="button" disabled={p.current} onClick={() => onApply(p)}
-                    className="rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline dark:text-blue-300 dark:disabled:text-gray-400">
+                  <button
+                    type="button"
+                    disabled={p.current}
+                    onClick={() => onApply(p)}
+                    className="rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline dark:text-blue-300 dark:disabled:text-gray-400"
+                  >
                     Apply<span className="sr-only"> {p.valueLabel}</span>
                   </button>
                 </td>
@@ -170,31 +313,71 @@ export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[]
   const fit = points.filter((p) => p.fits);
   const fastest = fit.reduce<TradeoffPoint | null>((a, p) => (a === null || p.tokensPerSecond > a.tokensPerSecond ? p : a), null);
   const cheapest = fit.reduce<TradeoffPoint | null>((a, p) => (a === null || COST[costUnit].of(p) < COST[costUnit].of(a) ? p : a), null);
-  const parts = [`${knobLabel} from ${points[0]?.valueLabel ?? ''} to ${points[points.length - 1]?.valueLabel ?? ''}: ${fit.length} of ${points.length} values fit.`];
+  const parts = [
+    `${knobLabel} from ${points[0]?.valueLabel ?? ''} to ${points[points.length - 1]?.valueLabel ?? ''}: ${fit.length} of ${points.length} values fit.`,
+  ];
   if (fastest) parts.push(`Fastest that fits: ${fastest.valueLabel} at ${formatTokensPerSecond(fastest.tokensPerSecond)}.`);
-  if (cheapest) parts.push(`${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`);
+  if (cheapest)
+    parts.push(
+      `${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`,
+    );
   const current = points.find((p) => p.current);
   if (banded && current?.range) parts.push(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, costUnit)}.`);
   return parts.join(' ');
 }
 
-export default function TradeoffChart({ knobLabel, points, costUnit, banded = false, onApply }: {
-  knobLabel: string; points: readonly TradeoffPoint[]; costUnit: CostUnit; banded?: boolean; onApply: (p: TradeoffPoint) => void;
+export default function TradeoffChart({
+  knobLabel,
+  points,
+  costUnit,
+  banded = false,
+  onApply,
+}: {
+  knobLabel: string;
+  points: readonly TradeoffPoint[];
+  costUnit: CostUnit;
+  banded?: boolean;
+  onApply: (p: TradeoffPoint) => void;
 }) {
   // A band only where the engine simulated every point's end.
   const band = banded && points.length > 0 && points.every((p) => p.range !== null);
   return (
     <figure>
-      <div data-testid="tradeoff-chart" data-points={points.length} data-banded={band ? 'true' : undefined} role="img"
-        aria-label={curveSummary(knobLabel, points, costUnit, band)} className="flex flex-col gap-1">
+      <div
+        data-testid="tradeoff-chart"
+        data-points={points.length}
+        data-banded={band ? 'true' : undefined}
+        role="img"
+        aria-label={curveSummary(knobLabel, points, costUnit, band)}
+        className="flex flex-col gap-1"
+      >
         {[SPEED, MEMORY, band ? BANDED_COST[costUnit] : COST[costUnit]].map((series, order) => (
           <SmallChart key={series.id} series={series} order={order} points={points} onApply={onApply} />
         ))}
       </div>
       <p className="mt-1 flex flex-wrap gap-x-4 text-xs text-gray-700 dark:text-gray-300">
-        <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full border-2 border-current align-middle" />current value</span>
-        <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 align-middle" style={{ backgroundColor: OOM_COLOR, opacity: 0.5 }} />does not fit</span>
-        {band && <span><span aria-hidden="true" className="mr-1 inline-block h-3 w-3 align-middle" style={{ backgroundColor: COST[costUnit].color, opacity: 0.3 }} />p10–p90 of the simulated runs</span>}
+        <span>
+          <span aria-hidden="true" className="mr-1 inline-block h-3 w-3 rounded-full border-2 border-current align-middle" />
+          current value
+        </span>
+        <span>
+          <span
+            aria-hidden="true"
+            className="mr-1 inline-block h-3 w-3 align-middle"
+            style={{ backgroundColor: OOM_COLOR, opacity: 0.5 }}
+          />
+          does not fit
+        </span>
+        {band && (
+          <span>
+            <span
+              aria-hidden="true"
+              className="mr-1 inline-block h-3 w-3 align-middle"
+              style={{ backgroundColor: COST[costUnit].color, opacity: 0.3 }}
+            />
+            p10–p90 of the simulated runs
+          </span>
+        )}
         <span>{knobLabel} on the horizontal axis; click a point to apply it</span>
       </p>
       <TradeoffTable points={points} banded={band} onApply={onApply} />

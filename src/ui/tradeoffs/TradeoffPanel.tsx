@@ -29,11 +29,23 @@ const CheckpointCurve = memo(lazy(() => import('./CheckpointCurve.tsx')));
 const ASK_AFTER_MS = 400;
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 const KNOB_NAMES: Readonly<Record<SweepKnob, string>> = {
-  tp: 'Tensor parallel (TP)', pp: 'Pipeline parallel (PP)', cp: 'Context parallel (CP)', ep: 'Expert parallel (EP)',
-  vpp: 'Virtual pipeline stages (VPP)', microBatch: 'Micro-batch', globalBatch: 'Global batch', zero: 'ZeRO stage',
-  recompute: 'Recomputation', precision: 'Precision', seqLen: 'Sequence length', gpus: 'GPUs (DP follows)',
+  tp: 'Tensor parallel (TP)',
+  pp: 'Pipeline parallel (PP)',
+  cp: 'Context parallel (CP)',
+  ep: 'Expert parallel (EP)',
+  vpp: 'Virtual pipeline stages (VPP)',
+  microBatch: 'Micro-batch',
+  globalBatch: 'Global batch',
+  zero: 'ZeRO stage',
+  recompute: 'Recomputation',
+  precision: 'Precision',
+  seqLen: 'Sequence length',
+  gpus: 'GPUs (DP follows)',
   checkpointInterval: 'Checkpoint interval',
-  moeDispatcher: 'Token dispatcher', epComm: 'EP communication overlap', cudaGraph: 'CUDA graphs', etp: 'Expert tensor parallel (ETP)',
+  moeDispatcher: 'Token dispatcher',
+  epComm: 'EP communication overlap',
+  cudaGraph: 'CUDA graphs',
+  etp: 'Expert tensor parallel (ETP)',
 };
 /** Knobs that mean something only for a mixture-of-experts model. */
 const MOE_KNOBS: readonly SweepKnob[] = ['ep', 'moeDispatcher', 'epComm', 'cudaGraph', 'etp'];
@@ -44,7 +56,12 @@ function client(): TradeoffClient {
   return shared;
 }
 
-interface Asked { readonly document: Doc; readonly knob: SweepKnob; readonly seqLenHold: SeqLenHold; readonly answer: TradeoffAnswer }
+interface Asked {
+  readonly document: Doc;
+  readonly knob: SweepKnob;
+  readonly seqLenHold: SeqLenHold;
+  readonly answer: TradeoffAnswer;
+}
 
 /** True from the first time the element comes within a screen of the viewport: the curves are computed only for a reader who scrolls to them. */
 function useSeen(ref: RefObject<HTMLElement | null>): boolean {
@@ -56,9 +73,12 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
       setSeen(true);
       return undefined;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setSeen(true);
-    }, { rootMargin: '100% 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, seen]);
@@ -71,11 +91,15 @@ function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold
   useEffect(() => {
     if (!settled) return undefined;
     let live = true;
-    void client().request({ document: settled, knob, seqLenHold }).then((answer) => {
-      // A transition: React draws the new curves in slices that yield, so no task runs long.
-      if (live && answer) startTransition(() => setAsked({ document: settled, knob, seqLenHold, answer }));
-    });
-    return () => { live = false; };
+    void client()
+      .request({ document: settled, knob, seqLenHold })
+      .then((answer) => {
+        // A transition: React draws the new curves in slices that yield, so no task runs long.
+        if (live && answer) startTransition(() => setAsked({ document: settled, knob, seqLenHold, answer }));
+      });
+    return () => {
+      live = false;
+    };
   }, [settled, knob, seqLenHold]);
   const same = asked !== null && asked.document === document && asked.knob === knob && asked.seqLenHold === seqLenHold;
   return { answer: asked?.answer ?? null, current: same };
@@ -89,8 +113,8 @@ function Caption({ knob, result }: { knob: SweepKnob; result: SweepResult }) {
     <div className="flex flex-col gap-1 text-sm text-gray-800 dark:text-gray-200">
       <p data-testid="tradeoff-caption">
         <strong>{caption.tradeoff}:</strong> {caption.why}
-        {result.absorbedBy === 'dp' && knob !== 'gpus' && gpus && ' Data parallelism follows, so the cluster keeps its size.'}
-        {' '}<span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
+        {result.absorbedBy === 'dp' && knob !== 'gpus' && gpus && ' Data parallelism follows, so the cluster keeps its size.'}{' '}
+        <span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
       </p>
       {holding && <p data-testid="tradeoff-holding">{holding}</p>}
     </div>
@@ -121,16 +145,26 @@ function Skipped({ result }: { result: SweepResult }) {
   if (result.skipped.length === 0) return null;
   return (
     <details className="text-sm text-gray-800 dark:text-gray-200">
-      <summary className="cursor-pointer">{result.skipped.length} value{result.skipped.length === 1 ? '' : 's'} not drawn: the layout rules reject them</summary>
+      <summary className="cursor-pointer">
+        {result.skipped.length} value{result.skipped.length === 1 ? '' : 's'} not drawn: the layout rules reject them
+      </summary>
       <ul className="mt-1 list-disc pl-5">
-        {result.skipped.map((s) => <li key={String(s.value)}>{valueLabel(result.knob, s.value)}: {messageInWords(s.reason)}</li>)}
+        {result.skipped.map((s) => (
+          <li key={String(s.value)}>
+            {valueLabel(result.knob, s.value)}: {messageInWords(s.reason)}
+          </li>
+        ))}
       </ul>
     </details>
   );
 }
 
 function Problems({ lines }: { lines: readonly string[] }) {
-  return <p role="status" className="text-sm text-gray-800 dark:text-gray-200">No curve for this configuration: {lines.map((l) => messageInWords(l)).join('; ')}</p>;
+  return (
+    <p role="status" className="text-sm text-gray-800 dark:text-gray-200">
+      No curve for this configuration: {lines.map((l) => messageInWords(l)).join('; ')}
+    </p>
+  );
 }
 
 function CheckpointSection({ result, document, onApply }: { result: SweepResult; document: Doc; onApply: (p: TradeoffPoint) => void }) {
@@ -150,20 +184,36 @@ function CheckpointSection({ result, document, onApply }: { result: SweepResult;
     <div className="flex flex-col gap-2">
       <h4 className="text-sm font-semibold">Checkpoint interval against goodput</h4>
       <p className="text-sm text-gray-800 dark:text-gray-200">
-        <strong>{caption.tradeoff}:</strong> {caption.why} <span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
+        <strong>{caption.tradeoff}:</strong> {caption.why}{' '}
+        <span className="text-gray-700 dark:text-gray-300">Source: {caption.source}.</span>
       </p>
       <Suspense fallback={<p className="min-h-48 text-sm">Loading the checkpoint curve…</p>}>
-        <CheckpointCurve points={points} optimumMinutes={optimum} chosenMinutes={chosenMinutes} medianBest={medianBest} onApply={onApply}
-          writeSeconds={reliability?.checkpointWriteSeconds ?? null} clusterMtbfHours={reliability?.clusterMtbfHours ?? null} />
+        <CheckpointCurve
+          points={points}
+          optimumMinutes={optimum}
+          chosenMinutes={chosenMinutes}
+          medianBest={medianBest}
+          onApply={onApply}
+          writeSeconds={reliability?.checkpointWriteSeconds ?? null}
+          clusterMtbfHours={reliability?.clusterMtbfHours ?? null}
+        />
       </Suspense>
       <div className="flex flex-wrap gap-2">
         {chosenMinutes !== null && (
-          <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], undefined)}>
+          <button
+            type="button"
+            className={`${BUTTON} w-fit`}
+            onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], undefined)}
+          >
             Checkpoint at the optimum again
           </button>
         )}
         {medianBest && medianBest.minutes !== (chosenMinutes ?? optimum) && (
-          <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], medianBest.minutes)}>
+          <button
+            type="button"
+            className={`${BUTTON} w-fit`}
+            onClick={() => store.getState().setField(['cost', 'checkpointIntervalMinutes'], medianBest.minutes)}
+          >
             Checkpoint every {formatMinutes(medianBest.minutes)} (the median run ends soonest)
           </button>
         )}
@@ -188,18 +238,40 @@ export default function TradeoffPanel() {
   const knobId = useId();
   const moe = document !== null && getAt(document, ['model', 'moe']) != null;
   const knobs = SWEEP_KNOBS.filter((k) => k !== 'checkpointInterval' && (moe || !MOE_KNOBS.includes(k)));
-  const apply = useCallback((p: TradeoffPoint) => store.getState().replaceDocument(withFieldChanges(store.getState().document, p.changes)), [store]);
+  const apply = useCallback(
+    (p: TradeoffPoint) => store.getState().replaceDocument(withFieldChanges(store.getState().document, p.changes)),
+    [store],
+  );
   const result = answer?.knob ?? null;
   const points = useMemo(() => (result ? tradeoffPoints(result) : []), [result]);
   return (
-    <section ref={panel} aria-labelledby={`${knobId}-title`} data-testid="tradeoff-panel" aria-busy={current ? undefined : true} className={`${PANEL} flex flex-col gap-3`}>
-      <h3 id={`${knobId}-title`} className="text-base font-semibold">Trade-offs: move one knob, see the curve{invalid ? ` (${STALE_TEXT})` : ''}</h3>
+    <section
+      ref={panel}
+      aria-labelledby={`${knobId}-title`}
+      data-testid="tradeoff-panel"
+      aria-busy={current ? undefined : true}
+      className={`${PANEL} flex flex-col gap-3`}
+    >
+      <h3 id={`${knobId}-title`} className="text-base font-semibold">
+        Trade-offs: move one knob, see the curve{invalid ? ` (${STALE_TEXT})` : ''}
+      </h3>
       <div className="flex flex-wrap items-end gap-4 text-sm">
         <div className="flex flex-col gap-1">
-          <label htmlFor={`${knobId}-knob`} className="font-medium">Knob to sweep</label>
-          <select id={`${knobId}-knob`} value={knob} onChange={(e) => setKnob(e.target.value as SweepKnob)} data-testid="tradeoff-knob"
-            className="rounded border border-gray-500 bg-white px-2 py-1 dark:border-gray-400 dark:bg-gray-900">
-            {knobs.map((k) => <option key={k} value={k}>{KNOB_NAMES[k]}</option>)}
+          <label htmlFor={`${knobId}-knob`} className="font-medium">
+            Knob to sweep
+          </label>
+          <select
+            id={`${knobId}-knob`}
+            value={knob}
+            onChange={(e) => setKnob(e.target.value as SweepKnob)}
+            data-testid="tradeoff-knob"
+            className="rounded border border-gray-500 bg-white px-2 py-1 dark:border-gray-400 dark:bg-gray-900"
+          >
+            {knobs.map((k) => (
+              <option key={k} value={k}>
+                {KNOB_NAMES[k]}
+              </option>
+            ))}
           </select>
         </div>
         <fieldset className="flex gap-3">
@@ -213,18 +285,30 @@ export default function TradeoffPanel() {
         </fieldset>
         {knob === 'seqLen' && <SeqLenHoldChoice value={seqLenHold} onChange={setSeqLenHold} />}
       </div>
-      {!result ? <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
-        : result.errors.length > 0 ? <Problems lines={result.errors} />
-          : (
-            <div className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`} data-stale={stale ? 'true' : undefined} data-knob={result.knob ?? undefined}>
-              <Caption knob={knob} result={result} />
-              <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
-                <TradeoffChart knobLabel={result.label} points={points} costUnit={costUnit} banded={BANDED_KNOBS.includes(knob)} onApply={apply} />
-              </Suspense>
-              <Skipped result={result} />
-              {answer && document && <CheckpointSection result={answer.checkpoint} document={document} onApply={apply} />}
-            </div>
-          )}
+      {!result ? (
+        <p className="min-h-40 text-sm text-gray-700 dark:text-gray-300">Computing the curves…</p>
+      ) : result.errors.length > 0 ? (
+        <Problems lines={result.errors} />
+      ) : (
+        <div
+          className={`flex flex-col gap-3 ${stale ? STALE_CLASS : ''}`}
+          data-stale={stale ? 'true' : undefined}
+          data-knob={result.knob ?? undefined}
+        >
+          <Caption knob={knob} result={result} />
+          <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
+            <TradeoffChart
+              knobLabel={result.label}
+              points={points}
+              costUnit={costUnit}
+              banded={BANDED_KNOBS.includes(knob)}
+              onApply={apply}
+            />
+          </Suspense>
+          <Skipped result={result} />
+          {answer && document && <CheckpointSection result={answer.checkpoint} document={document} onApply={apply} />}
+        </div>
+      )}
     </section>
   );
 }

@@ -3,12 +3,20 @@ import { heldInWords, holdingLine, knobCaption, KNOB_CAPTIONS } from './captions
 
 describe('what a curve holds fixed, in words (issue 36)', () => {
   it('names every held quantity with its unit', () => {
-    expect(holdingLine({
-      held: [
-        { quantity: 'gpus', value: 256 }, { quantity: 'globalBatch', value: 1024 }, { quantity: 'seqLen', value: 8192 },
-        { quantity: 'microBatch', value: 1 }, { quantity: 'precision', value: 'bf16' }, { quantity: 'tokens', value: 1.5e13 },
-      ],
-    })).toBe('Holding: 256 GPUs, global batch 1,024 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, precision BF16, token budget 15 trillion tokens.');
+    expect(
+      holdingLine({
+        held: [
+          { quantity: 'gpus', value: 256 },
+          { quantity: 'globalBatch', value: 1024 },
+          { quantity: 'seqLen', value: 8192 },
+          { quantity: 'microBatch', value: 1 },
+          { quantity: 'precision', value: 'bf16' },
+          { quantity: 'tokens', value: 1.5e13 },
+        ],
+      }),
+    ).toBe(
+      'Holding: 256 GPUs, global batch 1,024 sequences, sequence length 8,192 tokens, micro-batch 1 sequence, precision BF16, token budget 15 trillion tokens.',
+    );
   });
 
   it('tokens per step when the sequence-length curve holds them: 512 × 8,192 = 4,194,304', () => {

@@ -86,12 +86,13 @@ export const KNOB_CAPTIONS: Readonly<Record<SweepKnob, KnobCaption>> = {
   },
   epComm: {
     tradeoff: 'Communication against computation',
-    why: 'overlapping one micro-batch\'s token exchange with another\'s computation hides most of it, if there is compute to hide it behind.',
-    source: 'Megatron-LM --overlap-moe-expert-parallel-comm; Megatron-Bridge moe-comm-overlap skill card; DeepSeek-V3 report §3.2 (DualPipe)',
+    why: "overlapping one micro-batch's token exchange with another's computation hides most of it, if there is compute to hide it behind.",
+    source:
+      'Megatron-LM --overlap-moe-expert-parallel-comm; Megatron-Bridge moe-comm-overlap skill card; DeepSeek-V3 report §3.2 (DualPipe)',
   },
   cudaGraph: {
     tradeoff: 'Launch overhead against memory',
-    why: 'captured graphs replay kernels without the CPU: per-module graphs trim launch time, a whole-iteration graph also removes the dispatcher\'s host wait; graphs keep static buffers.',
+    why: "captured graphs replay kernels without the CPU: per-module graphs trim launch time, a whole-iteration graph also removes the dispatcher's host wait; graphs keep static buffers.",
     source: 'Megatron-LM --cuda-graph-impl / --cuda-graph-scope; Megatron-Bridge cuda-graphs skill card',
   },
   etp: {
@@ -102,7 +103,8 @@ export const KNOB_CAPTIONS: Readonly<Record<SweepKnob, KnobCaption>> = {
 };
 
 /** The sequence-length curve's "why" when it holds tokens per step instead of sequences. */
-const SEQ_LEN_HOLDING_TOKENS_WHY = 'attention FLOPs grow with the square of the sequence and activations with its length; at fixed tokens per step, longer sequences mean fewer of them in each step.';
+const SEQ_LEN_HOLDING_TOKENS_WHY =
+  'attention FLOPs grow with the square of the sequence and activations with its length; at fixed tokens per step, longer sequences mean fewer of them in each step.';
 
 /** The caption of `knob`'s curve, as the sweep held it (the sequence-length curve says which of sequences or tokens per step it kept). */
 export function knobCaption(knob: SweepKnob, seqLenHold: SeqLenHold | null): KnobCaption {
@@ -116,13 +118,20 @@ const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n 
 export function heldInWords(h: Held): string {
   const n = typeof h.value === 'number' ? h.value : Number.NaN;
   switch (h.quantity) {
-    case 'gpus': return plural(n, 'GPU', 'GPUs');
-    case 'globalBatch': return `global batch ${plural(n, 'sequence', 'sequences')}`;
-    case 'tokensPerStep': return `${formatTokenCount(n)} per step`;
-    case 'seqLen': return `sequence length ${plural(n, 'token', 'tokens')}`;
-    case 'microBatch': return `micro-batch ${plural(n, 'sequence', 'sequences')}`;
-    case 'precision': return `precision ${String(h.value).toUpperCase()}`;
-    case 'tokens': return `token budget ${formatTokenCount(n)}`;
+    case 'gpus':
+      return plural(n, 'GPU', 'GPUs');
+    case 'globalBatch':
+      return `global batch ${plural(n, 'sequence', 'sequences')}`;
+    case 'tokensPerStep':
+      return `${formatTokenCount(n)} per step`;
+    case 'seqLen':
+      return `sequence length ${plural(n, 'token', 'tokens')}`;
+    case 'microBatch':
+      return `micro-batch ${plural(n, 'sequence', 'sequences')}`;
+    case 'precision':
+      return `precision ${String(h.value).toUpperCase()}`;
+    case 'tokens':
+      return `token budget ${formatTokenCount(n)}`;
   }
 }
 

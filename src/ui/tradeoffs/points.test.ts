@@ -10,13 +10,21 @@ import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
 const LLAMA_70B = JSON.parse(readFileSync(new URL('../../../examples/llama3-70b-256-h100.json', import.meta.url), 'utf8')) as unknown;
 
 describe('trade-off points', () => {
-  it('carry the row\'s own figures: device-used memory against capacity, tokens/s, dollars, days, the current value', () => {
+  it("carry the row's own figures: device-used memory against capacity, tokens/s, dollars, days, the current value", () => {
     const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
     const points = tradeoffPoints(result);
     expect(points.map((p) => p.index)).toEqual([0, 1, 2, 3]);
     const tp8 = points[3]!;
     const row = result.rows[3]!.output;
-    expect(tp8).toMatchObject({ value: 8, valueLabel: '8', current: true, fits: true, tokensPerSecond: row.throughput!.tokensPerSecond, usd: row.cost!.usd, days: row.time!.days });
+    expect(tp8).toMatchObject({
+      value: 8,
+      valueLabel: '8',
+      current: true,
+      fits: true,
+      tokensPerSecond: row.throughput!.tokensPerSecond,
+      usd: row.cost!.usd,
+      days: row.time!.days,
+    });
     expect(tp8.memoryGiB).toBe(row.memory.deviceUsed / GiB);
     expect(tp8.capacityGiB).toBe(80);
     expect(points[0]?.fits).toBe(false);
@@ -34,7 +42,7 @@ describe('trade-off points', () => {
     expect(bestGoodput(tradeoffPoints(result))?.value).toBe(result.current);
   });
 
-  it('carry the row\'s simulated end: p10, p50 and p90 of days and dollars (reliability.completion)', () => {
+  it("carry the row's simulated end: p10, p50 and p90 of days and dollars (reliability.completion)", () => {
     const result = sweepDocument(LLAMA_70B, 'gpus', { timeline: false });
     const points = tradeoffPoints(result);
     result.rows.forEach((row, i) => {
@@ -42,24 +50,35 @@ describe('trade-off points', () => {
       expect(points[i]?.range).toEqual({ days: [c?.days.p10, c?.days.p50, c?.days.p90], usd: [c?.usd.p10, c?.usd.p50, c?.usd.p90] });
     });
     const current = points.find((p) => p.current)!;
-    expect(rangeText(current, 'days')).toBe(`${formatDays(current.range!.days[1])} (p10 ${formatDays(current.range!.days[0])}, p90 ${formatDays(current.range!.days[2])})`);
-    expect(curveSummary('GPUs', points, 'days', true)).toContain(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, 'days')}.`);
+    expect(rangeText(current, 'days')).toBe(
+      `${formatDays(current.range!.days[1])} (p10 ${formatDays(current.range!.days[0])}, p90 ${formatDays(current.range!.days[2])})`,
+    );
+    expect(curveSummary('GPUs', points, 'days', true)).toContain(
+      `At ${current.valueLabel} the simulated runs end in ${rangeText(current, 'days')}.`,
+    );
     expect(rangeText({ ...current, range: null }, 'usd')).toBe(formatUsd(current.usd));
   });
 
-  it('the chart\'s text alternative says how many values fit and which is fastest and cheapest', () => {
+  it("the chart's text alternative says how many values fit and which is fastest and cheapest", () => {
     const points = tradeoffPoints(sweepDocument(LLAMA_70B, 'tp', { timeline: false }));
     // TP 1 and 2 do not fit (259.7 and 132.3 GiB reserved); of TP 4 and 8, TP 4 is faster (238.8k against 211.7k tokens/s) and cheaper.
     expect(curveSummary('Tensor parallel (TP)', points, 'usd')).toBe(
-      'Tensor parallel (TP) from 1 to 8: 2 of 4 values fit. Fastest that fits: 4 at 239k tokens/s. Cheapest that fits: 4 at $1.1M.');
+      'Tensor parallel (TP) from 1 to 8: 2 of 4 values fit. Fastest that fits: 4 at 239k tokens/s. Cheapest that fits: 4 at $1.1M.',
+    );
   });
 });
 
-describe('the trade-off table\'s verdict', () => {
-  it('is the strip\'s: 74.5 of 80 GiB is tight (above the one threshold), 50 of 80 safe, 81 of 80 will not fit', () => {
+describe("the trade-off table's verdict", () => {
+  it("is the strip's: 74.5 of 80 GiB is tight (above the one threshold), 50 of 80 safe, 81 of 80 will not fit", () => {
     const result = sweepDocument(LLAMA_70B, 'tp', { timeline: false });
     const row = result.rows[3]!;
-    const at = (reservedGiB: number) => ({ ...row, output: { ...row.output, memory: { ...row.output.memory, reserved: reservedGiB * GiB, deviceUsed: reservedGiB * GiB, fits: reservedGiB <= 80 } } });
+    const at = (reservedGiB: number) => ({
+      ...row,
+      output: {
+        ...row.output,
+        memory: { ...row.output.memory, reserved: reservedGiB * GiB, deviceUsed: reservedGiB * GiB, fits: reservedGiB <= 80 },
+      },
+    });
     const points = tradeoffPoints({ ...result, rows: [at(74.5), at(50), at(81)] });
     // 74.5 / 80 = 93 %, above the tight threshold (at most 90 %, lower where the band says so).
     expect(tightFromShare()).toBeLessThan(74.5 / 80);

@@ -14,10 +14,20 @@ const GIB = 2 ** 30;
 function atShare(share: number): EstimateOutput {
   const output = sampleOutput();
   const total = share * 80 * GIB;
-  return { ...output, memory: { ...output.memory, perGpu: { ...output.memory.perGpu, total }, reserved: total, deviceUsed: total, fits: total <= output.memory.capacity } };
+  return {
+    ...output,
+    memory: {
+      ...output.memory,
+      perGpu: { ...output.memory.perGpu, total },
+      reserved: total,
+      deviceUsed: total,
+      fits: total <= output.memory.capacity,
+    },
+  };
 }
 
-const verdictOf = (output: EstimateOutput) => /data-verdict="([^"]+)"/.exec(renderToStaticMarkup(createElement(OomVerdictLine, { output })))?.[1];
+const verdictOf = (output: EstimateOutput) =>
+  /data-verdict="([^"]+)"/.exec(renderToStaticMarkup(createElement(OomVerdictLine, { output })))?.[1];
 
 describe('OomVerdictLine', () => {
   it('says safe well below capacity, tight at 95 %, will not fit above it', () => {
@@ -43,8 +53,12 @@ describe('OomVerdictLine', () => {
     // A band of 19 runs from −20 % to +10 %: measured = predicted / (1 + e), so low = fit / 1.1, high = fit / 0.8;
     // the margin is 1 / 0.8 − 1 = 25 % above the estimate.
     const range = (runs: number) => ({ low: fit / 1.1, high: fit / 0.8, basis: 'test', runs });
-    const withRuns = (runs: number) => ({ ...output, uncertainty: { tokensPerSecond: { low: 1, high: 2, basis: 'test', runs }, memory: range(runs) } });
-    const words = (runs: number) => renderToStaticMarkup(createElement(OomVerdictLine, { output: withRuns(runs) })).replace(/<[^>]+>/g, ' ');
+    const withRuns = (runs: number) => ({
+      ...output,
+      uncertainty: { tokensPerSecond: { low: 1, high: 2, basis: 'test', runs }, memory: range(runs) },
+    });
+    const words = (runs: number) =>
+      renderToStaticMarkup(createElement(OomVerdictLine, { output: withRuns(runs) })).replace(/<[^>]+>/g, ' ');
     expect(words(19)).toContain('of 19 published runs like this one, the furthest over its estimate used 25 % more');
     expect(words(19)).not.toContain('1 in 20');
     expect(words(40)).toContain('1 in 20 of 40 published runs used 25 % or more above their estimate');

@@ -20,7 +20,8 @@ export function FigureBand({ figureId, output }: { figureId: string; output: Est
   return (
     <dd data-testid={`band-${figureId}`} data-low={range.low} data-high={range.high} className={NOTE}>
       {BAND_PERCENT} range from published runs: <span className="whitespace-nowrap">{low}</span>
-      {' – '}<span className="whitespace-nowrap">{high}</span>
+      {' – '}
+      <span className="whitespace-nowrap">{high}</span>
     </dd>
   );
 }
@@ -30,8 +31,14 @@ export function StripRange({ figureId, output }: { figureId: string; output: Est
   const range = figureRange(figureId, output);
   if (!range) return null;
   return (
-    <dd data-testid={`strip-range-${figureId}`} data-low={range.low} data-high={range.high} className="truncate text-xs tabular-nums text-gray-700 dark:text-gray-300">
-      <span className="sr-only">{BAND_PERCENT} range: </span>{range.text}
+    <dd
+      data-testid={`strip-range-${figureId}`}
+      data-low={range.low}
+      data-high={range.high}
+      className="truncate text-xs tabular-nums text-gray-700 dark:text-gray-300"
+    >
+      <span className="sr-only">{BAND_PERCENT} range: </span>
+      {range.text}
     </dd>
   );
 }
@@ -68,9 +75,10 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
   const a = host ? { ...device, verdict: 'will-not-fit' as const } : device;
   const share = formatPercent(a.tightFromShare);
   // The figure itself is the strip's "Memory per GPU" (memory-total): here only its share, so the strip shows one memory figure.
-  const gpuHeadline = device.verdict === 'will-not-fit'
-    ? `above the GPU's ${formatGiB(capacity)}`
-    : `${formatPercent(used / capacity)} of the GPU's memory, tight from ${share}`;
+  const gpuHeadline =
+    device.verdict === 'will-not-fit'
+      ? `above the GPU's ${formatGiB(capacity)}`
+      : `${formatPercent(used / capacity)} of the GPU's memory, tight from ${share}`;
   const headline = host ? (device.verdict === 'will-not-fit' ? `${gpuHeadline}, and offload ${host}` : `offload ${host}`) : gpuHeadline;
   const bandTight = a.upperBytes > capacity;
   const rule: Record<OomVerdict, string> = {
@@ -80,14 +88,18 @@ export function OomVerdictLine({ output }: { output: EstimateOutput }) {
       : tightWords(capacity, output),
     'will-not-fit': `${tightWords(capacity, output)} Above 100 % the run will not fit.`,
   };
-  const hostRule = 'Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node\'s CPU memory: '
-    + 'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
+  const hostRule =
+    "Offload keeps the optimizer states (and with parameter offload the weights) of every GPU of a node in that node's CPU memory: " +
+    'spread the run over more nodes, offload less, or set "CPU memory per node" under Cluster if your nodes have more.';
   return (
     <dd data-testid="oom-verdict" data-verdict={a.verdict} className="flex flex-col">
       <span className={`text-sm font-medium ${VERDICT_STYLE[a.verdict]}`}>
-        <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>{VERDICT_LABEL[a.verdict]}: {headline}
+        <span aria-hidden="true">{VERDICT_ICON[a.verdict]} </span>
+        {VERDICT_LABEL[a.verdict]}: {headline}
       </span>
-      <span data-testid="tight-rule" className={NOTE}>{host ? `${hostRule} ${tightWords(capacity, output)}` : rule[a.verdict]}</span>
+      <span data-testid="tight-rule" className={NOTE}>
+        {host ? `${hostRule} ${tightWords(capacity, output)}` : rule[a.verdict]}
+      </span>
     </dd>
   );
 }

@@ -47,5 +47,9 @@ export interface RangeBases {
 export function rangeBases(output: EstimateOutput): RangeBases | null {
   const u = output.errors.length === 0 ? output.uncertainty : null;
   if (!u) return null;
-  return { speed: u.tokensPerSecond.basis, memory: u.memory.basis, beyond: Boolean(u.tokensPerSecond.beyondValidated || u.memory.beyondValidated) };
+  return {
+    speed: u.tokensPerSecond.basis,
+    memory: u.memory.basis,
+    beyond: Boolean(u.tokensPerSecond.beyondValidated || u.memory.beyondValidated),
+  };
 }

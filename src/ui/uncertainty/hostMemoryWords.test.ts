@@ -19,7 +19,14 @@ function withHost(perGpu: number, capacity = 2 * TIB): EstimateOutput {
   const host = { perNode: 8 * perGpu, capacity, perGpu };
   return {
     ...output,
-    memory: { ...output.memory, perGpu: { ...output.memory.perGpu, total }, reserved: total, deviceUsed: total, fits: host.perNode <= capacity, host },
+    memory: {
+      ...output.memory,
+      perGpu: { ...output.memory.perGpu, total },
+      reserved: total,
+      deviceUsed: total,
+      fits: host.perNode <= capacity,
+      host,
+    },
   };
 }
 

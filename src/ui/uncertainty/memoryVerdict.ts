@@ -7,7 +7,15 @@
 import { fitMemoryBytes } from '../../model/memory/index.ts';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import {
-  MAX_TIGHT_FROM_SHARE, UNCERTAINTY_TABLE, VERDICT_TIGHT_FROM_SHARE, estimateVerdict, fitVerdict, memoryBandOf, type ErrorBand, type OomAssessment, type OomVerdict,
+  MAX_TIGHT_FROM_SHARE,
+  UNCERTAINTY_TABLE,
+  VERDICT_TIGHT_FROM_SHARE,
+  estimateVerdict,
+  fitVerdict,
+  memoryBandOf,
+  type ErrorBand,
+  type OomAssessment,
+  type OomVerdict,
 } from '../../model/validation/index.ts';
 import { formatGiB, formatPercent } from '../format.ts';
 
@@ -52,9 +60,10 @@ export function tightWords(capacityBytes: number, output?: Judged): string {
   const at = `Tight from ${formatPercent(a.tightFromShare)} of the GPU's memory${capacityBytes > 0 ? ` (${formatGiB(a.tightFromBytes)})` : ''}`;
   const runs = band.rows > 0 ? band.rows : UNCERTAINTY_TABLE.memory.rows;
   // Below 1 / lowerQuantile runs the band's edge is the furthest run itself (the quantile rounds outward): say so.
-  const measured = runs * UNCERTAINTY_TABLE.lowerQuantile >= 1
-    ? `${ONE_IN} of ${runs} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`
-    : `of ${runs} published runs like this one, the furthest over its estimate used ${formatPercent(a.underPredictionMargin)} more`;
+  const measured =
+    runs * UNCERTAINTY_TABLE.lowerQuantile >= 1
+      ? `${ONE_IN} of ${runs} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`
+      : `of ${runs} published runs like this one, the furthest over its estimate used ${formatPercent(a.underPredictionMargin)} more`;
   return a.marginFromFloor
     ? `${at}: a ${formatPercent(1 - MAX_TIGHT_FROM_SHARE)} margin for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels); ${measured}.`
     : `${at}: ${measured}, so a run estimated above it may not fit.`;
