@@ -11,21 +11,31 @@ function capacityOf(row: SearchRow): number {
   return row.result.output.memory.capacity;
 }
 
+type RangedKey = keyof NonNullable<SearchRow['ranges']>;
+
+/** "52.3k tokens/s (43k tokens/s – 59.8k tokens/s)": the figure, then its 90 % range where the layout has one (issue 35). */
+function withRange(row: SearchRow, key: RangedKey, format: (value: number) => string): string {
+  const range = row.ranges?.[key];
+  return range ? `${format(row[key])} (${format(range.low)} – ${format(range.high)})` : format(row[key]);
+}
+
 export function searchToMarkdown(rows: readonly SearchRow[], title = 'Layouts found'): string {
   const header = ['Rank', 'GPU', 'GPUs', 'Memory per GPU / capacity', 'Tokens/s', 'MFU', 'Days', 'Cost', 'Layout'];
   const body = rows.map((r) => [
     String(r.rank),
     r.gpuName,
     formatCount(r.result.cluster.gpus),
-    `${formatGiB(r.memoryBytes)} of ${formatGiB(capacityOf(r))} (${formatPercent(r.memoryBytes / capacityOf(r))}), ${VERDICT_LABEL[r.verdict].toLowerCase()}`,
-    formatTokensPerSecond(r.tokensPerSecond),
-    formatPercent(r.mfu),
-    formatDays(r.days),
-    formatUsd(r.usd),
+    `${withRange(r, 'memoryBytes', formatGiB)} of ${formatGiB(capacityOf(r))} (${formatPercent(r.memoryBytes / capacityOf(r))}), ${VERDICT_LABEL[r.verdict].toLowerCase()}`,
+    withRange(r, 'tokensPerSecond', formatTokensPerSecond),
+    withRange(r, 'mfu', formatPercent),
+    withRange(r, 'days', formatDays),
+    withRange(r, 'usd', formatUsd),
     layoutText(r.result),
   ]);
   return [
     `## ${title}`,
+    '',
+    'In brackets: where 9 in 10 published runs like each layout fell around the estimate (its segment of the validation set).',
     '',
     ...markdownTable(
       header,
