@@ -200,7 +200,15 @@ function MedianMark({ minutes, optimumMinutes }: { minutes: number; optimumMinut
 }
 
 /** Days to the end at each interval: the median simulated run, its p10–p90 band, both optimum marks. */
-function EndDaysCurve({ points, optimumMinutes, medianBest }: Pick<Props, 'points' | 'optimumMinutes' | 'medianBest'>) {
+type EndDaysProps = Pick<Props, 'points' | 'optimumMinutes' | 'medianBest'>;
+
+/** The second chart draws in a task of its own, one stagger after the goodput curve (main-thread budget, e2e @timing). */
+function EndDaysCurve(props: EndDaysProps) {
+  const shown = useStaggeredValue(props, CHART_STAGGER_MS);
+  return shown ? <EndDaysCurveNow {...shown} /> : <div style={{ minHeight: 160 }} />;
+}
+
+const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, medianBest }: EndDaysProps) {
   const ranged = points.filter((p) => p.range !== null);
   if (ranged.length === 0) return null;
   const low = Math.min(...ranged.map((p) => p.range?.days[0] ?? Infinity));
@@ -269,4 +277,4 @@ function EndDaysCurve({ points, optimumMinutes, medianBest }: Pick<Props, 'point
       </ComposedChart>
     </div>
   );
-}
+});

@@ -172,9 +172,13 @@ function CheckpointSection({ result, document, onApply }: { result: SweepResult;
   const points = useMemo(() => tradeoffPoints(result), [result]);
   // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
   const own = usePlanner((st) => st.output?.reliability?.completion?.p50OptimalInterval);
+  // One object per answer, so the memoized curve does not redraw on renders that did not change it.
+  const medianBest = useMemo(
+    () => (own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null),
+    [own],
+  );
   if (result.errors.length > 0) return <Problems lines={result.errors} />;
   const reliability = result.rows[0]?.output.reliability;
-  const medianBest = own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null;
   const optimum = reliability?.optimalCheckpointIntervalMinutes ?? null;
   const chosen = getAt(document, ['cost', 'checkpointIntervalMinutes']);
   const chosenMinutes = typeof chosen === 'number' ? chosen : null;
