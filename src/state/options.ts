@@ -31,27 +31,22 @@ import {
   withLayoutDegree,
   layoutCures,
   withLayoutSchedule,
+  DEGREE_FIELDS,
   DEGREE_WORDS,
+  LAYOUT_DEGREES,
   type Cure,
   type ForcedDegree,
   type Layout,
+  type LayoutDegree,
   type LayoutIntent,
 } from '../model/input/index.ts';
 import { countAt, getAt, isPlainObject, setAt, stringAt, type Doc, type FieldPath } from './doc.ts';
 import { zeroWithoutEffect } from '../model/structure/index.ts';
 
-export type DegreeKey = 'tp' | 'pp' | 'dp' | 'cp' | 'ep' | 'vpp' | 'microBatch';
-export const DEGREE_KEYS: readonly DegreeKey[] = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'];
-
-export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = {
-  tp: ['parallel', 'tp'],
-  pp: ['parallel', 'pp'],
-  dp: ['parallel', 'dp'],
-  cp: ['parallel', 'cp'],
-  ep: ['parallel', 'ep'],
-  vpp: ['parallel', 'vpp'],
-  microBatch: ['training', 'microBatch'],
-};
+// The layout's degrees and their document fields: the engine's one list (model/input/layout.ts).
+export type DegreeKey = LayoutDegree;
+export const DEGREE_KEYS: readonly DegreeKey[] = LAYOUT_DEGREES;
+export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = DEGREE_FIELDS;
 export const GPUS_PATH: FieldPath = ['cluster', 'gpus'];
 export const SCHEDULE_PATH: FieldPath = ['parallel', 'schedule'];
 

@@ -129,11 +129,14 @@ export {
 } from './units.ts';
 export {
   defaultDp,
+  DEGREE_FIELDS,
   DEGREE_WORDS,
   dpOnGpus,
   intentOfLayout,
+  LAYOUT_DEGREES,
   type Layout,
   layoutChanges,
+  type LayoutDegree,
   type LayoutIntent,
   layoutOfRun,
   scheduleForVpp,
