@@ -23,6 +23,7 @@ import {
   formatUsd,
 } from '../format.ts';
 import { fitAssessment, VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
+import { BAND_PERCENT_NUMBER, formatRange } from '../uncertainty/figureRanges.ts';
 import { memoryShareOfCapacity } from './compareFigures.ts';
 
 export interface ScenarioInput {
@@ -60,9 +61,8 @@ interface Resolved {
   readonly input: ScenarioInput;
   readonly config: RunConfig | null;
   readonly output: EstimateOutput | null;
+  /** memoryTotal: the band around what the device holds (the figure shown and judged), not the allocated peak. */
   readonly bands: ReturnType<typeof headlineBands>;
-  /** The memory band around what the device holds (the figure shown and judged), not the allocated peak. */
-  readonly memoryBand: ValueBand | null;
 }
 
 export interface ScenarioCell {
@@ -89,14 +89,13 @@ export interface ScenarioTable {
   readonly csvRows: readonly (readonly (number | string | null)[])[];
 }
 
-/** The share of published runs a range holds, as the figure cards say it (uncertainty/FigureUncertainty.tsx). */
-export const BAND_PERCENT = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
+/** The share of published runs a range holds, as the figure cards say it (uncertainty/figureRanges.ts). */
+export const BAND_PERCENT = BAND_PERCENT_NUMBER;
 
 const finite = (value: number | undefined | null): number | null =>
   value !== undefined && value !== null && Number.isFinite(value) ? value : null;
 const text = (value: number | null, format: (v: number) => string): string => (value === null ? NOT_AVAILABLE : format(value));
-const range = (band: ValueBand | undefined, format: (v: number) => string): string =>
-  band ? `${format(band.low)} – ${format(band.high)}` : NOT_AVAILABLE;
+const range = (band: ValueBand | undefined, format: (v: number) => string): string => (band ? formatRange(band, format) : NOT_AVAILABLE);
 
 /** The engine's own schedule figures (interchange "Output": cost.usdPerMillionTokens, time.tokensPerDay; model/run/cost.ts scheduleRates). */
 const usdPerMillionTokens = (s: Resolved): number | null => finite(s.output?.cost?.usdPerMillionTokens);
@@ -246,10 +245,10 @@ const FIELDS: readonly FieldDef[] = [
   {
     id: 'memory-range',
     label: `Memory range (${BAND_PERCENT} % of published runs)`,
-    text: (s) => range(s.memoryBand ?? undefined, gib),
+    text: (s) => range(s.bands.memoryTotal, gib),
     csv: [
-      { header: 'Memory range low (bytes)', value: (s) => s.memoryBand?.low ?? null },
-      { header: 'Memory range high (bytes)', value: (s) => s.memoryBand?.high ?? null },
+      { header: 'Memory range low (bytes)', value: (s) => s.bands.memoryTotal?.low ?? null },
+      { header: 'Memory range high (bytes)', value: (s) => s.bands.memoryTotal?.high ?? null },
     ],
   },
   {
@@ -287,9 +286,8 @@ function resolve(input: ScenarioInput): Resolved {
     input,
     config: parsed.ok ? parsed.config : null,
     output,
+    // memoryTotal: the range of the memory fits judges, from the run's own segment of published runs (output.uncertainty.memory).
     bands: output ? headlineBands(output, UNCERTAINTY_TABLE) : {},
-    // The range of the memory fits judges, from the run's own segment of published runs (output.uncertainty.memory).
-    memoryBand: output ? (headlineBands(output, UNCERTAINTY_TABLE).memoryTotal ?? null) : null,
   };
 }
 

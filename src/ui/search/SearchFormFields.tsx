@@ -11,7 +11,6 @@ import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchM
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';
 import { defaultMarginPercent, fitAssessment, tightFromShare } from '../uncertainty/memoryVerdict.ts';
-import type { EstimateOutput } from '../../model/input/index.ts';
 import { usePlanner } from '../../state/react.ts';
 
 export interface FormText {
@@ -39,8 +38,7 @@ const MODES: readonly { readonly mode: SearchMode; readonly label: string }[] = 
  * The page's one "tight" threshold (memoryVerdict.ts), so the form and the strip name the same share: the current
  * run's, by the memory range of its own segment of published runs (issue 35); the validation set's before any answer.
  */
-function marginHint(output: EstimateOutput | null): string {
-  const tight = output && output.errors.length === 0 ? fitAssessment(output).tightFromShare : tightFromShare();
+function marginHint(tight: number): string {
   return (
     `Of each GPU's memory, 0 to 90. The page calls this run tight above ${formatPercent(tight)} used: keep ${defaultMarginPercent()} % free ` +
     "(the default, or more where a layout's own published runs ask for it) to list only safe layouts"
@@ -74,7 +72,8 @@ export function SearchFormFields(props: {
 }) {
   const { form, document, clusterGpus, disabled, onChange } = props;
   const id = useId();
-  const output = usePlanner((s) => s.output);
+  // A number, not the output: the form redraws only when the share changes, not on every answer.
+  const tight = usePlanner((s) => (s.output && s.output.errors.length === 0 ? fitAssessment(s.output).tightFromShare : tightFromShare()));
   const set = (patch: Partial<FormText>) => onChange({ ...form, ...patch });
   const setFixed = (key: FixableKey, fixed: boolean) =>
     set({ fixed: fixed ? [...form.fixed.filter((k) => k !== key), key] : form.fixed.filter((k) => k !== key) });
@@ -155,7 +154,7 @@ export function SearchFormFields(props: {
             onChange={(e) => set({ maxUsd: e.target.value })}
           />
         </Field>
-        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint(output)}>
+        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint(tight)}>
           <input
             id={`${id}-margin`}
             inputMode="decimal"

@@ -10,6 +10,7 @@ import { downloadBlob } from '../download.ts';
 import { searchToCsv, searchToMarkdown } from './searchExport.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
+import { formatRange } from '../uncertainty/figureRanges.ts';
 
 type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
@@ -40,7 +41,7 @@ function FigureCell({ column, row }: { column: (typeof FIGURES)[number]; row: Fi
       {range && (
         <span data-testid="search-range" className="block text-xs text-gray-700 dark:text-gray-300">
           <span className="sr-only">90 % range: </span>
-          {column.unit(range.low)} – {column.unit(range.high)}
+          {formatRange(range, column.unit)}
         </span>
       )}
     </td>

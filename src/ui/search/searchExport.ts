@@ -4,6 +4,7 @@
 
 import { csvField, markdownTable } from '../exporters.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
+import { formatRange } from '../uncertainty/figureRanges.ts';
 import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 import { layoutText, type SearchRow } from './searchTable.ts';
 
@@ -16,7 +17,7 @@ type RangedKey = keyof NonNullable<SearchRow['ranges']>;
 /** "52.3k tokens/s (43k tokens/s – 59.8k tokens/s)": the figure, then its 90 % range where the layout has one (issue 35). */
 function withRange(row: SearchRow, key: RangedKey, format: (value: number) => string): string {
   const range = row.ranges?.[key];
-  return range ? `${format(row[key])} (${format(range.low)} – ${format(range.high)})` : format(row[key]);
+  return range ? `${format(row[key])} (${formatRange(range, format)})` : format(row[key]);
 }
 
 export function searchToMarkdown(rows: readonly SearchRow[], title = 'Layouts found'): string {

@@ -16,8 +16,15 @@ export const BANDED: Readonly<Record<string, { readonly key: BandedFigure; reado
   'cost-usd': { key: 'usd', format: formatUsd },
 };
 
-/** "90 %": the share of published runs a range holds. */
-export const BAND_PERCENT = `${Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100)} %`;
+/** 90: the percent of published runs a range holds. */
+export const BAND_PERCENT_NUMBER = Math.round((UNCERTAINTY_TABLE.upperQuantile - UNCERTAINTY_TABLE.lowerQuantile) * 100);
+/** "90 %": the share of published runs a range holds, in words. */
+export const BAND_PERCENT = `${BAND_PERCENT_NUMBER} %`;
+
+/** "43.7 GiB – 62.4 GiB": how every range reads, in its figure's own format. */
+export function formatRange(range: { readonly low: number; readonly high: number }, format: (value: number) => string): string {
+  return `${format(range.low)} – ${format(range.high)}`;
+}
 
 export interface FigureRangeText {
   readonly low: number;
@@ -31,7 +38,7 @@ export function figureRange(figureId: string, output: EstimateOutput): FigureRan
   const spec = BANDED[figureId];
   const band = spec ? headlineBands(output, UNCERTAINTY_TABLE)[spec.key] : undefined;
   if (!spec || !band) return null;
-  return { low: band.low, high: band.high, text: `${spec.format(band.low)} – ${spec.format(band.high)}` };
+  return { low: band.low, high: band.high, text: formatRange(band, spec.format) };
 }
 
 export interface RangeBases {
