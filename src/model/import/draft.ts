@@ -2,6 +2,7 @@
 // per flag or key it cannot map) and errors (a value it cannot read, named by its flag
 // or key) met on the way. Every reader returns undefined rather than throwing.
 
+import type { FieldPath } from '../input/index.ts';
 import { UNRESOLVED } from './shell-words.ts';
 
 export type Section = Record<string, unknown>;
@@ -68,7 +69,7 @@ export type ImportKind = 'megatron' | 'torchtitan' | 'deepspeed' | 'nemo' | 'aut
 
 /** A field a run needs that the file did not state: the page keeps its own value, the command line the document's default. */
 export interface Unstated {
-  readonly path: readonly string[];
+  readonly path: FieldPath;
   /** The field in the page's words ("sequence length"). */
   readonly words: string;
 }
