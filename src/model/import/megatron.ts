@@ -8,7 +8,7 @@
 // --ds-sequence-parallel-size, --zero-stage, --checkpoint-activations, --use-flash-attn-v2,
 // without which it runs unfused attention). Each flag it cannot map is one warning.
 
-import { FP8_RECIPES, RECOMPUTE_MODULES } from '../input/index.ts';
+import { FP8_RECIPES, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
 import type { Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
@@ -229,6 +229,14 @@ function readOptimizer(d: Draft, f: Flags): void {
 /** Megatron's default for --attention-dropout and --hidden-dropout (arguments.py). */
 const MEGATRON_DEFAULT_DROPOUT = 0.1;
 
+/** Each on/off training field with a Megatron-LM flag (model/input/switches.ts): the flag given turns it on. */
+function readSwitches(d: Draft, f: Flags): void {
+  for (const key of TRAINING_SWITCH_KEYS) {
+    const flag = switchSpec(key).megatronFlag;
+    if (flag !== undefined && f.has(flag)) d.training[key] = true;
+  }
+}
+
 /** --attention-dropout / --hidden-dropout → training.dropout: masks are kept for backward when either rate is above 0. */
 function readDropout(d: Draft, f: Flags): void {
   const names = ['--attention-dropout', '--hidden-dropout'];
@@ -356,6 +364,7 @@ export function readMegatron(d: Draft, command: ParsedCommand): void {
   readOptimizer(d, f);
   readRecompute(d, f, deepspeed);
   readDropout(d, f);
+  readSwitches(d, f);
   readParallel(d, f, deepspeed);
   readMegatronMoeStack(d, f);
   t['framework'] = deepspeed ? 'deepspeed' : 'megatron';
