@@ -208,7 +208,8 @@ function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: num
   const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
   const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused * attentionKernelFactor(c));
   const scores = (tokens * model.heads * causalKeyTokens) / parallel.tp;
-  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale;
+  // training.fastExp (made up, docs/contributing.md): twice the exponential rate.
+  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale * (training.fastExp ? 2 : 1);
   const expForward = scores / expPerSecond;
   return {
     attentionForward: overlapped(tensorForward, expForward),
