@@ -29,13 +29,6 @@ export const TRAINING_SWITCHES = {
     explain: 'Fused attention that never stores the s × s score matrix.',
     source: 'Dao et al. 2022, FlashAttention (arXiv 2205.14135)',
   },
-  fastExp: {
-    default: false,
-    label: 'Fast softmax exponentials (made up)',
-    explain: 'A made-up switch: the softmax exponentials run at twice the special-function rate.',
-    source: 'docs/contributing.md, worked example (not a real mechanism)',
-    megatronFlag: '--example-fast-exp',
-  },
 } as const satisfies Readonly<Record<string, SwitchSpec>>;
 
 export type TrainingSwitch = keyof typeof TRAINING_SWITCHES;

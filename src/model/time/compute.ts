@@ -208,8 +208,7 @@ function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: num
   const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
   const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused * attentionKernelFactor(c));
   const scores = (tokens * model.heads * causalKeyTokens) / parallel.tp;
-  // training.fastExp (made up, docs/contributing.md): twice the exponential rate.
-  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale * (training.fastExp ? 2 : 1);
+  const expPerSecond = cluster.gpu.expTeraOpsPerSecond * TERA * K.softmaxExpEfficiency * scale;
   const expForward = scores / expPerSecond;
   return {
     attentionForward: overlapped(tensorForward, expForward),
