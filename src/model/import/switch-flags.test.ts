@@ -9,7 +9,10 @@ import { importLaunchFile } from './index.ts';
 // when it is off, and the import reads the flag back as on. A new switch with a flag is
 // tested here without a line of its own (docs/contributing.md, "Adding a document field").
 
-const withSwitch = (key: string, on: boolean) => ({ ...DEFAULT_DOCUMENT, training: { ...(DEFAULT_DOCUMENT['training'] as object), [key]: on } });
+const withSwitch = (key: string, on: boolean) => ({
+  ...DEFAULT_DOCUMENT,
+  training: { ...(DEFAULT_DOCUMENT['training'] as object), [key]: on },
+});
 
 function megatronText(doc: unknown): string {
   const file = launchFileForDocument(doc, 'megatron');

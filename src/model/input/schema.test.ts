@@ -14,7 +14,21 @@ describe('the key lists the parser reads from the field table', () => {
   // The lists document.ts and stack.ts kept by hand until issue 33, as sets (unknownKeys asks only membership).
   const before: Readonly<Record<string, readonly string[]>> = {
     '': ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search', 'warnings'],
-    model: ['name', 'layers', 'hidden', 'heads', 'kvHeads', 'headDim', 'ffnHidden', 'ffnType', 'vocab', 'tiedEmbeddings', 'moe', 'mla', 'mtpLayers'],
+    model: [
+      'name',
+      'layers',
+      'hidden',
+      'heads',
+      'kvHeads',
+      'headDim',
+      'ffnHidden',
+      'ffnType',
+      'vocab',
+      'tiedEmbeddings',
+      'moe',
+      'mla',
+      'mtpLayers',
+    ],
     'model.moe': ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'],
     'model.mla': ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'],
     parallel: ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'],

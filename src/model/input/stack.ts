@@ -23,7 +23,6 @@ import {
   type StackConfig,
 } from './types.ts';
 
-
 /** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
 const MAX_STAGE_LAYERS = 100_000;
 

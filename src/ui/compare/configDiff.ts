@@ -16,7 +16,6 @@ export interface FieldDifference {
   readonly currentText: string;
 }
 
-
 /** A field's name: the field table's comparison label, else as its control labels it (help.ts, keyed by the field's last segment), else the dotted name. */
 function labelOf(field: string): string {
   const explicit = fieldSpec(field)?.compareLabel;

@@ -8,7 +8,13 @@ import { CheckField, ChoiceField, FieldShell, INPUT, NumberField, controlId, des
 import { Section } from './Section.tsx';
 
 // The price per GPU-hour is in the run's frame (FrameSection).
-const COST_FIELDS: readonly (HelpKey & KeyOf<'cost'>)[] = ['pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'restartMinutes'];
+const COST_FIELDS: readonly (HelpKey & KeyOf<'cost'>)[] = [
+  'pue',
+  'gridKgCo2PerKwh',
+  'gpuMtbfHours',
+  'checkpointWriteGBps',
+  'restartMinutes',
+];
 const SPOT_FIELDS: readonly (HelpKey & KeyOf<'cost'>)[] = ['spotUsdPerGpuHour', 'preemptionsPerNodeDay'];
 const CAPACITY_LABELS = { 'on-demand': 'On-demand', spot: 'Spot' };
 
