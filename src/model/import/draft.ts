@@ -2,7 +2,15 @@
 // per flag or key it cannot map) and errors (a value it cannot read, named by its flag
 // or key) met on the way. Every reader returns undefined rather than throwing.
 
-import type { FieldPath } from '../input/index.ts';
+import {
+  ZERO_STAGES,
+  type ClusterDocument,
+  type FieldPath,
+  type ModelDocument,
+  type ParallelDocument,
+  type TrainingDocument,
+  type ZeroStage,
+} from '../input/index.ts';
 import { UNRESOLVED } from './shell-words.ts';
 
 export type Section = Record<string, unknown>;
@@ -13,10 +21,11 @@ const MAX_COUNT = 1e9;
 const MAX_TOKENS = 1e16;
 
 export class Draft {
-  readonly model: Section = {};
-  readonly training: Section = {};
-  readonly parallel: Section = {};
-  readonly cluster: Section = {};
+  // The document's sections, typed (model/input/schema.ts): a misspelled key or a value of the wrong type does not compile.
+  readonly model: ModelDocument = {};
+  readonly training: TrainingDocument = {};
+  readonly parallel: ParallelDocument = {};
+  readonly cluster: ClusterDocument = {};
   readonly warnings: string[] = [];
   readonly errors: string[] = [];
 
@@ -53,6 +62,11 @@ export class Draft {
     this.error(`${where}: needs one of ${choices.join(', ')}, got ${describeValue(value)}${unresolvedHint(value)}`);
     return undefined;
   }
+}
+
+/** The ZeRO stage a whole number names, or undefined. */
+export function zeroStage(n: number): ZeroStage | undefined {
+  return ZERO_STAGES.find((z) => z === n);
 }
 
 export function describeValue(value: unknown): string {

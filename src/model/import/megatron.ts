@@ -9,8 +9,9 @@
 // without which it runs unfused attention). Each flag it cannot map is one warning.
 
 import { FP8_RECIPES, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS } from '../input/index.ts';
+import type { ModelDocument, NumberKey, ParallelDocument } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
-import type { Draft } from './draft.ts';
+import { zeroStage, type Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
 
 /** --a_b and --a-b are one flag (argparse keeps both spellings apart, but torchrun and DeepSpeed accept either). */
@@ -90,7 +91,7 @@ function countFlag(d: Draft, f: Flags, name: string, min = 1, max?: number): num
 
 function readModel(d: Draft, f: Flags): void {
   const m = d.model;
-  const set = (key: string, value: number | undefined) => {
+  const set = (key: NumberKey<ModelDocument>, value: number | undefined) => {
     if (value !== undefined) m[key] = value;
   };
   set('layers', countFlag(d, f, '--num-layers'));
@@ -287,7 +288,7 @@ function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
 
 function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const p = d.parallel;
-  const set = (key: string, value: number | undefined) => {
+  const set = (key: NumberKey<ParallelDocument>, value: number | undefined) => {
     if (value !== undefined) p[key] = value;
   };
   set('tp', countFlag(d, f, '--tensor-model-parallel-size'));
@@ -324,7 +325,9 @@ function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
     ]);
     p['zero'] = s === 'no_shard' ? 0 : s === 'optim' ? 1 : s === 'optim_grads' ? 2 : 3;
   } else if (deepspeed && f.given('--zero-stage')) {
-    set('zero', d.count('--zero-stage', f.value('--zero-stage'), 0, 3));
+    const stage = d.count('--zero-stage', f.value('--zero-stage'), 0, 3);
+    const zero = stage === undefined ? undefined : zeroStage(stage);
+    if (zero !== undefined) p['zero'] = zero;
   } else {
     f.value('--zero-stage');
     p['zero'] = distributedOptimizer ? 1 : 0;

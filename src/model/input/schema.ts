@@ -49,7 +49,8 @@ import {
   type TrainingConfig,
 } from './types.ts';
 
-type Written<T> = { -readonly [K in keyof T]?: T[K] };
+/** An object of the document as written: every key optional and writable (an import fills it field by field). */
+export type Written<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** `model` as written: every key optional (the parser names what is required), null sub-objects for "none". */
 export type ModelDocument = Written<Omit<ModelConfig, 'moe' | 'mla'>> & {
@@ -71,12 +72,17 @@ export type GpuDocument = Written<Omit<GpuSpec, 'architecture' | 'sms'>>;
 
 export type ClusterDocument = Written<Omit<ClusterConfig, 'gpuId' | 'gpu'>> & { gpu?: string | GpuDocument };
 
+export type ParallelDocument = Written<ParallelConfig>;
+
+/** The keys of an object of the document that take any number (counts, degrees), not a vocabulary of numbers (ZeRO stages). */
+export type NumberKey<T> = { [K in keyof T]-?: number extends NonNullable<T[K]> ? K : never }[keyof T];
+
 /** The interchange document as a file or a link holds it, before the parser fills the defaults (RunConfig). */
 export interface RunDocument {
   version?: number;
   model?: ModelDocument;
   training?: TrainingDocument;
-  parallel?: Written<ParallelConfig> | null;
+  parallel?: ParallelDocument | null;
   cluster?: ClusterDocument;
   cost?: Written<CostConfig> | null;
   calibration?: Written<CalibrationOverride> | null;
