@@ -196,11 +196,11 @@ export interface MoeTimeCalibration {
 }
 
 export const MOE_TIME: MoeTimeCalibration = {
-  eagerOpHostSeconds: 10.6e-6,
-  syncStallSeconds: 1.38e-3,
-  peerCallOpShare: 1.04,
-  exposedFraction: 0.624,
-  overlappedExposedFraction: 0.121,
+  eagerOpHostSeconds: 16.9e-6,
+  syncStallSeconds: 0.766e-3,
+  peerCallOpShare: 1.07,
+  exposedFraction: 0.905,
+  overlappedExposedFraction: 0.132,
   dualPipeExposedFraction: 0.05,
   groupedGemmHalfSaturationTokens: 1080,
 };
