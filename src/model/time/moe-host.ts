@@ -114,7 +114,7 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
   const perExpert = TE_QUANTIZE_KERNELS_PER_EXPERT_TENSOR[c.stack.fp8Recipe];
   // Delayed scaling: one fused multi-tensor cast-transpose per quantized tensor group.
   const kernels = perExpert > 0 ? perExpert * localExperts : 1;
-  return QUANTIZED_EXPERT_TENSORS_PER_DIRECTION * kernels * MOE_TIME.peerCallOpShare;
+  return QUANTIZED_EXPERT_TENSORS_PER_DIRECTION * kernels * MOE_TIME.nativeCallOpShare;
 }
 
 /**
@@ -125,12 +125,12 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
  * the expert output in combine (token_dispatcher.py token_dispatch, token_combine), as does
  * torchtitan's (distributed/expert_parallel.py all_to_all_single_autograd for tokens,
  * output): 3 exchanges × 2 calls × ep peers per layer forward, each counted as
- * MOE_TIME.peerCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
+ * MOE_TIME.nativeCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
  * kernel each way.
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
-  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.peerCallOpShare;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.nativeCallOpShare;
 }
 
 /** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
