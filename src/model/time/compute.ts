@@ -161,7 +161,16 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
     const { k, n } = shardedShape(matrix, parallel.tp, etp);
     if (moe && matrix.group === 'routedExpert') {
       const localExperts = matrix.copies / parallel.ep;
-      const expert = groupedGemmSeconds(cluster.gpu, training.precision, localExperts, tokensPerLocalExpert(c, moe, tokens), k, n, scale, castScale);
+      const expert = groupedGemmSeconds(
+        cluster.gpu,
+        training.precision,
+        localExperts,
+        tokensPerLocalExpert(c, moe, tokens),
+        k,
+        n,
+        scale,
+        castScale,
+      );
       matmulForward += expert;
       expertMatmulForward += expert;
     } else {

@@ -179,11 +179,7 @@ export function moeEagerOpsOncePerDirection(c: RunConfig, layerIndex: number): n
  * routed experts' GPU time and the host's issuing (issue 32, item 1: "the step takes the
  * larger of the two per layer").
  */
-export function moeLayerForwardSeconds(
-  gpuSeconds: number,
-  expertGpuSeconds: number,
-  host: { afterSync: number; stall: number },
-): number {
+export function moeLayerForwardSeconds(gpuSeconds: number, expertGpuSeconds: number, host: { afterSync: number; stall: number }): number {
   return gpuSeconds - expertGpuSeconds + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall);
 }
 
