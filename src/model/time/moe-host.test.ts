@@ -49,6 +49,10 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
     expect(alltoallPeerCalls(c)).toBe(0);
     expect(moeEagerOps(c, 0)).toEqual({ beforeSync: 0, afterSync: 7 + 2 + 16 });
   });
+  it('capacity-padded all-to-all skips the split sizes and their device-to-host copies: 19 − 10 dispatch operators', () => {
+    const ops = moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' }, { capacityFactor: 1 }), 0);
+    expect(ops.afterSync).toBeCloseTo(9 + 2 + 16 + 96 * MOE_TIME.nativeCallOpShare, 12);
+  });
   it('whole-iteration graphs issue nothing eagerly', () => {
     expect(moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'full' }), 0)).toEqual({ beforeSync: 0, afterSync: 0 });
   });

@@ -66,8 +66,23 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
   const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + MOE_EAGER_OPS.router;
   return {
     beforeSync,
-    afterSync: MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher] + experts + alltoallPeerCalls(c) + expertQuantizeOps(c, localExperts),
+    afterSync: dispatchOps(c) + experts + alltoallPeerCalls(c) + expertQuantizeOps(c, localExperts),
   };
+}
+
+/**
+ * Capacity-padded all-to-all dispatch (drop_and_pad, --moe-pad-expert-input-to-capacity)
+ * knows its split sizes in advance: preprocess returns before the routing-map sum, the split
+ * sizes and their gather over the EP group (5), and _maybe_dtoh_and_synchronize skips the
+ * device-to-host copies (5) (Megatron-Core token_dispatcher.py @d98e8a64,
+ * MoEAlltoAllTokenDispatcher.preprocess and _maybe_dtoh_and_synchronize, "if not
+ * self.drop_and_pad").
+ */
+export const ALLTOALL_SPLIT_SIZE_OPS = 10;
+
+function dispatchOps(c: RunConfig): number {
+  const ops = MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher];
+  return c.stack.moeDispatcher === 'alltoall' && c.model.moe?.capacityFactor != null ? ops - ALLTOALL_SPLIT_SIZE_OPS : ops;
 }
 
 /**

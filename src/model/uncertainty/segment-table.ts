@@ -642,7 +642,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         runs: 426,
         lowerError: -0.1457560805782934,
         upperError: 0.26148963162525984,
-        minError: -0.564211491577596,
+        minError: -0.5508005695619425,
         maxError: 1.6952294558002097,
         p90AbsError: 0.20197601079122246
       },
@@ -1084,7 +1084,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         runs: 90,
         lowerError: -0.2406330366877865,
         upperError: 1.190088199043718,
-        minError: -0.564211491577596,
+        minError: -0.5508005695619425,
         maxError: 1.6952294558002097,
         p90AbsError: 0.27658229495904507
       },
@@ -1155,7 +1155,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         runs: 69,
         lowerError: -0.14208395980957012,
         upperError: 0.16626054552604524,
-        minError: -0.564211491577596,
+        minError: -0.5508005695619425,
         maxError: 0.23020940826756942,
         p90AbsError: 0.15146791349018024
       },
@@ -1178,7 +1178,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         runs: 69,
         lowerError: -0.14208395980957012,
         upperError: 0.16626054552604524,
-        minError: -0.564211491577596,
+        minError: -0.5508005695619425,
         maxError: 0.23020940826756942,
         p90AbsError: 0.15146791349018024
       },
@@ -1301,7 +1301,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         runs: 115,
         lowerError: -0.24765359906503295,
         upperError: 1.1344623617678156,
-        minError: -0.564211491577596,
+        minError: -0.5508005695619425,
         maxError: 1.6952294558002097,
         p90AbsError: 0.2704587694162727
       },
