@@ -13,11 +13,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     all: {
       tokensPerSecond: {
         runs: 457,
-        lowerError: -0.16750200846206276,
-        upperError: 0.3062710235000931,
+        lowerError: -0.15947183586808625,
+        upperError: 0.2801793385301362,
         minError: -0.9720464762759571,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.23736187498024885
+        maxError: 1.8262794630265446,
+        p90AbsError: 0.23402439695181668
       },
       memory: {
         runs: 93,
@@ -640,11 +640,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|*|*|*": {
       tokensPerSecond: {
         runs: 426,
-        lowerError: -0.15243843675226837,
-        upperError: 0.28182876458596345,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.20999121075327015
+        lowerError: -0.1457560805782934,
+        upperError: 0.26148963162525984,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.20197601079122246
       },
       memory: {
         runs: 62,
@@ -1082,11 +1082,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|*|*": {
       tokensPerSecond: {
         runs: 90,
-        lowerError: -0.23363623244754653,
-        upperError: 1.1549517262060511,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.3348144490064802
+        lowerError: -0.2406330366877865,
+        upperError: 1.190088199043718,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.27658229495904507
       },
       memory: {
         runs: 13,
@@ -1153,11 +1153,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|*": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.14013023747847242,
-        upperError: 0.23234113920860663,
-        minError: -0.5810945235263376,
-        maxError: 0.5009155628400556,
-        p90AbsError: 0.22945112510452656
+        lowerError: -0.14208395980957012,
+        upperError: 0.16626054552604524,
+        minError: -0.5508005695619425,
+        maxError: 0.23020940826756942,
+        p90AbsError: 0.15146791349018024
       },
       memory: null,
       maxGpus: 256,
@@ -1176,11 +1176,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.14013023747847242,
-        upperError: 0.23234113920860663,
-        minError: -0.5810945235263376,
-        maxError: 0.5009155628400556,
-        p90AbsError: 0.22945112510452656
+        lowerError: -0.14208395980957012,
+        upperError: 0.16626054552604524,
+        minError: -0.5508005695619425,
+        maxError: 0.23020940826756942,
+        p90AbsError: 0.15146791349018024
       },
       memory: null,
       maxGpus: 256,
@@ -1199,11 +1199,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|*": {
       tokensPerSecond: {
         runs: 21,
-        lowerError: -0.23363623244754653,
-        upperError: 1.27897066588272,
-        minError: -0.32310453495646846,
-        maxError: 2.037942129873847,
-        p90AbsError: 1.248711061045416
+        lowerError: -0.2406330366877865,
+        upperError: 1.3126540227400207,
+        minError: -0.32629689937888223,
+        maxError: 1.6952294558002097,
+        p90AbsError: 1.2213130988501362
       },
       memory: {
         runs: 12,
@@ -1227,11 +1227,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.32310453495646846,
-        upperError: -0.09354032808929816,
-        minError: -0.32310453495646846,
-        maxError: -0.09354032808929816,
-        p90AbsError: 0.28766370139910535
+        lowerError: -0.32629689937888223,
+        upperError: -0.1457560805782934,
+        minError: -0.32629689937888223,
+        maxError: -0.1457560805782934,
+        p90AbsError: 0.3054759854357157
       },
       memory: null,
       maxGpus: 1024,
@@ -1246,11 +1246,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 13,
-        lowerError: -0.23363623244754653,
-        upperError: 1.248711061045416,
-        minError: -0.23363623244754653,
-        maxError: 1.248711061045416,
-        p90AbsError: 1.1589068554717243
+        lowerError: -0.2406330366877865,
+        upperError: 1.3126540227400207,
+        minError: -0.2406330366877865,
+        maxError: 1.3126540227400207,
+        p90AbsError: 1.2207848606339098
       },
       memory: {
         runs: 7,
@@ -1273,11 +1273,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|torchtitan": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.05492554139578546,
-        upperError: 2.037942129873847,
-        minError: -0.05492554139578546,
-        maxError: 2.037942129873847,
-        p90AbsError: 1.7343535442773963
+        lowerError: -0.06842921089077333,
+        upperError: 1.6952294558002097,
+        minError: -0.06842921089077333,
+        maxError: 1.6952294558002097,
+        p90AbsError: 1.4709226181872521
       },
       memory: {
         runs: 5,
@@ -1299,11 +1299,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe-any|*|*": {
       tokensPerSecond: {
         runs: 115,
-        lowerError: -0.255919107013251,
-        upperError: 1.1295340805105278,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.3191750329558534
+        lowerError: -0.24765359906503295,
+        upperError: 1.1344623617678156,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.2704587694162727
       },
       memory: {
         runs: 16,
@@ -1333,11 +1333,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|*|*": {
       tokensPerSecond: {
         runs: 25,
-        lowerError: -0.2639196797971706,
-        upperError: 0.26755646601703975,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2661017515290921
+        lowerError: -0.24765359906503295,
+        upperError: 0.26148963162525984,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.2610743698975365
       },
       memory: {
         runs: 3,
@@ -1366,11 +1366,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|*": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.16449357852914998,
-        upperError: -0.1547375745740902,
-        minError: -0.16449357852914998,
-        maxError: -0.1547375745740902,
-        p90AbsError: 0.163517978133644
+        lowerError: -0.14856318826587808,
+        upperError: -0.13862116904340654,
+        minError: -0.14856318826587808,
+        maxError: -0.13862116904340654,
+        p90AbsError: 0.14756898634363091
       },
       memory: {
         runs: 2,
@@ -1393,11 +1393,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|megatron": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.16449357852914998,
-        upperError: -0.1547375745740902,
-        minError: -0.16449357852914998,
-        maxError: -0.1547375745740902,
-        p90AbsError: 0.163517978133644
+        lowerError: -0.14856318826587808,
+        upperError: -0.13862116904340654,
+        minError: -0.14856318826587808,
+        maxError: -0.13862116904340654,
+        p90AbsError: 0.14756898634363091
       },
       memory: {
         runs: 2,
@@ -1420,11 +1420,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|*": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.3575930572580113,
-        upperError: 0.44618759458116436,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2945674433893313
+        lowerError: -0.3648729152584135,
+        upperError: 0.4844573475207647,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.292504616715206
       },
       memory: null,
       maxGpus: 64,
@@ -1443,11 +1443,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.3575930572580113,
-        upperError: 0.44618759458116436,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2945674433893313
+        lowerError: -0.3648729152584135,
+        upperError: 0.4844573475207647,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.292504616715206
       },
       memory: null,
       maxGpus: 64,
@@ -1466,11 +1466,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|*": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.2639196797971706,
-        upperError: 0.04236933619371735,
-        minError: -0.2639196797971706,
-        maxError: 0.04236933619371735,
-        p90AbsError: 0.23244530524417367
+        lowerError: -0.24765359906503295,
+        upperError: 0.07091426258989486,
+        minError: -0.24765359906503295,
+        maxError: 0.07091426258989486,
+        p90AbsError: 0.2048847922021042
       },
       memory: {
         runs: 1,
@@ -1492,11 +1492,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.2639196797971706,
-        upperError: -0.05974175083518973,
-        minError: -0.2639196797971706,
-        maxError: -0.05974175083518973,
-        p90AbsError: 0.24350188690097255
+        lowerError: -0.24765359906503295,
+        upperError: -0.14073158190771104,
+        minError: -0.24765359906503295,
+        maxError: -0.14073158190771104,
+        p90AbsError: 0.23696139734930077
       },
       memory: null,
       maxGpus: 64,
@@ -1511,11 +1511,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.1852337434146782,
-        upperError: 0.04236933619371735,
-        minError: -0.1852337434146782,
-        maxError: 0.04236933619371735,
-        p90AbsError: 0.1849886599818818
+        lowerError: -0.13126126436801655,
+        upperError: 0.07091426258989486,
+        minError: -0.13126126436801655,
+        maxError: 0.07091426258989486,
+        p90AbsError: 0.1309999458980738
       },
       memory: {
         runs: 1,
