@@ -182,8 +182,10 @@ export interface OtherMemoryTerms {
   readonly gatheredWeights: number;
   /** ZeRO-2/3: full gradients of the layers awaiting reduce-scatter beyond the shard. */
   readonly unshardedGradients: number;
-  /** Caching-allocator reserve over the allocated bytes. */
+  /** Caching-allocator reserve over the allocated bytes, lossReserve included. */
   readonly allocatorReserve: number;
+  /** The part of allocatorReserve that is the eager loss's freed 16-bit logits (activations.ts lossReserveBytes), after the overhead scale. */
+  readonly lossReserve: number;
 }
 
 /** The embedding or output matrix on one GPU of the stage (vocab · hidden / tp), 0 when the stage holds neither: a ZeRO-3 / FSDP unit of its own (gatheredBeyondShardBytes). */
@@ -277,6 +279,7 @@ export function otherMemoryTermsOf(
     gatheredWeights: scale * gatheredWeights,
     unshardedGradients: scale * unshardedGradients,
     allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction, lossReserve),
+    lossReserve: scale * lossReserve,
   };
 }
 
