@@ -22,10 +22,10 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 93,
         lowerError: -0.2384777873754501,
-        upperError: 0.33592430741452833,
-        minError: -0.330709228515625,
+        upperError: 0.38090135364577565,
+        minError: -0.27535787356101854,
         maxError: 0.7599576112454531,
-        p90AbsError: 0.3080385967073571
+        p90AbsError: 0.2729782760662055
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -383,11 +383,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 6,
-        lowerError: -0.03597178397306397,
+        lowerError: -0.013353482189054727,
         upperError: 0.2543467353372013,
-        minError: -0.03597178397306397,
+        minError: -0.013353482189054727,
         maxError: 0.2543467353372013,
-        p90AbsError: 0.14768331127515805
+        p90AbsError: 0.1816904072314422
       },
       maxGpus: 1,
       maxExperts: 0,
@@ -649,10 +649,10 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 62,
         lowerError: -0.2507499192890367,
-        upperError: 0.3228464367071176,
-        minError: -0.330709228515625,
+        upperError: 0.3804918336805352,
+        minError: -0.27535787356101854,
         maxError: 0.606886957826878,
-        p90AbsError: 0.31620877749394194
+        p90AbsError: 0.36026193576889975
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -688,10 +688,10 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 46,
         lowerError: -0.2507499192890367,
-        upperError: 0.33592430741452833,
+        upperError: 0.38090135364577565,
         minError: -0.27535787356101854,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3193314554980462
+        p90AbsError: 0.37397239172081487
       },
       maxGpus: 3072,
       maxExperts: 0,
@@ -846,7 +846,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         upperError: 0.606886957826878,
         minError: -0.04589675319260859,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3696957204586645
+        p90AbsError: 0.39455316451478456
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -898,7 +898,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         upperError: 0.606886957826878,
         minError: -0.04589675319260859,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3696957204586645
+        p90AbsError: 0.39455316451478456
       },
       maxGpus: 8,
       maxExperts: 0,
@@ -924,9 +924,9 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 19,
         lowerError: -0.27535787356101854,
-        upperError: 0.03388861933267832,
+        upperError: 0.09178895217323407,
         minError: -0.27535787356101854,
-        maxError: 0.03388861933267832,
+        maxError: 0.09178895217323407,
         p90AbsError: 0.24347420711775078
       },
       maxGpus: 1024,
@@ -1025,11 +1025,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 12,
-        lowerError: -0.10685802211422891,
-        upperError: 0.03388861933267832,
-        minError: -0.10685802211422891,
-        maxError: 0.03388861933267832,
-        p90AbsError: 0.10346239552041506
+        lowerError: -0.04556435520640657,
+        upperError: 0.09178895217323407,
+        minError: -0.04556435520640657,
+        maxError: 0.09178895217323407,
+        p90AbsError: 0.08961655094670577
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -1281,9 +1281,9 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 5,
-        lowerError: -0.011155830494497213,
+        lowerError: -0.0020082635161680924,
         upperError: 0.1340280005124136,
-        minError: -0.011155830494497213,
+        minError: -0.0020082635161680924,
         maxError: 0.1340280005124136,
         p90AbsError: 0.13381537470468977
       },
@@ -1307,9 +1307,9 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 16,
-        lowerError: -0.330709228515625,
+        lowerError: -0.253709228515625,
         upperError: 0.1340280005124136,
-        minError: -0.330709228515625,
+        minError: -0.253709228515625,
         maxError: 0.1340280005124136,
         p90AbsError: 0.18222577555909375
       },
@@ -1341,11 +1341,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 3,
-        lowerError: -0.330709228515625,
+        lowerError: -0.253709228515625,
         upperError: -0.02378268484341901,
-        minError: -0.330709228515625,
+        minError: -0.253709228515625,
         maxError: -0.02378268484341901,
-        p90AbsError: 0.2900315597996568
+        p90AbsError: 0.22843155979965674
       },
       maxGpus: 64,
       maxExperts: 128,
@@ -1474,11 +1474,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 1,
-        lowerError: -0.330709228515625,
-        upperError: -0.330709228515625,
-        minError: -0.330709228515625,
-        maxError: -0.330709228515625,
-        p90AbsError: 0.330709228515625
+        lowerError: -0.253709228515625,
+        upperError: -0.253709228515625,
+        minError: -0.253709228515625,
+        maxError: -0.253709228515625,
+        p90AbsError: 0.253709228515625
       },
       maxGpus: 64,
       maxExperts: 128,
@@ -1519,11 +1519,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 1,
-        lowerError: -0.330709228515625,
-        upperError: -0.330709228515625,
-        minError: -0.330709228515625,
-        maxError: -0.330709228515625,
-        p90AbsError: 0.330709228515625
+        lowerError: -0.253709228515625,
+        upperError: -0.253709228515625,
+        minError: -0.253709228515625,
+        maxError: -0.253709228515625,
+        p90AbsError: 0.253709228515625
       },
       maxGpus: 64,
       maxExperts: 128,
