@@ -11,7 +11,7 @@ import type { LogAnswer } from '../../worker/log-api.ts';
 import type { LogReport, MeasuredFigure } from '../../model/log/index.ts';
 import type { RunMeasurement } from '../../model/validation/index.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createLogWorker } from '../../worker/create-log-worker.ts';
+import { createLogWorker } from '../../worker/start-workers.ts';
 import { compareLogInWorker, readLogInWorker } from '../../worker/log-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { HINT, INPUT } from '../controls/fields.tsx';

@@ -10,7 +10,7 @@ import type { SearchDocumentOutput } from '../../model/search/index.ts';
 import type { SearchProgress } from '../../model/search/index.ts';
 import { countAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createSearchWorker } from '../../worker/create-search-worker.ts';
+import { createSearchWorker } from '../../worker/start-workers.ts';
 import { startSearch, type SearchJob } from '../../worker/search-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { SEARCH_PANEL_ID } from '../frame/jump.ts';

@@ -6,7 +6,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createEngineWorker } from '../../worker/start-workers.ts';
 import { runValidation, type ValidationProgress } from '../../worker/validation-client.ts';
 import { FilterControls, GroupTable, OverallSummary } from './ValidationSummary.tsx';
 import { ValidationScatter } from './ValidationScatter.tsx';
