@@ -1,7 +1,8 @@
 // Pieces the charts share. The legend is plain HTML with its colors in data
 // attributes, so the PNG export can redraw it next to the chart's SVG.
 
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode, SVGProps } from 'react';
+import type { BarShapeProps } from 'recharts';
 import type { TickFormatter } from 'recharts/types/cartesian/CartesianAxis';
 
 /** Rose-600: ≥ 3:1 against both white and gray-900 backgrounds. */
@@ -93,6 +94,27 @@ export function plainTick(props: TickProps): ReactNode {
   );
 }
 
+/** Axis text (ticks, labels) in the page's text colour, 12 px. */
+export const AXIS_TEXT = { fill: 'currentColor', fontSize: 12 } as const;
+
+/** A scatter's number axis: the domain from the data, ticks and line in the text colour. */
+export const SCATTER_AXIS = { type: 'number', domain: ['auto', 'auto'], tick: AXIS_TEXT, stroke: 'currentColor' } as const;
+
+/** The name under an x axis. */
+export function xAxisLabel(value: string) {
+  return { value, position: 'insideBottom', offset: -12, ...AXIS_TEXT } as const;
+}
+
+/** The name beside a y axis, read bottom to top. */
+export function yAxisLabel(value: string) {
+  return { value, angle: -90, position: 'insideLeft', ...AXIS_TEXT } as const;
+}
+
+/** A bar as one plain <rect> where recharts drew it (a negative size drawn as none), painted as asked. */
+export function barRect(shape: BarShapeProps, paint: Pick<SVGProps<SVGRectElement>, 'fill' | 'stroke' | 'strokeWidth'>): ReactElement {
+  return <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} {...paint} />;
+}
+
 /** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above the value: a round axis top. */
 export function niceCeiling(value: number): number {
   if (!(value > 0) || !Number.isFinite(value)) return 1;
@@ -101,12 +123,34 @@ export function niceCeiling(value: number): number {
   return mantissa * power;
 }
 
+/** A column of a chart's table: a plain name holds numbers (right-aligned); `{ words }` holds words (left-aligned). */
+export type Column = string | { readonly words: string };
+
+function ColumnHead({ column }: { column: Column }) {
+  const words = typeof column !== 'string';
+  return (
+    <th scope="col" className={words ? 'px-2 text-left' : 'px-2'}>
+      {words ? column.words : column}
+    </th>
+  );
+}
+
+/** A body row's first cell, naming the row (a stage, a part). */
+export function RowHead({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row" className="px-2 text-left font-normal">
+      {children}
+    </th>
+  );
+}
+
 /**
  * A chart's numbers as a table under a disclosure (the chart's text alternative for
  * people who want every value): a keyboard-focusable scrolling region named after it.
- * `head` is the header row's cells, `children` the body's rows.
+ * `columns` name the header row's cells, `children` are the body's rows.
  */
-export function ChartTable({ summary, label, head, children }: { summary: string; label: string; head: ReactNode; children: ReactNode }) {
+export function ChartTable(props: { summary: string; label: string; columns: readonly Column[]; children: ReactNode }) {
+  const { summary, label, columns, children } = props;
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">{summary}</summary>
@@ -118,7 +162,11 @@ export function ChartTable({ summary, label, head, children }: { summary: string
       >
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
-            <tr>{head}</tr>
+            <tr>
+              {columns.map((column) => (
+                <ColumnHead key={typeof column === 'string' ? column : column.words} column={column} />
+              ))}
+            </tr>
           </thead>
           <tbody>{children}</tbody>
         </table>

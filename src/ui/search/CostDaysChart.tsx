@@ -6,7 +6,7 @@
 
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
-import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES, SCATTER_AXIS, xAxisLabel, yAxisLabel } from '../charts/chartParts.tsx';
 import { formatCount, formatCountOf, formatDays, formatNumber, formatUsd } from '../format.ts';
 import { layoutText } from './searchTable.ts';
 
@@ -29,25 +29,7 @@ function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
     <ChartTable
       summary="Cost against days as a table"
       label="Cost against days"
-      head={
-        <>
-          <th scope="col" className="px-2 text-left">
-            GPU
-          </th>
-          <th scope="col" className="px-2">
-            GPUs
-          </th>
-          <th scope="col" className="px-2">
-            Days
-          </th>
-          <th scope="col" className="px-2">
-            Cost
-          </th>
-          <th scope="col" className="px-2 text-left">
-            Layout
-          </th>
-        </>
-      }
+      columns={[{ words: 'GPU' }, 'GPUs', 'Days', 'Cost', { words: 'Layout' }]}
     >
       {fronts.flatMap((f) =>
         f.points.map((p, i) => (
@@ -83,25 +65,19 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
         >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
           <XAxis
-            type="number"
+            {...SCATTER_AXIS}
             dataKey="days"
             name="Days"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
             tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Days to train', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
+            label={xAxisLabel('Days to train')}
           />
           <YAxis
-            type="number"
+            {...SCATTER_AXIS}
             dataKey="usd"
             name="Cost"
-            domain={['auto', 'auto']}
             width={72}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
             tickFormatter={(v: number) => formatUsd(v)}
-            label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
+            label={yAxisLabel('Cost')}
           />
           <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
           <Tooltip

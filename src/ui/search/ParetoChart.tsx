@@ -4,7 +4,7 @@
 
 import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SearchDocumentOutput } from '../../model/search/index.ts';
-import { ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { ChartTable, ChartUnavailable, TOOLTIP_STYLES, SCATTER_AXIS, xAxisLabel, yAxisLabel } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
 import { layoutText } from './searchTable.ts';
 import { GiB } from '../../model/input/index.ts';
@@ -26,23 +26,7 @@ function summary(front: readonly FrontPoint[]): string {
 
 function FrontTable({ front }: { front: readonly FrontPoint[] }) {
   return (
-    <ChartTable
-      summary="The front as a table"
-      label="Pareto front"
-      head={
-        <>
-          <th scope="col" className="px-2">
-            Memory per GPU
-          </th>
-          <th scope="col" className="px-2">
-            Tokens/s
-          </th>
-          <th scope="col" className="px-2 text-left">
-            Layout
-          </th>
-        </>
-      }
-    >
+    <ChartTable summary="The front as a table" label="Pareto front" columns={['Memory per GPU', 'Tokens/s', { words: 'Layout' }]}>
       {front.map((p, i) => (
         <tr key={i}>
           <td className="px-2">{formatGiB(p.memoryBytes)}</td>
@@ -68,25 +52,19 @@ export default function ParetoChart({ front }: { front: readonly FrontPoint[] })
         >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
           <XAxis
-            type="number"
+            {...SCATTER_AXIS}
             dataKey="memoryGiB"
             name="Memory per GPU"
             unit=" GiB"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
             tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Memory per GPU (GiB)', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
+            label={xAxisLabel('Memory per GPU (GiB)')}
           />
           <YAxis
-            type="number"
+            {...SCATTER_AXIS}
             dataKey="tokensPerSecond"
             name="Tokens/s"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
             tickFormatter={(v: number) => formatNumber(v / 1000) + 'k'}
-            label={{ value: 'Tokens/s', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
+            label={yAxisLabel('Tokens/s')}
           />
           <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
           <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
