@@ -97,19 +97,6 @@ export function plainTick(props: TickProps): ReactNode {
 /** Axis text (ticks, labels) in the page's text colour, 12 px. */
 export const AXIS_TEXT = { fill: 'currentColor', fontSize: 12 } as const;
 
-/** A scatter's number axis: the domain from the data, ticks and line in the text colour. */
-export const SCATTER_AXIS = { type: 'number', domain: ['auto', 'auto'], tick: AXIS_TEXT, stroke: 'currentColor' } as const;
-
-/** The name under an x axis. */
-export function xAxisLabel(value: string) {
-  return { value, position: 'insideBottom', offset: -12, ...AXIS_TEXT } as const;
-}
-
-/** The name beside a y axis, read bottom to top. */
-export function yAxisLabel(value: string) {
-  return { value, angle: -90, position: 'insideLeft', ...AXIS_TEXT } as const;
-}
-
 /** A bar as one plain <rect> where recharts drew it (a negative size drawn as none), painted as asked. */
 export function barRect(shape: BarShapeProps, paint: Pick<SVGProps<SVGRectElement>, 'fill' | 'stroke' | 'strokeWidth'>): ReactElement {
   return <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} {...paint} />;

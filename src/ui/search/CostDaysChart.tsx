@@ -4,10 +4,11 @@
 // Loaded lazily with recharts; a summary and a table repeat it for screen readers; the
 // day limit is drawn as a dashed line.
 
-import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
+import { ReferenceLine, Scatter, Tooltip, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
-import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES, SCATTER_AXIS, xAxisLabel, yAxisLabel } from '../charts/chartParts.tsx';
+import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatCount, formatCountOf, formatDays, formatNumber, formatUsd } from '../format.ts';
+import { ScatterFrame, type ScatterAxis } from './ScatterFrame.tsx';
 import { layoutText } from './searchTable.ts';
 
 /** Okabe–Ito blue, vermillion, bluish green, reddish purple, orange, sky blue: told apart with colour-vision deficiency. */
@@ -46,6 +47,9 @@ function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
   );
 }
 
+const X_AXIS: ScatterAxis = { dataKey: 'days', name: 'Days', label: 'Days to train', tick: formatNumber };
+const Y_AXIS: ScatterAxis = { dataKey: 'usd', name: 'Cost', label: 'Cost', tick: formatUsd, width: 72 };
+
 export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly CostFront[]; maxDays: number | null }) {
   if (fronts.every((f) => f.points.length === 0))
     return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
@@ -56,40 +60,17 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
   }));
   return (
     <figure className="flex flex-col">
-      <div data-testid="cost-days-chart" role="img" aria-label={summary(fronts)} className="text-gray-700 dark:text-gray-300">
-        <ScatterChart
-          responsive
-          accessibilityLayer={false}
-          margin={{ top: 16, right: 24, bottom: 24, left: 24 }}
-          style={{ width: '100%', height: 300 }}
-        >
-          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            {...SCATTER_AXIS}
-            dataKey="days"
-            name="Days"
-            tickFormatter={(v: number) => formatNumber(v)}
-            label={xAxisLabel('Days to train')}
-          />
-          <YAxis
-            {...SCATTER_AXIS}
-            dataKey="usd"
-            name="Cost"
-            width={72}
-            tickFormatter={(v: number) => formatUsd(v)}
-            label={yAxisLabel('Cost')}
-          />
-          <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
-          <Tooltip
-            {...TOOLTIP_STYLES}
-            formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))}
-          />
-          {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
-          {series.map((s) => (
-            <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
-          ))}
-        </ScatterChart>
-      </div>
+      <ScatterFrame testId="cost-days-chart" summary={summary(fronts)} left={24} height={300} x={X_AXIS} y={Y_AXIS}>
+        <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
+        <Tooltip
+          {...TOOLTIP_STYLES}
+          formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))}
+        />
+        {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
+        {series.map((s) => (
+          <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
+        ))}
+      </ScatterFrame>
       <ChartLegend
         items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
         {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})}
