@@ -4,6 +4,7 @@
 import type { ReactElement, ReactNode, SVGProps } from 'react';
 import type { BarShapeProps } from 'recharts';
 import type { TickFormatter } from 'recharts/types/cartesian/CartesianAxis';
+import { TableRegion } from '../TableRegion.tsx';
 
 /** Rose-600: ≥ 3:1 against both white and gray-900 backgrounds. */
 export const OOM_COLOR = '#e11d48';
@@ -141,12 +142,7 @@ export function ChartTable(props: { summary: string; label: string; columns: rea
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">{summary}</summary>
-      <div
-        className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0}
-        role="region"
-        aria-label={`${label} (scrollable table)`}
-      >
+      <TableRegion label={label} scroll="max-h-80 overflow-auto">
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
             <tr>
@@ -157,7 +153,7 @@ export function ChartTable(props: { summary: string; label: string; columns: rea
           </thead>
           <tbody>{children}</tbody>
         </table>
-      </div>
+      </TableRegion>
     </details>
   );
 }

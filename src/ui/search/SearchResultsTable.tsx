@@ -11,6 +11,7 @@ import { searchToCsv, searchToMarkdown } from './searchExport.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 import { formatRange } from '../uncertainty/figureRanges.ts';
+import { TableRegion } from '../TableRegion.tsx';
 
 type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
@@ -141,12 +142,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
     });
   return (
     <div className="flex flex-col gap-2">
-      <div
-        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0}
-        role="region"
-        aria-label="Layouts found (scrollable table)"
-      >
+      <TableRegion label="Layouts found">
         <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
           <caption className="sr-only">
             Layouts found, each by its best variant; the column buttons sort the table, a layout's variants button shows its other variants.
@@ -230,7 +226,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
             })}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
       <div className="flex flex-wrap items-center gap-2">
         <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
           <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>

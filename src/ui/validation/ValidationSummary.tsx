@@ -13,6 +13,7 @@ import {
   FACETS, FACET_LABELS, facetOptions, facetText, groupSummaries, percentText, signedPercentText,
   type Facet, type Filters, type Summaries,
 } from './validationView.ts';
+import { TableRegion } from '../TableRegion.tsx';
 
 const FACET_IN_TEXT: Readonly<Record<Facet, string>> = { gpu: 'GPU', precision: 'precision', sourceGroup: 'source', scale: 'cluster size' };
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
@@ -98,7 +99,7 @@ export function GroupTable({ cases }: { cases: readonly CaseResult[] }) {
           </select>
         </label>
       </div>
-      <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300" tabIndex={0} role="region" aria-label="Errors by group (scrollable table)">
+      <TableRegion label="Errors by group">
         <table data-testid="validation-groups" className="w-full text-sm text-gray-900 dark:text-gray-100">
           <thead>
             <tr className="border-b border-gray-300 dark:border-gray-700">
@@ -123,7 +124,7 @@ export function GroupTable({ cases }: { cases: readonly CaseResult[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </section>
   );
 }
