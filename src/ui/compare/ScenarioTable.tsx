@@ -15,6 +15,7 @@ import { scenariosPng } from './scenarioPng.ts';
 import { scenariosToCsv, scenariosToMarkdown } from './scenarioExport.ts';
 import { scenarioTable, type ScenarioInput } from './scenarios.ts';
 import { TableRegion } from '../TableRegion.tsx';
+import { ExportBar } from '../ExportBar.tsx';
 
 const CELL = 'px-2 py-1 align-top';
 export const CURRENT_NAME = 'Current';
@@ -146,26 +147,15 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
           </tbody>
         </table>
       </TableRegion>
-      <div className="flex flex-wrap items-center gap-2">
-        <div role="group" aria-label="Export the scenarios" className="flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={BUTTON}
-            onClick={() => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md')}
-          >
-            Scenarios as Markdown
-          </button>
-          <button type="button" className={BUTTON} onClick={() => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv')}>
-            Scenarios as CSV
-          </button>
-          <button type="button" className={BUTTON} onClick={() => void savePng()}>
-            Scenarios as PNG
-          </button>
-        </div>
-        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
-          {status}
-        </p>
-      </div>
+      <ExportBar
+        group="Export the scenarios"
+        status={status}
+        actions={[
+          { label: 'Scenarios as Markdown', run: () => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md') },
+          { label: 'Scenarios as CSV', run: () => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv') },
+          { label: 'Scenarios as PNG', run: () => void savePng() },
+        ]}
+      />
     </div>
   );
 }

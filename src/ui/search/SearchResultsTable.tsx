@@ -12,6 +12,7 @@ import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecon
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 import { formatRange } from '../uncertainty/figureRanges.ts';
 import { TableRegion } from '../TableRegion.tsx';
+import { ExportBar } from '../ExportBar.tsx';
 
 type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
@@ -227,19 +228,14 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
           </tbody>
         </table>
       </TableRegion>
-      <div className="flex flex-wrap items-center gap-2">
-        <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
-          <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>
-            Layouts as Markdown
-          </button>
-          <button type="button" className={BUTTON} onClick={() => save(searchToCsv(rows), 'csv', 'text/csv')}>
-            Layouts as CSV
-          </button>
-        </div>
-        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
-          {saved}
-        </p>
-      </div>
+      <ExportBar
+        group="Export the layouts found"
+        status={saved}
+        actions={[
+          { label: 'Layouts as Markdown', run: () => save(searchToMarkdown(rows), 'md', 'text/markdown') },
+          { label: 'Layouts as CSV', run: () => save(searchToCsv(rows), 'csv', 'text/csv') },
+        ]}
+      />
     </div>
   );
 }
