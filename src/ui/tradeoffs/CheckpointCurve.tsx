@@ -20,6 +20,19 @@ const OPTIMUM_COLOR = '#009e73';
 const MEDIAN_COLOR = '#d55e00';
 const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
 
+/** The axis both curves share: minutes between checkpoints on a log scale, ticked at TICKS_MINUTES. */
+const MINUTES_AXIS = {
+  dataKey: (p: TradeoffPoint) => p.value as number,
+  type: 'number',
+  scale: 'log',
+  domain: ['dataMin', 'dataMax'],
+  ticks: TICKS_MINUTES,
+  interval: 0,
+  tick: plainTick,
+  tickFormatter: (v: number) => formatMinutes(v),
+  stroke: 'currentColor',
+} as const;
+
 interface Props {
   readonly points: readonly TradeoffPoint[];
   readonly optimumMinutes: number;
@@ -112,15 +125,7 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
         >
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
           <XAxis
-            dataKey={(p: TradeoffPoint) => p.value as number}
-            type="number"
-            scale="log"
-            domain={['dataMin', 'dataMax']}
-            ticks={TICKS_MINUTES}
-            interval={0}
-            tick={plainTick}
-            tickFormatter={(v: number) => formatMinutes(v)}
-            stroke="currentColor"
+            {...MINUTES_AXIS}
             label={{
               value: 'Minutes between checkpoints (log scale)',
               position: 'insideBottom',
@@ -237,17 +242,7 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
         style={{ width: '100%', height: 140 }}
       >
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-        <XAxis
-          dataKey={(p: TradeoffPoint) => p.value as number}
-          type="number"
-          scale="log"
-          domain={['dataMin', 'dataMax']}
-          ticks={TICKS_MINUTES}
-          interval={0}
-          tick={plainTick}
-          tickFormatter={(v: number) => formatMinutes(v)}
-          stroke="currentColor"
-        />
+        <XAxis {...MINUTES_AXIS} />
         <YAxis
           width={56}
           domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]}
