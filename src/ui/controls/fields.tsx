@@ -57,6 +57,16 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
   );
 });
 
+/** The engine's error for the field, in the field's words (`${id}-error`, for the control's aria-describedby); nothing when none. */
+function FieldError({ id, error, label }: { id: string; error: string | null; label: string }) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} className={ERROR_TEXT}>
+      {messageInWords(error, label)}
+    </p>
+  );
+}
+
 /** Label on top (the value right of it), control, offered values, error; the why, formula and source behind one disclosure. */
 export function FieldShell(props: {
   id: string;
@@ -77,11 +87,7 @@ export function FieldShell(props: {
       </div>
       {children}
       {extra}
-      {error && (
-        <p id={`${id}-error`} className={ERROR_TEXT}>
-          {messageInWords(error, help.label)}
-        </p>
-      )}
+      <FieldError id={id} error={error} label={help.label} />
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
@@ -350,11 +356,7 @@ export function CheckField(props: {
           Not available now: {disabledReason}.
         </p>
       )}
-      {error && (
-        <p id={`${id}-error`} className={ERROR_TEXT}>
-          {messageInWords(error, help.label)}
-        </p>
-      )}
+      <FieldError id={id} error={error} label={help.label} />
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
