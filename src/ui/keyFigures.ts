@@ -15,6 +15,7 @@ import {
   formatGiB,
   formatGpuHours,
   formatMinutes,
+  formatNumber,
   formatPercent,
   formatSeconds,
   formatTokensPerSecond,
@@ -36,6 +37,23 @@ export const FIGURE_GROUP_LABELS: Readonly<Record<FigureGroup, string>> = {
 /** The unit of a figure's raw value, as the CSV export writes it. */
 export type FigureUnit =
   'bytes' | 'fraction' | 'seconds' | 'tokens/s' | 'FLOP/s' | 'days' | 'GPU-hours' | 'USD' | 'kWh' | 'kg CO2' | 'count' | 'minutes' | 'FLOP';
+
+/** A magnitude (a change, say) in each unit's own display format; fractions as percentage points. */
+export const UNIT_MAGNITUDE: Readonly<Record<FigureUnit, (value: number) => string>> = {
+  bytes: formatGiB,
+  fraction: (v) => `${formatNumber(v * 100)} pp`,
+  seconds: formatSeconds,
+  'tokens/s': formatTokensPerSecond,
+  'FLOP/s': formatFlopRate,
+  days: formatDays,
+  'GPU-hours': formatGpuHours,
+  USD: formatUsd,
+  kWh: formatEnergyKwh,
+  'kg CO2': formatCo2Kg,
+  count: formatCompactCount,
+  minutes: formatMinutes,
+  FLOP: formatFlops,
+};
 
 export interface KeyFigure {
   /** Also the figure's data-testid on the page. */
