@@ -50,10 +50,8 @@ export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = DEGREE_FIELD
 export const GPUS_PATH: FieldPath = ['cluster', 'gpus'];
 export const SCHEDULE_PATH: FieldPath = ['parallel', 'schedule'];
 
-/** The largest cluster the DP slider grows to. */
-export const MAX_GPUS = 1_048_576;
-/** The most virtual stages per device the VPP slider offers. */
-export const MAX_VPP = 32;
+/** How far the sliders reach: the largest cluster the DP slider grows to, the most virtual stages per device the VPP slider offers. */
+const SLIDER_MOST = { gpus: 1_048_576, vpp: 32 } as const;
 
 export interface Excluded {
   readonly value: number;
@@ -139,46 +137,53 @@ function batchWithDp(ctx: Context, dp: number | null): string | null {
   return problem ? `DP would be ${dp}, and training.globalBatch ${problem}` : null;
 }
 
+/**
+ * A degree that shares the GPUs with two others: the divisors of what those leave (`others`, by their names),
+ * so that DP stays whole.
+ */
+function sharingChoices(current: number, gpus: number, others: Readonly<Record<string, number>>, problemOf: (v: number) => string | null) {
+  const room = gpus / Object.values(others).reduce((product, degree) => product * degree, 1);
+  const rule = `divisors of GPUs / (${Object.keys(others).join(' × ')}) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`;
+  return choices(current, divisors(room), problemOf, rule);
+}
+
 function tpChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
-  const room = l.gpus / (l.pp * l.cp);
-  return choices(
+  return sharingChoices(
     l.tp,
-    divisors(room),
+    l.gpus,
+    { PP: l.pp, CP: l.cp },
     (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
-    `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
   );
 }
 
 function ppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
-  const room = l.gpus / (l.tp * l.cp);
-  return choices(
+  return sharingChoices(
     l.pp,
-    divisors(room),
+    l.gpus,
+    { TP: l.tp, CP: l.cp },
     (p) =>
       ppProblem(model, p, l.vpp) ??
       scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ??
       batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
-    `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
   );
 }
 
 function cpChoices(ctx: Context): DegreeChoices {
   const { training, layout: l } = ctx;
-  const room = l.gpus / (l.tp * l.pp);
-  return choices(
+  return sharingChoices(
     l.cp,
-    divisors(room),
+    l.gpus,
+    { TP: l.tp, PP: l.pp },
     (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
-    `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
   );
 }
 
 function dpChoices(ctx: Context): DegreeChoices {
   const { model, training, layout: l } = ctx;
   const perReplica = training.globalBatch / training.microBatch;
-  const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
+  const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= SLIDER_MOST.gpus);
   return choices(
     l.dp,
     candidates,
@@ -201,7 +206,7 @@ function epChoices(ctx: Context): DegreeChoices {
 function vppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   if (l.pp < 2) return choices(l.vpp, [1], () => null, 'only 1: interleaving needs PP of 2 or more');
-  const most = Math.min(MAX_VPP, Math.floor((model.layers + 2) / l.pp));
+  const most = Math.min(SLIDER_MOST.vpp, Math.floor((model.layers + 2) / l.pp));
   const candidates = Array.from({ length: Math.max(1, most) }, (_, i) => i + 1);
   return choices(
     l.vpp,
