@@ -137,47 +137,36 @@ function batchWithDp(ctx: Context, dp: number | null): string | null {
   return problem ? `DP would be ${dp}, and training.globalBatch ${problem}` : null;
 }
 
+/** The two degrees each of TP, PP and CP shares the GPUs with (DP takes what the three leave). */
+const SHARED_WITH = { tp: ['pp', 'cp'], pp: ['tp', 'cp'], cp: ['tp', 'pp'] } as const;
+
 /**
- * A degree that shares the GPUs with two others: the divisors of what those leave (`others`, by their names),
- * so that DP stays whole.
+ * TP, PP or CP: the divisors of what the other two leave of the GPUs, so that DP stays whole; a value is
+ * refused for its own problem (`problemOf`) or for the batch the DP it leaves cannot split.
  */
-function sharingChoices(current: number, gpus: number, others: Readonly<Record<string, number>>, problemOf: (v: number) => string | null) {
-  const room = gpus / Object.values(others).reduce((product, degree) => product * degree, 1);
-  const rule = `divisors of GPUs / (${Object.keys(others).join(' × ')}) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`;
-  return choices(current, divisors(room), problemOf, rule);
+function sharingChoices(ctx: Context, key: keyof typeof SHARED_WITH, problemOf: (v: number) => string | null): DegreeChoices {
+  const l = ctx.layout;
+  const [a, b] = SHARED_WITH[key];
+  const room = l.gpus / (l[a] * l[b]);
+  const dpWith = (v: number) => {
+    const d = { ...l, [key]: v };
+    return dpOnGpus(l.gpus, d.tp, d.pp, d.cp);
+  };
+  const rule = `divisors of GPUs / (${a.toUpperCase()} × ${b.toUpperCase()}) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`;
+  return choices(l[key], divisors(room), (v) => problemOf(v) ?? batchWithDp(ctx, dpWith(v)), rule);
 }
 
 function tpChoices(ctx: Context): DegreeChoices {
-  const { model, layout: l } = ctx;
-  return sharingChoices(
-    l.tp,
-    l.gpus,
-    { PP: l.pp, CP: l.cp },
-    (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
-  );
+  return sharingChoices(ctx, 'tp', (t) => tpProblem(ctx.model, t));
 }
 
 function ppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
-  return sharingChoices(
-    l.pp,
-    l.gpus,
-    { TP: l.tp, CP: l.cp },
-    (p) =>
-      ppProblem(model, p, l.vpp) ??
-      scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ??
-      batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
-  );
+  return sharingChoices(ctx, 'pp', (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }));
 }
 
 function cpChoices(ctx: Context): DegreeChoices {
-  const { training, layout: l } = ctx;
-  return sharingChoices(
-    l.cp,
-    l.gpus,
-    { TP: l.tp, PP: l.pp },
-    (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
-  );
+  return sharingChoices(ctx, 'cp', (c) => cpProblem(ctx.training, c));
 }
 
 function dpChoices(ctx: Context): DegreeChoices {
