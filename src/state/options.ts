@@ -177,7 +177,8 @@ function dpChoices(ctx: Context): DegreeChoices {
     l.dp,
     candidates,
     (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
-    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`,
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ` +
+      `${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`,
   );
 }
 

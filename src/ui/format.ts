@@ -246,5 +246,8 @@ export function formatModelSummary(summary: {
   readonly activeParameters: number;
   readonly flopsPerToken: number;
 }): string {
-  return `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ${formatFlopsPerToken(summary.flopsPerToken)}`;
+  return (
+    `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ` +
+    `${formatFlopsPerToken(summary.flopsPerToken)}`
+  );
 }

@@ -55,7 +55,8 @@ function summary(output: EstimateOutput, oomStages: number): string {
   return (
     `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
     `activations and other (allocated), the allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside the allocator. ` +
-    `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), ` +
+    `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the ` +
+    `allocator, ${formatGiB(perGpu.total)} allocated), ` +
     `of ${formatGiB(capacity)} capacity; ${fitText}.`
   );
 }

@@ -67,7 +67,8 @@ function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
     const text = String(Math.trunc(block.microBatch) + 1);
     if (labelRows && width >= 6 + 6 * text.length && x >= g.left - 0.5 && x + width <= g.left + g.plotWidth + 0.5) {
       labels.push(
-        `<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`,
+        `<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" ` +
+          `text-anchor="middle" dominant-baseline="central">${text}</text>`,
       );
     }
   }

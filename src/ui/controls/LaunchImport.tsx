@@ -86,7 +86,10 @@ export function LaunchImport() {
     <div
       data-testid="launch-import"
       {...drop.handlers}
-      className={`flex flex-col gap-2 rounded border p-3 ${drop.dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`}
+      className={
+        `flex flex-col gap-2 rounded border p-3 ` +
+        `${drop.dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`
+      }
     >
       <PasteBox
         id={id}

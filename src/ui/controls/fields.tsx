@@ -42,7 +42,12 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
   if (!more && !hintId) return null;
   return (
     <details className="text-xs text-gray-700 dark:text-gray-300">
-      <summary className="w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300">
+      <summary
+        className={
+          'w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 ' +
+          'focus-visible:outline-blue-700 dark:text-blue-300'
+        }
+      >
         {more ? 'Why, formula and source' : 'Why'}
         <span className="sr-only"> for {help.label}</span>
       </summary>

@@ -158,7 +158,10 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
       data-testid="fit-suggestions"
       aria-busy={fixes === 'asking' || searching ? true : undefined}
       data-stale={stale ? 'true' : undefined}
-      className={`rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`}
+      className={
+        `rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 ` +
+        `dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`
+      }
     >
       <h2 id="fit-suggestions-title" className="font-semibold">
         Make it fit{stale && <span className="font-normal"> (for the previous input)</span>}

@@ -264,7 +264,10 @@ export function LogSection() {
       <div
         data-testid="log-drop"
         {...drop.handlers}
-        className={`flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ${drop.dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`}
+        className={
+          `flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ` +
+          `${drop.dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`
+        }
       >
         <PasteBox
           id={id}

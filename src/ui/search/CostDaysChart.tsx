@@ -20,7 +20,10 @@ function summary(fronts: readonly CostFront[]): string {
     const first = f.points[0];
     const last = f.points[f.points.length - 1];
     if (!first || !last) return `${f.name}: no cluster size meets the limits`;
-    return `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCountOf(first.gpus, 'GPU')} to ${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCountOf(last.gpus, 'GPU')}`;
+    return (
+      `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCountOf(first.gpus, 'GPU')} to ` +
+      `${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCountOf(last.gpus, 'GPU')}`
+    );
   });
   return `Cost against days to train, per GPU type. ${parts.join('; ')}.`;
 }

@@ -205,7 +205,10 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
                       {row.variants.length > 0 && (
                         <button
                           type="button"
-                          className="ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300"
+                          className={
+                            'ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 ' +
+                            'focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300'
+                          }
                           aria-expanded={expanded}
                           aria-controls={expanded ? ids : undefined}
                           onClick={() => toggle(row.rank)}

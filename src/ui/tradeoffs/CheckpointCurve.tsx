@@ -104,7 +104,8 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
     );
   };
   const summary =
-    `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ${formatMinutes(points[points.length - 1]?.value as number)}. ` +
+    `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ` +
+    `${formatMinutes(points[points.length - 1]?.value as number)}. ` +
     `Young/Daly optimum: every ${formatMinutes(optimumMinutes)}, goodput ${formatPercent(optimum?.goodput ?? 0)}; ` +
     `highest on the curve: every ${best?.valueLabel ?? ''}.`;
   return (

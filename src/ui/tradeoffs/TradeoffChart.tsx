@@ -295,7 +295,10 @@ function TradeoffTable({
                     type="button"
                     disabled={p.current}
                     onClick={() => onApply(p)}
-                    className="rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline dark:text-blue-300 dark:disabled:text-gray-400"
+                    className={
+                      'rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline ' +
+                      'dark:text-blue-300 dark:disabled:text-gray-400'
+                    }
                   >
                     Apply<span className="sr-only"> {p.valueLabel}</span>
                   </button>
@@ -319,7 +322,8 @@ export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[]
   if (fastest) parts.push(`Fastest that fits: ${fastest.valueLabel} at ${formatTokensPerSecond(fastest.tokensPerSecond)}.`);
   if (cheapest)
     parts.push(
-      `${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`,
+      `${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ` +
+        `${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`,
     );
   const current = points.find((p) => p.current);
   if (banded && current?.range) parts.push(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, costUnit)}.`);

@@ -114,7 +114,10 @@ function Caption({ knob, result }: { knob: SweepKnob; result: SweepResult }) {
   );
 }
 
-/** The sequence-length curve's choice: hold the sequences per step (tokens per step follow) or the tokens per step (the batch in sequences follows, inversely). */
+/**
+ * The sequence-length curve's choice: hold the sequences per step (tokens per step follow) or the tokens per step (the batch in sequences
+ * follows, inversely).
+ */
 function SeqLenHoldChoice({ value, onChange }: { value: SeqLenHold; onChange: (v: SeqLenHold) => void }) {
   const name = useId();
   const labels: Readonly<Record<SeqLenHold, string>> = {
