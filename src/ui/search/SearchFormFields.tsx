@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/index.ts';
 import type { Doc } from '../../state/doc.ts';
 import { INPUT } from '../controls/fields.tsx';
-import { CheckRow, Field, LABEL, toggled, TypedNumberFields, type TypedNumber } from './SettingField.tsx';
+import { CheckRow, Field, LABEL, toggled, TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';

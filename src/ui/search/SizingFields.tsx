@@ -2,7 +2,7 @@
 // the day limit; the search answers which GPU, how many, and which layout.
 
 import { GPU_PRESETS } from '../../state/catalog.ts';
-import { CheckRow, LABEL, toggled, TypedNumberFields, type TypedNumber } from './SettingField.tsx';
+import { CheckRow, LABEL, toggled, TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
 
 export interface SizingText {
   readonly gpuTypes: readonly string[];

@@ -1,8 +1,8 @@
-// The search form's pieces (SearchFormFields.tsx, SizingFields.tsx): a labelled setting with its
+// The pieces of the forms that read typed settings (the search's, the sizing's, the calibration's): a labelled setting with its
 // hint, a labelled text box for a typed number, and a check box with its label.
 
 import type { ReactNode } from 'react';
-import { HINT, INPUT } from '../controls/fields.tsx';
+import { HINT, INPUT } from './fields.tsx';
 
 export const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
 
