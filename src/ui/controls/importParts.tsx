@@ -2,7 +2,7 @@
 // a labelled box to paste into, a file picker, a drop target's state, and the alert that
 // lists why an import failed.
 
-import { useState, type DragEvent, type ReactNode } from 'react';
+import { useState, type ChangeEvent, type DragEvent, type ReactNode } from 'react';
 import { ERROR_TEXT, HINT, INPUT } from './fields.tsx';
 
 /** The file picker's button drawn like the page's buttons. */
@@ -47,22 +47,17 @@ export function PasteBox(props: {
 /** A label and a file input; the chosen file is handed on and the input cleared, so the same file can be chosen again. */
 export function FilePicker(props: { id: string; label: string; accept: string; plain?: boolean; onFile: (file: File) => void }) {
   const { id, label, accept, plain = false, onFile } = props;
+  const pick = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (file) onFile(file);
+    e.target.value = '';
+  };
   return (
     <>
       <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">
         {label}
       </label>
-      <input
-        id={`${id}-file`}
-        type="file"
-        accept={accept}
-        className={plain ? 'text-sm' : FILE_INPUT}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          if (file) onFile(file);
-          e.target.value = '';
-        }}
-      />
+      <input id={`${id}-file`} type="file" accept={accept} className={plain ? 'text-sm' : FILE_INPUT} onChange={pick} />
     </>
   );
 }
