@@ -111,16 +111,31 @@ export function niceCeiling(value: number): number {
   return mantissa * power;
 }
 
-/** A column of a chart's table: a plain name holds numbers (right-aligned); `{ words }` holds words (left-aligned). */
-export type Column = string | { readonly words: string };
+/**
+ * A column of a chart's table: a plain name holds numbers (right-aligned); `{ words }` holds words (left-aligned);
+ * `{ unseen }` is named for screen readers only (a column of buttons).
+ */
+export type Column = string | { readonly words: string } | { readonly unseen: string };
+
+const columnName = (column: Column) => (typeof column === 'string' ? column : 'words' in column ? column.words : column.unseen);
 
 function ColumnHead({ column }: { column: Column }) {
-  const words = typeof column !== 'string';
+  if (typeof column !== 'string' && 'unseen' in column)
+    return (
+      <th scope="col" className="px-2">
+        <span className="sr-only">{column.unseen}</span>
+      </th>
+    );
   return (
-    <th scope="col" className={words ? 'px-2 text-left' : 'px-2'}>
-      {words ? column.words : column}
+    <th scope="col" className={typeof column === 'string' ? 'px-2' : 'px-2 text-left'}>
+      {columnName(column)}
     </th>
   );
+}
+
+/** The header row's cells, one per column. */
+export function ColumnHeads({ columns }: { columns: readonly Column[] }) {
+  return columns.map((column) => <ColumnHead key={columnName(column)} column={column} />);
 }
 
 /** A body row's first cell, naming the row (a stage, a part). */
@@ -146,9 +161,7 @@ export function ChartTable(props: { summary: string; label: string; columns: rea
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
             <tr>
-              {columns.map((column) => (
-                <ColumnHead key={typeof column === 'string' ? column : column.words} column={column} />
-              ))}
+              <ColumnHeads columns={columns} />
             </tr>
           </thead>
           <tbody>{children}</tbody>
