@@ -33,22 +33,8 @@ function CurrentCalibration() {
   return (
     <div className="flex flex-col gap-2 text-sm text-gray-900 dark:text-gray-100">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-        <dt>Compute efficiency</dt>
-        <dd
-          data-testid="calibration-compute-scale"
-          data-value={typeof compute === 'number' ? compute : 1}
-          className="font-semibold tabular-nums"
-        >
-          {scaleText(compute)} {compute === undefined ? '(published runs)' : '(fitted to your run)'}
-        </dd>
-        <dt>Memory overhead</dt>
-        <dd
-          data-testid="calibration-memory-scale"
-          data-value={typeof memory === 'number' ? memory : 1}
-          className="font-semibold tabular-nums"
-        >
-          {scaleText(memory)} {memory === undefined ? '(published runs)' : '(fitted to your run)'}
-        </dd>
+        <ScaleRow name="Compute efficiency" testId="calibration-compute-scale" scale={compute} />
+        <ScaleRow name="Memory overhead" testId="calibration-memory-scale" scale={memory} />
       </dl>
       {calibrated && (
         <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['calibration'], undefined)}>
@@ -56,6 +42,18 @@ function CurrentCalibration() {
         </button>
       )}
     </div>
+  );
+}
+
+/** One calibrated multiplier, and where it comes from. */
+function ScaleRow({ name, testId, scale }: { name: string; testId: string; scale: unknown }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd data-testid={testId} data-value={typeof scale === 'number' ? scale : 1} className="font-semibold tabular-nums">
+        {scaleText(scale)} {scale === undefined ? '(published runs)' : '(fitted to your run)'}
+      </dd>
+    </>
   );
 }
 

@@ -20,6 +20,11 @@ const OPTIMUM_COLOR = '#009e73';
 const MEDIAN_COLOR = '#d55e00';
 const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
 
+/** The props both charts share: their points, margins, as wide as the panel and `height` px tall, without recharts' keyboard layer. */
+function chartFrame(data: readonly TradeoffPoint[], margin: { top: number; right: number; bottom: number; left: number }, height: number) {
+  return { responsive: true, accessibilityLayer: false, data: data as TradeoffPoint[], margin, style: { width: '100%', height } };
+}
+
 /** The axis both curves share: minutes between checkpoints on a log scale, ticked at TICKS_MINUTES. */
 const MINUTES_AXIS = {
   dataKey: (p: TradeoffPoint) => p.value as number,
@@ -117,13 +122,7 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
         aria-label={summary}
         className="text-gray-700 dark:text-gray-300"
       >
-        <LineChart
-          responsive
-          accessibilityLayer={false}
-          data={points as TradeoffPoint[]}
-          margin={{ top: 20, right: 24, bottom: 16, left: 8 }}
-          style={{ width: '100%', height: 200 }}
-        >
+        <LineChart {...chartFrame(points, { top: 20, right: 24, bottom: 16, left: 8 }, 200)}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
           <XAxis
             {...MINUTES_AXIS}
@@ -235,13 +234,7 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
       className="mt-2 text-gray-700 dark:text-gray-300"
     >
       <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
-      <ComposedChart
-        responsive
-        accessibilityLayer={false}
-        data={ranged as TradeoffPoint[]}
-        margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
-        style={{ width: '100%', height: 140 }}
-      >
+      <ComposedChart {...chartFrame(ranged, { top: 8, right: 24, bottom: 4, left: 8 }, 140)}>
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
         <XAxis {...MINUTES_AXIS} />
         <YAxis
