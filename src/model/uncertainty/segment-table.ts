@@ -13,19 +13,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     all: {
       tokensPerSecond: {
         runs: 457,
-        lowerError: -0.16750200846206276,
-        upperError: 0.3062710235000931,
+        lowerError: -0.15947183586808625,
+        upperError: 0.2801793385301362,
         minError: -0.9720464762759571,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.23736187498024885
+        maxError: 1.8262794630265446,
+        p90AbsError: 0.23402439695181668
       },
       memory: {
         runs: 93,
         lowerError: -0.2384777873754501,
-        upperError: 0.33592430741452833,
-        minError: -0.330709228515625,
+        upperError: 0.38090135364577565,
+        minError: -0.27535787356101854,
         maxError: 0.7599576112454531,
-        p90AbsError: 0.3080385967073571
+        p90AbsError: 0.2729782760662055
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -383,11 +383,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 6,
-        lowerError: -0.03597178397306397,
+        lowerError: -0.013353482189054727,
         upperError: 0.2543467353372013,
-        minError: -0.03597178397306397,
+        minError: -0.013353482189054727,
         maxError: 0.2543467353372013,
-        p90AbsError: 0.14768331127515805
+        p90AbsError: 0.1816904072314422
       },
       maxGpus: 1,
       maxExperts: 0,
@@ -640,19 +640,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|*|*|*": {
       tokensPerSecond: {
         runs: 426,
-        lowerError: -0.15243843675226837,
-        upperError: 0.28182876458596345,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.20999121075327015
+        lowerError: -0.1457560805782934,
+        upperError: 0.26148963162525984,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.20197601079122246
       },
       memory: {
         runs: 62,
         lowerError: -0.2507499192890367,
-        upperError: 0.3228464367071176,
-        minError: -0.330709228515625,
+        upperError: 0.3804918336805352,
+        minError: -0.27535787356101854,
         maxError: 0.606886957826878,
-        p90AbsError: 0.31620877749394194
+        p90AbsError: 0.36026193576889975
       },
       maxGpus: 3072,
       maxExperts: 384,
@@ -688,10 +688,10 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 46,
         lowerError: -0.2507499192890367,
-        upperError: 0.33592430741452833,
+        upperError: 0.38090135364577565,
         minError: -0.27535787356101854,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3193314554980462
+        p90AbsError: 0.37397239172081487
       },
       maxGpus: 3072,
       maxExperts: 0,
@@ -846,7 +846,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         upperError: 0.606886957826878,
         minError: -0.04589675319260859,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3696957204586645
+        p90AbsError: 0.39455316451478456
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -898,7 +898,7 @@ export const SEGMENT_TABLE: SegmentTable = {
         upperError: 0.606886957826878,
         minError: -0.04589675319260859,
         maxError: 0.606886957826878,
-        p90AbsError: 0.3696957204586645
+        p90AbsError: 0.39455316451478456
       },
       maxGpus: 8,
       maxExperts: 0,
@@ -924,9 +924,9 @@ export const SEGMENT_TABLE: SegmentTable = {
       memory: {
         runs: 19,
         lowerError: -0.27535787356101854,
-        upperError: 0.03388861933267832,
+        upperError: 0.09178895217323407,
         minError: -0.27535787356101854,
-        maxError: 0.03388861933267832,
+        maxError: 0.09178895217323407,
         p90AbsError: 0.24347420711775078
       },
       maxGpus: 1024,
@@ -1025,11 +1025,11 @@ export const SEGMENT_TABLE: SegmentTable = {
       },
       memory: {
         runs: 12,
-        lowerError: -0.10685802211422891,
-        upperError: 0.03388861933267832,
-        minError: -0.10685802211422891,
-        maxError: 0.03388861933267832,
-        p90AbsError: 0.10346239552041506
+        lowerError: -0.04556435520640657,
+        upperError: 0.09178895217323407,
+        minError: -0.04556435520640657,
+        maxError: 0.09178895217323407,
+        p90AbsError: 0.08961655094670577
       },
       maxGpus: 256,
       maxExperts: 0,
@@ -1082,11 +1082,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|*|*": {
       tokensPerSecond: {
         runs: 90,
-        lowerError: -0.23363623244754653,
-        upperError: 1.1549517262060511,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.3348144490064802
+        lowerError: -0.2406330366877865,
+        upperError: 1.190088199043718,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.27658229495904507
       },
       memory: {
         runs: 13,
@@ -1153,11 +1153,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|*": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.14013023747847242,
-        upperError: 0.23234113920860663,
-        minError: -0.5810945235263376,
-        maxError: 0.5009155628400556,
-        p90AbsError: 0.22945112510452656
+        lowerError: -0.14208395980957012,
+        upperError: 0.16626054552604524,
+        minError: -0.5508005695619425,
+        maxError: 0.23020940826756942,
+        p90AbsError: 0.15146791349018024
       },
       memory: null,
       maxGpus: 256,
@@ -1176,11 +1176,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 69,
-        lowerError: -0.14013023747847242,
-        upperError: 0.23234113920860663,
-        minError: -0.5810945235263376,
-        maxError: 0.5009155628400556,
-        p90AbsError: 0.22945112510452656
+        lowerError: -0.14208395980957012,
+        upperError: 0.16626054552604524,
+        minError: -0.5508005695619425,
+        maxError: 0.23020940826756942,
+        p90AbsError: 0.15146791349018024
       },
       memory: null,
       maxGpus: 256,
@@ -1199,11 +1199,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|*": {
       tokensPerSecond: {
         runs: 21,
-        lowerError: -0.23363623244754653,
-        upperError: 1.27897066588272,
-        minError: -0.32310453495646846,
-        maxError: 2.037942129873847,
-        p90AbsError: 1.248711061045416
+        lowerError: -0.2406330366877865,
+        upperError: 1.3126540227400207,
+        minError: -0.32629689937888223,
+        maxError: 1.6952294558002097,
+        p90AbsError: 1.2213130988501362
       },
       memory: {
         runs: 12,
@@ -1227,11 +1227,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.32310453495646846,
-        upperError: -0.09354032808929816,
-        minError: -0.32310453495646846,
-        maxError: -0.09354032808929816,
-        p90AbsError: 0.28766370139910535
+        lowerError: -0.32629689937888223,
+        upperError: -0.1457560805782934,
+        minError: -0.32629689937888223,
+        maxError: -0.1457560805782934,
+        p90AbsError: 0.3054759854357157
       },
       memory: null,
       maxGpus: 1024,
@@ -1246,11 +1246,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 13,
-        lowerError: -0.23363623244754653,
-        upperError: 1.248711061045416,
-        minError: -0.23363623244754653,
-        maxError: 1.248711061045416,
-        p90AbsError: 1.1589068554717243
+        lowerError: -0.2406330366877865,
+        upperError: 1.3126540227400207,
+        minError: -0.2406330366877865,
+        maxError: 1.3126540227400207,
+        p90AbsError: 1.2207848606339098
       },
       memory: {
         runs: 7,
@@ -1273,17 +1273,17 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|fine-grained-moe|hopper|torchtitan": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.05492554139578546,
-        upperError: 2.037942129873847,
-        minError: -0.05492554139578546,
-        maxError: 2.037942129873847,
-        p90AbsError: 1.7343535442773963
+        lowerError: -0.06842921089077333,
+        upperError: 1.6952294558002097,
+        minError: -0.06842921089077333,
+        maxError: 1.6952294558002097,
+        p90AbsError: 1.4709226181872521
       },
       memory: {
         runs: 5,
-        lowerError: -0.011155830494497213,
+        lowerError: -0.0020082635161680924,
         upperError: 0.1340280005124136,
-        minError: -0.011155830494497213,
+        minError: -0.0020082635161680924,
         maxError: 0.1340280005124136,
         p90AbsError: 0.13381537470468977
       },
@@ -1299,17 +1299,17 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe-any|*|*": {
       tokensPerSecond: {
         runs: 115,
-        lowerError: -0.255919107013251,
-        upperError: 1.1295340805105278,
-        minError: -0.5810945235263376,
-        maxError: 2.037942129873847,
-        p90AbsError: 0.3191750329558534
+        lowerError: -0.24765359906503295,
+        upperError: 1.1344623617678156,
+        minError: -0.5508005695619425,
+        maxError: 1.6952294558002097,
+        p90AbsError: 0.2704587694162727
       },
       memory: {
         runs: 16,
-        lowerError: -0.330709228515625,
+        lowerError: -0.253709228515625,
         upperError: 0.1340280005124136,
-        minError: -0.330709228515625,
+        minError: -0.253709228515625,
         maxError: 0.1340280005124136,
         p90AbsError: 0.18222577555909375
       },
@@ -1333,19 +1333,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|*|*": {
       tokensPerSecond: {
         runs: 25,
-        lowerError: -0.2639196797971706,
-        upperError: 0.26755646601703975,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2661017515290921
+        lowerError: -0.24765359906503295,
+        upperError: 0.26148963162525984,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.2610743698975365
       },
       memory: {
         runs: 3,
-        lowerError: -0.330709228515625,
+        lowerError: -0.253709228515625,
         upperError: -0.02378268484341901,
-        minError: -0.330709228515625,
+        minError: -0.253709228515625,
         maxError: -0.02378268484341901,
-        p90AbsError: 0.2900315597996568
+        p90AbsError: 0.22843155979965674
       },
       maxGpus: 64,
       maxExperts: 128,
@@ -1366,11 +1366,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|*": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.16449357852914998,
-        upperError: -0.1547375745740902,
-        minError: -0.16449357852914998,
-        maxError: -0.1547375745740902,
-        p90AbsError: 0.163517978133644
+        lowerError: -0.14856318826587808,
+        upperError: -0.13862116904340654,
+        minError: -0.14856318826587808,
+        maxError: -0.13862116904340654,
+        p90AbsError: 0.14756898634363091
       },
       memory: {
         runs: 2,
@@ -1393,11 +1393,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|ampere|megatron": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.16449357852914998,
-        upperError: -0.1547375745740902,
-        minError: -0.16449357852914998,
-        maxError: -0.1547375745740902,
-        p90AbsError: 0.163517978133644
+        lowerError: -0.14856318826587808,
+        upperError: -0.13862116904340654,
+        minError: -0.14856318826587808,
+        maxError: -0.13862116904340654,
+        p90AbsError: 0.14756898634363091
       },
       memory: {
         runs: 2,
@@ -1420,11 +1420,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|*": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.3575930572580113,
-        upperError: 0.44618759458116436,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2945674433893313
+        lowerError: -0.3648729152584135,
+        upperError: 0.4844573475207647,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.292504616715206
       },
       memory: null,
       maxGpus: 64,
@@ -1443,11 +1443,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|blackwell|megatron": {
       tokensPerSecond: {
         runs: 18,
-        lowerError: -0.3575930572580113,
-        upperError: 0.44618759458116436,
-        minError: -0.3575930572580113,
-        maxError: 0.44618759458116436,
-        p90AbsError: 0.2945674433893313
+        lowerError: -0.3648729152584135,
+        upperError: 0.4844573475207647,
+        minError: -0.3648729152584135,
+        maxError: 0.4844573475207647,
+        p90AbsError: 0.292504616715206
       },
       memory: null,
       maxGpus: 64,
@@ -1466,19 +1466,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|*": {
       tokensPerSecond: {
         runs: 5,
-        lowerError: -0.2639196797971706,
-        upperError: 0.04236933619371735,
-        minError: -0.2639196797971706,
-        maxError: 0.04236933619371735,
-        p90AbsError: 0.23244530524417367
+        lowerError: -0.24765359906503295,
+        upperError: 0.07091426258989486,
+        minError: -0.24765359906503295,
+        maxError: 0.07091426258989486,
+        p90AbsError: 0.2048847922021042
       },
       memory: {
         runs: 1,
-        lowerError: -0.330709228515625,
-        upperError: -0.330709228515625,
-        minError: -0.330709228515625,
-        maxError: -0.330709228515625,
-        p90AbsError: 0.330709228515625
+        lowerError: -0.253709228515625,
+        upperError: -0.253709228515625,
+        minError: -0.253709228515625,
+        maxError: -0.253709228515625,
+        p90AbsError: 0.253709228515625
       },
       maxGpus: 64,
       maxExperts: 128,
@@ -1492,11 +1492,11 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|fsdp": {
       tokensPerSecond: {
         runs: 2,
-        lowerError: -0.2639196797971706,
-        upperError: -0.05974175083518973,
-        minError: -0.2639196797971706,
-        maxError: -0.05974175083518973,
-        p90AbsError: 0.24350188690097255
+        lowerError: -0.24765359906503295,
+        upperError: -0.14073158190771104,
+        minError: -0.24765359906503295,
+        maxError: -0.14073158190771104,
+        p90AbsError: 0.23696139734930077
       },
       memory: null,
       maxGpus: 64,
@@ -1511,19 +1511,19 @@ export const SEGMENT_TABLE: SegmentTable = {
     "pretrain|moe|hopper|megatron": {
       tokensPerSecond: {
         runs: 3,
-        lowerError: -0.1852337434146782,
-        upperError: 0.04236933619371735,
-        minError: -0.1852337434146782,
-        maxError: 0.04236933619371735,
-        p90AbsError: 0.1849886599818818
+        lowerError: -0.13126126436801655,
+        upperError: 0.07091426258989486,
+        minError: -0.13126126436801655,
+        maxError: 0.07091426258989486,
+        p90AbsError: 0.1309999458980738
       },
       memory: {
         runs: 1,
-        lowerError: -0.330709228515625,
-        upperError: -0.330709228515625,
-        minError: -0.330709228515625,
-        maxError: -0.330709228515625,
-        p90AbsError: 0.330709228515625
+        lowerError: -0.253709228515625,
+        upperError: -0.253709228515625,
+        minError: -0.253709228515625,
+        maxError: -0.253709228515625,
+        p90AbsError: 0.253709228515625
       },
       maxGpus: 64,
       maxExperts: 128,

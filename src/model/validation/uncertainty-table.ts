@@ -7,13 +7,13 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.15080391935661447,
-    upperError: 0.28141640807200663,
+    lowerError: -0.14483805038611258,
+    upperError: 0.26123009304543277,
     rows: 426
   },
   memory: {
     lowerError: -0.2501363126933574,
-    upperError: 0.32282682154686926,
+    upperError: 0.38016586158254917,
     rows: 62
   }
 };

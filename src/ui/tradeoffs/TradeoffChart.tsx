@@ -320,7 +320,8 @@ export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[]
   return parts.join(' ');
 }
 
-export default function TradeoffChart({
+// Memoized: the panel redraws its controls when a knob is picked, and the curves only when their answer comes.
+export default memo(function TradeoffChart({
   knobLabel,
   points,
   costUnit,
@@ -377,4 +378,4 @@ export default function TradeoffChart({
       <TradeoffTable points={points} banded={band} onApply={onApply} />
     </figure>
   );
-}
+});
