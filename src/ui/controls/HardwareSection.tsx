@@ -1,7 +1,7 @@
 // The cluster: the GPU preset's picker (shown in the run's frame), custom GPU figures, GPUs per node.
 
 import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset } from '../../state/catalog.ts';
-import { getAt, isPlainObject } from '../../state/doc.ts';
+import { getAt, isPlainObject, pathUnder, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type HelpKey } from '../help.ts';
 import { HINT, NumberField, SelectField, TextField } from './fields.tsx';
@@ -9,7 +9,7 @@ import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
 /** Each custom GPU figure, in the form's order, and whether it may be left empty (the engine then derives it or goes without). */
-const GPU_FIGURES: readonly { readonly key: HelpKey; readonly optional: boolean }[] = [
+const GPU_FIGURES: readonly { readonly key: HelpKey & KeyOf<'cluster.gpu'>; readonly optional: boolean }[] = [
   { key: 'memoryGiB', optional: false },
   { key: 'bf16Tflops', optional: false },
   { key: 'fp8Tflops', optional: true },
@@ -62,7 +62,7 @@ function CustomGpuFields() {
       <TextField path={['cluster', 'gpu', 'name']} help={HELP.gpuName} />
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         {GPU_FIGURES.map(({ key, optional }) => (
-          <NumberField key={key} path={['cluster', 'gpu', key]} help={HELP[key]} optional={optional} />
+          <NumberField key={key} path={pathUnder('cluster.gpu', key)} help={HELP[key]} optional={optional} />
         ))}
       </div>
     </>

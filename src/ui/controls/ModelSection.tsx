@@ -3,7 +3,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { FFN_TYPES } from '../../model/input/index.ts';
 import { catalogMatch, readModel, type CatalogMatch } from '../../state/catalog.ts';
-import { getAt, isPlainObject, type FieldPath } from '../../state/doc.ts';
+import { getAt, isPlainObject, pathUnder, type FieldPath, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { formatModelSummary } from '../format.ts';
 import { HELP, type Help, type HelpKey } from '../help.ts';
@@ -18,7 +18,7 @@ const MOE_STARTER = { experts: 8, topK: 2, sharedExperts: 0, denseLayers: 0 };
 /** DeepSeek-V3's MLA widths (arXiv 2412.19437, section 4.2), a starting point to edit. */
 const MLA_STARTER = { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 };
 
-const model = (key: string): FieldPath => ['model', key];
+const model = (key: KeyOf<'model'>): FieldPath => pathUnder('model', key);
 
 function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   const store = usePlannerStore();
@@ -99,7 +99,7 @@ function Grid({ children }: { children: ReactNode }) {
 function Dimensions() {
   const current = usePlanner((s) => getAt(s.document, ['model']));
   const read = useMemo(() => readModel(current), [current]);
-  const dim = (key: string, help: Help, placeholder?: string) => (
+  const dim = (key: KeyOf<'model'>, help: Help, placeholder?: string) => (
     <NumberField path={model(key)} help={help} optional={placeholder !== undefined} {...(placeholder ? { placeholder } : {})} />
   );
   return (
@@ -120,22 +120,27 @@ function Dimensions() {
  * A part of the model that may be absent (MoE, MLA): a check box that adds it (as `starter()`) or removes it,
  * and its number fields while it is there.
  */
-function OptionalPart({ part, starter, keys }: { part: 'moe' | 'mla'; starter: () => unknown; keys: readonly HelpKey[] }) {
-  const value = usePlanner((s) => getAt(s.document, ['model', part]));
+function OptionalPart<P extends 'moe' | 'mla'>(props: {
+  part: P;
+  starter: () => unknown;
+  keys: readonly (HelpKey & KeyOf<`model.${P}`>)[];
+}) {
+  const { part, starter, keys } = props;
+  const value = usePlanner((s) => getAt(s.document, pathUnder('model', part)));
   const replace = useReplaceRepaired();
   const on = isPlainObject(value);
   return (
     <>
       <CheckField
-        path={['model', part]}
+        path={pathUnder('model', part)}
         help={HELP[part]}
         fallback={on}
-        onChange={(checked) => replace(['model', part], checked ? starter() : null)}
+        onChange={(checked) => replace(pathUnder('model', part), checked ? starter() : null)}
       />
       {on && (
         <Grid>
           {keys.map((key) => (
-            <NumberField key={key} path={['model', part, key]} help={HELP[key]} />
+            <NumberField key={key} path={pathUnder(`model.${part}`, key)} help={HELP[key]} />
           ))}
         </Grid>
       )}
