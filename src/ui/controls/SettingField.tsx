@@ -23,6 +23,33 @@ export function Field({ id, label, hint, children }: { id: string; label: string
   );
 }
 
+/** A select over a fixed list of choices, each shown by its words. */
+export function ChoiceSelect<T extends string>(props: {
+  id: string;
+  value: T;
+  choices: readonly T[];
+  words: Readonly<Record<T, string>>;
+  onChange: (choice: T) => void;
+  className?: string;
+  testId?: string;
+}) {
+  return (
+    <select
+      id={props.id}
+      className={props.className ?? INPUT}
+      value={props.value}
+      data-testid={props.testId}
+      onChange={(e) => props.onChange(e.target.value as T)}
+    >
+      {props.choices.map((choice) => (
+        <option key={choice} value={choice}>
+          {props.words[choice]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** A number typed as text ("1024", "2.5"), read when the search is asked: which one, and its words. */
 export interface TypedNumber<Key extends string> {
   readonly key: Key;

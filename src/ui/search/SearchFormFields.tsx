@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/index.ts';
 import type { Doc } from '../../state/doc.ts';
 import { INPUT } from '../controls/fields.tsx';
-import { CheckRow, Field, LABEL, toggled, TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
+import { CheckRow, ChoiceSelect, Field, LABEL, toggled, TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';
@@ -101,18 +101,13 @@ export function SearchFormFields(props: {
       </fieldset>
       <div className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] items-start gap-3">
         <Field id={`${id}-objective`} label="Objective">
-          <select
+          <ChoiceSelect
             id={`${id}-objective`}
-            className={INPUT}
             value={form[objectiveKey]}
-            onChange={(e) => set({ [objectiveKey]: e.target.value as SearchObjective })}
-          >
-            {SEARCH_OBJECTIVES.map((o) => (
-              <option key={o} value={o}>
-                {OBJECTIVE_LABELS[o]}
-              </option>
-            ))}
-          </select>
+            choices={SEARCH_OBJECTIVES}
+            words={OBJECTIVE_LABELS}
+            onChange={(objective: SearchObjective) => set({ [objectiveKey]: objective })}
+          />
         </Field>
         <Field id={`${id}-top`} label="Layouts to list" hint="The best K different layouts (1 to 50)">
           <input

@@ -9,7 +9,7 @@
 import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo, type ReactNode } from 'react';
 import { formatDays, formatMinutes, formatNumber, formatPercent, formatSeconds } from '../format.ts';
-import { TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
+import { STILL_LINE, TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
 import { CHART_STAGGER_MS, bestGoodput, type TradeoffPoint } from './points.ts';
 import { SECONDS_PER_HOUR } from '../../model/input/index.ts';
 import { useStaggeredValue } from '../useSettledValue.ts';
@@ -159,7 +159,7 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
             />
           )}
           <Tooltip content={<GoodputTooltip />} isAnimationActive={false} />
-          <Line dataKey="goodput" stroke={COLOR} strokeWidth={2} isAnimationActive={false} dot={dot} activeDot={false} />
+          <Line dataKey="goodput" stroke={COLOR} dot={dot} {...STILL_LINE} />
         </LineChart>
       </div>
       <EndDaysCurve points={points} optimumMinutes={optimumMinutes} medianBest={medianBest} />
@@ -255,14 +255,7 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
           isAnimationActive={false}
           activeDot={false}
         />
-        <Line
-          dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0}
-          stroke={COLOR}
-          strokeWidth={2}
-          isAnimationActive={false}
-          dot={false}
-          activeDot={false}
-        />
+        <Line dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0} stroke={COLOR} dot={false} {...STILL_LINE} />
       </ComposedChart>
     </div>
   );

@@ -8,7 +8,7 @@ import { memo, type ReactNode } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { GiB } from '../../model/input/index.ts';
-import { ColumnHeads, OOM_COLOR, RowHead, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
+import { ColumnHeads, OOM_COLOR, RowHead, STILL_LINE, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
 import { useStaggeredValue } from '../useSettledValue.ts';
 import { CHART_STAGGER_MS, type TradeoffPoint } from './points.ts';
 import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
@@ -222,15 +222,7 @@ const SmallChartNow = memo(function SmallChartNow({
             data-testid="tradeoff-band"
           />
         )}
-        <Line
-          dataKey={series.of}
-          name={series.title}
-          stroke={series.color}
-          strokeWidth={2}
-          isAnimationActive={false}
-          dot={dot}
-          activeDot={false}
-        />
+        <Line dataKey={series.of} name={series.title} stroke={series.color} dot={dot} {...STILL_LINE} />
       </ComposedChart>
     </div>
   );

@@ -16,6 +16,7 @@ import { formatMinutes } from '../format.ts';
 import { messageInWords } from '../errorWords.ts';
 import { useSettledValue } from '../useSettledValue.ts';
 import { STALE_CLASS, STALE_TEXT } from '../SummaryStrip.tsx';
+import { ChoiceSelect } from '../controls/SettingField.tsx';
 import { holdingLine, KNOB_CAPTIONS, knobCaption } from './captions.ts';
 import { BANDED_KNOBS, tradeoffPoints, valueLabel, type TradeoffPoint } from './points.ts';
 import type { CostUnit } from './TradeoffChart.tsx';
@@ -269,19 +270,15 @@ export default function TradeoffPanel() {
           <label htmlFor={`${knobId}-knob`} className="font-medium">
             Knob to sweep
           </label>
-          <select
+          <ChoiceSelect
             id={`${knobId}-knob`}
             value={knob}
-            onChange={(e) => setKnob(e.target.value as SweepKnob)}
-            data-testid="tradeoff-knob"
+            choices={knobs}
+            words={KNOB_NAMES}
+            onChange={setKnob}
+            testId="tradeoff-knob"
             className="rounded border border-gray-500 bg-white px-2 py-1 dark:border-gray-400 dark:bg-gray-900"
-          >
-            {knobs.map((k) => (
-              <option key={k} value={k}>
-                {KNOB_NAMES[k]}
-              </option>
-            ))}
-          </select>
+          />
         </div>
         <fieldset className="flex gap-3">
           <legend className="font-medium">Third chart</legend>
