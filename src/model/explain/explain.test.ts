@@ -224,7 +224,11 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
     const ops = 43 + 48 * MOE_TIME.peerCallOpShare;
     const after = (23 + 48 * MOE_TIME.peerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
     expect(n).toContain(
-      `Host-bound floor, inside "compute": each MoE layer's forward waits ${(after * 1e3).toFixed(2)} ms per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ${(2 * ops * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ms, ${Math.round(ops)} eager operators forward (alltoall dispatcher, no CUDA graphs).`,
+      `Host-bound floor, inside "compute": each MoE layer's forward waits ${(after * 1e3).toFixed(2)} ms ` +
+        `per micro-batch for the host to issue what follows the dispatcher's synchronisation (Megatron-Core ` +
+        `token_dispatcher.py), and its backward takes at least ` +
+        `${(2 * ops * MOE_TIME.eagerOpHostSeconds * 1e3).toFixed(2)} ` +
+        `ms, ${Math.round(ops)} eager operators forward (alltoall dispatcher, no CUDA graphs).`,
     );
     expect(
       n.some(

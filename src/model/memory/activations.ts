@@ -135,7 +135,10 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
   return list;
 }
 
-/** One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps both branch outputs and the product. */
+/**
+ * One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps
+ * both branch outputs and the product.
+ */
 function ffnTensors(
   prefix: string,
   inner: number,

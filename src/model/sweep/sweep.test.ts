@@ -214,7 +214,8 @@ describe('sweep: the MoE stack knobs (issue 20)', () => {
         rows.map(([v]) => v),
         knob,
       ).toEqual(values);
-      // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is host-bound (moe-host.ts): none and partial may tie.
+      // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is
+      // host-bound (moe-host.ts): none and partial may tie.
       if (knob !== 'cudaGraph') expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
     }
     // Overlap hides exchange behind compute (moe-time.ts expertParallelExposedFraction); whole-iteration graphs remove the host wait.

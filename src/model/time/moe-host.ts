@@ -10,7 +10,7 @@
 // router (Megatron-Core transformer_config.py cuda_graph_scope "attn", "moe_router",
 // "moe_preprocess"), whole-iteration graphs everything (cuda_graph_scope "full_iteration").
 
-import { MOE_TIME } from '../calibration.ts';
+import { calibration } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import type { MoeDispatcher, RunConfig } from '../input/index.ts';
 
@@ -52,10 +52,16 @@ export const MOE_EAGER_OPS = {
   sharedExpert: 4,
 } as const;
 
-/** Autograd issues about two operators per forward one (input and weight gradients of each GEMM; each element-wise op's gradient): the adapters' count (adapter-time.ts ADAPTER_EAGER_OPS). */
+/**
+ * Autograd issues about two operators per forward one (input and weight gradients of each GEMM; each element-wise op's gradient):
+ * the adapters' count (adapter-time.ts ADAPTER_EAGER_OPS).
+ */
 export const BACKWARD_EAGER_OPS_PER_FORWARD = 2;
 
-/** Operators of one MoE layer's forward that the host issues eagerly under the run's CUDA-graph scope, before and after the dispatcher's host synchronisation. */
+/**
+ * Operators of one MoE layer's forward that the host issues eagerly under the run's CUDA-graph scope, before and after the
+ * dispatcher's host synchronisation.
+ */
 export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: number; afterSync: number } {
   const moe = c.model.moe;
   if (!moe || !isMoeLayer(c.model, layerIndex) || c.stack.cudaGraph === 'full') return { beforeSync: 0, afterSync: 0 };
@@ -80,6 +86,7 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
+  const MOE_TIME = calibration().moe;
   return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.peerCallOpShare;
 }
 
@@ -105,6 +112,7 @@ export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
 export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; backward: number } {
   const ops = moeEagerOps(c, layerIndex);
   const dropAndPad = c.model.moe?.capacityFactor != null;
+  const MOE_TIME = calibration().moe;
   const afterSync = dropAndPad || ops.afterSync === 0 ? 0 : ops.afterSync * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
   return { afterSync, backward: (ops.beforeSync + ops.afterSync) * BACKWARD_EAGER_OPS_PER_FORWARD * MOE_TIME.eagerOpHostSeconds };
 }
