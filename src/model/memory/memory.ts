@@ -194,8 +194,8 @@ export function edgeUnitParameters(c: RunConfig, stage: PipelineStage): number {
   return stage.embedding || stage.output ? (c.model.vocab * c.model.hidden) / c.parallel.tp : 0;
 }
 
-/** Largest layer's weights on one GPU of the stage, by data-parallel group. */
-function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
+/** Largest layer's weights on one GPU of the stage, by data-parallel group (the adapter's memory, adapter.ts, uses it too). */
+export function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
   return stage.layers.reduce<GpuParameters>(
     (big, i) => {
       const layer = layerGpuParameters(c.model, i, c.parallel);
