@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calibration, DP_OVERLAP, FITTED_CALIBRATION, MOE_TIME, TIME_CALIBRATION, withCalibration } from './calibration.ts';
-import { exposedDataParallelSeconds } from './time/step.ts';
-import { sustainedPeakFlopsPerSecond } from './time/compute.ts';
-import { findGpuPreset } from './input/index.ts';
+import { calibration, DP_OVERLAP, FITTED_CALIBRATION, MOE_TIME, TIME_CALIBRATION, withCalibration } from '../calibration.ts';
+import { exposedDataParallelSeconds } from './step.ts';
+import { sustainedPeakFlopsPerSecond } from './compute.ts';
+import { findGpuPreset } from '../input/index.ts';
 
 describe('calibration constants', () => {
   it('are frozen to the last nested record: assigning throws in strict mode', () => {
