@@ -2,7 +2,7 @@
 // with aria-expanded that Enter and Space fold and unfold; the fold state lasts the
 // browser session and never enters the share link.
 
-import { test, expect, openPlanner } from './fixtures.ts';
+import { test, expect, openPlanner, sharedPage } from './fixtures.ts';
 
 /** Each section, by its title, with one control inside it (its visible label). */
 const SECTIONS = [
@@ -15,28 +15,32 @@ const SECTIONS = [
   { title: 'Cost and reliability', control: 'Power usage effectiveness (PUE)' },
 ] as const;
 
-for (const { title, control } of SECTIONS) {
-  test(`the ${title} section folds and unfolds from the keyboard`, async ({ page }) => {
-    await openPlanner(page);
-    const section = page.getByRole('region', { name: title, exact: true });
-    const heading = section.getByRole('heading', { level: 2, name: title, exact: true });
-    await expect(heading).toBeVisible();
-    const button = heading.getByRole('button', { name: title, exact: true });
-    const field = section.getByLabel(control, { exact: typeof control === 'string' });
-    await expect(button).toHaveAttribute('aria-expanded', 'true');
-    await expect(field).toBeVisible();
+// One page for the seven sections: each test leaves its section unfolded, as it found it.
+test.describe('each section', () => {
+  const shared = sharedPage(openPlanner);
+  for (const { title, control } of SECTIONS) {
+    test(`the ${title} section folds and unfolds from the keyboard`, async () => {
+      const page = shared();
+      const section = page.getByRole('region', { name: title, exact: true });
+      const heading = section.getByRole('heading', { level: 2, name: title, exact: true });
+      await expect(heading).toBeVisible();
+      const button = heading.getByRole('button', { name: title, exact: true });
+      const field = section.getByLabel(control, { exact: typeof control === 'string' });
+      await expect(button).toHaveAttribute('aria-expanded', 'true');
+      await expect(field).toBeVisible();
 
-    await button.focus();
-    await page.keyboard.press('Enter');
-    await expect(button).toHaveAttribute('aria-expanded', 'false');
-    await expect(field).toBeHidden();
-    await expect(button).toBeFocused();
+      await button.focus();
+      await page.keyboard.press('Enter');
+      await expect(button).toHaveAttribute('aria-expanded', 'false');
+      await expect(field).toBeHidden();
+      await expect(button).toBeFocused();
 
-    await page.keyboard.press('Space');
-    await expect(button).toHaveAttribute('aria-expanded', 'true');
-    await expect(field).toBeVisible();
-  });
-}
+      await page.keyboard.press('Space');
+      await expect(button).toHaveAttribute('aria-expanded', 'true');
+      await expect(field).toBeVisible();
+    });
+  }
+});
 
 test('a folded section stays folded on reload in the same session, and the link does not carry it', async ({ page }) => {
   await openPlanner(page);

@@ -162,13 +162,15 @@ export const TIME_CALIBRATION: TimeCalibration = frozen({
  * Mixture-of-experts time terms (time/moe-time.ts, time/moe-host.ts, time/moe-traffic.ts;
  * sources in ../shared/docs/moe.md). FITTED values come from `FROM_CURRENT=1
  * PRIOR_WEIGHT=0.5 npm run calibrate -- 6 10 --moe` on the 115 MoE throughput rows of
- * validation/published-runs.json (started from the previous fit: 20.9 µs, 0.835 ms, 0.496,
- * 0.865, 0.168; the fit keeps the issue-20 median floor of 8 %), every other constant held
- * (so no dense figure moves). Fit (`npm run validate -- --summary`): MoE median |error|
- * 6.6 %, p90 31.9 %; each model family held out of the fit of eagerOpHostSeconds in turn
- * (same command, last block): 7.6 % and 31.9 %. The per-dispatcher host synchronisation
- * constants, per-local-expert overhead and fitted dispatch passes this replaced (issue
- * 20) fitted 7.1 % and 29.8 %.
+ * validation/published-runs.json, every other constant held (so no dense figure moves),
+ * refitted (issue 32) after three mechanisms landed: the fp8 casts of each local expert
+ * (moe-host.ts expertQuantizeOps), the issuing after the dispatcher's synchronisation
+ * overlapping the experts' GEMMs (moeLayerForwardSeconds), and the optimizer over the
+ * expert data-parallel group (optimizer.ts); started from the previous fit (10.6 µs,
+ * 1.38 ms, 1.04, 0.624, 0.121). Fit (`npm run validate -- --summary`): MoE median |error|
+ * 6.7 %, p90 27.0 % (previous fit: 6.6 %, 31.9 %); each model family held out of the fit
+ * of eagerOpHostSeconds in turn (same command, last block): 7.5 % and 34.1 % (previous:
+ * 7.6 %, 31.9 %).
  */
 export interface MoeTimeCalibration {
   /**
@@ -186,8 +188,14 @@ export interface MoeTimeCalibration {
    * Once per MoE layer per micro-batch forward; the same for every dispatcher.
    */
   readonly syncStallSeconds: number;
-  /** FITTED (prior 1): host cost of one NCCL peer send or receive of the all-to-all relative to an eager operator (time/moe-host.ts alltoallPeerCalls). */
-  readonly peerCallOpShare: number;
+  /**
+   * FITTED (prior 1): host cost of one call a framework issues from C++ inside an operator,
+   * relative to an eager operator (time/moe-host.ts): an NCCL peer send or receive of the
+   * all-to-all (alltoallPeerCalls) and a Transformer Engine quantize kernel of an expert's
+   * tensor (expertQuantizeOps). One constant for both: each is a launch plus its bookkeeping
+   * without Python dispatch.
+   */
+  readonly nativeCallOpShare: number;
   /** FITTED (prior 1: "without overlap the dispatch and combine sit on the critical path"): exposed share of the EP all-to-all without overlap. */
   readonly exposedFraction: number;
   /** FITTED (prior 0.2): exposed share with --overlap-moe-expert-parallel-comm. */
@@ -205,11 +213,11 @@ export interface MoeTimeCalibration {
 }
 
 export const MOE_TIME: MoeTimeCalibration = frozen({
-  eagerOpHostSeconds: 10.6e-6,
-  syncStallSeconds: 1.38e-3,
-  peerCallOpShare: 1.04,
-  exposedFraction: 0.624,
-  overlappedExposedFraction: 0.121,
+  eagerOpHostSeconds: 16.9e-6,
+  syncStallSeconds: 0.766e-3,
+  nativeCallOpShare: 1.07,
+  exposedFraction: 0.905,
+  overlappedExposedFraction: 0.132,
   dualPipeExposedFraction: 0.05,
   groupedGemmHalfSaturationTokens: 1080,
 });

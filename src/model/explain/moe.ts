@@ -18,9 +18,10 @@ export function moeStepNotes(c: RunConfig): string[] {
     host.afterSync === 0 && host.backward === 0
       ? `Host-bound floor: none, ${GRAPH_WORDS[k.cudaGraph]} replay the MoE layers without the host (Megatron-Core moe/README.md, "CUDA graph").`
       : `Host-bound floor, inside "compute": each MoE layer's ` +
-        `forward waits ${(host.afterSync * 1e3).toFixed(2)} ` +
-        `ms per micro-batch for the host to issue what follows the dispatcher's ` +
-        `synchronisation (Megatron-Core token_dispatcher.py), and its backward takes at least ` +
+        `forward stalls ${(host.stall * 1e3).toFixed(2)} ` +
+        `ms per micro-batch at the dispatcher's synchronisation (Megatron-Core ` +
+        `token_dispatcher.py), then runs its experts no faster than the host issues what follows ` +
+        `(${((host.afterSync - host.stall) * 1e3).toFixed(2)} ms); its backward takes at least ` +
         `${(host.backward * 1e3).toFixed(2)} ms, ${Math.round(moeEagerOpsForward(c, layer))} ` +
         `eager operators forward (${k.moeDispatcher} dispatcher, ${GRAPH_WORDS[k.cudaGraph]}).`;
   const how =

@@ -384,13 +384,14 @@ export class LayoutEvaluator {
       if (w > critical) critical = w;
     }
     const perParameter = grid.optimizerSecondsPerParameter[k] ?? 0;
+    const perExpertParameter = grid.optimizerSecondsPerExpertParameter[k] ?? 0;
     let dpExposed = 0;
     let optimizer = 0;
     for (let c = 0; c < this.count; c++) {
       const dp = this.dpSync[zero * cap + c] ?? 0;
       const exposed = exposedDataParallelSeconds(dp, critical, this.microBatches, zero);
       if (exposed > dpExposed) dpExposed = exposed;
-      const opt = perParameter * ((this.dense[c] ?? 0) + (this.expert[c] ?? 0));
+      const opt = perParameter * (this.dense[c] ?? 0) + perExpertParameter * (this.expert[c] ?? 0);
       if (opt > optimizer) optimizer = opt;
     }
     const busy = this.microBatches * critical;

@@ -248,7 +248,9 @@ export interface GridPieces {
   /** The gradients' part of stateBytesPer*: what a step that frees them before forward holds only beyond the activations (memory.ts gradientBytesAtPeak). */
   readonly gradBytesPerDense: Float64Array;
   readonly gradBytesPerExpert: Float64Array;
+  /** Optimizer seconds per dense parameter on a GPU, and per routed-expert one (time/optimizer.ts: sharded over different groups). */
   readonly optimizerSecondsPerParameter: Float64Array;
+  readonly optimizerSecondsPerExpertParameter: Float64Array;
 }
 
 /** Edge parameters = a stage's parameters less its layers', from one- and two-stage pipelines. */
@@ -331,6 +333,7 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
     stateBytesPerExpert: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 0, expert: 1 }))),
     gradBytesPerDense: perCombo((_, ck) => modelStateBytes(ck, { dense: 1, expert: 0 }).gradients),
     gradBytesPerExpert: perCombo((_, ck) => modelStateBytes(ck, { dense: 0, expert: 1 }).gradients),
-    optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, 1)),
+    optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 1, expert: 0 })),
+    optimizerSecondsPerExpertParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 0, expert: 1 })),
   };
 }

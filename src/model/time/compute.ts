@@ -143,7 +143,11 @@ export interface LayerComputeSeconds {
    * floor under its backward; 0 for dense layers and under whole-iteration graphs.
    */
   readonly hostForward: number;
+  /** The part of hostForward the GPU idles whatever it has queued: the dispatcher's synchronisation stall (moe-host.ts). */
+  readonly hostForwardStall: number;
   readonly hostBackward: number;
+  /** The routed experts' grouped GEMMs inside matmulForward: the GPU work issued after the synchronisation (moe-host.ts moeLayerForwardSeconds). */
+  readonly expertMatmulForward: number;
 }
 
 /**
@@ -159,11 +163,12 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   const moe = model.moe && isMoeLayer(model, layerIndex) ? model.moe : null;
   const etp = moe ? expertTensorParallel(parallel) : 1;
   let matmulForward = 0;
+  let expertMatmulForward = 0;
   for (const matrix of layerMatrices(model, layerIndex)) {
     const { k, n } = shardedShape(matrix, parallel.tp, etp);
     if (moe && matrix.group === 'routedExpert') {
       const localExperts = matrix.copies / parallel.ep;
-      matmulForward += groupedGemmSeconds(
+      const expert = groupedGemmSeconds(
         cluster.gpu,
         training.precision,
         localExperts,
@@ -173,21 +178,24 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
         scale,
         castScale,
       );
+      matmulForward += expert;
+      expertMatmulForward += expert;
     } else {
       matmulForward += gemmSeconds(cluster.gpu, training.precision, tokens, k, n, scale, castScale);
     }
   }
   return {
     matmulForward,
+    expertMatmulForward,
     ...attentionSeconds(c, tokens),
     elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
     ...hostSeconds(c, layerIndex),
   };
 }
 
-function hostSeconds(c: RunConfig, layerIndex: number): { hostForward: number; hostBackward: number } {
+function hostSeconds(c: RunConfig, layerIndex: number): { hostForward: number; hostForwardStall: number; hostBackward: number } {
   const h = moeLayerHostSeconds(c, layerIndex);
-  return { hostForward: h.afterSync, hostBackward: h.backward };
+  return { hostForward: h.afterSync, hostForwardStall: h.stall, hostBackward: h.backward };
 }
 
 /** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */

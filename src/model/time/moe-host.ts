@@ -12,7 +12,7 @@
 
 import { calibration } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
-import type { MoeDispatcher, RunConfig } from '../input/index.ts';
+import { frameworkProfile, type Fp8Recipe, type MoeDispatcher, type RunConfig } from '../input/index.ts';
 
 /**
  * Eager operators one MoE layer issues in forward, by module, counted at the granularity
@@ -70,7 +70,72 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
     MOE_EAGER_OPS.expertsFixed + MOE_EAGER_OPS.perLocalExpert * localExperts + (moe.sharedExperts > 0 ? MOE_EAGER_OPS.sharedExpert : 0);
   // Per-module graphs capture the attention block and the router; the dispatcher's dynamic shapes keep the rest eager (moe/README.md, "CUDA graph").
   const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + MOE_EAGER_OPS.router;
-  return { beforeSync, afterSync: MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher] + experts + alltoallPeerCalls(c) };
+  return {
+    beforeSync,
+    afterSync: dispatchOps(c) + experts + alltoallPeerCalls(c) + expertQuantizeOps(c, localExperts),
+  };
+}
+
+/**
+ * Capacity-padded all-to-all dispatch (drop_and_pad, --moe-pad-expert-input-to-capacity)
+ * knows its split sizes in advance: preprocess returns before the routing-map sum, the split
+ * sizes and their gather over the EP group (5), and _maybe_dtoh_and_synchronize skips the
+ * device-to-host copies (5) (Megatron-Core token_dispatcher.py @d98e8a64,
+ * MoEAlltoAllTokenDispatcher.preprocess and _maybe_dtoh_and_synchronize, "if not
+ * self.drop_and_pad").
+ */
+export const ALLTOALL_SPLIT_SIZE_OPS = 10;
+
+function dispatchOps(c: RunConfig): number {
+  const ops = MOE_EAGER_OPS.dispatch[c.stack.moeDispatcher];
+  return c.stack.moeDispatcher === 'alltoall' && c.model.moe?.capacityFactor != null ? ops - ALLTOALL_SPLIT_SIZE_OPS : ops;
+}
+
+/**
+ * Kernels Transformer Engine launches to quantize one expert's tensor for an fp8/fp4
+ * GEMM, by recipe (TransformerEngine @d0067d0d transformer_engine/pytorch/csrc/quantizer.cpp):
+ * current scaling (Megatron --fp8-recipe tensorwise) computes the amax, the scale from it
+ * and then casts (Float8CurrentScalingQuantizer::quantize_impl: nvte_compute_amax_with_config,
+ * nvte_compute_scale_from_amax, nvte_quantize_v2): 3; MXFP8 and blockwise cast with their
+ * scales in one kernel (MXFP8Quantizer / Float8BlockQuantizer::quantize): 1; NVFP4 takes
+ * the amax first: 2. Delayed scaling (the Megatron default, also 'auto') has a fused
+ * multi-tensor cast-transpose over every expert at once (csrc/extensions/cast.cpp
+ * multi_tensor_quantize_impl, "only have fused kernel for FP8 delayed scaling"): none per
+ * expert, one per grouped call. torchao's rowwise is not a Transformer Engine recipe
+ * (torchtitan quantizes the grouped tensor whole): 0.
+ */
+export const TE_QUANTIZE_KERNELS_PER_EXPERT_TENSOR: Readonly<Record<Fp8Recipe, number>> = {
+  auto: 0,
+  delayed: 0,
+  tensorwise: 3,
+  rowwise: 0,
+  blockwise: 1,
+  mxfp8: 1,
+  nvfp4: 2,
+};
+
+/**
+ * Tensors Transformer Engine's GroupedLinear quantizes per direction: forward, the inputs of
+ * fc1 and of fc2, split per expert (module/grouped_linear.py _GroupedLinear.forward,
+ * _split_quantize of inputmats); backward, the output gradients of fc2 and fc1 (backward,
+ * _split_quantize of grad_output). The weights are quantized on the first micro-batch only
+ * (is_first_microbatch, update_workspace). The graph-safe grouped-tensor path that
+ * quantizes all experts in one call (use_grouped_tensor, 2026-05) is opt-in and off here.
+ */
+export const QUANTIZED_EXPERT_TENSORS_PER_DIRECTION = 2;
+
+/**
+ * The fp8/fp4 quantize kernels one eager MoE layer issues per direction over its local
+ * experts (item 3 of issue 32): each is a C++ launch with its output's allocation, counted
+ * as one eager operator. Transformer Engine frameworks only (not torchao's casts).
+ */
+export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
+  const precision = c.training.precision;
+  if ((precision !== 'fp8' && precision !== 'fp4') || frameworkProfile(c.stack.framework).mechanisms.torchaoFloat8Casts) return 0;
+  const perExpert = TE_QUANTIZE_KERNELS_PER_EXPERT_TENSOR[c.stack.fp8Recipe];
+  // Delayed scaling: one fused multi-tensor cast-transpose per quantized tensor group.
+  const kernels = perExpert > 0 ? perExpert * localExperts : 1;
+  return QUANTIZED_EXPERT_TENSORS_PER_DIRECTION * kernels * calibration().moe.nativeCallOpShare;
 }
 
 /**
@@ -81,13 +146,12 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
  * the expert output in combine (token_dispatcher.py token_dispatch, token_combine), as does
  * torchtitan's (distributed/expert_parallel.py all_to_all_single_autograd for tokens,
  * output): 3 exchanges × 2 calls × ep peers per layer forward, each counted as
- * MOE_TIME.peerCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
+ * MOE_TIME.nativeCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
  * kernel each way.
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
-  const MOE_TIME = calibration().moe;
-  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.peerCallOpShare;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.nativeCallOpShare;
 }
 
 /** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
@@ -109,12 +173,40 @@ export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
  * `backward`: autograd's operators for the whole layer, with no synchronisation (the
  * splits are already on the host): a floor under the layer's backward (hostBound).
  */
-export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; backward: number } {
+export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; stall: number; backward: number } {
   const ops = moeEagerOps(c, layerIndex);
   const dropAndPad = c.model.moe?.capacityFactor != null;
   const MOE_TIME = calibration().moe;
-  const afterSync = dropAndPad || ops.afterSync === 0 ? 0 : ops.afterSync * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
-  return { afterSync, backward: (ops.beforeSync + ops.afterSync) * BACKWARD_EAGER_OPS_PER_FORWARD * MOE_TIME.eagerOpHostSeconds };
+  const synchronises = !dropAndPad && ops.afterSync > 0;
+  const stall = synchronises ? MOE_TIME.syncStallSeconds : 0;
+  const afterSync = synchronises ? ops.afterSync * MOE_TIME.eagerOpHostSeconds + stall : 0;
+  // Autograd doubles the computing operators, not the exchanges and casts: each all_to_all_single's backward is one
+  // all_to_all_single, and backward quantizes as many expert tensors as forward (moeEagerOpsOncePerDirection).
+  const once = ops.beforeSync + ops.afterSync === 0 ? 0 : moeEagerOpsOncePerDirection(c, layerIndex);
+  const backwardOps = (ops.beforeSync + ops.afterSync - once) * BACKWARD_EAGER_OPS_PER_FORWARD + once;
+  return { afterSync, stall, backward: backwardOps * MOE_TIME.eagerOpHostSeconds };
+}
+
+/**
+ * The NCCL peer calls and fp8/fp4 expert casts of one MoE layer's forward: the operators backward issues once more, not
+ * BACKWARD_EAGER_OPS_PER_FORWARD times.
+ */
+export function moeEagerOpsOncePerDirection(c: RunConfig, layerIndex: number): number {
+  const moe = c.model.moe;
+  if (!moe || !isMoeLayer(c.model, layerIndex) || c.stack.cudaGraph === 'full') return 0;
+  return alltoallPeerCalls(c) + expertQuantizeOps(c, moe.experts / c.parallel.ep);
+}
+
+/**
+ * A MoE layer's forward under the host-bound floor. Before the dispatcher's synchronisation
+ * the host runs ahead (attention, router); at it the queue drains and the GPU idles for the
+ * stall; after it the host issues the exchange, the per-expert GEMMs and the combine one by
+ * one while the GPU runs each as soon as it is issued, so that part takes the longer of the
+ * routed experts' GPU time and the host's issuing (issue 32, item 1: "the step takes the
+ * larger of the two per layer").
+ */
+export function moeLayerForwardSeconds(gpuSeconds: number, expertGpuSeconds: number, host: { afterSync: number; stall: number }): number {
+  return gpuSeconds - expertGpuSeconds + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall);
 }
 
 /** A layer's time under the host-bound floor: the longer of its GPU work and the host's issuing of it. */

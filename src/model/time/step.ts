@@ -7,7 +7,7 @@ import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time
 import { calibration } from '../calibration.ts';
 import { stageComm } from './comm.ts';
 import { expertParallelExposedFraction } from './moe-time.ts';
-import { hostBound } from './moe-host.ts';
+import { hostBound, moeLayerForwardSeconds } from './moe-host.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
@@ -74,9 +74,10 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
         adapterCache.set(moe, a);
       }
     }
-    // An eager MoE layer's forward waits for the host after the dispatcher's synchronisation; its backward runs no faster than
-    // the host issues it (moe-host.ts).
-    const layerForward = t.matmulForward + t.attentionForward + t.elementwiseForward + t.hostForward + (a?.forward ?? 0);
+    // An eager MoE layer's forward stalls at the dispatcher's synchronisation and then runs no faster than the host issues what
+    // follows; its backward no faster than the host issues it (moe-host.ts).
+    const gpuForward = t.matmulForward + t.attentionForward + t.elementwiseForward + (a?.forward ?? 0);
+    const layerForward = moeLayerForwardSeconds(gpuForward, t.expertMatmulForward, { afterSync: t.hostForward, stall: t.hostForwardStall });
     forward += layerForward;
     backward += hostBound(
       t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0),
@@ -128,7 +129,7 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
     },
     p2pSeconds: comm.ppPerMessage,
     dpSeconds,
-    optimizerSeconds: optimizerStepSeconds(c, trainable.dense + trainable.expert),
+    optimizerSeconds: optimizerStepSeconds(c, trainable),
   };
 }
 

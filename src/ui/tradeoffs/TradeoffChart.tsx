@@ -326,7 +326,8 @@ export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[]
   return parts.join(' ');
 }
 
-export default function TradeoffChart({
+// Memoized: the panel redraws its controls when a knob is picked, and the curves only when their answer comes.
+export default memo(function TradeoffChart({
   knobLabel,
   points,
   costUnit,
@@ -383,4 +384,4 @@ export default function TradeoffChart({
       <TradeoffTable points={points} banded={band} onApply={onApply} />
     </figure>
   );
-}
+});

@@ -167,7 +167,16 @@ function Problems({ lines }: { lines: readonly string[] }) {
   );
 }
 
-function CheckpointSection({ result, document, onApply }: { result: SweepResult; document: Doc; onApply: (p: TradeoffPoint) => void }) {
+// Memoized: a knob's change redraws the panel's controls at once, and this section only when its own answer comes.
+const CheckpointSection = memo(function CheckpointSection({
+  result,
+  document,
+  onApply,
+}: {
+  result: SweepResult;
+  document: Doc;
+  onApply: (p: TradeoffPoint) => void;
+}) {
   const store = usePlannerStore();
   const points = useMemo(() => tradeoffPoints(result), [result]);
   // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
@@ -224,7 +233,7 @@ function CheckpointSection({ result, document, onApply }: { result: SweepResult;
       </div>
     </div>
   );
-}
+});
 
 export default function TradeoffPanel() {
   const store = usePlannerStore();
@@ -299,13 +308,13 @@ export default function TradeoffPanel() {
           data-stale={stale ? 'true' : undefined}
           data-knob={result.knob ?? undefined}
         >
-          <Caption knob={knob} result={result} />
+          <Caption knob={result.knob ?? knob} result={result} />
           <Suspense fallback={<p className="min-h-96 text-sm">Loading the chart…</p>}>
             <TradeoffChart
               knobLabel={result.label}
               points={points}
               costUnit={costUnit}
-              banded={BANDED_KNOBS.includes(knob)}
+              banded={result.knob !== null && BANDED_KNOBS.includes(result.knob)}
               onApply={apply}
             />
           </Suspense>
