@@ -188,15 +188,18 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
         ...zeroExtras.flatMap((x): (Quantity | Operator)[] => ['+', x]),
       ),
     );
+    const hole: (Quantity | Operator)[] = o.lossReserve > 0 ? ['+', bytes('freed 16-bit logits of the eager loss', o.lossReserve)] : [];
     lines.push(
       equation(
         'allocator-reserve',
         bytes('allocator reserve', o.allocatorReserve),
-        'reserve fraction × allocated',
-        'FITTED caching-allocator reserve (src/model/calibration.ts, ALLOCATOR_RESERVE_FRACTION)',
+        `reserve fraction × allocated${hole.length > 0 ? ' + the 16-bit logits the eager loss frees and its fp32 backward cannot reuse' : ''}`,
+        `FITTED caching-allocator reserve (src/model/calibration.ts, ` +
+          `ALLOCATOR_RESERVE_FRACTION)${hole.length > 0 ? '; the freed logits: src/model/memory/loss.ts eagerLossLogitsHoleBytes' : ''}`,
         { name: 'reserve fraction', value: ALLOCATOR_RESERVE_FRACTION, unit: 'fraction' },
         '×',
         bytes('allocated', held),
+        ...hole,
       ),
     );
   }

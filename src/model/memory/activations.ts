@@ -4,9 +4,9 @@
 // GPT-3 table of section 4 (sbh(34 + 5as/h) and its parallel variants) falls out of it.
 
 import { microBatchesPerStep } from '../input/index.ts';
-import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks, sixteenBitCompiledLoss } from './loss.ts';
+import { chunkLossKind, eagerLossLogitsHoleBytes, lossBackwardFp32LogitCopies, lossChunks, sixteenBitCompiledLoss } from './loss.ts';
 import { frameworkProfile } from '../input/index.ts';
-import { isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
+import { expertTensorParallel, isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
@@ -78,6 +78,12 @@ export interface ActivationSettings {
    * the Llama 3.2 1B shape at seq 4096 from 20.52 to 15.09 GiB peak allocated.
    */
   readonly compiled?: boolean;
+  /**
+   * Expert tensor-parallel size (structure/params.ts expertTensorParallel; absent: 1). The
+   * experts' input is gathered over it (expertInputGather), so each GPU's routed experts
+   * read etp/tp of the micro-batch's routed copies, not 1/tp.
+   */
+  readonly expertTp?: number;
   /** A fine-tune with frozen base weights (adapter.ts adapterActivationSettings): absent for full training. */
   readonly adapter?: AdapterActivations;
 }
@@ -174,8 +180,9 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),
       // Every token goes to topK experts: the permuted copies are the expert inputs. The routing
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
-      // torchtitan's score_before_experts), so the combine keeps no expert outputs.
-      saved('experts.dispatched', w * m.hidden * topK, 'tensor', 'kept', ['moe']),
+      // torchtitan's score_before_experts), so the combine keeps no expert outputs. Under
+      // expert tensor parallelism the copies are gathered over the etp ranks first.
+      saved('experts.dispatched', w * m.hidden * topK * (s.expertTp ?? 1), 'tensor', 'kept', ['moe']),
       ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
     );
     if (sharedExperts > 0)
@@ -351,6 +358,16 @@ function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
 }
 
 /**
+ * What the caching allocator reserves beyond the allocated peak on the output stage after an eager loss (loss.ts
+ * eagerLossLogitsHoleBytes), bytes on one GPU.
+ */
+export function lossReserveBytes(c: RunConfig, stage: PipelineStage, s: ActivationSettings = engineActivationSettings(c)): number {
+  if (!stage.output) return 0;
+  const perLogit = eagerLossLogitsHoleBytes(s.loss ?? 'eager', s.lossChunks ?? 1, s.modelCode, s.elementBytes);
+  return perLogit > 0 ? bytesOf([saved('logits.freedHole', perLogit * c.model.vocab, 'tensor', 'kept')], s) : 0;
+}
+
+/**
  * Micro-batches whose activations a stage holds at its peak, in units of all the
  * layers the stage holds. GPipe runs every forward first. 1F1B and ZB-H1 (Qi et al.
  * 2023, arXiv 2401.10241, section 3.1: same memory as 1F1B) hold pp − i on stage i.
@@ -401,10 +418,25 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
     ...(k.compile ? { compiled: true } : {}),
+    ...expertInputGather(c),
     ...(c.training.adapter
       ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) }
       : {}),
   };
+}
+
+/**
+ * Megatron-Core gathers the routed tokens over the expert tensor-parallel group before
+ * the experts run (core_v0.14.0 megatron/core/transformer/moe/token_dispatcher.py: the
+ * all-to-all dispatcher's dispatch_postprocess calls gather_from_sequence_parallel_region
+ * over self.tp_group = expt_tp when tp_size > 1; the all-gather dispatcher's
+ * token_dispatch gathers over tp_ep_group): a GPU's experts take the copies of etp
+ * tensor-parallel ranks, each with its own slice of the expert FFN, and save that whole
+ * input for the weight gradient. With etp = 1 it is the engine's 1/tp share.
+ */
+function expertInputGather(c: RunConfig): { readonly expertTp?: number } {
+  const etp = c.model.moe ? expertTensorParallel(c.parallel) : 1;
+  return etp > 1 ? { expertTp: etp } : {};
 }
 
 /**

@@ -166,6 +166,7 @@ export function adapterStageMemory(
   stageParams: GpuParameters,
   adapter: AdapterConfig,
   activations: number,
+  lossReserve = 0,
 ): AdapterStageMemory {
   const { training: t, parallel: p } = c;
   const counts = stageAdapterParameters(c, stage, adapter);
@@ -222,6 +223,7 @@ export function adapterStageMemory(
     c.calibration.memoryOverheadScale,
     deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture),
     allocatorReserveFraction(c),
+    lossReserve,
   );
   return { frozen, states, dequantBuffer, other };
 }

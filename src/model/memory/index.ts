@@ -9,8 +9,10 @@ export {
   engineActivationSettings,
   microBatchesInFlight,
   peakActivationBytes,
+  lossReserveBytes,
   recomputeWorkingSetBytes,
   stageActivationBytes,
+  type ActivationSettings,
 } from './activations.ts';
 export {
   gatheredBeyondShardBytes,

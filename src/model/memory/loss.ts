@@ -56,3 +56,22 @@ export function lossChunks(fusedLossChunks: number, loss: LossKind): number {
 export function chunkLossKind(loss: LossKind, chunks: number): LossKind {
   return chunks > 1 ? 'eager' : loss;
 }
+
+/**
+ * Bytes per logit the caching allocator holds beyond the allocated peak after an eager
+ * loss over 16-bit logits the caller drops (torchtitan train.py: `pred = model(inputs);
+ * loss = loss_fn(pred, labels); del pred`, loss_fn = F.cross_entropy(pred.float(), ...)).
+ * In units of the 16-bit logits L: forward allocates the logits (1 L), their fp32 copy
+ * (2 L) and the saved fp32 log-probabilities (2 L); the logits and the copy are freed
+ * before backward (adjacent or not: a free 3 L, or 1 L and 2 L), whose two fp32 buffers
+ * (the gradients of the log-probabilities and of the logits, lossBackwardFp32LogitCopies)
+ * take 2 L each: the first reuses 2 L of that hole, the second finds only 1 L and the
+ * allocator reserves a new block. Reserved: 1 + 2 + 2 + 2 = 7 L against an allocated peak
+ * of 2 + 2 + 2 = 6 L, one 16-bit logits tensor more (torch.cuda.max_memory_reserved keeps
+ * it; later steps reuse those blocks). A chunked loss (pieces of the tokens) and a compiled
+ * or fused one have no fp32 copy; Hugging Face models keep their fp32 logits on the caller's
+ * side (loss.ts sixteenBitCompiledLoss), another sequence: none counted for them.
+ */
+export function eagerLossLogitsHoleBytes(loss: LossKind, chunks: number, code: ModelCode | undefined, elementBytes: number): number {
+  return loss === 'eager' && chunks === 1 && code !== 'transformers' ? elementBytes : 0;
+}

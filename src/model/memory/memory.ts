@@ -182,8 +182,10 @@ export interface OtherMemoryTerms {
   readonly gatheredWeights: number;
   /** ZeRO-2/3: full gradients of the layers awaiting reduce-scatter beyond the shard. */
   readonly unshardedGradients: number;
-  /** Caching-allocator reserve over the allocated bytes. */
+  /** Caching-allocator reserve over the allocated bytes, lossReserve included. */
   readonly allocatorReserve: number;
+  /** The part of allocatorReserve that is the eager loss's freed 16-bit logits (activations.ts lossReserveBytes), after the overhead scale. */
+  readonly lossReserve: number;
 }
 
 /**
@@ -238,9 +240,19 @@ export function gatheredBeyondShardBytes(
   return bytesPerParameter * (dense + expert);
 }
 
-/** The caching allocator's reserve over what it hands out (allocated, gathered and unsharded buffers), before the overhead scale. */
-function allocatorReserveBytes(allocated: number, gatheredWeights: number, unshardedGradients: number, reserveFraction: number): number {
-  return reserveFraction * (allocated + gatheredWeights + unshardedGradients);
+/**
+ * The caching allocator's reserve over what it hands out (allocated, gathered and unsharded
+ * buffers), before the overhead scale, plus `lossReserve`: blocks freed by an eager loss
+ * that its backward cannot reuse (activations.ts lossReserveBytes).
+ */
+function allocatorReserveBytes(
+  allocated: number,
+  gatheredWeights: number,
+  unshardedGradients: number,
+  reserveFraction: number,
+  lossReserve: number,
+): number {
+  return reserveFraction * (allocated + gatheredWeights + unshardedGradients) + lossReserve;
 }
 
 /** The caching allocator's reserve fraction under the document's framework (input/frameworks.ts; null there: the fitted ALLOCATOR_RESERVE_FRACTION). */
@@ -259,6 +271,7 @@ export function otherMemoryTermsOf(
   memoryOverheadScale: number,
   device: DeviceTerms,
   reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  lossReserve = 0,
 ): OtherMemoryTerms {
   const scale = memoryOverheadScale;
   const scaled: DeviceTerms = {
@@ -271,7 +284,8 @@ export function otherMemoryTermsOf(
     device: scaled,
     gatheredWeights: scale * gatheredWeights,
     unshardedGradients: scale * unshardedGradients,
-    allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction),
+    allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction, lossReserve),
+    lossReserve: scale * lossReserve,
   };
 }
 
@@ -291,6 +305,7 @@ export function stageTotalBytes(
   memoryOverheadScale: number,
   deviceBytes: number,
   reserveFraction = ALLOCATOR_RESERVE_FRACTION,
+  lossReserve = 0,
 ): number {
   return (
     allocated +
@@ -298,11 +313,17 @@ export function stageTotalBytes(
       (deviceBytes +
         gatheredWeights +
         unshardedGradients +
-        allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction))
+        allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction, lossReserve))
   );
 }
 
-export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, allocated: number): OtherMemoryTerms {
+export function otherMemoryTerms(
+  c: RunConfig,
+  stage: PipelineStage,
+  stageParams: GpuParameters,
+  allocated: number,
+  lossReserve = 0,
+): OtherMemoryTerms {
   const { training: t, parallel: p } = c;
   const largest = largestLayer(c, stage);
   const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnit: number) =>
@@ -329,6 +350,7 @@ export function otherMemoryTerms(c: RunConfig, stage: PipelineStage, stageParams
     c.calibration.memoryOverheadScale,
     device,
     allocatorReserveFraction(c),
+    lossReserve,
   );
 }
 

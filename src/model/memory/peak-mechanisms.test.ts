@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { activationBytesPerLayer, engineActivationSettings, stageActivationBytes } from './activations.ts';
-import { lossBackwardFp32LogitCopies, sixteenBitCompiledLoss } from './loss.ts';
+import { activationBytesPerLayer, engineActivationSettings, lossReserveBytes, stageActivationBytes } from './activations.ts';
+import { eagerLossLogitsHoleBytes, lossBackwardFp32LogitCopies, sixteenBitCompiledLoss } from './loss.ts';
 import { gradientBytesAtPeak, gradientsFreedAtActivationPeak, modelStateBytes } from './memory.ts';
 import { stageMemoryDetails } from './stages.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
-import { VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
+import { ALLOCATOR_RESERVE_FRACTION, VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES } from '../calibration.ts';
 import { pipelineLayout, stageGpuParameters } from '../structure/index.ts';
 
 // Issue 34: what the frameworks hold at the activation peak, each value worked out by hand.
@@ -96,4 +96,83 @@ describe('torchtitan compiles its loss with the model', () => {
     expect(lossBackwardFp32LogitCopies('compiled', 1, false)).toBe(1);
     expect(lossBackwardFp32LogitCopies('compiled', 2, true)).toBe(VOCAB_PARALLEL_LOSS_EXTRA_FP32_LOGIT_COPIES);
   });
+});
+
+describe('the eager loss leaves its 16-bit logits as a hole the fp32 backward cannot reuse', () => {
+  // Llama 3 8B, 8,192 tokens, vocabulary 128,256: L = 2 · 128,256 · 8,192 = 2,101,346,304 bytes of
+  // bf16 logits. Forward: logits (L), fp32 copy (2L), saved log-probabilities (2L); logits and
+  // copy freed; backward's two fp32 gradients (2L each): one reuses 2L of the hole, the other a
+  // new block. Reserved 7L against an allocated peak of 6L: one L more.
+  const hole = 2 * 128256 * 8192;
+
+  it('reserves one 16-bit logits tensor beyond the allocated peak on the output stage, only for a whole eager loss outside Hugging Face code', () => {
+    const c = titan({ loss: 'eager' });
+    const [stage] = pipelineLayout(c.model, c.parallel);
+    if (!stage) throw new Error('no stage');
+    expect(lossReserveBytes(c, stage)).toBe(hole);
+    expect(lossReserveBytes(titan({ compile: true }), stage)).toBe(0);
+    // torchtitan's fused loss is chunked (8 pieces): no fp32 copy of the whole logits.
+    expect(lossReserveBytes(titan({ loss: 'fused' }), stage)).toBe(0);
+    expect(eagerLossLogitsHoleBytes('eager', 1, 'transformers', 2)).toBe(0);
+    expect(eagerLossLogitsHoleBytes('eager', 1, undefined, 2)).toBe(2);
+    expect(eagerLossLogitsHoleBytes('eager', 8, undefined, 2)).toBe(0);
+  });
+
+  it('is reserve, not allocated: the allocated peak is unchanged and the reserve grows by the hole', () => {
+    const c = titan({ loss: 'eager' });
+    const [s] = stageMemoryDetails(c);
+    if (!s) throw new Error('no stage');
+    expect(c.calibration.memoryOverheadScale).toBe(1);
+    expect(s.other.allocatorReserve - ALLOCATOR_RESERVE_FRACTION * s.breakdown.total).toBeCloseTo(hole, -2);
+    expect(s.reserved - s.breakdown.total).toBeCloseTo(s.other.allocatorReserve, -2);
+  });
+});
+
+describe('experts read their input gathered over expert tensor parallelism', () => {
+  /** Mixtral 8x7B layer under Megatron, TP 8, EP 1, seq 4096, one sequence, nothing recomputed. */
+  function mixtral(etp: number | null): RunConfig {
+    const parsed = parseDocument({
+      version: 1,
+      model: {
+        layers: 32,
+        hidden: 4096,
+        heads: 32,
+        kvHeads: 8,
+        ffnHidden: 14336,
+        ffnType: 'swiglu',
+        vocab: 32768,
+        tiedEmbeddings: false,
+        moe: { experts: 8, topK: 2, expertFfnHidden: 14336, sharedExperts: 0, denseLayers: 0 },
+      },
+      training: {
+        seqLen: 4096,
+        globalBatch: 2,
+        microBatch: 1,
+        precision: 'bf16',
+        optimizer: 'adam',
+        masterWeights: true,
+        gradDtype: 'fp32',
+        recompute: 'none',
+        flashAttention: true,
+        framework: 'megatron',
+      },
+      parallel: { tp: 8, pp: 1, dp: 2, ep: 1, etp, sequenceParallel: true, zero: 1 },
+      cluster: { gpu: 'h100-sxm', gpus: 16 },
+    });
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    return parsed.config;
+  }
+
+  it(
+    'etp 8 (the default when ep divides dp) keeps all 4,096 · 2 routed copies ' +
+      'of 4,096 bf16 values, etp 1 an eighth: 7/8 · 67,108,864 bytes more per layer',
+    () => {
+      const gathered = mixtral(null);
+      const whole = mixtral(1);
+      expect(engineActivationSettings(gathered).expertTp).toBe(8);
+      expect(engineActivationSettings(whole).expertTp).toBeUndefined();
+      const perLayer = (c: RunConfig) => activationBytesPerLayer(c.model, 0, engineActivationSettings(c));
+      expect(perLayer(gathered) - perLayer(whole)).toBe((7 / 8) * (2 * 4096 * 2 * 4096));
+    },
+  );
 });

@@ -3,7 +3,7 @@
 // from both so that neither imports the other.
 
 import { adapterStageMemory } from './adapter.ts';
-import { engineActivationSettings, stageActivationBytes } from './activations.ts';
+import { engineActivationSettings, lossReserveBytes, stageActivationBytes } from './activations.ts';
 import {
   gradientBytesAtPeak,
   gradientsFreedAtActivationPeak,
@@ -22,11 +22,12 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
   return pipelineLayout(c.model, c.parallel).map((stage, i) => {
     const stageParams = params[i] ?? { dense: 0, expert: 0 };
     const activations = stageActivationBytes(c, stage, settings);
-    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations);
+    const lossReserve = lossReserveBytes(c, stage, settings);
+    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations, lossReserve);
     const held = modelStateBytes(c, stageParams);
     const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
-    const other = otherMemoryTerms(c, stage, stageParams, allocated);
+    const other = otherMemoryTerms(c, stage, stageParams, allocated, lossReserve);
     const otherAllocated = other.gatheredWeights + other.unshardedGradients;
     const total = allocated + otherAllocated;
     const reserved = reservedBytes(total, other);
@@ -49,8 +50,9 @@ function adapterStageDetails(
   stageParams: GpuParameters,
   adapter: AdapterConfig,
   activations: number,
+  lossReserve: number,
 ): StageMemory {
-  const a = adapterStageMemory(c, stage, stageParams, adapter, activations);
+  const a = adapterStageMemory(c, stage, stageParams, adapter, activations, lossReserve);
   const otherAllocated = a.other.gatheredWeights + a.other.unshardedGradients + a.dequantBuffer;
   const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
   const reserved = reservedBytes(total, a.other);

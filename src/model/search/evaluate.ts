@@ -15,10 +15,16 @@
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
 import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, gradientBytesAtPeak, stageTotalBytes } from '../memory/index.ts';
 import { calibration, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
-import { isMoeLayer } from '../structure/index.ts';
+import { expertTensorParallel, isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
 import { dataParallelSyncParts, type Link } from '../time/index.ts';
-import type { ActivationPieces, GridPieces, LayerTimePieces, StageCandidates } from './pieces.ts';
+import {
+  activationPiecesAtExpertTp,
+  type ActivationPieces,
+  type GridPieces,
+  type LayerTimePieces,
+  type StageCandidates,
+} from './pieces.ts';
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/index.ts';
 import type { GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
@@ -75,6 +81,8 @@ export class LayoutEvaluator {
 
   private group: LayoutGroup | null = null;
   private pieces: GroupPieces | null = null;
+  /** The group's activation pieces at its expert TP (pieces.ts activationPiecesAtExpertTp). */
+  private groupActivation: ActivationPieces | null = null;
   private microBatches = 1;
   /** The framework frees gradients before the step's forward (memory.ts gradientsFreedAtActivationPeak, with one micro-batch per step). */
   private readonly freesGradients: boolean;
@@ -90,6 +98,8 @@ export class LayoutEvaluator {
   private readonly dense: Float64Array;
   private readonly expert: Float64Array;
   private readonly activation: Float64Array;
+  /** The output stage's loss reserve (memory.ts lossReserveBytes), 0 on the others. */
+  private readonly lossReserve: Float64Array;
   private readonly gathered: Float64Array;
   private readonly unsharded: Float64Array;
   /** The same buffers when the shard lives on the host (offload): the whole layer is extra (memory.ts gatheredBeyondShard). */
@@ -124,6 +134,7 @@ export class LayoutEvaluator {
     this.dense = new Float64Array(n);
     this.expert = new Float64Array(n);
     this.activation = new Float64Array(n);
+    this.lossReserve = new Float64Array(n);
     this.gathered = new Float64Array(n);
     this.unsharded = new Float64Array(n);
     this.gatheredFull = new Float64Array(n);
@@ -135,6 +146,10 @@ export class LayoutEvaluator {
   setGroup(group: LayoutGroup, pieces: GroupPieces): void {
     this.group = group;
     this.pieces = pieces;
+    this.groupActivation = activationPiecesAtExpertTp(
+      pieces.activation,
+      expertTensorParallel({ tp: group.tp, dp: group.dp, cp: group.cp, ep: group.ep, etp: this.deviceOf.etp }),
+    );
     this.microBatches = group.microBatches;
     this.gradientsFreed = this.freesGradients && group.microBatches === 1;
     const { moe, etp, architecture } = this.deviceOf;
@@ -191,7 +206,8 @@ export class LayoutEvaluator {
     const group = this.group;
     const pieces = this.pieces;
     if (!group || !pieces) return { step: 0, memory: 0 };
-    const { time, grid, activation: a } = pieces;
+    const { time, grid } = pieces;
+    const a = this.groupActivation ?? pieces.activation;
     const m = this.microBatches;
     const b = this.sequences;
     const { perDense, perExpert } = this.leastStateBytes(grid);
@@ -272,7 +288,8 @@ export class LayoutEvaluator {
     const pieces = this.pieces;
     if (!group || !pieces) return;
     if (!this.syncReady) this.prepareSync();
-    const { time, activation: a, grid } = pieces;
+    const { time, grid } = pieces;
+    const a = this.groupActivation ?? pieces.activation;
     const m = this.microBatches;
     const moeWork = shape.schedule === 'dualpipe' ? time.moeDualPipe : time.moe;
     this.count = stages.count;
@@ -300,6 +317,7 @@ export class LayoutEvaluator {
         b * Math.max(nd > 0 ? a.workingDense : 0, nm > 0 ? a.workingMoe : 0),
         output ? b * a.edges.lossBytes : 0,
       );
+      this.lossReserve[c] = output ? b * a.edges.lossReserve : 0;
       // The stage's largest layer (memory.ts largestLayer): the gathered and unsharded buffers hold it.
       const largest = nm > 0 && (nd === 0 || moeBig > denseBig) ? grid.layerMoe : nd > 0 ? grid.layerDense : NO_LAYER;
       const ld = largest.dense;
@@ -365,7 +383,15 @@ export class LayoutEvaluator {
         gradientBytesAtPeak(grads, activation, this.gradientsFreed);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
-      const total = stageTotalBytes(allocated, gathered, unsharded, this.memoryScale, this.deviceBytes);
+      const total = stageTotalBytes(
+        allocated,
+        gathered,
+        unsharded,
+        this.memoryScale,
+        this.deviceBytes,
+        undefined,
+        this.lossReserve[c] ?? 0,
+      );
       if (total > most) most = total;
     }
     return most;

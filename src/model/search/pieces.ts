@@ -4,9 +4,16 @@
 // piece is per layer or per pipeline edge; a stage's figure is a linear combination of
 // them (the engine sums over the layers a stage holds), which search-eval.ts forms.
 
-import { activationBytesPerLayer, recomputeWorkingSetBytes, stageActivationBytes, engineActivationSettings } from '../memory/index.ts';
+import {
+  activationBytesPerLayer,
+  lossReserveBytes,
+  recomputeWorkingSetBytes,
+  stageActivationBytes,
+  engineActivationSettings,
+  type ActivationSettings,
+} from '../memory/index.ts';
 import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
-import { isMoeLayer } from '../structure/index.ts';
+import { isMoeLayer, mtpLayerIndex } from '../structure/index.ts';
 import { modelStateBytes } from '../memory/index.ts';
 import { optimizerStepSeconds } from '../time/index.ts';
 import {
@@ -165,6 +172,16 @@ export interface ActivationPieces {
   readonly keptMoe: number;
   readonly keptMoeAll: number;
   readonly workingMoe: number;
+  /**
+   * The MoE figures above are at expert TP 1; each further expert-TP rank adds these
+   * (activations.ts expertInputGather: the experts' gathered input grows linearly with etp).
+   * activationPiecesAtExpertTp applies them for a group's etp.
+   */
+  readonly keptMoePerEtp: number;
+  readonly keptMoeAllPerEtp: number;
+  readonly workingMoePerEtp: number;
+  /** MoE layers the output edge holds: the MTP modules' (activations.ts mtpBytes). */
+  readonly outputEdgeMoeLayers: number;
   readonly edges: ActivationEdgePieces;
 }
 
@@ -173,6 +190,8 @@ export interface ActivationEdgePieces {
   readonly edgeBytes: Float64Array;
   /** The loss's backward buffers on the output stage, once. */
   readonly lossBytes: number;
+  /** What the allocator reserves beyond them on the output stage, per sequence of the micro-batch (memory.ts lossReserveBytes). */
+  readonly lossReserve: number;
 }
 
 type ActivationKey = Pick<LayoutGroup, 'tp' | 'cp' | 'sequenceParallel' | 'recompute'>;
@@ -194,7 +213,8 @@ function activationProbe(base: RunConfig, g: ActivationKey, pp: number): RunConf
 export function activationEdgePieces(base: RunConfig, g: ActivationKey): ActivationEdgePieces {
   const one = activationProbe(base, g, 1);
   const two = activationProbe(base, g, 2);
-  const s = engineActivationSettings(one);
+  // At expert TP 1, as the layer pieces (activationPiecesAtExpertTp adds the MTP layer's share).
+  const s = atExpertTp(engineActivationSettings(one), 1);
   const edgeBytes = new Float64Array(4);
   let lossBytes = 0;
   for (const code of [1, 2, 3]) {
@@ -204,25 +224,58 @@ export function activationEdgePieces(base: RunConfig, g: ActivationKey): Activat
     edgeBytes[code] = x2 - x1;
     if (code === 2) lossBytes = Math.max(0, x1 - (x2 - x1));
   }
-  return { edgeBytes, lossBytes };
+  return { edgeBytes, lossBytes, lossReserve: lossReserveBytes(one, stageOf([], false, true), s) };
+}
+
+/** The settings at expert TP `etp` (activations.ts ActivationSettings.expertTp, absent at 1). */
+function atExpertTp(s: ActivationSettings, etp: number): ActivationSettings {
+  const { expertTp: _probe, ...rest } = s;
+  return etp > 1 ? { ...rest, expertTp: etp } : rest;
 }
 
 export function activationPieces(base: RunConfig, g: ActivationKey, edges: ActivationEdgePieces): ActivationPieces {
-  const s = engineActivationSettings(activationProbe(base, g, 1));
-  const all = { ...s, recompute: 'none' as Recompute };
+  const probe = engineActivationSettings(activationProbe(base, g, 1));
   const m = base.model;
   const kinds = layerKinds(m);
-  const kept = (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, s) : 0);
-  const keptAll = (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, all) : 0);
-  const working = (i: number) => (i >= 0 ? recomputeWorkingSetBytes(m, i, s) : 0);
+  const at = (etp: number) => {
+    const s = atExpertTp(probe, etp);
+    const all = { ...s, recompute: 'none' as Recompute };
+    return {
+      kept: (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, s) : 0),
+      keptAll: (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, all) : 0),
+      working: (i: number) => (i >= 0 ? recomputeWorkingSetBytes(m, i, s) : 0),
+    };
+  };
+  const one = at(1);
+  const two = at(2);
   return {
-    keptDense: kept(kinds.dense),
-    keptDenseAll: keptAll(kinds.dense),
-    workingDense: working(kinds.dense),
-    keptMoe: kept(kinds.moe),
-    keptMoeAll: keptAll(kinds.moe),
-    workingMoe: working(kinds.moe),
+    keptDense: one.kept(kinds.dense),
+    keptDenseAll: one.keptAll(kinds.dense),
+    workingDense: one.working(kinds.dense),
+    keptMoe: one.kept(kinds.moe),
+    keptMoeAll: one.keptAll(kinds.moe),
+    workingMoe: one.working(kinds.moe),
+    keptMoePerEtp: two.kept(kinds.moe) - one.kept(kinds.moe),
+    keptMoeAllPerEtp: two.keptAll(kinds.moe) - one.keptAll(kinds.moe),
+    workingMoePerEtp: two.working(kinds.moe) - one.working(kinds.moe),
+    outputEdgeMoeLayers: m.mtpLayers > 0 && isMoeLayer(m, mtpLayerIndex(m)) ? m.mtpLayers : 0,
     edges,
+  };
+}
+
+/** A group's activation pieces at its expert TP (structure/params.ts expertTensorParallel). */
+export function activationPiecesAtExpertTp(a: ActivationPieces, etp: number): ActivationPieces {
+  const extra = etp - 1;
+  if (extra === 0) return a;
+  // The output edges hold the MTP modules' layers (activations.ts mtpBytes), MoE layers when the model's are.
+  const mtp = extra * a.outputEdgeMoeLayers * a.keptMoePerEtp;
+  const edgeBytes = a.edges.edgeBytes.map((bytes, code) => ((code & 2) !== 0 ? bytes + mtp : bytes));
+  return {
+    ...a,
+    edges: { ...a.edges, edgeBytes },
+    keptMoe: a.keptMoe + extra * a.keptMoePerEtp,
+    keptMoeAll: a.keptMoeAll + extra * a.keptMoeAllPerEtp,
+    workingMoe: a.workingMoe + extra * a.workingMoePerEtp,
   };
 }
 
