@@ -6,7 +6,17 @@
 // so that the sweep's points and the page's edits are built by one function.
 import { getAt, type Doc, type FieldPath } from '../model/input/index.ts';
 
-export { getAt, isPlainObject, setAt, withFieldChanges, type Doc, type FieldChange, type FieldPath } from '../model/input/index.ts';
+export {
+  getAt,
+  isPlainObject,
+  pathUnder,
+  setAt,
+  withFieldChanges,
+  type Doc,
+  type FieldChange,
+  type FieldPath,
+  type KeyOf,
+} from '../model/input/index.ts';
 
 /** The field as a finite number, or `fallback` when it is absent or not a finite number. */
 export function numberAt(doc: Doc, path: FieldPath, fallback: number): number {

@@ -5,7 +5,7 @@
 // open keeps the page's; its layout replaces the page's whole, so no degree of the old
 // layout lingers beside the new one (an absent DP follows from the GPUs).
 
-import { isPlainObject, type Doc } from './doc.ts';
+import { isPlainObject, type Doc, type FieldPath } from './doc.ts';
 
 const KEPT_TRAINING_KEYS = ['seqLen', 'globalBatch', 'microBatch', 'tokens'];
 
@@ -31,7 +31,7 @@ export function mergeLaunchImport(current: Doc, imported: Doc): Doc {
 /** The importer's entry (model/import/ importLaunchFile), passed in so the page loads it only when a file arrives. */
 type Importer = typeof import('../model/import/index.ts').importLaunchFile;
 type ImportOptions = Parameters<Importer>[1];
-type Unstated = { readonly path: readonly string[]; readonly words: string };
+type Unstated = { readonly path: FieldPath; readonly words: string };
 
 /** An import onto the page: the merged document, what the page says about it, and what the file left open. */
 export type PageImport =

@@ -5,6 +5,7 @@
 
 import fc from 'fast-check';
 import { MODEL_PRESETS } from '../model/catalog/all.ts';
+import { TRAINING_SWITCH_KEYS } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from '../state/defaults.ts';
 
 const divisorsOf = (n: number, limit = n): number[] => {
@@ -53,7 +54,8 @@ export const EVERY_FIELD_DOCUMENT = {
     masterWeights: true,
     gradDtype: 'bf16',
     recompute: 'full',
-    flashAttention: true,
+    // Every on/off field of the switch table (model/input/switches.ts), on.
+    ...Object.fromEntries(TRAINING_SWITCH_KEYS.map((key) => [key, true])),
     offload: { optimizer: true, parameters: false },
     framework: 'megatron',
     loss: 'compiled',

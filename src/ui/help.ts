@@ -2,12 +2,17 @@
 // explanation, and the formula and source shown on demand. Notation as in
 // docs/spec/model-reference.md.
 
+import { TRAINING_SWITCHES, type TrainingSwitch } from '../model/input/index.ts';
+
 export interface Help {
   readonly label: string;
   readonly explain: string;
   readonly formula?: string;
   readonly source?: string;
 }
+
+/** The switches' labels, explanations and sources, as their table states them. */
+const SWITCH_HELP: Readonly<Record<TrainingSwitch, Help>> = TRAINING_SWITCHES;
 
 const NARAYANAN =
   'Narayanan et al. 2021, Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM (arXiv 2104.04473)';
@@ -267,11 +272,8 @@ export const HELP = {
     formula: "selective: keeps sbh·34/TP per layer (drops 5as²b); full: keeps only each layer's input 2sbh",
     source: KORTHIKANTI + ', sections 4–5',
   },
-  flashAttention: {
-    label: 'Flash attention (FA)',
-    explain: 'Fused attention that never stores the s × s score matrix.',
-    source: 'Dao et al. 2022, FlashAttention (arXiv 2205.14135)',
-  },
+  // The on/off training fields (flashAttention, …) are described in their own table, the engine's (model/input/switches.ts).
+  ...SWITCH_HELP,
   offloadOptimizer: {
     label: 'Offload optimizer states to CPU',
     explain: 'Optimizer states live in host memory; the update runs on the CPU.',

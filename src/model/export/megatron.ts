@@ -18,7 +18,7 @@ import {
 } from './common.ts';
 import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import type { RunConfig } from '../input/index.ts';
+import { switchSpec, TRAINING_SWITCH_KEYS, type RunConfig } from '../input/index.ts';
 
 function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const p = c.parallel;
@@ -252,6 +252,14 @@ function stackFlags(c: RunConfig, notes: string[]): Flag[] {
   return flags;
 }
 
+/** The flag of each on/off training field that is on and has one (its entry in model/input/switches.ts names it). */
+function switchFlags(c: RunConfig): Flag[] {
+  return TRAINING_SWITCH_KEYS.flatMap((key): Flag[] => {
+    const flag = switchSpec(key).megatronFlag;
+    return flag !== undefined && c.training[key] ? [[flag]] : [];
+  });
+}
+
 /** Every Megatron-LM flag of the plan, in the order the export writes them (Megatron-DeepSpeed reuses the model's). */
 export function megatronFlags(c: RunConfig, notes: string[]): Flag[] {
   return [
@@ -266,6 +274,7 @@ export function megatronFlags(c: RunConfig, notes: string[]): Flag[] {
     ...recomputeFlags(c),
     ...stackFlags(c, notes),
     ['--attention-backend', c.training.flashAttention ? 'flash' : 'unfused'],
+    ...switchFlags(c),
     ...dataFlags(c),
   ];
 }

@@ -5,7 +5,7 @@
 // not in the file: it comes from the launch's Megatron-DeepSpeed flags or from a Hugging
 // Face config.json. "auto" (filled in by Hugging Face's Trainer) is not a number here.
 
-import type { Draft } from './draft.ts';
+import { zeroStage, type Draft } from './draft.ts';
 
 const READ = [
   'train_batch_size',
@@ -63,7 +63,8 @@ function readZero(d: Draft, o: Obj): void {
   }
   const stage = own(z, 'stage');
   const s = stage === undefined ? 0 : d.count('zero_optimization.stage', stage, 0, 3);
-  if (s !== undefined) d.parallel['zero'] = s;
+  const zero = s === undefined ? undefined : zeroStage(s);
+  if (zero !== undefined) d.parallel['zero'] = zero;
   const device = (key: string) => {
     const block = own(z, key);
     const where = isObj(block) ? own(block, 'device') : undefined;

@@ -2,6 +2,15 @@
 // per flag or key it cannot map) and errors (a value it cannot read, named by its flag
 // or key) met on the way. Every reader returns undefined rather than throwing.
 
+import {
+  ZERO_STAGES,
+  type ClusterDocument,
+  type FieldPath,
+  type ModelDocument,
+  type ParallelDocument,
+  type TrainingDocument,
+  type ZeroStage,
+} from '../input/index.ts';
 import { UNRESOLVED } from './shell-words.ts';
 
 export type Section = Record<string, unknown>;
@@ -12,10 +21,11 @@ const MAX_COUNT = 1e9;
 const MAX_TOKENS = 1e16;
 
 export class Draft {
-  readonly model: Section = {};
-  readonly training: Section = {};
-  readonly parallel: Section = {};
-  readonly cluster: Section = {};
+  // The document's sections, typed (model/input/schema.ts): a misspelled key or a value of the wrong type does not compile.
+  readonly model: ModelDocument = {};
+  readonly training: TrainingDocument = {};
+  readonly parallel: ParallelDocument = {};
+  readonly cluster: ClusterDocument = {};
   readonly warnings: string[] = [];
   readonly errors: string[] = [];
 
@@ -54,6 +64,11 @@ export class Draft {
   }
 }
 
+/** The ZeRO stage a whole number names, or undefined. */
+export function zeroStage(n: number): ZeroStage | undefined {
+  return ZERO_STAGES.find((z) => z === n);
+}
+
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
@@ -68,7 +83,7 @@ export type ImportKind = 'megatron' | 'torchtitan' | 'deepspeed' | 'nemo' | 'aut
 
 /** A field a run needs that the file did not state: the page keeps its own value, the command line the document's default. */
 export interface Unstated {
-  readonly path: readonly string[];
+  readonly path: FieldPath;
   /** The field in the page's words ("sequence length"). */
   readonly words: string;
 }

@@ -7,8 +7,9 @@
 // preset's shapes where the id names one (meta-llama/Meta-Llama-3-8B → llama3-8b), otherwise a warning.
 
 import { resolveModelByHubId } from '../catalog/all.ts';
+import type { ZeroStage } from '../input/index.ts';
 import { readHubModel } from './hub-model.ts';
-import type { Draft } from './draft.ts';
+import { zeroStage, type Draft } from './draft.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,11 +40,11 @@ export function presetForHubId(id: string): string | null {
   return resolveModelByHubId(id)?.entry.id ?? null;
 }
 
-function readModules(d: Draft, where: string, value: unknown): string[] | null {
+function readModules(d: Draft, where: string, value: unknown): (typeof ALL_MODULES)[number][] | null {
   if (value === 'all' || value === 'all-linear') return [...ALL_MODULES];
   const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : Array.isArray(value) ? value.map(String) : null;
   if (items === null) return null;
-  const out: string[] = [];
+  const out: (typeof ALL_MODULES)[number][] = [];
   for (const item of items) {
     const m = MODULE_NAMES[item];
     if (m === undefined) d.warn(`${where}: ${item} is no matrix the planner places an adapter on (q_proj … down_proj), ignored`);
@@ -53,9 +54,9 @@ function readModules(d: Draft, where: string, value: unknown): string[] | null {
 }
 
 /** The ZeRO stage a DeepSpeed config's file name names (zero3.json, ds_z3_config.json, ds_z3_offload_config.json). */
-function zeroOfPath(path: string): number | null {
+function zeroOfPath(path: string): ZeroStage | null {
   const m = /(?:zero|_z)([0-3])/i.exec(path.split('/').pop() ?? '');
-  return m ? Number(m[1]) : null;
+  return m ? (zeroStage(Number(m[1])) ?? null) : null;
 }
 
 /** Keys that do not change the plan (data, logging, saving, schedules, evaluation): no warning. */

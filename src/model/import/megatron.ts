@@ -8,9 +8,10 @@
 // --ds-sequence-parallel-size, --zero-stage, --checkpoint-activations, --use-flash-attn-v2,
 // without which it runs unfused attention). Each flag it cannot map is one warning.
 
-import { FP8_RECIPES, RECOMPUTE_MODULES } from '../input/index.ts';
+import { FP8_RECIPES, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS } from '../input/index.ts';
+import type { ModelDocument, NumberKey, ParallelDocument } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
-import type { Draft } from './draft.ts';
+import { zeroStage, type Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
 
 /** --a_b and --a-b are one flag (argparse keeps both spellings apart, but torchrun and DeepSpeed accept either). */
@@ -90,7 +91,7 @@ function countFlag(d: Draft, f: Flags, name: string, min = 1, max?: number): num
 
 function readModel(d: Draft, f: Flags): void {
   const m = d.model;
-  const set = (key: string, value: number | undefined) => {
+  const set = (key: NumberKey<ModelDocument>, value: number | undefined) => {
     if (value !== undefined) m[key] = value;
   };
   set('layers', countFlag(d, f, '--num-layers'));
@@ -230,6 +231,14 @@ function readOptimizer(d: Draft, f: Flags): void {
 /** Megatron's default for --attention-dropout and --hidden-dropout (arguments.py). */
 const MEGATRON_DEFAULT_DROPOUT = 0.1;
 
+/** Each on/off training field with a Megatron-LM flag (model/input/switches.ts): the flag given turns it on. */
+function readSwitches(d: Draft, f: Flags): void {
+  for (const key of TRAINING_SWITCH_KEYS) {
+    const flag = switchSpec(key).megatronFlag;
+    if (flag !== undefined && f.has(flag)) d.training[key] = true;
+  }
+}
+
 /** --attention-dropout / --hidden-dropout → training.dropout: masks are kept for backward when either rate is above 0. */
 function readDropout(d: Draft, f: Flags): void {
   const names = ['--attention-dropout', '--hidden-dropout'];
@@ -280,7 +289,7 @@ function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
 
 function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const p = d.parallel;
-  const set = (key: string, value: number | undefined) => {
+  const set = (key: NumberKey<ParallelDocument>, value: number | undefined) => {
     if (value !== undefined) p[key] = value;
   };
   set('tp', countFlag(d, f, '--tensor-model-parallel-size'));
@@ -317,7 +326,9 @@ function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
     ]);
     p['zero'] = s === 'no_shard' ? 0 : s === 'optim' ? 1 : s === 'optim_grads' ? 2 : 3;
   } else if (deepspeed && f.given('--zero-stage')) {
-    set('zero', d.count('--zero-stage', f.value('--zero-stage'), 0, 3));
+    const stage = d.count('--zero-stage', f.value('--zero-stage'), 0, 3);
+    const zero = stage === undefined ? undefined : zeroStage(stage);
+    if (zero !== undefined) p['zero'] = zero;
   } else {
     f.value('--zero-stage');
     p['zero'] = distributedOptimizer ? 1 : 0;
@@ -357,6 +368,7 @@ export function readMegatron(d: Draft, command: ParsedCommand): void {
   readOptimizer(d, f);
   readRecompute(d, f, deepspeed);
   readDropout(d, f);
+  readSwitches(d, f);
   readParallel(d, f, deepspeed);
   readMegatronMoeStack(d, f);
   t['framework'] = deepspeed ? 'deepspeed' : 'megatron';

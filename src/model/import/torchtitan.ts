@@ -10,6 +10,7 @@
 // (either spelling) with their recipe. Each key it cannot map is a warning.
 
 import { torchtitanFlavor, TORCHTITAN_FLAVORS } from '../export/index.ts';
+import type { ScheduleKind } from '../input/index.ts';
 import type { Draft } from './draft.ts';
 import type { TomlTable, TomlValue } from './toml.ts';
 
@@ -48,7 +49,7 @@ const READ: Readonly<Record<string, readonly string[]>> = {
   quantize: ['linear'],
 };
 
-const SCHEDULES: Readonly<Record<string, string>> = {
+const SCHEDULES: Readonly<Record<string, ScheduleKind>> = {
   gpipe: 'gpipe',
   '1f1b': '1f1b',
   interleaved1f1b: 'interleaved-1f1b',

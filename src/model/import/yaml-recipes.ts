@@ -8,6 +8,7 @@
 //     FSDP2 with TP/CP/PP; the model is a Hugging Face id, so its config.json gives the model.
 
 import type { ParsedFlag } from './args.ts';
+import type { NumberKey, ParallelDocument } from '../input/index.ts';
 import type { Draft } from './draft.ts';
 import { readMegatron } from './megatron.ts';
 
@@ -199,7 +200,7 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   d.training['framework'] = 'megatron';
 }
 
-const AUTOMODEL_DEGREES: ReadonlyArray<[string, string]> = [
+const AUTOMODEL_DEGREES: ReadonlyArray<[string, NumberKey<ParallelDocument>]> = [
   ['tp_size', 'tp'],
   ['cp_size', 'cp'],
   ['pp_size', 'pp'],

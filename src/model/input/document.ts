@@ -8,7 +8,8 @@ import { FieldReader, MAX_LAYERS, describe, isObject, own, type JsonObject } fro
 import { checkConsistency, modelProblems } from './consistency.ts';
 import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
-import { STACK_KEYS, readStack } from './stack.ts';
+import { keysUnder, readSwitches } from './schema.ts';
+import { readStack } from './stack.ts';
 import {
   ADAPTER_METHODS,
   ADAPTER_MODULES,
@@ -41,72 +42,17 @@ export type ParseResult =
   | { readonly ok: true; readonly config: RunConfig; readonly warnings: readonly string[] }
   | { readonly ok: false; readonly errors: readonly string[]; readonly warnings: readonly string[] };
 
-// search: the search's own block (search/search-block.ts reads it; estimate ignores it).
-// warnings: what `npm run import` could not map from the file it read (estimate ignores them).
-const TOP_KEYS = ['version', 'model', 'training', 'parallel', 'cluster', 'cost', 'calibration', 'search', 'warnings'];
-const MODEL_KEYS = [
-  'name',
-  'layers',
-  'hidden',
-  'heads',
-  'kvHeads',
-  'headDim',
-  'ffnHidden',
-  'ffnType',
-  'vocab',
-  'tiedEmbeddings',
-  'moe',
-  'mla',
-  'mtpLayers',
-];
-const MOE_KEYS = ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'];
-const MLA_KEYS = ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'];
-const TRAINING_KEYS = [
-  'seqLen',
-  'globalBatch',
-  'microBatch',
-  'tokens',
-  'precision',
-  'optimizer',
-  'masterWeights',
-  'gradDtype',
-  'recompute',
-  'flashAttention',
-  'offload',
-  'adapter',
-  ...STACK_KEYS,
-];
-const PARALLEL_KEYS = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'];
-const CLUSTER_KEYS = ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'];
-const GPU_KEYS = [
-  'name',
-  'memoryGiB',
-  'bf16Tflops',
-  'fp8Tflops',
-  'fp32Tflops',
-  'fp4Tflops',
-  'expTeraOpsPerSecond',
-  'hbmGBps',
-  'intraNodeGBps',
-  'interNodeGBps',
-  'tdpWatts',
-  'usdPerHour',
-];
-const COST_KEYS = [
-  'usdPerGpuHour',
-  'pue',
-  'gridKgCo2PerKwh',
-  'gpuMtbfHours',
-  'checkpointWriteGBps',
-  'checkpointIntervalMinutes',
-  'capacity',
-  'spotUsdPerGpuHour',
-  'preemptionsPerNodeDay',
-  'restartMinutes',
-  'elastic',
-  'startDate',
-];
-const CALIBRATION_KEYS = ['computeEfficiencyScale', 'memoryOverheadScale'];
+// The known keys of each object come from the field table (schema.ts), as do the on/off training fields (readSwitches).
+const TOP_KEYS = keysUnder('');
+const MODEL_KEYS = keysUnder('model');
+const MOE_KEYS = keysUnder('model.moe');
+const MLA_KEYS = keysUnder('model.mla');
+const TRAINING_KEYS = keysUnder('training');
+const PARALLEL_KEYS = keysUnder('parallel');
+const CLUSTER_KEYS = keysUnder('cluster');
+const GPU_KEYS = keysUnder('cluster.gpu');
+const COST_KEYS = keysUnder('cost');
+const CALIBRATION_KEYS = keysUnder('calibration');
 
 /** Defaults the spec leaves to the project, stated once. */
 export const DEFAULT_TOKENS = 1e12;
@@ -252,7 +198,7 @@ function readSeqLen(r: FieldReader, t: JsonObject): number {
 function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
   r.unknownKeys(t, TRAINING_KEYS, 'training');
   const offloadObj = r.section(t, 'offload', 'training.offload') ?? {};
-  r.unknownKeys(offloadObj, ['optimizer', 'parameters', 'optimizerFraction'], 'training.offload');
+  r.unknownKeys(offloadObj, keysUnder('training.offload'), 'training.offload');
   return {
     seqLen: readSeqLen(r, t),
     globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
@@ -263,7 +209,7 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
     masterWeights: r.boolean(t, 'masterWeights', 'training', true),
     gradDtype: r.choice(t, 'gradDtype', 'training', GRAD_DTYPES, 'fp32'),
     recompute: r.choice(t, 'recompute', 'training', RECOMPUTES, 'none'),
-    flashAttention: r.boolean(t, 'flashAttention', 'training', true),
+    ...readSwitches(r, t),
     offload: {
       optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
       parameters: r.boolean(offloadObj, 'parameters', 'training.offload', false),
@@ -288,7 +234,7 @@ export const MAX_ADAPTER_RANK = 65_536;
 function readAdapter(r: FieldReader, t: JsonObject): { adapter?: AdapterConfig } {
   const o = r.section(t, 'adapter', 'training.adapter');
   if (!o) return {};
-  r.unknownKeys(o, ['method', 'rank', 'modules'], 'training.adapter');
+  r.unknownKeys(o, keysUnder('training.adapter'), 'training.adapter');
   if (own(o, 'method') == null)
     r.error(
       'training.adapter.method',

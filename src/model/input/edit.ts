@@ -3,8 +3,11 @@
 // the sweep builds each value's document with the same functions, so a point the page
 // applies is the very document the curve was computed for.
 
+import type { FieldPath } from './schema.ts';
+
 export type Doc = { readonly [key: string]: unknown };
-export type FieldPath = readonly string[];
+/** Any path into a JSON object; a field of the interchange document is a FieldPath (schema.ts), which the compiler checks. */
+export type JsonPath = readonly string[];
 
 /** One interchange field set to one value (`parallel.tp` = 16 is ['parallel', 'tp'], 16). */
 export interface FieldChange {
@@ -21,7 +24,7 @@ function ownValue(obj: Doc, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
 
-export function getAt(doc: Doc, path: FieldPath): unknown {
+export function getAt(doc: Doc, path: JsonPath): unknown {
   let node: unknown = doc;
   for (const key of path) {
     if (!isPlainObject(node)) return undefined;
@@ -31,7 +34,7 @@ export function getAt(doc: Doc, path: FieldPath): unknown {
 }
 
 /** A copy of `doc` with `path` set to `value` (objects on the way are created or copied). `undefined` removes the field. */
-export function setAt(doc: Doc, path: FieldPath, value: unknown): Doc {
+export function setAt(doc: Doc, path: JsonPath, value: unknown): Doc {
   const [key, ...rest] = path;
   if (key === undefined) return isPlainObject(value) ? value : doc;
   const child = ownValue(doc, key);

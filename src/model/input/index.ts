@@ -34,7 +34,29 @@ export {
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
 export { DEFAULT_TOKENS, type ModelRead, parseDocument, readModelObject } from './document.ts';
-export { type Doc, type FieldChange, type FieldPath, getAt, isPlainObject, setAt, withFieldChanges } from './edit.ts';
+export { type Doc, type FieldChange, getAt, isPlainObject, type JsonPath, setAt, withFieldChanges } from './edit.ts';
+export {
+  type DocPath,
+  DOC_PATHS,
+  FIELDS,
+  type FieldKind,
+  type FieldPath,
+  type FieldSpec,
+  fieldSpec,
+  keysUnder,
+  type KeyOf,
+  type ClusterDocument,
+  type GpuDocument,
+  type ModelDocument,
+  type NumberKey,
+  type ParallelDocument,
+  type TrainingDocument,
+  type Written,
+  pathUnder,
+  type RunDocument,
+  STACK_KEYS,
+} from './schema.ts';
+export { type SwitchSpec, switchSpec, TRAINING_SWITCH_KEYS, TRAINING_SWITCHES, type TrainingSwitch } from './switches.ts';
 export { fieldMessage } from './field-error.ts';
 export { parseQuantity } from './quantity.ts';
 export {

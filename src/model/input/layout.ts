@@ -6,6 +6,7 @@
 // rest-of-the-layout everywhere. Which degrees are valid is consistency.ts's to say.
 
 import type { FieldChange } from './edit.ts';
+import type { FieldPath } from './schema.ts';
 import type { ModelConfig, RunConfig, ScheduleKind, TrainingConfig } from './types.ts';
 
 export const LAYOUT_DEGREES = ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'microBatch'] as const;
@@ -39,7 +40,7 @@ export const DEGREE_WORDS: Readonly<Record<LayoutDegree, string>> = {
   microBatch: 'Micro-batch',
 };
 
-export const DEGREE_FIELDS: Readonly<Record<LayoutDegree, readonly string[]>> = {
+export const DEGREE_FIELDS: Readonly<Record<LayoutDegree, FieldPath>> = {
   tp: ['parallel', 'tp'],
   pp: ['parallel', 'pp'],
   dp: ['parallel', 'dp'],

@@ -4,6 +4,7 @@
 
 import { frameworkProfile } from './frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
+import { keysUnder } from './schema.ts';
 import {
   ATTENTION_KERNELS,
   CUDA_GRAPH_SCOPES,
@@ -21,25 +22,6 @@ import {
   type ResolvedSelectivePolicy,
   type StackConfig,
 } from './types.ts';
-
-export const STACK_KEYS = [
-  'framework',
-  'loss',
-  'compile',
-  'dropout',
-  'recomputeModules',
-  'selectivePolicy',
-  'recomputeLayerFrequency',
-  'recomputeLayers',
-  'optimizerStateDtype',
-  'activationOffloadLayers',
-  'attentionKernel',
-  'fp8Recipe',
-  'overlap',
-  'modelCode',
-  'moeDispatcher',
-  'cudaGraph',
-] as const;
 
 /** The most layers any stage can hold (fields.ts MAX_LAYERS): bounds the per-stage counts. */
 const MAX_STAGE_LAYERS = 100_000;
@@ -69,7 +51,7 @@ function readModules(r: FieldReader, t: JsonObject, fallback: readonly Recompute
 function readOverlap(r: FieldReader, t: JsonObject, fallback: OverlapConfig): OverlapConfig {
   const o = r.section(t, 'overlap', 'training.overlap');
   if (!o) return fallback;
-  r.unknownKeys(o, ['tpComm', 'dpGrad', 'dpParam', 'epComm'], 'training.overlap');
+  r.unknownKeys(o, keysUnder('training.overlap'), 'training.overlap');
   return {
     tpComm: r.boolean(o, 'tpComm', 'training.overlap', fallback.tpComm),
     dpGrad: r.boolean(o, 'dpGrad', 'training.overlap', fallback.dpGrad),

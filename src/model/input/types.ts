@@ -2,6 +2,8 @@
 // validation and defaults: every field present, every number finite. The engine
 // only ever sees these types; raw JSON is parsed once, in document.ts.
 
+import type { TrainingSwitches } from './switches.ts';
+
 export type Precision = 'fp32' | 'fp16' | 'bf16' | 'fp8' | 'fp4';
 export type OptimizerKind = 'adam' | 'adam8bit' | 'sgd';
 export type GradDtype = 'fp32' | 'bf16';
@@ -92,7 +94,8 @@ export interface AdapterConfig {
   readonly modules: readonly AdapterModule[];
 }
 
-export interface TrainingConfig {
+/** The on/off fields (flashAttention, …) take their types from their table, switches.ts. */
+export interface TrainingConfig extends TrainingSwitches {
   readonly seqLen: number;
   /** Sequences per optimizer step. */
   readonly globalBatch: number;
@@ -105,7 +108,6 @@ export interface TrainingConfig {
   readonly masterWeights: boolean;
   readonly gradDtype: GradDtype;
   readonly recompute: Recompute;
-  readonly flashAttention: boolean;
   readonly offload: OffloadConfig;
   /** Fine-tuning with a frozen base (absent or null: full training; the key stays out of the config then, so older documents read exactly as before). */
   readonly adapter?: AdapterConfig | null;

@@ -22,7 +22,7 @@
 
 import { checkConsistency, frameworkOffloadProblem, frameworkZeroProblem } from '../input/index.ts';
 import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
-import { RECOMPUTES, type FieldChange, type RunConfig, type ZeroStage } from '../input/index.ts';
+import { RECOMPUTES, type FieldChange, type FieldPath, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
 import { bestLayoutOn, bestLayoutOnAnyCount, fewestGpusThatFit } from './fit-fallback.ts';
 import { fitMemoryBytes, hostMemory, stageMemoryDetails } from '../memory/index.ts';
@@ -199,7 +199,7 @@ function build(c: RunConfig, steps: readonly Step[]): RunConfig | null {
 function describe(from: RunConfig, to: RunConfig): { label: string; changes: FieldChange[]; changesTraining: string | null } {
   const changes: FieldChange[] = [];
   const words: string[] = [];
-  const diff = (path: readonly string[], a: number | string | boolean, b: number | string | boolean, text: string) => {
+  const diff = (path: FieldPath, a: number | string | boolean, b: number | string | boolean, text: string) => {
     if (a === b) return;
     changes.push({ path, value: b });
     words.push(text);

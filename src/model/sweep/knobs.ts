@@ -20,6 +20,7 @@ import {
   RECOMPUTES,
   ZERO_STAGES,
   type FieldChange,
+  type FieldPath,
   type RunConfig,
   type ZeroStage,
 } from '../input/index.ts';
@@ -118,7 +119,7 @@ function degreeKnob(key: 'tp' | 'pp' | 'cp', label: string, bound: (c: RunConfig
 
 function fieldKnob(
   label: string,
-  path: readonly string[],
+  path: FieldPath,
   current: (c: RunConfig) => SweepValue,
   candidates: (x: KnobContext) => readonly SweepValue[],
 ): KnobSpec {

@@ -1,6 +1,7 @@
 // What differs between the pinned and the current configuration, field by field:
 // every leaf of the two interchange documents whose values are not equal.
 
+import { fieldSpec } from '../../model/input/index.ts';
 import { gpuName } from '../../state/catalog.ts';
 import { isPlainObject, type Doc } from '../../state/doc.ts';
 import { formatTokenCount } from '../format.ts';
@@ -15,35 +16,9 @@ export interface FieldDifference {
   readonly currentText: string;
 }
 
-const LABELS: Readonly<Record<string, string>> = {
-  'parallel.tp': 'Tensor parallel (TP)',
-  'parallel.pp': 'Pipeline parallel (PP)',
-  'parallel.dp': 'Data parallel (DP)',
-  'parallel.cp': 'Context parallel (CP)',
-  'parallel.ep': 'Expert parallel (EP)',
-  'parallel.vpp': 'Virtual stages (VPP)',
-  'parallel.zero': 'ZeRO stage',
-  'parallel.schedule': 'Pipeline schedule',
-  'parallel.sequenceParallel': 'Sequence parallel',
-  'training.microBatch': 'Micro-batch (MBS)',
-  'training.globalBatch': 'Global batch',
-  'training.seqLen': 'Sequence length',
-  'training.precision': 'Precision',
-  'training.recompute': 'Recomputation',
-  'training.optimizer': 'Optimizer',
-  'training.offload.optimizer': 'Offload optimizer',
-  'training.offload.parameters': 'Offload parameters',
-  'cluster.gpu': 'GPU',
-  'cluster.gpus': 'Cluster size (GPUs)',
-  'cluster.gpusPerNode': 'GPUs per node',
-  'model.name': 'Model',
-  'calibration.computeEfficiencyScale': 'Compute efficiency scale',
-  'calibration.memoryOverheadScale': 'Memory overhead scale',
-};
-
-/** A field's name as its control labels it (help.ts, keyed by the field's last segment), else the dotted name. */
+/** A field's name: the field table's comparison label, else as its control labels it (help.ts, keyed by the field's last segment), else the dotted name. */
 function labelOf(field: string): string {
-  const explicit = LABELS[field];
+  const explicit = fieldSpec(field)?.compareLabel;
   if (explicit) return explicit;
   const key = field.slice(field.lastIndexOf('.') + 1);
   return Object.prototype.hasOwnProperty.call(HELP, key) ? HELP[key as HelpKey].label : field;

@@ -1,15 +1,21 @@
 // Money, energy and reliability inputs, and the capacity the run gets (on-demand or spot).
 
 import { CAPACITIES } from '../../model/input/index.ts';
-import { getAt } from '../../state/doc.ts';
+import { getAt, pathUnder, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type HelpKey } from '../help.ts';
 import { CheckField, ChoiceField, FieldShell, INPUT, NumberField, controlId, describedBy, useFieldError } from './fields.tsx';
 import { Section } from './Section.tsx';
 
 // The price per GPU-hour is in the run's frame (FrameSection).
-const COST_FIELDS: readonly HelpKey[] = ['pue', 'gridKgCo2PerKwh', 'gpuMtbfHours', 'checkpointWriteGBps', 'restartMinutes'];
-const SPOT_FIELDS: readonly HelpKey[] = ['spotUsdPerGpuHour', 'preemptionsPerNodeDay'];
+const COST_FIELDS: readonly (HelpKey & KeyOf<'cost'>)[] = [
+  'pue',
+  'gridKgCo2PerKwh',
+  'gpuMtbfHours',
+  'checkpointWriteGBps',
+  'restartMinutes',
+];
+const SPOT_FIELDS: readonly (HelpKey & KeyOf<'cost'>)[] = ['spotUsdPerGpuHour', 'preemptionsPerNodeDay'];
 const CAPACITY_LABELS = { 'on-demand': 'On-demand', spot: 'Spot' };
 
 export function CostSection() {
@@ -18,10 +24,10 @@ export function CostSection() {
     <Section title="Cost and reliability" id="cost">
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         {COST_FIELDS.map((key) => (
-          <NumberField key={key} path={['cost', key]} help={HELP[key]} optional />
+          <NumberField key={key} path={pathUnder('cost', key)} help={HELP[key]} optional />
         ))}
         <ChoiceField path={['cost', 'capacity']} help={HELP.capacity} choices={CAPACITIES} labels={CAPACITY_LABELS} />
-        {spot && SPOT_FIELDS.map((key) => <NumberField key={key} path={['cost', key]} help={HELP[key]} optional />)}
+        {spot && SPOT_FIELDS.map((key) => <NumberField key={key} path={pathUnder('cost', key)} help={HELP[key]} optional />)}
         <StartDateField />
         <CheckField path={['cost', 'elastic']} help={HELP.elastic} fallback={false} />
       </div>

@@ -1,14 +1,14 @@
 // The cluster: the GPU preset's picker (shown in the run's frame), custom GPU figures, GPUs per node.
 
 import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset } from '../../state/catalog.ts';
-import { getAt, isPlainObject } from '../../state/doc.ts';
+import { getAt, isPlainObject, pathUnder, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type HelpKey } from '../help.ts';
 import { HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
-const GPU_FIELDS: readonly HelpKey[] = [
+const GPU_FIELDS: readonly (HelpKey & KeyOf<'cluster.gpu'>)[] = [
   'memoryGiB',
   'bf16Tflops',
   'fp8Tflops',
@@ -62,7 +62,7 @@ function CustomGpuFields() {
       <TextField path={['cluster', 'gpu', 'name']} help={HELP.gpuName} />
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
         {GPU_FIELDS.map((key) => (
-          <NumberField key={key} path={['cluster', 'gpu', key]} help={HELP[key]} optional={OPTIONAL_GPU_FIELDS.has(key)} />
+          <NumberField key={key} path={pathUnder('cluster.gpu', key)} help={HELP[key]} optional={OPTIONAL_GPU_FIELDS.has(key)} />
         ))}
       </div>
     </>

@@ -5,6 +5,7 @@
 // page's fields (state/launch-import.ts); its warnings are listed, its errors alerted.
 
 import { useId, useState, type DragEvent } from 'react';
+import type { FieldPath } from '../../state/doc.ts';
 import { usePlannerStore } from '../../state/react.ts';
 import { importOntoPage } from '../../state/launch-import.ts';
 import { BUTTON } from '../buttons.ts';
@@ -22,7 +23,7 @@ const KIND_LABELS = {
   'llama-factory': 'LLaMA-Factory',
 } as const;
 
-type Unstated = { readonly path: readonly string[]; readonly words: string };
+type Unstated = { readonly path: FieldPath; readonly words: string };
 type Status = {
   readonly ok: boolean;
   readonly lines: readonly string[];
@@ -31,7 +32,7 @@ type Status = {
 };
 
 /** The page's control for a field an import left open: the model picker, or the field's own control (fields.tsx controlId). */
-const controlOf = (path: readonly string[]) => (path[0] === 'model' ? 'ctl-model-preset' : controlId([...path]));
+const controlOf = (path: FieldPath) => (path[0] === 'model' ? 'ctl-model-preset' : controlId(path));
 
 export function LaunchImport() {
   const store = usePlannerStore();

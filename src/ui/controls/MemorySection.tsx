@@ -1,9 +1,10 @@
 // Memory savers: what trades speed or host memory for GPU memory. ZeRO sharding,
-// activation recomputation, flash attention, and offload of optimizer states,
-// weights and saved activations to the host.
+// activation recomputation, flash attention (with every on/off field of the switch
+// table, model/input/switches.ts), and offload of optimizer states, weights and saved
+// activations to the host.
 
-import { RECOMPUTES, ZERO_STAGES } from '../../model/input/index.ts';
-import { getAt } from '../../state/doc.ts';
+import { RECOMPUTES, TRAINING_SWITCH_KEYS, TRAINING_SWITCHES, ZERO_STAGES } from '../../model/input/index.ts';
+import { getAt, pathUnder } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { CheckField, ChoiceField, NumberField } from './fields.tsx';
@@ -24,7 +25,9 @@ export function MemorySection() {
         choices={RECOMPUTES}
         labels={{ none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)' }}
       />
-      <CheckField path={['training', 'flashAttention']} help={HELP.flashAttention} fallback />
+      {TRAINING_SWITCH_KEYS.map((key) => (
+        <CheckField key={key} path={pathUnder('training', key)} help={HELP[key]} fallback={TRAINING_SWITCHES[key].default} />
+      ))}
       <CheckField path={['training', 'offload', 'optimizer']} help={HELP.offloadOptimizer} fallback={false} />
       <CheckField
         path={['training', 'offload', 'parameters']}

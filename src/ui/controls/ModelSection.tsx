@@ -3,7 +3,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { FFN_TYPES } from '../../model/input/index.ts';
 import { catalogMatch, readModel, type CatalogMatch } from '../../state/catalog.ts';
-import { getAt, isPlainObject, type FieldPath } from '../../state/doc.ts';
+import { getAt, isPlainObject, pathUnder, type FieldPath, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { formatModelSummary } from '../format.ts';
 import { HELP, type Help } from '../help.ts';
@@ -18,7 +18,7 @@ const MOE_STARTER = { experts: 8, topK: 2, sharedExperts: 0, denseLayers: 0 };
 /** DeepSeek-V3's MLA widths (arXiv 2412.19437, section 4.2), a starting point to edit. */
 const MLA_STARTER = { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 };
 
-const model = (key: string): FieldPath => ['model', key];
+const model = (key: KeyOf<'model'>): FieldPath => pathUnder('model', key);
 
 function useReplaceRepaired(): (path: FieldPath, value: unknown) => void {
   const store = usePlannerStore();
@@ -99,7 +99,7 @@ function Grid({ children }: { children: ReactNode }) {
 function Dimensions() {
   const current = usePlanner((s) => getAt(s.document, ['model']));
   const read = useMemo(() => readModel(current), [current]);
-  const dim = (key: string, help: Help, placeholder?: string) => (
+  const dim = (key: KeyOf<'model'>, help: Help, placeholder?: string) => (
     <NumberField path={model(key)} help={help} optional={placeholder !== undefined} {...(placeholder ? { placeholder } : {})} />
   );
   return (
@@ -121,7 +121,7 @@ function MoeFields() {
   const ffnHidden = usePlanner((s) => getAt(s.document, ['model', 'ffnHidden']));
   const replace = useReplaceRepaired();
   const on = isPlainObject(moe);
-  const field = (key: string, help: Help) => <NumberField path={['model', 'moe', key]} help={help} />;
+  const field = (key: KeyOf<'model.moe'>, help: Help) => <NumberField path={pathUnder('model.moe', key)} help={help} />;
   return (
     <>
       <CheckField
@@ -149,7 +149,7 @@ function MlaFields() {
   const mla = usePlanner((s) => getAt(s.document, ['model', 'mla']));
   const replace = useReplaceRepaired();
   const on = isPlainObject(mla);
-  const field = (key: string, help: Help) => <NumberField path={['model', 'mla', key]} help={help} />;
+  const field = (key: KeyOf<'model.mla'>, help: Help) => <NumberField path={pathUnder('model.mla', key)} help={help} />;
   return (
     <>
       <CheckField

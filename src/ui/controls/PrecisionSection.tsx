@@ -3,13 +3,14 @@
 
 import { useMemo } from 'react';
 import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS } from '../../model/input/index.ts';
+import { pathUnder, type KeyOf } from '../../state/doc.ts';
 import { precisionChoices } from '../../state/options.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { CheckField, ChoiceField } from './fields.tsx';
 import { Section } from './Section.tsx';
 
-const training = (key: string) => ['training', key];
+const training = (key: KeyOf<'training'>) => pathUnder('training', key);
 
 export function PrecisionSection() {
   const doc = usePlanner((s) => s.document);

@@ -3,7 +3,7 @@
 
 import { useMemo } from 'react';
 import { SCHEDULES, type ScheduleKind } from '../../model/input/index.ts';
-import { countAt, getAt } from '../../state/doc.ts';
+import { countAt, getAt, pathUnder, type KeyOf } from '../../state/doc.ts';
 import { microBatchesPerStep, scheduleChoices, SCHEDULE_PATH } from '../../state/options.ts';
 import { seqLenNote } from '../../state/choices.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
@@ -19,7 +19,7 @@ const SCHEDULE_LABELS: Readonly<Record<ScheduleKind, string>> = {
   'zero-bubble': 'Zero bubble',
   dualpipe: 'DualPipe',
 };
-const training = (key: string) => ['training', key];
+const training = (key: KeyOf<'training'>) => pathUnder('training', key);
 
 function ScheduleField() {
   const store = usePlannerStore();
