@@ -8,7 +8,7 @@ import { createPlannerStore } from './state/store.ts';
 import { readHash } from './state/url-codec.ts';
 import { App } from './ui/App.tsx';
 import { createEstimator } from './worker/client.ts';
-import { createEngineWorker } from './worker/create-worker.ts';
+import { createEngineWorker } from './worker/start-workers.ts';
 import { warmNumberFormats } from './worker/warm-formats.ts';
 
 async function start(root: HTMLElement): Promise<void> {

@@ -39,7 +39,10 @@ export function seqLenNote(doc: Doc): string | null {
   const seqLen = getAt(doc, ['training', 'seqLen']);
   const preset = matchModelPreset(getAt(doc, ['model']));
   if (typeof seqLen !== 'number' || !preset || seqLen <= preset.longestContext) return null;
-  return `Longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)} tokens: it was never trained on sequences this long, so it would need long-context training first.`;
+  return (
+    `Longer than ${preset.model.name}'s longest context, ${count(preset.longestContext)} tokens: it was never trained on ` +
+    `sequences this long, so it would need long-context training first.`
+  );
 }
 
 /** What a model preset changes besides the model: the sequence length, and the experts' spread its authors used. */

@@ -294,7 +294,8 @@ describe('the expert TP default, announced when an edit flips it', () => {
     const move = degreeMove(doc, 'ep', 32);
     expect(etpChoices(move.document)?.fallback).toBe(8);
     expect(move.notes).toEqual([
-      'EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as the dense layers do; choose ETP to keep 1)',
+      'EP 32: expert TP 1 → 8, the default while ETP is not set (EP now divides DP × CP, so experts split over the TP ranks as ' +
+        'the dense layers do; choose ETP to keep 1)',
     ]);
   });
 

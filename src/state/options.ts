@@ -50,10 +50,8 @@ export const DEGREE_PATHS: Readonly<Record<DegreeKey, FieldPath>> = DEGREE_FIELD
 export const GPUS_PATH: FieldPath = ['cluster', 'gpus'];
 export const SCHEDULE_PATH: FieldPath = ['parallel', 'schedule'];
 
-/** The largest cluster the DP slider grows to. */
-export const MAX_GPUS = 1_048_576;
-/** The most virtual stages per device the VPP slider offers. */
-export const MAX_VPP = 32;
+/** How far the sliders reach: the largest cluster the DP slider grows to, the most virtual stages per device the VPP slider offers. */
+const SLIDER_MOST = { gpus: 1_048_576, vpp: 32 } as const;
 
 export interface Excluded {
   readonly value: number;
@@ -139,51 +137,48 @@ function batchWithDp(ctx: Context, dp: number | null): string | null {
   return problem ? `DP would be ${dp}, and training.globalBatch ${problem}` : null;
 }
 
+/** The two degrees each of TP, PP and CP shares the GPUs with (DP takes what the three leave). */
+const SHARED_WITH = { tp: ['pp', 'cp'], pp: ['tp', 'cp'], cp: ['tp', 'pp'] } as const;
+
+/**
+ * TP, PP or CP: the divisors of what the other two leave of the GPUs, so that DP stays whole; a value is
+ * refused for its own problem (`problemOf`) or for the batch the DP it leaves cannot split.
+ */
+function sharingChoices(ctx: Context, key: keyof typeof SHARED_WITH, problemOf: (v: number) => string | null): DegreeChoices {
+  const l = ctx.layout;
+  const [a, b] = SHARED_WITH[key];
+  const room = l.gpus / (l[a] * l[b]);
+  const dpWith = (v: number) => {
+    const d = { ...l, [key]: v };
+    return dpOnGpus(l.gpus, d.tp, d.pp, d.cp);
+  };
+  const rule = `divisors of GPUs / (${a.toUpperCase()} × ${b.toUpperCase()}) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`;
+  return choices(l[key], divisors(room), (v) => problemOf(v) ?? batchWithDp(ctx, dpWith(v)), rule);
+}
+
 function tpChoices(ctx: Context): DegreeChoices {
-  const { model, layout: l } = ctx;
-  const room = l.gpus / (l.pp * l.cp);
-  return choices(
-    l.tp,
-    divisors(room),
-    (t) => tpProblem(model, t) ?? batchWithDp(ctx, dpOnGpus(l.gpus, t, l.pp, l.cp)),
-    `divisors of GPUs / (PP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
-  );
+  return sharingChoices(ctx, 'tp', (t) => tpProblem(ctx.model, t));
 }
 
 function ppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
-  const room = l.gpus / (l.tp * l.cp);
-  return choices(
-    l.pp,
-    divisors(room),
-    (p) =>
-      ppProblem(model, p, l.vpp) ??
-      scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }) ??
-      batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, p, l.cp)),
-    `divisors of GPUs / (TP × CP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
-  );
+  return sharingChoices(ctx, 'pp', (p) => ppProblem(model, p, l.vpp) ?? scheduleProblem({ pp: p, vpp: l.vpp, schedule: l.schedule }));
 }
 
 function cpChoices(ctx: Context): DegreeChoices {
-  const { training, layout: l } = ctx;
-  const room = l.gpus / (l.tp * l.pp);
-  return choices(
-    l.cp,
-    divisors(room),
-    (c) => cpProblem(training, c) ?? batchWithDp(ctx, dpOnGpus(l.gpus, l.tp, l.pp, c)),
-    `divisors of GPUs / (TP × PP) = ${Number.isInteger(room) ? room : '—'}, so that DP stays whole`,
-  );
+  return sharingChoices(ctx, 'cp', (c) => cpProblem(ctx.training, c));
 }
 
 function dpChoices(ctx: Context): DegreeChoices {
   const { model, training, layout: l } = ctx;
   const perReplica = training.globalBatch / training.microBatch;
-  const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= MAX_GPUS);
+  const candidates = divisors(perReplica).filter((d) => l.tp * l.pp * l.cp * d <= SLIDER_MOST.gpus);
   return choices(
     l.dp,
     candidates,
     (d) => epProblem(model, { ep: l.ep, tp: l.tp, dp: d, cp: l.cp }),
-    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`,
+    `DP sets the GPU count (TP × PP × CP × DP); divisors of training.globalBatch / training.microBatch = ` +
+      `${Number.isInteger(perReplica) ? perReplica : '—'}, so every replica gets whole micro-batches`,
   );
 }
 
@@ -201,7 +196,7 @@ function epChoices(ctx: Context): DegreeChoices {
 function vppChoices(ctx: Context): DegreeChoices {
   const { model, layout: l } = ctx;
   if (l.pp < 2) return choices(l.vpp, [1], () => null, 'only 1: interleaving needs PP of 2 or more');
-  const most = Math.min(MAX_VPP, Math.floor((model.layers + 2) / l.pp));
+  const most = Math.min(SLIDER_MOST.vpp, Math.floor((model.layers + 2) / l.pp));
   const candidates = Array.from({ length: Math.max(1, most) }, (_, i) => i + 1);
   return choices(
     l.vpp,

@@ -23,7 +23,10 @@ function escapeAttribute(text: string): string {
 }
 
 export function embedSnippet(url: string, title: string): string {
-  return `<iframe src="${escapeAttribute(url)}" title="${escapeAttribute(title)}" width="${EMBED_WIDTH}" height="${EMBED_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`;
+  return (
+    `<iframe src="${escapeAttribute(url)}" title="${escapeAttribute(title)}" width="${EMBED_WIDTH}" ` +
+    `height="${EMBED_HEIGHT}" style="border:0;max-width:100%" loading="lazy"></iframe>`
+  );
 }
 
 /** "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB": a title for embeds and exports. */

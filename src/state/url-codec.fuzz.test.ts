@@ -124,7 +124,8 @@ describe('url codec fuzz: readHash() on random and damaged links', () => {
   afterAll(() => {
     console.log(
       counter.line(
-        `${outcomes.document.toLocaleString('en-US')} read as documents, ${outcomes.error.toLocaleString('en-US')} refused with a reason, ${outcomes.none.toLocaleString('en-US')} without a configuration`,
+        `${outcomes.document.toLocaleString('en-US')} read as documents, ${outcomes.error.toLocaleString('en-US')} refused with ` +
+          `a reason, ${outcomes.none.toLocaleString('en-US')} without a configuration`,
       ),
     );
     expect(prototypeIsClean()).toBe(true);

@@ -1,6 +1,6 @@
 // The page: the full planner, or the compact embed view for `?embed=1`.
 
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { usePlanner } from '../state/react.ts';
 import { CostSection } from './controls/CostSection.tsx';
 import { FrameSection } from './controls/FrameSection.tsx';
@@ -68,33 +68,29 @@ function PlannerBody() {
           <ParallelSection />
           {/* Below the first screen on a phone and a laptop: each group mounts in an idle moment of its own after the
               first paint (WhenIdle), so the page's first layout is two sections, not nine (issue 31 item 6). */}
-          <WhenIdle round={1}>
-            <ScheduleSection />
-            <MemorySection />
-          </WhenIdle>
-          <WhenIdle round={2}>
-            <ModelSection />
-          </WhenIdle>
-          <WhenIdle round={2}>
-            <HardwareSection />
-            <PrecisionSection />
-          </WhenIdle>
-          <WhenIdle round={3}>
-            <FrameworkSection />
-            <CostSection />
-          </WhenIdle>
-          <WhenIdle round={3}>
-            <CalibrateSection />
-          </WhenIdle>
-          <WhenIdle round={3}>
-            <LogSection />
-          </WhenIdle>
+          {LATER_GROUPS.map(({ round, sections }, i) => (
+            <WhenIdle key={i} round={round}>
+              {sections.map((Part, j) => (
+                <Part key={j} />
+              ))}
+            </WhenIdle>
+          ))}
         </div>
         <Results />
       </main>
     </>
   );
 }
+
+/** The sections below the first screen, in the page's order, each group with the idle round it mounts in (WhenIdle). */
+const LATER_GROUPS: readonly { readonly round: number; readonly sections: readonly ComponentType[] }[] = [
+  { round: 1, sections: [ScheduleSection, MemorySection] },
+  { round: 2, sections: [ModelSection] },
+  { round: 2, sections: [HardwareSection, PrecisionSection] },
+  { round: 3, sections: [FrameworkSection, CostSection] },
+  { round: 3, sections: [CalibrateSection] },
+  { round: 3, sections: [LogSection] },
+];
 
 export function App() {
   const embed = usePlanner((s) => s.embed);

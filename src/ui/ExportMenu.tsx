@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { EstimateOutput } from '../model/input/index.ts';
 import { downloadBlob } from './download.ts';
+import { ExportBar } from './ExportBar.tsx';
 import { fileBaseName, toCsv, toJson, toMarkdown } from './exporters.ts';
 
 const CHART_SELECTOR = '[data-testid=memory-chart], [data-testid=pipeline-chart], [data-testid=step-breakdown-chart]';
@@ -178,24 +179,16 @@ export function ExportMenu(props: { document: unknown; output: EstimateOutput })
     }
   };
   return (
-    <div className="flex flex-wrap items-center gap-2">
-      <div role="group" aria-label="Export" className="flex flex-wrap gap-2">
-        <button type="button" className={BUTTON} onClick={() => saveText(toJson(doc, output), 'json', 'application/json')}>
-          Export JSON
-        </button>
-        <button type="button" className={BUTTON} onClick={() => saveText(toMarkdown(doc, output), 'md', 'text/markdown')}>
-          Export Markdown
-        </button>
-        <button type="button" className={BUTTON} onClick={() => saveText(toCsv(output), 'csv', 'text/csv')}>
-          Export CSV
-        </button>
-        <button type="button" className={BUTTON} disabled={busy} onClick={() => void savePng()}>
-          Save charts as PNG
-        </button>
-      </div>
-      <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
-        {status}
-      </p>
-    </div>
+    <ExportBar
+      group="Export"
+      status={status}
+      buttonClass={BUTTON}
+      actions={[
+        { label: 'Export JSON', run: () => saveText(toJson(doc, output), 'json', 'application/json') },
+        { label: 'Export Markdown', run: () => saveText(toMarkdown(doc, output), 'md', 'text/markdown') },
+        { label: 'Export CSV', run: () => saveText(toCsv(output), 'csv', 'text/csv') },
+        { label: 'Save charts as PNG', run: () => void savePng(), disabled: busy },
+      ]}
+    />
   );
 }

@@ -69,7 +69,10 @@ export function PresetNote() {
     <div
       role="status"
       data-testid="preset-note"
-      className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-2 text-sm text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50"
+      className={
+        'flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-2 text-sm ' +
+        'text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50'
+      }
     >
       <ul className="min-w-0 flex-1">
         {note.map((line) => (

@@ -12,7 +12,10 @@ export function Notices() {
       {linkError && (
         <div
           role="alert"
-          className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-700 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-50"
+          className={
+            'flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-700 bg-amber-50 p-3 ' +
+            'text-sm text-amber-950 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-50'
+          }
         >
           <p>{linkError}</p>
           <button type="button" className={BUTTON} onClick={() => store.getState().setLinkError(null)}>
@@ -23,7 +26,10 @@ export function Notices() {
       {engineNotice && (
         <div
           role="status"
-          className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-3 text-sm text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50"
+          className={
+            'flex flex-wrap items-center justify-between gap-2 rounded-lg border border-blue-700 bg-blue-50 p-3 text-sm ' +
+            'text-blue-950 dark:border-blue-400 dark:bg-blue-950 dark:text-blue-50'
+          }
         >
           <p>{engineNotice}</p>
           <button type="button" className={BUTTON} onClick={() => store.getState().dismissEngineNotice()}>

@@ -162,7 +162,10 @@ export function Results() {
       data-testid="results"
       data-answers={laterAnswers}
       aria-busy={busy ? true : undefined}
-      className="flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300"
+      className={
+        'flex min-w-0 flex-col gap-4 rounded-lg focus-visible:outline-2 focus-visible:outline-blue-700 ' +
+        'min-[700px]:sticky min-[700px]:top-4 min-[700px]:max-h-[calc(100vh-2rem)] min-[700px]:overflow-y-auto dark:focus-visible:outline-blue-300'
+      }
     >
       <ConfigErrors />
       <CompareBar />

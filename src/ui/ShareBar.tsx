@@ -47,7 +47,10 @@ export function ShareBar() {
             readOnly
             value={share.text}
             onFocus={(e) => e.target.select()}
-            className="w-full min-w-0 rounded border border-gray-400 bg-white px-2 py-1 font-mono text-xs text-gray-900 dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100"
+            className={
+              'w-full min-w-0 rounded border border-gray-400 bg-white px-2 py-1 font-mono text-xs text-gray-900 ' +
+              'dark:border-gray-500 dark:bg-gray-900 dark:text-gray-100'
+            }
           />
           <p role="status" className="text-xs text-gray-700 dark:text-gray-300">
             {share.copied ? 'Copied to the clipboard.' : 'The browser did not allow clipboard access: copy it from the box.'}

@@ -1,6 +1,7 @@
 // The answer at a glance, pinned at the top of the results from 700 px (below that, one
 // column, the phone's strip pins above the controls instead: frame/PhoneStrip.tsx): the run it
-// is for (model, GPUs, layout; its name a way to the run's frame), the way to the layout search, the memory verdict with its margin, then memory per GPU, step time, throughput, MFU,
+// is for (model, GPUs, layout; its name a way to the run's frame), the way to the layout search, the memory verdict with its margin, then
+// memory per GPU, step time, throughput, MFU,
 // days and dollars for the token budget. These figures' data-testids live here only
 // (the cards below repeat them with their range and explanation, without ids). While the input is invalid the strip keeps the
 // last good figures, dimmed and marked data-stale="true"; a run that does not fit
@@ -88,7 +89,10 @@ export function SummaryStrip({ output, document, stale }: { output: EstimateOutp
       aria-label="Summary"
       data-testid="summary-strip"
       data-stale={stale ? 'true' : undefined}
-      className="max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95"
+      className={
+        'max-[699px]:static sticky top-0 z-10 flex flex-col gap-1 rounded-lg border border-gray-300 bg-white/95 p-2 ' +
+        'shadow-sm backdrop-blur dark:border-gray-700 dark:bg-gray-950/95'
+      }
     >
       {stale && (
         <p className="text-xs font-semibold text-amber-900 dark:text-amber-200">

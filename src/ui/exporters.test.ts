@@ -176,7 +176,8 @@ describe("the run's end over the simulated runs in the exports (reliability.comp
     const markdown = toMarkdown(document, output);
     expect(markdown).toContain('### When the run ends (spot, and the same run on demand)');
     expect(markdown).toContain(
-      `| p50 | ${formatDays(c.days.p50)} | ${formatUsd(c.usd.p50)} | ${c.endDate.p50} | ${formatDays(c.onDemand.days.p50)} | ${formatUsd(c.onDemand.usd.p50)} |`,
+      `| p50 | ${formatDays(c.days.p50)} | ${formatUsd(c.usd.p50)} | ${c.endDate.p50} | ${formatDays(c.onDemand.days.p50)} | ` +
+        `${formatUsd(c.onDemand.usd.p50)} |`,
     );
     expect(markdown).toContain(`| 25 % of the tokens | ${c.milestones?.[0]?.date?.p50} |`);
     expect(markdown).toContain(c.basis);

@@ -45,6 +45,11 @@ interface Scale {
   readonly unit: string;
 }
 
+/** Each unit's name and factor, smallest first. */
+function scales(units: Readonly<Record<string, number>>): readonly Scale[] {
+  return Object.entries(units).map(([unit, factor]) => ({ factor, unit }));
+}
+
 /** Picks the largest scale the value reaches (scales ascending), else the first. */
 function scaled(value: number, scales: readonly Scale[]): string {
   if (!Number.isFinite(value)) return NOT_AVAILABLE;
@@ -58,13 +63,7 @@ export function formatGiB(bytes: number): string {
   return withUnit(bytes / GiB, 'GiB');
 }
 
-const BYTE_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'B' },
-  { factor: 2 ** 10, unit: 'KiB' },
-  { factor: 2 ** 20, unit: 'MiB' },
-  { factor: GiB, unit: 'GiB' },
-  { factor: 2 ** 40, unit: 'TiB' },
-];
+const BYTE_SCALES = scales({ B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: GiB, TiB: 2 ** 40 });
 
 /** Bytes in the binary unit that fits: "512 MiB", "61.3 GiB". */
 export function formatBytes(bytes: number): string {
@@ -101,27 +100,14 @@ export function formatDays(days: number): string {
   return `${text} ${text === '1' ? 'day' : 'days'}`;
 }
 
-const FLOP_RATE_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'FLOP/s' },
-  { factor: 1e9, unit: 'GFLOP/s' },
-  { factor: 1e12, unit: 'TFLOP/s' },
-  { factor: 1e15, unit: 'PFLOP/s' },
-  { factor: 1e18, unit: 'EFLOP/s' },
-];
+const FLOP_RATE_SCALES = scales({ 'FLOP/s': 1, 'GFLOP/s': 1e9, 'TFLOP/s': 1e12, 'PFLOP/s': 1e15, 'EFLOP/s': 1e18 });
 
 /** FLOP per second with an SI prefix: "412 TFLOP/s", "1.2 EFLOP/s". */
 export function formatFlopRate(flopPerSecond: number): string {
   return scaled(flopPerSecond, FLOP_RATE_SCALES);
 }
 
-const FLOP_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'FLOP' },
-  { factor: 1e9, unit: 'GFLOP' },
-  { factor: 1e12, unit: 'TFLOP' },
-  { factor: 1e15, unit: 'PFLOP' },
-  { factor: 1e18, unit: 'EFLOP' },
-  { factor: 1e21, unit: 'ZFLOP' },
-];
+const FLOP_SCALES = scales({ FLOP: 1, GFLOP: 1e9, TFLOP: 1e12, PFLOP: 1e15, EFLOP: 1e18, ZFLOP: 1e21 });
 
 /** A FLOP count with an SI prefix: "3.3 EFLOP". */
 export function formatFlops(flop: number): string {
@@ -152,12 +138,7 @@ export function formatUsd(usd: number): string {
   return usdCompact().format(usd);
 }
 
-const ENERGY_SCALES: readonly Scale[] = [
-  { factor: 1, unit: 'kWh' },
-  { factor: 1e3, unit: 'MWh' },
-  { factor: 1e6, unit: 'GWh' },
-  { factor: 1e9, unit: 'TWh' },
-];
+const ENERGY_SCALES = scales({ kWh: 1, MWh: 1e3, GWh: 1e6, TWh: 1e9 });
 
 /** Energy given in kWh, shown in kWh, MWh or GWh. */
 export function formatEnergyKwh(kWh: number): string {
@@ -192,12 +173,7 @@ export function formatCountOf(count: number, noun: string, plural = `${noun}s`):
   return `${formatCount(count)} ${count === 1 ? noun : plural}`;
 }
 
-const TOKEN_PREFIXES: readonly Scale[] = [
-  { factor: 1, unit: '' },
-  { factor: 1e3, unit: 'k' },
-  { factor: 1e6, unit: 'M' },
-  { factor: 1e9, unit: 'G' },
-];
+const TOKEN_PREFIXES = scales({ '': 1, k: 1e3, M: 1e6, G: 1e9 });
 
 /** Tokens per second: "850 tokens/s", "452k tokens/s", "1.23M tokens/s". */
 export function formatTokensPerSecond(tokensPerSecond: number): string {
@@ -221,13 +197,7 @@ export function formatTokenCount(tokens: number): string {
   return `${text} tokens`;
 }
 
-const PARAMETER_SCALES: readonly Scale[] = [
-  { factor: 1, unit: '' },
-  { factor: 1e3, unit: 'K' },
-  { factor: 1e6, unit: 'M' },
-  { factor: 1e9, unit: 'B' },
-  { factor: 1e12, unit: 'T' },
-];
+const PARAMETER_SCALES = scales({ '': 1, K: 1e3, M: 1e6, B: 1e9, T: 1e12 });
 
 /** A parameter count as model cards write it: "8.03 B", "671 B", "125 M". */
 export function formatParameterCount(parameters: number): string {
@@ -246,5 +216,8 @@ export function formatModelSummary(summary: {
   readonly activeParameters: number;
   readonly flopsPerToken: number;
 }): string {
-  return `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ${formatFlopsPerToken(summary.flopsPerToken)}`;
+  return (
+    `${formatParameterCount(summary.parameters)} parameters · ${formatParameterCount(summary.activeParameters)} active · ` +
+    `${formatFlopsPerToken(summary.flopsPerToken)}`
+  );
 }

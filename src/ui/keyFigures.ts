@@ -15,6 +15,7 @@ import {
   formatGiB,
   formatGpuHours,
   formatMinutes,
+  formatNumber,
   formatPercent,
   formatSeconds,
   formatTokensPerSecond,
@@ -36,6 +37,23 @@ export const FIGURE_GROUP_LABELS: Readonly<Record<FigureGroup, string>> = {
 /** The unit of a figure's raw value, as the CSV export writes it. */
 export type FigureUnit =
   'bytes' | 'fraction' | 'seconds' | 'tokens/s' | 'FLOP/s' | 'days' | 'GPU-hours' | 'USD' | 'kWh' | 'kg CO2' | 'count' | 'minutes' | 'FLOP';
+
+/** A magnitude (a change, say) in each unit's own display format; fractions as percentage points. */
+export const UNIT_MAGNITUDE: Readonly<Record<FigureUnit, (value: number) => string>> = {
+  bytes: formatGiB,
+  fraction: (v) => `${formatNumber(v * 100)} pp`,
+  seconds: formatSeconds,
+  'tokens/s': formatTokensPerSecond,
+  'FLOP/s': formatFlopRate,
+  days: formatDays,
+  'GPU-hours': formatGpuHours,
+  USD: formatUsd,
+  kWh: formatEnergyKwh,
+  'kg CO2': formatCo2Kg,
+  count: formatCompactCount,
+  minutes: formatMinutes,
+  FLOP: formatFlops,
+};
 
 export interface KeyFigure {
   /** Also the figure's data-testid on the page. */
@@ -88,7 +106,8 @@ function memoryFigures(output: EstimateOutput): KeyFigure[] {
         format: formatGiB,
         explanation:
           'What the most loaded GPU holds, as nvidia-smi shows it: weights, gradients, optimizer state, activations and buffers ' +
-          "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside it. " +
+          "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers " +
+          'and cuBLAS workspaces outside it. ' +
           'Whether the run fits is judged on this',
       },
       valid ? fitMemoryBytes(output) : null,
@@ -116,7 +135,8 @@ function memoryFigures(output: EstimateOutput): KeyFigure[] {
         headline: true,
         format: formatGiB,
         explanation:
-          "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its reserve; the CUDA context, NCCL and cuBLAS come on top",
+          "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its " +
+          'reserve; the CUDA context, NCCL and cuBLAS come on top',
       },
       valid ? output.memory.reserved : null,
       INVALID_REASON,
@@ -194,7 +214,8 @@ function speedFigures(output: EstimateOutput): KeyFigure[] {
         headline: true,
         format: formatPercent,
         explanation:
-          'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)',
+          'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal ' +
+          'stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)',
       },
       t?.bubbleFraction ?? null,
       reason,
@@ -412,6 +433,8 @@ export function memoryCapacityNote(output: EstimateOutput): { readonly capacityT
   const used = fitMemoryBytes(output);
   const host = hostShortfallWords(output);
   if (host && used <= capacity) return { capacityText, oomText: `Out of CPU memory: offload ${host}` };
-  const gpu = `Out of memory: needs ${formatGiB(used)} per GPU (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}`;
+  const gpu =
+    `Out of memory: needs ${formatGiB(used)} per GPU (of which ${formatGiB(reserved)} reserved by the allocator, ` +
+    `${formatGiB(perGpu.total)} allocated), the GPU has ${formatGiB(capacity)}`;
   return { capacityText, oomText: host ? `${gpu}; and offload ${host}` : gpu };
 }

@@ -9,7 +9,8 @@ import type { RunMeasurement } from '../../model/validation/index.ts';
 import { getAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { BUTTON } from '../buttons.ts';
-import { HINT, INPUT } from '../controls/fields.tsx';
+import { HINT } from '../controls/fields.tsx';
+import { TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
 import { Section } from '../controls/Section.tsx';
 import { formatGiB, formatSeconds } from '../format.ts';
 import { SETTLE_MS, useSettledValue } from '../useSettledValue.ts';
@@ -32,22 +33,8 @@ function CurrentCalibration() {
   return (
     <div className="flex flex-col gap-2 text-sm text-gray-900 dark:text-gray-100">
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-        <dt>Compute efficiency</dt>
-        <dd
-          data-testid="calibration-compute-scale"
-          data-value={typeof compute === 'number' ? compute : 1}
-          className="font-semibold tabular-nums"
-        >
-          {scaleText(compute)} {compute === undefined ? '(published runs)' : '(fitted to your run)'}
-        </dd>
-        <dt>Memory overhead</dt>
-        <dd
-          data-testid="calibration-memory-scale"
-          data-value={typeof memory === 'number' ? memory : 1}
-          className="font-semibold tabular-nums"
-        >
-          {scaleText(memory)} {memory === undefined ? '(published runs)' : '(fitted to your run)'}
-        </dd>
+        <ScaleRow name="Compute efficiency" testId="calibration-compute-scale" scale={compute} />
+        <ScaleRow name="Memory overhead" testId="calibration-memory-scale" scale={memory} />
       </dl>
       {calibrated && (
         <button type="button" className={`${BUTTON} w-fit`} onClick={() => store.getState().setField(['calibration'], undefined)}>
@@ -57,6 +44,30 @@ function CurrentCalibration() {
     </div>
   );
 }
+
+/** One calibrated multiplier, and where it comes from. */
+function ScaleRow({ name, testId, scale }: { name: string; testId: string; scale: unknown }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd data-testid={testId} data-value={typeof scale === 'number' ? scale : 1} className="font-semibold tabular-nums">
+        {scaleText(scale)} {scale === undefined ? '(published runs)' : '(fitted to your run)'}
+      </dd>
+    </>
+  );
+}
+
+/** What the person measured on their run, as typed. */
+const MEASURED: readonly TypedNumber<'step' | 'memory'>[] = [
+  { key: 'step', suffix: 'step', label: 'Measured step time (s)', hint: 'Seconds per optimizer step, steady state', inputMode: 'decimal' },
+  {
+    key: 'memory',
+    suffix: 'memory',
+    label: 'Measured peak memory (GiB)',
+    hint: 'Most loaded GPU, as nvidia-smi shows it (MiB ÷ 1024)',
+    inputMode: 'decimal',
+  },
+];
 
 export function CalibrateSection() {
   const store = usePlannerStore();
@@ -105,38 +116,12 @@ export function CalibrateSection() {
           void fit();
         }}
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-step`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
-            Measured step time (s)
-          </label>
-          <input
-            id={`${id}-step`}
-            inputMode="decimal"
-            className={INPUT}
-            value={stepText}
-            onChange={(e) => setStepText(e.target.value)}
-            aria-describedby={`${id}-step-hint`}
-          />
-          <p id={`${id}-step-hint`} className={HINT}>
-            Seconds per optimizer step, steady state
-          </p>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-memory`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
-            Measured peak memory (GiB)
-          </label>
-          <input
-            id={`${id}-memory`}
-            inputMode="decimal"
-            className={INPUT}
-            value={memoryText}
-            onChange={(e) => setMemoryText(e.target.value)}
-            aria-describedby={`${id}-memory-hint`}
-          />
-          <p id={`${id}-memory-hint`} className={HINT}>
-            Most loaded GPU, as nvidia-smi shows it (MiB ÷ 1024)
-          </p>
-        </div>
+        <TypedNumberFields
+          id={id}
+          fields={MEASURED}
+          values={{ step: stepText, memory: memoryText }}
+          onChange={(key, text) => (key === 'step' ? setStepText(text) : setMemoryText(text))}
+        />
         <button type="submit" className={`${BUTTON} w-fit`} disabled={status?.busy ?? false}>
           Fit to my run
         </button>

@@ -5,7 +5,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { RunMeasurement, ScaleFit } from '../../model/validation/index.ts';
 import type { PlannerState } from '../../state/store.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createEngineWorker } from '../../worker/start-workers.ts';
 import { runFit } from '../../worker/fit-client.ts';
 import { formatGiB, formatSeconds } from '../format.ts';
 

@@ -10,7 +10,17 @@ import type { BarShapeProps } from 'recharts';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import { allocatedParts, fitMemoryBytes, stageFitLayers } from '../../model/memory/index.ts';
 import { formatGiB, formatNumber } from '../format.ts';
-import { ChartLegend, ChartTable, ChartUnavailable, OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from './chartParts.tsx';
+import {
+  ChartLegend,
+  barRect,
+  ChartTable,
+  RowHead,
+  ChartUnavailable,
+  OOM_COLOR,
+  TOOLTIP_STYLES,
+  niceCeiling,
+  plainTick,
+} from './chartParts.tsx';
 import { GiB } from '../../model/input/index.ts';
 import { DEVICE_LAYERS, MEMORY_LAYER_COLORS, MEMORY_LAYER_LABELS, type MemoryLayer } from './memoryLayers.ts';
 
@@ -45,7 +55,8 @@ function summary(output: EstimateOutput, oomStages: number): string {
   return (
     `Memory per GPU for ${stages.length} pipeline stages, stacked by ${frozen}parameters, gradients, optimizer state, ` +
     `activations and other (allocated), the allocator's reserve, and the CUDA context, NCCL buffers and cuBLAS workspaces outside the allocator. ` +
-    `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the allocator, ${formatGiB(perGpu.total)} allocated), ` +
+    `Most loaded: ${formatGiB(fitMemoryBytes(output))} per GPU on the device (of which ${formatGiB(reserved)} reserved by the ` +
+    `allocator, ${formatGiB(perGpu.total)} allocated), ` +
     `of ${formatGiB(capacity)} capacity; ${fitText}.`
   );
 }
@@ -55,30 +66,11 @@ function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readon
     <ChartTable
       summary="Memory per stage as a table (GiB)"
       label="Memory per stage"
-      head={
-        <>
-          <th scope="col" className="px-2 text-left">
-            Stage
-          </th>
-          {parts.map((part) => (
-            <th key={part} scope="col" className="px-2">
-              {MEMORY_LAYER_LABELS[part]}
-            </th>
-          ))}
-          <th scope="col" className="px-2">
-            Total on the device
-          </th>
-          <th scope="col" className="px-2 text-left">
-            Fits
-          </th>
-        </>
-      }
+      columns={[{ words: 'Stage' }, ...parts.map((part) => MEMORY_LAYER_LABELS[part]), 'Total on the device', { words: 'Fits' }]}
     >
       {rows.map((row) => (
         <tr key={row.stage}>
-          <th scope="row" className="px-2 text-left font-normal">
-            {row.stage}
-          </th>
+          <RowHead>{row.stage}</RowHead>
           {parts.map((part) => (
             <td key={part} className="px-2">
               {formatNumber(row[part])}
@@ -111,17 +103,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
   const tickInterval = Math.max(0, Math.ceil(rows.length / 16) - 1);
   const outlineOom = (shape: BarShapeProps) => {
     const oom = !many && (rows[shape.originalDataIndex]?.oom ?? false);
-    return (
-      <rect
-        x={shape.x}
-        y={shape.y}
-        width={Math.max(0, shape.width)}
-        height={Math.max(0, shape.height)}
-        fill={shape.fill}
-        stroke={oom ? OOM_COLOR : 'none'}
-        strokeWidth={oom ? 1.5 : 0}
-      />
-    );
+    return barRect(shape, { fill: shape.fill, stroke: oom ? OOM_COLOR : 'none', strokeWidth: oom ? 1.5 : 0 });
   };
   return (
     <figure className="flex flex-col">

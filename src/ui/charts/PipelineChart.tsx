@@ -11,7 +11,7 @@ import { formatNumber, formatPercent, formatSeconds } from '../format.ts';
 
 /** Stages and micro-batches are counted from 1 on the page, as the formula views count them ("pipeline stage 3 of 4"). */
 export const stageLabel = (stage: number): string => `Stage ${stage + 1}`;
-import { ChartLegend, ChartTable, ChartUnavailable } from './chartParts.tsx';
+import { ChartLegend, ChartTable, RowHead, ChartUnavailable } from './chartParts.tsx';
 import type { LegendItem } from './chartParts.tsx';
 import { chartGeometry, clampWindowStart, readableWindow, stageStats, timelineSpan, useElementWidth } from './pipelineLayout.ts';
 import { TimelineWindow } from './TimelineWindow.tsx';
@@ -67,7 +67,8 @@ function blockMarkup(timeline: Timeline, g: ChartGeometry): string {
     const text = String(Math.trunc(block.microBatch) + 1);
     if (labelRows && width >= 6 + 6 * text.length && x >= g.left - 0.5 && x + width <= g.left + g.plotWidth + 0.5) {
       labels.push(
-        `<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" text-anchor="middle" dominant-baseline="central">${text}</text>`,
+        `<text x="${(x + width / 2).toFixed(2)}" y="${y + height / 2}" fill="${shade.text}" font-size="${LABEL_FONT}" ` +
+          `text-anchor="middle" dominant-baseline="central">${text}</text>`,
       );
     }
   }
@@ -132,33 +133,11 @@ function StageTable({ stats }: { stats: readonly StageStats[] }) {
     <ChartTable
       summary="Busy and idle time per stage as a table"
       label="Busy and idle time per stage"
-      head={
-        <>
-          <th scope="col" className="px-2 text-left">
-            Stage
-          </th>
-          <th scope="col" className="px-2">
-            Busy
-          </th>
-          <th scope="col" className="px-2">
-            Idle
-          </th>
-          <th scope="col" className="px-2">
-            Idle share of the schedule
-          </th>
-          {KINDS.map((k) => (
-            <th key={k} scope="col" className="px-2">
-              {KIND_LABELS[k]} blocks
-            </th>
-          ))}
-        </>
-      }
+      columns={[{ words: 'Stage' }, 'Busy', 'Idle', 'Idle share of the schedule', ...KINDS.map((k) => `${KIND_LABELS[k]} blocks`)]}
     >
       {stats.map((s) => (
         <tr key={s.stage}>
-          <th scope="row" className="px-2 text-left font-normal">
-            {stageLabel(s.stage)}
-          </th>
+          <RowHead>{stageLabel(s.stage)}</RowHead>
           <td className="px-2">{formatSeconds(s.busySeconds)}</td>
           <td className="px-2">{formatSeconds(s.idleSeconds)}</td>
           <td className="px-2">{formatPercent(s.idleFraction)}</td>

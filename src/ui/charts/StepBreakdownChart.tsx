@@ -7,7 +7,7 @@ import type { BarShapeProps } from 'recharts';
 import { TIME_PARTS } from '../../model/input/index.ts';
 import type { EstimateOutput, TimePart } from '../../model/input/index.ts';
 import { formatPercent, formatSeconds } from '../format.ts';
-import { ChartTable, ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
+import { barRect, ChartTable, RowHead, ChartUnavailable, TOOLTIP_STYLES, plainTick } from './chartParts.tsx';
 import { timeAxisFormatter, timeTicks } from './timeTicks.ts';
 
 /** Colors ≥ 3:1 against both white and gray-900; the bars are also labelled on the axis. */
@@ -66,25 +66,11 @@ function BreakdownTable({ rows }: { rows: readonly PartRow[] }) {
     <ChartTable
       summary="Step-time breakdown as a table"
       label="Step-time breakdown"
-      head={
-        <>
-          <th scope="col" className="px-2 text-left">
-            Part
-          </th>
-          <th scope="col" className="px-2">
-            Seconds per step
-          </th>
-          <th scope="col" className="px-2">
-            Share of step
-          </th>
-        </>
-      }
+      columns={[{ words: 'Part' }, 'Seconds per step', 'Share of step']}
     >
       {rows.map((row) => (
         <tr key={row.part}>
-          <th scope="row" className="px-2 text-left font-normal">
-            {row.label}
-          </th>
+          <RowHead>{row.label}</RowHead>
           <td className="px-2">{formatSeconds(row.seconds)}</td>
           <td className="px-2">{formatPercent(row.share)}</td>
         </tr>
@@ -106,15 +92,7 @@ export default function StepBreakdownChart(props: { output: EstimateOutput }) {
   const partsSum = rows.reduce((sum, r) => sum + r.seconds, 0);
   const colored = (shape: BarShapeProps) => {
     const row = rows[shape.index];
-    return (
-      <rect
-        x={shape.x}
-        y={shape.y}
-        width={Math.max(0, shape.width)}
-        height={Math.max(0, shape.height)}
-        fill={row ? TIME_COLORS[row.part] : shape.fill}
-      />
-    );
+    return barRect(shape, { fill: row ? TIME_COLORS[row.part] : shape.fill });
   };
   return (
     <figure className="flex flex-col">

@@ -1,8 +1,10 @@
 // Pieces the charts share. The legend is plain HTML with its colors in data
 // attributes, so the PNG export can redraw it next to the chart's SVG.
 
-import type { ReactNode } from 'react';
+import type { ReactElement, ReactNode, SVGProps } from 'react';
+import type { BarShapeProps } from 'recharts';
 import type { TickFormatter } from 'recharts/types/cartesian/CartesianAxis';
+import { TableRegion } from '../TableRegion.tsx';
 
 /** Rose-600: ≥ 3:1 against both white and gray-900 backgrounds. */
 export const OOM_COLOR = '#e11d48';
@@ -93,6 +95,14 @@ export function plainTick(props: TickProps): ReactNode {
   );
 }
 
+/** Axis text (ticks, labels) in the page's text colour, 12 px. */
+export const AXIS_TEXT = { fill: 'currentColor', fontSize: 12 } as const;
+
+/** A bar as one plain <rect> where recharts drew it (a negative size drawn as none), painted as asked. */
+export function barRect(shape: BarShapeProps, paint: Pick<SVGProps<SVGRectElement>, 'fill' | 'stroke' | 'strokeWidth'>): ReactElement {
+  return <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} {...paint} />;
+}
+
 /** The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above the value: a round axis top. */
 export function niceCeiling(value: number): number {
   if (!(value > 0) || !Number.isFinite(value)) return 1;
@@ -102,27 +112,61 @@ export function niceCeiling(value: number): number {
 }
 
 /**
+ * A column of a chart's table: a plain name holds numbers (right-aligned); `{ words }` holds words (left-aligned);
+ * `{ unseen }` is named for screen readers only (a column of buttons).
+ */
+export type Column = string | { readonly words: string } | { readonly unseen: string };
+
+const columnName = (column: Column) => (typeof column === 'string' ? column : 'words' in column ? column.words : column.unseen);
+
+function ColumnHead({ column }: { column: Column }) {
+  if (typeof column !== 'string' && 'unseen' in column)
+    return (
+      <th scope="col" className="px-2">
+        <span className="sr-only">{column.unseen}</span>
+      </th>
+    );
+  return (
+    <th scope="col" className={typeof column === 'string' ? 'px-2' : 'px-2 text-left'}>
+      {columnName(column)}
+    </th>
+  );
+}
+
+/** The header row's cells, one per column. */
+export function ColumnHeads({ columns }: { columns: readonly Column[] }) {
+  return columns.map((column) => <ColumnHead key={columnName(column)} column={column} />);
+}
+
+/** A body row's first cell, naming the row (a stage, a part). */
+export function RowHead({ children }: { children: ReactNode }) {
+  return (
+    <th scope="row" className="px-2 text-left font-normal">
+      {children}
+    </th>
+  );
+}
+
+/**
  * A chart's numbers as a table under a disclosure (the chart's text alternative for
  * people who want every value): a keyboard-focusable scrolling region named after it.
- * `head` is the header row's cells, `children` the body's rows.
+ * `columns` name the header row's cells, `children` are the body's rows.
  */
-export function ChartTable({ summary, label, head, children }: { summary: string; label: string; head: ReactNode; children: ReactNode }) {
+export function ChartTable(props: { summary: string; label: string; columns: readonly Column[]; children: ReactNode }) {
+  const { summary, label, columns, children } = props;
   return (
     <details className="mt-2 text-sm">
       <summary className="cursor-pointer text-gray-700 dark:text-gray-300">{summary}</summary>
-      <div
-        className="max-h-80 overflow-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0}
-        role="region"
-        aria-label={`${label} (scrollable table)`}
-      >
+      <TableRegion label={label} scroll="max-h-80 overflow-auto">
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
-            <tr>{head}</tr>
+            <tr>
+              <ColumnHeads columns={columns} />
+            </tr>
           </thead>
           <tbody>{children}</tbody>
         </table>
-      </div>
+      </TableRegion>
     </details>
   );
 }

@@ -64,7 +64,8 @@ describe('MemoryChart', () => {
     expect(html).toContain('1 of 8 stages exceed it');
     expect(count(html, /<tr><th scope="row"/g)).toBe(8);
     expect(count(html, /no: out of memory/g)).toBe(1);
-    // Stage 1: 20 + 20 + 30 + 20 + 2 = 92 GiB allocated, + 10 % reserve (9.2) + 1.5 GiB runtime = 102.7 GiB on the device (testOutputs.ts), shown to three figures.
+    // Stage 1: 20 + 20 + 30 + 20 + 2 = 92 GiB allocated, + 10 % reserve (9.2) + 1.5 GiB runtime = 102.7 GiB on the device (testOutputs.ts),
+    // shown to three figures.
     expect(html).toContain('<td class="px-2">9.2</td><td class="px-2">1.5</td><td class="px-2 font-medium">103</td>');
     // Five allocated parts, the allocator reserve, the runtime and the capacity line: eight legend entries.
     expect(count(html, /data-legend-label=/g)).toBe(8);

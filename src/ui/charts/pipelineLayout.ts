@@ -11,10 +11,8 @@ const MARGIN_RIGHT = 16;
 const MARGIN_TOP = 4;
 const AXIS_HEIGHT = 24;
 const MIN_WIDTH = 320;
-/** Rows share about this many pixels; each row stays between the bounds below. */
-const ROWS_TARGET_HEIGHT = 420;
-const MIN_ROW_HEIGHT = 3;
-const MAX_ROW_HEIGHT = 28;
+/** Rows share about `allRows` pixels; each row's height stays between `min` and `max`. */
+const ROW_HEIGHT = { allRows: 420, min: 3, max: 28 } as const;
 
 export interface ChartGeometry {
   readonly width: number;
@@ -41,7 +39,7 @@ export function timelineSpan(timeline: Timeline): number {
 export function chartGeometry(stages: number, span: number, containerWidth: number, origin = 0): ChartGeometry {
   const width = Math.max(MIN_WIDTH, Math.floor(containerWidth));
   const rows = Math.max(1, stages);
-  const rowHeight = Math.min(MAX_ROW_HEIGHT, Math.max(MIN_ROW_HEIGHT, Math.floor(ROWS_TARGET_HEIGHT / rows)));
+  const rowHeight = Math.min(ROW_HEIGHT.max, Math.max(ROW_HEIGHT.min, Math.floor(ROW_HEIGHT.allRows / rows)));
   const rowGap = rowHeight >= 10 ? 2 : 0;
   const plotWidth = width - MARGIN_LEFT - MARGIN_RIGHT;
   const plotBottom = MARGIN_TOP + rows * rowHeight;

@@ -16,6 +16,7 @@ import { CompareMemoryBars } from './CompareMemoryBars.tsx';
 import { compareFigures, VERDICT_TEXT, type FigureComparison, type Verdict } from './compareFigures.ts';
 import { configDifferences } from './configDiff.ts';
 import { CURRENT_NAME, ScenarioTable } from './ScenarioTable.tsx';
+import { TableRegion } from '../TableRegion.tsx';
 
 const MemoryChart = memo(lazy(() => import('../charts/MemoryChart.tsx')));
 const PipelineChart = memo(lazy(() => import('../charts/PipelineChart.tsx')));
@@ -95,12 +96,7 @@ function FigureRow({ row }: { row: FigureComparison }) {
 function FigureTable({ pinned, current, name }: { pinned: EstimateOutput; current: EstimateOutput; name: string }) {
   const rows = compareFigures(pinned, current);
   return (
-    <div
-      className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-      tabIndex={0}
-      role="region"
-      aria-label={`Figures of ${name} and the current configuration (scrollable table)`}
-    >
+    <TableRegion label={`Figures of ${name} and the current configuration`}>
       <table className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
         <caption className="mb-1 text-left text-sm text-gray-700 dark:text-gray-300">
           Every figure of the pinned scenario {name} and the current configuration; Δ is current − pinned, fractions in percentage points;
@@ -134,7 +130,7 @@ function FigureTable({ pinned, current, name }: { pinned: EstimateOutput; curren
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

@@ -14,6 +14,8 @@ import { fileBaseName } from '../exporters.ts';
 import { scenariosPng } from './scenarioPng.ts';
 import { scenariosToCsv, scenariosToMarkdown } from './scenarioExport.ts';
 import { scenarioTable, type ScenarioInput } from './scenarios.ts';
+import { TableRegion } from '../TableRegion.tsx';
+import { ExportBar } from '../ExportBar.tsx';
 
 const CELL = 'px-2 py-1 align-top';
 export const CURRENT_NAME = 'Current';
@@ -80,12 +82,7 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
   };
   return (
     <div className="flex flex-col gap-2">
-      <div
-        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0}
-        role="region"
-        aria-label="Scenarios side by side (scrollable table)"
-      >
+      <TableRegion label="Scenarios side by side">
         <table data-testid="scenario-table" className="w-full text-left text-sm tabular-nums text-gray-900 dark:text-gray-100">
           <caption className="mb-1 text-left text-sm text-gray-700 dark:text-gray-300">
             Each pinned scenario and the current configuration. Memory is what the device holds against that scenario’s own GPU; ▲ marks the
@@ -149,27 +146,16 @@ export function ScenarioTable({ current }: { current: EstimateOutput }) {
             </tr>
           </tbody>
         </table>
-      </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <div role="group" aria-label="Export the scenarios" className="flex flex-wrap gap-2">
-          <button
-            type="button"
-            className={BUTTON}
-            onClick={() => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md')}
-          >
-            Scenarios as Markdown
-          </button>
-          <button type="button" className={BUTTON} onClick={() => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv')}>
-            Scenarios as CSV
-          </button>
-          <button type="button" className={BUTTON} onClick={() => void savePng()}>
-            Scenarios as PNG
-          </button>
-        </div>
-        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
-          {status}
-        </p>
-      </div>
+      </TableRegion>
+      <ExportBar
+        group="Export the scenarios"
+        status={status}
+        actions={[
+          { label: 'Scenarios as Markdown', run: () => save(new Blob([scenariosToMarkdown(table)], { type: 'text/markdown' }), 'md') },
+          { label: 'Scenarios as CSV', run: () => save(new Blob([scenariosToCsv(table)], { type: 'text/csv' }), 'csv') },
+          { label: 'Scenarios as PNG', run: () => void savePng() },
+        ]}
+      />
     </div>
   );
 }

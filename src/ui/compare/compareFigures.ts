@@ -6,25 +6,8 @@
 // better than 37.5 GiB of 80.
 
 import type { EstimateOutput } from '../../model/input/index.ts';
-import {
-  NOT_AVAILABLE,
-  formatCo2Kg,
-  formatCompactCount,
-  formatDays,
-  formatEnergyKwh,
-  formatFlopRate,
-  formatFlops,
-  formatGiB,
-  formatFlopsPerToken,
-  formatGpuHours,
-  formatMinutes,
-  formatNumber,
-  formatParameterCount,
-  formatSeconds,
-  formatTokensPerSecond,
-  formatUsd,
-} from '../format.ts';
-import { keyFigures, type FigureUnit, type KeyFigure } from '../keyFigures.ts';
+import { NOT_AVAILABLE, formatFlopsPerToken, formatParameterCount } from '../format.ts';
+import { keyFigures, UNIT_MAGNITUDE, type FigureUnit, type KeyFigure } from '../keyFigures.ts';
 
 export type Verdict = 'better' | 'worse' | 'same' | 'differs' | 'unavailable';
 
@@ -59,26 +42,9 @@ const HIGHER_IS_BETTER = new Set(['mfu', 'tokens-per-second', 'tflops-per-gpu', 
 /** Relative change below which two figures count as the same (rounding in the engine's sums). */
 const SAME_RELATIVE = 1e-9;
 
-/** Magnitudes of a change, in each unit's own display format; fractions as percentage points. */
-const MAGNITUDE_FORMAT: Readonly<Record<FigureUnit, (value: number) => string>> = {
-  bytes: formatGiB,
-  fraction: (v) => `${formatNumber(v * 100)} pp`,
-  seconds: formatSeconds,
-  'tokens/s': formatTokensPerSecond,
-  'FLOP/s': formatFlopRate,
-  days: formatDays,
-  'GPU-hours': formatGpuHours,
-  USD: formatUsd,
-  kWh: formatEnergyKwh,
-  'kg CO2': formatCo2Kg,
-  count: formatCompactCount,
-  minutes: formatMinutes,
-  FLOP: formatFlops,
-};
-
 export function formatDelta(delta: number, unit: FigureUnit): string {
   if (!Number.isFinite(delta)) return NOT_AVAILABLE;
-  const magnitude = MAGNITUDE_FORMAT[unit](Math.abs(delta));
+  const magnitude = UNIT_MAGNITUDE[unit](Math.abs(delta));
   if (magnitude === NOT_AVAILABLE) return magnitude;
   if (delta === 0) return `±${magnitude}`;
   return `${delta < 0 ? '−' : '+'}${magnitude}`;

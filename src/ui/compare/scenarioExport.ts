@@ -7,7 +7,8 @@ import { BAND_PERCENT, type ScenarioTable } from './scenarios.ts';
 
 /** What the table's figures mean, under it in the Markdown export. */
 export const SCENARIO_NOTES: readonly string[] = [
-  'Memory: what the device holds on the most loaded GPU (memory.deviceUsed, what "fits" is judged on) against that configuration\'s own GPU capacity; the lower share of capacity is the better headroom.',
+  'Memory: what the device holds on the most loaded GPU (memory.deviceUsed, what "fits" is judged on) against that ' +
+    "configuration's own GPU capacity; the lower share of capacity is the better headroom.",
   `Ranges: ${BAND_PERCENT} % of published runs measured within them around such a prediction (the validation set).`,
   'Tokens per day: the token budget over the wall-clock training days (goodput included). "(best)" marks the best of the scenarios in a row.',
 ];

@@ -169,7 +169,8 @@ describe('scenario exports', () => {
     const [header, first, second] = csv.split('\r\n');
     expect(
       header?.startsWith(
-        'Scenario,Model,Parameters,Active parameters,FLOPs per token (FLOP),GPU type,GPUs,Price (USD per GPU-hour),Token budget (tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,',
+        'Scenario,Model,Parameters,Active parameters,FLOPs per token (FLOP),GPU type,GPUs,Price (USD per GPU-hour),Token budget ' +
+          '(tokens),TP,PP,DP,CP,EP,Micro-batch (sequences),Pipeline schedule,',
       ),
     ).toBe(true);
     expect(first).toMatch(

@@ -9,7 +9,7 @@ import { useEffect, useRef } from 'react';
 import type { Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { createEstimator, type Estimator } from '../../worker/client.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createEngineWorker } from '../../worker/start-workers.ts';
 
 export function usePinnedEstimate(): void {
   const store = usePlannerStore();

@@ -73,7 +73,8 @@ const STACK_FIELDS: readonly StackField[] = [
     help: {
       label: 'Model code',
       explain:
-        'Whose layers the run trains: fused (Megatron-Core, Transformer Engine) or Hugging Face transformers run eagerly, whose RMSNorm keeps an fp32 copy of the hidden state and its SwiGLU one more tensor per layer.',
+        'Whose layers the run trains: fused (Megatron-Core, Transformer Engine) or Hugging Face transformers run eagerly, whose ' +
+        'RMSNorm keeps an fp32 copy of the hidden state and its SwiGLU one more tensor per layer.',
       source: 'transformers models/llama/modeling_llama.py LlamaRMSNorm and LlamaMLP (src/model/memory/model-code.ts)',
     },
   },

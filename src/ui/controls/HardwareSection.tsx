@@ -8,20 +8,20 @@ import { HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { Section } from './Section.tsx';
 
 const CUSTOM = 'custom';
-const GPU_FIELDS: readonly (HelpKey & KeyOf<'cluster.gpu'>)[] = [
-  'memoryGiB',
-  'bf16Tflops',
-  'fp8Tflops',
-  'fp32Tflops',
-  'fp4Tflops',
-  'expTeraOpsPerSecond',
-  'hbmGBps',
-  'intraNodeGBps',
-  'interNodeGBps',
-  'tdpWatts',
-  'usdPerHour',
+/** Each custom GPU figure, in the form's order, and whether it may be left empty (the engine then derives it or goes without). */
+const GPU_FIGURES: readonly { readonly key: HelpKey & KeyOf<'cluster.gpu'>; readonly optional: boolean }[] = [
+  { key: 'memoryGiB', optional: false },
+  { key: 'bf16Tflops', optional: false },
+  { key: 'fp8Tflops', optional: true },
+  { key: 'fp32Tflops', optional: true },
+  { key: 'fp4Tflops', optional: true },
+  { key: 'expTeraOpsPerSecond', optional: true },
+  { key: 'hbmGBps', optional: false },
+  { key: 'intraNodeGBps', optional: false },
+  { key: 'interNodeGBps', optional: false },
+  { key: 'tdpWatts', optional: true },
+  { key: 'usdPerHour', optional: true },
 ];
-const OPTIONAL_GPU_FIELDS = new Set<HelpKey>(['fp8Tflops', 'fp32Tflops', 'fp4Tflops', 'expTeraOpsPerSecond', 'tdpWatts', 'usdPerHour']);
 
 /** The GPU type; it opens the controls in the run's frame (FrameSection). */
 export function GpuPicker() {
@@ -61,8 +61,8 @@ function CustomGpuFields() {
     <>
       <TextField path={['cluster', 'gpu', 'name']} help={HELP.gpuName} />
       <div className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-3">
-        {GPU_FIELDS.map((key) => (
-          <NumberField key={key} path={pathUnder('cluster.gpu', key)} help={HELP[key]} optional={OPTIONAL_GPU_FIELDS.has(key)} />
+        {GPU_FIGURES.map(({ key, optional }) => (
+          <NumberField key={key} path={pathUnder('cluster.gpu', key)} help={HELP[key]} optional={optional} />
         ))}
       </div>
     </>

@@ -4,12 +4,13 @@
 // arrives, so the page's first script stays small. What the file says replaces the
 // page's fields (state/launch-import.ts); its warnings are listed, its errors alerted.
 
-import { useId, useState, type DragEvent } from 'react';
+import { useId, useState } from 'react';
 import type { FieldPath } from '../../state/doc.ts';
 import { usePlannerStore } from '../../state/react.ts';
 import { importOntoPage } from '../../state/launch-import.ts';
 import { BUTTON } from '../buttons.ts';
-import { controlId, ERROR_TEXT, HINT, INPUT } from './fields.tsx';
+import { controlId, HINT } from './fields.tsx';
+import { FilePicker, ImportFailure, PasteBox, readFileText, useDropTarget } from './importParts.tsx';
 
 type ImportModule = typeof import('../../model/import/index.ts');
 
@@ -38,7 +39,6 @@ export function LaunchImport() {
   const store = usePlannerStore();
   const [text, setText] = useState('');
   const [status, setStatus] = useState<Status | null>(null);
-  const [dragging, setDragging] = useState(false);
   const id = useId();
 
   const importText = async (value: string) => {
@@ -63,12 +63,11 @@ export function LaunchImport() {
     setStatus({ ok: true, lines, warnings: result.warnings, unstated: result.unstated });
   };
 
-  const onDrop = (e: DragEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    setDragging(false);
+  const drop = useDropTarget<HTMLDivElement>((e) => {
     const file = e.dataTransfer.files[0];
     if (file)
-      void file.text().then(
+      readFileText(
+        file,
         (t) => {
           setText(t);
           void importText(t);
@@ -82,70 +81,43 @@ export function LaunchImport() {
         void importText(dropped);
       }
     }
-  };
+  });
 
   return (
     <div
       data-testid="launch-import"
-      onDrop={onDrop}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      className={`flex flex-col gap-2 rounded border p-3 ${dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`}
+      {...drop.handlers}
+      className={
+        `flex flex-col gap-2 rounded border p-3 ` +
+        `${drop.dragging ? 'border-blue-700 bg-blue-50 dark:border-blue-300 dark:bg-gray-800' : 'border-gray-300 dark:border-gray-700'}`
+      }
     >
-      <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
-        Import a launch file (Megatron-LM script, torchtitan TOML, DeepSpeed JSON, training YAML, axolotl or LLaMA-Factory LoRA YAML)
-      </label>
-      <textarea
-        id={`${id}-text`}
-        rows={3}
-        className={`${INPUT} font-mono text-xs`}
-        value={text}
-        spellCheck={false}
+      <PasteBox
+        id={id}
+        label="Import a launch file (Megatron-LM script, torchtitan TOML, DeepSpeed JSON, training YAML, axolotl or LLaMA-Factory LoRA YAML)"
         placeholder='torchrun … pretrain_gpt.py --num-layers 32 …   or   [model] flavor = "8B" …   or   {"train_batch_size": …}'
-        aria-describedby={`${id}-hint`}
-        onChange={(e) => setText(e.target.value)}
+        hint={
+          <>
+            Paste it, choose it or drop it here. Shell variables, arrays and here-documents are resolved; the file sets the model (when it
+            says it), the batch, the layout and the framework, and keeps this page’s GPU. Each flag it cannot map is listed. Same as{' '}
+            <code>npm run import</code>.
+          </>
+        }
+        text={text}
+        onText={setText}
       />
-      <p id={`${id}-hint`} className={HINT}>
-        Paste it, choose it or drop it here. Shell variables, arrays and here-documents are resolved; the file sets the model (when it says
-        it), the batch, the layout and the framework, and keeps this page’s GPU. Each flag it cannot map is listed. Same as{' '}
-        <code>npm run import</code>.
-      </p>
       <div className="flex flex-wrap items-center gap-2">
         <button type="button" className={BUTTON} onClick={() => void importText(text)}>
           Import pasted launch file
         </button>
-        <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">
-          or choose a launch file:
-        </label>
-        <input
-          id={`${id}-file`}
-          type="file"
+        <FilePicker
+          id={id}
+          label="or choose a launch file:"
           accept=".sh,.bash,.toml,.json,.yaml,.yml,.txt,text/plain,application/json"
-          className="max-w-full text-sm text-gray-900 file:mr-2 file:rounded file:border file:border-gray-400 file:bg-gray-100 file:px-2 file:py-1 file:text-gray-900 dark:text-gray-100 dark:file:bg-gray-800 dark:file:text-gray-100"
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            if (file)
-              void file.text().then(
-                (t) => importText(t),
-                () => importText(''),
-              );
-            e.target.value = '';
-          }}
+          onFile={(file) => readFileText(file, (t) => void importText(t))}
         />
       </div>
-      {status && !status.ok && (
-        <div role="alert" className={ERROR_TEXT}>
-          <p>The launch file could not be imported:</p>
-          <ul className="list-disc pl-5">
-            {status.lines.map((line, i) => (
-              <li key={i}>{line}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {status && !status.ok && <ImportFailure what="launch file" lines={status.lines} />}
       {status?.ok && (
         <div role="status" className={HINT}>
           <p>{status.lines.join(' ')}</p>

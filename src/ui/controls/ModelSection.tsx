@@ -6,7 +6,7 @@ import { catalogMatch, readModel, type CatalogMatch } from '../../state/catalog.
 import { getAt, isPlainObject, pathUnder, type FieldPath, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { formatModelSummary } from '../format.ts';
-import { HELP, type Help } from '../help.ts';
+import { HELP, type Help, type HelpKey } from '../help.ts';
 import { CheckField, ChoiceField, HINT, NumberField, SelectField, TextField } from './fields.tsx';
 import { HfImport } from './HfImport.tsx';
 import { LaunchImport } from './LaunchImport.tsx';
@@ -116,58 +116,47 @@ function Dimensions() {
   );
 }
 
-function MoeFields() {
-  const moe = usePlanner((s) => getAt(s.document, ['model', 'moe']));
-  const ffnHidden = usePlanner((s) => getAt(s.document, ['model', 'ffnHidden']));
+/**
+ * A part of the model that may be absent (MoE, MLA): a check box that adds it (as `starter()`) or removes it,
+ * and its number fields while it is there.
+ */
+function OptionalPart<P extends 'moe' | 'mla'>(props: {
+  part: P;
+  starter: () => unknown;
+  keys: readonly (HelpKey & KeyOf<`model.${P}`>)[];
+}) {
+  const { part, starter, keys } = props;
+  const value = usePlanner((s) => getAt(s.document, pathUnder('model', part)));
   const replace = useReplaceRepaired();
-  const on = isPlainObject(moe);
-  const field = (key: KeyOf<'model.moe'>, help: Help) => <NumberField path={pathUnder('model.moe', key)} help={help} />;
+  const on = isPlainObject(value);
   return (
     <>
       <CheckField
-        path={['model', 'moe']}
-        help={HELP.moe}
+        path={pathUnder('model', part)}
+        help={HELP[part]}
         fallback={on}
-        onChange={(checked) =>
-          replace(['model', 'moe'], checked ? { ...MOE_STARTER, expertFfnHidden: typeof ffnHidden === 'number' ? ffnHidden : 4096 } : null)
-        }
+        onChange={(checked) => replace(pathUnder('model', part), checked ? starter() : null)}
       />
       {on && (
         <Grid>
-          {field('experts', HELP.experts)}
-          {field('topK', HELP.topK)}
-          {field('expertFfnHidden', HELP.expertFfnHidden)}
-          {field('sharedExperts', HELP.sharedExperts)}
-          {field('denseLayers', HELP.denseLayers)}
+          {keys.map((key) => (
+            <NumberField key={key} path={pathUnder(`model.${part}`, key)} help={HELP[key]} />
+          ))}
         </Grid>
       )}
     </>
   );
 }
 
+function MoeFields() {
+  const ffnHidden = usePlanner((s) => getAt(s.document, ['model', 'ffnHidden']));
+  const starter = () => ({ ...MOE_STARTER, expertFfnHidden: typeof ffnHidden === 'number' ? ffnHidden : 4096 });
+  return <OptionalPart part="moe" starter={starter} keys={['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers']} />;
+}
+
 function MlaFields() {
-  const mla = usePlanner((s) => getAt(s.document, ['model', 'mla']));
-  const replace = useReplaceRepaired();
-  const on = isPlainObject(mla);
-  const field = (key: KeyOf<'model.mla'>, help: Help) => <NumberField path={pathUnder('model.mla', key)} help={help} />;
   return (
-    <>
-      <CheckField
-        path={['model', 'mla']}
-        help={HELP.mla}
-        fallback={on}
-        onChange={(checked) => replace(['model', 'mla'], checked ? MLA_STARTER : null)}
-      />
-      {on && (
-        <Grid>
-          {field('qLoraRank', HELP.qLoraRank)}
-          {field('kvLoraRank', HELP.kvLoraRank)}
-          {field('qkNopeHeadDim', HELP.qkNopeHeadDim)}
-          {field('qkRopeHeadDim', HELP.qkRopeHeadDim)}
-          {field('vHeadDim', HELP.vHeadDim)}
-        </Grid>
-      )}
-    </>
+    <OptionalPart part="mla" starter={() => MLA_STARTER} keys={['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim']} />
   );
 }
 

@@ -19,7 +19,8 @@ const DISPATCHER: StackField = {
   help: {
     label: 'Token dispatcher',
     explain:
-      'How tokens travel to their experts and back. All-to-all waits for the host to learn how many tokens each expert gets, once per MoE layer; DeepEP and HybridEP send a token once per node it visits, not once per expert.',
+      'How tokens travel to their experts and back. All-to-all waits for the host to learn how many tokens each expert gets, ' +
+      'once per MoE layer; DeepEP and HybridEP send a token once per node it visits, not once per expert.',
     source:
       'Megatron-Core --moe-token-dispatcher-type (token_dispatcher.py) and --moe-flex-dispatcher-backend; deepseek-ai/DeepEP performance tables',
   },
@@ -32,9 +33,11 @@ const CUDA_GRAPHS: StackField = {
   help: {
     label: 'CUDA graphs',
     explain:
-      "Replaying captured kernels saves launch time. Per-module graphs leave the dispatcher's host wait in place; a whole-iteration graph removes it, since nothing waits for the host.",
+      "Replaying captured kernels saves launch time. Per-module graphs leave the dispatcher's host wait in place; a " +
+      'whole-iteration graph removes it, since nothing waits for the host.',
     source:
-      'Megatron-LM --cuda-graph-impl transformer_engine with --cuda-graph-scope attn moe_router moe_preprocess, or local with full_iteration; Megatron-Bridge cuda-graphs skill card (Qwen3-30B-A3B 623 → 484 ms per iteration)',
+      'Megatron-LM --cuda-graph-impl transformer_engine with --cuda-graph-scope attn moe_router moe_preprocess, or local with ' +
+      'full_iteration; Megatron-Bridge cuda-graphs skill card (Qwen3-30B-A3B 623 → 484 ms per iteration)',
   },
 };
 
@@ -48,7 +51,8 @@ const HELP_EP_OVERLAP: Help = {
 const HELP_CAPACITY: Help = {
   label: 'Expert capacity factor',
   explain:
-    'Empty: dropless, every token reaches its experts. A number such as 1.25: each expert takes at most 1.25 × its fair share of tokens, drops the rest, and pads its input up to that size.',
+    'Empty: dropless, every token reaches its experts. A number such as 1.25: each expert takes at most 1.25 × its fair share ' +
+    'of tokens, drops the rest, and pads its input up to that size.',
   formula: 'tokens per expert = capacity factor × tokens × top-k / experts',
   source: 'Megatron-LM --moe-expert-capacity-factor with --moe-pad-expert-input-to-capacity',
 };

@@ -44,7 +44,10 @@ export function Section({ title, id, children }: { title: string; id: string; ch
           aria-expanded={open}
           aria-controls={bodyId}
           onClick={toggle}
-          className="flex w-full cursor-pointer items-center gap-2 rounded-lg p-3 text-left focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+          className={
+            'flex w-full cursor-pointer items-center gap-2 rounded-lg p-3 text-left focus-visible:outline-2 ' +
+            'focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300'
+          }
         >
           <span aria-hidden="true" className={`text-xs text-gray-700 transition-transform dark:text-gray-300 ${open ? 'rotate-90' : ''}`}>
             ▶

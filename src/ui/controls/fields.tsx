@@ -42,7 +42,12 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
   if (!more && !hintId) return null;
   return (
     <details className="text-xs text-gray-700 dark:text-gray-300">
-      <summary className="w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300">
+      <summary
+        className={
+          'w-fit cursor-pointer rounded text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 ' +
+          'focus-visible:outline-blue-700 dark:text-blue-300'
+        }
+      >
         {more ? 'Why, formula and source' : 'Why'}
         <span className="sr-only"> for {help.label}</span>
       </summary>
@@ -56,6 +61,16 @@ export const HelpDetails = memo(function HelpDetails({ help, hintId }: { help: H
     </details>
   );
 });
+
+/** The engine's error for the field, in the field's words (`${id}-error`, for the control's aria-describedby); nothing when none. */
+function FieldError({ id, error, label }: { id: string; error: string | null; label: string }) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} className={ERROR_TEXT}>
+      {messageInWords(error, label)}
+    </p>
+  );
+}
 
 /** Label on top (the value right of it), control, offered values, error; the why, formula and source behind one disclosure. */
 export function FieldShell(props: {
@@ -77,11 +92,7 @@ export function FieldShell(props: {
       </div>
       {children}
       {extra}
-      {error && (
-        <p id={`${id}-error`} className={ERROR_TEXT}>
-          {messageInWords(error, help.label)}
-        </p>
-      )}
+      <FieldError id={id} error={error} label={help.label} />
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );
@@ -350,11 +361,7 @@ export function CheckField(props: {
           Not available now: {disabledReason}.
         </p>
       )}
-      {error && (
-        <p id={`${id}-error`} className={ERROR_TEXT}>
-          {messageInWords(error, help.label)}
-        </p>
-      )}
+      <FieldError id={id} error={error} label={help.label} />
       <HelpDetails help={help} hintId={`${id}-hint`} />
     </div>
   );

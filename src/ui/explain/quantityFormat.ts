@@ -32,42 +32,30 @@ function bigCount(value: number): string {
   return Math.abs(value) < 1e6 ? grouped.format(value) : compact.format(value);
 }
 
+const groupedCount = (v: number) => grouped.format(v);
+
+/** How each unit the engine computes in reads in a formula. */
+const QUANTITY_FORMAT: Readonly<Record<Quantity['unit'], (value: number) => string>> = {
+  bytes: formatFormulaBytes,
+  'bytes-per-parameter': (v) => `${formatNumber(v)} B`,
+  parameters: bigCount,
+  count: groupedCount,
+  gpus: groupedCount,
+  sequences: groupedCount,
+  tokens: bigCount,
+  seconds: formatSeconds,
+  'tokens-per-second': formatTokensPerSecond,
+  flop: formatFlops,
+  'flop-per-second': formatFlopRate,
+  fraction: formatPercent,
+  days: formatDays,
+  'hours-per-day': (v) => `${grouped.format(v)} h/day`,
+  'seconds-per-day': (v) => `${grouped.format(v)} s/day`,
+  'gpu-hours': formatGpuHours,
+  usd: formatUsd,
+  'usd-per-gpu-hour': (v) => `${formatUsd(v)}/GPU-hour`,
+};
+
 export function formatQuantity(q: Quantity): string {
-  const v = q.value;
-  switch (q.unit) {
-    case 'bytes':
-      return formatFormulaBytes(v);
-    case 'bytes-per-parameter':
-      return `${formatNumber(v)} B`;
-    case 'parameters':
-      return bigCount(v);
-    case 'count':
-    case 'gpus':
-    case 'sequences':
-      return grouped.format(v);
-    case 'tokens':
-      return bigCount(v);
-    case 'seconds':
-      return formatSeconds(v);
-    case 'tokens-per-second':
-      return formatTokensPerSecond(v);
-    case 'flop':
-      return formatFlops(v);
-    case 'flop-per-second':
-      return formatFlopRate(v);
-    case 'fraction':
-      return formatPercent(v);
-    case 'days':
-      return formatDays(v);
-    case 'hours-per-day':
-      return `${grouped.format(v)} h/day`;
-    case 'seconds-per-day':
-      return `${grouped.format(v)} s/day`;
-    case 'gpu-hours':
-      return formatGpuHours(v);
-    case 'usd':
-      return formatUsd(v);
-    case 'usd-per-gpu-hour':
-      return `${formatUsd(v)}/GPU-hour`;
-  }
+  return QUANTITY_FORMAT[q.unit](q.value);
 }

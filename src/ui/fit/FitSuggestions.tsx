@@ -11,8 +11,7 @@ import type { FitGroup, FitSuggestion } from '../../model/search/index.ts';
 import { withFieldChanges, type Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { FitSuggestionsAnswer } from '../../worker/api.ts';
-import { createFixesWorker } from '../../worker/create-fixes-worker.ts';
-import { createFitSuggester, SUGGEST_TIMEOUT_MS, type FitSuggester } from '../../worker/suggest-client.ts';
+import { fullFixes, quickFixes } from '../../worker/page-clients.ts';
 import { BUTTON } from '../buttons.ts';
 import { formatCount, formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond } from '../format.ts';
 
@@ -22,15 +21,6 @@ import { formatCount, formatDays, formatGiB, formatNumber, formatPercent, format
  * within 2 s of the edit).
  */
 const ASK_AFTER_MS = 300;
-
-/** Two workers of their own: the quick knob fixes never wait behind a layout search, nor the estimator behind either. */
-let quick: FitSuggester | null = null;
-let full: FitSuggester | null = null;
-function suggesters(): { quick: FitSuggester; full: FitSuggester } {
-  quick ??= createFitSuggester(createFixesWorker, SUGGEST_TIMEOUT_MS, false);
-  full ??= createFitSuggester(createFixesWorker, SUGGEST_TIMEOUT_MS, true);
-  return { quick, full };
-}
 
 /** The document with the suggestion's fields set: what one click applies. */
 export function withSuggestion(document: Doc, suggestion: Pick<FitSuggestion, 'changes'>): Doc {
@@ -108,7 +98,7 @@ function useFixes(document: Doc | null, wanted: boolean): Fixes | null | 'asking
       last = performance.now();
       stop?.abort();
       const signal = (stop = new AbortController()).signal;
-      const { quick: first, full: then } = suggesters();
+      const [first, then] = [quickFixes(), fullFixes()];
       void first.request(doc).then((a) => {
         if (!live || !a) return;
         answers.current.set(doc, { quick: a, full: null });
@@ -168,7 +158,10 @@ export function FitSuggestions({ output, document }: { output: EstimateOutput; d
       data-testid="fit-suggestions"
       aria-busy={fixes === 'asking' || searching ? true : undefined}
       data-stale={stale ? 'true' : undefined}
-      className={`rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`}
+      className={
+        `rounded-lg border border-amber-600 bg-amber-50 p-3 text-sm text-gray-900 dark:border-amber-400 ` +
+        `dark:bg-gray-900 dark:text-gray-100 ${stale ? 'border-dashed' : ''}`
+      }
     >
       <h2 id="fit-suggestions-title" className="font-semibold">
         Make it fit{stale && <span className="font-normal"> (for the previous input)</span>}

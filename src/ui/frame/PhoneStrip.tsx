@@ -59,7 +59,10 @@ export function PhoneStrip() {
       aria-label="Answer at a glance"
       data-testid={PHONE_STRIP_TEST_ID}
       data-stale={stale ? 'true' : undefined}
-      className="sticky top-0 z-20 -mx-4 flex flex-col gap-0.5 border-b border-gray-300 bg-white/95 px-4 py-1.5 shadow-sm backdrop-blur min-[700px]:hidden dark:border-gray-700 dark:bg-gray-950/95"
+      className={
+        'sticky top-0 z-20 -mx-4 flex flex-col gap-0.5 border-b border-gray-300 bg-white/95 px-4 py-1.5 shadow-sm ' +
+        'backdrop-blur min-[700px]:hidden dark:border-gray-700 dark:bg-gray-950/95'
+      }
     >
       {output ? (
         <div className={stale ? STALE_CLASS : undefined}>

@@ -42,7 +42,10 @@ function LaunchBlock({ item }: { item: LaunchExport }) {
         tabIndex={0}
         role="region"
         aria-label={`${item.label} export (scrollable)`}
-        className="max-h-80 overflow-auto rounded border border-gray-300 bg-gray-50 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-gray-600 dark:bg-gray-900 dark:focus-visible:outline-blue-300"
+        className={
+          'max-h-80 overflow-auto rounded border border-gray-300 bg-gray-50 focus-visible:outline-2 ' +
+          'focus-visible:outline-blue-700 dark:border-gray-600 dark:bg-gray-900 dark:focus-visible:outline-blue-300'
+        }
       >
         <pre data-testid={`launch-${item.target}`} className="p-2 font-mono text-xs text-gray-900 dark:text-gray-100">
           {item.launch.text}

@@ -52,7 +52,8 @@ function OneChart({ spec, report }: { spec: ChartSpec; report: LogReport }) {
   const caption =
     marks.length === 0
       ? `${spec.title} over ${points.length} logged steps (${points[0]?.[0]}–${points[points.length - 1]?.[0]}); nothing flagged.`
-      : `${spec.title} over ${points.length} logged steps; flagged: ${marks.slice(0, 8).map(anomalyWords).join('; ')}${marks.length > 8 ? `; and ${marks.length - 8} more` : ''}.`;
+      : `${spec.title} over ${points.length} logged steps; flagged: ` +
+        `${marks.slice(0, 8).map(anomalyWords).join('; ')}${marks.length > 8 ? `; and ${marks.length - 8} more` : ''}.`;
   return (
     <figure data-testid={`log-chart-${spec.id}`} className="flex flex-col gap-1">
       <figcaption className="text-sm font-medium text-gray-900 dark:text-gray-100">{spec.title}</figcaption>

@@ -6,15 +6,16 @@
 // The comparison follows the page: when the configuration changes it is marked stale and
 // computed again (in a worker) once the edits settle, with a button to refresh it at once.
 
-import { Suspense, lazy, useEffect, useId, useState, type DragEvent } from 'react';
+import { Suspense, lazy, useEffect, useId, useState } from 'react';
 import type { LogAnswer } from '../../worker/log-api.ts';
 import type { LogReport, MeasuredFigure } from '../../model/log/index.ts';
 import type { RunMeasurement } from '../../model/validation/index.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createLogWorker } from '../../worker/create-log-worker.ts';
+import { createLogWorker } from '../../worker/start-workers.ts';
 import { compareLogInWorker, readLogInWorker } from '../../worker/log-client.ts';
 import { BUTTON } from '../buttons.ts';
-import { HINT, INPUT } from '../controls/fields.tsx';
+import { HINT } from '../controls/fields.tsx';
+import { FilePicker, PasteBox, useDropTarget } from '../controls/importParts.tsx';
 import { Section } from '../controls/Section.tsx';
 import { fitAndApply, type FitStatus } from '../calibrate/apply-fit.ts';
 import { formatGiB, formatNumber, formatPercent, formatSeconds } from '../format.ts';
@@ -238,7 +239,6 @@ export function LogSection() {
   const [progress, setProgress] = useState<number | null>(null);
   const [answer, setAnswer] = useState<LogAnswer | null>(null);
   const [comparedWith, setComparedWith] = useState<unknown>(null);
-  const [dragging, setDragging] = useState(false);
   const staleness = useFreshComparison(answer, setAnswer, comparedWith, setComparedWith);
 
   const read = async (source: Blob | string) => {
@@ -250,12 +250,10 @@ export function LogSection() {
     setComparedWith(document);
     setAnswer(result);
   };
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
+  const drop = useDropTarget<HTMLDivElement>((e) => {
     const file = e.dataTransfer.files[0];
     if (file) void read(file);
-  };
+  });
   return (
     <Section title="Training log" id="training-log">
       <p className={HINT}>
@@ -265,25 +263,18 @@ export function LogSection() {
       </p>
       <div
         data-testid="log-drop"
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        className={`flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ${dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`}
+        {...drop.handlers}
+        className={
+          `flex flex-col gap-2 rounded-md border-2 border-dashed p-2 ` +
+          `${drop.dragging ? 'border-blue-700 dark:border-blue-300' : 'border-gray-400 dark:border-gray-600'}`
+        }
       >
-        <label htmlFor={`${id}-text`} className="text-sm font-medium text-gray-900 dark:text-gray-100">
-          Paste a training log, or drop its file here
-        </label>
-        <textarea
-          id={`${id}-text`}
-          rows={3}
-          className={`${INPUT} font-mono text-xs`}
-          value={text}
-          onChange={(e) => setText(e.target.value)}
+        <PasteBox
+          id={id}
+          label="Paste a training log, or drop its file here"
           placeholder=" iteration 10/ 1000 | … | elapsed time per iteration (ms): 2500.0 | … | lm loss: 2.5E+00 | …"
-          spellCheck={false}
+          text={text}
+          onText={setText}
         />
         <div className="flex flex-wrap items-center gap-3">
           <button
@@ -296,20 +287,7 @@ export function LogSection() {
           >
             Read the pasted log
           </button>
-          <label htmlFor={`${id}-file`} className="text-sm text-gray-900 dark:text-gray-100">
-            Choose a log file
-          </label>
-          <input
-            id={`${id}-file`}
-            type="file"
-            accept=".log,.txt,.out,.err,text/plain"
-            className="text-sm"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) void read(f);
-              e.target.value = '';
-            }}
-          />
+          <FilePicker id={id} label="Choose a log file" accept=".log,.txt,.out,.err,text/plain" plain onFile={(f) => void read(f)} />
         </div>
       </div>
       {progress !== null && (

@@ -17,6 +17,35 @@ const HEIGHT = 60;
 const rangeText = percentileText;
 
 /** The date (or day) each quarter of the token budget is reached, the median run with its p10–p90. */
+/** The header row: one column head for each name. */
+function HeadRow({ names }: { names: readonly string[] }) {
+  return (
+    <tr>
+      {names.map((name) => (
+        <th key={name} scope="col" className={HEAD}>
+          {name}
+        </th>
+      ))}
+    </tr>
+  );
+}
+
+/** A body row: its name, then its figures. */
+function FigureRow({ name, cells }: { name: string; cells: readonly string[] }) {
+  return (
+    <tr>
+      <th scope="row" className={HEAD}>
+        {name}
+      </th>
+      {cells.map((cell, i) => (
+        <td key={i} className={CELL}>
+          {cell}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
 function Milestones({ completion }: { completion: Completion }) {
   const rows = milestoneWords(completion);
   if (rows.length === 0) return null;
@@ -26,27 +55,11 @@ function Milestones({ completion }: { completion: Completion }) {
         When each quarter of the token budget is reached{completion.endDate ? '' : ' (days from the start; set a start date for dates)'}
       </caption>
       <thead>
-        <tr>
-          <th scope="col" className={HEAD}>
-            Share
-          </th>
-          <th scope="col" className={HEAD}>
-            Median run
-          </th>
-          <th scope="col" className={HEAD}>
-            Range
-          </th>
-        </tr>
+        <HeadRow names={['Share', 'Median run', 'Range']} />
       </thead>
       <tbody>
         {rows.map((m) => (
-          <tr key={m.share}>
-            <th scope="row" className={HEAD}>
-              {m.share}
-            </th>
-            <td className={CELL}>{m.when}</td>
-            <td className={CELL}>{m.range}</td>
-          </tr>
+          <FigureRow key={m.share} name={m.share} cells={[m.when, m.range]} />
         ))}
       </tbody>
     </table>
@@ -110,66 +123,26 @@ export function CompletionPanel({ output }: { output: EstimateOutput }) {
         <table className="mt-2 text-sm" data-testid="capacity-comparison">
           <caption className="text-left text-sm">On-demand and spot, the median run with its p10–p90 range</caption>
           <thead>
-            <tr>
-              <th scope="col" className={HEAD}>
-                Capacity
-              </th>
-              <th scope="col" className={HEAD}>
-                Days
-              </th>
-              <th scope="col" className={HEAD}>
-                Dollars
-              </th>
-            </tr>
+            <HeadRow names={['Capacity', 'Days', 'Dollars']} />
           </thead>
           <tbody>
-            <tr>
-              <th scope="row" className={HEAD}>
-                On-demand
-              </th>
-              <td className={CELL}>{rangeText(onDemand.days, formatDays)}</td>
-              <td className={CELL}>{rangeText(onDemand.usd, formatUsd)}</td>
-            </tr>
-            <tr>
-              <th scope="row" className={HEAD}>
-                Spot
-              </th>
-              <td className={CELL}>{rangeText(completion.days, formatDays)}</td>
-              <td className={CELL}>{rangeText(completion.usd, formatUsd)}</td>
-            </tr>
+            <FigureRow name="On-demand" cells={[rangeText(onDemand.days, formatDays), rangeText(onDemand.usd, formatUsd)]} />
+            <FigureRow name="Spot" cells={[rangeText(completion.days, formatDays), rangeText(completion.usd, formatUsd)]} />
           </tbody>
         </table>
       ) : (
         <table className="mt-2 text-sm">
           <caption className="text-left text-sm">The run's end over the simulated runs</caption>
           <thead>
-            <tr>
-              <th scope="col" className={HEAD}>
-                Percentile
-              </th>
-              <th scope="col" className={HEAD}>
-                Days
-              </th>
-              <th scope="col" className={HEAD}>
-                Dollars
-              </th>
-              {endDate && (
-                <th scope="col" className={HEAD}>
-                  Ends on
-                </th>
-              )}
-            </tr>
+            <HeadRow names={['Percentile', 'Days', 'Dollars', ...(endDate ? ['Ends on'] : [])]} />
           </thead>
           <tbody>
             {(['p10', 'p50', 'p90'] as const).map((p) => (
-              <tr key={p}>
-                <th scope="row" className={HEAD}>
-                  {p}
-                </th>
-                <td className={CELL}>{formatDays(completion.days[p])}</td>
-                <td className={CELL}>{formatUsd(completion.usd[p])}</td>
-                {endDate && <td className={CELL}>{endDate[p]}</td>}
-              </tr>
+              <FigureRow
+                key={p}
+                name={p}
+                cells={[formatDays(completion.days[p]), formatUsd(completion.usd[p]), ...(endDate ? [endDate[p]] : [])]}
+              />
             ))}
           </tbody>
         </table>

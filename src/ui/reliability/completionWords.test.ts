@@ -49,7 +49,8 @@ describe("the completion panel's words", () => {
 
   it('the elastic choice with its effect: carrying on against waiting', () => {
     expect(elasticWords({ ...BASE, waiting: { days: P(55, 55.4, 55.9), usd: BASE.usd } })).toBe(
-      'Carrying on with the nodes left (elastic): 54.2 days (p10 53.9 days, p90 54.6 days); waiting for each lost node instead: 55.4 days (p10 55 days, p90 55.9 days).',
+      'Carrying on with the nodes left (elastic): 54.2 days (p10 53.9 days, p90 54.6 days); waiting for each lost node instead: ' +
+        '55.4 days (p10 55 days, p90 55.9 days).',
     );
     expect(elasticWords(BASE)).toBeNull();
   });

@@ -46,5 +46,8 @@ export function medianIntervalWords(c: Completion, youngDalyMinutes: number | nu
 /** An elastic run that carries on, against the same run waiting for each lost node; null when the run waits. */
 export function elasticWords(c: Completion): string | null {
   if (!c.waiting) return null;
-  return `Carrying on with the nodes left (elastic): ${percentileText(c.days, formatDays)}; waiting for each lost node instead: ${percentileText(c.waiting.days, formatDays)}.`;
+  return (
+    `Carrying on with the nodes left (elastic): ${percentileText(c.days, formatDays)}; waiting for each lost node instead: ` +
+    `${percentileText(c.waiting.days, formatDays)}.`
+  );
 }

@@ -4,10 +4,11 @@
 // Loaded lazily with recharts; a summary and a table repeat it for screen readers; the
 // day limit is drawn as a dashed line.
 
-import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from 'recharts';
+import { ReferenceLine, Scatter, Tooltip, ZAxis } from 'recharts';
 import type { CostFront } from '../../model/search/index.ts';
 import { ChartLegend, ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatCount, formatCountOf, formatDays, formatNumber, formatUsd } from '../format.ts';
+import { ScatterFrame, type ScatterAxis } from './ScatterFrame.tsx';
 import { layoutText } from './searchTable.ts';
 
 /** Okabe–Ito blue, vermillion, bluish green, reddish purple, orange, sky blue: told apart with colour-vision deficiency. */
@@ -19,7 +20,10 @@ function summary(fronts: readonly CostFront[]): string {
     const first = f.points[0];
     const last = f.points[f.points.length - 1];
     if (!first || !last) return `${f.name}: no cluster size meets the limits`;
-    return `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCountOf(first.gpus, 'GPU')} to ${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCountOf(last.gpus, 'GPU')}`;
+    return (
+      `${f.name}: ${formatDays(first.days)} for ${formatUsd(first.usd)} on ${formatCountOf(first.gpus, 'GPU')} to ` +
+      `${formatDays(last.days)} for ${formatUsd(last.usd)} on ${formatCountOf(last.gpus, 'GPU')}`
+    );
   });
   return `Cost against days to train, per GPU type. ${parts.join('; ')}.`;
 }
@@ -29,25 +33,7 @@ function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
     <ChartTable
       summary="Cost against days as a table"
       label="Cost against days"
-      head={
-        <>
-          <th scope="col" className="px-2 text-left">
-            GPU
-          </th>
-          <th scope="col" className="px-2">
-            GPUs
-          </th>
-          <th scope="col" className="px-2">
-            Days
-          </th>
-          <th scope="col" className="px-2">
-            Cost
-          </th>
-          <th scope="col" className="px-2 text-left">
-            Layout
-          </th>
-        </>
-      }
+      columns={[{ words: 'GPU' }, 'GPUs', 'Days', 'Cost', { words: 'Layout' }]}
     >
       {fronts.flatMap((f) =>
         f.points.map((p, i) => (
@@ -64,6 +50,9 @@ function FrontsTable({ fronts }: { fronts: readonly CostFront[] }) {
   );
 }
 
+const X_AXIS: ScatterAxis = { dataKey: 'days', name: 'Days', label: 'Days to train', tick: formatNumber };
+const Y_AXIS: ScatterAxis = { dataKey: 'usd', name: 'Cost', label: 'Cost', tick: formatUsd, width: 72 };
+
 export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly CostFront[]; maxDays: number | null }) {
   if (fronts.every((f) => f.points.length === 0))
     return <ChartUnavailable>No cost-against-days curve: no cluster size met the limits.</ChartUnavailable>;
@@ -74,46 +63,17 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
   }));
   return (
     <figure className="flex flex-col">
-      <div data-testid="cost-days-chart" role="img" aria-label={summary(fronts)} className="text-gray-700 dark:text-gray-300">
-        <ScatterChart
-          responsive
-          accessibilityLayer={false}
-          margin={{ top: 16, right: 24, bottom: 24, left: 24 }}
-          style={{ width: '100%', height: 300 }}
-        >
-          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            type="number"
-            dataKey="days"
-            name="Days"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
-            tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Days to train', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
-          />
-          <YAxis
-            type="number"
-            dataKey="usd"
-            name="Cost"
-            domain={['auto', 'auto']}
-            width={72}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
-            tickFormatter={(v: number) => formatUsd(v)}
-            label={{ value: 'Cost', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
-          />
-          <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
-          <Tooltip
-            {...TOOLTIP_STYLES}
-            formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))}
-          />
-          {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
-          {series.map((s) => (
-            <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
-          ))}
-        </ScatterChart>
-      </div>
+      <ScatterFrame testId="cost-days-chart" summary={summary(fronts)} left={24} height={300} x={X_AXIS} y={Y_AXIS}>
+        <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
+        <Tooltip
+          {...TOOLTIP_STYLES}
+          formatter={(v, name) => (typeof v === 'number' ? (name === 'Cost' ? formatUsd(v) : formatNumber(v)) : String(v))}
+        />
+        {maxDays !== null && <ReferenceLine x={maxDays} stroke="currentColor" strokeDasharray="4 4" ifOverflow="extendDomain" />}
+        {series.map((s) => (
+          <Scatter key={s.gpu} name={s.name} data={s.data} fill={s.color} line={{ stroke: s.color }} isAnimationActive={false} />
+        ))}
+      </ScatterFrame>
       <ChartLegend
         items={series.map((s) => ({ key: s.gpu, label: s.name, color: s.color }))}
         {...(maxDays !== null ? { extra: { label: `Day limit (${formatDays(maxDays)})`, color: '#6b7280', dashed: true } } : {})}

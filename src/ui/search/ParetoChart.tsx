@@ -2,10 +2,11 @@
 // (closed-form step time, as the search ranked), each point a layout no other beats on
 // both. Loaded lazily with recharts; a summary and a table repeat it for screen readers.
 
-import { CartesianGrid, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { Scatter, Tooltip } from 'recharts';
 import type { SearchDocumentOutput } from '../../model/search/index.ts';
 import { ChartTable, ChartUnavailable, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatGiB, formatNumber, formatTokensPerSecond } from '../format.ts';
+import { ScatterFrame, type ScatterAxis } from './ScatterFrame.tsx';
 import { layoutText } from './searchTable.ts';
 import { GiB } from '../../model/input/index.ts';
 
@@ -26,23 +27,7 @@ function summary(front: readonly FrontPoint[]): string {
 
 function FrontTable({ front }: { front: readonly FrontPoint[] }) {
   return (
-    <ChartTable
-      summary="The front as a table"
-      label="Pareto front"
-      head={
-        <>
-          <th scope="col" className="px-2">
-            Memory per GPU
-          </th>
-          <th scope="col" className="px-2">
-            Tokens/s
-          </th>
-          <th scope="col" className="px-2 text-left">
-            Layout
-          </th>
-        </>
-      }
-    >
+    <ChartTable summary="The front as a table" label="Pareto front" columns={['Memory per GPU', 'Tokens/s', { words: 'Layout' }]}>
       {front.map((p, i) => (
         <tr key={i}>
           <td className="px-2">{formatGiB(p.memoryBytes)}</td>
@@ -54,44 +39,24 @@ function FrontTable({ front }: { front: readonly FrontPoint[] }) {
   );
 }
 
+const X_AXIS: ScatterAxis = {
+  dataKey: 'memoryGiB',
+  name: 'Memory per GPU',
+  unit: ' GiB',
+  label: 'Memory per GPU (GiB)',
+  tick: formatNumber,
+};
+const Y_AXIS: ScatterAxis = { dataKey: 'tokensPerSecond', name: 'Tokens/s', label: 'Tokens/s', tick: (v) => formatNumber(v / 1000) + 'k' };
+
 export default function ParetoChart({ front }: { front: readonly FrontPoint[] }) {
   if (front.length === 0) return <ChartUnavailable>No Pareto front: no layout fitted.</ChartUnavailable>;
   const points = front.map((p) => ({ memoryGiB: p.memoryBytes / GiB, tokensPerSecond: p.tokensPerSecond }));
   return (
     <figure className="flex flex-col">
-      <div data-testid="pareto-chart" role="img" aria-label={summary(front)} className="text-gray-700 dark:text-gray-300">
-        <ScatterChart
-          responsive
-          accessibilityLayer={false}
-          margin={{ top: 16, right: 24, bottom: 24, left: 16 }}
-          style={{ width: '100%', height: 280 }}
-        >
-          <CartesianGrid stroke="currentColor" strokeOpacity={0.15} />
-          <XAxis
-            type="number"
-            dataKey="memoryGiB"
-            name="Memory per GPU"
-            unit=" GiB"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
-            tickFormatter={(v: number) => formatNumber(v)}
-            label={{ value: 'Memory per GPU (GiB)', position: 'insideBottom', offset: -12, fill: 'currentColor', fontSize: 12 }}
-          />
-          <YAxis
-            type="number"
-            dataKey="tokensPerSecond"
-            name="Tokens/s"
-            domain={['auto', 'auto']}
-            tick={{ fill: 'currentColor', fontSize: 12 }}
-            stroke="currentColor"
-            tickFormatter={(v: number) => formatNumber(v / 1000) + 'k'}
-            label={{ value: 'Tokens/s', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
-          />
-          <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
-          <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
-        </ScatterChart>
-      </div>
+      <ScatterFrame testId="pareto-chart" summary={summary(front)} left={16} height={280} x={X_AXIS} y={Y_AXIS}>
+        <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
+        <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
+      </ScatterFrame>
       <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
         Throughput against memory per GPU: each point is a layout that no other is both faster and smaller than.
       </figcaption>

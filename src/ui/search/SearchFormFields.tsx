@@ -3,10 +3,11 @@
 // splits, tensor parallelism kept inside a node, the degrees held at their current value,
 // and the GPU and dollar limits; when sizing, the GPU types, GPU range and day limit.
 
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import { SEARCH_OBJECTIVES, type SearchObjective } from '../../model/search/index.ts';
 import type { Doc } from '../../state/doc.ts';
-import { HINT, INPUT } from '../controls/fields.tsx';
+import { INPUT } from '../controls/fields.tsx';
+import { CheckRow, Field, LABEL, toggled, TypedNumberFields, type TypedNumber } from '../controls/SettingField.tsx';
 import { FIXABLE, OBJECTIVE_LABELS, currentDegree, type FixableKey, type SearchMode } from './searchRequest.ts';
 import { SizingFields, type SizingText } from './SizingFields.tsx';
 import { formatPercent } from '../format.ts';
@@ -45,22 +46,21 @@ function marginHint(tight: number): string {
   );
 }
 
-const LABEL = 'text-sm font-medium text-gray-900 dark:text-gray-100';
-
-function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: ReactNode }) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className={LABEL}>
-        {label}
-      </label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className={HINT}>
-          {hint}
-        </p>
-      )}
-    </div>
-  );
+/** The limits: the GPU count (not when sizing: the sizing range is), the budget and the memory kept free. */
+function limitFields(sizing: boolean, clusterGpus: number | null, tight: number): TypedNumber<'maxGpus' | 'maxUsd' | 'margin'>[] {
+  const gpus: TypedNumber<'maxGpus'> = {
+    key: 'maxGpus',
+    suffix: 'gpus',
+    label: 'Max GPUs',
+    hint: `Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`,
+    inputMode: 'numeric',
+    placeholder: clusterGpus === null ? '' : String(clusterGpus),
+  };
+  return [
+    ...(sizing ? [] : [gpus]),
+    { key: 'maxUsd', suffix: 'usd', label: 'Budget ($)', hint: 'Optional: leave out runs that cost more', inputMode: 'decimal' },
+    { key: 'margin', suffix: 'margin', label: 'Memory kept free (%)', hint: marginHint(tight), inputMode: 'decimal' },
+  ];
 }
 
 export function SearchFormFields(props: {
@@ -75,8 +75,7 @@ export function SearchFormFields(props: {
   // A number, not the output: the form redraws only when the share changes, not on every answer.
   const tight = usePlanner((s) => (s.output && s.output.errors.length === 0 ? fitAssessment(s.output).tightFromShare : tightFromShare()));
   const set = (patch: Partial<FormText>) => onChange({ ...form, ...patch });
-  const setFixed = (key: FixableKey, fixed: boolean) =>
-    set({ fixed: fixed ? [...form.fixed.filter((k) => k !== key), key] : form.fixed.filter((k) => k !== key) });
+  const setFixed = (key: FixableKey, fixed: boolean) => set({ fixed: toggled(form.fixed, key, fixed) });
   const sizing = form.mode === 'sizing';
   const objectiveKey = sizing ? 'sizingObjective' : 'objective';
   return (
@@ -127,70 +126,21 @@ export function SearchFormFields(props: {
             onChange={(e) => set({ topK: e.target.value })}
           />
         </Field>
-        {!sizing && (
-          <Field
-            id={`${id}-gpus`}
-            label="Max GPUs"
-            hint={`Empty: ${clusterGpus ?? 'the cluster size'} only. Else GPUs per node × 2^k up to it, and it`}
-          >
-            <input
-              id={`${id}-gpus`}
-              inputMode="numeric"
-              className={INPUT}
-              value={form.maxGpus}
-              placeholder={clusterGpus === null ? '' : String(clusterGpus)}
-              aria-describedby={`${id}-gpus-hint`}
-              onChange={(e) => set({ maxGpus: e.target.value })}
-            />
-          </Field>
-        )}
-        <Field id={`${id}-usd`} label="Budget ($)" hint="Optional: leave out runs that cost more">
-          <input
-            id={`${id}-usd`}
-            inputMode="decimal"
-            className={INPUT}
-            value={form.maxUsd}
-            aria-describedby={`${id}-usd-hint`}
-            onChange={(e) => set({ maxUsd: e.target.value })}
-          />
-        </Field>
-        <Field id={`${id}-margin`} label="Memory kept free (%)" hint={marginHint(tight)}>
-          <input
-            id={`${id}-margin`}
-            inputMode="decimal"
-            className={INPUT}
-            value={form.margin}
-            aria-describedby={`${id}-margin-hint`}
-            onChange={(e) => set({ margin: e.target.value })}
-          />
-        </Field>
+        <TypedNumberFields
+          id={id}
+          fields={limitFields(sizing, clusterGpus, tight)}
+          values={form}
+          onChange={(key, text) => set({ [key]: text })}
+        />
       </div>
       {sizing && <SizingFields id={`${id}-sizing`} sizing={form.sizing} onChange={(s) => set({ sizing: s })} />}
       <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
-        <div className="flex items-center gap-2">
-          <input
-            id={`${id}-node`}
-            type="checkbox"
-            className="h-4 w-4"
-            checked={form.tpWithinNode}
-            onChange={(e) => set({ tpWithinNode: e.target.checked })}
-          />
-          <label htmlFor={`${id}-node`} className={LABEL}>
-            Keep tensor parallelism within a node
-          </label>
-        </div>
-        <div className="flex items-center gap-2">
-          <input
-            id={`${id}-uneven`}
-            type="checkbox"
-            className="h-4 w-4"
-            checked={form.unevenLayers}
-            onChange={(e) => set({ unevenLayers: e.target.checked })}
-          />
-          <label htmlFor={`${id}-uneven`} className={LABEL}>
-            Allow uneven layer splits (Megatron-LM: --pipeline-model-parallel-layout)
-          </label>
-        </div>
+        <CheckRow id={`${id}-node`} checked={form.tpWithinNode} labelClass={LABEL} onChange={(tpWithinNode) => set({ tpWithinNode })}>
+          Keep tensor parallelism within a node
+        </CheckRow>
+        <CheckRow id={`${id}-uneven`} checked={form.unevenLayers} labelClass={LABEL} onChange={(unevenLayers) => set({ unevenLayers })}>
+          Allow uneven layer splits (Megatron-LM: --pipeline-model-parallel-layout)
+        </CheckRow>
       </div>
       <fieldset className="grid grid-cols-[repeat(auto-fill,minmax(8rem,1fr))] gap-3">
         <legend className={`${LABEL} mb-1`}>Each degree: searched, or fixed at its current value</legend>

@@ -10,7 +10,7 @@ import type { SearchDocumentOutput } from '../../model/search/index.ts';
 import type { SearchProgress } from '../../model/search/index.ts';
 import { countAt } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
-import { createSearchWorker } from '../../worker/create-search-worker.ts';
+import { createSearchWorker } from '../../worker/start-workers.ts';
 import { startSearch, type SearchJob } from '../../worker/search-client.ts';
 import { BUTTON } from '../buttons.ts';
 import { SEARCH_PANEL_ID } from '../frame/jump.ts';
@@ -45,7 +45,8 @@ function finishedText(output: SearchDocumentOutput | null, cancelled: boolean): 
     return `Search cancelled after ${formatCount(done)} of ${formatCount(output.layouts)} layouts (${counts}): the results cover the part searched.`;
   const range = output.sizing?.gpuRange;
   const over = output.sizing
-    ? ` on ${output.sizing.gpuTypes.length} GPU ${output.sizing.gpuTypes.length === 1 ? 'type' : 'types'}${range ? `, ${formatCount(range.min)} to ${formatCount(range.max)} GPUs` : ''}`
+    ? ` on ${output.sizing.gpuTypes.length} GPU ` +
+      `${output.sizing.gpuTypes.length === 1 ? 'type' : 'types'}${range ? `, ${formatCount(range.min)} to ${formatCount(range.max)} GPUs` : ''}`
     : '';
   return `Searched ${formatCount(output.layouts)} layouts${over} (${counts}); ${formatCount(output.fitting)} fit.`;
 }
@@ -127,7 +128,12 @@ export function SearchPanel() {
   };
   return (
     <details id={SEARCH_PANEL_ID} data-testid="search-panel" className="rounded-lg border border-gray-300 p-4 dark:border-gray-700">
-      <summary className="cursor-pointer text-base font-semibold text-gray-900 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-gray-100 dark:focus-visible:outline-blue-300">
+      <summary
+        className={
+          'cursor-pointer text-base font-semibold text-gray-900 focus-visible:outline-2 ' +
+          'focus-visible:outline-blue-700 dark:text-gray-100 dark:focus-visible:outline-blue-300'
+        }
+      >
         Find the best layout
       </summary>
       <div className="mt-3 flex flex-col gap-3">

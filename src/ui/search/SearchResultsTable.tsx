@@ -11,6 +11,8 @@ import { searchToCsv, searchToMarkdown } from './searchExport.ts';
 import { formatCount, formatDays, formatGiB, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { layoutText, nextOrder, sortRows, type SearchRow, type SortKey, type SortOrder, type VariantRow } from './searchTable.ts';
 import { formatRange } from '../uncertainty/figureRanges.ts';
+import { TableRegion } from '../TableRegion.tsx';
+import { ExportBar } from '../ExportBar.tsx';
 
 type Figures = Pick<SearchRow, 'memoryBytes' | 'verdict' | 'tokensPerSecond' | 'mfu' | 'days' | 'usd' | 'ranges'>;
 
@@ -141,12 +143,7 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
     });
   return (
     <div className="flex flex-col gap-2">
-      <div
-        className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-        tabIndex={0}
-        role="region"
-        aria-label="Layouts found (scrollable table)"
-      >
+      <TableRegion label="Layouts found">
         <table data-testid="search-results" className="w-full text-right text-sm tabular-nums text-gray-900 dark:text-gray-100">
           <caption className="sr-only">
             Layouts found, each by its best variant; the column buttons sort the table, a layout's variants button shows its other variants.
@@ -208,7 +205,10 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
                       {row.variants.length > 0 && (
                         <button
                           type="button"
-                          className="ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300"
+                          className={
+                            'ml-2 rounded px-1 text-xs text-blue-800 underline underline-offset-2 ' +
+                            'focus-visible:outline-2 focus-visible:outline-blue-700 dark:text-blue-300 dark:focus-visible:outline-blue-300'
+                          }
                           aria-expanded={expanded}
                           aria-controls={expanded ? ids : undefined}
                           onClick={() => toggle(row.rank)}
@@ -230,20 +230,15 @@ export function SearchResultsTable({ rows, sizing, onApply }: ResultsTableProps)
             })}
           </tbody>
         </table>
-      </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <div role="group" aria-label="Export the layouts found" className="flex flex-wrap gap-2">
-          <button type="button" className={BUTTON} onClick={() => save(searchToMarkdown(rows), 'md', 'text/markdown')}>
-            Layouts as Markdown
-          </button>
-          <button type="button" className={BUTTON} onClick={() => save(searchToCsv(rows), 'csv', 'text/csv')}>
-            Layouts as CSV
-          </button>
-        </div>
-        <p role="status" className="text-sm text-gray-700 dark:text-gray-300">
-          {saved}
-        </p>
-      </div>
+      </TableRegion>
+      <ExportBar
+        group="Export the layouts found"
+        status={saved}
+        actions={[
+          { label: 'Layouts as Markdown', run: () => save(searchToMarkdown(rows), 'md', 'text/markdown') },
+          { label: 'Layouts as CSV', run: () => save(searchToCsv(rows), 'csv', 'text/csv') },
+        ]}
+      />
     </div>
   );
 }

@@ -26,7 +26,8 @@ export function searchToMarkdown(rows: readonly SearchRow[], title = 'Layouts fo
     String(r.rank),
     r.gpuName,
     formatCount(r.result.cluster.gpus),
-    `${withRange(r, 'memoryBytes', formatGiB)} of ${formatGiB(capacityOf(r))} (${formatPercent(r.memoryBytes / capacityOf(r))}), ${VERDICT_LABEL[r.verdict].toLowerCase()}`,
+    `${withRange(r, 'memoryBytes', formatGiB)} of ${formatGiB(capacityOf(r))} ` +
+      `(${formatPercent(r.memoryBytes / capacityOf(r))}), ${VERDICT_LABEL[r.verdict].toLowerCase()}`,
     withRange(r, 'tokensPerSecond', formatTokensPerSecond),
     withRange(r, 'mfu', formatPercent),
     withRange(r, 'days', formatDays),

@@ -20,6 +20,24 @@ const OPTIMUM_COLOR = '#009e73';
 const MEDIAN_COLOR = '#d55e00';
 const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
 
+/** The props both charts share: their points, margins, as wide as the panel and `height` px tall, without recharts' keyboard layer. */
+function chartFrame(data: readonly TradeoffPoint[], margin: { top: number; right: number; bottom: number; left: number }, height: number) {
+  return { responsive: true, accessibilityLayer: false, data: data as TradeoffPoint[], margin, style: { width: '100%', height } };
+}
+
+/** The axis both curves share: minutes between checkpoints on a log scale, ticked at TICKS_MINUTES. */
+const MINUTES_AXIS = {
+  dataKey: (p: TradeoffPoint) => p.value as number,
+  type: 'number',
+  scale: 'log',
+  domain: ['dataMin', 'dataMax'],
+  ticks: TICKS_MINUTES,
+  interval: 0,
+  tick: plainTick,
+  tickFormatter: (v: number) => formatMinutes(v),
+  stroke: 'currentColor',
+} as const;
+
 interface Props {
   readonly points: readonly TradeoffPoint[];
   readonly optimumMinutes: number;
@@ -91,7 +109,8 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
     );
   };
   const summary =
-    `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ${formatMinutes(points[points.length - 1]?.value as number)}. ` +
+    `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ` +
+    `${formatMinutes(points[points.length - 1]?.value as number)}. ` +
     `Young/Daly optimum: every ${formatMinutes(optimumMinutes)}, goodput ${formatPercent(optimum?.goodput ?? 0)}; ` +
     `highest on the curve: every ${best?.valueLabel ?? ''}.`;
   return (
@@ -103,24 +122,10 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
         aria-label={summary}
         className="text-gray-700 dark:text-gray-300"
       >
-        <LineChart
-          responsive
-          accessibilityLayer={false}
-          data={points as TradeoffPoint[]}
-          margin={{ top: 20, right: 24, bottom: 16, left: 8 }}
-          style={{ width: '100%', height: 200 }}
-        >
+        <LineChart {...chartFrame(points, { top: 20, right: 24, bottom: 16, left: 8 }, 200)}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
           <XAxis
-            dataKey={(p: TradeoffPoint) => p.value as number}
-            type="number"
-            scale="log"
-            domain={['dataMin', 'dataMax']}
-            ticks={TICKS_MINUTES}
-            interval={0}
-            tick={plainTick}
-            tickFormatter={(v: number) => formatMinutes(v)}
-            stroke="currentColor"
+            {...MINUTES_AXIS}
             label={{
               value: 'Minutes between checkpoints (log scale)',
               position: 'insideBottom',
@@ -229,25 +234,9 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
       className="mt-2 text-gray-700 dark:text-gray-300"
     >
       <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
-      <ComposedChart
-        responsive
-        accessibilityLayer={false}
-        data={ranged as TradeoffPoint[]}
-        margin={{ top: 8, right: 24, bottom: 4, left: 8 }}
-        style={{ width: '100%', height: 140 }}
-      >
+      <ComposedChart {...chartFrame(ranged, { top: 8, right: 24, bottom: 4, left: 8 }, 140)}>
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-        <XAxis
-          dataKey={(p: TradeoffPoint) => p.value as number}
-          type="number"
-          scale="log"
-          domain={['dataMin', 'dataMax']}
-          ticks={TICKS_MINUTES}
-          interval={0}
-          tick={plainTick}
-          tickFormatter={(v: number) => formatMinutes(v)}
-          stroke="currentColor"
-        />
+        <XAxis {...MINUTES_AXIS} />
         <YAxis
           width={56}
           domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]}

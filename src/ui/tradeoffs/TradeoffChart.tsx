@@ -8,7 +8,7 @@ import { memo, type ReactNode } from 'react';
 import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { GiB } from '../../model/input/index.ts';
-import { OOM_COLOR, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
+import { ColumnHeads, OOM_COLOR, RowHead, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
 import { useStaggeredValue } from '../useSettledValue.ts';
 import { CHART_STAGGER_MS, type TradeoffPoint } from './points.ts';
 import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
@@ -253,36 +253,26 @@ function TradeoffTable({
         <table className="mt-1 w-full text-right tabular-nums text-gray-900 dark:text-gray-100">
           <thead>
             <tr>
-              <th scope="col" className="px-2 text-left">
-                Value
-              </th>
-              <th scope="col" className="px-2">
-                Tokens/s
-              </th>
-              <th scope="col" className="px-2">
-                Memory per GPU
-              </th>
-              <th scope="col" className="px-2">
-                Days{banded ? ', median (p10, p90)' : ''}
-              </th>
-              <th scope="col" className="px-2">
-                Cost{banded ? ', median (p10, p90)' : ''}
-              </th>
-              <th scope="col" className="px-2 text-left">
-                Memory verdict
-              </th>
-              <th scope="col" className="px-2">
-                <span className="sr-only">Apply</span>
-              </th>
+              <ColumnHeads
+                columns={[
+                  { words: 'Value' },
+                  'Tokens/s',
+                  'Memory per GPU',
+                  `Days${banded ? ', median (p10, p90)' : ''}`,
+                  `Cost${banded ? ', median (p10, p90)' : ''}`,
+                  { words: 'Memory verdict' },
+                  { unseen: 'Apply' },
+                ]}
+              />
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
               <tr key={p.index} className={p.current ? 'font-semibold' : undefined}>
-                <th scope="row" className="px-2 text-left font-normal">
+                <RowHead>
                   {p.valueLabel}
                   {p.current ? ' (current)' : ''}
-                </th>
+                </RowHead>
                 <td className="px-2">{formatTokensPerSecond(p.tokensPerSecond)}</td>
                 <td className="px-2">{formatGiB(p.memoryGiB * GiB)}</td>
                 <td className="px-2">{banded ? rangeText(p, 'days') : formatDays(p.days)}</td>
@@ -295,7 +285,10 @@ function TradeoffTable({
                     type="button"
                     disabled={p.current}
                     onClick={() => onApply(p)}
-                    className="rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline dark:text-blue-300 dark:disabled:text-gray-400"
+                    className={
+                      'rounded px-2 py-0.5 text-blue-800 underline disabled:text-gray-600 disabled:no-underline ' +
+                      'dark:text-blue-300 dark:disabled:text-gray-400'
+                    }
                   >
                     Apply<span className="sr-only"> {p.valueLabel}</span>
                   </button>
@@ -319,7 +312,8 @@ export function curveSummary(knobLabel: string, points: readonly TradeoffPoint[]
   if (fastest) parts.push(`Fastest that fits: ${fastest.valueLabel} at ${formatTokensPerSecond(fastest.tokensPerSecond)}.`);
   if (cheapest)
     parts.push(
-      `${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`,
+      `${costUnit === 'usd' ? 'Cheapest' : 'Quickest'} that fits: ${cheapest.valueLabel} at ` +
+        `${costUnit === 'usd' ? formatUsd(cheapest.usd) : formatDays(cheapest.days)}.`,
     );
   const current = points.find((p) => p.current);
   if (banded && current?.range) parts.push(`At ${current.valueLabel} the simulated runs end in ${rangeText(current, costUnit)}.`);

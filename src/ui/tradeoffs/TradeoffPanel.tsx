@@ -10,8 +10,7 @@ import { SWEEP_KNOBS, type SeqLenHold, type SweepKnob, type SweepResult } from '
 import { getAt, withFieldChanges, type Doc } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import type { TradeoffAnswer } from '../../worker/api.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
-import { createTradeoffClient, type TradeoffClient } from '../../worker/tradeoff-client.ts';
+import { tradeoffClient } from '../../worker/page-clients.ts';
 import { BUTTON } from '../buttons.ts';
 import { formatMinutes } from '../format.ts';
 import { messageInWords } from '../errorWords.ts';
@@ -50,12 +49,6 @@ const KNOB_NAMES: Readonly<Record<SweepKnob, string>> = {
 /** Knobs that mean something only for a mixture-of-experts model. */
 const MOE_KNOBS: readonly SweepKnob[] = ['ep', 'moeDispatcher', 'epComm', 'cudaGraph', 'etp'];
 
-let shared: TradeoffClient | null = null;
-function client(): TradeoffClient {
-  shared ??= createTradeoffClient(createEngineWorker);
-  return shared;
-}
-
 interface Asked {
   readonly document: Doc;
   readonly knob: SweepKnob;
@@ -91,7 +84,7 @@ function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold
   useEffect(() => {
     if (!settled) return undefined;
     let live = true;
-    void client()
+    void tradeoffClient()
       .request({ document: settled, knob, seqLenHold })
       .then((answer) => {
         // A transition: React draws the new curves in slices that yield, so no task runs long.
@@ -121,7 +114,10 @@ function Caption({ knob, result }: { knob: SweepKnob; result: SweepResult }) {
   );
 }
 
-/** The sequence-length curve's choice: hold the sequences per step (tokens per step follow) or the tokens per step (the batch in sequences follows, inversely). */
+/**
+ * The sequence-length curve's choice: hold the sequences per step (tokens per step follow) or the tokens per step (the batch in sequences
+ * follows, inversely).
+ */
 function SeqLenHoldChoice({ value, onChange }: { value: SeqLenHold; onChange: (v: SeqLenHold) => void }) {
   const name = useId();
   const labels: Readonly<Record<SeqLenHold, string>> = {

@@ -49,7 +49,12 @@ export function WhyThisRange({ output, className = '' }: { output: EstimateOutpu
   if (!bases) return null;
   return (
     <details data-testid="why-range" data-beyond={bases.beyond ? 'true' : undefined} className={`${NOTE} ${className}`}>
-      <summary className="cursor-pointer rounded underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300">
+      <summary
+        className={
+          'cursor-pointer rounded underline underline-offset-2 focus-visible:outline-2 ' +
+          'focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300'
+        }
+      >
         Why this range{bases.beyond ? ' (beyond the validated range)' : ''}
       </summary>
       <p className="mt-1">

@@ -65,7 +65,8 @@ export function tightWords(capacityBytes: number, output?: Judged): string {
       ? `${ONE_IN} of ${runs} published runs used ${formatPercent(a.underPredictionMargin)} or more above their estimate`
       : `of ${runs} published runs like this one, the furthest over its estimate used ${formatPercent(a.underPredictionMargin)} more`;
   return a.marginFromFloor
-    ? `${at}: a ${formatPercent(1 - MAX_TIGHT_FROM_SHARE)} margin for what published runs do not cover (allocator fragmentation, communicator buffers, a framework's own kernels); ${measured}.`
+    ? `${at}: a ${formatPercent(1 - MAX_TIGHT_FROM_SHARE)} margin for what published runs do not cover (allocator ` +
+        `fragmentation, communicator buffers, a framework's own kernels); ${measured}.`
     : `${at}: ${measured}, so a run estimated above it may not fit.`;
 }
 

@@ -6,7 +6,7 @@
 
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { createEngineWorker } from '../../worker/create-worker.ts';
+import { createEngineWorker } from '../../worker/start-workers.ts';
 import { runValidation, type ValidationProgress } from '../../worker/validation-client.ts';
 import { FilterControls, GroupTable, OverallSummary } from './ValidationSummary.tsx';
 import { ValidationScatter } from './ValidationScatter.tsx';
@@ -45,7 +45,8 @@ function Progress({ progress }: { progress: ValidationProgress | null }) {
     ? `Computing predictions: ${progress.done} of ${progress.total} published runs…`
     : 'Loading the published runs (1.2 MB)…';
   return (
-    <div role="status" data-testid="validation-loading" className="flex flex-col gap-2 rounded-lg border border-gray-300 p-4 text-sm text-gray-800 dark:border-gray-700 dark:text-gray-200">
+    <div role="status" data-testid="validation-loading"
+      className="flex flex-col gap-2 rounded-lg border border-gray-300 p-4 text-sm text-gray-800 dark:border-gray-700 dark:text-gray-200">
       <p>{text}</p>
       <progress className="w-full max-w-md" aria-label="Validation progress" value={progress?.done ?? 0} max={progress?.total ?? 1} />
     </div>

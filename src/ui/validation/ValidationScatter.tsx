@@ -5,13 +5,14 @@
 
 import { CartesianGrid, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { ChartLegend, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
+import { ChartLegend, ChartUnavailable, RowHead, TOOLTIP_STYLES } from '../charts/chartParts.tsx';
 import { formatNumber } from '../format.ts';
 import { rowsOf, spreadOf, type Spread } from './validationView.ts';
 import { GiB } from '../../model/input/index.ts';
 
 /** Okabe–Ito blue, ≥ 3:1 against white and gray-900. */
 const POINT_COLOR = '#0072b2';
+const COUNT = 'px-2 text-right tabular-nums';
 
 interface Point { readonly id: string; readonly published: number; readonly predicted: number }
 
@@ -60,10 +61,13 @@ function SpreadTable({ spec }: { spec: ChartSpec }) {
       <table className="mt-1 text-gray-900 dark:text-gray-100">
         <tbody>
           {spec.spread.within.map((w) => (
-            <tr key={w.limit}><th scope="row" className="px-2 text-left font-normal">Within ±{w.limit * 100} % of published</th><td className="px-2 text-right tabular-nums">{w.count} of {spec.spread.predicted}</td></tr>
+            <tr key={w.limit}>
+              <RowHead>Within ±{w.limit * 100} % of published</RowHead>
+              <td className={COUNT}>{w.count} of {spec.spread.predicted}</td>
+            </tr>
           ))}
-          <tr><th scope="row" className="px-2 text-left font-normal">Over-predicted (above the line)</th><td className="px-2 text-right tabular-nums">{spec.spread.over}</td></tr>
-          <tr><th scope="row" className="px-2 text-left font-normal">Under-predicted (below the line)</th><td className="px-2 text-right tabular-nums">{spec.spread.under}</td></tr>
+          <tr><RowHead>Over-predicted (above the line)</RowHead><td className={COUNT}>{spec.spread.over}</td></tr>
+          <tr><RowHead>Under-predicted (below the line)</RowHead><td className={COUNT}>{spec.spread.under}</td></tr>
         </tbody>
       </table>
     </details>
@@ -72,7 +76,7 @@ function SpreadTable({ spec }: { spec: ChartSpec }) {
 
 function OneChart({ spec }: { spec: ChartSpec }) {
   if (spec.points.length === 0) {
-    return <p className="rounded-lg border border-dashed border-gray-400 p-4 text-sm text-gray-700 dark:border-gray-600 dark:text-gray-300">{spec.title}: no case of this selection has one.</p>;
+    return <ChartUnavailable>{spec.title}: no case of this selection has one.</ChartUnavailable>;
   }
   const values = spec.points.flatMap((p) => [p.published, p.predicted]);
   const low = Math.min(...values) / 1.25;
@@ -94,9 +98,12 @@ function OneChart({ spec }: { spec: ChartSpec }) {
             labelFormatter={(_, payload) => String((payload[0]?.payload as Point | undefined)?.id ?? '')} />
           <Scatter data={[...spec.points]} fill={POINT_COLOR} fillOpacity={0.7} isAnimationActive={false} />
         </ScatterChart>
-        <ChartLegend items={[{ key: 'case', label: 'One published run', color: POINT_COLOR }]} extra={{ label: 'Predicted = published', color: 'currentColor', dashed: true }} />
+        <ChartLegend items={[{ key: 'case', label: 'One published run', color: POINT_COLOR }]}
+          extra={{ label: 'Predicted = published', color: 'currentColor', dashed: true }} />
       </div>
-      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">{spec.title}: above the dashed line the planner over-predicts, below it under-predicts.</figcaption>
+      <figcaption className="mt-1 text-sm text-gray-700 dark:text-gray-300">
+        {spec.title}: above the dashed line the planner over-predicts, below it under-predicts.
+      </figcaption>
       <SpreadTable spec={spec} />
     </figure>
   );

@@ -13,6 +13,7 @@ import {
   FACETS, FACET_LABELS, facetOptions, facetText, groupSummaries, percentText, signedPercentText,
   type Facet, type Filters, type Summaries,
 } from './validationView.ts';
+import { TableRegion } from '../TableRegion.tsx';
 
 const FACET_IN_TEXT: Readonly<Record<Facet, string>> = { gpu: 'GPU', precision: 'precision', sourceGroup: 'source', scale: 'cluster size' };
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
@@ -26,7 +27,8 @@ function SummaryBlock({ title, summary, testId }: { title: string; summary: Erro
     { key: 'invalid', label: 'Not predicted', value: summary.invalid, text: String(summary.invalid) },
     { key: 'median', label: 'Median |error|', value: summary.medianAbsError, text: predicted > 0 ? percentText(summary.medianAbsError) : '—' },
     { key: 'p90', label: '90th percentile |error|', value: summary.p90AbsError, text: predicted > 0 ? percentText(summary.p90AbsError) : '—' },
-    { key: 'worst-under', label: 'Worst under-prediction', value: summary.worstUnderPrediction, text: predicted > 0 ? signedPercentText(summary.worstUnderPrediction) : '—' },
+    { key: 'worst-under', label: 'Worst under-prediction', value: summary.worstUnderPrediction,
+      text: predicted > 0 ? signedPercentText(summary.worstUnderPrediction) : '—' },
   ];
   return (
     <div className="flex flex-col gap-1">
@@ -35,7 +37,8 @@ function SummaryBlock({ title, summary, testId }: { title: string; summary: Erro
         {items.map((item) => (
           <div key={item.key} className="rounded border border-gray-200 bg-white p-2 dark:border-gray-700 dark:bg-gray-900">
             <dt className="text-xs text-gray-700 dark:text-gray-300">{item.label}</dt>
-            <dd data-testid={`${testId}-${item.key}`} data-value={item.value} className="text-lg font-semibold tabular-nums text-gray-900 dark:text-gray-50">{item.text}</dd>
+            <dd data-testid={`${testId}-${item.key}`} data-value={item.value}
+              className="text-lg font-semibold tabular-nums text-gray-900 dark:text-gray-50">{item.text}</dd>
           </div>
         ))}
       </dl>
@@ -62,7 +65,8 @@ function BandNote() {
 export function OverallSummary({ summary, cases, filtered = false }: { summary: Summaries; cases: number; filtered?: boolean }) {
   const prefix = filtered ? 'filtered-summary' : 'summary';
   return (
-    <section aria-label={filtered ? 'Summary of the filtered cases' : 'Summary of every case'} data-testid={filtered ? 'validation-filtered-summary' : 'validation-summary'}
+    <section aria-label={filtered ? 'Summary of the filtered cases' : 'Summary of every case'}
+      data-testid={filtered ? 'validation-filtered-summary' : 'validation-summary'}
       className={`${PANEL} flex flex-col gap-3`}>
       <h3 className="text-lg font-semibold text-gray-900 dark:text-gray-50">
         {filtered ? `The ${cases} cases shown` : `Summary of all ${cases} cases`}
@@ -98,7 +102,7 @@ export function GroupTable({ cases }: { cases: readonly CaseResult[] }) {
           </select>
         </label>
       </div>
-      <div className="overflow-x-auto focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300" tabIndex={0} role="region" aria-label="Errors by group (scrollable table)">
+      <TableRegion label="Errors by group">
         <table data-testid="validation-groups" className="w-full text-sm text-gray-900 dark:text-gray-100">
           <thead>
             <tr className="border-b border-gray-300 dark:border-gray-700">
@@ -123,7 +127,7 @@ export function GroupTable({ cases }: { cases: readonly CaseResult[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </section>
   );
 }

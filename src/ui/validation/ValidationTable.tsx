@@ -7,6 +7,7 @@ import { gpuName } from '../../state/catalog.ts';
 import type { ValidationRow } from '../../model/validation/index.ts';
 import type { CaseResult } from '../../model/validation/index.ts';
 import { figureText, isMemoryFigure, signedPercentText } from './validationView.ts';
+import { TableRegion } from '../TableRegion.tsx';
 
 const PANEL = 'rounded-lg border border-gray-300 p-4 dark:border-gray-700';
 const HEAD = 'sticky bg-gray-100 px-2 py-1 font-semibold dark:bg-gray-800';
@@ -33,8 +34,7 @@ function FigureCells({ row }: { row: ValidationRow | undefined }) {
 export function CaseTable({ cases, all }: { cases: readonly CaseResult[]; all: readonly CaseResult[] }) {
   const numbers = useMemo(() => sourceNumbers(all), [all]);
   return (
-    <div className="max-h-[70vh] overflow-auto rounded-lg border border-gray-300 focus-visible:outline-2 focus-visible:outline-blue-700 dark:border-gray-700 dark:focus-visible:outline-blue-300"
-      tabIndex={0} role="region" aria-label="Every case (scrollable table)">
+    <TableRegion label="Every case" scroll="max-h-[70vh] overflow-auto rounded-lg border border-gray-300 dark:border-gray-700">
       <table data-testid="validation-table" className="w-full text-sm text-gray-900 dark:text-gray-100">
         <caption className="px-2 py-1 text-left text-sm text-gray-800 dark:text-gray-200">
           {cases.length === all.length ? `All ${all.length} cases` : `${cases.length} of ${all.length} cases`}: published figure, the planner's prediction,
@@ -71,7 +71,7 @@ export function CaseTable({ cases, all }: { cases: readonly CaseResult[]; all: r
           ))}
         </tbody>
       </table>
-    </div>
+    </TableRegion>
   );
 }
 
