@@ -66,6 +66,7 @@ for (let i = 0; i < 20; i++) {
   choice.push(performance.now() - start);
 }
 console.log(
-  `interval against the distribution: ${((best?.seconds ?? NaN) / 60).toFixed(1)} min (Young/Daly ${(plan.optimalCheckpointIntervalSeconds / 60).toFixed(1)} min), ` +
+  `interval against the distribution: ${((best?.seconds ?? NaN) / 60).toFixed(1)} ` +
+    `min (Young/Daly ${(plan.optimalCheckpointIntervalSeconds / 60).toFixed(1)} min), ` +
     `p50 ${best?.days.p50.toFixed(1)} days: median ${median(choice).toFixed(2)} ms`,
 );

@@ -32,7 +32,8 @@ for (let run = 0; run < 3; run += 1) {
 }
 const best = Math.min(...runs);
 process.stdout.write(
-  `${(text.length / 1e6).toFixed(1)} MB, ${lines.length.toLocaleString('en-US')} lines, ${report?.steps.toLocaleString('en-US')} steps, ${report?.anomalies.length} anomalies\n`,
+  `${(text.length / 1e6).toFixed(1)} MB, ${lines.length.toLocaleString('en-US')} lines, ` +
+    `${report?.steps.toLocaleString('en-US')} steps, ${report?.anomalies.length} anomalies\n`,
 );
 process.stdout.write(`read in ${runs.map((s) => `${s.toFixed(2)} s`).join(', ')} (best ${best.toFixed(2)} s; the bar: under 2 s)\n`);
 // On a shared machine the wall time includes other processes' turns; the CPU time (this process, GC threads included) does not.

@@ -121,15 +121,19 @@ if (json) {
     process.stdout.write(`${r.space}\n`);
     process.stdout.write(`  layouts                      ${r.layouts.toLocaleString('en-US')}\n`);
     process.stdout.write(
-      `  exhaustive: M layouts/CPU-s  ${fmt(r.exhaustive.evaluatedPerCpuSecond, 2, 1e6)}   (cold first run ${(r.exhaustive.coldRunEvaluatedPerCpuSecond / 1e6).toFixed(2)})\n`,
+      `  exhaustive: M layouts/CPU-s  ${fmt(r.exhaustive.evaluatedPerCpuSecond, 2, 1e6)}  ` +
+        ` (cold first run ${(r.exhaustive.coldRunEvaluatedPerCpuSecond / 1e6).toFixed(2)})\n`,
     );
     process.stdout.write(`  exhaustive: wall s           ${fmt(r.exhaustive.wallSeconds, 2)}   CPU s ${fmt(r.exhaustive.cpuSeconds, 2)}\n`);
     process.stdout.write(
-      `  pruned:     wall s           ${fmt(r.pruned.wallSeconds, 2)}   evaluated ${r.pruned.evaluated.toLocaleString('en-US')}, memory only ${r.pruned.memoryOnly.toLocaleString('en-US')}, pruned ${r.pruned.pruned.toLocaleString('en-US')}\n`,
+      `  pruned:     wall s           ${fmt(r.pruned.wallSeconds, 2)}   evaluated ` +
+        `${r.pruned.evaluated.toLocaleString('en-US')}, memory only ` +
+        `${r.pruned.memoryOnly.toLocaleString('en-US')}, pruned ${r.pruned.pruned.toLocaleString('en-US')}\n`,
     );
     if (r.best)
       process.stdout.write(
-        `  best: ${JSON.stringify(r.best.parallel)} micro-batch ${r.best.microBatch}, recompute ${r.best.recompute}, ${Math.round(r.best.tokensPerSecond).toLocaleString('en-US')} tokens/s\n`,
+        `  best: ${JSON.stringify(r.best.parallel)} micro-batch ${r.best.microBatch}, recompute ` +
+          `${r.best.recompute}, ${Math.round(r.best.tokensPerSecond).toLocaleString('en-US')} tokens/s\n`,
       );
     process.stdout.write('\n');
   }
@@ -143,11 +147,13 @@ if (json) {
     `  layouts                      ${sizing.layouts.toLocaleString('en-US')} (evaluated ${sizing.evaluated.toLocaleString('en-US')})\n`,
   );
   process.stdout.write(
-    `  wall s                       ${fmt(sizing.wallSeconds, 2)}   CPU s ${fmt(sizing.cpuSeconds, 2)}   (cold first run ${sizing.coldWallSeconds.toFixed(2)})\n`,
+    `  wall s                       ${fmt(sizing.wallSeconds, 2)}   CPU s ` +
+      `${fmt(sizing.cpuSeconds, 2)}   (cold first run ${sizing.coldWallSeconds.toFixed(2)})\n`,
   );
   if (sizing.best)
     process.stdout.write(
-      `  best: ${sizing.best.gpus} × ${String(sizing.best.gpu)}, ${JSON.stringify(sizing.best.parallel)}, ${sizing.best.days.toFixed(1)} days, $${Math.round(sizing.best.usd).toLocaleString('en-US')}\n`,
+      `  best: ${sizing.best.gpus} × ${String(sizing.best.gpu)}, ${JSON.stringify(sizing.best.parallel)}, ` +
+        `${sizing.best.days.toFixed(1)} days, $${Math.round(sizing.best.usd).toLocaleString('en-US')}\n`,
     );
   process.stdout.write(
     `cluster sizing under ${TARGET_SIZING_SECONDS} s (median wall): ${sizing.wallSeconds.median < TARGET_SIZING_SECONDS ? 'yes' : 'NO'}\n`,

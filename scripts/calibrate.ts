@@ -12,12 +12,14 @@
 // stacks (Megatron with Transformer Engine against eager PyTorch) that the interchange
 // document does not describe, and an unconstrained fit exploits precision or GPU as
 // proxies for them. Coordinate descent in log space, then restarts from deterministic
-// perturbations of the best point. The constants are overridden in this process only.
+// perturbations of the best point. Each candidate is a new calibration object the
+// engine reads through withCalibration; calibration.ts's constants stay frozen.
 //
 //   npm run calibrate -- [rounds=5] [restarts=10]
 
 import { readFileSync } from 'node:fs';
-import { COMM_EXPOSED_FRACTION, DP_OVERLAP, MOE_TIME, TIME_CALIBRATION } from '../src/model/calibration.ts';
+import { FITTED_CALIBRATION, withCalibration } from '../src/model/calibration.ts';
+import type { Calibration } from '../src/model/calibration.ts';
 import { peakFlopsPerSecond } from '../src/model/time/index.ts';
 import { parseDocument } from '../src/model/input/index.ts';
 import { stepFlops } from '../src/model/structure/index.ts';
@@ -25,16 +27,11 @@ import { stepTime } from '../src/model/time/index.ts';
 import type { RunConfig } from '../src/model/input/index.ts';
 import { quantile, readValidationCases } from '../src/model/validation/index.ts';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
-const time = TIME_CALIBRATION as Mutable<typeof TIME_CALIBRATION>;
-const exposed = COMM_EXPOSED_FRACTION as Mutable<typeof COMM_EXPOSED_FRACTION>;
-const dpOverlap = DP_OVERLAP as Mutable<typeof DP_OVERLAP>;
-const moeTime = MOE_TIME as Mutable<typeof MOE_TIME>;
-
 interface Knob {
   readonly name: string;
-  get(): number;
-  set(v: number): void;
+  get(c: Calibration): number;
+  /** A new calibration with this knob at `v`. */
+  set(c: Calibration, v: number): Calibration;
   /** The physical starting point and its spread in ln units (one spread = a factor e^spread). */
   readonly prior: number;
   readonly spread: number;
@@ -42,21 +39,52 @@ interface Knob {
   readonly max: number;
 }
 
-function knob<K extends string>(
-  name: string,
-  owner: { [P in K]: number },
+type NumberKeys<T> = { [K in keyof T]: T[K] extends number ? K : never }[keyof T];
+type Ceilings = Calibration['time']['matmulEfficiencyCeiling'];
+
+function knob<S extends keyof Calibration, K extends NumberKeys<Calibration[S]>>(
+  section: S,
   key: K,
   prior: number,
   spread: number,
   min: number,
   max: number,
 ): Knob {
+  const name = section === 'time' ? String(key) : `${SECTION_NAMES[section]}.${String(key)}`;
   return {
     name,
-    get: () => owner[key],
-    set: (v) => {
-      owner[key] = v;
-    },
+    get: (c) => c[section][key] as number,
+    set: (c, v) => ({ ...c, [section]: { ...c[section], [key]: v } }),
+    prior,
+    spread,
+    min,
+    max,
+  };
+}
+const SECTION_NAMES: Readonly<Record<keyof Calibration, string>> = {
+  time: 'TIME_CALIBRATION',
+  moe: 'MOE_TIME',
+  dpOverlap: 'DP_OVERLAP',
+  exposed: 'COMM_EXPOSED_FRACTION',
+};
+
+/** A knob on one or more precisions of a per-precision record of TIME_CALIBRATION. */
+function precisionKnob(
+  record: 'matmulEfficiencyCeiling' | 'tensorEnergyPerFlopRelative',
+  precisions: readonly (keyof Ceilings)[],
+  prior: number,
+  spread: number,
+  min: number,
+  max: number,
+): Knob {
+  const first = precisions[0] ?? 'bf16';
+  return {
+    name: `${record}.${first}`,
+    get: (c) => c.time[record][first],
+    set: (c, v) => ({
+      ...c,
+      time: { ...c.time, [record]: { ...c.time[record], ...Object.fromEntries(precisions.map((p) => [p, v])) } },
+    }),
     prior,
     spread,
     min,
@@ -64,41 +92,33 @@ function knob<K extends string>(
   };
 }
 
-const ceiling = time.matmulEfficiencyCeiling;
-const energy = time.tensorEnergyPerFlopRelative;
 const KNOBS: readonly Knob[] = [
   // cuBLAS reaches 80–90 % of the boost-clock peak on large GEMMs before power capping.
-  {
-    ...knob('matmulEfficiencyCeiling.bf16', ceiling, 'bf16', 0.9, 0.15, 0.5, 1),
-    set: (v) => {
-      ceiling.bf16 = v;
-      ceiling.fp16 = v;
-    },
-  },
-  knob('matmulEfficiencyCeiling.fp8', ceiling, 'fp8', 0.9, 0.15, 0.5, 1),
-  knob('matmulEfficiencyCeiling.fp4', ceiling, 'fp4', 0.9, 0.2, 0.4, 1),
+  precisionKnob('matmulEfficiencyCeiling', ['bf16', 'fp16'], 0.9, 0.15, 0.5, 1),
+  precisionKnob('matmulEfficiencyCeiling', ['fp8'], 0.9, 0.15, 0.5, 1),
+  precisionKnob('matmulEfficiencyCeiling', ['fp4'], 0.9, 0.2, 0.4, 1),
   // H100 SXM sustains ~75 % of its bf16 peak on large GEMMs, A100 ~85 %: a knee near 7 TFLOP/s per W.
-  knob('powerKneeTflopsPerWatt', time, 'powerKneeTflopsPerWatt', 7, 0.7, 0.5, 50),
-  knob('tensorEnergyPerFlopRelative.fp8', energy, 'fp8', 0.5, 0.35, 0.15, 1),
-  knob('tensorEnergyPerFlopRelative.fp4', energy, 'fp4', 0.25, 0.5, 0.05, 1),
+  knob('time', 'powerKneeTflopsPerWatt', 7, 0.7, 0.5, 50),
+  precisionKnob('tensorEnergyPerFlopRelative', ['fp8'], 0.5, 0.35, 0.15, 1),
+  precisionKnob('tensorEnergyPerFlopRelative', ['fp4'], 0.25, 0.5, 0.05, 1),
   // A 128-wide tile half-filled at 64.
-  knob('gemmHalfSaturationDim', time, 'gemmHalfSaturationDim', 64, 1, 4, 1024),
-  knob('gemmTrafficFactor', time, 'gemmTrafficFactor', 1, 0.7, 0.25, 6),
+  knob('time', 'gemmHalfSaturationDim', 64, 1, 4, 1024),
+  knob('time', 'gemmTrafficFactor', 1, 0.7, 0.25, 6),
   // One read of the 16-bit input and one write of the 8-bit copy.
-  knob('lowPrecisionCastPasses', time, 'lowPrecisionCastPasses', 1, 1, 0.05, 8),
+  knob('time', 'lowPrecisionCastPasses', 1, 1, 0.05, 8),
   // Two norms, two residual adds, rotary and the head split in forward: about 12 h-sized reads and writes; SwiGLU reads two FFN tensors and writes one.
-  knob('elementwiseHiddenPasses', time, 'elementwiseHiddenPasses', 12, 0.8, 1, 100),
-  knob('elementwiseFfnPasses', time, 'elementwiseFfnPasses', 3, 0.8, 0.3, 40),
+  knob('time', 'elementwiseHiddenPasses', 12, 0.8, 1, 100),
+  knob('time', 'elementwiseFfnPasses', 3, 0.8, 0.3, 40),
   // A few kernel launches of ~5 µs that asynchronous launching mostly hides.
-  knob('layerOverheadSeconds', time, 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
+  knob('time', 'layerOverheadSeconds', 1e-5, 1.5, 1e-7, 1e-3),
   // FlashAttention-2/3: 50–75 % of the dense peak on the matmuls.
-  knob('attentionTensorEfficiency', time, 'attentionTensorEfficiency', 0.6, 0.35, 0.15, 0.9),
-  knob('softmaxExpEfficiency', time, 'softmaxExpEfficiency', 0.6, 0.5, 0.1, 1),
-  knob('softmaxExposedFraction', time, 'softmaxExposedFraction', 0.3, 1.2, 0.001, 1),
-  knob('COMM_EXPOSED_FRACTION.tp', exposed, 'tp', 0.8, 0.5, 0.05, 1),
-  knob('COMM_EXPOSED_FRACTION.cp', exposed, 'cp', 0.2, 1, 0.01, 1),
-  knob('COMM_EXPOSED_FRACTION.zero3Gather', exposed, 'zero3Gather', 0.3, 0.8, 0.02, 1),
-  knob('DP_OVERLAP.minimumExposedFraction', dpOverlap, 'minimumExposedFraction', 0.1, 0.8, 0.01, 1),
+  knob('time', 'attentionTensorEfficiency', 0.6, 0.35, 0.15, 0.9),
+  knob('time', 'softmaxExpEfficiency', 0.6, 0.5, 0.1, 1),
+  knob('time', 'softmaxExposedFraction', 0.3, 1.2, 0.001, 1),
+  knob('exposed', 'tp', 0.8, 0.5, 0.05, 1),
+  knob('exposed', 'cp', 0.2, 1, 0.01, 1),
+  knob('exposed', 'zero3Gather', 0.3, 0.8, 0.02, 1),
+  knob('dpOverlap', 'minimumExposedFraction', 0.1, 0.8, 0.01, 1),
 ];
 /**
  * The MoE knobs (`--moe`): fitted on the MoE rows with every other constant held, so a
@@ -106,15 +126,13 @@ const KNOBS: readonly Knob[] = [
  */
 const MOE_KNOBS: readonly Knob[] = [
   // EAGER_OP_HOST_SECONDS (time/adapter-time.ts): eager PyTorch's per-operator dispatch, fitted on the fine-tuning set.
-  knob('MOE_TIME.eagerOpHostSeconds', moeTime, 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
-  knob('MOE_TIME.syncStallSeconds', moeTime, 'syncStallSeconds', 0.5e-3, 1.5, 1e-6, 1e-2),
-  knob('MOE_TIME.nativeCallOpShare', moeTime, 'nativeCallOpShare', 1, 1, 0.01, 3),
-  knob('MOE_TIME.exposedFraction', moeTime, 'exposedFraction', 1, 0.5, 0.1, 1),
+  knob('moe', 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
+  knob('moe', 'syncStallSeconds', 0.5e-3, 1.5, 1e-6, 1e-2),
+  knob('moe', 'nativeCallOpShare', 1, 1, 0.01, 3),
+  knob('moe', 'exposedFraction', 1, 0.5, 0.1, 1),
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
-  knob('MOE_TIME.overlappedExposedFraction', moeTime, 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
-  ...(process.argv.includes('--fit-grouped-gemm')
-    ? [knob('MOE_TIME.groupedGemmHalfSaturationTokens', moeTime, 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)]
-    : []),
+  knob('moe', 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),
+  ...(process.argv.includes('--fit-grouped-gemm') ? [knob('moe', 'groupedGemmHalfSaturationTokens', 1080, 0.5, 16, 20000)] : []),
 ];
 const moeOnly = process.argv.includes('--moe');
 const ACTIVE_KNOBS = moeOnly ? MOE_KNOBS : KNOBS;
@@ -148,11 +166,13 @@ function prediction(r: Row, maxSimulatedBlocks: number): number {
   return stepFlops(config).modelPerStep / (step * config.cluster.gpus * peakFlopsPerSecond(config.cluster.gpu, config.training.precision));
 }
 
-function ratios(subset: readonly Row[] = rows, maxSimulatedBlocks = FIT_SIMULATED_BLOCKS): number[] {
-  return subset.map((r) => {
-    const p = prediction(r, maxSimulatedBlocks);
-    return Number.isFinite(p) && p > 0 ? p / r.published : 100;
-  });
+function ratios(cal: Calibration, subset: readonly Row[] = rows, maxSimulatedBlocks = FIT_SIMULATED_BLOCKS): number[] {
+  return withCalibration(cal, () =>
+    subset.map((r) => {
+      const p = prediction(r, maxSimulatedBlocks);
+      return Number.isFinite(p) && p > 0 ? p / r.published : 100;
+    }),
+  );
 }
 
 function errorSummary(ratio: readonly number[]): { median: number; p90: number } {
@@ -160,72 +180,74 @@ function errorSummary(ratio: readonly number[]): { median: number; p90: number }
   return { median: quantile(absolute, 0.5), p90: quantile(absolute, 0.9) };
 }
 
-function priorPenalty(): number {
-  return ACTIVE_KNOBS.reduce((sum, k) => sum + (Math.log(k.get() / k.prior) / k.spread) ** 2, 0) / ACTIVE_KNOBS.length;
+function priorPenalty(cal: Calibration): number {
+  return ACTIVE_KNOBS.reduce((sum, k) => sum + (Math.log(k.get(cal) / k.prior) / k.spread) ** 2, 0) / ACTIVE_KNOBS.length;
 }
 
-function loss(subset: readonly Row[]): number {
-  const ratio = ratios(subset);
+function loss(subset: readonly Row[], cal: Calibration): number {
+  const ratio = ratios(cal, subset);
   const { median, p90 } = errorSummary(ratio);
   const smooth = ratio.reduce((sum, x) => sum + Math.min(Math.abs(Math.log(x)), 0.7), 0) / ratio.length;
   // The MoE fit keeps the issue-20 floor (validate.test.ts: MoE median |error| ≤ 8 %) with a margin for the fit's faster schedule path.
   const floor = moeOnly ? 50 * Math.max(0, median - MOE_MEDIAN_FLOOR) : 0;
-  return median / 0.08 + p90 / 0.2 + 0.5 * smooth + PRIOR_WEIGHT * priorPenalty() + floor;
+  return median / 0.08 + p90 / 0.2 + 0.5 * smooth + PRIOR_WEIGHT * priorPenalty(cal) + floor;
 }
 
-function report(label: string): void {
-  const { median, p90 } = errorSummary(ratios(rows, Number.POSITIVE_INFINITY));
+function report(label: string, cal: Calibration): void {
+  const { median, p90 } = errorSummary(ratios(cal, rows, Number.POSITIVE_INFINITY));
   console.log(
-    `${label}: ${rows.length} rows, median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %, prior penalty ${priorPenalty().toFixed(2)}`,
+    `${label}: ${rows.length} rows, median |error| ${(median * 100).toFixed(1)} %, p90 ` +
+      `${(p90 * 100).toFixed(1)} %, prior penalty ${priorPenalty(cal).toFixed(2)}`,
   );
 }
 
 const rounds = Number(process.argv[2] ?? 5);
 const restarts = Number(process.argv[3] ?? 10);
 
-function descend(subset: readonly Row[], startLoss: number, log: boolean): number {
-  let best = startLoss;
+/** Coordinate descent in log space from `start`: the best calibration found and its loss. */
+function descend(subset: readonly Row[], start: Calibration, log: boolean): { cal: Calibration; loss: number } {
+  let cal = start;
+  let best = loss(subset, start);
   for (let round = 0; round < rounds; round++) {
     const step = 0.5 / (round + 1);
     for (const k of ACTIVE_KNOBS) {
       for (const direction of [1, -1]) {
         let stride = step;
         for (;;) {
-          const old = k.get();
+          const old = k.get(cal);
           const next = Math.min(k.max, Math.max(k.min, old * Math.exp(direction * stride)));
           if (next === old) break;
-          k.set(next);
-          const l = loss(subset);
-          if (l < best - 1e-7) {
-            best = l;
-            stride *= 1.5;
-          } else {
-            k.set(old);
-            break;
-          }
+          const candidate = k.set(cal, next);
+          const l = loss(subset, candidate);
+          if (l >= best - 1e-7) break;
+          best = l;
+          cal = candidate;
+          stride *= 1.5;
         }
       }
     }
     if (log) console.log(`  round ${round + 1}: loss ${best.toFixed(4)}`);
   }
-  return best;
+  return { cal, loss: best };
 }
 
 /** Coordinate descent from the priors, then restarts from deterministic perturbations of the best point (anyone rerunning gets the same fit). */
-function fit(subset: readonly Row[], log: boolean): void {
+function fit(subset: readonly Row[], log: boolean): Calibration {
   // FROM_CURRENT=1: start from calibration.ts's values instead of the priors (a refit after a small change).
-  if (!process.env.FROM_CURRENT) for (const k of ACTIVE_KNOBS) k.set(k.prior);
+  const start = process.env.FROM_CURRENT ? FITTED_CALIBRATION : ACTIVE_KNOBS.reduce((c, k) => k.set(c, k.prior), FITTED_CALIBRATION);
   let seed = 987654;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  let best = descend(subset, loss(subset), log);
+  let best = descend(subset, start, log);
   for (let r = 0; r < restarts; r++) {
-    const saved = ACTIVE_KNOBS.map((k) => k.get());
-    for (const k of ACTIVE_KNOBS) k.set(Math.min(k.max, Math.max(k.min, k.get() * Math.exp((random() - 0.5) * 1.0))));
-    const l = descend(subset, loss(subset), false);
-    if (log) console.log(`restart ${r + 1}: loss ${l.toFixed(4)} (best ${best.toFixed(4)})`);
-    if (l < best) best = l;
-    else ACTIVE_KNOBS.forEach((k, i) => k.set(saved[i] ?? k.get()));
+    const perturbed = ACTIVE_KNOBS.reduce(
+      (c, k) => k.set(c, Math.min(k.max, Math.max(k.min, k.get(c) * Math.exp((random() - 0.5) * 1.0)))),
+      best.cal,
+    );
+    const found = descend(subset, perturbed, false);
+    if (log) console.log(`restart ${r + 1}: loss ${found.loss.toFixed(4)} (best ${best.loss.toFixed(4)})`);
+    if (found.loss < best.loss) best = found;
   }
+  return best.cal;
 }
 
 /** The publisher a row comes from (its id's first word; NeMo's releases as one). */
@@ -243,8 +265,7 @@ if (process.argv.includes('--cv') || byRelease) {
   for (const source of [...new Set(rows.map(sourceOf))].sort()) {
     const train = rows.filter((r) => sourceOf(r) !== source);
     const test = rows.filter((r) => sourceOf(r) === source);
-    fit(train, false);
-    const ratio = ratios(test, Number.POSITIVE_INFINITY);
+    const ratio = ratios(fit(train, false), test, Number.POSITIVE_INFINITY);
     const { median, p90 } = errorSummary(ratio);
     console.log(
       `held out ${source.padEnd(14)} ${String(test.length).padStart(4)} rows: median |error| ${(median * 100).toFixed(1)} %, p90 ${(p90 * 100).toFixed(1)} %`,
@@ -258,17 +279,17 @@ if (process.argv.includes('--cv') || byRelease) {
   process.exit(0);
 }
 
-report('before');
-fit(rows, true);
-report('after');
+report('before', FITTED_CALIBRATION);
+const fitted = fit(rows, true);
+report('after', fitted);
 for (const k of ACTIVE_KNOBS) {
-  const z = Math.log(k.get() / k.prior) / k.spread;
-  console.log(`  ${k.name.padEnd(40)} ${String(Number(k.get().toPrecision(3))).padStart(10)}   prior ${k.prior}, z ${z.toFixed(1)}`);
+  const z = Math.log(k.get(fitted) / k.prior) / k.spread;
+  console.log(`  ${k.name.padEnd(40)} ${String(Number(k.get(fitted).toPrecision(3))).padStart(10)}   prior ${k.prior}, z ${z.toFixed(1)}`);
 }
 
 // Residuals by family, to show where the model is structurally off (not used by the fit).
 const families = new Map<string, number[]>();
-const finalRatios = ratios(rows, Number.POSITIVE_INFINITY);
+const finalRatios = ratios(fitted, rows, Number.POSITIVE_INFINITY);
 rows.forEach((r, i) => {
   const gpu = r.config.cluster.gpuId ?? 'custom';
   const key = `${r.id.split('-')[0]} ${gpu} ${r.config.training.precision} ${r.config.model.moe ? 'moe' : 'dense'}`;

@@ -182,12 +182,14 @@ function main(): void {
   for (const e of deepImports(edges)) {
     const wing = wingOf(e.to) ?? '';
     problems.push(
-      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: code outside ${MODEL}${wing}/ imports the wing only through ${MODEL}${wing}/index.ts; export the name there.`,
+      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: code outside ` +
+        `${MODEL}${wing}/ imports the wing only through ${MODEL}${wing}/index.ts; export the name there.`,
     );
   }
   for (const e of engineLeaks(edges)) {
     problems.push(
-      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: the engine (${MODEL}) imports only files under ${MODEL}; move what it needs into the engine.`,
+      `${e.from}:${e.line}: imports '${e.specifier}' (${e.to})\n  rule: the engine ` +
+        `(${MODEL}) imports only files under ${MODEL}; move what it needs into the engine.`,
     );
   }
   for (const s of starExports()) {

@@ -42,7 +42,8 @@ try {
   console.log(`performance score: ${lhr.categories.performance.score}`);
   console.log(`total blocking time: ${audit('total-blocking-time')}`);
   console.log(
-    `first contentful paint: ${audit('first-contentful-paint')}, largest contentful paint: ${audit('largest-contentful-paint')}, speed index: ${audit('speed-index')}, CLS: ${audit('cumulative-layout-shift')}`,
+    `first contentful paint: ${audit('first-contentful-paint')}, largest contentful paint: ${audit('largest-contentful-paint')}, ` +
+      `speed index: ${audit('speed-index')}, CLS: ${audit('cumulative-layout-shift')}`,
   );
   const lcpElement = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node?.snippet;
   if (lcpElement) console.log(`largest contentful paint element: ${lcpElement}`);

@@ -131,7 +131,9 @@ async function build(golden: Golden) {
     url: `/${golden.embed ? '?embed=1' : ''}#${fragment}`,
     expect: { document: golden.document },
     figuresWhenRecorded: {
-      note: `Informational: what the engine showed on ${new Date().toISOString().slice(0, 10)}. The test compares the page with the engine of the day, not with these.`,
+      note:
+        `Informational: what the engine showed on ${new Date().toISOString().slice(0, 10)}. ` +
+        `The test compares the page with the engine of the day, not with these.`,
       ...Object.fromEntries(figures.map((f) => [f.id, f.text])),
     },
   };

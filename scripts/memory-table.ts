@@ -43,13 +43,19 @@ for (const row of memoryRows(file)) {
   const error = (predicted - row.published) / row.published;
   errors.push(error);
   console.log(
-    `${row.id.padEnd(52)} ${(row.metric ?? '—').padEnd(24)} ${gib(row.published).padStart(10)} ${gib(predicted).padStart(10)} ${(error * 100).toFixed(1).padStart(6)}%`,
+    `${row.id.padEnd(52)} ${(row.metric ?? '—').padEnd(24)} ${gib(row.published).padStart(10)} ` +
+      `${gib(predicted).padStart(10)} ${(error * 100).toFixed(1).padStart(6)}%`,
   );
   if (showBreakdown) {
     const b = worst.breakdown;
     const o = worst.other;
     console.log(
-      `    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)}  activations ${gib(b.activations)}  other ${gib(b.other)} (gathered ${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}), reserve ${gib(o.allocatorReserve)}, outside the allocator ${gib(o.runtime)} (context ${gib(o.device.cudaContext)}, NCCL ${gib(o.device.ncclBuffers)}, cuBLAS ${gib(o.device.workspaces)})`,
+      `    params ${gib(b.parameters)}  grads ${gib(b.gradients)}  optimizer ${gib(b.optimizer)} ` +
+        ` activations ${gib(b.activations)}  other ${gib(b.other)} (gathered ` +
+        `${gib(o.gatheredWeights)}, unsharded grads ${gib(o.unshardedGradients)}), reserve ` +
+        `${gib(o.allocatorReserve)}, outside the allocator ` +
+        `${gib(o.runtime)} (context ${gib(o.device.cudaContext)}, ` +
+        `NCCL ${gib(o.device.ncclBuffers)}, cuBLAS ${gib(o.device.workspaces)})`,
     );
   }
 }

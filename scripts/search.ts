@@ -30,7 +30,10 @@ import { exitWithHelpIfAsked, openingComment, wholeBytes } from './cli.ts';
 import { readJsonInput } from './read-input.ts';
 
 const USAGE =
-  'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|headroom] [--exhaustive] [--tp-within-node] [--uneven-layers] [--memory-margin X] [--variants N] [--no-group] [--offload] [--no-pareto] [--gpus N,…] [--gpu-types A,…] [--min-gpus N] [--max-gpus N] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
+  'npm run --silent search -- FILE|- [--top K] [--objective tokensPerSecond|days|usd|headroom] ' +
+  '[--exhaustive] [--tp-within-node] [--uneven-layers] [--memory-margin X] [--variants ' +
+  'N] [--no-group] [--offload] [--no-pareto] [--gpus N,…] [--gpu-types A,…] [--min-gpus ' +
+  'N] [--max-gpus N] [--max-usd X] [--max-days X] [--memory-gib X] [--fix key=value]…';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

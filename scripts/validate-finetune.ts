@@ -37,7 +37,9 @@ if (!process.argv.includes('--summary')) {
 const line = (label: string, subset: readonly FineTuneRow[]) => {
   const s = summarizeFineTune(subset);
   console.log(
-    `${label.padEnd(40)} rows ${String(s.rows).padStart(3)}  invalid ${s.invalid}  median |error| ${pct(s.medianAbsError)}  p90 ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnder)}  under by >15 %: ${s.underBy15}`,
+    `${label.padEnd(40)} rows ${String(s.rows).padStart(3)}  invalid ` +
+      `${s.invalid}  median |error| ${pct(s.medianAbsError)}  p90 ${pct(s.p90AbsError)} ` +
+      ` worst under ${pct(s.worstUnder)}  under by >15 %: ${s.underBy15}`,
   );
 };
 const block = (label: string, subset: readonly FineTuneRow[]) => {

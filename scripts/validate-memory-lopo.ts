@@ -24,7 +24,10 @@ function withScale(input: unknown, scale: number): unknown {
   return { ...doc, calibration: { ...calibration, memoryOverheadScale: scale } };
 }
 
-/** Each stage's measured figure at scales 0 and 1: the scale multiplies "other" only, so a stage's figure is linear in it (validate.ts predictedMemoryForMetric picks the stage). */
+/**
+ * Each stage's measured figure at scales 0 and 1: the scale multiplies "other" only, so a stage's figure is linear in it
+ * (validate.ts predictedMemoryForMetric picks the stage).
+ */
 function stageLines(c: ValidationCase): { readonly at0: number[]; readonly at1: number[] } | null {
   const figures = (scale: number) => {
     const parsed = parseDocument(withScale(c.input, scale));
@@ -72,7 +75,8 @@ export function printMemoryLeaveOnePublisherOut(cases: readonly ValidationCase[]
   const line = (label: string, errors: readonly number[], note: string) => {
     const abs = errors.map(Math.abs);
     console.log(
-      `${label.padEnd(52)} rows ${String(errors.length).padStart(3)}  median |error| ${pct(median(abs))}  p90 ${pct(p90(abs))}  worst under ${pct(Math.min(0, ...errors))}  ${note}`,
+      `${label.padEnd(52)} rows ${String(errors.length).padStart(3)}  median |error| ` +
+        `${pct(median(abs))}  p90 ${pct(p90(abs))}  worst under ${pct(Math.min(0, ...errors))}  ${note}`,
     );
   };
   console.log(

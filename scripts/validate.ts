@@ -15,7 +15,7 @@ import {
   type LofoRow,
   type ValidationRow,
 } from '../src/model/validation/index.ts';
-import { MOE_TIME } from '../src/model/calibration.ts';
+import { FITTED_CALIBRATION, withCalibration } from '../src/model/calibration.ts';
 import { peakFlopsPerSecond, stepTime } from '../src/model/time/index.ts';
 import { stepFlops } from '../src/model/structure/index.ts';
 import { parseDocument, type RunConfig } from '../src/model/input/index.ts';
@@ -49,7 +49,9 @@ if (!quiet) {
 const line = (label: string, subset: ValidationRow[]) => {
   const s = summarize(subset);
   console.log(
-    `${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ${pct(s.worstUnderPrediction)}`,
+    `${label.padEnd(34)} cases ${String(s.cases).padStart(4)}  invalid ${String(s.invalid).padStart(3)}  ` +
+      `median |error| ${pct(s.medianAbsError)}  p90 |error| ${pct(s.p90AbsError)}  worst under ` +
+      `${pct(s.worstUnderPrediction)}`,
   );
 };
 const isMemory = (r: ValidationRow) => r.figure === 'memoryBytesPerGpu';
@@ -103,15 +105,13 @@ for (const fine of [true, false]) {
 }
 
 // Leave one model family out (moe-lofo.ts): MOE_TIME.eagerOpHostSeconds refitted on a grid without the family.
-const moeTime = MOE_TIME as { eagerOpHostSeconds: number };
-const fitted = moeTime.eagerOpHostSeconds;
 const lofoRows: LofoRow[] = [];
 for (const r of throughput.filter(isMoe)) {
   const c = configs.get(r.id);
   if (!c || r.predicted === null) continue;
   const errorsByGrid = LOFO_HOST_SECONDS_GRID.map((v) => {
-    moeTime.eagerOpHostSeconds = v;
-    const step = stepTime(c, 600).stepSeconds;
+    const refit = { ...FITTED_CALIBRATION, moe: { ...FITTED_CALIBRATION.moe, eagerOpHostSeconds: v } };
+    const step = withCalibration(refit, () => stepTime(c, 600).stepSeconds);
     const predicted =
       r.figure === 'mfu'
         ? stepFlops(c).modelPerStep / (step * c.cluster.gpus * peakFlopsPerSecond(c.cluster.gpu, c.training.precision))
@@ -120,7 +120,6 @@ for (const r of throughput.filter(isMoe)) {
   });
   lofoRows.push({ family: moeFamily(`${r.id} ${c.model.name}`), errorsByGrid });
 }
-moeTime.eagerOpHostSeconds = fitted;
 const held = leaveOneFamilyOut(lofoRows);
 const pctAbs = (errors: number[], q: number) =>
   pct(
@@ -136,7 +135,9 @@ console.log(
 );
 for (const h of held) {
   console.log(
-    `  ${h.family.padEnd(10)} held out   cases ${String(h.errors.length).padStart(4)}  fitted ${((LOFO_HOST_SECONDS_GRID[h.chosen] ?? 0) * 1e6).toFixed(1).padStart(5)} µs  median |error| ${pctAbs(h.errors, 0.5)}  p90 |error| ${pctAbs(h.errors, 0.9)}`,
+    `  ${h.family.padEnd(10)} held out   cases ${String(h.errors.length).padStart(4)}  fitted ` +
+      `${((LOFO_HOST_SECONDS_GRID[h.chosen] ?? 0) * 1e6).toFixed(1).padStart(5)} µs  median |error| ` +
+      `${pctAbs(h.errors, 0.5)}  p90 |error| ${pctAbs(h.errors, 0.9)}`,
   );
 }
 const allHeld = held.flatMap((h) => h.errors);

@@ -3,6 +3,12 @@
 // or, where not fitted, where its value comes from. `npm run calibrate` refits the
 // fitted ones and prints the fit error.
 
+/** A constant that nothing may change: `npm run calibrate` builds new objects instead (withCalibration). */
+function frozen<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (typeof inner === 'object' && inner !== null) frozen(inner);
+  return Object.freeze(value);
+}
+
 // ---- Memory: the "other" terms (bytes per GPU) --------------------------------
 // Used by memory.ts (otherMemoryTerms) and activations.ts (the loss). FITTED values
 // come from the 26 memory rows of validation/published-runs.json; the fit and its
@@ -125,13 +131,16 @@ export interface TimeCalibration {
   readonly elementwiseFfnPasses: number;
   /** FITTED: fixed forward time per layer per micro-batch that does not scale with size (kernel launches, host synchronisation, router bookkeeping). */
   readonly layerOverheadSeconds: number;
-  /** FlashAttention-2 backward runs five GEMM-like products to forward's two, recomputing the scores (Dao 2023, arXiv 2307.08691, section 3.1.2): 2.5× forward. */
+  /**
+   * FlashAttention-2 backward runs five GEMM-like products to forward's two, recomputing the scores (Dao 2023, arXiv 2307.08691,
+   * section 3.1.2): 2.5× forward.
+   */
   readonly attentionBackwardOverForward: number;
   /** Backward FLOPs over forward FLOPs for matrix multiplies: two GEMMs (input and weight gradients) per forward GEMM (Narayanan et al. 2021, section 5.1). */
   readonly backwardOverForward: number;
 }
 
-export const TIME_CALIBRATION: TimeCalibration = {
+export const TIME_CALIBRATION: TimeCalibration = frozen({
   matmulEfficiencyCeiling: { fp32: 0.7, fp16: 1, bf16: 1, fp8: 1, fp4: 1 },
   powerKneeTflopsPerWatt: 2.61,
   tensorEnergyPerFlopRelative: { fp32: 1, fp16: 1, bf16: 1, fp8: 0.386, fp4: 0.258 },
@@ -149,7 +158,7 @@ export const TIME_CALIBRATION: TimeCalibration = {
   layerOverheadSeconds: 7.47e-6,
   backwardOverForward: 2,
   attentionBackwardOverForward: 2.5,
-};
+});
 
 /**
  * Mixture-of-experts time terms (time/moe-time.ts, time/moe-host.ts, time/moe-traffic.ts;
@@ -205,7 +214,7 @@ export interface MoeTimeCalibration {
   readonly groupedGemmHalfSaturationTokens: number;
 }
 
-export const MOE_TIME: MoeTimeCalibration = {
+export const MOE_TIME: MoeTimeCalibration = frozen({
   eagerOpHostSeconds: 16.9e-6,
   syncStallSeconds: 0.766e-3,
   nativeCallOpShare: 1.07,
@@ -213,10 +222,16 @@ export const MOE_TIME: MoeTimeCalibration = {
   overlappedExposedFraction: 0.132,
   dualPipeExposedFraction: 0.05,
   groupedGemmHalfSaturationTokens: 1080,
-};
+});
 
 /** How the data-parallel synchronisation of a step hides behind compute (time.ts). */
-export const DP_OVERLAP = {
+export interface DataParallelOverlap {
+  readonly overlapEfficiency: number;
+  readonly minimumExposedFraction: number;
+}
+
+/** How the data-parallel synchronisation of a step hides behind compute (time.ts). */
+export const DP_OVERLAP: DataParallelOverlap = frozen({
   /**
    * Share of the last micro-batch's forward+backward that the gradient reduce-scatter and
    * parameter all-gather can run under (Megatron --overlap-grad-reduce/--overlap-param-gather,
@@ -225,22 +240,24 @@ export const DP_OVERLAP = {
   overlapEfficiency: 0.8,
   /** FITTED (prior 0.1): the last gradient bucket is reduced after the last backward finishes, so some of the sync is always exposed. */
   minimumExposedFraction: 0.101,
-} as const;
+});
 
 /**
  * Optimizer step (optimizer-time.ts): memory-bound, bytes of state read and written per
  * parameter over HBM bandwidth. Adam with fp32 master weights reads master, m, v and the
  * gradient (4 bytes each) and writes master, m, v and the 16-bit weight: 30 bytes.
  */
-export const OPTIMIZER_STEP = {
+export const OPTIMIZER_STEP = frozen({
   /** Achievable fraction of HBM bandwidth for the fused multi-tensor Adam (Apex/TE FusedAdam). */
   hbmEfficiency: 0.7,
-  /** Host-side Adam with optimizer offload: parameters per second per GPU's share of the host (ZeRO-Offload, Ren et al. 2021, arXiv 2101.06840, section 5: CPU-Adam about 1e9 params/s on a 2-socket host shared by the GPUs). */
+  /**
+   * Host-side Adam with optimizer offload: parameters per second per GPU's share of the host (ZeRO-Offload, Ren et al. 2021,
+   * arXiv 2101.06840, section 5: CPU-Adam about 1e9 params/s on a 2-socket host shared by the GPUs).
+   */
   offloadedParametersPerSecond: 1.5e8,
   /** PCIe Gen4/5 x16 one direction, achievable: gradients down and weights up for offloaded states. */
   offloadPcieBytesPerSecond: 25e9,
-} as const;
-export {};
+} as const);
 
 // ---- Communication, cost and reliability ---------------------------------------
 // Used by comm.ts, cost.ts and reliability.ts. The exposed fractions are fitted by
@@ -272,20 +289,28 @@ export const INTRA_NODE_BANDWIDTH_EFFICIENCY = 0.8;
  */
 export const INTER_NODE_BANDWIDTH_EFFICIENCY = 0.9;
 
+export type CommExposedFractions = Readonly<Record<'tp' | 'cp' | 'zero3Gather', number>>;
+
 /**
  * Share of each per-micro-batch communication term left on the critical path after
  * overlap with compute (keys as CommTerm in comm.ts; expert parallelism's is MOE_TIME's, by dispatcher and overlap). Pipeline sends have none: the
  * schedule simulator puts each on the critical path (Narayanan et al. 2021, section
  * 2.2). The once-per-step data-parallel sync overlaps as DP_OVERLAP says.
  */
-export const COMM_EXPOSED_FRACTION: Readonly<Record<'tp' | 'cp' | 'zero3Gather', number>> = {
-  /** FITTED (prior 0.8): tensor-parallel collectives sit between dependent matmuls; Transformer Engine's --tp-comm-overlap (in the NeMo and Megatron-Bridge recipes) hides part of them. */
+export const COMM_EXPOSED_FRACTION: CommExposedFractions = frozen({
+  /**
+   * FITTED (prior 0.8): tensor-parallel collectives sit between dependent matmuls; Transformer Engine's --tp-comm-overlap (in the
+   * NeMo and Megatron-Bridge recipes) hides part of them.
+   */
   tp: 0.582,
-  /** FITTED (prior 0.2): ring attention sends the next K/V block while computing on the current one (Liu et al. 2023, arXiv 2310.01889, section 3); exposed when blocks are short. */
+  /**
+   * FITTED (prior 0.2): ring attention sends the next K/V block while computing on the current one (Liu et al. 2023, arXiv
+   * 2310.01889, section 3); exposed when blocks are short.
+   */
   cp: 0.203,
   /** FITTED (prior 0.3): FSDP prefetches the next unit's all-gather during the current unit's compute (Zhao et al. 2023, arXiv 2304.11277, figure 5). */
   zero3Gather: 0.401,
-};
+});
 
 /**
  * Average GPU power over TDP. 1.0 makes energy an upper bound, the convention of
@@ -314,3 +339,39 @@ export const RESTART_SECONDS = 600;
 export const SPOT_MONTHLY_INTERRUPTION_FRACTION = 0.2;
 export const DAYS_PER_MONTH = 30.44;
 export const DEFAULT_PREEMPTIONS_PER_NODE_DAY = -Math.log(1 - SPOT_MONTHLY_INTERRUPTION_FRACTION) / DAYS_PER_MONTH;
+
+// ---- The calibration in force ---------------------------------------------------
+
+/** The fitted time constants as one value: what `npm run calibrate` and the validation's refits vary. */
+export interface Calibration {
+  readonly time: TimeCalibration;
+  readonly moe: MoeTimeCalibration;
+  readonly dpOverlap: DataParallelOverlap;
+  readonly exposed: CommExposedFractions;
+}
+
+/** The published-runs fit above, frozen. */
+export const FITTED_CALIBRATION: Calibration = frozen({
+  time: TIME_CALIBRATION,
+  moe: MOE_TIME,
+  dpOverlap: DP_OVERLAP,
+  exposed: COMM_EXPOSED_FRACTION,
+});
+
+let inForce: Calibration = FITTED_CALIBRATION;
+
+/** The calibration the engine reads: FITTED_CALIBRATION, or the one a fit passes to withCalibration for the length of a call. */
+export function calibration(): Calibration {
+  return inForce;
+}
+
+/** Runs `run` with the engine reading `c` (a fit's candidate, a new object: the constants above stay as they are). */
+export function withCalibration<T>(c: Calibration, run: () => T): T {
+  const previous = inForce;
+  inForce = c;
+  try {
+    return run();
+  } finally {
+    inForce = previous;
+  }
+}

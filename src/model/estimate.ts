@@ -116,12 +116,15 @@ export function estimateConfig(config: RunConfig, warnings: readonly string[] = 
   if (step.scheduleNote) extraWarnings.push(`parallel.schedule: ${step.scheduleNote}`);
   if (deviceUsed > capacity) {
     extraWarnings.push(
-      `memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device (${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`,
+      `memory: needs ${(deviceUsed / GiB).toFixed(1)} GiB per GPU on the device ` +
+        `(${(reserved / GiB).toFixed(1)} GiB reserved by the allocator, ${(perGpu.total / GiB).toFixed(1)} ` +
+        `GiB allocated), the ${config.cluster.gpu.name} has ${config.cluster.gpu.memoryGiB} GiB`,
     );
   }
   if (host.perNode > host.capacity) {
     extraWarnings.push(
-      `memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`,
+      `memory.host: offload needs ${(host.perNode / GiB).toFixed(0)} GiB of CPU memory per ` +
+        `node, the node has ${(host.capacity / GiB).toFixed(0)} GiB (cluster.hostMemoryGiB)`,
     );
   }
   const output: EstimateOutput = {

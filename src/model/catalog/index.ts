@@ -9,6 +9,7 @@ import type { CatalogEntry } from './types.ts';
 
 export { hubModelName, resolveHubId, type HubResolution } from './hub-id.ts';
 export { readModel, readModelOrNull } from './read.ts';
+export { denseShape, moeShape, type MoeShape, type ShapeExtras } from './shape.ts';
 export type { CatalogEntry, ModelPreset } from './types.ts';
 
 /** The whole catalog (the presets first), loaded on demand: a chunk of its own on the page. */

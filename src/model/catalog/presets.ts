@@ -1,4 +1,5 @@
 import type { ModelJson } from '../input/index.ts';
+import { denseShape as dense } from './shape.ts';
 import type { ModelPreset } from './types.ts';
 
 // Model presets, as data: each `model` is the interchange document's `model` object
@@ -16,29 +17,13 @@ const LLAMA2_SOURCE =
   'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1 (4k context, GQA for 70B only); shapes from meta-llama/Llama-2-*-hf config.json';
 const LLAMA2_CONTEXT = 'Touvron et al. 2023, Llama 2 (arXiv 2307.09288), Table 1: context length 4k, pre-trained at it';
 const LLAMA3_CONTEXT =
-  "Dubey et al. 2024 (arXiv 2407.21783), section 3.4.1: initial pre-training at a sequence length of 8,192 (after 4,096 for the first 252M tokens), Llama 3's context window";
+  'Dubey et al. 2024 (arXiv 2407.21783), section 3.4.1: initial pre-training at a sequence ' +
+  "length of 8,192 (after 4,096 for the first 252M tokens), Llama 3's context window";
 const LLAMA31_CONTEXT =
   'Dubey et al. 2024 (arXiv 2407.21783), section 3.4.1: pre-trained at a sequence length of 8,192; section 3.4.2: ' +
   'a long-context stage of about 800B tokens extends it to 128K (131,072 tokens)';
 const LLAMA3_SOURCE =
   'Dubey et al. 2024, The Llama 3 Herd of Models (arXiv 2407.21783), Table 3; shapes from meta-llama/Meta-Llama-3*-hf config.json';
-
-function dense(name: string, layers: number, hidden: number, heads: number, kvHeads: number, ffnHidden: number, vocab: number): ModelJson {
-  return {
-    name,
-    layers,
-    hidden,
-    heads,
-    kvHeads,
-    ffnHidden,
-    ffnType: 'swiglu',
-    vocab,
-    tiedEmbeddings: false,
-    moe: null,
-    mla: null,
-    mtpLayers: 0,
-  };
-}
 
 const llama3 = (size: '8B' | '70B' | '405B', version: '3' | '3.1'): ModelJson => {
   const name = `Llama ${version} ${size}`;
@@ -52,20 +37,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     id: 'gpt3-175b',
     hubIds: [],
     params: { total: 175e9, source: 'Brown et al. 2020 (arXiv 2005.14165), Table 2.1: 175.0B' },
-    model: {
-      name: 'GPT-3 175B',
-      layers: 96,
-      hidden: 12288,
-      heads: 96,
-      kvHeads: 96,
-      ffnHidden: 49152,
-      ffnType: 'gelu',
-      vocab: 51200,
-      tiedEmbeddings: true,
-      moe: null,
-      mla: null,
-      mtpLayers: 0,
-    },
+    model: dense('GPT-3 175B', 96, 12288, 96, 96, 49152, 51200, { ungated: true, tied: true }),
     seqLen: 2048,
     longestContext: 2048,
     contextSource: 'Brown et al. 2020 (arXiv 2005.14165), section 2.1: context window of 2048 tokens',
@@ -331,20 +303,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     id: 'megatron-1t',
     hubIds: [],
     params: { total: 1008e9, source: 'Narayanan et al. 2021 (arXiv 2104.04473), Table 1, last row: 1008B' },
-    model: {
-      name: 'Megatron GPT 1T',
-      layers: 128,
-      hidden: 25600,
-      heads: 160,
-      kvHeads: 160,
-      ffnHidden: 102400,
-      ffnType: 'gelu',
-      vocab: 51200,
-      tiedEmbeddings: true,
-      moe: null,
-      mla: null,
-      mtpLayers: 0,
-    },
+    model: dense('Megatron GPT 1T', 128, 25600, 160, 160, 102400, 51200, { ungated: true, tied: true }),
     seqLen: 2048,
     longestContext: 2048,
     contextSource: 'Narayanan et al. 2021 (arXiv 2104.04473), section 5.1: sequence length 2048',

@@ -42,9 +42,7 @@ export interface Equation {
   readonly source: string | null;
 }
 
-export type ExplainedFigure = 'memory-total' | 'step-time' | 'tokens-per-second' | 'mfu' | 'bubble-fraction' | 'training-days' | 'cost-usd';
-
-export const EXPLAINED_FIGURES: readonly ExplainedFigure[] = [
+export const EXPLAINED_FIGURES = [
   'memory-total',
   'step-time',
   'tokens-per-second',
@@ -52,7 +50,8 @@ export const EXPLAINED_FIGURES: readonly ExplainedFigure[] = [
   'bubble-fraction',
   'training-days',
   'cost-usd',
-];
+] as const;
+export type ExplainedFigure = (typeof EXPLAINED_FIGURES)[number];
 
 export interface Explanation {
   readonly figure: ExplainedFigure;

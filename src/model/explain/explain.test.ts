@@ -220,12 +220,18 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
 
   it('all-to-all without graphs: its per-layer wait in ms; without overlap the fitted exposed share', () => {
     const n = notes(mixtral({ moeDispatcher: 'alltoall' }));
-    // Mixtral E8 over EP 8 (moe-host.ts): after the sync 23 operators and 3 × 2 × 8 NCCL peer calls, after the stall; backward 2 × the 43 computing operators and the peer calls once.
+    // Mixtral E8 over EP 8 (moe-host.ts): after the sync 23 operators and 3 × 2 × 8 NCCL peer calls, after the stall; backward 2
+    // × the 43 computing operators and the peer calls once.
     const peer = 48 * MOE_TIME.nativeCallOpShare;
     const issue = (23 + peer) * MOE_TIME.eagerOpHostSeconds;
     const backward = (2 * 43 + peer) * MOE_TIME.eagerOpHostSeconds;
     expect(n).toContain(
-      `Host-bound floor, inside "compute": each MoE layer's forward stalls ${(MOE_TIME.syncStallSeconds * 1e3).toFixed(2)} ms per micro-batch at the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), then runs its experts no faster than the host issues what follows (${(issue * 1e3).toFixed(2)} ms); its backward takes at least ${(backward * 1e3).toFixed(2)} ms, ${Math.round(43 + peer)} eager operators forward (alltoall dispatcher, no CUDA graphs).`,
+      `Host-bound floor, inside "compute": each MoE layer's forward stalls ` +
+        `${(MOE_TIME.syncStallSeconds * 1e3).toFixed(2)} ms per ` +
+        `micro-batch at the dispatcher's synchronisation (Megatron-Core ` +
+        `token_dispatcher.py), then runs its experts no faster than the host issues what follows ` +
+        `(${(issue * 1e3).toFixed(2)} ms); its backward takes at least ${(backward * 1e3).toFixed(2)} ` +
+        `ms, ${Math.round(43 + peer)} eager operators forward (alltoall dispatcher, no CUDA graphs).`,
     );
     expect(
       n.some(

@@ -42,7 +42,10 @@ function stepTime(c: RunConfig, t: Throughput): Explanation {
   return {
     figure: 'step-time',
     title: 'Step time',
-    lead: "One optimizer step on the slowest (critical) pipeline stage: its compute and exposed communication for every micro-batch, the schedule's idle time, then the data-parallel gradient sync and the optimizer update.",
+    lead:
+      'One optimizer step on the slowest (critical) pipeline stage: its compute ' +
+      "and exposed communication for every micro-batch, the schedule's idle " +
+      'time, then the data-parallel gradient sync and the optimizer update.',
     equations: [
       equation(
         'step',
@@ -83,7 +86,9 @@ function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
   return {
     figure: 'mfu',
     title: 'Model FLOPs utilization (MFU)',
-    lead: `Model FLOPs per second as a share of the ${c.cluster.gpu.name}'s dense ${c.training.precision} peak, over all ${c.cluster.gpus} GPUs. Recomputation is not counted as useful work.`,
+    lead:
+      `Model FLOPs per second as a share of the ${c.cluster.gpu.name}'s dense ${c.training.precision} ` +
+      `peak, over all ${c.cluster.gpus} GPUs. Recomputation is not counted as useful work.`,
     equations: [
       equation(
         'mfu',
@@ -153,7 +158,10 @@ function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanatio
   return {
     figure: 'bubble-fraction',
     title: 'Pipeline bubble',
-    lead: `The share of the step time the slowest of the ${c.parallel.pp} pipeline stages sits idle under the ${c.parallel.schedule} schedule: the step-time breakdown's "pipeline bubble" part over the step. For 1F1B with equal stages the schedule's part approaches (p − 1) ÷ (m + p − 1).`,
+    lead:
+      `The share of the step time the slowest of the ${c.parallel.pp} pipeline stages sits idle ` +
+      `under the ${c.parallel.schedule} schedule: the step-time breakdown's "pipeline bubble" part over ` +
+      `the step. For 1F1B with equal stages the schedule's part approaches (p − 1) ÷ (m + p − 1).`,
     equations,
     notes: timeline
       ? ["The same number is the card's, the step-time breakdown's share and the pipeline timeline's caption."]

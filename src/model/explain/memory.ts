@@ -93,7 +93,8 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
         'optimizer',
         bytes('optimizer state', perGpu.optimizer),
         `optimizer bytes per parameter (K) × weights${p.zero >= 1 ? ' ÷ ZeRO-1 shards' : ''}`,
-        `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
+        `${t.optimizer}${t.masterWeights ? ' with fp32 master weights' : ''}: K of ` +
+          `Rajbhandari et al. 2020 §3 (12 for mixed-precision Adam); stage 1 shards it (§5)`,
         ...stateTerms(
           {
             name: 'optimizer bytes per parameter (K)',
@@ -114,7 +115,9 @@ function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: nu
   const inFlight = microBatchesInFlight(c.parallel, stageIndex, microBatchesPerStep(c.training, c.parallel));
   const formula =
     `saved tensors of ${layers} layers × ${inFlight.toFixed(inFlight % 1 === 0 ? 0 : 2)} micro-batches in flight ` +
-    `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, CP ${s.cp}, recompute ${s.recompute}` +
+    `(sequence ${s.seqLen}, micro-batch ${s.microBatch}, TP ` +
+    `${s.tp}${s.sequenceParallel ? ' with sequence parallelism' : ''}, ` +
+    `CP ${s.cp}, recompute ${s.recompute}` +
     `${s.flashAttention ? ', flash attention' : ''}) + the larger of one layer's recompute working set and the loss's buffers`;
   return equation(
     'activations',
@@ -152,7 +155,9 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
       'device-side',
       bytes('outside the allocator', o.runtime),
       'CUDA context + NCCL buffers of each communicator + cuBLAS workspaces',
-      'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 channels per communicator; PyTorch CublasHandlePool.cpp workspace sizes. deviceUsed = reserved + this',
+      'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 ' +
+        'channels per communicator; PyTorch CublasHandlePool.cpp ' +
+        'workspace sizes. deviceUsed = reserved + this',
       bytes('CUDA context', d.cudaContext),
       '+',
       bytes('NCCL buffers', d.ncclBuffers),
@@ -189,7 +194,8 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
         'allocator-reserve',
         bytes('allocator reserve', o.allocatorReserve),
         `reserve fraction × allocated${hole.length > 0 ? ' + the 16-bit logits the eager loss frees and its fp32 backward cannot reuse' : ''}`,
-        `FITTED caching-allocator reserve (src/model/calibration.ts, ALLOCATOR_RESERVE_FRACTION)${hole.length > 0 ? '; the freed logits: src/model/memory/loss.ts eagerLossLogitsHoleBytes' : ''}`,
+        `FITTED caching-allocator reserve (src/model/calibration.ts, ` +
+          `ALLOCATOR_RESERVE_FRACTION)${hole.length > 0 ? '; the freed logits: src/model/memory/loss.ts eagerLossLogitsHoleBytes' : ''}`,
         { name: 'reserve fraction', value: ALLOCATOR_RESERVE_FRACTION, unit: 'fraction' },
         '×',
         bytes('allocated', held),
@@ -206,7 +212,8 @@ function verdictEquation(output: EstimateOutput, table: UncertaintyTable): Equat
   return equation(
     'tight-from',
     bytes('"tight" from', assessment.tightFromBytes),
-    `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory error): above it, a run under-predicted as much as that published one would not fit`,
+    `capacity × (1 + ${Math.round(table.lowerQuantile * 100)}th-percentile memory ` +
+      `error): above it, a run under-predicted as much as that published one would not fit`,
     `Memory errors of ${table.memory.rows} published runs (Validation page); verdict here: ${assessment.verdict}`,
     bytes('GPU capacity', capacity),
     '×',
@@ -234,7 +241,8 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
     'total',
     bytes('memory per GPU', used),
     'allocated + allocator reserve + outside the allocator (CUDA context, NCCL buffers, cuBLAS workspaces): what the device holds, what the fit is judged on',
-    'PyTorch CUDA semantics, memory management (max_memory_allocated, max_memory_reserved; the context is not tracked by the allocator); src/model/memory/device.ts',
+    'PyTorch CUDA semantics, memory management (max_memory_allocated, max_memory_reserved; ' +
+      'the context is not tracked by the allocator); src/model/memory/device.ts',
     bytes('allocated', perGpu.total),
     '+',
     bytes('allocator reserve', reserve),
@@ -264,7 +272,9 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
           equation(
             'frozen',
             bytes('frozen weights', frozen),
-            `base weights without gradients or optimizer state${adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : ''}${c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
+            `base weights without gradients or optimizer state` +
+              (adapter.method === 'qlora' ? ', the adapted matrices in 4-bit NF4 with double quantisation' : '') +
+              (c.parallel.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''),
             'Hu et al. 2021, LoRA (arXiv 2106.09685); Dettmers et al. 2023, QLoRA (arXiv 2305.14314) §3 (src/model/memory/adapter.ts)',
           ),
         ]
@@ -284,7 +294,8 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
     title: 'Memory per GPU',
     lead:
       `The most loaded GPU: pipeline stage ${stageIndex + 1} of ${output.memory.stages.length}, holding ${stage?.layers.length ?? 0} layers` +
-      `${stage?.embedding ? ' and the embedding' : ''}${stage?.output ? ' and the output layer' : ''}. ZeRO stage ${c.parallel.zero}, TP ${c.parallel.tp}, PP ${c.parallel.pp}, DP ${c.parallel.dp}.`,
+      `${stage?.embedding ? ' and the embedding' : ''}${stage?.output ? ' and the output layer' : ''}. ` +
+      `ZeRO stage ${c.parallel.zero}, TP ${c.parallel.tp}, PP ${c.parallel.pp}, DP ${c.parallel.dp}.`,
     equations,
     notes: sameStage ? [] : ['The parts of "other" are not itemised: the stage breakdown could not be matched to the output.'],
   };

@@ -17,13 +17,21 @@ export function moeStepNotes(c: RunConfig): string[] {
   const syncNote =
     host.afterSync === 0 && host.backward === 0
       ? `Host-bound floor: none, ${GRAPH_WORDS[k.cudaGraph]} replay the MoE layers without the host (Megatron-Core moe/README.md, "CUDA graph").`
-      : `Host-bound floor, inside "compute": each MoE layer's forward stalls ${(host.stall * 1e3).toFixed(2)} ms per micro-batch at the dispatcher's synchronisation (Megatron-Core token_dispatcher.py), then runs its experts no faster than the host issues what follows (${((host.afterSync - host.stall) * 1e3).toFixed(2)} ms); its backward takes at least ${(host.backward * 1e3).toFixed(2)} ms, ${Math.round(moeEagerOpsForward(c, layer))} eager operators forward (${k.moeDispatcher} dispatcher, ${GRAPH_WORDS[k.cudaGraph]}).`;
+      : `Host-bound floor, inside "compute": each MoE layer's ` +
+        `forward stalls ${(host.stall * 1e3).toFixed(2)} ` +
+        `ms per micro-batch at the dispatcher's synchronisation (Megatron-Core ` +
+        `token_dispatcher.py), then runs its experts no faster than the host issues what follows ` +
+        `(${((host.afterSync - host.stall) * 1e3).toFixed(2)} ms); its backward takes at least ` +
+        `${(host.backward * 1e3).toFixed(2)} ms, ${Math.round(moeEagerOpsForward(c, layer))} ` +
+        `eager operators forward (${k.moeDispatcher} dispatcher, ${GRAPH_WORDS[k.cudaGraph]}).`;
   const how =
     c.parallel.schedule === 'dualpipe'
       ? 'DualPipe (DeepSeek-V3 report, arXiv 2412.19437, §3.2)'
       : k.overlap.epComm
         ? 'overlapped with another micro-batch (--overlap-moe-expert-parallel-comm; Megatron-Bridge moe-comm-overlap skill card)'
         : 'not overlapped';
-  const exposedNote = `Exposed EP communication: ${Math.round(expertParallelExposedFraction(c) * 100)} % of the token dispatch and combine stays on the critical path, ${how}.`;
+  const exposedNote =
+    `Exposed EP communication: ${Math.round(expertParallelExposedFraction(c) * 100)} ` +
+    `% of the token dispatch and combine stays on the critical path, ${how}.`;
   return [syncNote, exposedNote];
 }

@@ -23,11 +23,13 @@ function layoutNotes(c: RunConfig): string[] {
   // when the config has tensor_parallel, with ZeRO stages 0–2 only.
   if (p.tp > 1 && p.zero <= 2)
     notes.push(
-      `tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size, for a Hugging Face model); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`,
+      `tensor parallel ${p.tp} is written as AutoTP (tensor_parallel.autotp_size, for a Hugging ` +
+        `Face model); with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp} instead`,
     );
   if (p.tp > 1 && p.zero === 3)
     notes.push(
-      `tensor parallel ${p.tp}: DeepSpeed's AutoTP trains with ZeRO stages 0–2 only, so it is not written beside ZeRO-3; with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp}`,
+      `tensor parallel ${p.tp}: DeepSpeed's AutoTP trains with ZeRO stages 0–2 only, so it is not ` +
+        `written beside ZeRO-3; with Megatron-DeepSpeed pass --tensor-model-parallel-size ${p.tp}`,
     );
   if (p.tp > 1 && p.sequenceParallel) notes.push('Megatron-style sequence parallelism: not a DeepSpeed setting');
   if (p.pp > 1)

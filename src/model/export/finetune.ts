@@ -136,7 +136,8 @@ export function peftExport(c: RunConfig): FineTuneLaunch {
       ')',
     );
     notes.push(
-      'bitsandbytes quantises every linear layer but lm_head to NF4; the plan (as torchtune) quantises the adapted matrices only, so its frozen weights are an upper bound here',
+      'bitsandbytes quantises every linear layer but lm_head to NF4; the plan (as torchtune) ' +
+        'quantises the adapted matrices only, so its frozen weights are an upper bound here',
     );
   }
   lines.push(

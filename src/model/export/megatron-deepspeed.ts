@@ -98,7 +98,8 @@ export function megatronDeepspeedLaunch(c: RunConfig, configText: string): Launc
     '#',
     [
       `DeepSpeed launch for ${planTitle(c)}, from llm-train-planner: Megatron-DeepSpeed's pretrain_gpt.py with the config below.`,
-      'Run it on every node from a Megatron-DeepSpeed checkout (NODE_RANK 0, 1, …; MASTER_ADDR the first node); add your data, learning-rate and checkpoint flags.',
+      'Run it on every node from a Megatron-DeepSpeed checkout (NODE_RANK 0, 1, …; ' +
+        'MASTER_ADDR the first node); add your data, learning-rate and checkpoint flags.',
     ],
     notes,
   );

@@ -108,7 +108,9 @@ function overlapFlags(c: RunConfig, notes: string[]): Flag[] {
     if (dpGrad) flags.push(['--overlap-param-gather']);
     else
       notes.push(
-        'parameter all-gather overlap without gradient-reduce overlap: Megatron-LM overlaps the all-gather only together with the reduce ("Must use --overlap-param-gather with --overlap-grad-reduce"), so the file leaves both out',
+        'parameter all-gather overlap without gradient-reduce overlap: Megatron-LM ' +
+          'overlaps the all-gather only together with the reduce ("Must use ' +
+          '--overlap-param-gather with --overlap-grad-reduce"), so the file leaves both out',
       );
   }
   return flags;
@@ -284,7 +286,9 @@ export function megatronExport(c: RunConfig): LaunchExport {
   const launcher = torchrunFlags(c, notes);
   const flags = megatronFlags(c, notes);
   notes.push(
-    'data and tokenizer: the command trains on mock data with the NullTokenizer; for real data replace --mock-data with --data-path and the tokenizer flags with --tokenizer-type HuggingFaceTokenizer --tokenizer-model <yours>',
+    'data and tokenizer: the command trains on mock data with the NullTokenizer; ' +
+      'for real data replace --mock-data with --data-path and the tokenizer ' +
+      'flags with --tokenizer-type HuggingFaceTokenizer --tokenizer-model <yours>',
   );
   const p = c.parallel;
   const header = commentBlock(

@@ -79,7 +79,9 @@ export function megatronMoeStackFlags(c: RunConfig, notes: string[] = []): Flag[
     ['--moe-aux-loss-coeff', MOE_LOAD_BALANCING.auxLossCoeff],
   ];
   notes.push(
-    'routing: the estimate assumes every expert gets an even share of the tokens (balanced routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")',
+    'routing: the estimate assumes every expert gets an even share of the tokens (balanced ' +
+      'routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing ' +
+      'forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")',
   );
   if (k.overlap.epComm && c.parallel.ep > 1) flags.push(['--overlap-moe-expert-parallel-comm']);
   if (moe.capacityFactor != null) flags.push(['--moe-expert-capacity-factor', moe.capacityFactor], ['--moe-pad-expert-input-to-capacity']);

@@ -7,6 +7,7 @@
 // where the flavor does not set vocab_size (debugmodel sets 2048). The export writes a
 // flavor for a plan whose model matches one; the importer reads a flavor back as these shapes.
 
+import { denseShape } from '../catalog/index.ts';
 import type { ModelConfig } from '../input/index.ts';
 
 export interface TorchtitanFlavor {
@@ -31,20 +32,7 @@ function llama3(
   return {
     name: 'llama3',
     flavor,
-    model: {
-      name: displayName,
-      layers,
-      hidden,
-      heads,
-      kvHeads,
-      ffnHidden,
-      ffnType: 'swiglu',
-      vocab,
-      tiedEmbeddings: false,
-      moe: null,
-      mla: null,
-      mtpLayers: 0,
-    },
+    model: denseShape(displayName, layers, hidden, heads, kvHeads, ffnHidden, vocab),
   };
 }
 

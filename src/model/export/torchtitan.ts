@@ -29,7 +29,10 @@ function modelSection(c: RunConfig, notes: string[]): Section[] {
   if (!flavor) {
     const moe = m.moe ? `, ${m.moe.experts} experts top-${m.moe.topK}` : '';
     notes.push(
-      `the model: torchtitan has no flavor for ${m.name}; register one (${m.layers} layers, dim ${m.hidden}, ${m.heads} heads, ${m.kvHeads} KV heads, FFN ${m.ffnHidden}, vocabulary ${m.vocab}${moe}) and name it in [model]${converters.length > 0 ? ' with converters = ["float8"]' : ''}`,
+      `the model: torchtitan has no flavor for ${m.name}; register one (${m.layers} layers, dim ` +
+        `${m.hidden}, ${m.heads} heads, ${m.kvHeads} KV heads, ` +
+        `FFN ${m.ffnHidden}, vocabulary ${m.vocab}${moe}) ` +
+        `and name it in [model]${converters.length > 0 ? ' with converters = ["float8"]' : ''}`,
     );
     return [];
   }

@@ -45,7 +45,8 @@ describe('round trips through the launch exporter state every degree', () => {
 
   it('a Megatron script that names only TP: PP, CP and EP are 1, DP is the GPUs over TP', () => {
     const r = importLaunchFile(
-      'torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size 4 --num-layers 2 --hidden-size 64 --num-attention-heads 4 --vocab-size 100',
+      'torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --tensor-model-parallel-size ' +
+        '4 --num-layers 2 --hidden-size 64 --num-attention-heads 4 --vocab-size 100',
     );
     if (!r.ok) throw new Error(r.errors.join('; '));
     expect(r.document['parallel']).toMatchObject({ tp: 4, pp: 1, cp: 1, ep: 1, dp: 4 });

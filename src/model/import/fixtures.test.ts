@@ -189,15 +189,28 @@ describe('DeepSpeed (Megatron-DeepSpeed examples_deepspeed/)', () => {
     expect(d.warnings.some((w) => w.startsWith('--wandb'))).toBe(false);
   });
 
-  it('MoE/ds_pretrain_gpt_1.3B_MoE128.sh: run through eval ${run_cmd}; GPT-3 XL 1.3B with 128 experts, EP 64 (NUM_GPUS 64 < EP_SIZE 128), fp16, activation checkpointing', () => {
-    const d = imported('deepspeed/ds_pretrain_gpt_1.3B_MoE128.sh');
-    // NUM_LAYERS=24, HIDDEN_SIZE=2048, NUM_ATTN_HEADS=16; --num-experts ${EP_SIZE}=128, Megatron-DeepSpeed's --topk default 1.
-    expect(d.model).toMatchObject({ layers: 24, hidden: 2048, heads: 16, ffnType: 'gelu', moe: { experts: 128, topK: 1 } });
-    // TRAIN_TOKENS=300000000000 (--train-tokens), GLOBAL_BATCH_SIZE=512, BATCH_SIZE=8; ACTIVATION_CHECKPOINT="true".
-    expect(d.training).toMatchObject({ seqLen: 2048, globalBatch: 512, microBatch: 8, tokens: 3e11, precision: 'fp16', recompute: 'full' });
-    expect(d.parallel).toMatchObject({ tp: 1, ep: 64 });
-    expect(d.warnings).toContain('--deepspeed_config: the DeepSpeed config is another file; import it too for ZeRO, offload and precision');
-  });
+  it(
+    'MoE/ds_pretrain_gpt_1.3B_MoE128.sh: run through eval ${run_cmd}; GPT-3 XL 1.3B ' +
+      'with 128 experts, EP 64 (NUM_GPUS 64 < EP_SIZE 128), fp16, activation checkpointing',
+    () => {
+      const d = imported('deepspeed/ds_pretrain_gpt_1.3B_MoE128.sh');
+      // NUM_LAYERS=24, HIDDEN_SIZE=2048, NUM_ATTN_HEADS=16; --num-experts ${EP_SIZE}=128, Megatron-DeepSpeed's --topk default 1.
+      expect(d.model).toMatchObject({ layers: 24, hidden: 2048, heads: 16, ffnType: 'gelu', moe: { experts: 128, topK: 1 } });
+      // TRAIN_TOKENS=300000000000 (--train-tokens), GLOBAL_BATCH_SIZE=512, BATCH_SIZE=8; ACTIVATION_CHECKPOINT="true".
+      expect(d.training).toMatchObject({
+        seqLen: 2048,
+        globalBatch: 512,
+        microBatch: 8,
+        tokens: 3e11,
+        precision: 'fp16',
+        recompute: 'full',
+      });
+      expect(d.parallel).toMatchObject({ tp: 1, ep: 64 });
+      expect(d.warnings).toContain(
+        '--deepspeed_config: the DeepSpeed config is another file; import it too for ZeRO, offload and precision',
+      );
+    },
+  );
 
   it("finetune_hf_llama/ds_config.json with Llama 3 8B's config.json: batch 256 of micro-batches 16, ZeRO 0, bf16", () => {
     const d = imported('deepspeed/finetune_hf_llama_ds_config.json', { hfConfig: hf, gpus: 8 });

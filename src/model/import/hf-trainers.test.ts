@@ -123,7 +123,8 @@ describe('LLaMA-Factory examples/', () => {
 
   it('lora_target lists map q_proj … down_proj; unknown keys are reported', () => {
     const r = importLaunchFile(
-      'model_name_or_path: meta-llama/Meta-Llama-3-8B\nfinetuning_type: lora\nlora_rank: 16\nlora_target: q_proj,v_proj\noptim: paged_adamw_8bit\nfancy_knob: 3\n',
+      'model_name_or_path: meta-llama/Meta-Llama-3-8B\nfinetuning_type: lora\nlora_rank: ' +
+        '16\nlora_target: q_proj,v_proj\noptim: paged_adamw_8bit\nfancy_knob: 3\n',
       { gpu: 'h100-sxm' },
     );
     expect(r.ok).toBe(true);

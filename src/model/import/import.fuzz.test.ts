@@ -126,7 +126,9 @@ describe('launch import fuzz: importLaunchFile() on mutated launch files', () =>
   afterAll(() => {
     console.log(
       counter.line(
-        `megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, nemo ${kinds.nemo}, automodel ${kinds.automodel}, unknown ${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`,
+        `megatron ${kinds.megatron}, torchtitan ${kinds.torchtitan}, deepspeed ${kinds.deepspeed}, nemo ` +
+          `${kinds.nemo}, automodel ${kinds.automodel}, unknown ` +
+          `${kinds.unknown}; slowest ${slowestMs.toFixed(0)} ms`,
       ),
     );
     expect(prototypeIsClean()).toBe(true);

@@ -45,7 +45,11 @@ export const MAX_LAUNCH_FILE_CHARS = 1_000_000;
 export const DEFAULT_IMPORT_GPU = DEFAULT_GPU_ID;
 
 export const KINDS_READ =
-  'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config (train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher training YAML, a NeMo AutoModel recipe, an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML)';
+  'a Megatron-LM or Megatron-DeepSpeed launch script or argument list (flags such as --num-layers), ' +
+  'a torchtitan TOML job config ([model], [training], [parallelism]), a DeepSpeed JSON config ' +
+  '(train_batch_size, zero_optimization; with a Hugging Face config.json for the model), or a training ' +
+  'YAML (a Megatron-LM model_config.yaml with MODEL_ARGS, a NeMo / NeMo-Megatron-Launcher ' +
+  'training YAML, a NeMo AutoModel recipe, an axolotl or LLaMA-Factory LoRA / QLoRA fine-tuning YAML)';
 
 /** "line 3, column 5: not valid JSON (…)" for a JSON.parse failure, located by json-position.ts. */
 export function jsonError(text: string, error: unknown, what: string): string {
@@ -202,7 +206,8 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
         kind,
         hf
           ? 'this is a Hugging Face config.json: import it with the model import, or give it with a DeepSpeed config (--hf)'
-          : `the JSON file has none of a DeepSpeed config's keys (train_batch_size, train_micro_batch_size_per_gpu, zero_optimization, bf16, fp16): ${KINDS_READ} are read`,
+          : `the JSON file has none of a DeepSpeed config's keys (train_batch_size, ` +
+              `train_micro_batch_size_per_gpu, zero_optimization, bf16, fp16): ${KINDS_READ} are read`,
       );
     }
     const tp = () => (typeof d.parallel['tp'] === 'number' ? d.parallel['tp'] : 1);
@@ -228,7 +233,9 @@ export function importLaunchFile(text: string, options: ImportOptions = {}): Imp
     } else if (recipe === null)
       return fail(
         null,
-        `the YAML file is no training recipe the importer reads (MODEL_ARGS, NeMo's trainer: and model:, AutoModel's step_scheduler:, axolotl's base_model:, LLaMA-Factory's model_name_or_path:): it reads ${KINDS_READ}`,
+        `the YAML file is no training recipe the importer reads (MODEL_ARGS, ` +
+          `NeMo's trainer: and model:, AutoModel's step_scheduler:, axolotl's ` +
+          `base_model:, LLaMA-Factory's model_name_or_path:): it reads ${KINDS_READ}`,
       );
     else {
       const value = parsed.value as Record<string, unknown>;

@@ -112,7 +112,8 @@ function readModel(d: Draft, f: Flags): void {
   if (vocab !== undefined) m['vocab'] = vocab;
   else
     d.warn(
-      `model.vocab: the file leaves the vocabulary to its tokenizer${f.value('--tokenizer-type') ? ` (--tokenizer-type ${f.value('--tokenizer-type')})` : ''}; set model.vocab`,
+      `model.vocab: the file leaves the vocabulary to its ` +
+        `tokenizer${f.value('--tokenizer-type') ? ` (--tokenizer-type ${f.value('--tokenizer-type')})` : ''}; set model.vocab`,
     );
   readMoe(d, f, ffn);
   readMla(d, f);

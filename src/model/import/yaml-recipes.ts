@@ -99,6 +99,49 @@ const NEMO_QUIET = new Set([
   'activations_checkpoint_granularity',
 ]);
 
+/** NeMo model keys that do not change the plan (kernels, initialisation, logging, fused-op switches): no warning. */
+const NEMO_IGNORED = new RegExp(
+  `^(${[
+    'fp8_',
+    'nsys',
+    'apex',
+    'onnx',
+    'seed',
+    'init_',
+    'native_amp',
+    'hysteresis',
+    'resume',
+    'pre_process',
+    'post_process',
+    'persist',
+    'bias',
+    'headscale',
+    'transformer_block',
+    'openai',
+    'normaliz',
+    'position_',
+    'rotary',
+    'apply_',
+    'attention_type',
+    'layernorm',
+    'do_layer',
+    'use_',
+    'grad_',
+    'gradient_',
+    'sync_',
+    'masked',
+    'deterministic',
+    'megatron_amp',
+    'fp32_',
+    'fp16_',
+    'tp_comm',
+    'num_micro_batches',
+    'activations_checkpoint',
+    'ffn_dropout',
+    'mcore',
+  ].join('|')})`,
+);
+
 export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   const model = isObj(value['model']) ? value['model'] : {};
   const trainer = isObj(value['trainer']) ? value['trainer'] : {};
@@ -151,12 +194,7 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   readMegatron(d, { launcher, script: 'megatron_gpt_pretraining.py', flags });
   for (const key of Object.keys(model)) {
     if (NEMO_SAME.includes(key) || key in NEMO_RENAMED || NEMO_QUIET.has(key) || key === 'num_query_groups') continue;
-    if (
-      /^(fp8_|nsys|apex|onnx|seed|init_|native_amp|hysteresis|resume|pre_process|post_process|persist|bias|headscale|transformer_block|openai|normaliz|position_|rotary|apply_|attention_type|layernorm|do_layer|use_|grad_|gradient_|sync_|masked|deterministic|megatron_amp|fp32_|fp16_|tp_comm|num_micro_batches|activations_checkpoint|ffn_dropout|mcore)/.test(
-        key,
-      )
-    )
-      continue;
+    if (NEMO_IGNORED.test(key)) continue;
     d.warn(`model.${key}: not used by the planner, ignored`);
   }
   d.training['framework'] = 'megatron';

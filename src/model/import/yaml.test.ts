@@ -117,7 +117,9 @@ describe('YAML errors', () => {
       ...Array.from(
         { length: 8 },
         (_, i) =>
-          `${'bcdefghi'[i]}: &${'bcdefghi'[i]} [*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}]`,
+          `${'bcdefghi'[i]}: &${'bcdefghi'[i]} [*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, ` +
+          `*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, ` +
+          `*${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}, *${'abcdefgh'[i]}]`,
       ),
     ].join('\n');
     expect(parseYaml(bomb).ok).toBe(false);

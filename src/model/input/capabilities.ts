@@ -62,7 +62,10 @@ export function microBatchMinimumProblem(
   const least = minMicroBatches(framework, p);
   if (microBatches >= least) return null;
   const perStage = least / p.pp;
-  return `${p.schedule} on pp=${p.pp} needs at least ${perStage === 1 ? 'pp' : `${perStage} × pp`} = ${least} micro-batches per step, got ${microBatches} (globalBatch ÷ (microBatch × dp))`;
+  return (
+    `${p.schedule} on pp=${p.pp} needs at least ${perStage === 1 ? 'pp' : `${perStage} × pp`} ` +
+    `= ${least} micro-batches per step, got ${microBatches} (globalBatch ÷ (microBatch × dp))`
+  );
 }
 
 /** Why the framework cannot shard with this ZeRO stage at this pipeline depth, or null. */
@@ -128,7 +131,10 @@ export function cudaGraphProblem(
   if (!caps.cudaGraphs.includes(scope))
     return `${nameOf(framework)} cannot capture ${scope === 'full' ? 'whole-iteration' : 'per-module'} CUDA graphs`;
   if (scope === 'full' && framework !== 'generic' && model.moe && model.moe.capacityFactor == null && dispatcher !== 'hybridep') {
-    return `whole-iteration CUDA graphs of a dropless MoE need the hybridep dispatcher (the ${dispatcher} dispatcher synchronises with the host) or a capacity factor`;
+    return (
+      `whole-iteration CUDA graphs of a dropless MoE need the hybridep dispatcher ` +
+      `(the ${dispatcher} dispatcher synchronises with the host) or a capacity factor`
+    );
   }
   return null;
 }

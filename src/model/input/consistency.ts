@@ -116,7 +116,8 @@ export function checkConsistency(c: RunConfig): Issues {
   }
   if (model.layers % (p.pp * p.vpp) !== 0 && errors.length === 0) {
     warnings.push(
-      `parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`,
+      `parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} ` +
+        `stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`,
     );
   }
   // Hardware and framework capabilities (capabilities.ts): a precision without its tensor

@@ -247,7 +247,8 @@ function readAdapter(r: FieldReader, t: JsonObject): { adapter?: AdapterConfig }
   if (method === 'qlora' && (precision === 'fp8' || precision === 'fp4')) {
     r.error(
       'training.adapter.method',
-      `"qlora" computes in the 16-bit dtype its NF4 weights are dequantised to; training.precision "${precision}" cannot be used with it (choose bf16 or fp16, or method "lora")`,
+      `"qlora" computes in the 16-bit dtype its NF4 weights are dequantised to; ` +
+        `training.precision "${precision}" cannot be used with it (choose bf16 or fp16, or method "lora")`,
     );
   }
   return { adapter: { method, rank, modules } };

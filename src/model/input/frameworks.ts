@@ -97,7 +97,10 @@ export interface FrameworkProfile {
   readonly capabilities: FrameworkCapabilities;
   /** Where each capability comes from, keyed by field name. */
   readonly capabilitySources: Readonly<Record<keyof FrameworkCapabilities, string>>;
-  /** The launch-file writer (model/export/) whose files the framework runs, or the nearest one: FSDP runs are nearest torchtitan's, generic is Megatron-LM's. */
+  /**
+   * The launch-file writer (model/export/) whose files the framework runs, or the nearest one: FSDP runs are nearest
+   * torchtitan's, generic is Megatron-LM's.
+   */
   readonly launchTarget: LaunchTarget;
   readonly defaults: StackDefaults;
   readonly mechanisms: FrameworkMechanisms;
@@ -123,11 +126,68 @@ export const TORCHTITAN_LOSS_CHUNKS = 8;
  */
 export const DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE = 2;
 const DUALPIPE_MIN_SOURCE =
-  'deepseek-ai/DualPipe dualpipe/dualpipe.py DualPipe.step asserts num_chunks >= num_ranks * 2; torch/distributed/pipelining/schedules.py ScheduleDualPipeV raises when n_microbatches < num_stages (2 stages per rank)';
+  'deepseek-ai/DualPipe dualpipe/dualpipe.py DualPipe.step asserts num_chunks ' +
+  '>= num_ranks * 2; torch/distributed/pipelining/schedules.py ' +
+  'ScheduleDualPipeV raises when n_microbatches < num_stages (2 stages per rank)';
 
 // epComm false everywhere: Megatron-Core overlap_moe_expert_parallel_comm defaults to False
 // (megatron/core/transformer/transformer_config.py); torchtitan, DeepSpeed and FSDP have no such overlap.
 const NO_OVERLAP_TP: OverlapConfig = { tpComm: false, dpGrad: true, dpParam: true, epComm: false };
+
+// FSDP2 over torch.distributed.pipelining: what torchtitan and plain FSDP share. Each
+// profile's capabilitySources, sources and mechanism sources below cite the code.
+const FSDP2_CAPABILITIES: Omit<FrameworkCapabilities, 'fp8Recipes'> = {
+  schedules: {
+    gpipe: 'GPipe',
+    '1f1b': '1F1B',
+    'interleaved-1f1b': 'Interleaved1F1B',
+    'zero-bubble': 'ZBVZeroBubble',
+    dualpipe: 'DualPipeV',
+  },
+  minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
+  epOverlap: false,
+  cudaGraphs: ['none'],
+  zeroStages: [0, 2, 3],
+  maxZeroWithPipeline: 3,
+  offload: { optimizer: true, parameters: true },
+};
+/** The generic profile's stack defaults, which DeepSpeed, FSDP and torchtitan start from (each profile's `sources` cite its own). */
+const GENERIC_DEFAULTS: StackDefaults = {
+  loss: 'eager',
+  compile: false,
+  dropout: false,
+  recomputeModules: ['core_attn'],
+  selectivePolicy: 'elementwise',
+  recomputeLayerFrequency: 2,
+  optimizerStateDtype: 'fp32',
+  attentionKernel: 'auto',
+  fp8Recipe: 'auto',
+  overlap: NO_OVERLAP_TP,
+  moeDispatcher: 'alltoall',
+  cudaGraph: 'none',
+  modelCode: 'fused',
+};
+/** The generic profile's mechanisms: none of the frameworks' own (each profile's mechanism sources cite its code). */
+const GENERIC_MECHANISMS: FrameworkMechanisms = {
+  deferredGradSyncUnderPp: false,
+  flatFp32GradientBuffer: false,
+  savesQuantizedLinearInputs: false,
+  fsdpFp32ShardedParameters: false,
+  allocatorReserveFraction: null,
+  torchaoFloat8Casts: false,
+  fusedLossChunks: 1,
+  optimizerOffloadKeepsMaster: false,
+  gradientsFreedBeforeForward: false,
+  compileCompilesLoss: false,
+};
+/** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
+const FSDP_MECHANISMS: FrameworkMechanisms = {
+  ...GENERIC_MECHANISMS,
+  deferredGradSyncUnderPp: true,
+  fsdpFp32ShardedParameters: true,
+  torchaoFloat8Casts: true,
+  gradientsFreedBeforeForward: true,
+};
 
 export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> = {
   generic: {
@@ -163,33 +223,8 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fp8Recipes: 'the generic profile sets no framework limit',
     },
     launchTarget: 'megatron',
-    defaults: {
-      loss: 'eager',
-      compile: false,
-      dropout: false,
-      recomputeModules: ['core_attn'],
-      selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2,
-      optimizerStateDtype: 'fp32',
-      attentionKernel: 'auto',
-      fp8Recipe: 'auto',
-      overlap: NO_OVERLAP_TP,
-      moeDispatcher: 'alltoall',
-      cudaGraph: 'none',
-      modelCode: 'fused',
-    },
-    mechanisms: {
-      deferredGradSyncUnderPp: false,
-      flatFp32GradientBuffer: false,
-      savesQuantizedLinearInputs: false,
-      fsdpFp32ShardedParameters: false,
-      allocatorReserveFraction: null,
-      torchaoFloat8Casts: false,
-      fusedLossChunks: 1,
-      optimizerOffloadKeepsMaster: false,
-      gradientsFreedBeforeForward: false,
-      compileCompilesLoss: false,
-    },
+    defaults: GENERIC_DEFAULTS,
+    mechanisms: GENERIC_MECHANISMS,
     sources: {
       moeDispatcher:
         'a plain PyTorch expert-parallel layer exchanges tokens with torch.distributed.all_to_all_single, sizing it from per-expert counts copied to the host',
@@ -218,15 +253,26 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     },
     capabilitySources: {
       schedules:
-        'Megatron-LM core_r0.13 megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: forward_backward_no_pipelining (pp 1), forward_backward_pipelining_without_interleaving (1F1B, --pipeline-model-parallel-size), forward_backward_pipelining_with_interleaving (--num-layers-per-virtual-pipeline-stage / --num-virtual-stages-per-pipeline-rank). No GPipe, zero-bubble or DualPipe schedule in Megatron-LM itself: ZB-H1/ZB-V live in the sail-sg/zero-bubble-pipeline-parallelism fork, DualPipeV in forks such as MindSpeed',
+        'Megatron-LM core_r0.13 megatron/core/pipeline_parallel/schedules.py get_forward_backward_func: ' +
+        'forward_backward_no_pipelining (pp 1), forward_backward_pipelining_without_interleaving ' +
+        '(1F1B, --pipeline-model-parallel-size), forward_backward_pipelining_with_interleaving ' +
+        '(--num-layers-per-virtual-pipeline-stage / --num-virtual-stages-per-pipeline-rank). ' +
+        'No GPipe, zero-bubble or DualPipe schedule in Megatron-LM itself: ZB-H1/ZB-V live in ' +
+        'the sail-sg/zero-bubble-pipeline-parallelism fork, DualPipeV in forks such as MindSpeed',
       minMicroBatchesPerStage:
-        'megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving: microbatch_group_size_per_vp_stage (default pp) must lie in [PP, M], so interleaving needs at least pp micro-batches',
+        'megatron/core/pipeline_parallel/schedules.py forward_backward_pipelining_with_interleaving: ' +
+        'microbatch_group_size_per_vp_stage (default pp) ' +
+        'must lie in [PP, M], so interleaving needs at least pp micro-batches',
       epOverlap:
-        'Megatron-Core transformer_config.py __post_init__ overlap_moe_expert_parallel_comm (--overlap-moe-expert-parallel-comm): needs expert_model_parallel_size > 1, moe_token_dispatcher_type alltoall or flex, no full recompute, bf16/fp16 params, and virtual pipeline stages when pp > 1',
+        'Megatron-Core transformer_config.py __post_init__ overlap_moe_expert_parallel_comm ' +
+        '(--overlap-moe-expert-parallel-comm): needs ' +
+        'expert_model_parallel_size > 1, moe_token_dispatcher_type ' +
+        'alltoall or flex, no full recompute, bf16/fp16 params, and virtual pipeline stages when pp > 1',
       cudaGraphs:
         'megatron/training/arguments.py --cuda-graph-impl local | transformer_engine with --cuda-graph-scope (per module, or full_iteration)',
       zeroStages:
-        'megatron/training/arguments.py: no sharding (0), --use-distributed-optimizer (1), --use-megatron-fsdp with --data-parallel-sharding-strategy optim_grads / optim_grads_params (2, 3)',
+        'megatron/training/arguments.py: no sharding (0), --use-distributed-optimizer (1), ' +
+        '--use-megatron-fsdp with --data-parallel-sharding-strategy optim_grads / optim_grads_params (2, 3)',
       maxZeroWithPipeline: 'the distributed optimizer and Megatron-FSDP both run under --pipeline-model-parallel-size',
       offload:
         'megatron/training/arguments.py --optimizer-cpu-offload with --optimizer-offload-fraction (HybridDeviceOptimizer); no parameter offload',
@@ -262,18 +308,30 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     },
     sources: {
       moeDispatcher:
-        'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
+        'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type ' +
+        'default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes ' +
+        'set "alltoall" or "flex" with --moe-flex-dispatcher-backend deepep / hybridep',
       cudaGraph:
-        'Megatron-Core transformer_config.py cuda_graph_impl default "none" (--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
+        'Megatron-Core transformer_config.py cuda_graph_impl default "none" ' +
+        '(--cuda-graph-impl local | transformer_engine | full_iteration, --cuda-graph-scope)',
       optimizerOffloadKeepsMaster:
-        'Megatron-Core megatron/core/optimizer/cpu_offloading/hybrid_device_optimizer.py _get_sub_optimizer_param_groups: an offloaded parameter is a pinned CPU clone of the tensor the optimizer was handed (the distributed optimizer hands its fp32 main-param shards), which stays on the GPU and takes the update back (param_copy_back_gpu_hook); the CPU optimizer holds the moments. Megatron-Bridge skills/nemo-mbridge-perf-cpu-offloading card: Qwen3-30B-A3B 47.2 GB → 32.0 GB at fraction 1.0, the 8 bytes of moments per parameter',
+        'Megatron-Core megatron/core/optimizer/cpu_offloading/hybrid_device_optimizer.py ' +
+        '_get_sub_optimizer_param_groups: an offloaded parameter is a pinned CPU clone of the tensor ' +
+        'the optimizer was handed (the distributed optimizer hands its fp32 main-param shards), ' +
+        'which stays on the GPU and takes the update back (param_copy_back_gpu_hook); the CPU ' +
+        'optimizer holds the moments. Megatron-Bridge skills/nemo-mbridge-perf-cpu-offloading card: ' +
+        'Qwen3-30B-A3B 47.2 GB → 32.0 GB at fraction 1.0, the 8 bytes of moments per parameter',
       savesQuantizedLinearInputs:
-        'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
-      loss: 'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
+        'Transformer Engine v2 transformer_engine/pytorch/module/linear.py and layernorm_linear.py: ' +
+        'with fp8 the forward saves the quantized input for the weight-gradient GEMM, not the 16-bit one',
+      loss:
+        'Megatron-LM core_r0.13 megatron/core/tensor_parallel/cross_entropy.py: vocab-parallel ' +
+        'cross-entropy exponentiates the fp32 logits in place and writes the gradient into the saved softmax',
       recomputeModules:
         'Megatron-LM core_r0.13 megatron/core/transformer/transformer_config.py recompute_modules, default ["core_attn"] (--recompute-modules)',
       modelCode:
-        'Megatron-Core transformer_layer.py with Transformer Engine modules (TENorm / LayerNormLinear, fused bias-SwiGLU megatron/core/fusions/fused_bias_swiglu.py)',
+        'Megatron-Core transformer_layer.py with Transformer Engine modules (TENorm / ' +
+        'LayerNormLinear, fused bias-SwiGLU megatron/core/fusions/fused_bias_swiglu.py)',
       selectivePolicy: 'Megatron-LM --recompute-granularity selective recomputes the --recompute-modules list',
       dropout: 'Megatron-Bridge recipes set hidden_dropout = attention_dropout = 0 (GPT-3-era Megatron-LM scripts: 0.1)',
       attentionKernel: 'Transformer Engine DotProductAttention picks the cuDNN fused attention backend on Hopper (NVTE_FUSED_ATTN=1)',
@@ -288,28 +346,16 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     id: 'torchtitan',
     label: 'torchtitan (FSDP2)',
     shortName: 'torchtitan',
-    capabilities: {
-      schedules: {
-        gpipe: 'GPipe',
-        '1f1b': '1F1B',
-        'interleaved-1f1b': 'Interleaved1F1B',
-        'zero-bubble': 'ZBVZeroBubble',
-        dualpipe: 'DualPipeV',
-      },
-      minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
-      epOverlap: false,
-      cudaGraphs: ['none'],
-      zeroStages: [0, 2, 3],
-      maxZeroWithPipeline: 3,
-      offload: { optimizer: true, parameters: true },
-      fp8Recipes: ['auto', 'tensorwise', 'rowwise', 'mxfp8'],
-    },
+    capabilities: { ...FSDP2_CAPABILITIES, fp8Recipes: ['auto', 'tensorwise', 'rowwise', 'mxfp8'] },
     capabilitySources: {
       schedules:
-        'torchtitan torchtitan/distributed/pipeline_parallel.py build_pipeline_schedule: parallelism.pipeline_parallel_schedule through torch.distributed.pipelining get_schedule_class (GPipe, 1F1B, Interleaved1F1B, InterleavedZeroBubble, ZBVZeroBubble, DualPipeV)',
+        'torchtitan torchtitan/distributed/pipeline_parallel.py build_pipeline_schedule: ' +
+        'parallelism.pipeline_parallel_schedule through torch.distributed.pipelining get_schedule_class ' +
+        '(GPipe, 1F1B, Interleaved1F1B, InterleavedZeroBubble, ZBVZeroBubble, DualPipeV)',
       minMicroBatchesPerStage: DUALPIPE_MIN_SOURCE,
       epOverlap:
-        'torchtitan has no expert-parallel overlap switch (torchtitan/distributed/expert_parallel.py); its DualPipeV overlaps forward and backward of two micro-batches instead',
+        'torchtitan has no expert-parallel overlap switch (torchtitan/distributed/expert_parallel.py); ' +
+        'its DualPipeV overlaps forward and backward of two micro-batches instead',
       cudaGraphs: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
       zeroStages: 'torchtitan FSDP2 fully_shard (3), reshard_after_forward false (2), data_parallel_replicate_degree DDP (0); no ZeRO-1',
       maxZeroWithPipeline:
@@ -318,60 +364,50 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fp8Recipes: 'torchtitan float8.recipe_name: torchao tensorwise (default), rowwise; mx.recipe_name mxfp8',
     },
     launchTarget: 'torchtitan',
-    defaults: {
-      loss: 'eager',
-      compile: false,
-      dropout: false,
-      recomputeModules: ['core_attn'],
-      selectivePolicy: 'op',
-      recomputeLayerFrequency: 2,
-      optimizerStateDtype: 'fp32',
-      attentionKernel: 'sdpa',
-      fp8Recipe: 'tensorwise',
-      overlap: NO_OVERLAP_TP,
-      moeDispatcher: 'alltoall',
-      cudaGraph: 'none',
-      modelCode: 'fused',
-    },
-    mechanisms: {
-      deferredGradSyncUnderPp: true,
-      flatFp32GradientBuffer: false,
-      savesQuantizedLinearInputs: false,
-      fsdpFp32ShardedParameters: true,
-      allocatorReserveFraction: null,
-      torchaoFloat8Casts: true,
-      fusedLossChunks: TORCHTITAN_LOSS_CHUNKS,
-      optimizerOffloadKeepsMaster: false,
-      gradientsFreedBeforeForward: true,
-      compileCompilesLoss: true,
-    },
+    defaults: { ...GENERIC_DEFAULTS, selectivePolicy: 'op', attentionKernel: 'sdpa', fp8Recipe: 'tensorwise' },
+    mechanisms: { ...FSDP_MECHANISMS, fusedLossChunks: TORCHTITAN_LOSS_CHUNKS, compileCompilesLoss: true },
     sources: {
       moeDispatcher:
-        'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
+        'torchtitan torchtitan/distributed/expert_parallel.py ExpertParallel: all_to_all_single of ' +
+        'the routed tokens after the split sizes are copied to the host; expert_tensor_parallel_degree ' +
+        'default 1 (torchtitan/config/job_config.py): the planner keeps its tp-when-it-fits rule for ' +
+        'documents without parallel.etp, so a torchtitan document wanting that default states etp 1',
       cudaGraph: 'torchtitan trains eagerly or under torch.compile without CUDA graphs',
       savesQuantizedLinearInputs:
         'torchao float8 training (torchao/float8/float8_linear.py) saves the 16-bit input and casts again in backward',
-      loss: 'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then F.cross_entropy, eager unless compile.components has "loss"; "fused" is its ChunkedLossWrapper (same file: lm_head + cross-entropy over 8 token chunks, memory/loss.ts)',
+      loss:
+        'torchtitan v0.1 torchtitan/components/loss.py cross_entropy_loss: pred.float() then ' +
+        'F.cross_entropy, eager unless compile.components has "loss"; "fused" is its ' +
+        'ChunkedLossWrapper (same file: lm_head + cross-entropy over 8 token chunks, memory/loss.ts)',
       selectivePolicy:
         'torchtitan v0.1 torchtitan/models/llama3/train_configs/llama3_8b.toml: activation_checkpoint.selective_ac_option = "op"',
       modelCode:
-        "torchtitan's own model code (torchtitan/models/llama3/model.py), usually run with torch.compile, whose partitioner recomputes the norms' and SwiGLU's element-wise ops rather than saving them; the op-level policy has its own inventory (memory/activations.ts)",
+        "torchtitan's own model code (torchtitan/models/llama3/model.py), usually run with " +
+        "torch.compile, whose partitioner recomputes the norms' and SwiGLU's element-wise ops rather " +
+        'than saving them; the op-level policy has its own inventory (memory/activations.ts)',
       recomputeLayerFrequency:
         'torchtitan activation_checkpoint.selective_ac_option = "2" (every second block fully checkpointed, torchtitan/distributed/activation_checkpoint.py)',
       attentionKernel: 'torchtitan llama3 model: F.scaled_dot_product_attention (flash backend on Hopper is FlashAttention-2)',
       fp8Recipe: 'torchao Float8LinearConfig default recipe is tensorwise dynamic scaling (torchtitan float8.recipe_name unset)',
       fsdpFp32ShardedParameters:
-        'torchtitan fully_shard(mp_policy=MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)): the sharded parameters stay fp32 (torch/distributed/fsdp/_fully_shard/_fsdp_param.py)',
+        'torchtitan fully_shard(mp_policy=MixedPrecisionPolicy(param_dtype=bfloat16, reduce_dtype=float32)): ' +
+        'the sharded parameters stay fp32 (torch/distributed/fsdp/_fully_shard/_fsdp_param.py)',
       deferredGradSyncUnderPp:
-        'torchtitan torchtitan/distributed/pipeline_parallel.py: FSDP2 set_requires_gradient_sync deferred to the last micro-batch under PP; reduce dtype training.mixed_precision_reduce = float32',
+        'torchtitan torchtitan/distributed/pipeline_parallel.py: FSDP2 set_requires_gradient_sync ' +
+        'deferred to the last micro-batch under PP; reduce dtype training.mixed_precision_reduce = float32',
       torchaoFloat8Casts:
         "torchtitan float8 training is torchao's (torchao/float8/README.md): amax, scale and cast in kernels of their own unless torch.compile fuses them",
       fusedLossChunks:
         'torchtitan torchtitan/components/loss.py ChunkedLossWrapper.Config.num_chunks = 8: lm_head + cross-entropy over 8 token chunks, one at a time',
       gradientsFreedBeforeForward:
-        'torchtitan torchtitan/train.py Trainer.train_step: self.optimizers.zero_grad() before the micro-batches run (PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True)); FSDP2 frees the sharded gradients with them',
+        'torchtitan torchtitan/train.py Trainer.train_step: self.optimizers.zero_grad() ' +
+        'before the micro-batches run (PyTorch torch/optim/optimizer.py ' +
+        'zero_grad(set_to_none=True)); FSDP2 frees the sharded gradients with them',
       compileCompilesLoss:
-        'torchtitan torchtitan/components/loss.py build_cross_entropy_loss (since #859, 2025-02-20; at 6fc499f6: "if job_config.training.compile: loss_fn = torch.compile(loss_fn)"); at 9dec370 (2024-12) train.py still had it commented out ("compiling loss function causes CUDA errors"), so documents of those runs state loss "eager"',
+        'torchtitan torchtitan/components/loss.py build_cross_entropy_loss (since #859, ' +
+        '2025-02-20; at 6fc499f6: "if job_config.training.compile: loss_fn = torch.compile(loss_fn)"); ' +
+        'at 9dec370 (2024-12) train.py still had it commented out ("compiling ' +
+        'loss function causes CUDA errors"), so documents of those runs state loss "eager"',
     },
   },
   deepspeed: {
@@ -400,33 +436,8 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fp8Recipes: 'DeepSpeed has no fp8 recipe of its own (Transformer Engine layers bring theirs)',
     },
     launchTarget: 'deepspeed',
-    defaults: {
-      loss: 'eager',
-      compile: false,
-      dropout: false,
-      recomputeModules: ['core_attn'],
-      selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2,
-      optimizerStateDtype: 'fp32',
-      attentionKernel: 'auto',
-      fp8Recipe: 'auto',
-      overlap: NO_OVERLAP_TP,
-      moeDispatcher: 'alltoall',
-      cudaGraph: 'none',
-      modelCode: 'transformers',
-    },
-    mechanisms: {
-      deferredGradSyncUnderPp: false,
-      flatFp32GradientBuffer: true,
-      savesQuantizedLinearInputs: false,
-      fsdpFp32ShardedParameters: false,
-      allocatorReserveFraction: null,
-      torchaoFloat8Casts: false,
-      fusedLossChunks: 1,
-      optimizerOffloadKeepsMaster: false,
-      gradientsFreedBeforeForward: false,
-      compileCompilesLoss: false,
-    },
+    defaults: { ...GENERIC_DEFAULTS, modelCode: 'transformers' },
+    mechanisms: { ...GENERIC_MECHANISMS, flatFp32GradientBuffer: true },
     sources: {
       moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
       cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
@@ -434,34 +445,24 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       selectivePolicy:
         'DeepSpeed has no selective policy of its own (deepspeed/runtime/activation_checkpointing/checkpointing.py checkpoints whole blocks)',
       modelCode:
-        'DeepSpeed brings no model code: it trains the model it is given, usually a Hugging Face transformers one (transformers/integrations/deepspeed.py; FlagPerf llama2_7b-deepspeed and ms-swift run LlamaForCausalLM / Qwen2ForCausalLM)',
+        'DeepSpeed brings no model code: it trains the model it is given, usually a ' +
+        'Hugging Face transformers one (transformers/integrations/deepspeed.py; FlagPerf ' +
+        'llama2_7b-deepspeed and ms-swift run LlamaForCausalLM / Qwen2ForCausalLM)',
       flatFp32GradientBuffer:
-        'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one fp32 buffer the size of every bf16 parameter group, used with bf16 and ZeRO stage 0/1',
+        'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one ' +
+        'fp32 buffer the size of every bf16 parameter group, used with bf16 and ZeRO stage 0/1',
     },
   },
   fsdp: {
     id: 'fsdp',
     label: 'PyTorch FSDP (Composer, Accelerate)',
     shortName: 'PyTorch FSDP',
-    capabilities: {
-      schedules: {
-        gpipe: 'GPipe',
-        '1f1b': '1F1B',
-        'interleaved-1f1b': 'Interleaved1F1B',
-        'zero-bubble': 'ZBVZeroBubble',
-        dualpipe: 'DualPipeV',
-      },
-      minMicroBatchesPerStage: { dualpipe: DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE },
-      epOverlap: false,
-      cudaGraphs: ['none'],
-      zeroStages: [0, 2, 3],
-      maxZeroWithPipeline: 3,
-      offload: { optimizer: true, parameters: true },
-      fp8Recipes: ['auto', 'tensorwise', 'rowwise'],
-    },
+    capabilities: { ...FSDP2_CAPABILITIES, fp8Recipes: ['auto', 'tensorwise', 'rowwise'] },
     capabilitySources: {
       schedules:
-        'Composer and Accelerate have no pipeline; NeMo AutoModel pipelines FSDP2 through torch.distributed.pipelining get_schedule_class (nemo_automodel/components/distributed/pipelining/functional.py build_pipeline_schedule)',
+        'Composer and Accelerate have no pipeline; NeMo AutoModel pipelines FSDP2 ' +
+        'through torch.distributed.pipelining get_schedule_class ' +
+        '(nemo_automodel/components/distributed/pipelining/functional.py build_pipeline_schedule)',
       minMicroBatchesPerStage: DUALPIPE_MIN_SOURCE,
       epOverlap: 'plain FSDP has no expert-parallel overlap switch',
       cudaGraphs: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
@@ -471,49 +472,30 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       fp8Recipes: 'plain FSDP trains fp8 with torchao Float8LinearConfig: tensorwise, rowwise',
     },
     launchTarget: 'torchtitan',
-    defaults: {
-      loss: 'eager',
-      compile: false,
-      dropout: false,
-      recomputeModules: ['core_attn'],
-      selectivePolicy: 'elementwise',
-      recomputeLayerFrequency: 2,
-      optimizerStateDtype: 'fp32',
-      attentionKernel: 'flash2',
-      fp8Recipe: 'auto',
-      overlap: NO_OVERLAP_TP,
-      moeDispatcher: 'alltoall',
-      cudaGraph: 'none',
-      modelCode: 'fused',
-    },
-    mechanisms: {
-      deferredGradSyncUnderPp: true,
-      flatFp32GradientBuffer: false,
-      savesQuantizedLinearInputs: false,
-      fsdpFp32ShardedParameters: true,
-      allocatorReserveFraction: null,
-      torchaoFloat8Casts: true,
-      fusedLossChunks: 1,
-      optimizerOffloadKeepsMaster: false,
-      gradientsFreedBeforeForward: true,
-      compileCompilesLoss: false,
-    },
+    defaults: { ...GENERIC_DEFAULTS, attentionKernel: 'flash2' },
+    mechanisms: FSDP_MECHANISMS,
     sources: {
       moeDispatcher:
         "plain FSDP training of a MoE model runs the model code's own all-to-all (NeMo AutoModel states DeepEP where it uses it)",
       cudaGraph: 'FSDP runs eagerly: its hooks cannot be captured in CUDA graphs',
       attentionKernel: 'llm-foundry attn_config.attn_impl = "flash" (flash-attn 2 package), llmfoundry/models/layers/attention.py',
       modelCode:
-        'the FSDP runs of validation/ use fused layers: llm-foundry MPT (llmfoundry/models/layers, low-precision LayerNorm) and NeMo Automodel with Transformer Engine; a plain Accelerate run of a transformers model is modelCode "transformers"',
+        'the FSDP runs of validation/ use fused layers: llm-foundry MPT (llmfoundry/models/layers, ' +
+        'low-precision LayerNorm) and NeMo Automodel with Transformer Engine; ' +
+        'a plain Accelerate run of a transformers model is modelCode "transformers"',
       loss: 'llm-foundry loss_fn default "fused_crossentropy" needs flash-attn\'s xentropy; plain FSDP/Accelerate runs torch cross_entropy (eager)',
       fsdpFp32ShardedParameters:
-        'torch.distributed.fsdp MixedPrecision(param_dtype=bf16): the flat parameter shard stays fp32 (_flat_param.py, _use_low_precision_shard only for the gathered copy)',
+        'torch.distributed.fsdp MixedPrecision(param_dtype=bf16): the flat parameter shard ' +
+        'stays fp32 (_flat_param.py, _use_low_precision_shard only for the gathered copy)',
       deferredGradSyncUnderPp:
         'torch.distributed.fsdp no_sync()/set_requires_gradient_sync: gradient accumulation without sync keeps unsharded gradients',
       torchaoFloat8Casts:
-        'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), casting in kernels of their own unless torch.compile fuses them',
+        'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), ' +
+        'casting in kernels of their own unless torch.compile fuses them',
       gradientsFreedBeforeForward:
-        'PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True), the default since 2.0; Accelerate and the transformers Trainer call model.zero_grad() after each optimizer step, Composer optimizer.zero_grad(set_to_none=True)',
+        'PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True), the default ' +
+        'since 2.0; Accelerate and the transformers Trainer call model.zero_grad() ' +
+        'after each optimizer step, Composer optimizer.zero_grad(set_to_none=True)',
     },
   },
 };

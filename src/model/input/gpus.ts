@@ -39,6 +39,35 @@ export interface GpuPreset extends GpuSpec {
   readonly hostSource: string;
 }
 
+/**
+ * The H100 SXM5 die (132 SMs, 700 W class) that the H800 and H200 also carry: dense bf16/fp8/fp32 tensor rates and the
+ * softmax exponential rate; each profile's `source` cites its datasheet.
+ */
+/** The A100 SXM4 die (108 SMs) of both memory sizes; the profiles' `source` cites the datasheet. */
+const AMPERE_A100_SILICON = { bf16Tflops: 312, fp8Tflops: 0, fp32Tflops: 19.5, fp4Tflops: 0, expTeraOpsPerSecond: 2.44, sms: 108 } as const;
+const HOPPER_SXM_SILICON = { bf16Tflops: 989, fp8Tflops: 1979, fp32Tflops: 67, fp4Tflops: 0, expTeraOpsPerSecond: 3.9, sms: 132 } as const;
+
+const H100_SXM: GpuPreset = {
+  id: 'h100-sxm',
+  name: 'NVIDIA H100 SXM5 80GB',
+  architecture: 'hopper',
+  nvlinkDomainGpus: 8,
+  nodeGpus: 8,
+  memoryGiB: 80,
+  ...HOPPER_SXM_SILICON,
+  hbmGBps: 3350,
+  intraNodeGBps: 450,
+  interNodeGBps: 50,
+  tdpWatts: 700,
+  usdPerHour: 2.5,
+  source:
+    'NVIDIA H100 datasheet (SXM: BF16 1,979 sparse = 989 dense, FP8 3,958 ' +
+    'sparse = 1,979 dense, 3.35 TB/s, NVLink 900 GB/s); DGX H100: 8x400 ' +
+    'Gb/s NDR; exp 3.9 T/s (FlashAttention-3 paper figure for H100 SXM5)',
+  hostMemoryGiB: 2048,
+  hostSource: 'NVIDIA DGX H100 (DGX BasePOD reference architecture, core components): 2 TB of DDR5 system memory for 8 GPUs',
+};
+
 export const GPU_PRESETS: readonly GpuPreset[] = [
   {
     id: 'v100-32gb',
@@ -60,7 +89,8 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 300,
     usdPerHour: 0.9,
     source:
-      'NVIDIA Tesla V100 datasheet (SXM2: 125 TFLOPS tensor, 15.7 FP32, 900 GB/s HBM2, NVLink 300 GB/s); DGX-1 4x100 Gb/s EDR per 8 GPUs; exp 1.96 T/s (80 SMs × 16 × 1.53 GHz)',
+      'NVIDIA Tesla V100 datasheet (SXM2: 125 TFLOPS tensor, 15.7 FP32, 900 GB/s HBM2, NVLink ' +
+      '300 GB/s); DGX-1 4x100 Gb/s EDR per 8 GPUs; exp 1.96 T/s (80 SMs × 16 × 1.53 GHz)',
     hostMemoryGiB: 512,
     hostSource: 'NVIDIA DGX-1 with Tesla V100 datasheet: 512 GB of 2,133 MHz DDR4 RDIMM system memory for 8 GPUs',
   },
@@ -71,12 +101,7 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     nvlinkDomainGpus: 8,
     nodeGpus: 8,
     memoryGiB: 40,
-    bf16Tflops: 312,
-    fp8Tflops: 0,
-    fp32Tflops: 19.5,
-    fp4Tflops: 0,
-    expTeraOpsPerSecond: 2.44,
-    sms: 108,
+    ...AMPERE_A100_SILICON,
     hbmGBps: 1555,
     intraNodeGBps: 300,
     interNodeGBps: 25,
@@ -94,12 +119,7 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     nvlinkDomainGpus: 8,
     nodeGpus: 8,
     memoryGiB: 80,
-    bf16Tflops: 312,
-    fp8Tflops: 0,
-    fp32Tflops: 19.5,
-    fp4Tflops: 0,
-    expTeraOpsPerSecond: 2.44,
-    sms: 108,
+    ...AMPERE_A100_SILICON,
     hbmGBps: 2039,
     intraNodeGBps: 300,
     interNodeGBps: 25,
@@ -110,29 +130,7 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX A100 datasheet: 2 TB of system memory in the DGX A100 640GB (8 × A100 80GB); the 320GB system has 1 TB',
   },
-  {
-    id: 'h100-sxm',
-    name: 'NVIDIA H100 SXM5 80GB',
-    architecture: 'hopper',
-    nvlinkDomainGpus: 8,
-    nodeGpus: 8,
-    memoryGiB: 80,
-    bf16Tflops: 989,
-    fp8Tflops: 1979,
-    fp32Tflops: 67,
-    fp4Tflops: 0,
-    expTeraOpsPerSecond: 3.9,
-    sms: 132,
-    hbmGBps: 3350,
-    intraNodeGBps: 450,
-    interNodeGBps: 50,
-    tdpWatts: 700,
-    usdPerHour: 2.5,
-    source:
-      'NVIDIA H100 datasheet (SXM: BF16 1,979 sparse = 989 dense, FP8 3,958 sparse = 1,979 dense, 3.35 TB/s, NVLink 900 GB/s); DGX H100: 8x400 Gb/s NDR; exp 3.9 T/s (FlashAttention-3 paper figure for H100 SXM5)',
-    hostMemoryGiB: 2048,
-    hostSource: 'NVIDIA DGX H100 (DGX BasePOD reference architecture, core components): 2 TB of DDR5 system memory for 8 GPUs',
-  },
+  H100_SXM,
   {
     id: 'h100-pcie',
     name: 'NVIDIA H100 PCIe 80GB',
@@ -152,32 +150,22 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 350,
     usdPerHour: 2.0,
     source:
-      'NVIDIA H100 datasheet (PCIe: BF16 1,513 sparse = 756 dense, FP8 1,513 dense, 2 TB/s); PCIe Gen5 x16 64 GB/s each way; exp 3.2 T/s (114 SMs × 16 × 1.755 GHz)',
+      'NVIDIA H100 datasheet (PCIe: BF16 1,513 sparse = 756 dense, FP8 1,513 dense, ' +
+      '2 TB/s); PCIe Gen5 x16 64 GB/s each way; exp 3.2 T/s (114 SMs × 16 × 1.755 GHz)',
     hostMemoryGiB: 1024,
     hostSource:
-      'No NVIDIA system of its own: a dual-socket 8-GPU PCIe server with one 64 GB DIMM on each of its 16 memory channels, 1 TB; an assumption, set cluster.hostMemoryGiB for yours',
+      'No NVIDIA system of its own: a dual-socket 8-GPU PCIe server with one 64 GB DIMM on ' +
+      'each of its 16 memory channels, 1 TB; an assumption, set cluster.hostMemoryGiB for yours',
   },
   {
+    ...H100_SXM,
     id: 'h800',
     name: 'NVIDIA H800 SXM5 80GB',
-    architecture: 'hopper',
-    nvlinkDomainGpus: 8,
-    nodeGpus: 8,
-    memoryGiB: 80,
-    bf16Tflops: 989,
-    fp8Tflops: 1979,
-    fp32Tflops: 67,
-    fp4Tflops: 0,
-    expTeraOpsPerSecond: 3.9,
-    sms: 132,
-    hbmGBps: 3350,
     intraNodeGBps: 200,
-    interNodeGBps: 50,
-    tdpWatts: 700,
     usdPerHour: 2.0,
     source:
-      'H100 SXM compute with NVLink cut to 400 GB/s; DeepSeek-V3 report (arXiv 2412.19437, section 3.1): 400 Gb/s InfiniBand per GPU, NVLink 160 GB/s achieved; exp 3.9 T/s (H100 SXM silicon)',
-    hostMemoryGiB: 2048,
+      'H100 SXM compute with NVLink cut to 400 GB/s; DeepSeek-V3 report (arXiv 2412.19437, section ' +
+      '3.1): 400 Gb/s InfiniBand per GPU, NVLink 160 GB/s achieved; exp 3.9 T/s (H100 SXM silicon)',
     hostSource: 'HGX H800 servers are built as the DGX H100 (its NVLink cut): 2 TB of DDR5 system memory',
   },
   {
@@ -187,12 +175,7 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     nvlinkDomainGpus: 8,
     nodeGpus: 8,
     memoryGiB: 141,
-    bf16Tflops: 989,
-    fp8Tflops: 1979,
-    fp32Tflops: 67,
-    fp4Tflops: 0,
-    expTeraOpsPerSecond: 3.9,
-    sms: 132,
+    ...HOPPER_SXM_SILICON,
     hbmGBps: 4800,
     intraNodeGBps: 450,
     interNodeGBps: 50,
@@ -222,7 +205,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 1000,
     usdPerHour: 5.0,
     source:
-      'NVIDIA DGX/HGX B200 datasheet for 8 GPUs (FP4 144 PF, FP8 72 PF, BF16 36 PF sparse; 1,440 GB HBM3e; 64 TB/s; NVLink 1.8 TB/s per GPU), divided by 8 and halved for dense; exp 4.65 T/s (148 SMs × 16 × 1.965 GHz)',
+      'NVIDIA DGX/HGX B200 datasheet for 8 GPUs (FP4 144 PF, FP8 72 PF, BF16 ' +
+      '36 PF sparse; 1,440 GB HBM3e; 64 TB/s; NVLink 1.8 TB/s per GPU), divided ' +
+      'by 8 and halved for dense; exp 4.65 T/s (148 SMs × 16 × 1.965 GHz)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX B200 user guide, hardware overview: system memory 2 TB using 32 DIMMs (upgradable to 4 TB)',
   },
@@ -245,7 +230,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 1100,
     usdPerHour: 6.5,
     source:
-      'NVIDIA HGX B300 datasheet for 8 GPUs (FP4 108 PF dense, FP8 72 PF sparse, BF16 36 PF sparse, 2.3 TB HBM3e, NVLink 1.8 TB/s per GPU, ConnectX-8 800 Gb/s); exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate)',
+      'NVIDIA HGX B300 datasheet for 8 GPUs (FP4 108 PF dense, FP8 72 PF sparse, ' +
+      'BF16 36 PF sparse, 2.3 TB HBM3e, NVLink 1.8 TB/s per GPU, ConnectX-8 800 Gb/s); ' +
+      'exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX B300: 2 TB of system memory as shipped, as the DGX B200 (user guide: 2 TB using 32 DIMMs, upgradable to 4 TB)',
   },
@@ -268,10 +255,15 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 1200,
     usdPerHour: 6.0,
     source:
-      'NVIDIA GB200 NVL72 datasheet for 72 GPUs (FP4 1,440 PF, FP8 720 PF, BF16 360 PF sparse; 13.4 TB HBM3e; 576 TB/s; NVLink 130 TB/s), divided by 72 and halved for dense; exp 4.65 T/s (148 SMs × 16 × 1.965 GHz); 18 compute trays per rack, each 2 GB200 superchips = 4 GPUs and 2 Grace CPUs under one OS (NVIDIA GB200 NVL72 product page)',
+      'NVIDIA GB200 NVL72 datasheet for 72 GPUs (FP4 1,440 PF, FP8 720 PF, BF16 360 PF ' +
+      'sparse; 13.4 TB HBM3e; 576 TB/s; NVLink 130 TB/s), divided by 72 and halved for dense; ' +
+      'exp 4.65 T/s (148 SMs × 16 × 1.965 GHz); 18 compute trays per rack, each 2 GB200 ' +
+      'superchips = 4 GPUs and 2 Grace CPUs under one OS (NVIDIA GB200 NVL72 product page)',
     hostMemoryGiB: 894,
     hostSource:
-      'NVIDIA GB200 NVL72 datasheet: up to 17 TB of LPDDR5X, 480 GB on each of the 36 Grace CPUs; one compute tray (2 Grace, 4 GPUs, one OS node) has 960 GB = 894 GiB (Azure ND GB200 v6: 4 GPUs, about 900 GB per VM)',
+      'NVIDIA GB200 NVL72 datasheet: up to 17 TB of LPDDR5X, 480 GB on each ' +
+      'of the 36 Grace CPUs; one compute tray (2 Grace, 4 GPUs, one OS node) ' +
+      'has 960 GB = 894 GiB (Azure ND GB200 v6: 4 GPUs, about 900 GB per VM)',
   },
   {
     id: 'gb300',
@@ -292,7 +284,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 1400,
     usdPerHour: 7.5,
     source:
-      'NVIDIA GB300 NVL72 datasheet for 72 GPUs (FP4 1,080 PF dense, FP8 720 PF sparse, BF16 360 PF sparse; 20 TB HBM3e; NVLink 130 TB/s; ConnectX-8 800 Gb/s), divided by 72; exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate); 18 compute trays of 4 GPUs and 2 Grace CPUs per rack (NVIDIA GB300 NVL72 product page)',
+      'NVIDIA GB300 NVL72 datasheet for 72 GPUs (FP4 1,080 PF dense, FP8 720 PF sparse, ' +
+      'BF16 360 PF sparse; 20 TB HBM3e; NVLink 130 TB/s; ConnectX-8 800 Gb/s), divided by ' +
+      '72; exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate); 18 ' +
+      'compute trays of 4 GPUs and 2 Grace CPUs per rack (NVIDIA GB300 NVL72 product page)',
     hostMemoryGiB: 894,
     hostSource:
       'NVIDIA GB300 NVL72: 36 Grace CPUs with 480 GB of LPDDR5X each, as the GB200 NVL72: 960 GB = 894 GiB per 4-GPU compute tray (one OS node)',
@@ -317,10 +312,13 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 750,
     usdPerHour: 2.5,
     source:
-      'AMD Instinct MI300X datasheet (192 GB HBM3, 5.3 TB/s, BF16 1,307.4 TFLOPS and FP8 2,614.9 dense, 7x Infinity Fabric links 128 GB/s bidirectional); exp 10.2 T/s (304 CUs × 64 lanes × 2.1 GHz at the quarter rate of transcendental ops)',
+      'AMD Instinct MI300X datasheet (192 GB HBM3, 5.3 TB/s, BF16 1,307.4 TFLOPS and ' +
+      'FP8 2,614.9 dense, 7x Infinity Fabric links 128 GB/s bidirectional); exp 10.2 ' +
+      'T/s (304 CUs × 64 lanes × 2.1 GHz at the quarter rate of transcendental ops)',
     hostMemoryGiB: 2048,
     hostSource:
-      'A dual-socket 8-GPU OAM server for the AMD Instinct MI300X platform with 32 × 64 GB DIMMs, 2 TB (as in DGX-class systems); an assumption, set cluster.hostMemoryGiB for yours',
+      'A dual-socket 8-GPU OAM server for the AMD Instinct MI300X platform with 32 × 64 GB ' +
+      'DIMMs, 2 TB (as in DGX-class systems); an assumption, set cluster.hostMemoryGiB for yours',
   },
   // Workstation and consumer GPUs people fine-tune on (issue 24). PCIe cards without NVLink:
   // GPU-to-GPU traffic crosses PCIe 4.0 x16 (31.5 GB/s each way, taken as 32); between
@@ -344,7 +342,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 450,
     usdPerHour: 0.5,
     source:
-      'NVIDIA Ada Lovelace architecture whitepaper v2.1, Appendix A (GeForce RTX 4090: 24 GB GDDR6X, 1,008 GB/s, FP16/BF16 tensor with FP32 accumulate 165.2 dense / 330.4 sparse, FP8 with FP32 accumulate 330.3 dense, FP32 82.6, 128 SMs at 2.52 GHz boost, TGP 450 W; no NVLink); exp 5.16 T/s (128 SMs × 16 × 2.52 GHz)',
+      'NVIDIA Ada Lovelace architecture whitepaper v2.1, Appendix A (GeForce RTX 4090: ' +
+      '24 GB GDDR6X, 1,008 GB/s, FP16/BF16 tensor with FP32 accumulate 165.2 dense ' +
+      '/ 330.4 sparse, FP8 with FP32 accumulate 330.3 dense, FP32 82.6, 128 SMs at ' +
+      '2.52 GHz boost, TGP 450 W; no NVLink); exp 5.16 T/s (128 SMs × 16 × 2.52 GHz)',
     hostMemoryGiB: 64,
     hostSource:
       'A desktop: 64 GB (2 × 32 GB DDR5), the usual memory of a one- or two-card PC; an assumption, set cluster.hostMemoryGiB for yours',
@@ -368,10 +369,14 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 300,
     usdPerHour: 0.9,
     source:
-      'NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6 ECC, 960 GB/s, FP32 91.1 TFLOPS, tensor 1,457 TFLOPS = FP8 with sparsity, so FP8 728.5 and BF16 364.2 dense; 300 W; PCIe 4.0 x16; no NVLink); Ada whitepaper v2.1 Appendix A (142 SMs, 2.505 GHz boost); exp 5.69 T/s (142 × 16 × 2.505 GHz)',
+      'NVIDIA RTX 6000 Ada Generation datasheet (48 GB GDDR6 ECC, 960 GB/s, FP32 91.1 TFLOPS, tensor ' +
+      '1,457 TFLOPS = FP8 with sparsity, so FP8 728.5 and ' +
+      'BF16 364.2 dense; 300 W; PCIe 4.0 x16; no NVLink); ' +
+      'Ada whitepaper v2.1 Appendix A (142 SMs, 2.505 GHz boost); exp 5.69 T/s (142 × 16 × 2.505 GHz)',
     hostMemoryGiB: 256,
     hostSource:
-      'A workstation (Dell Precision 7960 or Lenovo ThinkStation PX, which take up to 4 RTX 6000 Ada) with 256 GB; an assumption, set cluster.hostMemoryGiB for yours',
+      'A workstation (Dell Precision 7960 or Lenovo ThinkStation PX, which take up to ' +
+      '4 RTX 6000 Ada) with 256 GB; an assumption, set cluster.hostMemoryGiB for yours',
   },
   {
     id: 'a10g',
@@ -392,7 +397,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 300,
     usdPerHour: 1.0,
     source:
-      'AWS-only variant of the A10 without an NVIDIA datasheet: 24 GB GDDR6, 600 GB/s, BF16 tensor 70 TFLOPS dense, FP32 35 TFLOPS, 80 SMs at 1.71 GHz (AWS EC2 G5 instance page; spec table in Baseten, "NVIDIA A10 vs A10G for ML model inference", 2023); g5.48xlarge: 8 GPUs on PCIe 4.0, 100 Gb/s networking; price: g5.xlarge on-demand about $1.01/h; exp 2.19 T/s (80 × 16 × 1.71 GHz)',
+      'AWS-only variant of the A10 without an NVIDIA datasheet: 24 GB GDDR6, 600 GB/s, BF16 tensor 70 ' +
+      'TFLOPS dense, FP32 35 TFLOPS, 80 SMs at 1.71 GHz (AWS EC2 G5 instance page; spec table in ' +
+      'Baseten, "NVIDIA A10 vs A10G for ML model inference", 2023); g5.48xlarge: 8 GPUs on PCIe 4.0, 100 ' +
+      'Gb/s networking; price: g5.xlarge on-demand about $1.01/h; exp 2.19 T/s (80 × 16 × 1.71 GHz)',
     hostMemoryGiB: 768,
     hostSource: 'AWS EC2 G5 instance types: g5.48xlarge, 8 × A10G with 768 GiB of memory',
   },
@@ -415,7 +423,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     tdpWatts: 350,
     usdPerHour: 1.2,
     source:
-      'NVIDIA L40S datasheet (48 GB GDDR6 ECC, 864 GB/s, FP32 91.6 TFLOPS, BF16 tensor 362.05 dense / 733 sparse, FP8 733 dense / 1,466 sparse, 350 W, PCIe Gen4 x16, no NVLink); 142 SMs at 2.52 GHz boost; exp 5.73 T/s (142 × 16 × 2.52 GHz)',
+      'NVIDIA L40S datasheet (48 GB GDDR6 ECC, 864 GB/s, FP32 91.6 TFLOPS, BF16 tensor ' +
+      '362.05 dense / 733 sparse, FP8 733 dense / 1,466 sparse, 350 W, PCIe Gen4 ' +
+      'x16, no NVLink); 142 SMs at 2.52 GHz boost; exp 5.73 T/s (142 × 16 × 2.52 GHz)',
     hostMemoryGiB: 1536,
     hostSource: 'AWS EC2 G6e instance types: g6e.48xlarge, 8 × L40S with 1,536 GiB of memory',
   },

@@ -171,7 +171,10 @@ export interface OverlapConfig {
  */
 export type MoeDispatcher = 'alltoall' | 'allgather' | 'deepep' | 'hybridep';
 export const MOE_DISPATCHERS: readonly MoeDispatcher[] = ['alltoall', 'allgather', 'deepep', 'hybridep'];
-/** CUDA graphs: none, per-module graphs (--cuda-graph-scope attn, moe_router …), or the whole iteration (--cuda-graph-impl local --cuda-graph-scope full_iteration; arguments.py allows full_iteration only with the local impl). */
+/**
+ * CUDA graphs: none, per-module graphs (--cuda-graph-scope attn, moe_router …), or the whole iteration (--cuda-graph-impl local
+ * --cuda-graph-scope full_iteration; arguments.py allows full_iteration only with the local impl).
+ */
 export type CudaGraphScope = 'none' | 'partial' | 'full';
 export const CUDA_GRAPH_SCOPES: readonly CudaGraphScope[] = ['none', 'partial', 'full'];
 

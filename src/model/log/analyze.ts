@@ -104,7 +104,10 @@ function steadyRange(timed: readonly StepRecord[]): { start: number; skipped: st
   const steps = first === last ? `step ${first}` : `steps ${first}–${last}`;
   return {
     start,
-    skipped: `${steps} (${start} of ${n} logged): warm-up, the first ${Math.round(WARMUP_SHARE * 100)} % of logged steps (at most ${WARMUP_MAX_STEPS}) and any still ${WARMUP_SLOW_FACTOR}× slower than the steady median`,
+    skipped:
+      `${steps} (${start} of ${n} logged): warm-up, the first ` +
+      `${Math.round(WARMUP_SHARE * 100)} % of logged steps (at most ${WARMUP_MAX_STEPS}) ` +
+      `and any still ${WARMUP_SLOW_FACTOR}× slower than the steady median`,
   };
 }
 
@@ -176,7 +179,8 @@ export function analyze(g: Gathered): LogReport {
   const counted = records.filter((r) => isTimed(r) || r.loss !== undefined || r.gradNorm !== undefined);
   if (counted.length === 0)
     warnings.push(
-      `no training steps found in ${g.linesRead} lines: the reader knows Megatron-LM, NeMo, Megatron-Bridge, torchtitan, DeepSpeed and Hugging Face Trainer logs`,
+      `no training steps found in ${g.linesRead} lines: the reader knows Megatron-LM, ` +
+        `NeMo, Megatron-Bridge, torchtitan, DeepSpeed and Hugging Face Trainer logs`,
     );
   const anomalies = findAnomalies(records, g.framework, steady, measured, warnings);
   return { framework: g.framework, steps: counted.length, steady, measured, series, anomalies, warnings, facts: { ...facts } };

@@ -137,7 +137,10 @@ export function findAnomalies(
           add({
             step: r.step,
             kind: 'loss-spike',
-            detail: `loss ${fmt(r.loss)} at step ${r.step} against ${fmt(t.expected)} expected from the trend of the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} robust spreads about that trend and ${LOSS_SPIKE_SHARE * 100} % above it)`,
+            detail:
+              `loss ${fmt(r.loss)} at step ${r.step} against ${fmt(t.expected)} expected from the ` +
+              `trend of the previous ${SPIKE_WINDOW} logged steps (rule: more than ${LOSS_SPIKE_SIGMAS} ` +
+              `robust spreads about that trend and ${LOSS_SPIKE_SHARE * 100} % above it)`,
           });
         }
         loss.push(r.loss, r.step);
@@ -156,7 +159,9 @@ export function findAnomalies(
           add({
             step: r.step,
             kind: 'grad-norm-spike',
-            detail: `grad norm ${fmt(r.gradNorm)} at step ${r.step} against a median of ${fmt(s.median)} over the previous ${SPIKE_WINDOW} logged steps (rule: more than ${GRAD_SPIKE_FACTOR}× that median)`,
+            detail:
+              `grad norm ${fmt(r.gradNorm)} at step ${r.step} against a median of ${fmt(s.median)} over ` +
+              `the previous ${SPIKE_WINDOW} logged steps (rule: more than ${GRAD_SPIKE_FACTOR}× that median)`,
           });
         }
         grad.push(r.gradNorm);
@@ -166,14 +171,18 @@ export function findAnomalies(
       add({
         step: r.step,
         kind: 'nan-iterations',
-        detail: `${r.nanIterations} iteration(s) with NaN gradients in the interval ending at step ${r.step} (rule: Megatron's "number of nan iterations" above 0)`,
+        detail:
+          `${r.nanIterations} iteration(s) with NaN gradients in the interval ending ` +
+          `at step ${r.step} (rule: Megatron's "number of nan iterations" above 0)`,
       });
     }
     if (r.skippedIterations !== undefined && r.skippedIterations > 0) {
       add({
         step: r.step,
         kind: 'skipped-iterations',
-        detail: `${r.skippedIterations} optimizer step(s) skipped in the interval ending at step ${r.step}, usually an fp16 loss-scale overflow (rule: Megatron's "number of skipped iterations" above 0)`,
+        detail:
+          `${r.skippedIterations} optimizer step(s) skipped in the interval ending at step ${r.step}, ` +
+          `usually an fp16 loss-scale overflow (rule: Megatron's "number of skipped iterations" above 0)`,
       });
     }
     if (r.skippedTotal !== undefined) {
@@ -181,7 +190,9 @@ export function findAnomalies(
         add({
           step: r.step,
           kind: 'skipped-iterations',
-          detail: `${r.skippedTotal - skippedTotal} optimizer step(s) skipped by step ${r.step}, usually an fp16 loss-scale overflow (rule: DeepSpeed's skipped= count rose)`,
+          detail:
+            `${r.skippedTotal - skippedTotal} optimizer step(s) skipped by step ${r.step}, ` +
+            `usually an fp16 loss-scale overflow (rule: DeepSpeed's skipped= count rose)`,
         });
       }
       skippedTotal = Math.max(skippedTotal, r.skippedTotal);
@@ -254,7 +265,10 @@ function memoryGrowth(
       add({
         step: r.step,
         kind: 'memory-growth',
-        detail: `${metric} memory ${gib(bytes)} at step ${r.step}, up from ${gib(first.bytes)} at step ${first.step} (rule: more than ${MEMORY_GROWTH_SHARE * 100} % and ${MEMORY_GROWTH_MIN_BYTES / MiB} MiB above the first steady step)`,
+        detail:
+          `${metric} memory ${gib(bytes)} at step ${r.step}, up from ${gib(first.bytes)} ` +
+          `at step ${first.step} (rule: more than ${MEMORY_GROWTH_SHARE * 100} ` +
+          `% and ${MEMORY_GROWTH_MIN_BYTES / MiB} MiB above the first steady step)`,
       });
       return;
     }

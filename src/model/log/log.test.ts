@@ -153,7 +153,8 @@ describe('Hugging Face Trainer', () => {
 
   it('the closing summary gives a whole-run mean step time, said so', () => {
     const r = readLog(
-      `${fixture('hf-trainer-35207.log')}{'train_runtime': 60.0, 'train_samples_per_second': 16.0, 'train_steps_per_second': 0.5, 'train_loss': 1.5, 'epoch': 1.5}\n`,
+      `${fixture('hf-trainer-35207.log')}{'train_runtime': 60.0, 'train_samples_per_second': ` +
+        `16.0, 'train_steps_per_second': 0.5, 'train_loss': 1.5, 'epoch': 1.5}\n`,
     );
     expect(r.measured.stepSeconds).toBe(2); // 1 ÷ 0.5 steps/s
     expect(r.warnings.some((w) => w.includes('train_steps_per_second'))).toBe(true);

@@ -132,7 +132,10 @@ function emptyRecord(step: number): StepRecord {
   };
 }
 
-/** A figure that cannot be negative or infinite: a line that says so is misread, and the figure is dropped (loss and grad norm keep NaN/Inf: those are the anomalies). */
+/**
+ * A figure that cannot be negative or infinite: a line that says so is misread, and the figure is dropped (loss and grad norm
+ * keep NaN/Inf: those are the anomalies).
+ */
 const rate = (x: number | undefined) => (x !== undefined && Number.isFinite(x) && x >= 0 ? x : undefined);
 
 /**

@@ -30,7 +30,11 @@ export function* syntheticMegatronLines(o: SyntheticLog): Generator<string> {
   const tflops = o.tflops ?? 400;
   const gbs = o.globalBatch ?? 1024;
   const jitter = o.jitter ?? 0.01;
-  yield `using world size: ${o.gpus ?? 64}, data-parallel size: ${(o.gpus ?? 64) / ((o.tp ?? 8) * (o.pp ?? 1))}, tensor-model-parallel size: ${o.tp ?? 8}, pipeline-model-parallel size: ${o.pp ?? 1}`;
+  yield (
+    `using world size: ${o.gpus ?? 64}, data-parallel ` +
+    `size: ${(o.gpus ?? 64) / ((o.tp ?? 8) * (o.pp ?? 1))}, ` +
+    `tensor-model-parallel size: ${o.tp ?? 8}, pipeline-model-parallel size: ${o.pp ?? 1}`
+  );
   yield '------------------------ arguments ------------------------';
   yield `  global_batch_size ............................... ${gbs}`;
   yield `  pipeline_model_parallel_size .................... ${o.pp ?? 1}`;
@@ -46,9 +50,20 @@ export function* syntheticMegatronLines(o: SyntheticLog): Generator<string> {
     let loss = (2 + 8 / Math.sqrt(i)) * wobble;
     if (i === o.lossSpikeAt) loss *= o.lossSpikeFactor ?? 3;
     const lossText = i === o.nanAt ? 'nan' : loss.toExponential(6).toUpperCase();
-    yield ` [2026-01-01 00:00:00] iteration ${pad(i, 8)}/${pad(o.steps, 8)} | consumed samples: ${pad(i * gbs, 12)} | elapsed time per iteration (ms): ${(seconds * 1000).toFixed(1)} | throughput per GPU (TFLOP/s/GPU): ${(tflops / wobble / warm).toFixed(1)} | learning rate: 3.000000E-04 | global batch size: ${pad(gbs, 5)} | lm loss: ${lossText} | loss scale: 1.0 | grad norm: ${(0.5 * wobble).toFixed(3)} | number of skipped iterations:   0 | number of nan iterations: ${pad(i === o.nanAt ? 1 : 0, 3)} |`;
+    yield (
+      ` [2026-01-01 00:00:00] iteration ${pad(i, 8)}/${pad(o.steps, 8)} ` +
+      `| consumed samples: ${pad(i * gbs, 12)} ` +
+      `| elapsed time per iteration (ms): ${(seconds * 1000).toFixed(1)} | throughput per GPU ` +
+      `(TFLOP/s/GPU): ${(tflops / wobble / warm).toFixed(1)} ` +
+      `| learning rate: 3.000000E-04 | global batch size: ` +
+      `${pad(gbs, 5)} | lm loss: ${lossText} | loss scale: 1.0 | grad norm: ${(0.5 * wobble).toFixed(3)} ` +
+      `| number of skipped iterations:   0 | number of nan iterations: ${pad(i === o.nanAt ? 1 : 0, 3)} |`
+    );
     const grown = o.memoryGrowthFrom !== undefined && i >= o.memoryGrowthFrom ? Math.floor((i - o.memoryGrowthFrom) / 10) * 1024 : 0;
-    yield `[Rank 0] (after ${i} iterations) memory (MB) | allocated: 30000.00 | max allocated: 52000.00 | reserved: 60000.00 | max reserved: ${(60000 + grown).toFixed(2)}`;
+    yield (
+      `[Rank 0] (after ${i} iterations) memory (MB) | allocated: 30000.00 | max allocated: ` +
+      `52000.00 | reserved: 60000.00 | max reserved: ${(60000 + grown).toFixed(2)}`
+    );
   }
 }
 

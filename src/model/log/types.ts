@@ -48,16 +48,8 @@ export interface LogFacts {
   hidden?: number;
 }
 
-export type SeriesName = 'loss' | 'gradNorm' | 'stepSeconds' | 'tokensPerSecondPerGpu' | 'tflopsPerGpu' | 'mfu' | 'memoryBytes';
-export const SERIES_NAMES: readonly SeriesName[] = [
-  'loss',
-  'gradNorm',
-  'stepSeconds',
-  'tokensPerSecondPerGpu',
-  'tflopsPerGpu',
-  'mfu',
-  'memoryBytes',
-];
+export const SERIES_NAMES = ['loss', 'gradNorm', 'stepSeconds', 'tokensPerSecondPerGpu', 'tflopsPerGpu', 'mfu', 'memoryBytes'] as const;
+export type SeriesName = (typeof SERIES_NAMES)[number];
 
 export type AnomalyKind =
   | 'loss-nan'

@@ -141,7 +141,10 @@ function attentionTensors(m: ModelConfig, s: ActivationSettings): SavedTensor[] 
   return list;
 }
 
-/** One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps both branch outputs and the product. */
+/**
+ * One FFN of inner size `inner`, run `copies` times per token. GELU keeps its input and output (8sbh each at 4h); SwiGLU keeps
+ * both branch outputs and the product.
+ */
 function ffnTensors(
   prefix: string,
   inner: number,
@@ -354,7 +357,10 @@ function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
   return bytesOf([saved('loss.gradients', (perToken * m.vocab) / chunks, 'tensor', 'kept')], s);
 }
 
-/** What the caching allocator reserves beyond the allocated peak on the output stage after an eager loss (loss.ts eagerLossLogitsHoleBytes), bytes on one GPU. */
+/**
+ * What the caching allocator reserves beyond the allocated peak on the output stage after an eager loss (loss.ts
+ * eagerLossLogitsHoleBytes), bytes on one GPU.
+ */
 export function lossReserveBytes(c: RunConfig, stage: PipelineStage, s: ActivationSettings = engineActivationSettings(c)): number {
   if (!stage.output) return 0;
   const perLogit = eagerLossLogitsHoleBytes(s.loss ?? 'eager', s.lossChunks ?? 1, s.modelCode, s.elementBytes);

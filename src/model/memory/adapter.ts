@@ -29,6 +29,7 @@ import { deviceTerms } from './device.ts';
 import {
   edgeUnitParameters,
   gatheredBeyondShardBytes,
+  largestLayer,
   modelStateBytes,
   otherMemoryTermsOf,
   allocatorReserveFraction,
@@ -40,7 +41,6 @@ import {
   denseDataParallel,
   expertDataParallel,
   expertTensorParallel,
-  layerGpuParameters,
   layerMatrices,
   type GpuParameters,
   type PipelineStage,
@@ -154,17 +154,6 @@ function largestAdaptedMatrix(c: RunConfig, stage: PipelineStage, adapter: Adapt
     }
   }
   return largest;
-}
-
-/** Largest layer's weights on one GPU, by data-parallel group (memory.ts does the same for full training). */
-function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
-  return stage.layers.reduce<GpuParameters>(
-    (big, i) => {
-      const layer = layerGpuParameters(c.model, i, c.parallel);
-      return layer.dense + layer.expert > big.dense + big.expert ? layer : big;
-    },
-    { dense: 0, expert: 0 },
-  );
 }
 
 /**

@@ -188,13 +188,16 @@ export interface OtherMemoryTerms {
   readonly lossReserve: number;
 }
 
-/** The embedding or output matrix on one GPU of the stage (vocab · hidden / tp), 0 when the stage holds neither: a ZeRO-3 / FSDP unit of its own (gatheredBeyondShardBytes). */
+/**
+ * The embedding or output matrix on one GPU of the stage (vocab · hidden / tp), 0 when the stage holds neither: a ZeRO-3 / FSDP
+ * unit of its own (gatheredBeyondShardBytes).
+ */
 export function edgeUnitParameters(c: RunConfig, stage: PipelineStage): number {
   return stage.embedding || stage.output ? (c.model.vocab * c.model.hidden) / c.parallel.tp : 0;
 }
 
-/** Largest layer's weights on one GPU of the stage, by data-parallel group. */
-function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
+/** Largest layer's weights on one GPU of the stage, by data-parallel group (the adapter's memory, adapter.ts, uses it too). */
+export function largestLayer(c: RunConfig, stage: PipelineStage): GpuParameters {
   return stage.layers.reduce<GpuParameters>(
     (big, i) => {
       const layer = layerGpuParameters(c.model, i, c.parallel);
@@ -257,7 +260,10 @@ export function allocatorReserveFraction(c: RunConfig): number {
   return frameworkProfile(c.stack.framework).mechanisms.allocatorReserveFraction ?? ALLOCATOR_RESERVE_FRACTION;
 }
 
-/** The named parts of "other" over plain numbers: allocated bytes, gathered weights, unsharded gradients and the device-side terms (before the overhead scale). */
+/**
+ * The named parts of "other" over plain numbers: allocated bytes, gathered weights, unsharded gradients and the device-side terms
+ * (before the overhead scale).
+ */
 export function otherMemoryTermsOf(
   allocated: number,
   gatheredWeights: number,

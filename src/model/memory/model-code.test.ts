@@ -37,11 +37,15 @@ const perToken = (modelCode: 'fused' | 'transformers', recompute: ActivationSett
   });
 
 describe('model code: one Llama 2 7B layer in bf16 with flash attention, bytes per token', () => {
-  it('fused: the two norm inputs, the QKV input, Q and K, the log-sum-exp, V, the output projection input, the MLP input, up, gate and product = 131,712', () => {
-    // 6 × 2·4096 (norm1, attention input, V, projection input, norm2, MLP input) + 2·(32 + 32)·128 (Q, K)
-    // + 4·32 (log-sum-exp) + 3 × 2·11008 (up, gate, product) = 49,152 + 16,384 + 128 + 66,048.
-    expect(perToken('fused')).toBe(131_712);
-  });
+  it(
+    'fused: the two norm inputs, the QKV input, Q and K, the log-sum-exp, V, ' +
+      'the output projection input, the MLP input, up, gate and product = 131,712',
+    () => {
+      // 6 × 2·4096 (norm1, attention input, V, projection input, norm2, MLP input) + 2·(32 + 32)·128 (Q, K)
+      // + 4·32 (log-sum-exp) + 3 × 2·11008 (up, gate, product) = 49,152 + 16,384 + 128 + 66,048.
+      expect(perToken('fused')).toBe(131_712);
+    },
+  );
   it("transformers: + one fp32 copy of the hidden state per RMSNorm (2 × 4·4096) + silu's output (2·11008) = 186,496", () => {
     expect(perToken('transformers') - perToken('fused')).toBe(2 * 4 * 4096 + 2 * 11008);
     expect(perToken('transformers')).toBe(186_496);

@@ -26,24 +26,29 @@ function details(memoryOverheadScale?: number) {
 describe('calibration.memoryOverheadScale', () => {
   const base = details();
 
-  it('defaults to 1: the runtime term is the device-side bytes (device.ts) and the reserve ALLOCATOR_RESERVE_FRACTION of what is allocated, plus the freed bf16 logits of the eager loss on the last stage', () => {
-    // A100, TP1 PP2 DP4: 3 communicators (world, PP, DP) × 32 channels × (4 MiB + 512 KiB + 4 915 200 B)
-    // = 924 844 032; CUDA context 512 MiB = 536 870 912; 2 cuBLAS workspaces of :4096:2:16:8 = 2 × 8 519 680.
-    const runtime = 924_844_032 + 536_870_912 + 17_039_360;
-    // loss.ts eagerLossLogitsHoleBytes: 2 bytes × vocab 32 000 × 2 048 tokens = 131 072 000 on the output stage.
-    const lossHole = [0, 131_072_000];
-    for (const [i, stage] of base.entries()) {
-      const b = stage.breakdown;
-      const allocated = b.parameters + b.gradients + b.optimizer + b.activations;
-      expect(stage.other.runtime).toBe(runtime);
-      expect(stage.other.gatheredWeights).toBeGreaterThan(0);
-      expect(stage.other.unshardedGradients).toBeGreaterThan(0);
-      expect(stage.other.allocatorReserve).toBeCloseTo(
-        ALLOCATOR_RESERVE_FRACTION * (allocated + stage.other.gatheredWeights + stage.other.unshardedGradients) + (lossHole[i] ?? NaN),
-        0,
-      );
-    }
-  });
+  it(
+    'defaults to 1: the runtime term is the device-side bytes (device.ts) and the reserve ' +
+      'ALLOCATOR_RESERVE_FRACTION of what is allocated, plus ' +
+      'the freed bf16 logits of the eager loss on the last stage',
+    () => {
+      // A100, TP1 PP2 DP4: 3 communicators (world, PP, DP) × 32 channels × (4 MiB + 512 KiB + 4 915 200 B)
+      // = 924 844 032; CUDA context 512 MiB = 536 870 912; 2 cuBLAS workspaces of :4096:2:16:8 = 2 × 8 519 680.
+      const runtime = 924_844_032 + 536_870_912 + 17_039_360;
+      // loss.ts eagerLossLogitsHoleBytes: 2 bytes × vocab 32 000 × 2 048 tokens = 131 072 000 on the output stage.
+      const lossHole = [0, 131_072_000];
+      for (const [i, stage] of base.entries()) {
+        const b = stage.breakdown;
+        const allocated = b.parameters + b.gradients + b.optimizer + b.activations;
+        expect(stage.other.runtime).toBe(runtime);
+        expect(stage.other.gatheredWeights).toBeGreaterThan(0);
+        expect(stage.other.unshardedGradients).toBeGreaterThan(0);
+        expect(stage.other.allocatorReserve).toBeCloseTo(
+          ALLOCATOR_RESERVE_FRACTION * (allocated + stage.other.gatheredWeights + stage.other.unshardedGradients) + (lossHole[i] ?? NaN),
+          0,
+        );
+      }
+    },
+  );
 
   for (const scale of [0, 0.5, 2.5]) {
     it(`at ${scale}, each "other" term is ${scale}× its value at 1 and the total moves by exactly (${scale} − 1) × other`, () => {

@@ -163,12 +163,16 @@ describe('experts read their input gathered over expert tensor parallelism', () 
     return parsed.config;
   }
 
-  it('etp 8 (the default when ep divides dp) keeps all 4,096 · 2 routed copies of 4,096 bf16 values, etp 1 an eighth: 7/8 · 67,108,864 bytes more per layer', () => {
-    const gathered = mixtral(null);
-    const whole = mixtral(1);
-    expect(engineActivationSettings(gathered).expertTp).toBe(8);
-    expect(engineActivationSettings(whole).expertTp).toBeUndefined();
-    const perLayer = (c: RunConfig) => activationBytesPerLayer(c.model, 0, engineActivationSettings(c));
-    expect(perLayer(gathered) - perLayer(whole)).toBe((7 / 8) * (2 * 4096 * 2 * 4096));
-  });
+  it(
+    'etp 8 (the default when ep divides dp) keeps all 4,096 · 2 routed copies ' +
+      'of 4,096 bf16 values, etp 1 an eighth: 7/8 · 67,108,864 bytes more per layer',
+    () => {
+      const gathered = mixtral(null);
+      const whole = mixtral(1);
+      expect(engineActivationSettings(gathered).expertTp).toBe(8);
+      expect(engineActivationSettings(whole).expertTp).toBeUndefined();
+      const perLayer = (c: RunConfig) => activationBytesPerLayer(c.model, 0, engineActivationSettings(c));
+      expect(perLayer(gathered) - perLayer(whole)).toBe((7 / 8) * (2 * 4096 * 2 * 4096));
+    },
+  );
 });

@@ -40,7 +40,10 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
   });
 }
 
-/** A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's dequantisation buffer in "other". */
+/**
+ * A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's
+ * dequantisation buffer in "other".
+ */
 function adapterStageDetails(
   c: RunConfig,
   stage: PipelineStage,

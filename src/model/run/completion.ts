@@ -469,11 +469,14 @@ export function completionFigures(
           `${gib(unfit.needBytes)} GiB of ${unfit.where === 'device' ? 'GPU' : 'CPU'} memory ${unfit.where === 'device' ? 'per GPU' : 'per node'}, ` +
           `more than the ${gib(unfit.capacityBytes)} GiB there, so the run waits for the node)`
         : context.elasticDp > 0
-          ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
+          ? `a ${minutes(input.restartSeconds)} wait for the node, carried on at data parallel ` +
+            `${context.elasticDp} of ${context.dp} (${Math.round(input.elasticRate * 100)} % of the rate)`
           : `a ${minutes(input.restartSeconds)} restart (elastic, but no data-parallel replica is left without the node)`;
   const basis =
     `${runs.toLocaleString('en-US')} simulated runs (seed ${seed}): interruptions as Poisson processes, ${drawn.join(' and ')}; ` +
-    `each loses the work since the last checkpoint (up to the ${minutes(input.checkpointIntervalSeconds)} interval) and ${elastic}, restarts taken as uninterrupted; ` +
+    `each loses the work since the last checkpoint (up ` +
+    `to the ${minutes(input.checkpointIntervalSeconds)} ` +
+    `interval) and ${elastic}, restarts taken as uninterrupted; ` +
     `checkpoints block ${input.checkpointWriteSeconds.toPrecision(2)} s each; every GPU is paid for the whole wall time.`;
   const figures = { days: d.days, usd: d.usd, basis, meanInterruptions: d.meanInterruptions, histogram: d.histogram };
   if (startDate === null) return figures;

@@ -24,7 +24,10 @@ function nextBusyStep(x: number, m: number, firstLag: number, secondLag: number)
   return next;
 }
 
-/** GPipe (Huang et al. 2019, figure 2c): every forward, then every backward; backwards in micro-batch order as torch.distributed.pipelining's ScheduleGPipe runs them. */
+/**
+ * GPipe (Huang et al. 2019, figure 2c): every forward, then every backward; backwards in micro-batch order as
+ * torch.distributed.pipelining's ScheduleGPipe runs them.
+ */
 export function gpipeProgram(shape: LinearShape, times: ChunkTimes): Program {
   const { stages: p, microBatches: m } = shape;
   const prog = new Program(2 * p * m, p, times);

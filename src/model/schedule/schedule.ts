@@ -86,7 +86,8 @@ function buildProgram(input: ScheduleInput): { prog: Program; topo: Topology; no
     if (p % 2 === 0) {
       if (m % 2 !== 0 || m < 2 * p) {
         notes.push(
-          `dualpipe expects an even micro-batch count of at least 2p = ${2 * p} (got ${m}); simulated the reference order with the missing micro-batches left out`,
+          `dualpipe expects an even micro-batch count of at least 2p = ${2 * p} (got ` +
+            `${m}); simulated the reference order with the missing micro-batches left out`,
         );
       }
       return { ...dualPipeBuild(input, p, m), notes };
@@ -106,7 +107,8 @@ function buildProgram(input: ScheduleInput): { prog: Program; topo: Topology; no
       );
     } else if (groupSize !== p) {
       notes.push(
-        `Megatron-Core's default group of p=${p} micro-batches does not divide m=${m}; simulated microbatch_group_size_per_vp_stage=${groupSize}, which holds more micro-batches in flight`,
+        `Megatron-Core's default group of p=${p} micro-batches does not divide m=${m}; simulated ` +
+          `microbatch_group_size_per_vp_stage=${groupSize}, which holds more micro-batches in flight`,
       );
     }
     return { ...linearBuild(input, input.kind, { stages: p, microBatches: m, virtualStages: v }, groupSize), notes };

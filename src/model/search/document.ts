@@ -87,7 +87,8 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
   if (isObject(training) && isObject(own(training, 'adapter'))) {
     r.warn(
       'training.adapter',
-      "the layout search ranks layouts with full training's model states (it may pass over layouts that fit a fine-tune); each listed result is the engine's own estimate of the fine-tune",
+      "the layout search ranks layouts with full training's model states (it may pass over layouts " +
+        "that fit a fine-tune); each listed result is the engine's own estimate of the fine-tune",
     );
   }
   const warnings = [...r.warnings, ...parsed.warnings];

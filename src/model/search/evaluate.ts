@@ -14,7 +14,7 @@
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
 import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, gradientBytesAtPeak, stageTotalBytes } from '../memory/index.ts';
-import { COMM_EXPOSED_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
+import { calibration, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { expertTensorParallel, isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
 import { dataParallelSyncParts, type Link } from '../time/index.ts';
@@ -179,12 +179,12 @@ export class LayoutEvaluator {
     affine(
       this.gatherCoefficients,
       0,
-      (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds,
+      (p) => calibration().exposed.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds,
     );
     affine(
       this.gatherCoefficients,
       2,
-      (p) => COMM_EXPOSED_FRACTION.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds,
+      (p) => calibration().exposed.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds,
     );
   }
 
@@ -264,7 +264,10 @@ export class LayoutEvaluator {
     return table;
   }
 
-  /** The least state bytes per dense and per expert parameter over the group's combos; without the gradients when the step frees them (their peak share is at least 0). */
+  /**
+   * The least state bytes per dense and per expert parameter over the group's combos; without the gradients when the step frees
+   * them (their peak share is at least 0).
+   */
   private leastStateBytes(grid: GridPieces): { perDense: number; perExpert: number } {
     if (!this.gradientsFreed) return { perDense: minOf(grid.stateBytesPerDense), perExpert: minOf(grid.stateBytesPerExpert) };
     const less = (states: Float64Array, grads: Float64Array) => minOf(states.map((v, k) => v - (grads[k] ?? 0)));

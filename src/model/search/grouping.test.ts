@@ -86,19 +86,23 @@ describe('memory margin', () => {
   const base = searchBase({ model: 'llama2-13b', gpu: 'a100-40gb', gpus: 16, globalBatch: 64, seqLen: 4096 });
   const capacity = 40 * GiB;
 
-  it("by default keeps the verdict's margin free (at least 1 − VERDICT_TIGHT_FROM_SHARE, the run's own segment's where wider); margin 0 admits the layouts the verdict calls tight", () => {
-    expect(DEFAULT_MEMORY_MARGIN).toBe(1 - VERDICT_TIGHT_FROM_SHARE);
-    // Issue 35: "tight" starts where the top of the run's own memory range (its segment's) reaches capacity.
-    const share = Math.min(VERDICT_TIGHT_FROM_SHARE, segmentTightFromShare(base));
-    const all = searchLayouts(base, { memoryMargin: 0, groupByLayout: false, topK: 100_000, pareto: false });
-    const tight = all.top.filter((l) => l.memoryBytes > share * capacity);
-    expect(tight.length).toBeGreaterThan(0);
-    for (const l of all.top) expect(l.memoryBytes).toBeLessThanOrEqual(capacity);
-    const safe = searchLayouts(base, { groupByLayout: false, topK: 100_000, pareto: false });
-    expect(safe.top.length).toBe(all.top.length - tight.length);
-    // Every layout listed by default is one the page calls safe.
-    for (const l of safe.top) expect(l.memoryBytes).toBeLessThanOrEqual(share * capacity * (1 + 1e-9));
-  });
+  it(
+    "by default keeps the verdict's margin free (at least 1 − VERDICT_TIGHT_FROM_SHARE, the " +
+      "run's own segment's where wider); margin 0 admits the layouts the verdict calls tight",
+    () => {
+      expect(DEFAULT_MEMORY_MARGIN).toBe(1 - VERDICT_TIGHT_FROM_SHARE);
+      // Issue 35: "tight" starts where the top of the run's own memory range (its segment's) reaches capacity.
+      const share = Math.min(VERDICT_TIGHT_FROM_SHARE, segmentTightFromShare(base));
+      const all = searchLayouts(base, { memoryMargin: 0, groupByLayout: false, topK: 100_000, pareto: false });
+      const tight = all.top.filter((l) => l.memoryBytes > share * capacity);
+      expect(tight.length).toBeGreaterThan(0);
+      for (const l of all.top) expect(l.memoryBytes).toBeLessThanOrEqual(capacity);
+      const safe = searchLayouts(base, { groupByLayout: false, topK: 100_000, pareto: false });
+      expect(safe.top.length).toBe(all.top.length - tight.length);
+      // Every layout listed by default is one the page calls safe.
+      for (const l of safe.top) expect(l.memoryBytes).toBeLessThanOrEqual(share * capacity * (1 + 1e-9));
+    },
+  );
 
   it('a margin of 30 % keeps 30 % free, and the headroom objective still measures from the whole capacity', () => {
     const r = searchLayouts(base, { memoryMargin: 0.3, objective: 'memoryHeadroom', topK: 3 });

@@ -33,20 +33,24 @@ describe('the layout search counts the host too', () => {
 });
 
 describe('"make it fit" counts the host too', () => {
-  it('405B with full offload on one DGX H100: no fix keeps 8 GPUs; the fewest that fit is 32, with the parameters back on the GPU and the host holding 16 × 405.85e9 / 4 = 1.62e12 bytes of its 2 TiB', () => {
-    // On 8 GPUs the host would need 22 × 405,853,388,800 = 8.93e12 bytes per node (full offload) or
-    // 16 × 405.85e9 = 6.49e12 (optimizer only): neither fits 2 TiB (2.199e12). On 32 GPUs (4 nodes) with
-    // parameters kept on the GPU, each node's host holds 16 bytes × 405.85e9 / 4 = 1.62e12 bytes; full
-    // offload there would be 22 × 405.85e9 / 4 = 2.232e12, just over 2 TiB.
-    const parsed = parseDocument(JSON.parse(readFileSync('examples/llama3-405b-zero3-offload-8-h100.json', 'utf8')));
-    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-    const fixes = fitSuggestions(parsed.config);
-    expect(fixes.fits).toBe(false);
-    expect(fixes.suggestions.some((s) => s.group === 'sameGpus')).toBe(false);
-    const first = fixes.suggestions[0];
-    expect(first?.gpus).toBe(32);
-    expect(first?.changes).toContainEqual({ path: ['training', 'offload', 'parameters'], value: false });
-    expect(first?.label).toContain('Parameters kept on the GPU');
-    expect(fixes.suggestions.every((s) => s.gpus >= 32)).toBe(true);
-  });
+  it(
+    '405B with full offload on one DGX H100: no fix keeps 8 GPUs; the fewest that fit is 32, with the ' +
+      'parameters back on the GPU and the host holding 16 × 405.85e9 / 4 = 1.62e12 bytes of its 2 TiB',
+    () => {
+      // On 8 GPUs the host would need 22 × 405,853,388,800 = 8.93e12 bytes per node (full offload) or
+      // 16 × 405.85e9 = 6.49e12 (optimizer only): neither fits 2 TiB (2.199e12). On 32 GPUs (4 nodes) with
+      // parameters kept on the GPU, each node's host holds 16 bytes × 405.85e9 / 4 = 1.62e12 bytes; full
+      // offload there would be 22 × 405.85e9 / 4 = 2.232e12, just over 2 TiB.
+      const parsed = parseDocument(JSON.parse(readFileSync('examples/llama3-405b-zero3-offload-8-h100.json', 'utf8')));
+      if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+      const fixes = fitSuggestions(parsed.config);
+      expect(fixes.fits).toBe(false);
+      expect(fixes.suggestions.some((s) => s.group === 'sameGpus')).toBe(false);
+      const first = fixes.suggestions[0];
+      expect(first?.gpus).toBe(32);
+      expect(first?.changes).toContainEqual({ path: ['training', 'offload', 'parameters'], value: false });
+      expect(first?.label).toContain('Parameters kept on the GPU');
+      expect(fixes.suggestions.every((s) => s.gpus >= 32)).toBe(true);
+    },
+  );
 });

@@ -162,7 +162,10 @@ export function pipelineMessagePieces(base: RunConfig, g: LayoutGroup): { readon
 // ---- Activations per layer (activations.ts) -------------------------------------
 
 export interface ActivationPieces {
-  /** Bytes kept per micro-batch by one layer under the recompute policy, and with none. All activation pieces are for a micro-batch of one sequence: activations.ts counts bytes per token times tokens, so they scale with the micro-batch. */
+  /**
+   * Bytes kept per micro-batch by one layer under the recompute policy, and with none. All activation pieces are for a
+   * micro-batch of one sequence: activations.ts counts bytes per token times tokens, so they scale with the micro-batch.
+   */
   readonly keptDense: number;
   readonly keptDenseAll: number;
   readonly workingDense: number;

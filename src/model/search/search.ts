@@ -188,7 +188,8 @@ export function* searchLaneSteps(
       stopped: false,
       warnings: [],
       errors: [
-        `search: ${blockCount.toLocaleString('en-US')} pairs of GPU type and cluster size are more than one search covers (${MAX_SEARCH_BLOCKS.toLocaleString('en-US')}); narrow the GPU range or the GPU types`,
+        `search: ${blockCount.toLocaleString('en-US')} pairs of GPU type and cluster size are more than one ` +
+          `search covers (${MAX_SEARCH_BLOCKS.toLocaleString('en-US')}); narrow the GPU range or the GPU types`,
       ],
     };
   }
@@ -286,7 +287,9 @@ export function* searchLaneSteps(
         warnings.push(`sizing: ${sizingGranularity(r.lane.base)}`);
         if (r.counts.length === 0)
           warnings.push(
-            `sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ${range.min} to ${range.max} GPUs: no count in the range is whole nodes and splits into degrees the model, the global batch and the framework allow`,
+            `sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} cluster from ` +
+              `${range.min} to ${range.max} GPUs: no count in the range is whole nodes ` +
+              `and splits into degrees the model, the global batch and the framework allow`,
           );
         else if (!stopped && r.run.counts.fitting === 0 && runs.length > 1)
           warnings.push(`sizing: no ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} layout fits from ${range.min} to ${range.max} GPUs`);
@@ -298,7 +301,8 @@ export function* searchLaneSteps(
         for (const n of r.counts) {
           if (domain > node && n > domain && n % domain !== 0) {
             warnings.push(
-              `search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`,
+              `search: ${n} ${r.lane.gpuId ?? r.lane.base.cluster.gpu.name} GPUs are ${n / node} nodes of ${node} ` +
+                `but not whole NVLink domains of ${domain} (${Math.floor(n / domain)} full, one with ${n % domain})`,
             );
           }
         }

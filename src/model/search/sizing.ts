@@ -73,6 +73,9 @@ export function sizingGranularity(base: RunConfig): string {
   const domain = base.cluster.gpusPerNode;
   const name = base.cluster.gpuId ?? base.cluster.gpu.name;
   if (domain > node)
-    return `${name}: whole compute trays of ${node} GPUs (one OS node each); an NVLink domain holds ${domain}, so sizes that are not multiples of ${domain} leave a rack partly used`;
+    return (
+      `${name}: whole compute trays of ${node} GPUs (one OS node each); an NVLink domain ` +
+      `holds ${domain}, so sizes that are not multiples of ${domain} leave a rack partly used`
+    );
   return `${name}: whole nodes of ${node} GPUs`;
 }

@@ -111,5 +111,10 @@ export function otherFrameworkNote(base: RunConfig, options: SearchOptions, days
     days === undefined
       ? `no layout fits with ${frameworkShortName(framework)}`
       : `${days.toFixed(1)} days with ${frameworkShortName(framework)}'s best`;
-  return `Another framework: ${frameworkShortName(other)}'s ${name} would take ${otherDays.toFixed(1)} days on ${found.gpus} GPUs (TP ${p.tp}, PP ${p.pp}, DP ${p.dp}, EP ${p.ep}, micro-batch ${found.microBatch}), against ${here}; ${frameworkShortName(framework)} does not run it, and switching frameworks changes its other defaults too`;
+  return (
+    `Another framework: ${frameworkShortName(other)}'s ${name} would take ${otherDays.toFixed(1)} ` +
+    `days on ${found.gpus} GPUs (TP ${p.tp}, PP ${p.pp}, DP ${p.dp}, EP ` +
+    `${p.ep}, micro-batch ${found.microBatch}), against ${here}; ${frameworkShortName(framework)} ` +
+    `does not run it, and switching frameworks changes its other defaults too`
+  );
 }

@@ -34,18 +34,21 @@ function ffnMatrices(
   return [...up, { name: 'down', group, rows: inner, cols: hidden, copies, activeCopies }];
 }
 
+/** One attention projection: every layer has one copy, always active. */
+const attentionMatrix = (name: string, rows: number, cols: number): WeightMatrix => ({
+  name,
+  group: 'attention',
+  rows,
+  cols,
+  copies: 1,
+  activeCopies: 1,
+});
+
 /** Multi-head (or grouped-query, Ainslie et al. 2023) attention projections. */
 function standardAttention(m: ModelConfig): WeightMatrix[] {
   const q = m.heads * m.headDim;
   const kv = m.kvHeads * m.headDim;
-  const one = (name: string, rows: number, cols: number): WeightMatrix => ({
-    name,
-    group: 'attention',
-    rows,
-    cols,
-    copies: 1,
-    activeCopies: 1,
-  });
+  const one = attentionMatrix;
   return [one('q', m.hidden, q), one('k', m.hidden, kv), one('v', m.hidden, kv), one('o', q, m.hidden)];
 }
 
@@ -54,14 +57,7 @@ function latentAttention(m: ModelConfig): WeightMatrix[] {
   const a = m.mla;
   if (!a) return standardAttention(m);
   const qkHead = a.qkNopeHeadDim + a.qkRopeHeadDim;
-  const one = (name: string, rows: number, cols: number): WeightMatrix => ({
-    name,
-    group: 'attention',
-    rows,
-    cols,
-    copies: 1,
-    activeCopies: 1,
-  });
+  const one = attentionMatrix;
   const query =
     a.qLoraRank > 0
       ? [one('q_down', m.hidden, a.qLoraRank), one('q_up', a.qLoraRank, m.heads * qkHead)]

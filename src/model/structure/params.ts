@@ -226,7 +226,8 @@ export function stageGpuParameters(m: ModelConfig, p: ParallelConfig): GpuParame
     const vocabSlice = (m.vocab * m.hidden) / p.tp;
     if (stage.embedding) dense += vocabSlice;
     if (stage.output) {
-      // A tied output layer on another stage keeps its own copy of the embedding (Megatron-LM keeps word embeddings on the last stage and all-reduces their gradients);
+      // A tied output layer on another stage keeps its own copy of the embedding (Megatron-LM keeps word embeddings on the last
+      // stage and all-reduces their gradients);
       // MTP modules read the shared embedding, so the last stage needs it too.
       const needsOutputMatrix = !m.tiedEmbeddings || !stage.embedding;
       const needsEmbeddingCopy = m.mtpLayers > 0 && !stage.embedding && !m.tiedEmbeddings;

@@ -13,7 +13,11 @@ export function zeroWithoutEffect(p: Pick<ParallelConfig, 'zero' | 'tp' | 'dp' |
     'What would help: more data-parallel replicas (more GPUs, or a smaller TP or PP on these), ' +
     'or savers that need no replicas: recomputation, offload, a larger TP or PP.';
   if (hasExperts && expertDataParallel(p) > 1) {
-    return `ZeRO stage ${p.zero} at DP × CP = 1 shards only the experts' states (over their ${expertDataParallel(p)} replicas); the dense weights have one copy, so for them it changes nothing. ${help}`;
+    return (
+      `ZeRO stage ${p.zero} at DP × CP = 1 shards only the ` +
+      `experts' states (over their ${expertDataParallel(p)} ` +
+      `replicas); the dense weights have one copy, so for them it changes nothing. ${help}`
+    );
   }
   return `ZeRO stage ${p.zero} at DP × CP = 1 changes nothing: it splits states among GPUs that hold the same weights, and here there is one copy. ${help}`;
 }

@@ -214,7 +214,8 @@ describe('sweep: the MoE stack knobs (issue 20)', () => {
         rows.map(([v]) => v),
         knob,
       ).toEqual(values);
-      // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is host-bound (moe-host.ts): none and partial may tie.
+      // Per-module graphs capture what runs before the dispatcher's sync, which overlaps GPU work anyway unless the backward is
+      // host-bound (moe-host.ts): none and partial may tie.
       if (knob === 'epComm') expect(new Set(rows.map(([, s]) => s)).size, knob).toBe(values.length);
     }
     // Mixtral's 14,336-wide experts run longer than the host issues any dispatcher's operators after the sync (moe-host.ts

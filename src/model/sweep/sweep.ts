@@ -134,7 +134,11 @@ export function seqLenChangesHoldingTokens(c: RunConfig, value: SweepValue): rea
   const tokensPerStep = c.training.globalBatch * c.training.seqLen;
   const sequences = tokensPerStep / seqLen;
   if (!Number.isInteger(sequences) || sequences < 1) {
-    return `holding ${tokensPerStep} tokens per step at ${seqLen} tokens per sequence needs ${sequences < 1 ? 'less than one sequence' : `${sequences.toFixed(2)} sequences`} per step, not a whole number of sequences`;
+    return (
+      `holding ${tokensPerStep} tokens per step at ${seqLen} tokens per ` +
+      `sequence needs ${sequences < 1 ? 'less than one sequence' : `${sequences.toFixed(2)} sequences`} ` +
+      `per step, not a whole number of sequences`
+    );
   }
   return [
     { path: ['training', 'seqLen'], value: seqLen },

@@ -4,7 +4,7 @@
 // bytes moved over HBM bandwidth.
 
 import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
-import { MOE_TIME, TIME_CALIBRATION as K } from '../calibration.ts';
+import { calibration } from '../calibration.ts';
 import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
 import { groupedGemmTileFill, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import { moeLayerHostSeconds } from './moe-host.ts';
@@ -32,6 +32,7 @@ export function peakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
 export function sustainedPeakFlopsPerSecond(gpu: GpuSpec, precision: Precision): number {
   const peak = peakFlopsPerSecond(gpu, precision);
   if (gpu.tdpWatts <= 0) return peak;
+  const K = calibration().time;
   const tflopsPerWatt = (peak * K.tensorEnergyPerFlopRelative[precision]) / TERA / gpu.tdpWatts;
   return peak / (1 + tflopsPerWatt / K.powerKneeTflopsPerWatt);
 }
@@ -42,6 +43,7 @@ export function sustainedPeakFlopsPerSecond(gpu: GpuSpec, precision: Precision):
  * cannot fill the tensor cores; small h/t runs worse, as the time-model issue asks).
  */
 export function matmulEfficiency(precision: Precision, m: number, k: number, n: number): number {
+  const K = calibration().time;
   const d0 = K.gemmHalfSaturationDim;
   const saturation = (m / (m + d0)) * (k / (k + d0)) * (n / (n + d0));
   return K.matmulEfficiencyCeiling[precision] * saturation;
@@ -83,6 +85,7 @@ function gemmTrafficSeconds(
   castPassesScale: number,
 ): number {
   const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
+  const K = calibration().time;
   const castBytes =
     precision === 'fp8' || precision === 'fp4' ? 2 * K.lowPrecisionCastPasses * castPassesScale * groups * (m * k + k * n) : 0;
   return (K.gemmTrafficFactor * operandBytes + castBytes) / (gpu.hbmGBps * 1e9);
@@ -121,8 +124,9 @@ export function groupedGemmSeconds(
   castPassesScale = 1,
 ): number {
   if (m <= 0) return 0;
+  const { time: K, moe } = calibration();
   const d0 = K.gemmHalfSaturationDim;
-  const m0 = MOE_TIME.groupedGemmHalfSaturationTokens;
+  const m0 = moe.groupedGemmHalfSaturationTokens;
   const fill = groupedGemmTileFill(groups, m, n, gpu.sms ?? DEFAULT_SMS);
   const efficiency = K.matmulEfficiencyCeiling[precision] * (m / (m + m0)) * (k / (k + d0)) * (n / (n + d0)) * fill;
   const compute = (2 * groups * m * k * n) / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * efficiency);
@@ -134,7 +138,10 @@ export interface LayerComputeSeconds {
   readonly attentionForward: number;
   readonly attentionBackward: number;
   readonly elementwiseForward: number;
-  /** Host seconds of an eager MoE layer (moe-host.ts): what the forward waits after the dispatcher's synchronisation, and the floor under its backward; 0 for dense layers and under whole-iteration graphs. */
+  /**
+   * Host seconds of an eager MoE layer (moe-host.ts): what the forward waits after the dispatcher's synchronisation, and the
+   * floor under its backward; 0 for dense layers and under whole-iteration graphs.
+   */
   readonly hostForward: number;
   /** The part of hostForward the GPU idles whatever it has queued: the dispatcher's synchronisation stall (moe-host.ts). */
   readonly hostForwardStall: number;
@@ -193,6 +200,7 @@ function hostSeconds(c: RunConfig, layerIndex: number): { hostForward: number; h
 
 /** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */
 function overlapped(tensorSeconds: number, expSeconds: number): number {
+  const K = calibration().time;
   return Math.max(tensorSeconds, expSeconds) + K.softmaxExposedFraction * Math.min(tensorSeconds, expSeconds);
 }
 
@@ -211,6 +219,7 @@ function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: num
   const { model, parallel, training, cluster } = c;
   const scale = c.calibration.computeEfficiencyScale;
   const peak16 = peakFlopsPerSecond(cluster.gpu, training.precision === 'fp32' ? 'fp32' : 'bf16') * scale;
+  const K = calibration().time;
   const causalKeyTokens = training.seqLen * K.causalAttentionFraction;
   const flops = (2 * tokens * attentionScoreMacsPerToken(model, causalKeyTokens)) / parallel.tp;
   const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
@@ -237,6 +246,7 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
   // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
   const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit) : 0;
+  const K = calibration().time;
   const passes = (K.elementwiseHiddenPasses * model.hidden) / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
   // An eager MoE layer's host time is not here: layerForwardSeconds keeps it apart as the layer's floor (moe-host.ts).
   return (tokens * (2 * passes + moeBytes)) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;

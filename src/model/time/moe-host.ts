@@ -10,7 +10,7 @@
 // router (Megatron-Core transformer_config.py cuda_graph_scope "attn", "moe_router",
 // "moe_preprocess"), whole-iteration graphs everything (cuda_graph_scope "full_iteration").
 
-import { MOE_TIME } from '../calibration.ts';
+import { calibration } from '../calibration.ts';
 import { isMoeLayer } from '../structure/index.ts';
 import { frameworkProfile, type Fp8Recipe, type MoeDispatcher, type RunConfig } from '../input/index.ts';
 
@@ -52,10 +52,16 @@ export const MOE_EAGER_OPS = {
   sharedExpert: 4,
 } as const;
 
-/** Autograd issues about two operators per forward one (input and weight gradients of each GEMM; each element-wise op's gradient): the adapters' count (adapter-time.ts ADAPTER_EAGER_OPS). */
+/**
+ * Autograd issues about two operators per forward one (input and weight gradients of each GEMM; each element-wise op's gradient):
+ * the adapters' count (adapter-time.ts ADAPTER_EAGER_OPS).
+ */
 export const BACKWARD_EAGER_OPS_PER_FORWARD = 2;
 
-/** Operators of one MoE layer's forward that the host issues eagerly under the run's CUDA-graph scope, before and after the dispatcher's host synchronisation. */
+/**
+ * Operators of one MoE layer's forward that the host issues eagerly under the run's CUDA-graph scope, before and after the
+ * dispatcher's host synchronisation.
+ */
 export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: number; afterSync: number } {
   const moe = c.model.moe;
   if (!moe || !isMoeLayer(c.model, layerIndex) || c.stack.cudaGraph === 'full') return { beforeSync: 0, afterSync: 0 };
@@ -129,7 +135,7 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
   const perExpert = TE_QUANTIZE_KERNELS_PER_EXPERT_TENSOR[c.stack.fp8Recipe];
   // Delayed scaling: one fused multi-tensor cast-transpose per quantized tensor group.
   const kernels = perExpert > 0 ? perExpert * localExperts : 1;
-  return QUANTIZED_EXPERT_TENSORS_PER_DIRECTION * kernels * MOE_TIME.nativeCallOpShare;
+  return QUANTIZED_EXPERT_TENSORS_PER_DIRECTION * kernels * calibration().moe.nativeCallOpShare;
 }
 
 /**
@@ -145,7 +151,7 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
-  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * MOE_TIME.nativeCallOpShare;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.nativeCallOpShare;
 }
 
 /** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
@@ -170,16 +176,21 @@ export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
 export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; stall: number; backward: number } {
   const ops = moeEagerOps(c, layerIndex);
   const dropAndPad = c.model.moe?.capacityFactor != null;
+  const MOE_TIME = calibration().moe;
   const synchronises = !dropAndPad && ops.afterSync > 0;
   const stall = synchronises ? MOE_TIME.syncStallSeconds : 0;
   const afterSync = synchronises ? ops.afterSync * MOE_TIME.eagerOpHostSeconds + stall : 0;
-  // Autograd doubles the computing operators, not the exchanges and casts: each all_to_all_single's backward is one all_to_all_single, and backward quantizes as many expert tensors as forward (moeEagerOpsOncePerDirection).
+  // Autograd doubles the computing operators, not the exchanges and casts: each all_to_all_single's backward is one
+  // all_to_all_single, and backward quantizes as many expert tensors as forward (moeEagerOpsOncePerDirection).
   const once = ops.beforeSync + ops.afterSync === 0 ? 0 : moeEagerOpsOncePerDirection(c, layerIndex);
   const backwardOps = (ops.beforeSync + ops.afterSync - once) * BACKWARD_EAGER_OPS_PER_FORWARD + once;
   return { afterSync, stall, backward: backwardOps * MOE_TIME.eagerOpHostSeconds };
 }
 
-/** The NCCL peer calls and fp8/fp4 expert casts of one MoE layer's forward: the operators backward issues once more, not BACKWARD_EAGER_OPS_PER_FORWARD times. */
+/**
+ * The NCCL peer calls and fp8/fp4 expert casts of one MoE layer's forward: the operators backward issues once more, not
+ * BACKWARD_EAGER_OPS_PER_FORWARD times.
+ */
 export function moeEagerOpsOncePerDirection(c: RunConfig, layerIndex: number): number {
   const moe = c.model.moe;
   if (!moe || !isMoeLayer(c.model, layerIndex) || c.stack.cudaGraph === 'full') return 0;

@@ -105,7 +105,8 @@ describe('the expert-parallel all-to-all, exposed with and without --overlap-moe
     expect(MOE_TIME.overlappedExposedFraction).toBeLessThan(MOE_TIME.exposedFraction);
   });
   it('under DualPipe, nearly none (DeepSeek-V3 report, section 3.2.1)', () => {
-    const c = config({ ep: 4, dp: 4, pp: 2, schedule: 'dualpipe' }, { moeDispatcher: 'alltoall', globalBatch: 16 }); // DualPipe needs 2 × pp = 4 micro-batches: 16 / (mbs 1 × dp 4);
+    // DualPipe needs 2 × pp = 4 micro-batches: 16 / (mbs 1 × dp 4);
+    const c = config({ ep: 4, dp: 4, pp: 2, schedule: 'dualpipe' }, { moeDispatcher: 'alltoall', globalBatch: 16 });
     expect(expertParallelExposedFraction(c)).toBe(0.05);
   });
 });

@@ -5,7 +5,7 @@
 // padding. Expert tensor parallelism comes from one function (structure/params.ts
 // expertTensorParallel) for compute, communication and memory alike.
 
-import { MOE_TIME } from '../calibration.ts';
+import { calibration } from '../calibration.ts';
 import { expertTensorParallel, routedCopiesPerToken } from '../structure/index.ts';
 
 export { routedCopiesPerToken };
@@ -43,6 +43,7 @@ export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: numbe
  * 24.71 → 20.99 s per step); without either, the fitted share (prior: all of it).
  */
 export function expertParallelExposedFraction(c: RunConfig): number {
+  const MOE_TIME = calibration().moe;
   if (c.parallel.schedule === 'dualpipe') return MOE_TIME.dualPipeExposedFraction;
   return c.stack.overlap.epComm ? MOE_TIME.overlappedExposedFraction : MOE_TIME.exposedFraction;
 }

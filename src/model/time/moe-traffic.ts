@@ -30,7 +30,10 @@ export const SORT_CHUNKS_PASSES_PER_COPY = 4;
  */
 export const ROUTER_FP32_PASSES = 5;
 
-/** HBM bytes per token of one MoE layer's forward for routing, permutation and unpermutation on one GPU (hidden-sized rows split by `hiddenSplit` under sequence parallelism). */
+/**
+ * HBM bytes per token of one MoE layer's forward for routing, permutation and unpermutation on one GPU (hidden-sized rows split
+ * by `hiddenSplit` under sequence parallelism).
+ */
 export function moeDispatchBytesPerToken(c: RunConfig, hiddenSplit: number): number {
   const moe = c.model.moe;
   if (!moe) return 0;

@@ -4,7 +4,7 @@
 // (docs/spec/model-reference.md, "Time, cost, reliability").
 
 import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time.ts';
-import { COMM_EXPOSED_FRACTION as EXPOSED, DP_OVERLAP, TIME_CALIBRATION as K } from '../calibration.ts';
+import { calibration } from '../calibration.ts';
 import { stageComm } from './comm.ts';
 import { expertParallelExposedFraction } from './moe-time.ts';
 import { hostBound, moeLayerForwardSeconds } from './moe-host.ts';
@@ -54,6 +54,7 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
   const adapter = c.training.adapter ?? null;
   const adapterCache = new Map<boolean, AdapterLayerSeconds>();
   // A frozen base computes input gradients only (adapter-time.ts): its GEMMs' backward is one forward, not K.backwardOverForward.
+  const K = calibration().time;
   const matmulBackward = adapter ? FROZEN_BACKWARD_GEMMS_PER_FORWARD : K.backwardOverForward;
   let forward = 0;
   let backward = 0;
@@ -73,7 +74,8 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
         adapterCache.set(moe, a);
       }
     }
-    // An eager MoE layer's forward stalls at the dispatcher's synchronisation and then runs no faster than the host issues what follows; its backward no faster than the host issues it (moe-host.ts).
+    // An eager MoE layer's forward stalls at the dispatcher's synchronisation and then runs no faster than the host issues what
+    // follows; its backward no faster than the host issues it (moe-host.ts).
     const gpuForward = t.matmulForward + t.attentionForward + t.elementwiseForward + (a?.forward ?? 0);
     const layerForward = moeLayerForwardSeconds(gpuForward, t.expertMatmulForward, { afterSync: t.hostForward, stall: t.hostForwardStall });
     forward += layerForward;
@@ -91,6 +93,7 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
 }
 
 export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { dense: number; expert: number }): StageTimes {
+  const { time: K, exposed: EXPOSED } = calibration();
   const { model, training } = c;
   const tokens = (training.microBatch * training.seqLen) / c.parallel.cp;
   const layers = sumLayers(c, stage.layers, tokens);
@@ -130,7 +133,10 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
   };
 }
 
-/** Exposed communication splits over forward and backward as the traffic does: a third forward, two thirds backward (backward moves gradients for inputs and, with recompute, repeats forward traffic). */
+/**
+ * Exposed communication splits over forward and backward as the traffic does: a third forward, two thirds backward (backward
+ * moves gradients for inputs and, with recompute, repeats forward traffic).
+ */
 const FORWARD_SHARE_OF_COMM = 1 / 3;
 
 function exposedTotal(t: StageTimes): number {
@@ -184,6 +190,7 @@ export function exposedDataParallelSeconds(
   zero: ZeroStage,
 ): number {
   const window = (zero >= 2 ? microBatches : 1) * workPerMicroBatchSeconds;
+  const DP_OVERLAP = calibration().dpOverlap;
   return Math.max(dpSeconds * DP_OVERLAP.minimumExposedFraction, dpSeconds - window * DP_OVERLAP.overlapEfficiency);
 }
 

@@ -30,4 +30,5 @@ export {
   segmentChain,
   segmentWords,
 } from './segments.ts';
+export { rowOfSegment } from './table.ts';
 export type { SegmentBand, SegmentEntry, SegmentTable } from './table.ts';

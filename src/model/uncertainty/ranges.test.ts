@@ -67,7 +67,8 @@ describe('chooseBand', () => {
     expect(chosen?.lowerError).toBe(-0.5);
     expect(chosen?.upperError).toBe(0.3);
     expect(chosen?.basis).toBe(
-      'MoE on Blackwell, all frameworks: 23 published runs (MoE on Blackwell with Megatron: only 3 published runs, fewer than 8; the range also holds their errors)',
+      'MoE on Blackwell, all frameworks: 23 published runs (MoE on Blackwell with ' +
+        'Megatron: only 3 published runs, fewer than 8; the range also holds their errors)',
     );
   });
 });

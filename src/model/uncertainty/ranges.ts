@@ -127,7 +127,9 @@ function rangeOf(predicted: number, band: ChosenBand, beyond: Beyond): FigureRan
   const past =
     beyond.reasons.length === 0
       ? ''
-      : `; beyond the validated range: ${beyond.reasons.join('; ')}, so the range is widened ×${widen.toFixed(2)} on each side (${Math.round(WIDENING_PER_STEP * 100)} % per doubling or unseen GPU or precision)`;
+      : `; beyond the validated range: ${beyond.reasons.join('; ')}, ` +
+        `so the range is widened ×${widen.toFixed(2)} ` +
+        `on each side (${Math.round(WIDENING_PER_STEP * 100)} % per doubling or unseen GPU or precision)`;
   return {
     low: Math.min(low, predicted),
     high: Math.max(high, predicted),

@@ -40,3 +40,31 @@ export interface SegmentTable {
   readonly upperQuantile: number;
   readonly segments: Readonly<Record<SegmentId, SegmentEntry>>;
 }
+
+/** A band as one row (the generated table's compact form): runs, lowerError, upperError, minError, maxError, p90AbsError. */
+export type SegmentBandRow = readonly [number, number, number, number, number, number];
+/** A segment as one row: tokensPerSecond, memory, maxGpus, maxExperts, gpuNames, precisions. */
+export type SegmentRow = readonly [SegmentBandRow | null, SegmentBandRow | null, number, number, readonly string[], readonly string[]];
+
+const bandOfRow = (r: SegmentBandRow | null): SegmentBand | null =>
+  r && { runs: r[0], lowerError: r[1], upperError: r[2], minError: r[3], maxError: r[4], p90AbsError: r[5] };
+const rowOfBand = (b: SegmentBand | null): SegmentBandRow | null =>
+  b && [b.runs, b.lowerError, b.upperError, b.minError, b.maxError, b.p90AbsError];
+
+/** The segments of the generated table, read from their rows. */
+export function segmentsOfRows(rows: Readonly<Record<SegmentId, SegmentRow>>): Readonly<Record<SegmentId, SegmentEntry>> {
+  const entry = ([tps, memory, maxGpus, maxExperts, gpuNames, precisions]: SegmentRow): SegmentEntry => ({
+    tokensPerSecond: bandOfRow(tps),
+    memory: bandOfRow(memory),
+    maxGpus,
+    maxExperts,
+    gpuNames,
+    precisions,
+  });
+  return Object.fromEntries(Object.entries(rows).map(([id, row]) => [id, entry(row)]));
+}
+
+/** A segment as the generator writes it (scripts/uncertainty-table.ts). */
+export function rowOfSegment(s: SegmentEntry): SegmentRow {
+  return [rowOfBand(s.tokensPerSecond), rowOfBand(s.memory), s.maxGpus, s.maxExperts, s.gpuNames, s.precisions];
+}

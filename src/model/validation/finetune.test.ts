@@ -19,7 +19,7 @@ describe('fine-tuning validation (validation/finetune-runs.json)', () => {
 
   it('memory: median |error| ≤ 10 %, no run under-predicted by more than 15 %', () => {
     const s = summarizeFineTune(memory);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.10);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
     expect(s.underBy15).toBe(0);
   });
 

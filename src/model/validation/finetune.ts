@@ -6,7 +6,7 @@
 
 import { estimate } from '../estimate.ts';
 import { isObject, own } from '../input/index.ts';
-import { predictedMemoryForMetric, quantile } from './validate.ts';
+import { predictedMemoryForMetric, summarize } from './validate.ts';
 import { parseDocument } from '../input/index.ts';
 import { adapterHostSecondsPerStep } from '../time/index.ts';
 
@@ -73,8 +73,14 @@ function methodOf(input: unknown): string {
 
 /** Assumptions that say the document only approximates the run. */
 const NOT_EXPRESSIBLE = [
-  { pattern: /optimizer_in_bwd: True/i, note: 'optimizer step fused into backward (not expressible: the engine counts a full gradient buffer)' },
-  { pattern: /paged optimizer state lives in CUDA unified memory/i, note: 'paged 8-bit optimizer read as optimizer offload (the engine then times a host-side optimizer step)' },
+  {
+    pattern: /optimizer_in_bwd: True/i,
+    note: 'optimizer step fused into backward (not expressible: the engine counts a full gradient buffer)',
+  },
+  {
+    pattern: /paged optimizer state lives in CUDA unified memory/i,
+    note: 'paged 8-bit optimizer read as optimizer offload (the engine then times a host-side optimizer step)',
+  },
   { pattern: /APPROXIMATES the run: Qwen's Q-LoRA fine-tunes the GPTQ int4/i, note: 'GPTQ int4 base (auto-gptq kernels), not NF4' },
 ];
 
@@ -90,11 +96,21 @@ export function fineTuneRows(c: FineTuneCase): FineTuneRow[] {
   const cluster = isObject(c.input) ? own(c.input, 'cluster') : undefined;
   const gpus = isObject(cluster) ? Number(own(cluster, 'gpus')) : NaN;
   const parsed = parseDocument(c.input);
-  const adapter = parsed.ok ? parsed.config.training.adapter ?? null : null;
+  const adapter = parsed.ok ? (parsed.config.training.adapter ?? null) : null;
   const fittedHostSeconds = parsed.ok && adapter ? adapterHostSecondsPerStep(parsed.config, adapter) : 0;
-  const base = { id: c.id, source: sourceOf(c.source), method: methodOf(c.input), fittedHostSeconds, stepSeconds: ok && output.throughput ? output.throughput.stepSeconds : null };
+  const base = {
+    id: c.id,
+    source: sourceOf(c.source),
+    method: methodOf(c.input),
+    fittedHostSeconds,
+    stepSeconds: ok && output.throughput ? output.throughput.stepSeconds : null,
+  };
   const row = (figure: FineTuneFigure, published: number, predicted: number | null, metric: string | null = null): FineTuneRow => ({
-    ...base, figure, metric, published, predicted,
+    ...base,
+    figure,
+    metric,
+    published,
+    predicted,
     error: predicted === null ? null : (predicted - published) / published,
     caveat: caveatOf(c),
   });
@@ -124,15 +140,14 @@ export interface FineTuneSummary {
 }
 
 export function summarizeFineTune(rows: readonly FineTuneRow[]): FineTuneSummary {
-  const errors = rows.flatMap((r) => (r.error === null ? [] : [r.error]));
-  const absolute = errors.map(Math.abs).sort((a, b) => a - b);
+  const s = summarize(rows);
   return {
-    rows: rows.length,
-    invalid: rows.length - errors.length,
-    medianAbsError: quantile(absolute, 0.5),
-    p90AbsError: quantile(absolute, 0.9),
-    worstUnder: Math.min(0, ...errors),
-    underBy15: errors.filter((x) => x < -0.15).length,
+    rows: s.cases,
+    invalid: s.invalid,
+    medianAbsError: s.medianAbsError,
+    p90AbsError: s.p90AbsError,
+    worstUnder: s.worstUnderPrediction,
+    underBy15: rows.filter((r) => r.error !== null && r.error < -0.15).length,
   };
 }
 
@@ -151,10 +166,13 @@ export function throughputError(r: FineTuneRow): number | null {
 export function heldOutRows(rows: readonly FineTuneRow[], source: string): FineTuneRow[] {
   const fitting = new Set(rows.filter((r) => r.fittedHostSeconds > 0).map((r) => r.source));
   const refitIsEmpty = fitting.size === 1 && fitting.has(source);
-  return rows.filter((r) => r.source === source).map((r) => {
-    if (!refitIsEmpty || r.fittedHostSeconds === 0 || r.predicted === null || r.stepSeconds === null || r.figure === 'memoryBytesPerGpu') return r;
-    const step = r.stepSeconds - r.fittedHostSeconds;
-    const predicted = r.figure === 'stepSeconds' ? step : r.predicted * (r.stepSeconds / step);
-    return { ...r, predicted, error: (predicted - r.published) / r.published };
-  });
+  return rows
+    .filter((r) => r.source === source)
+    .map((r) => {
+      if (!refitIsEmpty || r.fittedHostSeconds === 0 || r.predicted === null || r.stepSeconds === null || r.figure === 'memoryBytesPerGpu')
+        return r;
+      const step = r.stepSeconds - r.fittedHostSeconds;
+      const predicted = r.figure === 'stepSeconds' ? step : r.predicted * (r.stepSeconds / step);
+      return { ...r, predicted, error: (predicted - r.published) / r.published };
+    });
 }

@@ -30,8 +30,10 @@ const zero3 = config({
   cluster: { gpu: 'a100-80gb', gpus: 8 },
 });
 
-const withScales = (c: RunConfig, computeEfficiencyScale: number, memoryOverheadScale = 1): RunConfig =>
-  ({ ...c, calibration: { computeEfficiencyScale, memoryOverheadScale } });
+const withScales = (c: RunConfig, computeEfficiencyScale: number, memoryOverheadScale = 1): RunConfig => ({
+  ...c,
+  calibration: { computeEfficiencyScale, memoryOverheadScale },
+});
 const stepAt = (c: RunConfig, scale: number) => estimateConfig(withScales(c, scale)).throughput?.stepSeconds ?? NaN;
 
 describe('fitting the compute-efficiency scale to a measured step time', () => {
@@ -66,14 +68,17 @@ describe('fitting the compute-efficiency scale to a measured step time', () => {
 
   it('reproduces any reachable measured step time on a pipelined, data-parallel layout (property)', () => {
     const before = stepAt(zero3, 1);
-    fc.assert(fc.property(fc.double({ min: 0.7, max: 2.5, noNaN: true }), (factor) => {
-      const fit = fitComputeEfficiencyScale(zero3, factor * before);
-      expect(fit.ok).toBe(true);
-      if (!fit.ok) return;
-      expect(fit.predictedAfter / (factor * before)).toBeCloseTo(1, 7);
-      // Slower than predicted means less efficient than calibrated, and the reverse.
-      expect(fit.scale < 1).toBe(factor > 1);
-    }), { numRuns: 12 });
+    fc.assert(
+      fc.property(fc.double({ min: 0.7, max: 2.5, noNaN: true }), (factor) => {
+        const fit = fitComputeEfficiencyScale(zero3, factor * before);
+        expect(fit.ok).toBe(true);
+        if (!fit.ok) return;
+        expect(fit.predictedAfter / (factor * before)).toBeCloseTo(1, 7);
+        // Slower than predicted means less efficient than calibrated, and the reverse.
+        expect(fit.scale < 1).toBe(factor > 1);
+      }),
+      { numRuns: 12 },
+    );
   });
 
   it('refuses a step time no scale in the document range (0.05, 20] can reach, saying why', () => {
@@ -107,7 +112,7 @@ describe('fitting the memory-overhead scale to a measured peak', () => {
   const allocated = worst.breakdown.total - worst.breakdown.other;
   const overheads = worst.deviceUsed - allocated;
 
-  it('a peak half the overheads above the prediction fits 1.5 (nvidia-smi\'s figure, the default)', () => {
+  it("a peak half the overheads above the prediction fits 1.5 (nvidia-smi's figure, the default)", () => {
     const measured = worst.deviceUsed + 0.5 * overheads;
     const fit = fitMemoryOverheadScale(zero3, measured);
     expect(fit.ok).toBe(true);
@@ -137,7 +142,10 @@ describe('fitRun', () => {
   });
 
   it('turns an invalid document into its field-named errors', () => {
-    const result = fitRunDocument({ version: 1, model: { layers: 'many' }, training: {}, cluster: { gpu: 'h100-sxm' } }, { stepSeconds: 1 });
+    const result = fitRunDocument(
+      { version: 1, model: { layers: 'many' }, training: {}, cluster: { gpu: 'h100-sxm' } },
+      { stepSeconds: 1 },
+    );
     expect(result.ok === false && result.errors).toContain('model.layers: must be a whole number, got "many"');
   });
 });

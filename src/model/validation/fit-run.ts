@@ -37,13 +37,13 @@ export type PeakMemoryMetric = 'device used' | 'peak reserved';
 
 export type ScaleFit =
   | {
-    readonly ok: true;
-    readonly scale: number;
-    /** The engine's prediction with the configuration's own calibration, before the fit. */
-    readonly predictedBefore: number;
-    /** The engine's prediction at the fitted scale (equals the measurement to the bisection's tolerance). */
-    readonly predictedAfter: number;
-  }
+      readonly ok: true;
+      readonly scale: number;
+      /** The engine's prediction with the configuration's own calibration, before the fit. */
+      readonly predictedBefore: number;
+      /** The engine's prediction at the fitted scale (equals the measurement to the bisection's tolerance). */
+      readonly predictedAfter: number;
+    }
   | { readonly ok: false; readonly reason: string };
 
 export interface RunFit {
@@ -53,9 +53,7 @@ export interface RunFit {
   readonly memoryOverheadScale: ScaleFit | null;
 }
 
-export type RunFitResult =
-  | { readonly ok: true; readonly fit: RunFit }
-  | { readonly ok: false; readonly errors: readonly string[] };
+export type RunFitResult = { readonly ok: true; readonly fit: RunFit } | { readonly ok: false; readonly errors: readonly string[] };
 
 function withCalibration(c: RunConfig, override: Partial<CalibrationOverride>): RunConfig {
   return { ...c, calibration: { ...c.calibration, ...override } };
@@ -117,10 +115,21 @@ export function fitComputeEfficiencyScale(c: RunConfig, measuredStepSeconds: num
     return { ok: false, reason: 'the engine cannot time this configuration' };
   }
   if (measuredStepSeconds >= slowest) {
-    return { ok: false, reason: `${formatSeconds(measuredStepSeconds)} is slower than the engine predicts even at ${min}× the calibrated efficiency (${formatSeconds(slowest)}): check the configuration matches the run` };
+    return {
+      ok: false,
+      reason:
+        `${formatSeconds(measuredStepSeconds)} is slower than the engine predicts even at ${min}× the ` +
+        `calibrated efficiency (${formatSeconds(slowest)}): check the configuration matches the run`,
+    };
   }
   if (measuredStepSeconds <= fastest) {
-    return { ok: false, reason: `${formatSeconds(measuredStepSeconds)} is faster than the engine predicts even at ${max}× the calibrated efficiency (${formatSeconds(fastest)}): communication and memory-bound work alone take longer` };
+    return {
+      ok: false,
+      reason:
+        `${formatSeconds(measuredStepSeconds)} is faster than the engine predicts even at ${max}× the ` +
+        `calibrated efficiency (${formatSeconds(fastest)}): ` +
+        `communication and memory-bound work alone take longer`,
+    };
   }
   const scale = bisect((s) => predictedStepSeconds(c, s), measuredStepSeconds, { lo: min, hi: max, rising: false, midpoint: geometric });
   return { ok: true, scale, predictedBefore, predictedAfter: predictedStepSeconds(c, scale) };
@@ -139,12 +148,28 @@ export function fitMemoryOverheadScale(c: RunConfig, measuredPeakBytes: number, 
     return { ok: false, reason: 'the engine cannot size this configuration' };
   }
   if (measuredPeakBytes < lowest) {
-    return { ok: false, reason: `${formatGiB(measuredPeakBytes)} is less than the weights, gradients, optimizer states and activations the engine counts (${formatGiB(lowest)}); scaling the runtime, buffers and allocator reserve cannot reach it` };
+    return {
+      ok: false,
+      reason:
+        `${formatGiB(measuredPeakBytes)} is less than the weights, gradients, ` +
+        `optimizer states and activations the engine counts (${formatGiB(lowest)}); ` +
+        `scaling the runtime, buffers and allocator reserve cannot reach it`,
+    };
   }
   if (measuredPeakBytes > highest) {
-    return { ok: false, reason: `${formatGiB(measuredPeakBytes)} is more than the engine predicts even at ${max}× the calibrated overheads (${formatGiB(highest)}): check the configuration matches the run` };
+    return {
+      ok: false,
+      reason:
+        `${formatGiB(measuredPeakBytes)} is more than the engine predicts even at ${max}× the ` +
+        `calibrated overheads (${formatGiB(highest)}): check the configuration matches the run`,
+    };
   }
-  const scale = bisect((s) => predictedPeakBytes(c, s, metric), measuredPeakBytes, { lo: min, hi: max, rising: true, midpoint: arithmetic });
+  const scale = bisect((s) => predictedPeakBytes(c, s, metric), measuredPeakBytes, {
+    lo: min,
+    hi: max,
+    rising: true,
+    midpoint: arithmetic,
+  });
   return { ok: true, scale, predictedBefore, predictedAfter: predictedPeakBytes(c, scale, metric) };
 }
 

@@ -20,12 +20,36 @@ interface MeasuredCase {
   readonly stepSeconds: number;
 }
 
-const measured = JSON.parse(readFileSync(new URL('../../../validation/gpu/h200-hf-peft-2026-12-04.json', import.meta.url), 'utf8')) as { cases: MeasuredCase[] };
+const measured = JSON.parse(readFileSync(new URL('../../../validation/gpu/h200-hf-peft-2026-12-04.json', import.meta.url), 'utf8')) as {
+  cases: MeasuredCase[];
+};
 
 // meta-llama/Llama-3.2-1B and Llama-3.1-8B config.json.
 const SHAPES = {
-  'llama3.2-1b': { name: 'Llama 3.2 1B shape', layers: 16, hidden: 2048, heads: 32, kvHeads: 8, headDim: 64, ffnHidden: 8192, ffnType: 'swiglu', vocab: 128256, tiedEmbeddings: true },
-  'llama3.1-8b': { name: 'Llama 3.1 8B shape', layers: 32, hidden: 4096, heads: 32, kvHeads: 8, headDim: 128, ffnHidden: 14336, ffnType: 'swiglu', vocab: 128256, tiedEmbeddings: false },
+  'llama3.2-1b': {
+    name: 'Llama 3.2 1B shape',
+    layers: 16,
+    hidden: 2048,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 64,
+    ffnHidden: 8192,
+    ffnType: 'swiglu',
+    vocab: 128256,
+    tiedEmbeddings: true,
+  },
+  'llama3.1-8b': {
+    name: 'Llama 3.1 8B shape',
+    layers: 32,
+    hidden: 4096,
+    heads: 32,
+    kvHeads: 8,
+    headDim: 128,
+    ffnHidden: 14336,
+    ffnType: 'swiglu',
+    vocab: 128256,
+    tiedEmbeddings: false,
+  },
 } as const;
 
 function documentOf(c: MeasuredCase): object {
@@ -33,9 +57,19 @@ function documentOf(c: MeasuredCase): object {
     version: 1,
     model: SHAPES[c.shape],
     training: {
-      seqLen: c.seqLen, globalBatch: c.microBatch, microBatch: c.microBatch, precision: 'bf16', optimizer: 'adam',
-      masterWeights: false, gradDtype: 'bf16', optimizerStateDtype: 'bf16', recompute: c.checkpointing ? 'full' : 'none',
-      flashAttention: true, attentionKernel: 'sdpa', modelCode: 'transformers', loss: 'eager',
+      seqLen: c.seqLen,
+      globalBatch: c.microBatch,
+      microBatch: c.microBatch,
+      precision: 'bf16',
+      optimizer: 'adam',
+      masterWeights: false,
+      gradDtype: 'bf16',
+      optimizerStateDtype: 'bf16',
+      recompute: c.checkpointing ? 'full' : 'none',
+      flashAttention: true,
+      attentionKernel: 'sdpa',
+      modelCode: 'transformers',
+      loss: 'eager',
       ...(c.method === 'lora' ? { adapter: { method: 'lora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] } } : {}),
     },
     parallel: { tp: 1, pp: 1, dp: 1, cp: 1, ep: 1, zero: 0 },
@@ -61,26 +95,33 @@ describe('steps measured on one H200 (transformers + PEFT)', () => {
   // PEFT's fp32 adapters save an fp32 copy of each adapted matrix's input (memory/adapter.ts
   // peftFp32Adapters): without that term these two were under-predicted by 19 % and 17 %.
   it.each(measured.cases.filter((c) => c.method === 'lora' && !c.checkpointing).map((c) => ({ name: label(c), c })))(
-    'LoRA without checkpointing, $name: peak allocated within 10 %', ({ c }) => {
+    'LoRA without checkpointing, $name: peak allocated within 10 %',
+    ({ c }) => {
       expect(Math.abs(allocatedError(c))).toBeLessThan(0.1);
-    });
+    },
+  );
 
   // Adapter parameters: r·(in + out) per adapted matrix (Hu et al. 2021); PEFT counted them on the GPU.
-  it.each(measured.cases.filter((c) => c.method === 'lora').map((c) => ({ name: label(c), c })))('$name trains the parameters PEFT counted', ({ c }) => {
-    const h = SHAPES[c.shape].hidden;
-    const f = SHAPES[c.shape].ffnHidden;
-    const kv = SHAPES[c.shape].kvHeads * SHAPES[c.shape].headDim;
-    const perLayer = 16 * ((h + h) + (h + kv) * 2 + (h + h) + 2 * (h + f) + (f + h));
-    expect(perLayer * SHAPES[c.shape].layers).toBe(c.trainableParams);
-  });
+  it.each(measured.cases.filter((c) => c.method === 'lora').map((c) => ({ name: label(c), c })))(
+    '$name trains the parameters PEFT counted',
+    ({ c }) => {
+      const h = SHAPES[c.shape].hidden;
+      const f = SHAPES[c.shape].ffnHidden;
+      const kv = SHAPES[c.shape].kvHeads * SHAPES[c.shape].headDim;
+      const perLayer = 16 * (h + h + (h + kv) * 2 + (h + h) + 2 * (h + f) + (f + h));
+      expect(perLayer * SHAPES[c.shape].layers).toBe(c.trainableParams);
+    },
+  );
 
   // Full training of the 8B shape is compute-bound: its step time within 10 % both ways.
   it.each(measured.cases.filter((c) => c.shape === 'llama3.1-8b' && c.method === 'full').map((c) => ({ name: label(c), c })))(
-    'step time of $name within 10 %', ({ c }) => {
+    'step time of $name within 10 %',
+    ({ c }) => {
       const out = estimate(documentOf(c));
       expect(out.errors).toEqual([]);
       expect(Math.abs((out.throughput?.stepSeconds ?? NaN) / c.stepSeconds - 1)).toBeLessThan(0.1);
-    });
+    },
+  );
 
   // LoRA on the 8B shape without checkpointing: the adapters' eager dispatch (adapter-time.ts
   // EAGER_OP_HOST_SECONDS, fitted on the Qwen README rows) and PEFT's fp32 traffic bring it
@@ -94,13 +135,29 @@ describe('steps measured on one H200 (transformers + PEFT)', () => {
   });
 });
 
-interface CompileCase { readonly compiled: boolean; readonly seqLen: number; readonly checkpointing: boolean; readonly peakAllocated: number }
-const compileRuns = JSON.parse(readFileSync(new URL('../../../validation/gpu/h200-compile-2026-12-04.json', import.meta.url), 'utf8')) as { cases: CompileCase[] };
+interface CompileCase {
+  readonly compiled: boolean;
+  readonly seqLen: number;
+  readonly checkpointing: boolean;
+  readonly peakAllocated: number;
+}
+const compileRuns = JSON.parse(readFileSync(new URL('../../../validation/gpu/h200-compile-2026-12-04.json', import.meta.url), 'utf8')) as {
+  cases: CompileCase[];
+};
 
 // validation/gpu/h200-compile-2026-12-04.json: the Llama 3.2 1B shape at seq 4096 on one H200, eager
 // against torch.compile(model); transformers computes the loss inside the compiled forward.
 function compileDocument(c: CompileCase): object {
-  const base = documentOf({ shape: 'llama3.2-1b', method: 'full', seqLen: c.seqLen, microBatch: 1, checkpointing: c.checkpointing, trainableParams: 0, peakAllocated: 0, stepSeconds: 0 }) as { training: object };
+  const base = documentOf({
+    shape: 'llama3.2-1b',
+    method: 'full',
+    seqLen: c.seqLen,
+    microBatch: 1,
+    checkpointing: c.checkpointing,
+    trainableParams: 0,
+    peakAllocated: 0,
+    stepSeconds: 0,
+  }) as { training: object };
   return { ...base, training: { ...base.training, compile: c.compiled, loss: c.compiled ? 'compiled' : 'eager' } };
 }
 
@@ -108,9 +165,10 @@ describe('eager against torch.compile, measured on one H200', () => {
   // Without the partitioner's recomputation of pointwise outputs (activations.ts `compiled`) the
   // compiled run without checkpointing read +31 % (19.79 GiB against 15.09).
   it.each(compileRuns.cases.map((c) => ({ name: `${c.compiled ? 'compiled' : 'eager'}${c.checkpointing ? ', checkpointed' : ''}`, c })))(
-    '$name: peak allocated within 10 %', ({ c }) => {
+    '$name: peak allocated within 10 %',
+    ({ c }) => {
       const predicted = predictedMemoryForMetric(compileDocument(c), 'peak allocated') ?? NaN;
       expect(Math.abs(predicted / c.peakAllocated - 1)).toBeLessThan(0.1);
-    });
+    },
+  );
 });
-

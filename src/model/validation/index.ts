@@ -10,10 +10,27 @@ export { UNCERTAINTY_TABLE } from './uncertainty-table.ts';
 export { estimateVerdict, fitVerdict, memoryBandOf, segmentTightFromShare, VERDICT_TIGHT_FROM_SHARE } from './verdict.ts';
 export { type FineTuneRow, fineTuneRows, heldOutRows, readFineTuneCases, summarizeFineTune, throughputError } from './finetune.ts';
 export {
-  type BandedFigure, type ErrorBand, headlineBands, ownBands, MAX_TIGHT_FROM_SHARE, measuredRange, type ValueBand, oomAssessment, type OomAssessment, type OomVerdict, type UncertaintyTable,
+  type BandedFigure,
+  type ErrorBand,
+  headlineBands,
+  ownBands,
+  MAX_TIGHT_FROM_SHARE,
+  measuredRange,
+  type ValueBand,
+  oomAssessment,
+  type OomAssessment,
+  type OomVerdict,
+  type UncertaintyTable,
 } from './uncertainty.ts';
 export {
-  type ErrorSummary, type Figure, fitVerdicts, quantile, readValidationCases, summarize, validateCase, type ValidationCase,
+  type ErrorSummary,
+  type Figure,
+  fitVerdicts,
+  quantile,
+  readValidationCases,
+  summarize,
+  validateCase,
+  type ValidationCase,
   type ValidationRow,
 } from './validate.ts';
 export { leaveOneFamilyOut, LOFO_HOST_SECONDS_GRID, moeFamily, MOE_FAMILIES, type LofoRow } from './moe-lofo.ts';

@@ -13,9 +13,14 @@ describe('leave one model family out (issue 32)', () => {
     const n = LOFO_HOST_SECONDS_GRID.length;
     // Family A is right (error 0) at grid value 2 only; family B at grid value 5 only.
     const at = (j: number) => Array.from({ length: n }, (_, i) => (i === j ? 0 : 0.5));
-    const rows = [...Array(3)].map(() => ({ family: 'A', errorsByGrid: at(2) })).concat([...Array(3)].map(() => ({ family: 'B', errorsByGrid: at(5) })));
+    const rows = [...Array(3)]
+      .map(() => ({ family: 'A', errorsByGrid: at(2) }))
+      .concat([...Array(3)].map(() => ({ family: 'B', errorsByGrid: at(5) })));
     const held = leaveOneFamilyOut(rows);
-    expect(held.map((h) => [h.family, h.chosen])).toEqual([['A', 5], ['B', 2]]);
+    expect(held.map((h) => [h.family, h.chosen])).toEqual([
+      ['A', 5],
+      ['B', 2],
+    ]);
     expect(held[0]?.errors).toEqual([0.5, 0.5, 0.5]);
   });
 });

@@ -31,7 +31,10 @@ export function fitLoss(errors: readonly number[]): number {
   return quantile(absolute, 0.5) / 0.08 + quantile(absolute, 0.9) / 0.2;
 }
 
-export interface LofoRow { readonly family: string; readonly errorsByGrid: readonly number[] }
+export interface LofoRow {
+  readonly family: string;
+  readonly errorsByGrid: readonly number[];
+}
 
 /**
  * For each family: the grid value that fits the other families best, and the held-out
@@ -45,7 +48,10 @@ export function leaveOneFamilyOut(rows: readonly LofoRow[]): { family: string; c
     let best = Number.POSITIVE_INFINITY;
     LOFO_HOST_SECONDS_GRID.forEach((_, j) => {
       const loss = fitLoss(train.map((r) => r.errorsByGrid[j] ?? 0));
-      if (loss < best) { best = loss; chosen = j; }
+      if (loss < best) {
+        best = loss;
+        chosen = j;
+      }
     });
     return { family, chosen, errors: rows.filter((r) => r.family === family).map((r) => r.errorsByGrid[chosen] ?? 0) };
   });

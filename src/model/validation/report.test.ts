@@ -3,11 +3,13 @@ import { caseResult, scaleBand, sourceGroup } from './report.ts';
 import type { ValidationCase } from './validate.ts';
 
 describe('sourceGroup', () => {
-  it('names the publisher\'s repository, paper or site', () => {
+  it("names the publisher's repository, paper or site", () => {
     expect(sourceGroup('github NVIDIA-NeMo/Megatron-Bridge docs/performance-summary-archive.md (HEAD)')).toBe('Megatron-Bridge');
     expect(sourceGroup('github mosaicml/llm-foundry scripts/train/benchmarking/README.md (HEAD 495218376)')).toBe('llm-foundry');
     expect(sourceGroup('arXiv 2104.04473 Table 1 (Narayanan et al. 2021), as reproduced in …')).toBe('arXiv 2104.04473');
-    expect(sourceGroup('docs.nvidia.com/nemo-framework/user-guide/latest/performance/performance-summary.html')).toBe('NeMo Framework docs');
+    expect(sourceGroup('docs.nvidia.com/nemo-framework/user-guide/latest/performance/performance-summary.html')).toBe(
+      'NeMo Framework docs',
+    );
     expect(sourceGroup('somewhere else (note)')).toBe('somewhere');
   });
 });
@@ -23,9 +25,12 @@ describe('scaleBand', () => {
 });
 
 describe('caseResult', () => {
-  it('keeps the case\'s facets and its validation rows', () => {
+  it("keeps the case's facets and its validation rows", () => {
     const c = {
-      id: 'hand-case', source: 'github pytorch/torchtitan docs/performance.md', where: 'Table 2, row 1', reliability: 'primary',
+      id: 'hand-case',
+      source: 'github pytorch/torchtitan docs/performance.md',
+      where: 'Table 2, row 1',
+      reliability: 'primary',
       input: {
         version: 1,
         model: { name: 'Small', layers: 2, hidden: 256, heads: 4, ffnHidden: 1024, vocab: 1000 },
@@ -36,9 +41,20 @@ describe('caseResult', () => {
       expected: { tokensPerSecondPerGpu: 1000, mfu: null, tflopsPerGpu: null, memoryBytesPerGpu: 2 ** 30, memoryMetric: null },
     } satisfies ValidationCase & { where: string };
     const r = caseResult(c);
-    expect([r.id, r.sourceGroup, r.where, r.model, r.gpu, r.precision, r.gpus]).toEqual(['hand-case', 'torchtitan', 'Table 2, row 1', 'Small', 'h100-sxm', 'fp8', 8]);
+    expect([r.id, r.sourceGroup, r.where, r.model, r.gpu, r.precision, r.gpus]).toEqual([
+      'hand-case',
+      'torchtitan',
+      'Table 2, row 1',
+      'Small',
+      'h100-sxm',
+      'fp8',
+      8,
+    ]);
     // One throughput row and one memory row, each against its published figure.
-    expect(r.rows.map((row) => [row.figure, row.published])).toEqual([['tokensPerSecondPerGpu', 1000], ['memoryBytesPerGpu', 2 ** 30]]);
+    expect(r.rows.map((row) => [row.figure, row.published])).toEqual([
+      ['tokensPerSecondPerGpu', 1000],
+      ['memoryBytesPerGpu', 2 ** 30],
+    ]);
     expect(r.rows.every((row) => row.predicted !== null && row.error === (row.predicted - row.published) / row.published)).toBe(true);
   });
 });

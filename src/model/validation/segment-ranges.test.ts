@@ -11,7 +11,10 @@ import { readValidationCases } from './validate.ts';
 // gives, and its ranges hold what they claim on the set they were computed from.
 
 const read = (path: string) => JSON.parse(readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8')) as unknown;
-const errors = segmentedErrors(readValidationCases(read('validation/published-runs.json')), readFineTuneCases(read('validation/finetune-runs.json')));
+const errors = segmentedErrors(
+  readValidationCases(read('validation/published-runs.json')),
+  readFineTuneCases(read('validation/finetune-runs.json')),
+);
 const fresh = segmentTableOf(errors);
 
 describe('the committed segment table (regenerate: npm run uncertainty-table)', () => {
@@ -37,11 +40,12 @@ describe('the committed segment table (regenerate: npm run uncertainty-table)', 
 });
 
 describe('coverage on the calibration set', () => {
-  const sized = Object.entries(fresh.segments).flatMap(([id, entry]) => (['tokensPerSecond', 'memory'] as const)
-    .flatMap((figure) => {
+  const sized = Object.entries(fresh.segments).flatMap(([id, entry]) =>
+    (['tokensPerSecond', 'memory'] as const).flatMap((figure) => {
       const band: SegmentBand | null = entry[figure];
       return band && band.runs >= MIN_SEGMENT_RUNS ? [{ id, figure, band }] : [];
-    }));
+    }),
+  );
 
   it('has segments of 8 or more runs for both figures', () => {
     expect(sized.filter((s) => s.figure === 'tokensPerSecond').length).toBeGreaterThan(10);
@@ -86,7 +90,12 @@ const h100Dense = {
 const h100FineGrained = {
   ...h100Dense,
   model: {
-    name: 'fine-grained', layers: 27, hidden: 2048, heads: 16, ffnHidden: 10944, vocab: 102400,
+    name: 'fine-grained',
+    layers: 27,
+    hidden: 2048,
+    heads: 16,
+    ffnHidden: 10944,
+    vocab: 102400,
     moe: { experts: 64, topK: 6, expertFfnHidden: 1408, sharedExperts: 2, denseLayers: 1 },
   },
   parallel: { tp: 1, pp: 1, dp: 256, ep: 8 },
@@ -105,13 +114,22 @@ describe('ranges of the engine output', () => {
     expect(ratio(dense.uncertainty?.tokensPerSecond)).toBeLessThanOrEqual(1.6);
     expect(ratio(dense.uncertainty?.tokensPerSecond)).toBeLessThan(ratio(moe.uncertainty?.tokensPerSecond));
     // Memory: 6 dense Hopper Megatron runs are too few; the basis names the wider segment it fell back to.
-    expect(dense.uncertainty?.memory.basis).toMatch(/^dense on Hopper, all frameworks: \d+ published runs \(dense on Hopper with Megatron: only 6 published runs, fewer than 8/);
+    expect(dense.uncertainty?.memory.basis).toMatch(
+      /^dense on Hopper, all frameworks: \d+ published runs \(dense on Hopper with Megatron: only 6 published runs, fewer than 8/,
+    );
     expect(ratio(dense.uncertainty?.memory)).toBeLessThanOrEqual(1.6);
   });
 
   it('a segment with no runs falls back and says so', () => {
-    const qlora = estimate({ ...h100Dense, training: { ...h100Dense.training, framework: 'generic', adapter: { method: 'qlora', rank: 16 } }, parallel: { tp: 1, pp: 1, dp: 1 }, cluster: { gpu: 'h100-sxm', gpus: 1 } });
+    const qlora = estimate({
+      ...h100Dense,
+      training: { ...h100Dense.training, framework: 'generic', adapter: { method: 'qlora', rank: 16 } },
+      parallel: { tp: 1, pp: 1, dp: 1 },
+      cluster: { gpu: 'h100-sxm', gpus: 1 },
+    });
     expect(qlora.errors).toEqual([]);
-    expect(qlora.uncertainty?.tokensPerSecond.basis).toMatch(/^QLoRA fine-tuning, all GPUs: \d+ published runs \(no published runs of QLoRA fine-tuning on Hopper with the generic framework profile\)/);
+    expect(qlora.uncertainty?.tokensPerSecond.basis).toMatch(
+      /^QLoRA fine-tuning, all GPUs: \d+ published runs \(no published runs of QLoRA fine-tuning on Hopper with the generic framework profile\)/,
+    );
   });
 });

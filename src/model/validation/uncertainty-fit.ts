@@ -4,8 +4,15 @@
 
 import { parseDocument } from '../input/index.ts';
 import {
-  BAND_LOWER_QUANTILE as SEGMENT_LOWER_QUANTILE, BAND_UPPER_QUANTILE as SEGMENT_UPPER_QUANTILE, bandOf, runTraits, segmentChain, type RunTraits,
-  type SegmentEntry, type SegmentId, type SegmentTable,
+  BAND_LOWER_QUANTILE as SEGMENT_LOWER_QUANTILE,
+  BAND_UPPER_QUANTILE as SEGMENT_UPPER_QUANTILE,
+  bandOf,
+  runTraits,
+  segmentChain,
+  type RunTraits,
+  type SegmentEntry,
+  type SegmentId,
+  type SegmentTable,
 } from '../uncertainty/index.ts';
 import { type FineTuneCase, fineTuneRows, throughputError } from './finetune.ts';
 import type { ErrorBand, UncertaintyTable } from './uncertainty.ts';
@@ -33,12 +40,18 @@ export function isMemoryRow(row: ValidationRow): boolean {
 }
 
 export function uncertaintyTableOf(
-  rows: readonly ValidationRow[], lowerQuantile = BAND_LOWER_QUANTILE, upperQuantile = BAND_UPPER_QUANTILE,
+  rows: readonly ValidationRow[],
+  lowerQuantile = BAND_LOWER_QUANTILE,
+  upperQuantile = BAND_UPPER_QUANTILE,
 ): UncertaintyTable {
   return {
     lowerQuantile,
     upperQuantile,
-    throughput: errorBandOf(rows.filter((r) => !isMemoryRow(r)), lowerQuantile, upperQuantile),
+    throughput: errorBandOf(
+      rows.filter((r) => !isMemoryRow(r)),
+      lowerQuantile,
+      upperQuantile,
+    ),
     memory: errorBandOf(rows.filter(isMemoryRow), lowerQuantile, upperQuantile),
   };
 }
@@ -59,8 +72,11 @@ function caseFacts(input: unknown, fullFineTune: boolean): Omit<SegmentedError, 
   if (!parsed.ok) return null;
   const { config } = parsed;
   return {
-    traits: runTraits(config, fullFineTune), gpus: config.cluster.gpus, experts: config.model.moe?.experts ?? 0,
-    gpuName: config.cluster.gpu.name, precision: config.training.precision,
+    traits: runTraits(config, fullFineTune),
+    gpus: config.cluster.gpus,
+    experts: config.model.moe?.experts ?? 0,
+    gpuName: config.cluster.gpu.name,
+    precision: config.training.precision,
   };
 }
 

@@ -53,14 +53,17 @@ export function measuredRange(predicted: number, band: ErrorBand, scaling: BandS
  * uncertainty/ranges.ts) as error bands around its figures: a range [low, high] of a value
  * predicted p is p / (1 + upper) … p / (1 + lower). null when the output has none.
  */
-export function ownBands(output: Pick<EstimateOutput, 'memory' | 'throughput' | 'uncertainty' | 'errors'>): { readonly throughput: ErrorBand; readonly memory: ErrorBand } | null {
+export function ownBands(
+  output: Pick<EstimateOutput, 'memory' | 'throughput' | 'uncertainty' | 'errors'>,
+): { readonly throughput: ErrorBand; readonly memory: ErrorBand } | null {
   const u = output.uncertainty;
   const tokens = output.throughput?.tokensPerSecond;
   const fit = fitMemoryBytes(output);
   if (!u || output.errors.length > 0 || !tokens || !(fit > 0)) return null;
-  const band = (predicted: number, range: FigureRange): ErrorBand | null => (range.low > 0 && range.high > 0
-    ? { lowerError: predicted / range.high - 1, upperError: predicted / range.low - 1, rows: range.runs ?? 0 }
-    : null);
+  const band = (predicted: number, range: FigureRange): ErrorBand | null =>
+    range.low > 0 && range.high > 0
+      ? { lowerError: predicted / range.high - 1, upperError: predicted / range.low - 1, rows: range.runs ?? 0 }
+      : null;
   const throughput = band(tokens, u.tokensPerSecond);
   const memory = band(fit, u.memory);
   return throughput && memory ? { throughput, memory } : null;
@@ -137,5 +140,12 @@ export function oomAssessment(totalBytes: number, capacityBytes: number, memory:
   let verdict: OomVerdict = 'safe';
   if (totalBytes > capacityBytes) verdict = 'will-not-fit';
   else if (totalBytes > tightFromBytes) verdict = 'tight';
-  return { verdict, tightFromBytes, tightFromShare: safeFactor, marginFromFloor: safeFactor < bandFactor, upperBytes, underPredictionMargin };
+  return {
+    verdict,
+    tightFromBytes,
+    tightFromShare: safeFactor,
+    marginFromFloor: safeFactor < bandFactor,
+    upperBytes,
+    underPredictionMargin,
+  };
 }

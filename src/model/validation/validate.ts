@@ -75,10 +75,23 @@ function gpuLabel(input: unknown): string {
 export function validateCase(c: ValidationCase, output: EstimateOutput = estimate(c.input)): ValidationRow[] {
   const rows: ValidationRow[] = [];
   const run = c.expected.memoryMetric !== ANALYTICAL_METRIC;
-  const base = { id: c.id, source: c.source, gpu: gpuLabel(c.input), framework: frameworkLabel(c.input), errors: output.errors, fits: output.errors.length === 0 && run ? output.memory.fits : null };
-  const gpus = isObject(c.input) && isObject(own(c.input, 'cluster')) ? Number(own(own(c.input, 'cluster') as object as Record<string, unknown>, 'gpus')) : NaN;
+  const base = {
+    id: c.id,
+    source: c.source,
+    gpu: gpuLabel(c.input),
+    framework: frameworkLabel(c.input),
+    errors: output.errors,
+    fits: output.errors.length === 0 && run ? output.memory.fits : null,
+  };
+  const gpus =
+    isObject(c.input) && isObject(own(c.input, 'cluster'))
+      ? Number(own(own(c.input, 'cluster') as object as Record<string, unknown>, 'gpus'))
+      : NaN;
   const row = (figure: Figure, published: number, predicted: number | null): ValidationRow => ({
-    ...base, figure, published, predicted,
+    ...base,
+    figure,
+    published,
+    predicted,
     error: predicted === null ? null : (predicted - published) / published,
   });
   const t = output.errors.length === 0 ? output.throughput : null;
@@ -89,7 +102,8 @@ export function validateCase(c: ValidationCase, output: EstimateOutput = estimat
     rows.push(row('mfu', c.expected.mfu, t ? t.mfu : null));
   }
   if (c.expected.memoryBytesPerGpu !== null && c.expected.memoryBytesPerGpu > 0) {
-    const predicted = output.errors.length === 0 ? predictedMemoryForMetric(c.input, c.expected.memoryMetric, c.expected.measuredStage ?? null) : null;
+    const predicted =
+      output.errors.length === 0 ? predictedMemoryForMetric(c.input, c.expected.memoryMetric, c.expected.measuredStage ?? null) : null;
     rows.push(row('memoryBytesPerGpu', c.expected.memoryBytesPerGpu, predicted));
   }
   return rows;
@@ -123,7 +137,11 @@ const ANALYTICAL_METRIC = 'analytical model states';
  * Of the cases that were runs, how many the engine predicts to fit their GPU. Every one
  * of them ran, so each "does not fit" is memory over-predicted: a false alarm.
  */
-export function fitVerdicts(rows: readonly ValidationRow[]): { readonly runs: number; readonly predictedToFit: number; readonly falseAlarms: number } {
+export function fitVerdicts(rows: readonly ValidationRow[]): {
+  readonly runs: number;
+  readonly predictedToFit: number;
+  readonly falseAlarms: number;
+} {
   const byCase = new Map<string, boolean>();
   for (const r of rows) if (r.fits !== null) byCase.set(r.id, r.fits);
   const predictedToFit = [...byCase.values()].filter(Boolean).length;
@@ -140,7 +158,8 @@ export function quantile(sorted: readonly number[], q: number): number {
   return a + (b - a) * (position - lower);
 }
 
-export function summarize(rows: readonly ValidationRow[]): ErrorSummary {
+/** The error summary of any rows with a signed error (null: not predicted): published runs here, fine-tunes in finetune.ts. */
+export function summarize(rows: readonly Pick<ValidationRow, 'error'>[]): ErrorSummary {
   const errors = rows.flatMap((r) => (r.error === null ? [] : [r.error]));
   const absolute = errors.map(Math.abs).sort((a, b) => a - b);
   return {
