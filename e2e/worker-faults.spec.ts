@@ -62,27 +62,28 @@ async function expectFiguresFollowTheAddressBar(page: Page): Promise<void> {
 }
 
 for (const fault of ['hang', 'close'] as const) {
-  test(`a worker that ${fault === 'hang' ? 'hangs' : 'closes itself mid-computation'} is restarted after the timeout, the page says so, and the next move works`, async ({
-    page,
-    context,
-  }) => {
-    const worker = await injectFault(context, fault);
-    await openPlanner(page);
-    const before = await figureValue(page, 'memory-total');
+  test(
+    `a worker that ${fault === 'hang' ? 'hangs' : 'closes itself mid-computation'} is restarted after the timeout, ` +
+      'the page says so, and the next move works',
+    async ({ page, context }) => {
+      const worker = await injectFault(context, fault);
+      await openPlanner(page);
+      const before = await figureValue(page, 'memory-total');
 
-    await setSlider(page, /\(TP\)/, 4);
-    const notice = page.getByRole('status').filter({ hasText: 'did not answer within 4 s and was restarted' });
-    await expect(notice).toBeVisible({ timeout: 10_000 });
-    // The timed-out request is not retried (the same input would hang again): the figures are still the last answered ones.
-    expect(await figureValue(page, 'memory-total')).toBe(before);
-    expect(worker.served()).toBe(2);
+      await setSlider(page, /\(TP\)/, 4);
+      const notice = page.getByRole('status').filter({ hasText: 'did not answer within 4 s and was restarted' });
+      await expect(notice).toBeVisible({ timeout: 10_000 });
+      // The timed-out request is not retried (the same input would hang again): the figures are still the last answered ones.
+      expect(await figureValue(page, 'memory-total')).toBe(before);
+      expect(worker.served()).toBe(2);
 
-    await setSlider(page, /\(TP\)/, 2);
-    await expect.poll(() => figureValue(page, 'memory-total')).not.toBe(before);
-    await expectFiguresFollowTheAddressBar(page);
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await expect(notice).toHaveCount(0);
-  });
+      await setSlider(page, /\(TP\)/, 2);
+      await expect.poll(() => figureValue(page, 'memory-total')).not.toBe(before);
+      await expectFiguresFollowTheAddressBar(page);
+      await notice.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(notice).toHaveCount(0);
+    },
+  );
 }
 
 test('a worker that throws is restarted at once, the request retried, the page says so, and the next move works', async ({

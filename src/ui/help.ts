@@ -24,7 +24,8 @@ export const HELP = {
   modelFind: {
     label: 'Find a model (name or Hugging Face id)',
     explain:
-      "Type a model's name or its Hub id (instruct, chat and dated variants included) and press Enter, or pick one from the list: the catalog of open models, each with the source of its shape.",
+      "Type a model's name or its Hub id (instruct, chat and dated variants included) and press Enter, or pick one " +
+      'from the list: the catalog of open models, each with the source of its shape.',
   },
   name: { label: 'Model name', explain: 'Free text, shown on the page and in exports.' },
   layers: {
@@ -144,7 +145,8 @@ export const HELP = {
       'The host memory of one node, which offloaded optimizer states and parameters of all its GPUs must fit in; empty: the usual server for the GPU.',
     formula: 'host per node = GPUs per node × offloaded bytes per GPU (Adam, fp32 master: 16 bytes per offloaded parameter of the shard)',
     source:
-      'Ren et al. 2021, ZeRO-Offload (arXiv 2101.06840), section 4.1; DeepSpeed offload_optimizer / offload_param; Megatron-Core HybridDeviceOptimizer; PyTorch FSDP CPUOffload',
+      'Ren et al. 2021, ZeRO-Offload (arXiv 2101.06840), section 4.1; DeepSpeed offload_optimizer / ' +
+      'offload_param; Megatron-Core HybridDeviceOptimizer; PyTorch FSDP CPUOffload',
   },
   gpus: {
     label: 'Cluster size (GPUs)',
@@ -200,7 +202,8 @@ export const HELP = {
     explain: 'The order of forward and backward micro-batches on the stages.',
     formula: 'bubble: GPipe and 1F1B (p−1)/m; interleaved (p−1)/(v·m); zero-bubble ≈ ⅓ of 1F1B; DualPipe (p/2 − 1)(F&B + B − 3W)',
     source:
-      'GPipe (arXiv 1811.06965); PipeDream-Flush 1F1B (arXiv 2006.09503); zero-bubble, Qi et al. 2023 (arXiv 2401.10241); DualPipe, DeepSeek-V3 (arXiv 2412.19437) section 3.2.1',
+      'GPipe (arXiv 1811.06965); PipeDream-Flush 1F1B (arXiv 2006.09503); zero-bubble, Qi et al. 2023 (arXiv ' +
+      '2401.10241); DualPipe, DeepSeek-V3 (arXiv 2412.19437) section 3.2.1',
   },
   zero: {
     label: 'ZeRO stage (ZeRO)',
@@ -324,7 +327,8 @@ export const HELP = {
     explain: 'How often the provider takes one spot node back.',
     formula: 'default −ln(1 − 0.2) / 30.44 = 0.0073: 20 % of nodes a month',
     source:
-      'AWS EC2 Spot Instance Advisor, frequency of interruption bands (< 5 % … > 20 % a month); the floor of the top band, where GPU instances are usually listed',
+      'AWS EC2 Spot Instance Advisor, frequency of interruption bands (< 5 % … > 20 % a month); the ' +
+      'floor of the top band, where GPU instances are usually listed',
   },
   restartMinutes: {
     label: 'Restart after an interruption (min)',

@@ -22,7 +22,9 @@ type LoadState =
 let finished: readonly CaseResult[] | null = null;
 
 function useValidation(): LoadState {
-  const [state, setState] = useState<LoadState>(() => (finished ? { status: 'ready', cases: finished } : { status: 'loading', progress: null }));
+  const [state, setState] = useState<LoadState>(() =>
+    finished ? { status: 'ready', cases: finished } : { status: 'loading', progress: null },
+  );
   useEffect(() => {
     if (finished) return;
     const abort = new AbortController();
@@ -45,8 +47,11 @@ function Progress({ progress }: { progress: ValidationProgress | null }) {
     ? `Computing predictions: ${progress.done} of ${progress.total} published runs…`
     : 'Loading the published runs (1.2 MB)…';
   return (
-    <div role="status" data-testid="validation-loading"
-      className="flex flex-col gap-2 rounded-lg border border-gray-300 p-4 text-sm text-gray-800 dark:border-gray-700 dark:text-gray-200">
+    <div
+      role="status"
+      data-testid="validation-loading"
+      className="flex flex-col gap-2 rounded-lg border border-gray-300 p-4 text-sm text-gray-800 dark:border-gray-700 dark:text-gray-200"
+    >
       <p>{text}</p>
       <progress className="w-full max-w-md" aria-label="Validation progress" value={progress?.done ?? 0} max={progress?.total ?? 1} />
     </div>
@@ -64,7 +69,9 @@ function Results({ cases }: { cases: readonly CaseResult[] }) {
       <OverallSummary summary={overall} cases={withFigures.length} />
       <GroupTable cases={withFigures} />
       <section aria-labelledby="validation-cases-heading" className="flex flex-col gap-3">
-        <h3 id="validation-cases-heading" className="text-lg font-semibold text-gray-900 dark:text-gray-50">Every case</h3>
+        <h3 id="validation-cases-heading" className="text-lg font-semibold text-gray-900 dark:text-gray-50">
+          Every case
+        </h3>
         <FilterControls cases={withFigures} filters={filters} onChange={setFilters} />
         {filtered && <OverallSummary summary={summaries(shown)} cases={shown.length} filtered />}
         <ValidationScatter cases={shown} />
@@ -83,13 +90,18 @@ export default function ValidationPage() {
   return (
     <main aria-labelledby="validation-heading" data-testid="validation-page" className="flex min-w-0 flex-col gap-5">
       <div className="flex flex-col gap-1">
-        <h2 id="validation-heading" ref={heading} tabIndex={-1} className="text-xl font-semibold text-gray-900 focus:outline-none dark:text-gray-50">
+        <h2
+          id="validation-heading"
+          ref={heading}
+          tabIndex={-1}
+          className="text-xl font-semibold text-gray-900 focus:outline-none dark:text-gray-50"
+        >
           How close are the estimates? Validation against published runs
         </h2>
         <p className="max-w-4xl text-sm text-gray-800 dark:text-gray-200">
           Each case is a training run whose throughput or memory its publisher measured (NVIDIA NeMo and Megatron-Bridge, MosaicML
-          llm-foundry, PyTorch torchtitan, the Megatron-LM and ZeRO papers), turned into this planner's input. The error is
-          (predicted − published) ÷ published: positive means the planner over-predicts. The same computation runs in{' '}
+          llm-foundry, PyTorch torchtitan, the Megatron-LM and ZeRO papers), turned into this planner's input. The error is (predicted −
+          published) ÷ published: positive means the planner over-predicts. The same computation runs in{' '}
           <code className="font-mono">npm run validate</code>, and its spread sets the ranges shown beside the planner's figures.
         </p>
       </div>

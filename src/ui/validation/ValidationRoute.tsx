@@ -7,7 +7,13 @@ const ValidationPage = lazy(() => import('./ValidationPage.tsx'));
 
 export function ValidationRoute() {
   return (
-    <Suspense fallback={<p role="status" className="p-4 text-sm text-gray-800 dark:text-gray-200">Loading the Validation page…</p>}>
+    <Suspense
+      fallback={
+        <p role="status" className="p-4 text-sm text-gray-800 dark:text-gray-200">
+          Loading the Validation page…
+        </p>
+      }
+    >
       <ValidationPage />
     </Suspense>
   );

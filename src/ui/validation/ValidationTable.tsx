@@ -21,12 +21,23 @@ function sourceNumbers(cases: readonly CaseResult[]): Map<string, number> {
 }
 
 function FigureCells({ row }: { row: ValidationRow | undefined }) {
-  if (!row) return <><td className={NUM}>—</td><td className={NUM}>—</td><td className={NUM}>—</td></>;
+  if (!row)
+    return (
+      <>
+        <td className={NUM}>—</td>
+        <td className={NUM}>—</td>
+        <td className={NUM}>—</td>
+      </>
+    );
   return (
     <>
       <td className={NUM}>{figureText(row.published, row.figure)}</td>
-      <td className={NUM}>{row.predicted === null ? <span title={row.errors[0] ?? ''}>not predicted</span> : figureText(row.predicted, row.figure)}</td>
-      <td className={NUM} data-error={row.error ?? ''}>{row.error === null ? '—' : signedPercentText(row.error)}</td>
+      <td className={NUM}>
+        {row.predicted === null ? <span title={row.errors[0] ?? ''}>not predicted</span> : figureText(row.predicted, row.figure)}
+      </td>
+      <td className={NUM} data-error={row.error ?? ''}>
+        {row.error === null ? '—' : signedPercentText(row.error)}
+      </td>
     </>
   );
 }
@@ -37,20 +48,28 @@ export function CaseTable({ cases, all }: { cases: readonly CaseResult[]; all: r
     <TableRegion label="Every case" scroll="max-h-[70vh] overflow-auto rounded-lg border border-gray-300 dark:border-gray-700">
       <table data-testid="validation-table" className="w-full text-sm text-gray-900 dark:text-gray-100">
         <caption className="px-2 py-1 text-left text-sm text-gray-800 dark:text-gray-200">
-          {cases.length === all.length ? `All ${all.length} cases` : `${cases.length} of ${all.length} cases`}: published figure, the planner's prediction,
-          and the error (predicted − published) ÷ published. Source numbers refer to the list below.
+          {cases.length === all.length ? `All ${all.length} cases` : `${cases.length} of ${all.length} cases`}: published figure, the
+          planner's prediction, and the error (predicted − published) ÷ published. Source numbers refer to the list below.
         </caption>
         <thead>
           <tr>
             {['Case', 'Source', 'GPU', 'GPUs', 'Precision'].map((label) => (
-              <th key={label} scope="col" rowSpan={2} className={`${HEAD} top-0 text-left align-bottom`}>{label}</th>
+              <th key={label} scope="col" rowSpan={2} className={`${HEAD} top-0 text-left align-bottom`}>
+                {label}
+              </th>
             ))}
-            <th scope="colgroup" colSpan={3} className={`${HEAD} top-0 text-center`}>Throughput per GPU</th>
-            <th scope="colgroup" colSpan={3} className={`${HEAD} top-0 text-center`}>Memory per GPU</th>
+            <th scope="colgroup" colSpan={3} className={`${HEAD} top-0 text-center`}>
+              Throughput per GPU
+            </th>
+            <th scope="colgroup" colSpan={3} className={`${HEAD} top-0 text-center`}>
+              Memory per GPU
+            </th>
           </tr>
           <tr>
             {['Published', 'Predicted', 'Error', 'Published', 'Predicted', 'Error'].map((label, i) => (
-              <th key={i} scope="col" className={`${HEAD} top-7 text-right`}>{label}</th>
+              <th key={i} scope="col" className={`${HEAD} top-7 text-right`}>
+                {label}
+              </th>
             ))}
           </tr>
         </thead>
@@ -59,9 +78,14 @@ export function CaseTable({ cases, all }: { cases: readonly CaseResult[]; all: r
             <tr key={c.id} data-case={c.id} className="border-t border-gray-200 align-top dark:border-gray-700">
               <th scope="row" className="max-w-[22rem] px-2 py-1 text-left font-normal">
                 <span className="block break-all font-mono text-xs">{c.id}</span>
-                <span className="block text-xs text-gray-700 dark:text-gray-300">{c.model}{c.where ? ` · ${c.where}` : ''}</span>
+                <span className="block text-xs text-gray-700 dark:text-gray-300">
+                  {c.model}
+                  {c.where ? ` · ${c.where}` : ''}
+                </span>
               </th>
-              <td className="px-2 py-1 whitespace-nowrap">[{numbers.get(c.source)}] {c.sourceGroup}</td>
+              <td className="px-2 py-1 whitespace-nowrap">
+                [{numbers.get(c.source)}] {c.sourceGroup}
+              </td>
               <td className="px-2 py-1">{gpuName(c.gpu)}</td>
               <td className={NUM}>{c.gpus || '—'}</td>
               <td className="px-2 py-1">{c.precision}</td>
@@ -84,7 +108,9 @@ export function SourceList({ cases }: { cases: readonly CaseResult[] }) {
   }, [cases]);
   return (
     <section aria-labelledby="validation-sources-heading" className={PANEL}>
-      <h3 id="validation-sources-heading" className="text-lg font-semibold text-gray-900 dark:text-gray-50">Sources</h3>
+      <h3 id="validation-sources-heading" className="text-lg font-semibold text-gray-900 dark:text-gray-50">
+        Sources
+      </h3>
       <p className="text-sm text-gray-800 dark:text-gray-200">
         Each case names where its publisher reported the figure; the project's copy keeps the citations, inputs and figures
         (validation/published-runs.json), and the assumptions made where a source left a setting out.
@@ -93,7 +119,9 @@ export function SourceList({ cases }: { cases: readonly CaseResult[] }) {
         {[...numbers].map(([source, n]) => (
           <li key={source} className="flex gap-2">
             <span className="tabular-nums">[{n}]</span>
-            <span className="break-words">{source} <span className="text-gray-700 dark:text-gray-300">({counts.get(source)} cases)</span></span>
+            <span className="break-words">
+              {source} <span className="text-gray-700 dark:text-gray-300">({counts.get(source)} cases)</span>
+            </span>
           </li>
         ))}
       </ol>

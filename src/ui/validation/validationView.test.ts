@@ -1,7 +1,17 @@
 import { describe, it, expect } from 'vitest';
 import type { ValidationRow } from '../../model/validation/index.ts';
 import type { CaseResult } from '../../model/validation/index.ts';
-import { facetOptions, facetText, figureText, filterCases, groupSummaries, signedPercentText, spreadOf, summaries, NO_FILTERS } from './validationView.ts';
+import {
+  facetOptions,
+  facetText,
+  figureText,
+  filterCases,
+  groupSummaries,
+  signedPercentText,
+  spreadOf,
+  summaries,
+  NO_FILTERS,
+} from './validationView.ts';
 
 function row(id: string, figure: ValidationRow['figure'], error: number | null): ValidationRow {
   const predicted = error === null ? null : 100 * (1 + error);
@@ -9,7 +19,18 @@ function row(id: string, figure: ValidationRow['figure'], error: number | null):
 }
 
 function testCase(id: string, gpu: string, precision: string, gpus: number, rows: ValidationRow[]): CaseResult {
-  return { id, source: `github o/${gpu}-repo x`, sourceGroup: `${gpu}-repo`, where: '', reliability: 'primary', model: 'm', gpu, precision, gpus, rows };
+  return {
+    id,
+    source: `github o/${gpu}-repo x`,
+    sourceGroup: `${gpu}-repo`,
+    where: '',
+    reliability: 'primary',
+    model: 'm',
+    gpu,
+    precision,
+    gpus,
+    rows,
+  };
 }
 
 // Throughput errors +10 %, −20 %, +40 % and one not predicted; one memory error +5 %.
@@ -37,18 +58,33 @@ describe('validation view', () => {
     expect(filterCases(CASES, NO_FILTERS)).toHaveLength(4);
     expect(filterCases(CASES, { ...NO_FILTERS, gpu: 'a100', precision: 'bf16' }).map((c) => c.id)).toEqual(['c', 'd']);
     expect(filterCases(CASES, { ...NO_FILTERS, scale: 'over 512 GPUs' }).map((c) => c.id)).toEqual(['c']);
-    expect(facetOptions(CASES, 'precision')).toEqual([{ value: 'bf16', cases: 3 }, { value: 'fp8', cases: 1 }]);
+    expect(facetOptions(CASES, 'precision')).toEqual([
+      { value: 'bf16', cases: 3 },
+      { value: 'fp8', cases: 1 },
+    ]);
   });
 
-  it('groups by GPU with each group\'s own summary', () => {
+  it("groups by GPU with each group's own summary", () => {
     const groups = groupSummaries(CASES, 'gpu');
-    expect(groups.map((g) => [g.value, g.cases, g.throughput.cases])).toEqual([['a100', 2, 2], ['h100', 2, 2]]);
+    expect(groups.map((g) => [g.value, g.cases, g.throughput.cases])).toEqual([
+      ['a100', 2, 2],
+      ['h100', 2, 2],
+    ]);
     expect(groups[1]?.throughput.medianAbsError).toBeCloseTo(0.15, 12);
   });
 
   it('counts the spread around the diagonal', () => {
     const spread = spreadOf(CASES.flatMap((c) => c.rows).filter((r) => r.figure !== 'memoryBytesPerGpu'));
-    expect(spread).toEqual({ predicted: 3, within: [{ limit: 0.1, count: 1 }, { limit: 0.25, count: 2 }, { limit: 0.5, count: 3 }], over: 2, under: 1 });
+    expect(spread).toEqual({
+      predicted: 3,
+      within: [
+        { limit: 0.1, count: 1 },
+        { limit: 0.25, count: 2 },
+        { limit: 0.5, count: 3 },
+      ],
+      over: 2,
+      under: 1,
+    });
   });
 
   it('writes numbers as the script does', () => {

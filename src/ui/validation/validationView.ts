@@ -10,7 +10,10 @@ import { gpuName } from '../../state/catalog.ts';
 export type Facet = 'gpu' | 'precision' | 'sourceGroup' | 'scale';
 export const FACETS: readonly Facet[] = ['gpu', 'precision', 'sourceGroup', 'scale'];
 export const FACET_LABELS: Readonly<Record<Facet, string>> = {
-  gpu: 'GPU', precision: 'Precision', sourceGroup: 'Source', scale: 'Cluster size',
+  gpu: 'GPU',
+  precision: 'Precision',
+  sourceGroup: 'Source',
+  scale: 'Cluster size',
 };
 
 /** '' = every value. */
@@ -30,7 +33,10 @@ export function filterCases(cases: readonly CaseResult[], filters: Filters): Cas
   return cases.filter((c) => FACETS.every((f) => filters[f] === '' || facetValue(c, f) === filters[f]));
 }
 
-export interface FacetOption { readonly value: string; readonly cases: number }
+export interface FacetOption {
+  readonly value: string;
+  readonly cases: number;
+}
 
 /** Every value of a facet with its case count, most cases first. */
 export function facetOptions(cases: readonly CaseResult[], facet: Facet): FacetOption[] {
@@ -62,7 +68,9 @@ export interface GroupSummary extends Summaries {
 
 export function groupSummaries(cases: readonly CaseResult[], facet: Facet): GroupSummary[] {
   return facetOptions(cases, facet).map(({ value, cases: n }) => ({
-    value, cases: n, ...summaries(cases.filter((c) => facetValue(c, facet) === value)),
+    value,
+    cases: n,
+    ...summaries(cases.filter((c) => facetValue(c, facet) === value)),
   }));
 }
 
