@@ -8,8 +8,12 @@ export const FRAME_SECTION_ID = 'run';
 export const SEARCH_PANEL_ID = 'layout-search';
 export const RESULTS_ID = 'results';
 
-/** How long a jump waits for a panel that is still loading (the search panel loads once the page is idle). */
-const WAIT_FOR_PANEL_MS = 3000;
+/**
+ * How long a jump waits for a panel that is still loading (the search panel loads once the page is idle). The reader
+ * asked for it, so the wait is long: on a busy 2-core machine the panel's chunk has come after more than 3 s (a clean-clone
+ * CI run, 2026-12-05), and a click that silently did nothing was the result.
+ */
+const WAIT_FOR_PANEL_MS = 20_000;
 const POLL_MS = 50;
 
 function whenPresent(id: string, then: (element: HTMLElement) => void): void {
