@@ -22,5 +22,7 @@ export default defineConfig({
     setupFiles: ['src/testing/fast-check-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core CI machine. Two keep both cores busy.
+    maxWorkers: 2,
   },
 });
