@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -22,7 +23,8 @@ export default defineConfig({
     setupFiles: ['src/testing/fast-check-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    // Vitest's default is one worker fewer than the cores: one worker on the 2-core CI machine. Two keep both cores busy.
-    maxWorkers: 2,
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core CI machine. At least two keep both of
+    // its cores busy; a larger machine keeps the default.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
