@@ -69,6 +69,7 @@ export const EVERY_FIELD_DOCUMENT = {
     activationOffloadLayers: 1,
     attentionKernel: 'flash3',
     fp8Recipe: 'mxfp8',
+    fp8ParamGather: true,
     overlap: { tpComm: true, dpGrad: true, dpParam: false },
     modelCode: 'transformers',
   },

@@ -133,6 +133,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
   const terms: [string, number][] = [
     ['ZeRO-3 gathered weights', o.gatheredWeights],
     ['unsharded gradients before reduce-scatter', o.unshardedGradients],
+    ['Transformer Engine fp8 weight cache', o.fp8WeightCache],
   ];
   const parts: (Quantity | Operator)[] = [];
   for (const [name, value] of terms) {
@@ -144,8 +145,9 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
     equation(
       'other',
       bytes('other', output.memory.perGpu.other),
-      'gathered weights + unsharded gradients',
-      'Named constants of src/model/calibration.ts; the allocator reserve is in memory.reserved, the device-side terms in memory.deviceUsed, not here',
+      `gathered weights + unsharded gradients${o.fp8WeightCache > 0 ? ' + quantized weight copies' : ''}`,
+      'Named constants of src/model/calibration.ts; the quantized weight copies: src/model/memory/fp8-weight-cache.ts; ' +
+        'the allocator reserve is in memory.reserved, the device-side terms in memory.deviceUsed, not here',
       ...parts,
     ),
   ];
@@ -167,16 +169,18 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
   );
   // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
   if (c.calibration.memoryOverheadScale === 1) {
-    const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients;
-    // Zero terms (no ZeRO-2/3) add nothing: left out of the line.
-    const zeroExtras = [bytes('gathered weights', o.gatheredWeights), bytes('unsharded gradients', o.unshardedGradients)].filter(
-      (x) => x.value !== 0,
-    );
+    const held = b.parameters + b.gradients + b.optimizer + b.activations + o.gatheredWeights + o.unshardedGradients + o.fp8WeightCache;
+    // Zero terms (no ZeRO-2/3, no weight cache) add nothing: left out of the line.
+    const zeroExtras = [
+      bytes('gathered weights', o.gatheredWeights),
+      bytes('unsharded gradients', o.unshardedGradients),
+      bytes('fp8 weight cache', o.fp8WeightCache),
+    ].filter((x) => x.value !== 0);
     lines.push(
       equation(
         'allocated',
         bytes('allocated', held),
-        `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + ZeRO working buffers' : ''}`,
+        `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + the buffers of "other"' : ''}`,
         null,
         bytes('parameters', b.parameters),
         '+',

@@ -237,6 +237,23 @@ function recomputeFlags(c: RunConfig): Flag[] {
   return [];
 }
 
+/**
+ * training.fp8ParamGather: the weights kept and gathered in fp8 / fp4 (megatron/training/arguments.py --fp8-param-gather,
+ * --fp4-param-gather), which Megatron-LM runs only with the distributed optimizer or Megatron-FSDP ("--fp8-param-gather
+ * only supported with distributed optimizer, torch fsdp2, megatron fsdp", core_v0.15.0).
+ */
+function paramGatherFlags(c: RunConfig, notes: string[]): Flag[] {
+  const p = c.training.precision;
+  if (!c.stack.fp8ParamGather || (p !== 'fp8' && p !== 'fp4')) return [];
+  if (c.parallel.zero === 0) {
+    notes.push(
+      `${p} parameter gather needs the distributed optimizer (ZeRO 1 or more) in Megatron-LM: not written, the weights stay 16-bit`,
+    );
+    return [];
+  }
+  return [[p === 'fp8' ? '--fp8-param-gather' : '--fp4-param-gather']];
+}
+
 /** The stack fields Megatron-LM has flags for (megatron/training/arguments.py), written only where they differ from its defaults. */
 function stackFlags(c: RunConfig, notes: string[]): Flag[] {
   const k = c.stack;
@@ -247,6 +264,7 @@ function stackFlags(c: RunConfig, notes: string[]): Flag[] {
   if (k.activationOffloadLayers > 0) flags.push(['--cpu-offloading'], ['--cpu-offloading-num-layers', k.activationOffloadLayers]);
   const megatronRecipes = ['delayed', 'tensorwise', 'blockwise', 'mxfp8'];
   if (c.training.precision === 'fp8' && megatronRecipes.includes(k.fp8Recipe)) flags.push(['--fp8-recipe', k.fp8Recipe]);
+  flags.push(...paramGatherFlags(c, notes));
   if (k.overlap.tpComm && c.parallel.tp > 1) flags.push(['--tp-comm-overlap']);
   flags.push(...megatronMoeStackFlags(c, notes));
   return flags;

@@ -198,6 +198,10 @@ function readPrecision(d: Draft, f: Flags): void {
   f.value('--fp4-format');
   t['precision'] = fp4 ? 'fp4' : fp8 ? 'fp8' : bf16 ? 'bf16' : fp16 ? 'fp16' : 'fp32';
   if (f.has('--grad-reduce-in-bf16')) t['gradDtype'] = 'bf16';
+  // Megatron-LM gathers 16-bit weights unless told (arguments.py --fp8-param-gather / --fp4-param-gather, store_true):
+  // stated either way, so the profile's per-recipe default (Megatron-Bridge's recipes) does not stand in for the flag.
+  const gather = [f.has('--fp8-param-gather'), f.has('--fp4-param-gather')].some(Boolean);
+  if (fp8 || fp4) t['fp8ParamGather'] = gather;
   const recipe = f.value('--fp8-recipe');
   if (recipe !== undefined) {
     const r = d.choice('--fp8-recipe', recipe, FP8_RECIPES);

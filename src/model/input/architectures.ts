@@ -19,19 +19,29 @@ export interface ArchitectureFacts {
    * apart in the validation set).
    */
   readonly attentionKernelRatesDiffer: boolean;
+  /**
+   * Whether an fp8 GEMM with per-tensor scales needs the weight's transpose as a copy of its own (only the TN layout
+   * runs in fp8): Transformer Engine v2.8 utils.py is_non_tn_fp8_gemm_supported is true on compute capability 10.x
+   * and 13.x and later (datacenter Blackwell), where Float8TensorBase.update_usage keeps no transpose.
+   */
+  readonly fp8TransposeCopy: boolean;
 }
 
 const SM90_WORKSPACE_BYTES = 4096 * 8 * 1024;
 const PRE_SM90_WORKSPACE_BYTES = 4096 * 1024 * 2 + 16 * 1024 * 8;
 
-const older: ArchitectureFacts = { cublasWorkspaceBytes: PRE_SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: false };
+const older: ArchitectureFacts = {
+  cublasWorkspaceBytes: PRE_SM90_WORKSPACE_BYTES,
+  attentionKernelRatesDiffer: false,
+  fp8TransposeCopy: true,
+};
 
 export const ARCHITECTURE_FACTS: Readonly<Record<GpuArchitecture, ArchitectureFacts>> = {
   volta: older,
   ampere: older,
   ada: older,
-  hopper: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: true },
-  blackwell: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: false },
+  hopper: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: true, fp8TransposeCopy: true },
+  blackwell: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: false, fp8TransposeCopy: false },
   // ROCm's hipBLASLt workspace is not modelled apart; the pre-Hopper default stands for it and unknown GPUs.
   cdna3: older,
   other: older,

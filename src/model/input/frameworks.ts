@@ -6,8 +6,16 @@
 
 import type { CudaGraphScope, Fp8Recipe, Framework, LaunchTarget, OverlapConfig, ScheduleKind, StackConfig, ZeroStage } from './types.ts';
 
-/** The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere). */
-export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers'>;
+/** Whether the primary weights are gathered in the low-precision format, by fp8 recipe (stack.ts reads the document's recipe's). */
+export type Fp8ParamGatherDefaults = Readonly<Record<Fp8Recipe, boolean>>;
+
+/**
+ * The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere);
+ * fp8ParamGather's default depends on the fp8 recipe, so the profile gives one per recipe.
+ */
+export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers' | 'fp8ParamGather'> & {
+  readonly fp8ParamGather: Fp8ParamGatherDefaults;
+};
 
 /** What a framework does that no document field names. */
 export interface FrameworkMechanisms {
@@ -59,6 +67,13 @@ export interface FrameworkMechanisms {
   readonly gradientsFreedBeforeForward: boolean;
   /** training.compile compiles the loss too, so an unstated training.loss is "compiled" (stack.ts). */
   readonly compileCompilesLoss: boolean;
+  /**
+   * Transformer Engine keeps a quantized copy of each linear weight (and its transpose or
+   * column-wise copy) across the step's micro-batches, because the framework passes
+   * `is_first_microbatch` to its modules; unless the weights are low-precision already
+   * (training.fp8ParamGather). memory/fp8-weight-cache.ts.
+   */
+  readonly teFp8WeightCache: boolean;
 }
 
 /**
@@ -151,6 +166,36 @@ const FSDP2_CAPABILITIES: Omit<FrameworkCapabilities, 'fp8Recipes'> = {
   maxZeroWithPipeline: 3,
   offload: { optimizer: true, parameters: true },
 };
+/** No recipe gathers low-precision weights: the 16-bit weights are the primary copy (what every framework but Megatron does). */
+const NO_FP8_PARAM_GATHER: Fp8ParamGatherDefaults = {
+  auto: false,
+  tensorwise: false,
+  rowwise: false,
+  delayed: false,
+  blockwise: false,
+  mxfp8: false,
+  nvfp4: false,
+};
+/**
+ * Megatron's, by recipe. Megatron-LM's --fp8-param-gather (arguments.py, from core_v0.9.0; absent from core_v0.6.0
+ * that FlagPerf runs) and NeMo 1's fp8_params (megatron_base_model.py cfg.get('fp8_params', False), NeMo 24.07) are off
+ * unless set, and delayed scaling, Megatron-LM's default recipe, was the only one of Transformer Engine 1.x that those
+ * runs had. The newer recipes run from Megatron-Bridge's mixed-precision recipes
+ * (src/megatron/bridge/training/mixed_precision.py, v0.2.0 = container 25.11, the same in v0.1.0rc4 = 25.09):
+ * bf16_with_fp8_current_scaling_mixed (tensorwise) and bf16_with_mxfp8_mixed set fp8_param_gather = True,
+ * bf16_with_fp8_subchannel_scaling_mixed (blockwise) sets it False; bf16_with_nvfp4_mixed sets
+ * fp4_param_gather = True from v0.5.0 (and tag 26.04-alpha.rc1), False through v0.4.0. Bridge's and NeMo 2's
+ * delayed-scaling recipe (bf16_with_fp8_delayed_scaling_mixed) sets it True: such a run states it.
+ */
+const MEGATRON_FP8_PARAM_GATHER: Fp8ParamGatherDefaults = {
+  auto: false,
+  delayed: false,
+  tensorwise: true,
+  rowwise: false,
+  blockwise: false,
+  mxfp8: true,
+  nvfp4: true,
+};
 /** The generic profile's stack defaults, which DeepSpeed, FSDP and torchtitan start from (each profile's `sources` cite its own). */
 const GENERIC_DEFAULTS: StackDefaults = {
   loss: 'eager',
@@ -166,6 +211,7 @@ const GENERIC_DEFAULTS: StackDefaults = {
   moeDispatcher: 'alltoall',
   cudaGraph: 'none',
   modelCode: 'fused',
+  fp8ParamGather: NO_FP8_PARAM_GATHER,
 };
 /** The generic profile's mechanisms: none of the frameworks' own (each profile's mechanism sources cite its code). */
 const GENERIC_MECHANISMS: FrameworkMechanisms = {
@@ -179,6 +225,7 @@ const GENERIC_MECHANISMS: FrameworkMechanisms = {
   optimizerOffloadKeepsMaster: false,
   gradientsFreedBeforeForward: false,
   compileCompilesLoss: false,
+  teFp8WeightCache: false,
 };
 /** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
 const FSDP_MECHANISMS: FrameworkMechanisms = {
@@ -293,6 +340,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       moeDispatcher: 'alltoall',
       cudaGraph: 'none',
       modelCode: 'fused',
+      fp8ParamGather: MEGATRON_FP8_PARAM_GATHER,
     },
     mechanisms: {
       deferredGradSyncUnderPp: false,
@@ -305,8 +353,21 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       optimizerOffloadKeepsMaster: true,
       gradientsFreedBeforeForward: false,
       compileCompilesLoss: false,
+      teFp8WeightCache: true,
     },
     sources: {
+      fp8ParamGather:
+        'by recipe: delayed off (Megatron-LM --fp8-param-gather off unless set, core_v0.9.0+; NeMo 1 fp8_params False); ' +
+        'Megatron-Bridge src/megatron/bridge/training/mixed_precision.py v0.2.0: tensorwise and mxfp8 on ' +
+        '(fp8_param_gather = True), blockwise off; nvfp4 on (fp4_param_gather = True from v0.5.0)',
+      teFp8WeightCache:
+        'Megatron-Core megatron/core/extensions/transformer_engine.py (core_v0.15.0; custom_layers/transformer_engine.py ' +
+        'in core_v0.6.0) TELinear.forward passes is_first_microbatch unless config.disable_parameter_transpose_cache ' +
+        "(default False); schedules.py forward_step calls model.set_is_first_microbatch() on each step's first " +
+        'micro-batch. Transformer Engine caches the quantized weight then: v1.6 module/linear.py ' +
+        'get_fp8_weights_scratchpad keeps weight1_fp8 and weight1_t_fp8; v2.8 module/linear.py ' +
+        'get_weight_workspace(cache_name="weight") into base.py _fp8_workspaces; none when the weight is ' +
+        'already quantized (primary_weights_in_fp8 / QuantizedTensor, fp8_param_gather)',
       moeDispatcher:
         'Megatron-Core megatron/core/transformer/transformer_config.py: moe_token_dispatcher_type ' +
         'default "allgather" (--moe-token-dispatcher-type); Megatron-Bridge recipes ' +
@@ -502,4 +563,25 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
 
 export function frameworkProfile(id: Framework): FrameworkProfile {
   return FRAMEWORK_PROFILES[id];
+}
+
+/** training.fp8ParamGather when the document does not say: the profile's entry for the run's fp8 recipe (stack.ts). */
+export function fp8ParamGatherDefault(framework: Framework, recipe: Fp8Recipe): boolean {
+  return FRAMEWORK_PROFILES[framework].defaults.fp8ParamGather[recipe];
+}
+
+/**
+ * What a stack field reads as when the document leaves it out, as one value (the page's "profile default (…)"):
+ * fp8ParamGather's for the document's fp8 recipe (`fp8Recipe` as written; absent or not a recipe: the profile's).
+ */
+export function stackFieldDefault<K extends keyof StackDefaults>(
+  framework: Framework,
+  key: K,
+  fp8Recipe: unknown,
+): K extends 'fp8ParamGather' ? boolean : StackDefaults[K] {
+  const d = FRAMEWORK_PROFILES[framework].defaults;
+  type Out = K extends 'fp8ParamGather' ? boolean : StackDefaults[K];
+  if (key !== 'fp8ParamGather') return d[key] as Out;
+  const recipe = Object.keys(d.fp8ParamGather).find((r) => r === fp8Recipe) as Fp8Recipe | undefined;
+  return fp8ParamGatherDefault(framework, recipe ?? d.fp8Recipe) as Out;
 }

@@ -63,8 +63,10 @@ export {
   DUALPIPE_MIN_MICRO_BATCHES_PER_STAGE,
   FRAMEWORK_PROFILES,
   type FrameworkCapabilities,
+  fp8ParamGatherDefault,
   frameworkProfile,
   type StackDefaults,
+  stackFieldDefault,
 } from './frameworks.ts';
 export { ARCHITECTURE_FACTS, type ArchitectureFacts, architectureFacts } from './architectures.ts';
 export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';

@@ -79,6 +79,7 @@ describe('the key lists the parser reads from the field table', () => {
     'activationOffloadLayers',
     'attentionKernel',
     'fp8Recipe',
+    'fp8ParamGather',
     'overlap',
     'modelCode',
     'moeDispatcher',

@@ -205,6 +205,7 @@ export const FIELDS = {
   'training.activationOffloadLayers': stack(integer),
   'training.attentionKernel': stack(choice(ATTENTION_KERNELS)),
   'training.fp8Recipe': stack(choice(FP8_RECIPES)),
+  'training.fp8ParamGather': stack({ ...boolean, compareLabel: 'FP8 parameter gather' }),
   'training.overlap': stack(object),
   'training.overlap.tpComm': boolean,
   'training.overlap.dpGrad': boolean,

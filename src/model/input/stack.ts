@@ -2,7 +2,7 @@
 // with a field-named error, each missing one taken from the framework's profile
 // (input/frameworks.ts). An explicit field always wins over the profile.
 
-import { frameworkProfile } from './frameworks.ts';
+import { fp8ParamGatherDefault, frameworkProfile } from './frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
 import { keysUnder } from './schema.ts';
 import {
@@ -75,6 +75,7 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
   const d = frameworkProfile(framework).defaults;
   // torchtitan compiles the loss with the model (frameworks.ts compileCompilesLoss): an unstated loss follows training.compile.
   const compile = r.boolean(t, 'compile', 'training', d.compile);
+  const fp8Recipe = r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe);
   const recomputeLayers = own(t, 'recomputeLayers') == null ? null : r.integer(t, 'recomputeLayers', 'training', 1, 0, MAX_STAGE_LAYERS);
   return {
     framework,
@@ -94,7 +95,8 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
     optimizerStateDtype: r.choice(t, 'optimizerStateDtype', 'training', STATE_DTYPES, d.optimizerStateDtype),
     activationOffloadLayers: r.integer(t, 'activationOffloadLayers', 'training', 0, 0, MAX_STAGE_LAYERS),
     attentionKernel: r.choice(t, 'attentionKernel', 'training', ATTENTION_KERNELS, d.attentionKernel),
-    fp8Recipe: r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe),
+    fp8Recipe,
+    fp8ParamGather: r.boolean(t, 'fp8ParamGather', 'training', fp8ParamGatherDefault(framework, fp8Recipe)),
     overlap: readOverlap(r, t, d.overlap),
     modelCode: r.choice(t, 'modelCode', 'training', MODEL_CODES, d.modelCode),
     moeDispatcher: readDispatcher(r, t, d.moeDispatcher),

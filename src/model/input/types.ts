@@ -193,6 +193,12 @@ export interface StackConfig {
   readonly activationOffloadLayers: number;
   readonly attentionKernel: AttentionKernel;
   readonly fp8Recipe: Fp8Recipe;
+  /**
+   * With fp8/fp4 precision, the primary weights are kept in the low-precision format and gathered in it (Megatron-LM
+   * --fp8-param-gather / --fp4-param-gather, Megatron-Bridge fp8_param_gather / fp4_param_gather): no 16-bit weight
+   * copy beside a cached quantized one (memory/fp8-weight-cache.ts). Absent: the profile's default for the fp8 recipe.
+   */
+  readonly fp8ParamGather: boolean;
   readonly overlap: OverlapConfig;
   readonly modelCode: ModelCode;
   readonly moeDispatcher: MoeDispatcher;

@@ -25,6 +25,7 @@ export {
   stageTotalBytes,
 } from './memory.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
+export { fp8WeightCacheBytes, fp8WeightCacheBytesPerParameter, fp8WeightCacheBytesPerWeight } from './fp8-weight-cache.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';

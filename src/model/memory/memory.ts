@@ -4,6 +4,7 @@
 
 import { ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { deviceTerms, deviceTermsTotal, type DeviceTerms } from './device.ts';
+import { fp8WeightCacheBytes } from './fp8-weight-cache.ts';
 import { denseDataParallel, expertDataParallel, layerGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import { frameworkProfile, microBatchesPerStep } from '../input/index.ts';
 import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
@@ -186,6 +187,11 @@ export interface OtherMemoryTerms {
   readonly allocatorReserve: number;
   /** The part of allocatorReserve that is the eager loss's freed 16-bit logits (activations.ts lossReserveBytes), after the overhead scale. */
   readonly lossReserve: number;
+  /**
+   * Transformer Engine's quantized copies of the linear weights, held the whole step
+   * (fp8-weight-cache.ts): allocated like the model states, so not scaled by the overhead scale.
+   */
+  readonly fp8WeightCache: number;
 }
 
 /**
@@ -272,6 +278,7 @@ export function otherMemoryTermsOf(
   device: DeviceTerms,
   reserveFraction = ALLOCATOR_RESERVE_FRACTION,
   lossReserve = 0,
+  fp8WeightCache = 0,
 ): OtherMemoryTerms {
   const scale = memoryOverheadScale;
   const scaled: DeviceTerms = {
@@ -286,11 +293,12 @@ export function otherMemoryTermsOf(
     unshardedGradients: scale * unshardedGradients,
     allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction, lossReserve),
     lossReserve: scale * lossReserve,
+    fp8WeightCache,
   };
 }
 
 export function otherMemoryTotal(o: OtherMemoryTerms): number {
-  return o.runtime + o.gatheredWeights + o.unshardedGradients + o.allocatorReserve;
+  return o.runtime + o.gatheredWeights + o.unshardedGradients + o.allocatorReserve + o.fp8WeightCache;
 }
 
 /**
@@ -317,6 +325,11 @@ export function stageTotalBytes(
   );
 }
 
+/**
+ * The named parts of "other" of a stage. `allocated`: its model states and activations;
+ * the allocator's reserve covers them and the Transformer Engine weight cache, which is
+ * computed here (fp8-weight-cache.ts).
+ */
 export function otherMemoryTerms(
   c: RunConfig,
   stage: PipelineStage,
@@ -343,14 +356,16 @@ export function otherMemoryTerms(
     p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters, edgeUnitParameters(c, stage)) : 0;
   const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer, 0) : 0;
   const device = deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture);
+  const weightCache = fp8WeightCacheBytes(c, stage);
   return otherMemoryTermsOf(
-    allocated,
+    allocated + weightCache,
     gatheredWeights,
     unshardedGradients,
     c.calibration.memoryOverheadScale,
     device,
     allocatorReserveFraction(c),
     lossReserve,
+    weightCache,
   );
 }
 

@@ -28,7 +28,7 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const other = otherMemoryTerms(c, stage, stageParams, allocated, lossReserve);
-    const otherAllocated = other.gatheredWeights + other.unshardedGradients;
+    const otherAllocated = other.gatheredWeights + other.unshardedGradients + other.fp8WeightCache;
     const total = allocated + otherAllocated;
     const reserved = reservedBytes(total, other);
     return {

@@ -69,6 +69,15 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
   { model: 'gpt3-175b', gpu: 'a100-80gb', gpus: 1024, globalBatch: 1536, seqLen: 2048 },
   { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 512, globalBatch: 1024, seqLen: 8192, training: { precision: 'fp8' } },
   { model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096 },
+  // Megatron fp8 with 16-bit weights: Transformer Engine's weight cache over the layers' dense and expert weights (memory/fp8-weight-cache.ts).
+  {
+    model: 'mixtral-8x7b',
+    gpu: 'h100-sxm',
+    gpus: 64,
+    globalBatch: 256,
+    seqLen: 4096,
+    training: { precision: 'fp8', framework: 'megatron' },
+  },
   // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
   { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
   { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },

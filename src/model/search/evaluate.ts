@@ -13,7 +13,14 @@
 // state combo k.
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
-import { deviceTerms, deviceTermsTotal, gatheredBeyondShardBytes, gradientBytesAtPeak, stageTotalBytes } from '../memory/index.ts';
+import {
+  deviceTerms,
+  deviceTermsTotal,
+  fp8WeightCacheBytesPerParameter,
+  gatheredBeyondShardBytes,
+  gradientBytesAtPeak,
+  stageTotalBytes,
+} from '../memory/index.ts';
 import { calibration, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { expertTensorParallel, isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
@@ -71,6 +78,8 @@ export class LayoutEvaluator {
   /** vocab · hidden: the embedding or output matrix before the tensor-parallel split (memory.ts edgeUnitParameters). */
   private readonly vocabMatrix: number;
   private readonly gradBytes: number;
+  /** Transformer Engine's weight cache per layer weight, by ZeRO stage (memory/fp8-weight-cache.ts). */
+  private readonly weightCacheBytes: readonly number[];
   private readonly memoryScale: number;
   /** What device.ts's terms read of the document: a mixture of experts, the document's expert TP, the GPU's name. */
   private readonly deviceOf: { readonly moe: boolean; readonly etp: number | null; readonly architecture: GpuArchitecture };
@@ -98,6 +107,8 @@ export class LayoutEvaluator {
   private readonly dense: Float64Array;
   private readonly expert: Float64Array;
   private readonly activation: Float64Array;
+  /** Weights of the candidate's transformer layers on one GPU (what the weight cache holds a copy of). */
+  private readonly layerWeights: Float64Array;
   /** The output stage's loss reserve (memory.ts lossReserveBytes), 0 on the others. */
   private readonly lossReserve: Float64Array;
   private readonly gathered: Float64Array;
@@ -120,6 +131,7 @@ export class LayoutEvaluator {
     this.weightBytes = WEIGHT_BYTES[base.training.precision];
     this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
+    this.weightCacheBytes = ([0, 1, 2, 3] as const).map((z) => fp8WeightCacheBytesPerParameter(base, z));
     this.memoryScale = base.calibration.memoryOverheadScale;
     this.freesGradients = frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
     this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
@@ -134,6 +146,7 @@ export class LayoutEvaluator {
     this.dense = new Float64Array(n);
     this.expert = new Float64Array(n);
     this.activation = new Float64Array(n);
+    this.layerWeights = new Float64Array(n);
     this.lossReserve = new Float64Array(n);
     this.gathered = new Float64Array(n);
     this.unsharded = new Float64Array(n);
@@ -306,6 +319,7 @@ export class LayoutEvaluator {
       const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
       this.dense[c] = d;
       this.expert[c] = e;
+      this.layerWeights[c] = nd * denseBig + nm * moeBig;
       this.work[c] = nd * time.dense + nm * moeWork + (output ? time.output : 0);
       const x = microBatchesInFlight(shape, stages.stageIndex[c] ?? 0, m);
       const b = this.sequences;
@@ -371,6 +385,7 @@ export class LayoutEvaluator {
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
     const gradDense = this.gradientsFreed ? (grid.gradBytesPerDense[k] ?? 0) : 0;
     const gradExpert = this.gradientsFreed ? (grid.gradBytesPerExpert[k] ?? 0) : 0;
+    const weightCache = this.weightCacheBytes[zero] ?? 0;
     let most = 0;
     for (let c = 0; c < this.count; c++) {
       const grads = gradDense * (this.dense[c] ?? 0) + gradExpert * (this.expert[c] ?? 0);
@@ -380,7 +395,8 @@ export class LayoutEvaluator {
         perExpert * (this.expert[c] ?? 0) -
         grads +
         activation +
-        gradientBytesAtPeak(grads, activation, this.gradientsFreed);
+        gradientBytesAtPeak(grads, activation, this.gradientsFreed) +
+        weightCache * (this.layerWeights[c] ?? 0);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
       const total = stageTotalBytes(

@@ -67,6 +67,19 @@ const STACK_FIELDS: readonly StackField[] = [
     help: { label: 'FP8 recipe', explain: 'How fp8 tensors are scaled (with fp8/fp4 precision).' },
   },
   {
+    key: 'fp8ParamGather',
+    choices: [false, true],
+    labels: { false: 'off', true: 'on' },
+    help: {
+      label: 'FP8 parameter gather',
+      explain:
+        'With fp8/fp4: the weights are kept in fp8 (or fp4) and gathered so. Off, Transformer Engine keeps a quantized copy of ' +
+        'each layer weight (with its transpose on Hopper) beside the 16-bit one for the whole step: about 2 bytes more per weight.',
+      source:
+        'Megatron-LM --fp8-param-gather / --fp4-param-gather; Megatron-Bridge mixed_precision.py fp8_param_gather (src/model/memory/fp8-weight-cache.ts)',
+    },
+  },
+  {
     key: 'modelCode',
     choices: MODEL_CODES,
     labels: { fused: 'fused', transformers: 'HF transformers' },

@@ -1,7 +1,7 @@
 // One stack field's select: "profile default (value)", which leaves the field out of the
 // document, or an explicit value, which wins over the profile (interchange "The software stack").
 
-import { FRAMEWORK_PROFILES, type StackDefaults } from '../../model/input/index.ts';
+import { stackFieldDefault, type StackDefaults } from '../../model/input/index.ts';
 import type { Framework } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
@@ -26,7 +26,8 @@ export function StackFieldControl({ field, framework }: { field: StackField; fra
   const store = usePlannerStore();
   const path: FieldPath = ['training', field.key];
   const value = usePlanner((s) => getAt(s.document, path));
-  const profileValue = FRAMEWORK_PROFILES[framework].defaults[field.key];
+  const recipe = usePlanner((s) => getAt(s.document, ['training', 'fp8Recipe']));
+  const profileValue = stackFieldDefault(framework, field.key, recipe);
   const profileText = Array.isArray(profileValue) ? profileValue.join(', ') : String(profileValue);
   const shownDefault = label(field, profileText);
   const current = field.choices.find((c) => c === value);

@@ -1,0 +1,87 @@
+// Transformer Engine's quantized weight cache: with fp8/fp4 compute and 16-bit primary
+// weights, a framework that passes `is_first_microbatch` to TE's modules (Megatron-Core's
+// TE wrappers, megatron/core/extensions/transformer_engine.py: unless
+// disable_parameter_transpose_cache) has TE quantize each linear weight on the step's first
+// micro-batch and keep the quantized copy for the others (TE v1.6 module/linear.py
+// weight1_fp8 / weight1_t_fp8; v2.8 get_weight_workspace(cache_name="weight") into
+// base.py _fp8_workspaces). The copy is a module attribute: it stays allocated between
+// steps, so the whole step holds it beside the 16-bit weight. With fp8_param_gather the
+// primary weights are quantized already (TE returns them as they are) and nothing is added
+// over the 2 bytes per weight memory.ts counts: 1 byte of fp8 data and 1 of its transpose.
+
+import {
+  architectureFacts,
+  frameworkProfile,
+  type Fp8Recipe,
+  type GpuArchitecture,
+  type RunConfig,
+  type ZeroStage,
+} from '../input/index.ts';
+import { layerGpuParameters, type PipelineStage } from '../structure/index.ts';
+
+/** One fp8 element (E4M3 / E5M2). */
+const FP8_BYTES = 1;
+/** One NVFP4 element: E2M1, two per byte. */
+const FP4_BYTES = 0.5;
+/**
+ * MXFP8: one E8M0 scale per 32 elements (Transformer Engine v2.8 pytorch/constants.py MXFP8_BLOCK_SCALING_SIZE), along the
+ * rows for the forward GEMM and along the columns for the backward one (tensor/mxfp8_tensor.py rowwise and columnwise data).
+ */
+const MXFP8_SCALE_BYTES_PER_ELEMENT = 1 / 32;
+/** NVFP4: one E4M3 scale per 16 elements in each direction (constants.py NVFP4_BLOCK_SCALING_SIZE; tensor/nvfp4_tensor.py). */
+const NVFP4_SCALE_BYTES_PER_ELEMENT = 1 / 16;
+/** Blockwise fp8: one fp32 scale per 128 × 128 weight block in each direction (tensor/float8_blockwise_tensor.py, 2D weight blocks). */
+const BLOCKWISE_SCALE_BYTES_PER_ELEMENT = 4 / (128 * 128);
+
+/**
+ * Bytes the cache holds per weight of a linear layer, by recipe. Per-tensor fp8 (delayed,
+ * tensorwise): the fp8 data, and on GPUs whose fp8 GEMMs run only the TN layout its
+ * transpose (architectures.ts fp8TransposeCopy). MXFP8, blockwise and NVFP4 scale along
+ * one direction, so the backward GEMM needs a column-wise copy of its own on every GPU.
+ */
+export function fp8WeightCacheBytesPerWeight(recipe: Fp8Recipe, architecture: GpuArchitecture): number {
+  switch (recipe) {
+    case 'mxfp8':
+      return 2 * (FP8_BYTES + MXFP8_SCALE_BYTES_PER_ELEMENT);
+    case 'nvfp4':
+      return 2 * (FP4_BYTES + NVFP4_SCALE_BYTES_PER_ELEMENT);
+    case 'blockwise':
+      return 2 * (FP8_BYTES + BLOCKWISE_SCALE_BYTES_PER_ELEMENT);
+    default:
+      return FP8_BYTES * (architectureFacts(architecture).fp8TransposeCopy ? 2 : 1);
+  }
+}
+
+/**
+ * Cache bytes per transformer-layer weight on one GPU, 0 where no cache is held: 16-bit
+ * compute; a framework that does not pass is_first_microbatch (frameworks.ts
+ * teFp8WeightCache); weights gathered in low precision (training.fp8ParamGather, which
+ * Megatron runs only under the distributed optimizer: arguments.py "--fp8-param-gather only
+ * supported with distributed optimizer", so not at ZeRO 0); ZeRO-3 (Megatron-FSDP gathers
+ * each unit's weights and frees them, its keep_fp8_transpose_cache off by default); and a
+ * fine-tune, whose frozen base memory/adapter.ts counts apart.
+ */
+export function fp8WeightCacheBytesPerParameter(c: RunConfig, zero: ZeroStage = c.parallel.zero): number {
+  const t = c.training;
+  if (t.precision !== 'fp8' && t.precision !== 'fp4') return 0;
+  if (!frameworkProfile(c.stack.framework).mechanisms.teFp8WeightCache || t.adapter) return 0;
+  if (zero >= 3 || (c.stack.fp8ParamGather && zero >= 1)) return 0;
+  return fp8WeightCacheBytesPerWeight(c.stack.fp8Recipe, c.cluster.gpu.architecture);
+}
+
+/**
+ * The cache on one GPU of a stage, bytes: the per-weight bytes over the weights of the
+ * stage's transformer layers (their norms, a few thousand weights a layer, counted with
+ * them). The embedding and the output layer are not Transformer Engine modules in
+ * Megatron-Core (VocabParallelEmbedding, ColumnParallelLinear) and run in 16 bits.
+ */
+export function fp8WeightCacheBytes(c: RunConfig, stage: PipelineStage): number {
+  const perWeight = fp8WeightCacheBytesPerParameter(c);
+  if (perWeight === 0) return 0;
+  let weights = 0;
+  for (const i of stage.layers) {
+    const layer = layerGpuParameters(c.model, i, c.parallel);
+    weights += layer.dense + layer.expert;
+  }
+  return perWeight * weights;
+}
