@@ -12,7 +12,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
     rows: 426
   },
   memory: {
-    lowerError: -0.2501363126933574,
+    lowerError: -0.22903929146130875,
     upperError: 0.38016586158254917,
     rows: 62
   }
