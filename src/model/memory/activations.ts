@@ -180,8 +180,10 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),
       // Every token goes to topK experts: the permuted copies are the expert inputs. The routing
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
-      // torchtitan's score_before_experts), so the combine keeps no expert outputs. Under
-      // expert tensor parallelism the copies are gathered over the etp ranks first.
+      // core_v0.13.0 moe/experts.py activation_func_with_probs; torchtitan's score_before_experts),
+      // so the combine keeps no expert outputs. Earlier Megatron-Core releases multiply the
+      // unpermuted outputs by the probabilities and save them (docs/methodology.md, issue 34).
+      // Under expert tensor parallelism the copies are gathered over the etp ranks first.
       saved('experts.dispatched', w * m.hidden * topK * (s.expertTp ?? 1), 'tensor', 'kept', ['moe']),
       ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
     );
