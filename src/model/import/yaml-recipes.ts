@@ -177,6 +177,8 @@ export function readNemo(d: Draft, value: Obj, gpusGiven: boolean): void {
   if (optim['overlap_param_sync'] === true) push({ name: '--overlap-param-gather', values: [] });
   const precision = String(trainer['precision'] ?? '');
   if (model['fp8'] === true) push({ name: '--fp8-format', values: [model['fp8_e4m3'] === true ? 'e4m3' : 'hybrid'] });
+  // NeMo 1's fp8_params (megatron_base_model.py, default False) keeps the weights in fp8: Megatron-LM's --fp8-param-gather.
+  if (model['fp8'] === true && model['fp8_params'] === true) push({ name: '--fp8-param-gather', values: [] });
   if (/bf16/.test(precision)) push({ name: '--bf16', values: [] });
   else if (/^16|fp16/.test(precision)) push({ name: '--fp16', values: [] });
   const steps = trainer['max_steps'];

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseDocument, type RunConfig } from '../input/index.ts';
 import { launchFileForDocument } from '../export/index.ts';
@@ -114,5 +115,17 @@ describe('training.fp8ParamGather: default by recipe, launch flag both ways', ()
     expect(back(on)).toBe(true);
     // Megatron-LM's own default is off: a tensorwise command line without the flag imports as off.
     expect(back(off.replace('--fp8-recipe delayed', '--fp8-recipe tensorwise'))).toBe(false);
+  });
+
+  it("a NeMo launcher YAML's fp8_params (NeMo 1) reads as on; without it, off", () => {
+    const yaml = readFileSync(new URL('../../../scripts/fixtures/import/yaml/nemo_launcher_llama2_7b.yaml', import.meta.url), 'utf8');
+    const fp8 = yaml.replace('  fp8: False #', '  fp8: True #');
+    const gather = (text: string) => {
+      const imported = importLaunchFile(text, { gpu: 'h100-sxm' });
+      if (!imported.ok) throw new Error(imported.errors.join('; '));
+      return (imported.document['training'] as Record<string, unknown>)['fp8ParamGather'];
+    };
+    expect(gather(fp8.replace('  fp8_margin: 0', '  fp8_params: True\n  fp8_margin: 0'))).toBe(true);
+    expect(gather(fp8)).toBe(false);
   });
 });
