@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDocument, type RunConfig } from '../input/index.ts';
+import { parseDocument, stackFieldDefault, type RunConfig } from '../input/index.ts';
 import { launchFileForDocument } from '../export/index.ts';
 import { importLaunchFile } from '../import/index.ts';
 import { fp8WeightCacheBytesPerWeight } from './fp8-weight-cache.ts';
@@ -88,6 +88,14 @@ describe('training.fp8ParamGather: default by recipe, launch flag both ways', ()
     expect(config(doc({ fp8Recipe: 'mxfp8' })).stack.fp8ParamGather).toBe(true);
     expect(config(doc({ fp8Recipe: 'blockwise' })).stack.fp8ParamGather).toBe(false);
     expect(config(doc({ fp8Recipe: 'tensorwise', fp8ParamGather: false })).stack.fp8ParamGather).toBe(false);
+  });
+
+  it("the page's profile default reads the document's recipe (absent or unknown: the profile's own, delayed)", () => {
+    expect(stackFieldDefault('megatron', 'fp8ParamGather', 'tensorwise')).toBe(true);
+    expect(stackFieldDefault('megatron', 'fp8ParamGather', undefined)).toBe(false);
+    expect(stackFieldDefault('megatron', 'fp8ParamGather', 'no-such-recipe')).toBe(false);
+    expect(stackFieldDefault('torchtitan', 'fp8ParamGather', 'tensorwise')).toBe(false);
+    expect(stackFieldDefault('megatron', 'loss', 'tensorwise')).toBe('fused');
   });
 
   it('refuses a value that is not a boolean, naming the field', () => {
