@@ -18,7 +18,7 @@ import {
 } from '../calibration.ts';
 import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import { deepEpTransferSeconds, routedCopiesPerToken } from './moe-time.ts';
+import { deepEpTransferSeconds, moeDispatchReplicas, routedCopiesPerToken } from './moe-time.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -196,7 +196,8 @@ function tokensPerRank(c: RunConfig): number {
  * while shared experts are tensor-parallel like a dense MLP.
  */
 function tensorParallel(c: RunConfig, layersOnStage: number, moeLayers: number, link: Link): Part {
-  const sharedExpertPairs = c.model.moe && c.model.moe.sharedExperts > 0 ? 1 : 0;
+  // torchtitan gathers the whole MoE module's input and reduce-scatters its output once, shared experts inside (moeDispatchReplicas).
+  const sharedExpertPairs = (c.model.moe && c.model.moe.sharedExperts > 0) || c.stack.framework === 'torchtitan' ? 1 : 0;
   const perForward = 2 * (layersOnStage - moeLayers) + (1 + sharedExpertPairs) * moeLayers;
   const bufferBytes = tokensPerRank(c) * c.model.hidden * ACTIVATION_BYTES[c.training.precision];
   return times(perForward * (forwardPasses(c) + 1), allReduce(bufferBytes, c.parallel.tp, link));
@@ -263,7 +264,8 @@ function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: numbe
 function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<typeof parallelGroups>): Part {
   const moe = c.model.moe;
   if (!moe || moeLayers <= 0) return NONE;
-  const tokens = tokensPerRank(c) / c.parallel.tp;
+  const replicas = moeDispatchReplicas(c);
+  const tokens = (tokensPerRank(c) / c.parallel.tp) * replicas;
   const sixteenBitBytes = ACTIVATION_BYTES[c.training.precision];
   const epLink = groupLink(c.cluster, groups.ep, 'direct');
   const sixteenBit = dispatchOnce(c, moe, tokens, sixteenBitBytes, groups.ep, epLink);
@@ -273,7 +275,7 @@ function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<type
   const etp = groups.etp.ranks;
   const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
   const etpLink = groupLink(c.cluster, groups.etp, 'ring');
-  const etpPair = etp > 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
+  const etpPair = etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
   // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both, in 16-bit.
   const forward = plus(plus(dispatch, sixteenBit), etpPair);
   return times(moeLayers, plus(times(forwardPasses(c), forward), plus(times(2, sixteenBit), etpPair)));

@@ -8,7 +8,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   upperQuantile: 0.95,
   throughput: {
     lowerError: -0.14483805038611258,
-    upperError: 0.26123009304543277,
+    upperError: 0.2596970762284043,
     rows: 426
   },
   memory: {
