@@ -219,9 +219,6 @@ function contextParallel(c: RunConfig, layersOnStage: number, link: Link): Part 
   return times(layersOnStage * ringSendsPerLayer, pointToPoint(blockBytes, link));
 }
 
-/** Bytes of one token element dispatched in fp8 (plus per-block scales, under 1 %). */
-const FP8_DISPATCH_BYTES = 1;
-
 /** Nodes an expert-parallel group spans (1 when it stays in one NVLink domain). */
 function nodesSpanned(c: RunConfig, group: RankGroup): number {
   return groupSpansNodes(c.cluster, group) ? Math.ceil((group.ranks * group.stride) / c.cluster.gpusPerNode) : 1;
@@ -260,6 +257,17 @@ function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: numbe
  * receives are all-gathered over its etp group before the experts and reduce-scattered
  * after (Megatron-Core token_dispatcher.py, gather/reduce-scatter over the expert
  * tensor-parallel group), forward and backward.
+ * Tokens travel in 16-bit under fp8/fp4 recipes too. DeepSeek-V3 does (arXiv 2412.19437, section
+ * 3.3.2), but none of the frameworks the document names: Megatron-Core @d98e8a64 sends the
+ * 16-bit hidden states through every dispatcher under fp8/fp4 recipes — the all-to-all
+ * dispatcher exchanges the permuted bf16 tokens (token_dispatcher.py
+ * MoEAlltoAllTokenDispatcher.token_dispatch), DeepEP's fused_dispatch is given the bf16
+ * hidden_states (fused_a2a.py, fp8_dispatch only for DeepEP's own low-latency mode, unused),
+ * HybridEP hard-codes `fp8_dispatch = False  # Currently, we do not support fp8 dispatch`
+ * (fused_a2a.py), and fp8 on the wire exists only for the 'ncclep' flex backend with
+ * moe_dispatch_fwd_dtype 'mxfp8' (transformer_config.py, default 'bf16'); torchtitan's
+ * all_to_all_single_autograd moves the bf16 routed input (distributed/expert_parallel.py
+ * @f3748d8e9), torchao casting inside the grouped GEMM.
  */
 function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<typeof parallelGroups>): Part {
   const moe = c.model.moe;
@@ -269,15 +277,12 @@ function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<type
   const sixteenBitBytes = ACTIVATION_BYTES[c.training.precision];
   const epLink = groupLink(c.cluster, groups.ep, 'direct');
   const sixteenBit = dispatchOnce(c, moe, tokens, sixteenBitBytes, groups.ep, epLink);
-  // fp8/fp4 recipes dispatch tokens in fp8 and combine in bf16 (DeepSeek-V3 report, arXiv 2412.19437, section 3.3.2; DeepEP).
-  const lowPrecisionDispatch = c.training.precision === 'fp8' || c.training.precision === 'fp4';
-  const dispatch = lowPrecisionDispatch ? dispatchOnce(c, moe, tokens, FP8_DISPATCH_BYTES, groups.ep, epLink) : sixteenBit;
   const etp = groups.etp.ranks;
   const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
   const etpLink = groupLink(c.cluster, groups.etp, 'ring');
   const etpPair = etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
-  // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both, in 16-bit.
-  const forward = plus(plus(dispatch, sixteenBit), etpPair);
+  // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both; all in 16-bit.
+  const forward = plus(times(2, sixteenBit), etpPair);
   return times(moeLayers, plus(times(forwardPasses(c), forward), plus(times(2, sixteenBit), etpPair)));
 }
 

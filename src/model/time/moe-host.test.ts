@@ -41,10 +41,10 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
   it('all-to-all, no graphs: 8 attention + 12 router before the sync; 19 dispatch + 2 + 2 × 8 experts + the NCCL peer calls after it', () => {
     // 128 experts over EP 16: 8 local experts; three all_to_all_single exchanges of one ncclSend and one ncclRecv per each of 16 peers.
     const c = qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' });
-    expect(alltoallPeerCalls(c)).toBeCloseTo(3 * 2 * 16 * MOE_TIME.nativeCallOpShare, 12);
+    expect(alltoallPeerCalls(c)).toBeCloseTo(3 * 2 * 16 * MOE_TIME.ncclPeerCallOpShare, 12);
     const ops = moeEagerOps(c, 0);
     expect(ops.beforeSync).toBe(20);
-    expect(ops.afterSync).toBeCloseTo(19 + 2 + 16 + 96 * MOE_TIME.nativeCallOpShare, 12);
+    expect(ops.afterSync).toBeCloseTo(19 + 2 + 16 + 96 * MOE_TIME.ncclPeerCallOpShare, 12);
   });
   it('HybridEP exchanges in fused kernels (no peer calls); per-module graphs capture attention and router', () => {
     const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'partial' });
@@ -53,7 +53,7 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
   });
   it('capacity-padded all-to-all skips the split sizes and their device-to-host copies: 19 − 10 dispatch operators', () => {
     const ops = moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' }, { capacityFactor: 1 }), 0);
-    expect(ops.afterSync).toBeCloseTo(9 + 2 + 16 + 96 * MOE_TIME.nativeCallOpShare, 12);
+    expect(ops.afterSync).toBeCloseTo(9 + 2 + 16 + 96 * MOE_TIME.ncclPeerCallOpShare, 12);
   });
   it('whole-iteration graphs issue nothing eagerly', () => {
     expect(moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'full' }), 0)).toEqual({ beforeSync: 0, afterSync: 0 });

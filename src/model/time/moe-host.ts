@@ -146,12 +146,12 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
  * the expert output in combine (token_dispatcher.py token_dispatch, token_combine), as does
  * torchtitan's (distributed/expert_parallel.py all_to_all_single_autograd for tokens,
  * output): 3 exchanges × 2 calls × ep peers per layer forward, each counted as
- * MOE_TIME.nativeCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
+ * MOE_TIME.ncclPeerCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
  * kernel each way.
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
-  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.nativeCallOpShare;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.ncclPeerCallOpShare;
 }
 
 /** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
