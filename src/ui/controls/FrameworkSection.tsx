@@ -14,9 +14,9 @@ import {
   STATE_DTYPES,
 } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
-import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { usePlanner } from '../../state/react.ts';
 import type { Help } from '../help.ts';
-import { SelectField, controlId } from './fields.tsx';
+import { FieldSelect } from './fields.tsx';
 import { MoeStackFields } from './MoeStackFields.tsx';
 import { Section } from './Section.tsx';
 import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
@@ -87,22 +87,15 @@ const STACK_FIELDS: readonly StackField[] = [
 ];
 
 export function FrameworkSection() {
-  const store = usePlannerStore();
   const raw = usePlanner((s) => getAt(s.document, ['training', 'framework']));
   const framework = FRAMEWORKS.find((f) => f === raw) ?? 'generic';
   const path: FieldPath = ['training', 'framework'];
   const options: { value: string; label: string }[] = FRAMEWORKS.map((f) => ({ value: f, label: FRAMEWORK_PROFILES[f].label }));
   if (raw !== undefined && FRAMEWORKS.every((f) => f !== raw)) options.push({ value: String(raw), label: `${String(raw)} (not valid)` });
+  const write = (v: string) => (v === 'generic' ? undefined : v);
   return (
     <Section title="Software stack" id="stack">
-      <SelectField
-        id={controlId(path)}
-        help={HELP_FRAMEWORK}
-        value={raw === undefined ? 'generic' : String(raw)}
-        options={options}
-        errorPath={path}
-        onChange={(v) => store.getState().setField(path, v === 'generic' ? undefined : v)}
-      />
+      <FieldSelect path={path} help={HELP_FRAMEWORK} value={raw === undefined ? 'generic' : String(raw)} options={options} write={write} />
       <div className="grid grid-cols-[repeat(auto-fill,minmax(min(100%,17rem),1fr))] gap-3">
         {STACK_FIELDS.map((field) => (
           <StackFieldControl key={field.key} field={field} framework={framework} />
