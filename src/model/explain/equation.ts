@@ -30,16 +30,19 @@ export interface Quantity {
 
 export type Operator = '+' | '−' | '×' | '÷';
 
-/** result = operands joined by operators (× and ÷ before + and −). No operands: the engine's inventory gives the value. */
+/**
+ * result = operands joined by operators (× and ÷ before + and −). No operands: the engine's inventory gives the value.
+ * Fields in the order equation() takes them.
+ */
 export interface Equation {
   /** Stable key of the line (a memory part, a time part, …). */
   readonly id: string;
   readonly result: Quantity;
   /** The right-hand side in words, e.g. "bytes per weight × weights on this GPU". */
   readonly formula: string;
+  readonly source: string | null;
   readonly operands: readonly Quantity[];
   readonly operators: readonly Operator[];
-  readonly source: string | null;
 }
 
 export const EXPLAINED_FIGURES = [
@@ -95,5 +98,10 @@ export function equation(
 ): Equation {
   const operands = parts.filter((p): p is Quantity => typeof p !== 'string');
   const operators = parts.filter((p): p is Operator => typeof p === 'string');
-  return { id, result, formula, operands, operators, source };
+  return { id, result, formula, source, operands, operators };
+}
+
+/** q₁ op q₂ op … op qₙ: quantities joined by one operator, as equation's parts (a sum, a product, a chain of quotients). */
+export function joined(op: Operator, ...quantities: readonly Quantity[]): (Quantity | Operator)[] {
+  return quantities.flatMap((q, i): (Quantity | Operator)[] => (i === 0 ? [q] : [op, q]));
 }

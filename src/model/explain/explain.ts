@@ -7,7 +7,7 @@ import { peakFlopsPerSecond } from '../time/index.ts';
 import { explainMemory } from './memory.ts';
 import { moeStepNotes } from './moe.ts';
 import { microBatchesPerStep } from '../input/index.ts';
-import { equation, type Equation, type ExplainedFigure, type Explanation, type Operator, type Quantity } from './equation.ts';
+import { equation, joined, type Equation, type ExplainedFigure, type Explanation, type Quantity, type QuantityUnit } from './equation.ts';
 import type { EstimateOutput, RunConfig, TimePart } from '../input/index.ts';
 import type { UncertaintyTable } from '../validation/index.ts';
 import { SECONDS_PER_DAY } from '../input/index.ts';
@@ -30,15 +30,25 @@ const TIME_PART_NAMES: Readonly<Record<TimePart, string>> = {
 
 type Throughput = NonNullable<EstimateOutput['throughput']>;
 
+/** The quantities more than one explanation shows, each named once. */
+function sharedQuantities(c: RunConfig, t: Throughput) {
+  const quantity = (name: string, value: number, unit: QuantityUnit): Quantity => ({ name, value, unit });
+  return {
+    stepTime: quantity('step time', t.stepSeconds, 'seconds'),
+    tokensPerSecond: quantity('tokens per second', t.tokensPerSecond, 'tokens-per-second'),
+    bubbleTime: quantity('bubble time', t.breakdown.bubble, 'seconds'),
+    globalBatch: quantity('global batch', c.training.globalBatch, 'sequences'),
+    gpus: quantity('GPUs', c.cluster.gpus, 'gpus'),
+  };
+}
+
 function stepTime(c: RunConfig, t: Throughput): Explanation {
-  const parts: (Quantity | Operator)[] = [];
-  for (const part of STEP_SUM_ORDER) {
-    const value = t.breakdown[part];
-    // A zero term adds nothing to the sum: left out so the line stays readable.
-    if (value === 0) continue;
-    if (parts.length > 0) parts.push('+');
-    parts.push({ name: TIME_PART_NAMES[part], value, unit: 'seconds' });
-  }
+  // A zero term adds nothing to the sum: left out so the line stays readable.
+  const parts = STEP_SUM_ORDER.filter((part) => t.breakdown[part] !== 0).map((part): Quantity => ({
+    name: TIME_PART_NAMES[part],
+    value: t.breakdown[part],
+    unit: 'seconds',
+  }));
   return {
     figure: 'step-time',
     title: 'Step time',
@@ -49,10 +59,10 @@ function stepTime(c: RunConfig, t: Throughput): Explanation {
     equations: [
       equation(
         'step',
-        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+        sharedQuantities(c, t).stepTime,
         'sum of the parts of the step that are not hidden',
         'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2; exposed communication and overlap: model-reference.md, "Time"',
-        ...parts,
+        ...joined('+', ...parts),
       ),
     ],
     notes: ['Zero terms are left out. The step-time chart draws the same parts.', ...moeStepNotes(c)],
@@ -60,6 +70,7 @@ function stepTime(c: RunConfig, t: Throughput): Explanation {
 }
 
 function tokensPerSecond(c: RunConfig, t: Throughput): Explanation {
+  const q = sharedQuantities(c, t);
   return {
     figure: 'tokens-per-second',
     title: 'Throughput',
@@ -67,14 +78,14 @@ function tokensPerSecond(c: RunConfig, t: Throughput): Explanation {
     equations: [
       equation(
         'tokens-per-second',
-        { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' },
+        q.tokensPerSecond,
         'global batch × sequence length ÷ step time',
         'Tokens per step = global batch × sequence length (interchange training.globalBatch, training.seqLen)',
-        { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' },
+        q.globalBatch,
         '×',
         { name: 'sequence length', value: c.training.seqLen, unit: 'tokens' },
         '÷',
-        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+        q.stepTime,
       ),
     ],
     notes: [],
@@ -82,6 +93,7 @@ function tokensPerSecond(c: RunConfig, t: Throughput): Explanation {
 }
 
 function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
+  const q = sharedQuantities(c, t);
   const peak = peakFlopsPerSecond(c.cluster.gpu, c.training.precision);
   return {
     figure: 'mfu',
@@ -95,13 +107,11 @@ function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
         { name: 'MFU', value: t.mfu, unit: 'fraction' },
         'model FLOPs per step ÷ step time ÷ GPUs ÷ peak FLOP/s per GPU',
         'Korthikanti et al. 2022 (arXiv 2205.05198) §6; model FLOPs per Narayanan et al. 2021 §5.1 (2 FLOPs per multiply-add, backward = 2 × forward)',
-        { name: 'model FLOPs per step', value: output.flops.modelPerStep, unit: 'flop' },
-        '÷',
-        { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
-        '÷',
-        { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' },
-        '÷',
-        { name: `dense ${c.training.precision} peak`, value: peak, unit: 'flop-per-second' },
+        ...joined('÷', { name: 'model FLOPs per step', value: output.flops.modelPerStep, unit: 'flop' }, q.stepTime, q.gpus, {
+          name: `dense ${c.training.precision} peak`,
+          value: peak,
+          unit: 'flop-per-second',
+        }),
       ),
     ],
     notes: [],
@@ -112,6 +122,7 @@ function mfu(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
 const SCHEDULED_PARTS: readonly TimePart[] = ['compute', 'recompute', 'tp', 'cp', 'ep', 'pp'];
 
 function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation {
+  const q = sharedQuantities(c, t);
   const microBatches = microBatchesPerStep(c.training, c.parallel);
   const equations: Equation[] = [
     equation(
@@ -119,26 +130,24 @@ function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanatio
       { name: 'pipeline bubble', value: t.bubbleFraction, unit: 'fraction' },
       'bubble time ÷ step time',
       'The step-time breakdown\'s "pipeline bubble" part over the step (src/model/time/step.ts)',
-      { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
-      '÷',
-      { name: 'step time', value: t.stepSeconds, unit: 'seconds' },
+      ...joined('÷', q.bubbleTime, q.stepTime),
     ),
   ];
   const timeline = output.timeline;
   if (timeline && t.breakdown.bubble > 0) {
     // bubble time = makespan − the critical stage's own work (step.ts); shown only where it is not clamped at zero.
-    const parts: (Quantity | Operator)[] = [{ name: 'simulated makespan', value: timeline.makespanSeconds, unit: 'seconds' }];
-    for (const part of SCHEDULED_PARTS) {
-      if (t.breakdown[part] === 0) continue;
-      parts.push('−', { name: TIME_PART_NAMES[part], value: t.breakdown[part], unit: 'seconds' });
-    }
+    const work = SCHEDULED_PARTS.filter((part) => t.breakdown[part] !== 0).map((part): Quantity => ({
+      name: TIME_PART_NAMES[part],
+      value: t.breakdown[part],
+      unit: 'seconds',
+    }));
     equations.push(
       equation(
         'bubble-time',
-        { name: 'bubble time', value: t.breakdown.bubble, unit: 'seconds' },
+        q.bubbleTime,
         "makespan of the simulated schedule − the critical stage's work in it",
         'Pipeline schedule simulated per Narayanan et al. 2021 (arXiv 2104.04473) §2.2 (src/model/schedule/)',
-        ...parts,
+        ...joined('−', { name: 'simulated makespan', value: timeline.makespanSeconds, unit: 'seconds' }, ...work),
       ),
     );
   }
@@ -148,11 +157,12 @@ function bubble(c: RunConfig, output: EstimateOutput, t: Throughput): Explanatio
       { name: 'micro-batches per step (m)', value: microBatches, unit: 'count' },
       'global batch ÷ micro-batch ÷ DP',
       'Narayanan et al. 2021 §2.2',
-      { name: 'global batch', value: c.training.globalBatch, unit: 'sequences' },
-      '÷',
-      { name: 'micro-batch', value: c.training.microBatch, unit: 'sequences' },
-      '÷',
-      { name: 'DP', value: c.parallel.dp, unit: 'count' },
+      ...joined(
+        '÷',
+        q.globalBatch,
+        { name: 'micro-batch', value: c.training.microBatch, unit: 'sequences' },
+        { name: 'DP', value: c.parallel.dp, unit: 'count' },
+      ),
     ),
   );
   return {
@@ -183,13 +193,13 @@ function trainingDays(c: RunConfig, output: EstimateOutput, t: Throughput): Expl
         { name: 'training time', value: output.time.days, unit: 'days' },
         'token budget ÷ tokens per second ÷ goodput ÷ seconds per day',
         'Goodput with the Young 1974 / Daly 2006 checkpoint interval (src/model/reliability.ts)',
-        { name: 'token budget', value: c.training.tokens, unit: 'tokens' },
-        '÷',
-        { name: 'tokens per second', value: t.tokensPerSecond, unit: 'tokens-per-second' },
-        '÷',
-        { name: 'goodput', value: output.reliability.goodput, unit: 'fraction' },
-        '÷',
-        { name: 'seconds per day', value: SECONDS_PER_DAY, unit: 'seconds-per-day' },
+        ...joined(
+          '÷',
+          { name: 'token budget', value: c.training.tokens, unit: 'tokens' },
+          sharedQuantities(c, t).tokensPerSecond,
+          { name: 'goodput', value: output.reliability.goodput, unit: 'fraction' },
+          { name: 'seconds per day', value: SECONDS_PER_DAY, unit: 'seconds-per-day' },
+        ),
       ),
     ],
     notes: [],
@@ -198,8 +208,9 @@ function trainingDays(c: RunConfig, output: EstimateOutput, t: Throughput): Expl
 
 const HOURS_PER_DAY = 24;
 
-function costUsd(c: RunConfig, output: EstimateOutput): Explanation | null {
+function costUsd(c: RunConfig, output: EstimateOutput, t: Throughput): Explanation | null {
   if (!output.time || !output.cost) return null;
+  const gpuHours: Quantity = { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' };
   return {
     figure: 'cost-usd',
     title: 'Cost',
@@ -207,14 +218,15 @@ function costUsd(c: RunConfig, output: EstimateOutput): Explanation | null {
     equations: [
       equation(
         'gpu-hours',
-        { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' },
+        gpuHours,
         'GPUs × training days × 24 h',
         'Training time × cluster size',
-        { name: 'GPUs', value: c.cluster.gpus, unit: 'gpus' },
-        '×',
-        { name: 'training time', value: output.time.days, unit: 'days' },
-        '×',
-        { name: 'hours per day', value: HOURS_PER_DAY, unit: 'hours-per-day' },
+        ...joined(
+          '×',
+          sharedQuantities(c, t).gpus,
+          { name: 'training time', value: output.time.days, unit: 'days' },
+          { name: 'hours per day', value: HOURS_PER_DAY, unit: 'hours-per-day' },
+        ),
       ),
       equation(
         'usd',
@@ -222,9 +234,7 @@ function costUsd(c: RunConfig, output: EstimateOutput): Explanation | null {
         'GPU-hours × price per GPU-hour',
         // The source in the user's words (issue 22, item 11), not the document's field name.
         "Your price per GPU-hour (Price, $/GPU-h); left empty, the GPU preset's own price",
-        { name: 'GPU-hours', value: output.time.gpuHours, unit: 'gpu-hours' },
-        '×',
-        { name: 'price per GPU-hour', value: c.cost.usdPerGpuHour, unit: 'usd-per-gpu-hour' },
+        ...joined('×', gpuHours, { name: 'price per GPU-hour', value: c.cost.usdPerGpuHour, unit: 'usd-per-gpu-hour' }),
       ),
     ],
     notes: [],
@@ -254,6 +264,6 @@ export function explainFigure(
     case 'training-days':
       return trainingDays(config, output, t);
     case 'cost-usd':
-      return costUsd(config, output);
+      return costUsd(config, output, t);
   }
 }

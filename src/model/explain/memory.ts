@@ -6,7 +6,7 @@
 import { engineActivationSettings, fitMemoryBytes, microBatchesInFlight, mostLoadedFitLayers } from '../memory/index.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
-import { equation, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
+import { equation, joined, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
 import { optimizerBytesPerParameter, stageAdapterParameters, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
 import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
 import type { EstimateOutput, MemoryPart, RunConfig } from '../input/index.ts';
@@ -130,16 +130,12 @@ function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: nu
 function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemory): Equation[] {
   const b = details.breakdown;
   const o = details.other;
-  const terms: [string, number][] = [
-    ['ZeRO-3 gathered weights', o.gatheredWeights],
-    ['unsharded gradients before reduce-scatter', o.unshardedGradients],
+  // Zero terms (no ZeRO-2/3) add nothing: left out of the line.
+  const terms = [
+    bytes('ZeRO-3 gathered weights', o.gatheredWeights),
+    bytes('unsharded gradients before reduce-scatter', o.unshardedGradients),
   ];
-  const parts: (Quantity | Operator)[] = [];
-  for (const [name, value] of terms) {
-    if (value === 0) continue;
-    if (parts.length > 0) parts.push('+');
-    parts.push(bytes(name, value));
-  }
+  const parts = joined('+', ...terms.filter((x) => x.value !== 0));
   const lines = [
     equation(
       'other',
@@ -158,11 +154,7 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
       'src/model/memory/device.ts: CUDA lazy-loading context; NCCL_BUFFSIZE and the LL/LL128 buffers × 32 ' +
         'channels per communicator; PyTorch CublasHandlePool.cpp ' +
         'workspace sizes. deviceUsed = reserved + this',
-      bytes('CUDA context', d.cudaContext),
-      '+',
-      bytes('NCCL buffers', d.ncclBuffers),
-      '+',
-      bytes('cuBLAS workspaces', d.workspaces),
+      ...joined('+', bytes('CUDA context', d.cudaContext), bytes('NCCL buffers', d.ncclBuffers), bytes('cuBLAS workspaces', d.workspaces)),
     ),
   );
   // The reserve is a share of everything the allocator holds (memory.ts, otherMemoryTerms); shown when no calibration override scales it.
@@ -178,14 +170,14 @@ function otherEquations(c: RunConfig, output: EstimateOutput, details: StageMemo
         bytes('allocated', held),
         `parameters + gradients + optimizer + activations${zeroExtras.length > 0 ? ' + ZeRO working buffers' : ''}`,
         null,
-        bytes('parameters', b.parameters),
-        '+',
-        bytes('gradients', b.gradients),
-        '+',
-        bytes('optimizer state', b.optimizer),
-        '+',
-        bytes('activations', b.activations),
-        ...zeroExtras.flatMap((x): (Quantity | Operator)[] => ['+', x]),
+        ...joined(
+          '+',
+          bytes('parameters', b.parameters),
+          bytes('gradients', b.gradients),
+          bytes('optimizer state', b.optimizer),
+          bytes('activations', b.activations),
+          ...zeroExtras,
+        ),
       ),
     );
     const hole: (Quantity | Operator)[] = o.lossReserve > 0 ? ['+', bytes('freed 16-bit logits of the eager loss', o.lossReserve)] : [];
@@ -233,7 +225,7 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
       : (stageGpuParameters(c.model, c.parallel)[stageIndex] ?? { dense: 0, expert: 0 });
   const details = stageMemoryDetails(c)[stageIndex];
   const frozen = perGpu.frozen;
-  const frozenTerms: (Quantity | Operator)[] = frozen === undefined ? [] : [bytes('frozen weights', frozen), '+'];
+  const frozenTerms = frozen === undefined ? [] : [bytes('frozen weights', frozen)];
   // The one memory figure (memory/fit.ts): allocated, then what the allocator reserves beyond it, then what the runtime holds outside it.
   const used = fitMemoryBytes(output);
   const reserve = output.memory.reserved - perGpu.total;
@@ -243,27 +235,27 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
     'allocated + allocator reserve + outside the allocator (CUDA context, NCCL buffers, cuBLAS workspaces): what the device holds, what the fit is judged on',
     'PyTorch CUDA semantics, memory management (max_memory_allocated, max_memory_reserved; ' +
       'the context is not tracked by the allocator); src/model/memory/device.ts',
-    bytes('allocated', perGpu.total),
-    '+',
-    bytes('allocator reserve', reserve),
-    '+',
-    bytes('outside the allocator', used - output.memory.reserved),
+    ...joined(
+      '+',
+      bytes('allocated', perGpu.total),
+      bytes('allocator reserve', reserve),
+      bytes('outside the allocator', used - output.memory.reserved),
+    ),
   );
   const allocatedPeak = equation(
     'allocated-peak',
     bytes('allocated', perGpu.total),
     `${frozen === undefined ? '' : 'frozen weights + '}parameters + gradients + optimizer state + activations + other`,
     'Korthikanti et al. 2022 §4 (activations); Rajbhandari et al. 2020 §3 and §5 (model states, ZeRO)',
-    ...frozenTerms,
-    bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters),
-    '+',
-    bytes('gradients', perGpu.gradients),
-    '+',
-    bytes('optimizer state', perGpu.optimizer),
-    '+',
-    bytes('activations', perGpu.activations),
-    '+',
-    bytes('other', perGpu.other),
+    ...joined(
+      '+',
+      ...frozenTerms,
+      bytes(frozen === undefined ? 'parameters' : 'adapter parameters', perGpu.parameters),
+      bytes('gradients', perGpu.gradients),
+      bytes('optimizer state', perGpu.optimizer),
+      bytes('activations', perGpu.activations),
+      bytes('other', perGpu.other),
+    ),
   );
   const sameStage = details !== undefined && details.breakdown.total === perGpu.total;
   const frozenLine =

@@ -76,18 +76,16 @@ export function layoutFromIntent(rules: LayoutRules, intent: LayoutIntent, sched
     if (p.forced) forced.push(p.forced);
     return p.got;
   };
-  const tp = take(
-    pickDegree('tp', divisors(gpus), intent.tp, (t) => tpProblem(model, t), `${gpus} GPUs are not a multiple of TP ${intent.tp}`),
-  );
+  /** TP, PP and CP each divide what the GPU count leaves them: `room`, told in `roomWords` ("64 GPUs are"). */
+  const dividing = (key: 'tp' | 'pp' | 'cp', room: number, roomWords: string, problem: Problem) =>
+    take(pickDegree(key, divisors(room), intent[key], problem, `${roomWords} not a multiple of ${DEGREE_WORDS[key]} ${intent[key]}`));
+  const tp = dividing('tp', gpus, `${gpus} GPUs are`, (t) => tpProblem(model, t));
   const ppRoom = gpus / tp;
-  const pp = take(
-    pickDegree(
-      'pp',
-      divisors(ppRoom),
-      intent.pp,
-      (p) => ppProblem(model, p, 1) ?? schedulePpProblem(schedule, p),
-      `${gpus} GPUs ÷ TP ${tp} = ${ppRoom} is not a multiple of PP ${intent.pp}`,
-    ),
+  const pp = dividing(
+    'pp',
+    ppRoom,
+    `${gpus} GPUs ÷ TP ${tp} = ${ppRoom} is`,
+    (p) => ppProblem(model, p, 1) ?? schedulePpProblem(schedule, p),
   );
   const vpp =
     pp < 2
@@ -102,15 +100,7 @@ export function layoutFromIntent(rules: LayoutRules, intent: LayoutIntent, sched
           ),
         );
   const cpRoom = ppRoom / pp;
-  const cp = take(
-    pickDegree(
-      'cp',
-      divisors(cpRoom),
-      intent.cp,
-      (c) => cpProblem(training, c),
-      `${gpus} GPUs ÷ (TP ${tp} × PP ${pp}) = ${cpRoom} is not a multiple of CP ${intent.cp}`,
-    ),
-  );
+  const cp = dividing('cp', cpRoom, `${gpus} GPUs ÷ (TP ${tp} × PP ${pp}) = ${cpRoom} is`, (c) => cpProblem(training, c));
   const dp = dpOnGpus(gpus, tp, pp, cp) ?? 1;
   const { ep, microBatch } = settleDependents(rules, { tp, pp, cp, dp }, intent, take);
   const layout: Layout = { tp, pp, dp, cp, ep, vpp, microBatch, gpus, schedule: scheduleForVpp(schedule, vpp) };

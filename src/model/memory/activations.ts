@@ -67,6 +67,11 @@ export interface ActivationSettings {
   /** Bytes per element of the saved inputs of linear layers, when the framework keeps them quantized (fp8 with Transformer Engine: 1). */
   readonly linearInputBytes?: number;
   /**
+   * The dense linear layers run torchao's NVFP4 training matmul (nvfp4LinearSaves): each keeps
+   * its own input as NVFP4 codes and scales, and no 16-bit output, under the op-level policy.
+   */
+  readonly nvfp4Linears?: boolean;
+  /**
    * torch.compile on the model (training.compile): AOTAutograd's min-cut partitioner
    * (torch/_functorch/partitioners.py min_cut_rematerialization_partition, the default for
    * the Inductor backend) recomputes pointwise ops in backward rather than saving their
@@ -89,6 +94,15 @@ export interface ActivationSettings {
 }
 
 const FP8_BYTES = 1;
+/**
+ * One NVFP4 element as torchao keeps it for backward: a 4-bit E2M1 code and an E4M3 scale
+ * per 16 elements (torchao nvfp4_training/nvfp4_linear.py: x_col_codes, x_col_sf).
+ */
+export const NVFP4_SAVED_BYTES = 0.5 + 1 / 16;
+/** torchtitan's NVFP4 converter with fp4 compute: torchao's NVFP4 training linear (see nvfp4LinearSaves). */
+function torchaoNvfp4Linears(c: RunConfig): boolean {
+  return c.training.precision === 'fp4' && frameworkProfile(c.stack.framework).mechanisms.torchaoFloat8Casts;
+}
 /** The framework keeps linear inputs quantized for backward (input/frameworks.ts) and the run computes in fp8 or fp4. */
 function fp8LinearInputs(c: RunConfig): boolean {
   const low = c.training.precision === 'fp8' || c.training.precision === 'fp4';
@@ -180,8 +194,10 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),
       // Every token goes to topK experts: the permuted copies are the expert inputs. The routing
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
-      // torchtitan's score_before_experts), so the combine keeps no expert outputs. Under
-      // expert tensor parallelism the copies are gathered over the etp ranks first.
+      // core_v0.13.0 moe/experts.py activation_func_with_probs; torchtitan's score_before_experts),
+      // so the combine keeps no expert outputs. Earlier Megatron-Core releases multiply the
+      // unpermuted outputs by the probabilities and save them (docs/methodology.md, issue 34).
+      // Under expert tensor parallelism the copies are gathered over the etp ranks first.
       saved('experts.dispatched', w * m.hidden * topK * (s.expertTp ?? 1), 'tensor', 'kept', ['moe']),
       ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
     );
@@ -311,13 +327,43 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
     ffn('mlp', m.ffnHidden, 1);
   }
   // "every second mm" is recomputed: the 1st, 3rd, 5th … are saved.
-  const savedMm = mm.filter((_, i) => i % 2 === 0).map((o) => saved(`${o.name}.output`, w * o.size, o.shard, 'kept'));
+  const savedMm = s.nvfp4Linears
+    ? nvfp4LinearSaves(m, mm)
+    : mm.filter((_, i) => i % 2 === 0).map((o) => saved(`${o.name}.output`, w * o.size, o.shard, 'kept'));
   return [
     saved('block.input', w * m.hidden, 'sequence', 'input'),
     ...savedMm,
     saved('sdpa.output', w * m.heads * vHead, 'tensor', 'kept'),
     saved('sdpa.logsumexp', FP32_BYTES * m.heads, 'tensor', 'kept'),
   ];
+}
+
+/**
+ * What the block's linear layers keep when they run torchao's NVFP4 training matmul
+ * (torchtitan components/quantization/nvfp4.py NVFP4Linear → torchao
+ * prototype/moe_training/nvfp4_training/nvfp4_linear.py nvfp4_mm_triton): the forward saves
+ * "only FP4 codes+scales for backward", the input's columnwise NVFP4 codes for the
+ * weight-gradient GEMM, NVFP4_SAVED_BYTES per element of each linear's own input (wq, wk
+ * and wv each quantize theirs). Its matmul is F.scaled_mm, not the aten.mm / aten.linear
+ * whose outputs torchtitan's op-level policy saves (activation_checkpoint.py @8d6877e1
+ * SelectiveAC), so no 16-bit output is kept. torchtitan's nvfp4.md bears it out: at the same
+ * batch, NVFP4 takes 34.25 GiB less than bf16 for Qwen3 8B and 63.5 GiB less for Llama 3 8B,
+ * and "the bf16 tail costs … 8 GiB" for five Llama layers (this rule: 7.7 GiB).
+ */
+function nvfp4LinearSaves(m: ModelConfig, mm: readonly { name: string; size: number; shard: Shard }[]): SavedTensor[] {
+  const a = m.mla;
+  const ffnInput = (name: string) => mm.find((o) => o.name === name.replace(/w2$/, 'w1') || o.name === name.replace(/w2$/, 'fc1'))?.size;
+  const inputOf = (name: string): { size: number; shard: Shard } => {
+    if (name === 'wo') return { size: m.heads * (a ? a.vHeadDim : m.headDim), shard: 'tensor' };
+    if (name === 'q_up' && a) return { size: a.qLoraRank, shard: 'sequence' };
+    if (name === 'kv_up' && a) return { size: a.kvLoraRank, shard: 'sequence' };
+    if (name.endsWith('.w2')) return { size: ffnInput(name) ?? m.ffnHidden, shard: 'tensor' };
+    return { size: m.hidden, shard: 'sequence' };
+  };
+  return mm.map((o) => {
+    const input = inputOf(o.name);
+    return saved(`${o.name}.input.nvfp4`, NVFP4_SAVED_BYTES * input.size, input.shard, 'kept');
+  });
 }
 
 /**
@@ -416,6 +462,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(c.training.recompute === 'full' && k.recomputeLayers !== null ? { fullRecomputeLayers: k.recomputeLayers } : {}),
     ...(k.activationOffloadLayers > 0 ? { offloadLayers: k.activationOffloadLayers } : {}),
     ...(fp8LinearInputs(c) ? { linearInputBytes: FP8_BYTES } : {}),
+    ...(torchaoNvfp4Linears(c) ? { nvfp4Linears: true, linearInputBytes: NVFP4_SAVED_BYTES } : {}),
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
     ...(k.compile ? { compiled: true } : {}),
     ...expertInputGather(c),

@@ -25,18 +25,15 @@
 //   adapters' own rank-r intermediates (x·A, r/h of an input: 0.2–1.6 % of it for r 8–64,
 //   h 4096) are left out.
 
-import { deviceTerms } from './device.ts';
 import {
-  edgeUnitParameters,
-  gatheredBeyondShardBytes,
-  largestLayer,
   modelStateBytes,
   otherMemoryTermsOf,
-  allocatorReserveFraction,
+  zero3GatheredBytes,
+  zeroUnshardedGradientBytes,
   type ModelStates,
   type OtherMemoryTerms,
+  type StageLoad,
 } from './memory.ts';
-import { ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import {
   denseDataParallel,
   expertDataParallel,
@@ -48,7 +45,7 @@ import {
 } from '../structure/index.ts';
 import type { AdapterConfig, ModelConfig, ParallelConfig, RunConfig } from '../input/index.ts';
 import { adaptedMatrices, adapterParametersOf, isAdapted } from './adapter-matrices.ts';
-import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
+import { WEIGHT_BYTES } from '../input/index.ts';
 
 /**
  * NF4 with double quantisation, bytes per parameter (Dettmers et al. 2023, section 3,
@@ -160,15 +157,9 @@ function largestAdaptedMatrix(c: RunConfig, stage: PipelineStage, adapter: Adapt
  * A stage's memory on one GPU with the adapter: frozen base, adapter states, the
  * dequantisation buffer and "other", given the activations and the stage's parameters.
  */
-export function adapterStageMemory(
-  c: RunConfig,
-  stage: PipelineStage,
-  stageParams: GpuParameters,
-  adapter: AdapterConfig,
-  activations: number,
-  lossReserve = 0,
-): AdapterStageMemory {
+export function adapterStageMemory(c: RunConfig, load: StageLoad, adapter: AdapterConfig): AdapterStageMemory {
   const { training: t, parallel: p } = c;
+  const { stage, params: stageParams, activations, lossReserve } = load;
   const counts = stageAdapterParameters(c, stage, adapter);
   const bytes = frozenBytes(c, adapter, stageParams, counts.adaptedBase);
   const shard = (x: GpuParameters) => x.dense / denseDataParallel(p) + x.expert / expertDataParallel(p);
@@ -178,53 +169,18 @@ export function adapterStageMemory(
   const dequantBuffer = adapter.method === 'qlora' ? WEIGHT_BYTES[t.precision] * largestAdaptedMatrix(c, stage, adapter) : 0;
   // ZeRO-3 gathers whole layers of frozen weights (at the stage's mean bytes per parameter);
   // ZeRO-2/3 hold one layer's unsharded gradients, which are the adapters' only.
-  const largest = largestLayer(c, stage);
   const stageCount = stageParams.dense + stageParams.expert;
   const frozenBytesPerParameter = stageCount > 0 ? frozenWhole / stageCount : WEIGHT_BYTES[t.precision];
   const layerCount = Math.max(1, stage.layers.length);
-  const gathered =
-    p.zero >= 3
-      ? gatheredBeyondShardBytes(
-          ZERO3_GATHERED_LAYERS,
-          largest.dense,
-          largest.expert,
-          stageParams.dense,
-          stageParams.expert,
-          denseDataParallel(p),
-          expertDataParallel(p),
-          frozenBytesPerParameter,
-          !t.offload.parameters,
-          edgeUnitParameters(c, stage),
-        )
-      : 0;
-  const unsharded =
-    p.zero >= 2
-      ? gatheredBeyondShardBytes(
-          ZERO_UNSHARDED_GRADIENT_LAYERS,
-          counts.adapter.dense / layerCount,
-          counts.adapter.expert / layerCount,
-          counts.adapter.dense,
-          counts.adapter.expert,
-          denseDataParallel(p),
-          expertDataParallel(p),
-          GRAD_BYTES[t.gradDtype],
-          !t.offload.optimizer,
-        )
-      : 0;
+  const gathered = zero3GatheredBytes(c, stage, stageParams, frozenBytesPerParameter);
+  const adapterLayer = { dense: counts.adapter.dense / layerCount, expert: counts.adapter.expert / layerCount };
+  const unsharded = zeroUnshardedGradientBytes(c, adapterLayer, counts.adapter);
   // The caching allocator's reserve is slack around blocks that are freed and reused
   // (activations, gradients, gathered buffers). The frozen base is allocated once, at load,
   // and never freed, so none of the reserve grows with it: the reserve is taken over the
   // rest of the allocated bytes (and ZeRO-3's gathers of frozen layers, which do churn).
   const churning = states.parameters + states.gradients + states.optimizer + activations + dequantBuffer;
-  const other = otherMemoryTermsOf(
-    churning,
-    gathered,
-    unsharded,
-    c.calibration.memoryOverheadScale,
-    deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture),
-    allocatorReserveFraction(c),
-    lossReserve,
-  );
+  const other = otherMemoryTermsOf(c, churning, gathered, unsharded, lossReserve);
   return { frozen, states, dequantBuffer, other };
 }
 

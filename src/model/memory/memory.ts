@@ -6,7 +6,7 @@ import { ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADI
 import { deviceTerms, deviceTermsTotal, type DeviceTerms } from './device.ts';
 import { denseDataParallel, expertDataParallel, layerGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import { frameworkProfile, microBatchesPerStep } from '../input/index.ts';
-import type { MemoryBreakdown, OptimizerKind, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
+import type { MemoryBreakdown, OptimizerKind, ParallelConfig, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 const FP32_BYTES = 4;
@@ -261,19 +261,19 @@ export function allocatorReserveFraction(c: RunConfig): number {
 }
 
 /**
- * The named parts of "other" over plain numbers: allocated bytes, gathered weights, unsharded gradients and the device-side terms
- * (before the overhead scale).
+ * The named parts of "other" from what the allocator holds (allocated bytes, gathered weights, unsharded gradients, before the
+ * overhead scale) and the run's device-side terms, overhead scale and reserve fraction.
  */
 export function otherMemoryTermsOf(
+  c: RunConfig,
   allocated: number,
   gatheredWeights: number,
   unshardedGradients: number,
-  memoryOverheadScale: number,
-  device: DeviceTerms,
-  reserveFraction = ALLOCATOR_RESERVE_FRACTION,
-  lossReserve = 0,
+  lossReserve: number,
 ): OtherMemoryTerms {
-  const scale = memoryOverheadScale;
+  const scale = c.calibration.memoryOverheadScale;
+  const device = deviceTerms(c.parallel, c.model.moe != null, c.cluster.gpu.architecture);
+  const reserveFraction = allocatorReserveFraction(c);
   const scaled: DeviceTerms = {
     cudaContext: scale * device.cudaContext,
     ncclBuffers: scale * device.ncclBuffers,
@@ -317,41 +317,72 @@ export function stageTotalBytes(
   );
 }
 
-export function otherMemoryTerms(
-  c: RunConfig,
-  stage: PipelineStage,
-  stageParams: GpuParameters,
-  allocated: number,
-  lossReserve = 0,
-): OtherMemoryTerms {
-  const { training: t, parallel: p } = c;
-  const largest = largestLayer(c, stage);
-  const gathered = (layers: number, bytesPerParameter: number, shardOnGpu: boolean, edgeUnit: number) =>
-    gatheredBeyondShardBytes(
-      layers,
-      largest.dense,
-      largest.expert,
-      stageParams.dense,
-      stageParams.expert,
-      denseDataParallel(p),
-      expertDataParallel(p),
-      bytesPerParameter,
-      shardOnGpu,
-      edgeUnit,
-    );
-  const gatheredWeights =
-    p.zero >= 3 ? gathered(ZERO3_GATHERED_LAYERS, WEIGHT_BYTES[t.precision], !t.offload.parameters, edgeUnitParameters(c, stage)) : 0;
-  const unshardedGradients = p.zero >= 2 ? gathered(ZERO_UNSHARDED_GRADIENT_LAYERS, GRAD_BYTES[t.gradDtype], !t.offload.optimizer, 0) : 0;
-  const device = deviceTerms(p, c.model.moe != null, c.cluster.gpu.architecture);
-  return otherMemoryTermsOf(
-    allocated,
-    gatheredWeights,
-    unshardedGradients,
-    c.calibration.memoryOverheadScale,
-    device,
-    allocatorReserveFraction(c),
-    lossReserve,
+/**
+ * A pipeline stage on one GPU as stageMemoryDetails (stages.ts) works it out before its model states: its layers, its
+ * parameters, its activations and the blocks an eager loss frees (activations.ts lossReserveBytes).
+ */
+export interface StageLoad {
+  readonly stage: PipelineStage;
+  readonly params: GpuParameters;
+  readonly activations: number;
+  readonly lossReserve: number;
+}
+
+/** `layers` layers of `largest` beyond this GPU's ZeRO shard of `held` (gatheredBeyondShardBytes over GpuParameters). */
+function layersBeyondShardBytes(
+  p: ParallelConfig,
+  layers: number,
+  largest: GpuParameters,
+  held: GpuParameters,
+  bytesPerParameter: number,
+  shardOnGpu: boolean,
+  edgeUnitDense = 0,
+): number {
+  return gatheredBeyondShardBytes(
+    layers,
+    largest.dense,
+    largest.expert,
+    held.dense,
+    held.expert,
+    denseDataParallel(p),
+    expertDataParallel(p),
+    bytesPerParameter,
+    shardOnGpu,
+    edgeUnitDense,
   );
+}
+
+/** ZeRO-3's gathered weights beyond this GPU's shard, at `bytesPerParameter` (none below stage 3; the adapter's frozen base too). */
+export function zero3GatheredBytes(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, bytesPerParameter: number): number {
+  if (c.parallel.zero < 3) return 0;
+  return layersBeyondShardBytes(
+    c.parallel,
+    ZERO3_GATHERED_LAYERS,
+    largestLayer(c, stage),
+    stageParams,
+    bytesPerParameter,
+    !c.training.offload.parameters,
+    edgeUnitParameters(c, stage),
+  );
+}
+
+/** ZeRO-2/3's unsharded gradients of `largest` before the reduce-scatter, out of `held` on this GPU (none below stage 2). */
+export function zeroUnshardedGradientBytes(c: RunConfig, largest: GpuParameters, held: GpuParameters): number {
+  if (c.parallel.zero < 2) return 0;
+  return layersBeyondShardBytes(
+    c.parallel,
+    ZERO_UNSHARDED_GRADIENT_LAYERS,
+    largest,
+    held,
+    GRAD_BYTES[c.training.gradDtype],
+    !c.training.offload.optimizer,
+  );
+}
+
+export function otherMemoryTerms(c: RunConfig, load: StageLoad, allocated: number): OtherMemoryTerms {
+  const gatheredWeights = zero3GatheredBytes(c, load.stage, load.params, WEIGHT_BYTES[c.training.precision]);
+  const unshardedGradients = zeroUnshardedGradientBytes(c, largestLayer(c, load.stage), load.params);
+  return otherMemoryTermsOf(c, allocated, gatheredWeights, unshardedGradients, load.lossReserve);
 }
 
 export interface StageMemory {

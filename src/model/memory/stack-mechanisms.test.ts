@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { activationBytesPerLayer, engineActivationSettings, stageActivationBytes, type ActivationSettings } from './activations.ts';
+import {
+  activationBytesPerLayer,
+  engineActivationSettings,
+  NVFP4_SAVED_BYTES,
+  stageActivationBytes,
+  type ActivationSettings,
+} from './activations.ts';
 import { chunkLossKind, lossBackwardFp32LogitCopies, lossChunks } from './loss.ts';
 import { modelStateBytes, optimizerBytesPerParameter } from './memory.ts';
 import { stageMemoryDetails } from './stages.ts';
@@ -91,6 +97,15 @@ describe('selective recompute policies on one Llama 3 8B layer, bytes per token'
   it('torchtitan op-level SAC keeps input, wq, wv, w1, w2 outputs (every second mm recomputed) and the SDPA output + LSE: 63,616', () => {
     // 8192 (input) + 8192 (wq) + 2048 (wv) + 28,672 (w1) + 8192 (w2) + 8192 (sdpa out) + 128 (LSE) = 63,616.
     expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op' })).toBe(63_616);
+  });
+  it('torchtitan op-level SAC with NVFP4 linears keeps each linear input as NVFP4 codes + scales and no matmul output: 38,400', () => {
+    // torchao nvfp4_mm_triton saves the input's 4-bit codes and an E4M3 scale per 16 elements: 0.5 + 1/16 = 0.5625 B.
+    // Linear inputs: wq, wk, wv 3 × 4096, wo 4096, w1, w3 2 × 4096, w2 14,336 = 38,912 elements × 0.5625 = 21,888.
+    // 8192 (input) + 21,888 + 8192 (sdpa out) + 128 (LSE) = 38,400: 25,216 less than bf16, 1.54 GiB per layer at
+    // 65,536 tokens (local batch 32 × 2048), 7.7 GiB for the five bf16 tail layers (nvfp4.md: "about … 8 GiB").
+    expect(NVFP4_SAVED_BYTES).toBe(0.5625);
+    expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op', nvfp4Linears: true })).toBe(38_400);
+    expect((5 * (63_616 - 38_400) * 65_536) / 2 ** 30).toBeCloseTo(7.7, 1);
   });
   it("torchtitan op-level SAC on a Qwen3-30B-A3B MoE layer keeps only the attention's saves: 21,632", () => {
     // The router gate is force-recomputed (per_op_sac_force_recompute_mm_shapes_by_fqns = ["moe.router.gate"])

@@ -10,9 +10,10 @@ import {
   modelStateBytes,
   otherMemoryTerms,
   reservedBytes,
+  type StageLoad,
   type StageMemory,
 } from './memory.ts';
-import { pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
+import { pipelineLayout, stageGpuParameters } from '../structure/index.ts';
 import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
 
 /** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
@@ -23,11 +24,12 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const stageParams = params[i] ?? { dense: 0, expert: 0 };
     const activations = stageActivationBytes(c, stage, settings);
     const lossReserve = lossReserveBytes(c, stage, settings);
-    if (c.training.adapter) return adapterStageDetails(c, stage, stageParams, c.training.adapter, activations, lossReserve);
+    const load: StageLoad = { stage, params: stageParams, activations, lossReserve };
+    if (c.training.adapter) return adapterStageDetails(c, load, c.training.adapter);
     const held = modelStateBytes(c, stageParams);
     const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
-    const other = otherMemoryTerms(c, stage, stageParams, allocated, lossReserve);
+    const other = otherMemoryTerms(c, load, allocated);
     const otherAllocated = other.gatheredWeights + other.unshardedGradients;
     const total = allocated + otherAllocated;
     const reserved = reservedBytes(total, other);
@@ -44,15 +46,9 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
  * A fine-tune's stage (training.adapter, adapter.ts): the frozen base apart, the adapters' states as model states, QLoRA's
  * dequantisation buffer in "other".
  */
-function adapterStageDetails(
-  c: RunConfig,
-  stage: PipelineStage,
-  stageParams: GpuParameters,
-  adapter: AdapterConfig,
-  activations: number,
-  lossReserve: number,
-): StageMemory {
-  const a = adapterStageMemory(c, stage, stageParams, adapter, activations, lossReserve);
+function adapterStageDetails(c: RunConfig, load: StageLoad, adapter: AdapterConfig): StageMemory {
+  const a = adapterStageMemory(c, load, adapter);
+  const { activations } = load;
   const otherAllocated = a.other.gatheredWeights + a.other.unshardedGradients + a.dequantBuffer;
   const total = a.frozen + a.states.parameters + a.states.gradients + a.states.optimizer + activations + otherAllocated;
   const reserved = reservedBytes(total, a.other);

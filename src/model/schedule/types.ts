@@ -1,10 +1,11 @@
-// What a pipeline schedule is asked (ScheduleInput) and what its summary says
+// What a pipeline schedule is asked (ScheduleInput, its ScheduleShape and times) and what its summary says
 // (ScheduleSummary): shared by the simulation (schedule.ts) and the closed forms
 // (closed-form.ts), which each import them from here.
 
 import type { ScheduleKind } from '../input/index.ts';
 
-export interface ScheduleInput {
+/** A schedule's layout, without times: what sets its blocks and their order (blockCount counts them from these four). */
+export interface ScheduleShape {
   readonly kind: ScheduleKind;
   /** p: pipeline stages (devices). */
   readonly stages: number;
@@ -12,6 +13,10 @@ export interface ScheduleInput {
   readonly microBatches: number;
   /** v: chunks per device; used by interleaved-1f1b only. */
   readonly virtualStages: number;
+}
+
+/** A schedule to time: its shape and each stage's work. */
+export interface ScheduleInput extends ScheduleShape {
   /**
    * Per stage: one micro-batch through all of that device's layers, all its chunks.
    * A block of one chunk takes 1/v of it (interleaved) or 1/2 (DualPipe, whose device

@@ -26,7 +26,7 @@ import {
   stepFlops,
   TRAINING_FLOPS_PER_FORWARD_FLOP,
 } from '../structure/index.ts';
-import { gemmSeconds } from './compute.ts';
+import { gemmSeconds, shardedShape } from './compute.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import type { AdapterConfig, ModelConfig, RunConfig } from '../input/index.ts';
 import { GB, WEIGHT_BYTES } from '../input/index.ts';
@@ -63,14 +63,12 @@ export function adapterLayerSeconds(c: RunConfig, layerIndex: number, tokens: nu
   let quantised = 0;
   for (const w of adaptedMatrices(model, layerIndex, adapter)) {
     const expert = w.group === 'routedExpert';
-    const split = expert ? expertTensorParallel(parallel) : parallel.tp;
-    const rowParallel = w.name === 'o' || w.name === 'down';
-    const k = rowParallel ? w.rows / split : w.rows;
-    const n = rowParallel ? w.cols : w.cols / split;
+    const { k, n } = shardedShape(w, parallel.tp, expertTensorParallel(parallel));
     const copies = expert ? w.copies / parallel.ep : w.copies;
     const m = expert && model.moe ? (tokens * w.activeCopies) / w.copies : tokens;
     if (m > 0)
-      forward += copies * (gemmSeconds(cluster.gpu, precision, m, k, r, scale) + gemmSeconds(cluster.gpu, precision, m, r, n, scale));
+      forward +=
+        copies * (gemmSeconds(cluster.gpu, precision, { m, k, n: r }, scale) + gemmSeconds(cluster.gpu, precision, { m, k: r, n }, scale));
     quantised += copies * k * n;
   }
   const dequantise = adapter.method === 'qlora' ? dequantiseSeconds(c, quantised) : 0;
@@ -135,7 +133,7 @@ export function adapterHostSecondsPerStep(c: RunConfig, adapter: AdapterConfig, 
 /**
  * Bytes per token per adapted matrix that PEFT's fp32 adapters (memory/adapter.ts
  * peftFp32Adapters) move through HBM in elementwise kernels, per element of the matrix's
- * input (`in`) and output (`out`) width, e the 16-bit dtype's 2 bytes; from
+ * input (`in`, inWidth) and output (`out`, outWidth) width on this GPU, e the 16-bit dtype's 2 bytes; from
  * peft/tuners/lora/layer.py Linear.forward, `result = result + lora_B(lora_A(dropout(
  * x.to(fp32)))) * scaling; result.to(bf16)`:
  * - forward: the cast of x (read e, write 4 per input element); per output element, lora_B's
@@ -155,13 +153,10 @@ function peftFp32Traffic(c: RunConfig, layerIndex: number, tokens: number, adapt
   let forwardBytes = 0;
   let backwardBytes = 0;
   for (const w of adaptedMatrices(model, layerIndex, adapter)) {
-    const expert = w.group === 'routedExpert';
-    const split = expert ? expertTensorParallel(parallel) : parallel.tp;
-    const rowParallel = w.name === 'o' || w.name === 'down';
-    const width = { in: rowParallel ? w.rows / split : w.rows, out: rowParallel ? w.cols : w.cols / split };
-    const m = expert && model.moe ? (tokens * w.activeCopies) / parallel.ep : tokens;
-    forwardBytes += m * (width.in * (e + 4) + width.out * (24 + 2 * e));
-    backwardBytes += m * (width.in * (8 + 4 * e) + width.out * (16 + 2 * e));
+    const { k: inWidth, n: outWidth } = shardedShape(w, parallel.tp, expertTensorParallel(parallel));
+    const m = w.group === 'routedExpert' && model.moe ? (tokens * w.activeCopies) / parallel.ep : tokens;
+    forwardBytes += m * (inWidth * (e + 4) + outWidth * (24 + 2 * e));
+    backwardBytes += m * (inWidth * (8 + 4 * e) + outWidth * (16 + 2 * e));
   }
   const bandwidth = c.cluster.gpu.hbmGBps * GB;
   return { forward: forwardBytes / bandwidth, backward: backwardBytes / bandwidth };

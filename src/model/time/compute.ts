@@ -52,6 +52,13 @@ export function matmulEfficiency(precision: Precision, m: number, k: number, n: 
 /** Bytes of one GEMM operand element: fp8 and fp4 recipes feed the tensor cores 1 or 0.5 bytes (MXFP8/NVFP4). */
 const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, bf16: 2, fp8: 1, fp4: 0.5 };
 
+/** An M×K by K×N GEMM: M rows (tokens) of K inputs, times K×N weights. */
+export interface GemmShape {
+  readonly m: number;
+  readonly k: number;
+  readonly n: number;
+}
+
 /**
  * Time of one M×K by K×N GEMM on one GPU. An additive roofline: tensor-core time plus
  * the HBM time of its operands and 16-bit output, since loads and MMAs do not overlap
@@ -60,30 +67,16 @@ const OPERAND_BYTES: Readonly<Record<Precision, number>> = { fp32: 4, fp16: 2, b
  * 2009). fp8/fp4 recipes also cast and scale each input (amax, quantize, transpose):
  * extra 16-bit passes over both operands.
  */
-export function gemmSeconds(
-  gpu: GpuSpec,
-  precision: Precision,
-  m: number,
-  k: number,
-  n: number,
-  peakScale = 1,
-  castPassesScale = 1,
-): number {
+export function gemmSeconds(gpu: GpuSpec, precision: Precision, shape: GemmShape, peakScale = 1, castPassesScale = 1): number {
+  const { m, k, n } = shape;
   const flops = 2 * m * k * n;
   const compute = flops / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * matmulEfficiency(precision, m, k, n));
-  return compute + gemmTrafficSeconds(gpu, precision, 1, m, k, n, castPassesScale);
+  return compute + gemmTrafficSeconds(gpu, precision, 1, shape, castPassesScale);
 }
 
 /** The HBM side of the additive roofline for `groups` GEMMs of M×K by K×N: operands, 16-bit outputs and the fp8/fp4 cast passes. */
-function gemmTrafficSeconds(
-  gpu: GpuSpec,
-  precision: Precision,
-  groups: number,
-  m: number,
-  k: number,
-  n: number,
-  castPassesScale: number,
-): number {
+function gemmTrafficSeconds(gpu: GpuSpec, precision: Precision, groups: number, shape: GemmShape, castPassesScale: number): number {
+  const { m, k, n } = shape;
   const operandBytes = groups * (OPERAND_BYTES[precision] * (m * k + k * n) + 2 * m * n);
   const K = calibration().time;
   const castBytes =
@@ -96,7 +89,7 @@ function gemmTrafficSeconds(
  * row-parallel (o, down) their input (Shoeybi et al. 2019, section 3), by tp, or by the
  * expert tensor-parallel degree for routed experts.
  */
-function shardedShape(matrix: WeightMatrix, tp: number, etp: number): { k: number; n: number } {
+export function shardedShape(matrix: WeightMatrix, tp: number, etp: number): Pick<GemmShape, 'k' | 'n'> {
   const rowParallel = matrix.name === 'o' || matrix.name === 'down';
   if (matrix.group === 'router') return { k: matrix.rows, n: matrix.cols };
   const split = matrix.group === 'routedExpert' ? etp : tp;
@@ -117,12 +110,11 @@ export function groupedGemmSeconds(
   gpu: GpuSpec,
   precision: Precision,
   groups: number,
-  m: number,
-  k: number,
-  n: number,
+  shape: GemmShape,
   peakScale = 1,
   castPassesScale = 1,
 ): number {
+  const { m, k, n } = shape;
   if (m <= 0) return 0;
   const { time: K, moe } = calibration();
   const d0 = K.gemmHalfSaturationDim;
@@ -130,7 +122,7 @@ export function groupedGemmSeconds(
   const fill = groupedGemmTileFill(groups, m, n, gpu.sms ?? DEFAULT_SMS);
   const efficiency = K.matmulEfficiencyCeiling[precision] * (m / (m + m0)) * (k / (k + d0)) * (n / (n + d0)) * fill;
   const compute = (2 * groups * m * k * n) / (sustainedPeakFlopsPerSecond(gpu, precision) * peakScale * efficiency);
-  return compute + gemmTrafficSeconds(gpu, precision, groups, m, k, n, castPassesScale);
+  return compute + gemmTrafficSeconds(gpu, precision, groups, shape, castPassesScale);
 }
 
 export interface LayerComputeSeconds {
@@ -165,23 +157,15 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   let matmulForward = 0;
   let expertMatmulForward = 0;
   for (const matrix of layerMatrices(model, layerIndex)) {
-    const { k, n } = shardedShape(matrix, parallel.tp, etp);
+    const sharded = shardedShape(matrix, parallel.tp, etp);
     if (moe && matrix.group === 'routedExpert') {
       const localExperts = matrix.copies / parallel.ep;
-      const expert = groupedGemmSeconds(
-        cluster.gpu,
-        training.precision,
-        localExperts,
-        tokensPerLocalExpert(c, moe, tokens),
-        k,
-        n,
-        scale,
-        castScale,
-      );
+      const shape = { m: tokensPerLocalExpert(c, moe, tokens), ...sharded };
+      const expert = groupedGemmSeconds(cluster.gpu, training.precision, localExperts, shape, scale, castScale);
       matmulForward += expert;
       expertMatmulForward += expert;
     } else {
-      matmulForward += gemmSeconds(cluster.gpu, training.precision, tokens, k, n, scale, castScale);
+      matmulForward += gemmSeconds(cluster.gpu, training.precision, { m: tokens, ...sharded }, scale, castScale);
     }
   }
   return {
@@ -262,7 +246,7 @@ export function outputLayerForwardSeconds(c: RunConfig, tokens: number): number 
   const { model, parallel, training, cluster } = c;
   const vocabShard = model.vocab / parallel.tp;
   const precision = training.precision === 'fp32' ? 'fp32' : 'bf16';
-  const matmul = gemmSeconds(cluster.gpu, precision, tokens, model.hidden, vocabShard, c.calibration.computeEfficiencyScale);
+  const matmul = gemmSeconds(cluster.gpu, precision, { m: tokens, k: model.hidden, n: vocabShard }, c.calibration.computeEfficiencyScale);
   // The fp32 logits are written, read by softmax/cross-entropy, and their gradient written (3 passes × 4 bytes).
   const lossBytes = 3 * 4 * tokens * vocabShard;
   return matmul + lossBytes / (cluster.gpu.hbmGBps * 1e9);

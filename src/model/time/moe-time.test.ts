@@ -145,14 +145,14 @@ describe('DeepEP and HybridEP', () => {
 describe('grouped GEMM at small tokens per expert', () => {
   it('anchor: Qwen3-30B-A3B up_proj on H100 between cuBLAS 129.5 and CUTLASS 160.5 TFLOP/s (tgale96/grouped_gemm PR #37)', () => {
     // 128 experts, 512 tokens each, K 2048, N 1536 (gate and up of width 768).
-    const seconds = groupedGemmSeconds(h100!, 'bf16', 128, 512, 2048, 1536);
+    const seconds = groupedGemmSeconds(h100!, 'bf16', 128, { m: 512, k: 2048, n: 1536 });
     const tflops = (2 * 128 * 512 * 2048 * 1536) / seconds / 1e12;
     expect(tflops).toBeGreaterThan(129.5);
     expect(tflops).toBeLessThan(160.5);
     expect(tflops).toBeCloseTo(145, 0);
   });
   it('runs faster per FLOP as the tokens per expert grow', () => {
-    const rate = (m: number) => (2 * 16 * m * 2048 * 1536) / groupedGemmSeconds(h100!, 'bf16', 16, m, 2048, 1536);
+    const rate = (m: number) => (2 * 16 * m * 2048 * 1536) / groupedGemmSeconds(h100!, 'bf16', 16, { m, k: 2048, n: 1536 });
     expect(rate(512)).toBeLessThan(rate(4096));
     expect(rate(4096)).toBeLessThan(rate(32768));
   });

@@ -111,10 +111,10 @@ describe('achievable GEMM time', () => {
   const h100 = findGpuPreset('h100-sxm')!;
   it('is never faster than the dense peak allows', () => {
     const flops = 2 * 8192 * 8192 * 8192;
-    expect(gemmSeconds(h100, 'bf16', 8192, 8192, 8192)).toBeGreaterThan(flops / 989e12);
+    expect(gemmSeconds(h100, 'bf16', { m: 8192, k: 8192, n: 8192 })).toBeGreaterThan(flops / 989e12);
   });
   it('reaches a lower fraction of peak when the matrix is small (small h/t runs worse)', () => {
-    const fraction = (d: number) => (2 * 4096 * d * d) / gemmSeconds(h100, 'bf16', 4096, d, d) / 989e12;
+    const fraction = (d: number) => (2 * 4096 * d * d) / gemmSeconds(h100, 'bf16', { m: 4096, k: d, n: d }) / 989e12;
     expect(fraction(512)).toBeLessThan(fraction(2048));
     expect(fraction(2048)).toBeLessThan(fraction(8192));
   });

@@ -31,4 +31,4 @@ export {
   segmentWords,
 } from './segments.ts';
 export { rowOfSegment } from './table.ts';
-export type { SegmentBand, SegmentEntry, SegmentTable } from './table.ts';
+export type { BandQuantiles, SegmentBand, SegmentEntry, SegmentTable } from './table.ts';

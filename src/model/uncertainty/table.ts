@@ -3,6 +3,12 @@
 
 import type { SegmentId } from './segments.ts';
 
+/** The quantiles of the signed errors a table's bands sit at (band.ts BAND_LOWER_QUANTILE, BAND_UPPER_QUANTILE). */
+export interface BandQuantiles {
+  readonly lowerQuantile: number;
+  readonly upperQuantile: number;
+}
+
 /** The engine's signed errors e = (predicted − published) / published over one segment's published figures. */
 export interface SegmentBand {
   /** Published figures (rows with a prediction). */
@@ -31,13 +37,11 @@ export interface SegmentEntry {
   readonly precisions: readonly string[];
 }
 
-export interface SegmentTable {
+export interface SegmentTable extends BandQuantiles {
   /** sha256 of the validation files, in order "published-runs.json" then "finetune-runs.json" (the test recomputes it). */
   readonly dataSha256: string;
   /** The last commit that touched the validation files when the table was generated (informational). */
   readonly dataCommit: string;
-  readonly lowerQuantile: number;
-  readonly upperQuantile: number;
   readonly segments: Readonly<Record<SegmentId, SegmentEntry>>;
 }
 

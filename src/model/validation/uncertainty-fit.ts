@@ -4,11 +4,12 @@
 
 import { parseDocument } from '../input/index.ts';
 import {
-  BAND_LOWER_QUANTILE as SEGMENT_LOWER_QUANTILE,
-  BAND_UPPER_QUANTILE as SEGMENT_UPPER_QUANTILE,
+  BAND_LOWER_QUANTILE,
+  BAND_UPPER_QUANTILE,
   bandOf,
   runTraits,
   segmentChain,
+  type BandQuantiles,
   type RunTraits,
   type SegmentEntry,
   type SegmentId,
@@ -17,14 +18,6 @@ import {
 import { type FineTuneCase, fineTuneRows, throughputError } from './finetune.ts';
 import type { ErrorBand, UncertaintyTable } from './uncertainty.ts';
 import { quantile, validateCase, type ValidationCase, type ValidationRow } from './validate.ts';
-
-/**
- * The 5th and 95th percentiles: the band holds nine in ten published runs. With 26
- * memory rows the 10th percentile sits on the third-smallest error (−3.9 %) and would
- * call 95 % of capacity safe although two runs used 20–25 % more than predicted.
- */
-export const BAND_LOWER_QUANTILE = 0.05;
-export const BAND_UPPER_QUANTILE = 0.95;
 
 export function errorBandOf(rows: readonly ValidationRow[], lowerQuantile: number, upperQuantile: number): ErrorBand {
   const errors = rows.flatMap((r) => (r.error === null ? [] : [r.error])).sort((a, b) => a - b);
@@ -102,7 +95,7 @@ export function segmentedErrors(published: readonly ValidationCase[], fineTunes:
 }
 
 /** The segment table (uncertainty/segment-table.ts) without its data stamp: every segment any run belongs to. */
-export function segmentTableOf(errors: readonly SegmentedError[]): Pick<SegmentTable, 'lowerQuantile' | 'upperQuantile' | 'segments'> {
+export function segmentTableOf(errors: readonly SegmentedError[]): BandQuantiles & Pick<SegmentTable, 'segments'> {
   const members = new Map<SegmentId, SegmentedError[]>();
   for (const e of errors) {
     for (const id of segmentChain(e.traits)) members.set(id, [...(members.get(id) ?? []), e]);
@@ -120,5 +113,5 @@ export function segmentTableOf(errors: readonly SegmentedError[]): Pick<SegmentT
       precisions: [...new Set(rows.map((r) => r.precision))].sort(),
     };
   }
-  return { lowerQuantile: SEGMENT_LOWER_QUANTILE, upperQuantile: SEGMENT_UPPER_QUANTILE, segments };
+  return { lowerQuantile: BAND_LOWER_QUANTILE, upperQuantile: BAND_UPPER_QUANTILE, segments };
 }

@@ -13,7 +13,7 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   },
   memory: {
     lowerError: -0.2501363126933574,
-    upperError: 0.38016586158254917,
+    upperError: 0.37397239172081487,
     rows: 62
   }
 };

@@ -8,6 +8,7 @@
 
 import type { EstimateOutput, FigureRange } from '../input/index.ts';
 import { fitMemoryBytes } from '../memory/index.ts';
+import type { BandQuantiles } from '../uncertainty/index.ts';
 
 export interface ErrorBand {
   /** Signed relative error at the lower quantile: negative when the engine under-predicted. */
@@ -18,9 +19,7 @@ export interface ErrorBand {
   readonly rows: number;
 }
 
-export interface UncertaintyTable {
-  readonly lowerQuantile: number;
-  readonly upperQuantile: number;
+export interface UncertaintyTable extends BandQuantiles {
   /** Tokens per second per GPU, or MFU where that is all a source gave (scripts/validate.ts "throughput"). */
   readonly throughput: ErrorBand;
   readonly memory: ErrorBand;
