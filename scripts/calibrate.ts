@@ -129,6 +129,7 @@ const MOE_KNOBS: readonly Knob[] = [
   knob('moe', 'eagerOpHostSeconds', 10e-6, 1, 1e-7, 3e-4),
   knob('moe', 'syncStallSeconds', 0.5e-3, 1.5, 1e-6, 1e-2),
   knob('moe', 'nativeCallOpShare', 1, 1, 0.01, 3),
+  knob('moe', 'ncclPeerCallOpShare', 1, 1, 0.01, 3),
   knob('moe', 'exposedFraction', 1, 0.5, 0.1, 1),
   // Bridge skill card: Qwen3-30B-A3B on 16 H100, 24.71 → 20.99 s per step with the overlap.
   knob('moe', 'overlappedExposedFraction', 0.2, 0.8, 0.01, 1),

@@ -34,11 +34,8 @@ type Decoded = { readonly ok: true; readonly document: Doc } | { readonly ok: fa
  */
 const SHARE_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>>> = {
   '1': async (payload) => {
-    const packed = base64UrlToBytes(payload);
-    if (!packed) return { ok: false, reason: 'the text after "s=1." is not base64url' };
-    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES);
-    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
-    return parseJsonObject(json);
+    const json = await inflatedText(payload, 's=1.', MAX_DOCUMENT_BYTES);
+    return json.ok ? parseJsonObject(json.text) : json;
   },
 };
 
@@ -73,13 +70,11 @@ type DecodedPins = { readonly ok: true; readonly pins: readonly LinkPin[] } | { 
 /** Every pins format ever written; like SHARE_FORMATS, entries are only ever added. */
 const PINS_FORMATS: Readonly<Record<string, (payload: string) => Promise<DecodedPins>>> = {
   '1': async (payload) => {
-    const packed = base64UrlToBytes(payload);
-    if (!packed) return { ok: false, reason: 'the text after "pins=1." is not base64url' };
-    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES * MAX_LINK_PINS);
-    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
+    const json = await inflatedText(payload, 'pins=1.', MAX_DOCUMENT_BYTES * MAX_LINK_PINS);
+    if (!json.ok) return json;
     let value: unknown;
     try {
-      value = JSON.parse(json);
+      value = JSON.parse(json.text);
     } catch {
       return { ok: false, reason: 'it does not hold valid JSON' };
     }
@@ -104,26 +99,11 @@ export type PinsRead =
  * (one pin, unnamed: the page names it). Never throws.
  */
 export async function readPinsHash(hash: string): Promise<PinsRead> {
-  const part = hash
-    .replace(/^#/, '')
-    .split('&')
-    .find((p) => p.startsWith('pins='));
-  if (part === undefined) {
+  const decoded = await readHashPart(hash, 'pins', PINS_FORMATS, 'they have');
+  if (decoded === undefined) {
     const single = await readPinnedHash(hash);
     return single.kind === 'document' ? { kind: 'pins', pins: [{ name: '', document: single.document }] } : single;
   }
-  const value = percentDecoded(part.slice('pins='.length));
-  const dot = value.indexOf('.');
-  const format = dot < 0 ? '' : value.slice(0, dot);
-  const decode = Object.prototype.hasOwnProperty.call(PINS_FORMATS, format) ? PINS_FORMATS[format] : undefined;
-  const decoded: DecodedPins = decode
-    ? await decode(value.slice(dot + 1)).catch((): DecodedPins => ({ ok: false, reason: 'it could not be decoded' }))
-    : {
-        ok: false,
-        reason: /^\d{1,6}$/.test(format)
-          ? `they have format ${format}, which this version of the page does not know`
-          : 'they have no format number',
-      };
   if (decoded.ok) return { kind: 'pins', pins: decoded.pins };
   return {
     kind: 'error',
@@ -140,11 +120,8 @@ export const PIN_FORMAT = '1';
  */
 const PIN_FORMATS: Readonly<Record<string, (payload: string) => Promise<Decoded>>> = {
   '1': async (payload) => {
-    const packed = base64UrlToBytes(payload);
-    if (!packed) return { ok: false, reason: 'the text after "pin=1." is not base64url' };
-    const json = await inflateRaw(packed, MAX_DOCUMENT_BYTES);
-    if (!json) return { ok: false, reason: 'its compressed data is damaged or cut short' };
-    return parseJsonObject(json);
+    const json = await inflatedText(payload, 'pin=1.', MAX_DOCUMENT_BYTES);
+    return json.ok ? parseJsonObject(json.text) : json;
   },
 };
 
@@ -153,23 +130,8 @@ export type PinRead =
 
 /** The pinned configuration of an older comparison link (`&pin=…`), if the hash has one. Never throws. */
 export async function readPinnedHash(hash: string): Promise<PinRead> {
-  const part = hash
-    .replace(/^#/, '')
-    .split('&')
-    .find((p) => p.startsWith('pin='));
-  if (part === undefined) return { kind: 'none' };
-  const value = percentDecoded(part.slice('pin='.length));
-  const dot = value.indexOf('.');
-  const format = dot < 0 ? '' : value.slice(0, dot);
-  const decode = Object.prototype.hasOwnProperty.call(PIN_FORMATS, format) ? PIN_FORMATS[format] : undefined;
-  const decoded: Decoded = decode
-    ? await decode(value.slice(dot + 1)).catch((): Decoded => ({ ok: false, reason: 'it could not be decoded' }))
-    : {
-        ok: false,
-        reason: /^\d{1,6}$/.test(format)
-          ? `it has format ${format}, which this version of the page does not know`
-          : 'it has no format number',
-      };
+  const decoded = await readHashPart(hash, 'pin', PIN_FORMATS, 'it has');
+  if (decoded === undefined) return { kind: 'none' };
   if (decoded.ok) return { kind: 'document', document: decoded.document };
   return {
     kind: 'error',
@@ -218,6 +180,49 @@ function toRead(decoded: Decoded, format: 'share' | 'config'): HashRead {
   if (decoded.ok) return { kind: 'document', document: decoded.document, format };
   const which = format === 'share' ? 'share link' : '#config= link';
   return { kind: 'error', message: `This ${which} cannot be read: ${decoded.reason}. Showing the default configuration.` };
+}
+
+type Failed = { readonly ok: false; readonly reason: string };
+
+/**
+ * The `key=<format>.<payload>` part of a hash decoded by its format's entry in `formats`
+ * (the reasons it fails say `subject`: 'it has format 7, …'); undefined when the hash has no
+ * such part. Never throws.
+ */
+async function readHashPart<T extends { readonly ok: boolean }>(
+  hash: string,
+  key: string,
+  formats: Readonly<Record<string, (payload: string) => Promise<T>>>,
+  subject: 'it has' | 'they have',
+): Promise<T | Failed | undefined> {
+  const part = hash
+    .replace(/^#/, '')
+    .split('&')
+    .find((p) => p.startsWith(`${key}=`));
+  if (part === undefined) return undefined;
+  const value = percentDecoded(part.slice(key.length + 1));
+  const dot = value.indexOf('.');
+  const format = dot < 0 ? '' : value.slice(0, dot);
+  const decode = Object.prototype.hasOwnProperty.call(formats, format) ? formats[format] : undefined;
+  if (decode) return decode(value.slice(dot + 1)).catch((): Failed => ({ ok: false, reason: 'it could not be decoded' }));
+  return {
+    ok: false,
+    reason: /^\d{1,6}$/.test(format)
+      ? `${subject} format ${format}, which this version of the page does not know`
+      : `${subject} no format number`,
+  };
+}
+
+/** A payload's text: base64url (after `prefix` in the link) of deflate-raw data of at most `maxBytes`. */
+async function inflatedText(
+  payload: string,
+  prefix: string,
+  maxBytes: number,
+): Promise<{ readonly ok: true; readonly text: string } | Failed> {
+  const packed = base64UrlToBytes(payload);
+  if (!packed) return { ok: false, reason: `the text after "${prefix}" is not base64url` };
+  const text = await inflateRaw(packed, maxBytes);
+  return text ? { ok: true, text } : { ok: false, reason: 'its compressed data is damaged or cut short' };
 }
 
 function parseJsonObject(text: string): Decoded {

@@ -277,6 +277,43 @@ export const HELP = {
   },
   // The on/off training fields (flashAttention, …) are described in their own table, the engine's (model/input/switches.ts).
   ...SWITCH_HELP,
+  // The software stack (ui/controls/FrameworkSection.tsx): absent, each field takes the framework profile's default.
+  framework: {
+    label: 'Framework',
+    explain: 'The training stack: it sets the defaults below (loss, recompute policy, kernels, what the allocator and optimizer keep).',
+    source: "Each default cites the framework's own source file and flag (src/input/frameworks.ts)",
+  },
+  loss: {
+    label: 'Loss kernel',
+    explain: 'How cross-entropy keeps fp32 logits: eager keeps three copies at its peak, fused one, compiled two.',
+  },
+  selectivePolicy: {
+    label: 'Selective recompute policy',
+    explain: 'What "selective" recomputation drops: named modules, every second matmul and all element-wise ops, or whole layers.',
+  },
+  dropout: { label: 'Dropout', explain: 'Dropout masks kept for backward (GPT-3-era recipes).' },
+  optimizerStateDtype: {
+    label: 'Adam moment dtype',
+    explain: 'bf16 moments: 8 instead of 12 bytes per parameter with fp32 master weights.',
+  },
+  attentionKernel: { label: 'Attention kernel', explain: 'The fused attention implementation (auto: what the GPU runs best).' },
+  fp8Recipe: { label: 'FP8 recipe', explain: 'How fp8 tensors are scaled (with fp8/fp4 precision).' },
+  fp8ParamGather: {
+    label: 'FP8 parameter gather',
+    explain:
+      'With fp8/fp4: the weights are kept in fp8 (or fp4) and gathered so. Off, Transformer Engine keeps a quantized copy of ' +
+      'each layer weight (with its transpose on Hopper) beside the 16-bit one for the whole step: about 2 bytes more per weight.',
+    source:
+      'Megatron-LM --fp8-param-gather / --fp4-param-gather; Megatron-Bridge mixed_precision.py fp8_param_gather (src/model/memory/fp8-weight-cache.ts)',
+  },
+  modelCode: {
+    label: 'Model code',
+    explain:
+      'Whose layers the run trains: fused (Megatron-Core, Transformer Engine) or Hugging Face transformers run eagerly, whose ' +
+      'RMSNorm keeps an fp32 copy of the hidden state and its SwiGLU one more tensor per layer.',
+    source: 'transformers models/llama/modeling_llama.py LlamaRMSNorm and LlamaMLP (src/model/memory/model-code.ts)',
+  },
+  compile: { label: 'torch.compile', explain: 'The model compiled with torch.compile.' },
   offloadOptimizer: {
     label: 'Offload optimizer states to CPU',
     explain: 'Optimizer states live in host memory; the update runs on the CPU.',

@@ -72,15 +72,28 @@ export interface KeyFigure {
   readonly headline: boolean;
 }
 
-type FigureDef = Omit<KeyFigure, 'value' | 'text' | 'unavailableReason'> & {
-  readonly format: (value: number) => string;
-};
+/** A figure as its group lists it: what it is and its value in the estimate (null: not available). */
+interface FigureSpec {
+  readonly id: string;
+  readonly label: string;
+  readonly unit: FigureUnit;
+  /** Shown in the compact view too. */
+  readonly headline?: true;
+  readonly explanation: string;
+  readonly value: number | null;
+}
 
-function figure(def: FigureDef, value: number | null, missingReason: string): KeyFigure {
-  const { format, ...rest } = def;
-  if (value === null) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: missingReason };
-  if (!Number.isFinite(value)) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: 'no finite result' };
-  return { ...rest, value, text: format(value), unavailableReason: null };
+/** A figure's value as shown: its unit's format, a fraction as a percentage (UNIT_MAGNITUDE writes percentage points). */
+const UNIT_FORMAT: Readonly<Record<FigureUnit, (value: number) => string>> = { ...UNIT_MAGNITUDE, fraction: formatPercent };
+
+/** The figures of one group; one without a value says `missingReason`. */
+function groupFigures(group: FigureGroup, missingReason: string, specs: readonly FigureSpec[]): KeyFigure[] {
+  return specs.map(({ id, label, unit, headline = false, explanation, value }) => {
+    const rest = { id, group, label, unit, headline, explanation };
+    if (value === null) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: missingReason };
+    if (!Number.isFinite(value)) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: 'no finite result' };
+    return { ...rest, value, text: UNIT_FORMAT[unit](value), unavailableReason: null };
+  });
 }
 
 const INVALID_REASON = 'the configuration is invalid';
@@ -95,53 +108,38 @@ function reasonFor(output: EstimateOutput, part: string): string {
  */
 function memoryFigures(output: EstimateOutput): KeyFigure[] {
   const valid = output.errors.length === 0;
-  return [
-    figure(
-      {
-        id: 'memory-total',
-        group: 'memory',
-        label: 'Memory per GPU',
-        unit: 'bytes',
-        headline: true,
-        format: formatGiB,
-        explanation:
-          'What the most loaded GPU holds, as nvidia-smi shows it: weights, gradients, optimizer state, activations and buffers ' +
-          "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers " +
-          'and cuBLAS workspaces outside it. ' +
-          'Whether the run fits is judged on this',
-      },
-      valid ? fitMemoryBytes(output) : null,
-      INVALID_REASON,
-    ),
-    figure(
-      {
-        id: 'memory-allocated',
-        group: 'memory',
-        label: 'Of which allocated',
-        unit: 'bytes',
-        headline: true,
-        format: formatGiB,
-        explanation: "Inside memory per GPU: the tensors PyTorch's allocator hands out at the peak (max_memory_allocated)",
-      },
-      valid ? output.memory.perGpu.total : null,
-      INVALID_REASON,
-    ),
-    figure(
-      {
-        id: 'memory-reserved',
-        group: 'memory',
-        label: 'Of which reserved by the allocator',
-        unit: 'bytes',
-        headline: true,
-        format: formatGiB,
-        explanation:
-          "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its " +
-          'reserve; the CUDA context, NCCL and cuBLAS come on top',
-      },
-      valid ? output.memory.reserved : null,
-      INVALID_REASON,
-    ),
-  ];
+  return groupFigures('memory', INVALID_REASON, [
+    {
+      id: 'memory-total',
+      label: 'Memory per GPU',
+      unit: 'bytes',
+      headline: true,
+      explanation:
+        'What the most loaded GPU holds, as nvidia-smi shows it: weights, gradients, optimizer state, activations and buffers ' +
+        "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers " +
+        'and cuBLAS workspaces outside it. ' +
+        'Whether the run fits is judged on this',
+      value: valid ? fitMemoryBytes(output) : null,
+    },
+    {
+      id: 'memory-allocated',
+      label: 'Of which allocated',
+      unit: 'bytes',
+      headline: true,
+      explanation: "Inside memory per GPU: the tensors PyTorch's allocator hands out at the peak (max_memory_allocated)",
+      value: valid ? output.memory.perGpu.total : null,
+    },
+    {
+      id: 'memory-reserved',
+      label: 'Of which reserved by the allocator',
+      unit: 'bytes',
+      headline: true,
+      explanation:
+        "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its " +
+        'reserve; the CUDA context, NCCL and cuBLAS come on top',
+      value: valid ? output.memory.reserved : null,
+    },
+  ]);
 }
 
 type MfuPeak = NonNullable<EstimateOutput['throughput']>['mfuPeak'];
@@ -157,260 +155,164 @@ function peakWords(peak: MfuPeak): string {
 
 function speedFigures(output: EstimateOutput): KeyFigure[] {
   const t = output.throughput;
-  const reason = reasonFor(output, 'time model');
-  return [
-    figure(
-      {
-        id: 'mfu',
-        group: 'speed',
-        label: mfuLabel(t?.mfuPeak?.precision),
-        unit: 'fraction',
-        headline: true,
-        format: formatPercent,
-        explanation: `Model FLOPs per second ÷ the GPU's dense ${peakWords(t?.mfuPeak)} (Korthikanti 2022 §6)`,
-      },
-      t?.mfu ?? null,
-      reason,
-    ),
+  return groupFigures('speed', reasonFor(output, 'time model'), [
+    {
+      id: 'mfu',
+      label: mfuLabel(t?.mfuPeak?.precision),
+      unit: 'fraction',
+      headline: true,
+      explanation: `Model FLOPs per second ÷ the GPU's dense ${peakWords(t?.mfuPeak)} (Korthikanti 2022 §6)`,
+      value: t?.mfu ?? null,
+    },
     // Only where the engine gives it (outputs before issue 36, such as stored scenarios, do not)
     // and where it differs from MFU: a BF16 run's MFU is already of the BF16 peak.
     ...(t && (t.mfuBf16 === undefined || t.mfuPeak?.precision === 'bf16')
       ? []
-      : [
-          figure(
-            {
-              id: 'mfu-bf16',
-              group: 'speed',
-              label: 'MFU of BF16 peak',
-              unit: 'fraction',
-              headline: false,
-              format: formatPercent,
-              explanation:
-                "The same model FLOPs ÷ the GPU's dense BF16 peak: compares runs across precisions (an FP8 run on H100 reads twice its FP8 MFU)",
-            },
-            t?.mfuBf16 ?? null,
-            reason,
-          ),
-        ]),
-    figure(
-      {
-        id: 'step-time',
-        group: 'speed',
-        label: 'Step time',
-        unit: 'seconds',
-        headline: true,
-        format: formatSeconds,
-        explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update',
-      },
-      t?.stepSeconds ?? null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'bubble-fraction',
-        group: 'speed',
-        label: 'Pipeline bubble',
-        unit: 'fraction',
-        headline: true,
-        format: formatPercent,
-        explanation:
-          'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal ' +
-          'stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)',
-      },
-      t?.bubbleFraction ?? null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'tokens-per-second',
-        group: 'speed',
-        label: 'Throughput',
-        unit: 'tokens/s',
-        headline: true,
-        format: formatTokensPerSecond,
-        explanation: 'Training tokens per second, whole cluster',
-      },
-      t?.tokensPerSecond ?? null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'tflops-per-gpu',
-        group: 'speed',
-        label: 'Achieved per GPU',
-        unit: 'FLOP/s',
-        headline: false,
-        format: formatFlopRate,
-        explanation: 'Model FLOPs per second on one GPU, recomputation not counted',
-      },
-      t ? t.tflopsPerGpu * 1e12 : null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'hfu',
-        group: 'speed',
-        label: 'HFU',
-        unit: 'fraction',
-        headline: false,
-        format: formatPercent,
-        explanation: 'Like MFU but counting recomputed FLOPs too (Chowdhery 2022, PaLM app. B)',
-      },
-      t?.hfu ?? null,
-      reason,
-    ),
-  ];
+      : ([
+          {
+            id: 'mfu-bf16',
+            label: 'MFU of BF16 peak',
+            unit: 'fraction',
+            explanation:
+              "The same model FLOPs ÷ the GPU's dense BF16 peak: compares runs across precisions (an FP8 run on H100 reads twice its FP8 MFU)",
+            value: t?.mfuBf16 ?? null,
+          },
+        ] satisfies FigureSpec[])),
+    {
+      id: 'step-time',
+      label: 'Step time',
+      unit: 'seconds',
+      headline: true,
+      explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update',
+      value: t?.stepSeconds ?? null,
+    },
+    {
+      id: 'bubble-fraction',
+      label: 'Pipeline bubble',
+      unit: 'fraction',
+      headline: true,
+      explanation:
+        'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal ' +
+        'stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)',
+      value: t?.bubbleFraction ?? null,
+    },
+    {
+      id: 'tokens-per-second',
+      label: 'Throughput',
+      unit: 'tokens/s',
+      headline: true,
+      explanation: 'Training tokens per second, whole cluster',
+      value: t?.tokensPerSecond ?? null,
+    },
+    {
+      id: 'tflops-per-gpu',
+      label: 'Achieved per GPU',
+      unit: 'FLOP/s',
+      explanation: 'Model FLOPs per second on one GPU, recomputation not counted',
+      value: t ? t.tflopsPerGpu * 1e12 : null,
+    },
+    {
+      id: 'hfu',
+      label: 'HFU',
+      unit: 'fraction',
+      explanation: 'Like MFU but counting recomputed FLOPs too (Chowdhery 2022, PaLM app. B)',
+      value: t?.hfu ?? null,
+    },
+  ]);
 }
 
 function timeCostFigures(output: EstimateOutput): KeyFigure[] {
   const { time, cost } = output;
-  const timeReason = reasonFor(output, 'training time');
-  const costReason = reasonFor(output, 'cost model');
   return [
-    figure(
+    ...groupFigures('time-cost', reasonFor(output, 'training time'), [
       {
         id: 'training-days',
-        group: 'time-cost',
         label: 'Training time',
         unit: 'days',
         headline: true,
-        format: formatDays,
         explanation: 'Token budget ÷ tokens per second, wall-clock days',
+        value: time?.days ?? null,
       },
-      time?.days ?? null,
-      timeReason,
-    ),
-    figure(
       {
         id: 'gpu-hours',
-        group: 'time-cost',
         label: 'GPU-hours',
         unit: 'GPU-hours',
-        headline: false,
-        format: formatGpuHours,
         explanation: 'Training time × number of GPUs',
+        value: time?.gpuHours ?? null,
       },
-      time?.gpuHours ?? null,
-      timeReason,
-    ),
-    figure(
+    ]),
+    ...groupFigures('time-cost', reasonFor(output, 'cost model'), [
       {
         id: 'cost-usd',
-        group: 'time-cost',
         label: 'Cost',
         unit: 'USD',
         headline: true,
-        format: formatUsd,
         explanation: 'GPU-hours × price per GPU-hour',
+        value: cost?.usd ?? null,
       },
-      cost?.usd ?? null,
-      costReason,
-    ),
-    figure(
       {
         id: 'energy',
-        group: 'time-cost',
         label: 'Energy',
         unit: 'kWh',
-        headline: false,
-        format: formatEnergyKwh,
         explanation: 'GPUs × power × hours × data-centre PUE',
+        value: cost?.energyKwh ?? null,
       },
-      cost?.energyKwh ?? null,
-      costReason,
-    ),
-    figure(
       {
         id: 'co2',
-        group: 'time-cost',
         label: 'CO₂',
         unit: 'kg CO2',
-        headline: false,
-        format: formatCo2Kg,
         explanation: 'Energy × grid carbon intensity',
+        value: cost?.co2Kg ?? null,
       },
-      cost?.co2Kg ?? null,
-      costReason,
-    ),
+    ]),
   ];
 }
 
 function reliabilityFigures(output: EstimateOutput): KeyFigure[] {
   const r = output.reliability;
-  const reason = reasonFor(output, 'reliability model');
-  return [
-    figure(
-      {
-        id: 'expected-failures',
-        group: 'reliability',
-        label: 'Expected failures',
-        unit: 'count',
-        headline: false,
-        format: formatCompactCount,
-        explanation: 'GPU-hours ÷ per-GPU MTBF; Llama 3 saw 419 in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)',
-      },
-      r?.expectedFailures ?? null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'checkpoint-interval',
-        group: 'reliability',
-        label: 'Checkpoint interval',
-        unit: 'minutes',
-        headline: false,
-        format: formatMinutes,
-        explanation: '√(2 × checkpoint write time × cluster MTBF) (Young 1974; Daly 2006)',
-      },
-      r?.checkpointIntervalMinutes ?? null,
-      reason,
-    ),
-    figure(
-      {
-        id: 'goodput',
-        group: 'reliability',
-        label: 'Goodput',
-        unit: 'fraction',
-        headline: false,
-        format: formatPercent,
-        explanation: 'Useful training time ÷ wall time, after checkpoints, lost work and restarts',
-      },
-      r?.goodput ?? null,
-      reason,
-    ),
-  ];
+  return groupFigures('reliability', reasonFor(output, 'reliability model'), [
+    {
+      id: 'expected-failures',
+      label: 'Expected failures',
+      unit: 'count',
+      explanation: 'GPU-hours ÷ per-GPU MTBF; Llama 3 saw 419 in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)',
+      value: r?.expectedFailures ?? null,
+    },
+    {
+      id: 'checkpoint-interval',
+      label: 'Checkpoint interval',
+      unit: 'minutes',
+      explanation: '√(2 × checkpoint write time × cluster MTBF) (Young 1974; Daly 2006)',
+      value: r?.checkpointIntervalMinutes ?? null,
+    },
+    {
+      id: 'goodput',
+      label: 'Goodput',
+      unit: 'fraction',
+      explanation: 'Useful training time ÷ wall time, after checkpoints, lost work and restarts',
+      value: r?.goodput ?? null,
+    },
+  ]);
 }
 
 function workFigures(output: EstimateOutput): KeyFigure[] {
   const valid = output.errors.length === 0;
-  return [
-    figure(
-      {
-        id: 'model-flops',
-        group: 'work',
-        label: 'Model FLOPs per step',
-        unit: 'FLOP',
-        headline: false,
-        format: formatFlops,
-        explanation: 'Whole cluster, recomputation not counted (Narayanan 2021 §5.1)',
-      },
-      valid ? output.flops.modelPerStep : null,
-      INVALID_REASON,
-    ),
-    figure(
-      {
-        id: 'hardware-flops',
-        group: 'work',
-        label: 'Hardware FLOPs per step',
-        unit: 'FLOP',
-        headline: false,
-        format: formatFlops,
-        explanation: 'Whole cluster, counting recomputed work',
-      },
-      valid ? output.flops.hardwarePerStep : null,
-      INVALID_REASON,
-    ),
-  ];
+  return groupFigures('work', INVALID_REASON, [
+    {
+      id: 'model-flops',
+      label: 'Model FLOPs per step',
+      unit: 'FLOP',
+      explanation: 'Whole cluster, recomputation not counted (Narayanan 2021 §5.1)',
+      value: valid ? output.flops.modelPerStep : null,
+    },
+    {
+      id: 'hardware-flops',
+      label: 'Hardware FLOPs per step',
+      unit: 'FLOP',
+      explanation: 'Whole cluster, counting recomputed work',
+      value: valid ? output.flops.hardwarePerStep : null,
+    },
+  ]);
 }
 
 /** Every key figure of an estimate, grouped and in display order. */

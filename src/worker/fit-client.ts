@@ -6,7 +6,7 @@
 
 import type { RunFitResult, RunMeasurement } from '../model/validation/index.ts';
 import type { EngineApi } from './api.ts';
-import { askOnce } from './one-shot.ts';
+import { oneShotClient } from './one-shot.ts';
 import type { WorkerLike } from './session.ts';
 
 /** A fit runs the engine about 40 times per measurement: well under a second, except on a cold worker. */
@@ -18,11 +18,13 @@ const FIT_WORDS = {
   rejected: 'the fit could not be run',
 };
 
+const askFitWorker = oneShotClient<EngineApi>(FIT_WORDS, FIT_TIMEOUT_MS);
+
 export function runFit(
   createWorker: () => WorkerLike,
   document: unknown,
   measurement: RunMeasurement,
-  timeoutMs = FIT_TIMEOUT_MS,
+  timeoutMs?: number,
 ): Promise<RunFitResult> {
-  return askOnce<EngineApi, RunFitResult>(createWorker, FIT_WORDS, timeoutMs, (remote) => remote.fitRun(document, measurement));
+  return askFitWorker<RunFitResult>(createWorker, (remote) => remote.fitRun(document, measurement), timeoutMs);
 }

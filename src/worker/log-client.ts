@@ -7,7 +7,7 @@
 import { proxy } from 'comlink';
 import type { LogReport } from '../model/log/index.ts';
 import type { CompareAnswer, LogAnswer, LogApi } from './log-api.ts';
-import { askOnce } from './one-shot.ts';
+import { oneShotClient } from './one-shot.ts';
 import type { WorkerLike } from './session.ts';
 
 /** 50 MB reads in about a second; a log that takes a minute is stuck. */
@@ -15,14 +15,16 @@ export const LOG_TIMEOUT_MS = 60_000;
 
 const LOG_WORDS = { crash: 'the log reader stopped unexpectedly', late: 'the log was not read', rejected: 'the log could not be read' };
 
+const askLogWorker = oneShotClient<LogApi>(LOG_WORDS, LOG_TIMEOUT_MS);
+
 export function readLogInWorker(
   createWorker: () => WorkerLike,
   source: Blob | string,
   document: unknown,
   onProgress: (fraction: number) => void,
-  timeoutMs = LOG_TIMEOUT_MS,
+  timeoutMs?: number,
 ): Promise<LogAnswer> {
-  return askOnce<LogApi, LogAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => remote.read(source, document, proxy(onProgress)));
+  return askLogWorker<LogAnswer>(createWorker, (remote) => remote.read(source, document, proxy(onProgress)), timeoutMs);
 }
 
 /** A log already read, compared again with the page's (changed) document, in a one-shot worker. */
@@ -30,7 +32,7 @@ export function compareLogInWorker(
   createWorker: () => WorkerLike,
   report: LogReport,
   document: unknown,
-  timeoutMs = LOG_TIMEOUT_MS,
+  timeoutMs?: number,
 ): Promise<CompareAnswer> {
-  return askOnce<LogApi, CompareAnswer>(createWorker, LOG_WORDS, timeoutMs, (remote) => Promise.resolve(remote.compare(report, document)));
+  return askLogWorker<CompareAnswer>(createWorker, (remote) => Promise.resolve(remote.compare(report, document)), timeoutMs);
 }

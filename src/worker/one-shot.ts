@@ -34,3 +34,12 @@ export async function askOnce<Api, Answer>(
   const answer = await session.call<Answer>(ask);
   return answer.ok ? answer.value : { ok: false, errors: [answer.message] };
 }
+
+/**
+ * One kind of one-shot job (a fit, a log read): its words and its usual timeout fixed,
+ * the worker's factory (a test's fake) and the question given per call.
+ */
+export function oneShotClient<Api>(words: OneShotWords, defaultTimeoutMs: number) {
+  return <Answer>(createWorker: () => WorkerLike, ask: (remote: Remote<Api>) => Promise<Answer>, timeoutMs = defaultTimeoutMs) =>
+    askOnce<Api, Answer>(createWorker, words, timeoutMs, ask);
+}

@@ -222,7 +222,7 @@ describe('the step time of a MoE run names its host-sync and EP-exposure terms (
     const n = notes(mixtral({ moeDispatcher: 'alltoall' }));
     // Mixtral E8 over EP 8 (moe-host.ts): after the sync 23 operators and 3 × 2 × 8 NCCL peer calls, after the stall; backward 2
     // × the 43 computing operators and the peer calls once.
-    const peer = 48 * MOE_TIME.nativeCallOpShare;
+    const peer = 48 * MOE_TIME.ncclPeerCallOpShare;
     const issue = (23 + peer) * MOE_TIME.eagerOpHostSeconds;
     const backward = (2 * 43 + peer) * MOE_TIME.eagerOpHostSeconds;
     expect(n).toContain(

@@ -10,6 +10,7 @@
 
 import { commandLines, commentBlock, planTitle, torchrunFlags, trainSamples, type Flag, type LaunchFile } from './common.ts';
 import type { RunConfig } from '../input/index.ts';
+import { megatronShapeFlags } from './megatron.ts';
 
 function layoutFlags(c: RunConfig, notes: string[]): Flag[] {
   const { parallel: p, model: m } = c;
@@ -40,12 +41,7 @@ function layoutFlags(c: RunConfig, notes: string[]): Flag[] {
 function modelFlags(c: RunConfig, notes: string[]): Flag[] {
   const m = c.model;
   const t = c.training;
-  const flags: Flag[] = [
-    ['--num-layers', m.layers],
-    ['--hidden-size', m.hidden],
-    ['--ffn-hidden-size', m.ffnHidden],
-    ['--num-attention-heads', m.heads],
-  ];
+  const flags = megatronShapeFlags(m);
   if (m.kvHeads < m.heads) flags.push(['--num-key-value-heads', m.kvHeads]);
   if (m.headDim * m.heads !== m.hidden) flags.push(['--kv-channels', m.headDim]);
   flags.push(

@@ -148,14 +148,19 @@ function dataFlags(c: RunConfig): Flag[] {
   return [['--mock-data'], ['--tokenizer-type', 'NullTokenizer'], ['--vocab-size', c.model.vocab]];
 }
 
-function modelFlags(c: RunConfig): Flag[] {
-  const m = c.model;
-  const flags: Flag[] = [
+/** The model's shape flags, named alike by Megatron-LM and its fork Megatron-DeepSpeed (megatron-deepspeed.ts). */
+export function megatronShapeFlags(m: RunConfig['model']): Flag[] {
+  return [
     ['--num-layers', m.layers],
     ['--hidden-size', m.hidden],
     ['--ffn-hidden-size', m.ffnHidden],
     ['--num-attention-heads', m.heads],
   ];
+}
+
+function modelFlags(c: RunConfig): Flag[] {
+  const m = c.model;
+  const flags = megatronShapeFlags(m);
   if (!m.mla && m.kvHeads < m.heads) flags.push(['--group-query-attention'], ['--num-query-groups', m.kvHeads]);
   if (!m.mla && m.headDim * m.heads !== m.hidden) flags.push(['--kv-channels', m.headDim]);
   if (isLlamaStyle(m)) flags.push(['--normalization', 'RMSNorm'], ['--position-embedding-type', 'rope'], ['--disable-bias-linear']);

@@ -53,57 +53,43 @@ export function firstJsonErrorOffset(text: string): number | null {
     i += m[0].length;
     return true;
   };
+  /** One `"name": value` pair of an object. */
+  const member = (depth: number): boolean => {
+    space();
+    if (text[i] !== '"' || !string()) return fail();
+    space();
+    if (text[i] !== ':') return fail();
+    i += 1;
+    return value(depth);
+  };
+  /** An object or an array from its opening bracket: `item`s, comma-separated, up to `close`. */
+  const container = (close: '}' | ']', item: (depth: number) => boolean, depth: number): boolean => {
+    i += 1;
+    space();
+    if (text[i] === close) {
+      i += 1;
+      return true;
+    }
+    for (;;) {
+      if (!item(depth + 1)) return false;
+      space();
+      if (text[i] === ',') {
+        i += 1;
+        continue;
+      }
+      if (text[i] === close) {
+        i += 1;
+        return true;
+      }
+      return fail();
+    }
+  };
   const value = (depth: number): boolean => {
     if (depth > MAX_DEPTH) return fail();
     space();
     const ch = text[i];
-    if (ch === '{') {
-      i += 1;
-      space();
-      if (text[i] === '}') {
-        i += 1;
-        return true;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"' || !string()) return fail();
-        space();
-        if (text[i] !== ':') return fail();
-        i += 1;
-        if (!value(depth + 1)) return false;
-        space();
-        if (text[i] === ',') {
-          i += 1;
-          continue;
-        }
-        if (text[i] === '}') {
-          i += 1;
-          return true;
-        }
-        return fail();
-      }
-    }
-    if (ch === '[') {
-      i += 1;
-      space();
-      if (text[i] === ']') {
-        i += 1;
-        return true;
-      }
-      for (;;) {
-        if (!value(depth + 1)) return false;
-        space();
-        if (text[i] === ',') {
-          i += 1;
-          continue;
-        }
-        if (text[i] === ']') {
-          i += 1;
-          return true;
-        }
-        return fail();
-      }
-    }
+    if (ch === '{') return container('}', member, depth);
+    if (ch === '[') return container(']', value, depth);
     if (ch === '"') return string();
     if (ch === 't') return literal('true');
     if (ch === 'f') return literal('false');

@@ -9,7 +9,7 @@
 // without which it runs unfused attention). Each flag it cannot map is one warning.
 
 import { FP8_RECIPES, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS } from '../input/index.ts';
-import type { ModelDocument, NumberKey, ParallelDocument } from '../input/index.ts';
+import type { NumberKey } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
 import { zeroStage, type Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
@@ -89,11 +89,16 @@ function countFlag(d: Draft, f: Flags, name: string, min = 1, max?: number): num
   return f.given(name) ? d.count(name, value, min, max) : undefined;
 }
 
+/** Writes a number field of `target` when a flag gave one (undefined: the field stays as it is). */
+function numberSetter<T>(target: T): (key: NumberKey<T>, value: number | undefined) => void {
+  return (key, value) => {
+    if (value !== undefined) (target as Record<NumberKey<T>, number>)[key] = value;
+  };
+}
+
 function readModel(d: Draft, f: Flags): void {
   const m = d.model;
-  const set = (key: NumberKey<ModelDocument>, value: number | undefined) => {
-    if (value !== undefined) m[key] = value;
-  };
+  const set = numberSetter(m);
   set('layers', countFlag(d, f, '--num-layers'));
   const hidden = countFlag(d, f, '--hidden-size');
   set('hidden', hidden);
@@ -293,9 +298,7 @@ function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
 
 function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const p = d.parallel;
-  const set = (key: NumberKey<ParallelDocument>, value: number | undefined) => {
-    if (value !== undefined) p[key] = value;
-  };
+  const set = numberSetter(p);
   set('tp', countFlag(d, f, '--tensor-model-parallel-size'));
   const pp = countFlag(d, f, '--pipeline-model-parallel-size');
   set('pp', pp);

@@ -161,6 +161,17 @@ export function words(line: string, vars: Vars): string[] {
       if (part !== '') word = (word ?? '') + part;
     });
   };
+  const append = (text: string) => {
+    word = (word ?? '') + text;
+  };
+  /** The `$…` expansion at the cursor: each element after the first starts a new word; `add` puts the text in. */
+  const expand = (add: (text: string) => void) => {
+    c.pos += 1;
+    dollar(c, vars).forEach((e, k) => {
+      if (k > 0) push();
+      add(e);
+    });
+  };
   while (c.pos < line.length) {
     const ch = line[c.pos] ?? '';
     if (ch === ' ' || ch === '\t' || ch === '\n') {
@@ -196,16 +207,8 @@ export function words(line: string, vars: Vars): string[] {
           continue;
         }
         if (q === '$') {
-          c.pos += 1;
-          const elements = dollar(c, vars);
           // "${ARR[@]}": each element its own word.
-          elements.forEach((e, k) => {
-            if (k > 0) {
-              push();
-              word = '';
-            }
-            word = (word ?? '') + e;
-          });
+          expand(append);
           continue;
         }
         word += q;
@@ -215,12 +218,7 @@ export function words(line: string, vars: Vars): string[] {
       continue;
     }
     if (ch === '$') {
-      c.pos += 1;
-      const elements = dollar(c, vars);
-      elements.forEach((e, k) => {
-        if (k > 0) push();
-        addSplit(e);
-      });
+      expand(addSplit);
       continue;
     }
     if (ch === '`') {

@@ -198,8 +198,11 @@ export function findAnomalies(
       skippedTotal = Math.max(skippedTotal, r.skippedTotal);
     }
   }
-  if (steady) throughputAnomalies(records, steady, measured, add);
-  if (steady) memoryGrowth(records, steady, measured, add);
+  if (steady) {
+    const inSteady = records.filter((r) => !(r.step < steady.from || r.step > steady.to));
+    throughputAnomalies(inSteady, measured, add);
+    memoryGrowth(inSteady, measured, add);
+  }
   found.sort((a, b) => a.step - b.step);
   if (found.length > MAX_ANOMALIES) {
     warnings.push(`anomalies: ${found.length - MAX_ANOMALIES} more after step ${found[MAX_ANOMALIES - 1]?.step} not listed`);
@@ -208,16 +211,11 @@ export function findAnomalies(
   return found;
 }
 
-function throughputAnomalies(
-  records: readonly StepRecord[],
-  steady: { from: number; to: number },
-  measured: Measured,
-  add: (a: Anomaly) => void,
-): void {
+/** Over the steady phase's records. */
+function throughputAnomalies(records: readonly StepRecord[], measured: Measured, add: (a: Anomaly) => void): void {
   const typical = measured.stepSeconds;
   const typicalTps = measured.tokensPerSecondPerGpu;
   for (const r of records) {
-    if (r.step < steady.from || r.step > steady.to) continue;
     let slowdown: number | null = null;
     let what = '';
     if (typical && r.stepSeconds !== undefined && Number.isFinite(r.stepSeconds)) {
@@ -243,17 +241,12 @@ function throughputAnomalies(
   }
 }
 
-function memoryGrowth(
-  records: readonly StepRecord[],
-  steady: { from: number; to: number },
-  measured: Measured,
-  add: (a: Anomaly) => void,
-): void {
+/** Over the steady phase's records. */
+function memoryGrowth(records: readonly StepRecord[], measured: Measured, add: (a: Anomaly) => void): void {
   const metric = measured.memoryMetric;
   if (!metric || metric === 'after setup') return;
   let first: { step: number; bytes: number } | null = null;
   for (const r of records) {
-    if (r.step < steady.from || r.step > steady.to) continue;
     const bytes = r.memory?.[metric];
     if (bytes === undefined || !Number.isFinite(bytes)) continue;
     if (!first) {

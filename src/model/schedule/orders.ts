@@ -11,6 +11,17 @@ export interface LinearShape {
   readonly virtualStages: number;
 }
 
+/** A program of `blocks` blocks on `p` stages, each stage's blocks pushed in order by `stage`. */
+function stagedProgram(blocks: number, p: number, times: ChunkTimes, stage: (prog: Program, s: number) => void): Program {
+  const prog = new Program(blocks, p, times);
+  for (let s = 0; s < p; s++) {
+    prog.startDevice(s);
+    stage(prog, s);
+  }
+  prog.finish();
+  return prog;
+}
+
 /**
  * The first step from `x` on at which a stage has a block to run: forwards run at
  * steps 0 … m−1, and the later kinds at [lag, lag + m) for each lag. With p ≫ m the
@@ -30,14 +41,10 @@ function nextBusyStep(x: number, m: number, firstLag: number, secondLag: number)
  */
 export function gpipeProgram(shape: LinearShape, times: ChunkTimes): Program {
   const { stages: p, microBatches: m } = shape;
-  const prog = new Program(2 * p * m, p, times);
-  for (let s = 0; s < p; s++) {
-    prog.startDevice(s);
+  return stagedProgram(2 * p * m, p, times, (prog, s) => {
     for (let j = 0; j < m; j++) prog.push(OP_F, 0, s, j, 0);
     for (let j = 0; j < m; j++) prog.push(OP_BFULL, 0, s, j, 0);
-  }
-  prog.finish();
-  return prog;
+  });
 }
 
 /**
@@ -48,18 +55,14 @@ export function gpipeProgram(shape: LinearShape, times: ChunkTimes): Program {
  */
 export function oneFOneBProgram(shape: LinearShape, times: ChunkTimes): Program {
   const { stages: p, microBatches: m } = shape;
-  const prog = new Program(2 * p * m, p, times);
-  for (let s = 0; s < p; s++) {
-    prog.startDevice(s);
+  return stagedProgram(2 * p * m, p, times, (prog, s) => {
     const warmup = p - 1 - s;
     for (let x = 0; x < m + warmup; x = nextBusyStep(x + 1, m, warmup, warmup)) {
       if (x < m) prog.push(OP_F, 0, s, x, 0);
       const b = x - warmup;
       if (b >= 0) prog.push(OP_BFULL, 0, s, b, 0);
     }
-  }
-  prog.finish();
-  return prog;
+  });
 }
 
 /**
@@ -70,9 +73,7 @@ export function oneFOneBProgram(shape: LinearShape, times: ChunkTimes): Program 
  */
 export function zeroBubbleH1Program(shape: LinearShape, times: ChunkTimes): Program {
   const { stages: p, microBatches: m } = shape;
-  const prog = new Program(3 * p * m, p, times);
-  for (let s = 0; s < p; s++) {
-    prog.startDevice(s);
+  return stagedProgram(3 * p * m, p, times, (prog, s) => {
     const bLag = p - 1 - s;
     const wLag = p - 1;
     for (let x = 0; x < m + wLag; x = nextBusyStep(x + 1, m, bLag, wLag)) {
@@ -82,9 +83,7 @@ export function zeroBubbleH1Program(shape: LinearShape, times: ChunkTimes): Prog
       const w = x - wLag;
       if (w >= 0) prog.push(OP_W, 0, s, w, 0);
     }
-  }
-  prog.finish();
-  return prog;
+  });
 }
 
 /**
@@ -118,29 +117,25 @@ export function interleavedProgram(shape: LinearShape, times: ChunkTimes, groupS
   const { stages: p, microBatches: m, virtualStages: v } = shape;
   const total = m * v;
   const table = interleavedTable(groupSize, m, v);
-  const prog = new Program(2 * p * total, p, times);
-  const pushForward = (s: number, k: number): void => {
-    const j = table[2 * k] ?? 0;
-    const c = table[2 * k + 1] ?? 0;
-    prog.push(OP_F, 0, c * p + s, j, c);
-  };
-  const pushBackward = (s: number, k: number): void => {
-    const j = table[2 * k] ?? 0;
-    const c = v - 1 - (table[2 * k + 1] ?? 0);
-    prog.push(OP_BFULL, 0, c * p + s, j, c);
-  };
-  for (let s = 0; s < p; s++) {
-    prog.startDevice(s);
+  return stagedProgram(2 * p * total, p, times, (prog, s) => {
+    const pushForward = (k: number): void => {
+      const j = table[2 * k] ?? 0;
+      const c = table[2 * k + 1] ?? 0;
+      prog.push(OP_F, 0, c * p + s, j, c);
+    };
+    const pushBackward = (k: number): void => {
+      const j = table[2 * k] ?? 0;
+      const c = v - 1 - (table[2 * k + 1] ?? 0);
+      prog.push(OP_BFULL, 0, c * p + s, j, c);
+    };
     const warmup = Math.min(total, 2 * (p - 1 - s) + (v - 1) * groupSize);
-    for (let k = 0; k < warmup; k++) pushForward(s, k);
+    for (let k = 0; k < warmup; k++) pushForward(k);
     for (let k = 0; k < total - warmup; k++) {
-      pushForward(s, k + warmup);
-      pushBackward(s, k);
+      pushForward(k + warmup);
+      pushBackward(k);
     }
-    for (let k = Math.max(0, total - warmup); k < total; k++) pushBackward(s, k);
-  }
-  prog.finish();
-  return prog;
+    for (let k = Math.max(0, total - warmup); k < total; k++) pushBackward(k);
+  });
 }
 
 /**

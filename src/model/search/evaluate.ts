@@ -413,18 +413,24 @@ export class LayoutEvaluator {
     return most;
   }
 
+  /** The busiest stage's seconds per micro-batch at ZeRO stage `zero` (ZeRO-3 adds its exposed gathers). */
+  private criticalStageWork(zero: number): number {
+    let critical = 0;
+    for (let c = 0; c < this.count; c++) {
+      const w = (this.work[c] ?? 0) + (zero === 3 ? (this.zero3Exposed[c] ?? 0) : 0);
+      if (w > critical) critical = w;
+    }
+    return critical;
+  }
+
   /** Seconds per optimizer step for state combo k (time/step.ts stepTime with the closed-form pipeline). */
   stepSeconds(k: number): number {
     const grid = this.pieces?.grid;
     const group = this.group;
     if (!grid || !group) return 0;
     const zero = group.combos[k]?.zero ?? 0;
+    const critical = this.criticalStageWork(zero);
     const cap = this.capacity;
-    let critical = 0;
-    for (let c = 0; c < this.count; c++) {
-      const w = (this.work[c] ?? 0) + (zero === 3 ? (this.zero3Exposed[c] ?? 0) : 0);
-      if (w > critical) critical = w;
-    }
     const perParameter = grid.optimizerSecondsPerParameter[k] ?? 0;
     const perExpertParameter = grid.optimizerSecondsPerExpertParameter[k] ?? 0;
     let dpExposed = 0;

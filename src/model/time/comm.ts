@@ -18,7 +18,7 @@ import {
 } from '../calibration.ts';
 import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import { deepEpTransferSeconds, routedCopiesPerToken } from './moe-time.ts';
+import { deepEpTransferSeconds, moeDispatchReplicas, routedCopiesPerToken } from './moe-time.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
@@ -196,7 +196,8 @@ function tokensPerRank(c: RunConfig): number {
  * while shared experts are tensor-parallel like a dense MLP.
  */
 function tensorParallel(c: RunConfig, layersOnStage: number, moeLayers: number, link: Link): Part {
-  const sharedExpertPairs = c.model.moe && c.model.moe.sharedExperts > 0 ? 1 : 0;
+  // torchtitan gathers the whole MoE module's input and reduce-scatters its output once, shared experts inside (moeDispatchReplicas).
+  const sharedExpertPairs = (c.model.moe && c.model.moe.sharedExperts > 0) || c.stack.framework === 'torchtitan' ? 1 : 0;
   const perForward = 2 * (layersOnStage - moeLayers) + (1 + sharedExpertPairs) * moeLayers;
   const bufferBytes = tokensPerRank(c) * c.model.hidden * ACTIVATION_BYTES[c.training.precision];
   return times(perForward * (forwardPasses(c) + 1), allReduce(bufferBytes, c.parallel.tp, link));
@@ -217,9 +218,6 @@ function contextParallel(c: RunConfig, layersOnStage: number, link: Link): Part 
   const ringSendsPerLayer = (cp - 1) * (forwardPasses(c) + 2);
   return times(layersOnStage * ringSendsPerLayer, pointToPoint(blockBytes, link));
 }
-
-/** Bytes of one token element dispatched in fp8 (plus per-block scales, under 1 %). */
-const FP8_DISPATCH_BYTES = 1;
 
 /** Nodes an expert-parallel group spans (1 when it stays in one NVLink domain). */
 function nodesSpanned(c: RunConfig, group: RankGroup): number {
@@ -259,23 +257,32 @@ function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: numbe
  * receives are all-gathered over its etp group before the experts and reduce-scattered
  * after (Megatron-Core token_dispatcher.py, gather/reduce-scatter over the expert
  * tensor-parallel group), forward and backward.
+ * Tokens travel in 16-bit under fp8/fp4 recipes too. DeepSeek-V3 does (arXiv 2412.19437, section
+ * 3.3.2), but none of the frameworks the document names: Megatron-Core @d98e8a64 sends the
+ * 16-bit hidden states through every dispatcher under fp8/fp4 recipes — the all-to-all
+ * dispatcher exchanges the permuted bf16 tokens (token_dispatcher.py
+ * MoEAlltoAllTokenDispatcher.token_dispatch), DeepEP's fused_dispatch is given the bf16
+ * hidden_states (fused_a2a.py, fp8_dispatch only for DeepEP's own low-latency mode, unused),
+ * HybridEP hard-codes `fp8_dispatch = False  # Currently, we do not support fp8 dispatch`
+ * (fused_a2a.py), and fp8 on the wire exists only for the 'ncclep' flex backend with
+ * moe_dispatch_fwd_dtype 'mxfp8' (transformer_config.py, default 'bf16'); torchtitan's
+ * all_to_all_single_autograd moves the bf16 routed input (distributed/expert_parallel.py
+ * @f3748d8e9), torchao casting inside the grouped GEMM.
  */
 function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<typeof parallelGroups>): Part {
   const moe = c.model.moe;
   if (!moe || moeLayers <= 0) return NONE;
-  const tokens = tokensPerRank(c) / c.parallel.tp;
+  const replicas = moeDispatchReplicas(c);
+  const tokens = (tokensPerRank(c) / c.parallel.tp) * replicas;
   const sixteenBitBytes = ACTIVATION_BYTES[c.training.precision];
   const epLink = groupLink(c.cluster, groups.ep, 'direct');
   const sixteenBit = dispatchOnce(c, moe, tokens, sixteenBitBytes, groups.ep, epLink);
-  // fp8/fp4 recipes dispatch tokens in fp8 and combine in bf16 (DeepSeek-V3 report, arXiv 2412.19437, section 3.3.2; DeepEP).
-  const lowPrecisionDispatch = c.training.precision === 'fp8' || c.training.precision === 'fp4';
-  const dispatch = lowPrecisionDispatch ? dispatchOnce(c, moe, tokens, FP8_DISPATCH_BYTES, groups.ep, epLink) : sixteenBit;
   const etp = groups.etp.ranks;
   const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
   const etpLink = groupLink(c.cluster, groups.etp, 'ring');
-  const etpPair = etp > 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
-  // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both, in 16-bit.
-  const forward = plus(plus(dispatch, sixteenBit), etpPair);
+  const etpPair = etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
+  // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both; all in 16-bit.
+  const forward = plus(times(2, sixteenBit), etpPair);
   return times(moeLayers, plus(times(forwardPasses(c), forward), plus(times(2, sixteenBit), etpPair)));
 }
 

@@ -6,7 +6,7 @@
 import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
 import { calibration } from '../calibration.ts';
 import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
-import { groupedGemmTileFill, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
+import { groupedGemmTileFill, moeDispatchReplicas, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import { moeLayerHostSeconds } from './moe-host.ts';
 import { moeDispatchBytesPerToken } from './moe-traffic.ts';
 import type { GpuSpec, ModelConfig, Precision, RunConfig } from '../input/index.ts';
@@ -137,6 +137,8 @@ export interface LayerComputeSeconds {
   readonly hostForward: number;
   /** The part of hostForward the GPU idles whatever it has queued: the dispatcher's synchronisation stall (moe-host.ts). */
   readonly hostForwardStall: number;
+  /** Host seconds before the dispatcher's synchronisation that the GPU cannot hide (DTensor dispatch, moe-host.ts); 0 if none. */
+  readonly hostBeforeSync: number;
   readonly hostBackward: number;
   /** The routed experts' grouped GEMMs inside matmulForward: the GPU work issued after the synchronisation (moe-host.ts moeLayerForwardSeconds). */
   readonly expertMatmulForward: number;
@@ -177,9 +179,12 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   };
 }
 
-function hostSeconds(c: RunConfig, layerIndex: number): { hostForward: number; hostForwardStall: number; hostBackward: number } {
+function hostSeconds(
+  c: RunConfig,
+  layerIndex: number,
+): { hostBeforeSync: number; hostForward: number; hostForwardStall: number; hostBackward: number } {
   const h = moeLayerHostSeconds(c, layerIndex);
-  return { hostForward: h.afterSync, hostForwardStall: h.stall, hostBackward: h.backward };
+  return { hostBeforeSync: h.beforeSync, hostForward: h.afterSync, hostForwardStall: h.stall, hostBackward: h.backward };
 }
 
 /** Two units working on one kernel: the longer sets the pace, and `softmaxExposedFraction` of the shorter is not hidden under it. */
@@ -229,7 +234,7 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
   const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
   // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
-  const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit) : 0;
+  const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit / moeDispatchReplicas(c)) : 0;
   const K = calibration().time;
   const passes = (K.elementwiseHiddenPasses * model.hidden) / hiddenSplit + K.elementwiseFfnPasses * ffnActive;
   // An eager MoE layer's host time is not here: layerForwardSeconds keeps it apart as the layer's floor (moe-host.ts).

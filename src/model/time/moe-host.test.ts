@@ -3,6 +3,8 @@ import { MOE_TIME } from '../calibration.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
 import {
   alltoallPeerCalls,
+  DTENSOR_DISPATCH_SECONDS,
+  dtensorLayerForwardSeconds,
   expertQuantizeOps,
   hostBound,
   MOE_EAGER_OPS,
@@ -12,7 +14,7 @@ import {
 } from './moe-host.ts';
 
 // Qwen3-30B-A3B's MoE shape (hidden 2048, 128 experts top-8, expert FFN 768) on 16 H100, EP 16.
-function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = {}): RunConfig {
+function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = {}, parallel: Record<string, unknown> = {}): RunConfig {
   const parsed = parseDocument({
     version: 1,
     model: {
@@ -28,7 +30,7 @@ function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = 
       moe: { experts: 128, topK: 8, expertFfnHidden: 768, ...moe },
     },
     training: { seqLen: 4096, globalBatch: 64, microBatch: 1, precision: 'bf16', framework: 'megatron', ...training },
-    parallel: { tp: 1, pp: 1, dp: 16, ep: 16 },
+    parallel: { tp: 1, pp: 1, dp: 16, ep: 16, ...parallel },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },
   });
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
@@ -39,10 +41,10 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
   it('all-to-all, no graphs: 8 attention + 12 router before the sync; 19 dispatch + 2 + 2 × 8 experts + the NCCL peer calls after it', () => {
     // 128 experts over EP 16: 8 local experts; three all_to_all_single exchanges of one ncclSend and one ncclRecv per each of 16 peers.
     const c = qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' });
-    expect(alltoallPeerCalls(c)).toBeCloseTo(3 * 2 * 16 * MOE_TIME.nativeCallOpShare, 12);
+    expect(alltoallPeerCalls(c)).toBeCloseTo(3 * 2 * 16 * MOE_TIME.ncclPeerCallOpShare, 12);
     const ops = moeEagerOps(c, 0);
     expect(ops.beforeSync).toBe(20);
-    expect(ops.afterSync).toBeCloseTo(19 + 2 + 16 + 96 * MOE_TIME.nativeCallOpShare, 12);
+    expect(ops.afterSync).toBeCloseTo(19 + 2 + 16 + 96 * MOE_TIME.ncclPeerCallOpShare, 12);
   });
   it('HybridEP exchanges in fused kernels (no peer calls); per-module graphs capture attention and router', () => {
     const c = qwen({ moeDispatcher: 'hybridep', cudaGraph: 'partial' });
@@ -51,7 +53,7 @@ describe('operators an eager MoE layer issues (Megatron-Core token_dispatcher.py
   });
   it('capacity-padded all-to-all skips the split sizes and their device-to-host copies: 19 − 10 dispatch operators', () => {
     const ops = moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'none' }, { capacityFactor: 1 }), 0);
-    expect(ops.afterSync).toBeCloseTo(9 + 2 + 16 + 96 * MOE_TIME.nativeCallOpShare, 12);
+    expect(ops.afterSync).toBeCloseTo(9 + 2 + 16 + 96 * MOE_TIME.ncclPeerCallOpShare, 12);
   });
   it('whole-iteration graphs issue nothing eagerly', () => {
     expect(moeEagerOps(qwen({ moeDispatcher: 'alltoall', cudaGraph: 'full' }), 0)).toEqual({ beforeSync: 0, afterSync: 0 });
@@ -113,5 +115,30 @@ describe('the forward after the synchronisation overlaps issuing with the expert
     expect(moeLayerForwardSeconds(5e-3, 4e-3, host)).toBeCloseTo(6e-3, 15);
     // No synchronisation (dense layer, drop-and-pad, whole-iteration graphs): the GPU time.
     expect(moeLayerForwardSeconds(5e-3, 4e-3, { afterSync: 0, stall: 0 })).toBe(5e-3);
+  });
+});
+
+describe('torchtitan eager tensor parallelism dispatches DTensor operators (dtensorLayerForwardSeconds)', () => {
+  // torchtitan tt-h200 exp 1's layout: TP 4, ETP 4, EP 2 over 16 GPUs here.
+  const tp4 = (training: Record<string, unknown>) =>
+    qwen({ framework: 'torchtitan', moeDispatcher: 'alltoall', cudaGraph: 'none', ...training }, {}, { tp: 4, dp: 4, ep: 2, etp: 4 });
+
+  it('87 DTensor operators per layer forward at 90 µs each: 7.83 ms, on top of the eager operators', () => {
+    // Attention 63 (12 + 3 + 12 + 16 + 8 + 3 + 1 + 3 + 5) + around it 24 (1 + 12 + 2 + 3 + 6) = 87; 87 × 90 µs = 7.83 ms.
+    expect(dtensorLayerForwardSeconds(tp4({ compile: false }), 0)).toBeCloseTo(87 * 90e-6, 15);
+    expect(DTENSOR_DISPATCH_SECONDS).toBe(90e-6);
+    const h = moeLayerHostSeconds(tp4({ compile: false }), 0);
+    expect(h.beforeSync).toBeCloseTo(7.83e-3, 15);
+  });
+
+  it('none under torch.compile, without tensor parallelism, or in Megatron-Core', () => {
+    expect(dtensorLayerForwardSeconds(tp4({ compile: true }), 0)).toBe(0);
+    expect(dtensorLayerForwardSeconds(qwen({ framework: 'torchtitan', compile: false, moeDispatcher: 'alltoall' }), 0)).toBe(0);
+    expect(dtensorLayerForwardSeconds(tp4({ framework: 'megatron', compile: false }), 0)).toBe(0);
+  });
+
+  it('the forward waits for the host before the synchronisation too: max(GPU before, host before) + stall + max(experts, issuing)', () => {
+    // GPU 5 ms of which experts 1 ms; host 7.83 ms before the sync: 7.83 + 1 + max(1, 2) = 10.83 ms.
+    expect(moeLayerForwardSeconds(5e-3, 1e-3, { beforeSync: 7.83e-3, afterSync: 3e-3, stall: 1e-3 })).toBeCloseTo(10.83e-3, 15);
   });
 });

@@ -146,12 +146,12 @@ export function expertQuantizeOps(c: RunConfig, localExperts: number): number {
  * the expert output in combine (token_dispatcher.py token_dispatch, token_combine), as does
  * torchtitan's (distributed/expert_parallel.py all_to_all_single_autograd for tokens,
  * output): 3 exchanges × 2 calls × ep peers per layer forward, each counted as
- * MOE_TIME.nativeCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
+ * MOE_TIME.ncclPeerCallOpShare of an eager operator. DeepEP and HybridEP exchange in one fused
  * kernel each way.
  */
 export function alltoallPeerCalls(c: RunConfig): number {
   if (c.stack.moeDispatcher !== 'alltoall' || c.parallel.ep <= 1) return 0;
-  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.nativeCallOpShare;
+  return MOE_ALLTOALL_EXCHANGES * 2 * c.parallel.ep * calibration().moe.ncclPeerCallOpShare;
 }
 
 /** all_to_all_single calls per MoE layer forward: tokens and probabilities in dispatch, the expert output in combine. */
@@ -173,18 +173,24 @@ export function moeEagerOpsForward(c: RunConfig, layerIndex: number): number {
  * `backward`: autograd's operators for the whole layer, with no synchronisation (the
  * splits are already on the host): a floor under the layer's backward (hostBound).
  */
-export function moeLayerHostSeconds(c: RunConfig, layerIndex: number): { afterSync: number; stall: number; backward: number } {
+export function moeLayerHostSeconds(
+  c: RunConfig,
+  layerIndex: number,
+): { beforeSync: number; afterSync: number; stall: number; backward: number } {
   const ops = moeEagerOps(c, layerIndex);
   const dropAndPad = c.model.moe?.capacityFactor != null;
   const MOE_TIME = calibration().moe;
   const synchronises = !dropAndPad && ops.afterSync > 0;
   const stall = synchronises ? MOE_TIME.syncStallSeconds : 0;
   const afterSync = synchronises ? ops.afterSync * MOE_TIME.eagerOpHostSeconds + stall : 0;
+  const dtensor = dtensorLayerForwardSeconds(c, layerIndex);
+  const beforeSync = synchronises ? dtensor : 0;
   // Autograd doubles the computing operators, not the exchanges and casts: each all_to_all_single's backward is one
   // all_to_all_single, and backward quantizes as many expert tensors as forward (moeEagerOpsOncePerDirection).
   const once = ops.beforeSync + ops.afterSync === 0 ? 0 : moeEagerOpsOncePerDirection(c, layerIndex);
   const backwardOps = (ops.beforeSync + ops.afterSync - once) * BACKWARD_EAGER_OPS_PER_FORWARD + once;
-  return { afterSync, stall, backward: backwardOps * MOE_TIME.eagerOpHostSeconds };
+  const backward = backwardOps * MOE_TIME.eagerOpHostSeconds + dtensor * BACKWARD_EAGER_OPS_PER_FORWARD;
+  return { beforeSync, afterSync, stall, backward };
 }
 
 /**
@@ -205,11 +211,62 @@ export function moeEagerOpsOncePerDirection(c: RunConfig, layerIndex: number): n
  * routed experts' GPU time and the host's issuing (issue 32, item 1: "the step takes the
  * larger of the two per layer").
  */
-export function moeLayerForwardSeconds(gpuSeconds: number, expertGpuSeconds: number, host: { afterSync: number; stall: number }): number {
-  return gpuSeconds - expertGpuSeconds + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall);
+export function moeLayerForwardSeconds(
+  gpuSeconds: number,
+  expertGpuSeconds: number,
+  host: { beforeSync?: number; afterSync: number; stall: number },
+): number {
+  return hostBound(gpuSeconds - expertGpuSeconds, host.beforeSync ?? 0) + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall);
 }
 
 /** A layer's time under the host-bound floor: the longer of its GPU work and the host's issuing of it. */
 export function hostBound(gpuSeconds: number, hostSeconds: number): number {
   return Math.max(gpuSeconds, hostSeconds);
+}
+
+/**
+ * DTensor operators one torchtitan MoE layer's forward dispatches eagerly under tensor
+ * parallelism, counted from torchtitan @f3748d8e9 (models/qwen3/infra/parallelize.py
+ * apply_non_moe_tp, models/llama4/infra/parallelize.py apply_moe_ep_tp,
+ * models/qwen3/model/model.py Attention.forward). wq, wk and wv are ColwiseParallel with
+ * use_local_output=False, so everything between them and wo runs on DTensors:
+ * - the three projections, each aten t, view, mm, _unsafe_view: 12; their views to heads: 3;
+ * - q_norm and k_norm (SequenceParallel(sequence_dim=2), RMSNorm's pow, mean, add, rsqrt,
+ *   mul, mul): 12;
+ * - rotary on q and k (apply_rotary_emb: mul, the two slices, neg and cat of rotate_half,
+ *   mul, add, type_as): 16;
+ * - repeat_kv of k and v (unsqueeze, expand, clone, view): 8; three transposes: 3;
+ *   scaled-dot-product attention: 1; transpose, contiguous, view: 3;
+ * - wo (RowwiseParallel, output Shard(1)): t, view, mm, _unsafe_view and the
+ *   reduce-scatter's redistribute: 5;
+ * - around them: attention's input redistribute to Replicate (1), attention_norm and
+ *   ffn_norm (SequenceParallel RMSNorm, 6 each: 12), the two residual adds (2), the MoE's
+ *   PrepareModuleInputOutput (to_local of the gathered input, from_local and
+ *   redistribute of the Partial output: 3) and the router gate (NoParallel: from_local,
+ *   t, view, mm, _unsafe_view, to_local: 6).
+ * The routed experts run on local tensors (GroupedExperts converts its DTensor weights
+ * with to_local; distributed/expert_parallel.py ExpertTensorParallel).
+ */
+export const TORCHTITAN_TP_DTENSOR_OPS_PER_MOE_LAYER = 12 + 3 + 12 + 16 + 8 + 3 + 1 + 3 + 5 + 1 + 12 + 2 + 3 + 6;
+
+/**
+ * Host seconds of one DTensor operator beyond a plain aten one: DTensor's
+ * __torch_dispatch__ (torch/distributed/tensor/_dispatch.py OpDispatcher.dispatch) unwraps
+ * the arguments, looks up the cached sharding propagation, redistributes what needs it,
+ * runs the local op and wraps the result. PyTorch's own benchmark of it expects 90 µs for
+ * an add with the sharding-propagation cache hit (pytorch/pytorch
+ * test/distributed/tensor/test_dtensor_dispatch_overhead.py @01f9ef32,
+ * expected_dispatch_time = 90, in µs). NOT FITTED.
+ */
+export const DTENSOR_DISPATCH_SECONDS = 90e-6;
+
+/**
+ * Host seconds of one torchtitan MoE layer's forward spent in DTensor dispatch: eager
+ * (no torch.compile: compile traces DTensor into one graph) torchtitan under tensor
+ * parallelism, without whole-iteration CUDA graphs; 0 otherwise.
+ */
+export function dtensorLayerForwardSeconds(c: RunConfig, layerIndex: number): number {
+  if (c.stack.framework !== 'torchtitan' || c.parallel.tp <= 1 || c.stack.compile || c.stack.cudaGraph === 'full') return 0;
+  if (!c.model.moe || !isMoeLayer(c.model, layerIndex)) return 0;
+  return TORCHTITAN_TP_DTENSOR_OPS_PER_MOE_LAYER * DTENSOR_DISPATCH_SECONDS;
 }

@@ -12,6 +12,7 @@ import {
   DEEPEP_RDMA_EFFICIENCY,
   deepEpTransferSeconds,
   expertParallelExposedFraction,
+  moeDispatchReplicas,
   remoteNodesPerToken,
   tokensPerLocalExpert,
 } from './moe-time.ts';
@@ -54,7 +55,7 @@ describe('the host-bound floor of an eager MoE layer (moe-host.ts)', () => {
     const eager = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'none' });
     const graphed = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', cudaGraph: 'full' });
     // Mixtral E8 over EP 8, 1 local expert; after the sync: 19 dispatch + 2 + 2 × 1 expert operators and 3 × 2 × 8 NCCL peer calls, then the stall.
-    const afterSync = (23 + 48 * MOE_TIME.nativeCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
+    const afterSync = (23 + 48 * MOE_TIME.ncclPeerCallOpShare) * MOE_TIME.eagerOpHostSeconds + MOE_TIME.syncStallSeconds;
     expect(layerForwardSeconds(eager, layerIndex, 2048).hostForward).toBeCloseTo(afterSync, 15);
     const a = layerForwardSeconds(eager, layerIndex, 2048);
     const b = layerForwardSeconds(graphed, layerIndex, 2048);
@@ -203,6 +204,35 @@ describe('expert tensor parallelism: one etp for compute, communication and memo
   }
   it('etp > 1 adds the gather and reduce-scatter over the etp group', () => {
     expect(stageComm(byDefault, 1, NO_PARAMS, 1).seconds.ep).toBeGreaterThan(stageComm(explicitOne, 1, NO_PARAMS, 1).seconds.ep);
+  });
+});
+
+describe('torchtitan dispatches the TP group replicated tokens under expert tensor parallelism (moeDispatchReplicas)', () => {
+  // tt-h200 exp 1's layout: TP 4, ETP 4, EP 2 on 8 GPUs, sequence parallel, bf16, one layer, s 2048, b 1.
+  const layout = { tp: 4, dp: 2, ep: 2, etp: 4, sequenceParallel: true };
+  const titan = config(layout, { framework: 'torchtitan', moeDispatcher: 'alltoall', recompute: 'none', globalBatch: 2 });
+  const megatron = config(layout, { framework: 'megatron', moeDispatcher: 'alltoall', recompute: 'none', globalBatch: 2 });
+
+  it('tp copies in torchtitan with ETP > 1; one with ETP 1, TP 1, or in Megatron-Core', () => {
+    expect(moeDispatchReplicas(titan)).toBe(4);
+    expect(moeDispatchReplicas(megatron)).toBe(1);
+    expect(moeDispatchReplicas(config({ ...layout, etp: 1 }, { framework: 'torchtitan', globalBatch: 2 }))).toBe(1);
+  });
+
+  it('the all-to-all sends every token of the TP group, top-2 copies, half of them to the other EP rank; no ETP gather', () => {
+    // 2,048 tokens × 2 copies × 4,096 × 2 bytes = 33.6 MB per exchange; (ep − 1)/ep = 1/2 leaves the GPU: 16.8 MB.
+    // Forward dispatch + combine, backward their gradients: 4 exchanges, 67.1 MB.
+    expect(stageComm(titan, 1, NO_PARAMS, 1).sentBytes.ep).toBeCloseTo(4 * (2048 * 2 * 4096 * 2) / 2, 0);
+  });
+});
+
+describe('tokens travel in 16-bit under fp8 recipes (Megatron-Core fused_a2a.py: fp8_dispatch = False)', () => {
+  it('an fp8 run sends the bf16 run bytes: 4 exchanges × 2,048 tokens × 2 copies × 4,096 × 2 bytes × 7/8', () => {
+    const bf16 = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', globalBatch: 8, recompute: 'none' });
+    const fp8 = config({ ep: 8, dp: 8 }, { moeDispatcher: 'alltoall', globalBatch: 8, recompute: 'none', precision: 'fp8' });
+    const expected = (4 * 2048 * 2 * 4096 * 2 * 7) / 8;
+    expect(stageComm(bf16, 1, NO_PARAMS, 1).sentBytes.ep).toBeCloseTo(expected, 0);
+    expect(stageComm(fp8, 1, NO_PARAMS, 1).sentBytes.ep).toBeCloseTo(expected, 0);
   });
 });
 

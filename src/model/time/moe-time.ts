@@ -35,6 +35,22 @@ export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: numbe
 }
 
 /**
+ * How many tensor-parallel ranks dispatch the same tokens. torchtitan gathers a MoE
+ * layer's input over TP to Replicate (models/llama4/infra/parallelize.py @f3748d8e9
+ * apply_moe_ep_tp: PrepareModuleInputOutput, desired_input_layouts Replicate(), output
+ * Partial() reduce-scattered to Shard(1)); with expert tensor parallelism
+ * (ExpertTensorParallel, distributed/expert_parallel.py) each TP rank then routes,
+ * permutes and all-to-alls every token of its TP group over the EP mesh, so the dispatch
+ * moves tp times a sequence-parallel shard and no expert-tensor-parallel gather follows.
+ * With ETP 1 ReordererSequenceParallel splits the tokens again (1). Megatron-Core
+ * dispatches the sequence-parallel shard and gathers over ETP after (1).
+ */
+export function moeDispatchReplicas(c: RunConfig): number {
+  const { tp, ep } = c.parallel;
+  return c.stack.framework === 'torchtitan' && tp > 1 && ep > 1 && expertTensorParallel(c.parallel) > 1 ? tp : 1;
+}
+
+/**
  * Share of the expert-parallel dispatch and combine left on the critical path.
  * DualPipe overlaps one micro-batch's all-to-all with another's compute and hides
  * nearly all of it (DeepSeek-V3 report, arXiv 2412.19437, section 3.2.1);

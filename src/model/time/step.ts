@@ -77,7 +77,11 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
     // An eager MoE layer's forward stalls at the dispatcher's synchronisation and then runs no faster than the host issues what
     // follows; its backward no faster than the host issues it (moe-host.ts).
     const gpuForward = t.matmulForward + t.attentionForward + t.elementwiseForward + (a?.forward ?? 0);
-    const layerForward = moeLayerForwardSeconds(gpuForward, t.expertMatmulForward, { afterSync: t.hostForward, stall: t.hostForwardStall });
+    const layerForward = moeLayerForwardSeconds(gpuForward, t.expertMatmulForward, {
+      beforeSync: t.hostBeforeSync,
+      afterSync: t.hostForward,
+      stall: t.hostForwardStall,
+    });
     forward += layerForward;
     backward += hostBound(
       t.matmulForward * matmulBackward + t.elementwiseForward * K.backwardOverForward + t.attentionBackward + (a?.backward ?? 0),

@@ -113,6 +113,32 @@ export function memoryAgainstCapacity(output: EstimateOutput): string {
 
 const gib = (bytes: number) => `${formatNumber(bytes / GiB)} GiB`;
 
+/** A row of one number: shown with `format`, one CSV column (`csvHeader`); with `better`, ranked by the number itself. */
+function numberField(
+  id: string,
+  label: string,
+  csvHeader: string,
+  value: (s: Resolved) => number | null,
+  format: (v: number) => string,
+  better?: 'lower' | 'higher',
+): FieldDef {
+  const row = { id, label, text: (s: Resolved) => text(value(s), format), csv: [{ header: csvHeader, value }] };
+  return better ? { ...row, better, rank: value } : row;
+}
+
+/** The range published runs measured around a figure (`name`, e.g. 'Throughput'): two CSV columns, its low and high in `unit`. */
+function rangeField(id: string, name: string, band: keyof Resolved['bands'], format: (v: number) => string, unit: string): FieldDef {
+  return {
+    id,
+    label: `${name} range (${BAND_PERCENT} % of published runs)`,
+    text: (s) => range(s.bands[band], format),
+    csv: [
+      { header: `${name} range low (${unit})`, value: (s) => s.bands[band]?.low ?? null },
+      { header: `${name} range high (${unit})`, value: (s) => s.bands[band]?.high ?? null },
+    ],
+  };
+}
+
 const FIELDS: readonly FieldDef[] = [
   { id: 'name', label: 'Scenario', text: (s) => s.input.name, csv: [{ header: 'Scenario', value: (s) => s.input.name }] },
   {
@@ -134,12 +160,13 @@ const FIELDS: readonly FieldDef[] = [
       { header: 'Active parameters', value: (s) => finite(s.output?.model?.activeParameters) },
     ],
   },
-  {
-    id: 'flops-per-token',
-    label: 'FLOPs per token',
-    text: (s) => text(finite(s.output?.model?.flopsPerToken), formatFlopsPerToken),
-    csv: [{ header: 'FLOPs per token (FLOP)', value: (s) => finite(s.output?.model?.flopsPerToken) }],
-  },
+  numberField(
+    'flops-per-token',
+    'FLOPs per token',
+    'FLOPs per token (FLOP)',
+    (s) => finite(s.output?.model?.flopsPerToken),
+    formatFlopsPerToken,
+  ),
   {
     id: 'cluster',
     label: 'Cluster (GPUs × GPU type)',
@@ -149,18 +176,8 @@ const FIELDS: readonly FieldDef[] = [
       { header: 'GPUs', value: (s) => s.config?.cluster.gpus ?? null },
     ],
   },
-  {
-    id: 'price',
-    label: 'Price ($/GPU-h)',
-    text: (s) => text(s.config?.cost.usdPerGpuHour ?? null, formatUsd),
-    csv: [{ header: 'Price (USD per GPU-hour)', value: (s) => s.config?.cost.usdPerGpuHour ?? null }],
-  },
-  {
-    id: 'tokens',
-    label: 'Token budget',
-    text: (s) => text(s.config?.training.tokens ?? null, formatTokenCount),
-    csv: [{ header: 'Token budget (tokens)', value: (s) => s.config?.training.tokens ?? null }],
-  },
+  numberField('price', 'Price ($/GPU-h)', 'Price (USD per GPU-hour)', (s) => s.config?.cost.usdPerGpuHour ?? null, formatUsd),
+  numberField('tokens', 'Token budget', 'Token budget (tokens)', (s) => s.config?.training.tokens ?? null, formatTokenCount),
   {
     id: 'layout',
     label: 'Layout (TP · PP · DP · CP · EP)',
@@ -173,12 +190,13 @@ const FIELDS: readonly FieldDef[] = [
       value: (s: Resolved) => s.config?.parallel[key] ?? null,
     })),
   },
-  {
-    id: 'micro-batch',
-    label: 'Micro-batch (sequences)',
-    text: (s) => text(s.config?.training.microBatch ?? null, formatCount),
-    csv: [{ header: 'Micro-batch (sequences)', value: (s) => s.config?.training.microBatch ?? null }],
-  },
+  numberField(
+    'micro-batch',
+    'Micro-batch (sequences)',
+    'Micro-batch (sequences)',
+    (s) => s.config?.training.microBatch ?? null,
+    formatCount,
+  ),
   {
     id: 'schedule',
     label: 'Pipeline schedule',
@@ -188,46 +206,11 @@ const FIELDS: readonly FieldDef[] = [
     },
     csv: [{ header: 'Pipeline schedule', value: (s) => s.config?.parallel.schedule ?? null }],
   },
-  {
-    id: 'days',
-    label: 'Training time (days)',
-    better: 'lower',
-    rank: (s) => finite(s.output?.time?.days),
-    text: (s) => text(finite(s.output?.time?.days), formatDays),
-    csv: [{ header: 'Training time (days)', value: (s) => finite(s.output?.time?.days) }],
-  },
-  {
-    id: 'usd',
-    label: 'Cost ($)',
-    better: 'lower',
-    rank: (s) => finite(s.output?.cost?.usd),
-    text: (s) => text(finite(s.output?.cost?.usd), formatUsd),
-    csv: [{ header: 'Cost (USD)', value: (s) => finite(s.output?.cost?.usd) }],
-  },
-  {
-    id: 'usd-per-million-tokens',
-    label: '$ per million tokens',
-    better: 'lower',
-    rank: usdPerMillionTokens,
-    text: (s) => text(usdPerMillionTokens(s), formatUsd),
-    csv: [{ header: 'USD per million tokens', value: usdPerMillionTokens }],
-  },
-  {
-    id: 'tokens-per-day',
-    label: 'Tokens per day',
-    better: 'higher',
-    rank: tokensPerDay,
-    text: (s) => text(tokensPerDay(s), formatTokenCount),
-    csv: [{ header: 'Tokens per day', value: tokensPerDay }],
-  },
-  {
-    id: 'mfu',
-    label: 'MFU',
-    better: 'higher',
-    rank: (s) => finite(s.output?.throughput?.mfu),
-    text: (s) => text(finite(s.output?.throughput?.mfu), formatPercent),
-    csv: [{ header: 'MFU (fraction)', value: (s) => finite(s.output?.throughput?.mfu) }],
-  },
+  numberField('days', 'Training time (days)', 'Training time (days)', (s) => finite(s.output?.time?.days), formatDays, 'lower'),
+  numberField('usd', 'Cost ($)', 'Cost (USD)', (s) => finite(s.output?.cost?.usd), formatUsd, 'lower'),
+  numberField('usd-per-million-tokens', '$ per million tokens', 'USD per million tokens', usdPerMillionTokens, formatUsd, 'lower'),
+  numberField('tokens-per-day', 'Tokens per day', 'Tokens per day', tokensPerDay, formatTokenCount, 'higher'),
+  numberField('mfu', 'MFU', 'MFU (fraction)', (s) => finite(s.output?.throughput?.mfu), formatPercent, 'higher'),
   {
     id: 'memory',
     label: 'Memory on the device / capacity',
@@ -242,41 +225,17 @@ const FIELDS: readonly FieldDef[] = [
       { header: 'Memory verdict', value: (s) => (s.output ? VERDICT_LABEL[fitAssessment(s.output).verdict] : null) },
     ],
   },
-  {
-    id: 'memory-range',
-    label: `Memory range (${BAND_PERCENT} % of published runs)`,
-    text: (s) => range(s.bands.memoryTotal, gib),
-    csv: [
-      { header: 'Memory range low (bytes)', value: (s) => s.bands.memoryTotal?.low ?? null },
-      { header: 'Memory range high (bytes)', value: (s) => s.bands.memoryTotal?.high ?? null },
-    ],
-  },
-  {
-    id: 'tokens-per-second',
-    label: 'Throughput (tokens/s)',
-    better: 'higher',
-    rank: (s) => finite(s.output?.throughput?.tokensPerSecond),
-    text: (s) => text(finite(s.output?.throughput?.tokensPerSecond), formatTokensPerSecond),
-    csv: [{ header: 'Throughput (tokens/s)', value: (s) => finite(s.output?.throughput?.tokensPerSecond) }],
-  },
-  {
-    id: 'tokens-per-second-range',
-    label: `Throughput range (${BAND_PERCENT} % of published runs)`,
-    text: (s) => range(s.bands.tokensPerSecond, formatTokensPerSecond),
-    csv: [
-      { header: 'Throughput range low (tokens/s)', value: (s) => s.bands.tokensPerSecond?.low ?? null },
-      { header: 'Throughput range high (tokens/s)', value: (s) => s.bands.tokensPerSecond?.high ?? null },
-    ],
-  },
-  {
-    id: 'days-range',
-    label: `Training time range (${BAND_PERCENT} % of published runs)`,
-    text: (s) => range(s.bands.days, formatDays),
-    csv: [
-      { header: 'Training time range low (days)', value: (s) => s.bands.days?.low ?? null },
-      { header: 'Training time range high (days)', value: (s) => s.bands.days?.high ?? null },
-    ],
-  },
+  rangeField('memory-range', 'Memory', 'memoryTotal', gib, 'bytes'),
+  numberField(
+    'tokens-per-second',
+    'Throughput (tokens/s)',
+    'Throughput (tokens/s)',
+    (s) => finite(s.output?.throughput?.tokensPerSecond),
+    formatTokensPerSecond,
+    'higher',
+  ),
+  rangeField('tokens-per-second-range', 'Throughput', 'tokensPerSecond', formatTokensPerSecond, 'tokens/s'),
+  rangeField('days-range', 'Training time', 'days', formatDays, 'days'),
 ];
 
 function resolve(input: ScenarioInput): Resolved {

@@ -6,10 +6,10 @@
 
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { etpChoices } from '../../state/options.ts';
-import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { usePlanner } from '../../state/react.ts';
 import { messageInWords } from '../errorWords.ts';
 import type { Help } from '../help.ts';
-import { SelectField, controlId } from './fields.tsx';
+import { FieldSelect } from './fields.tsx';
 
 const PATH: FieldPath = ['parallel', 'etp'];
 const DEFAULT_VALUE = '__default__';
@@ -24,7 +24,6 @@ const HELP_ETP: Help = {
 };
 
 export function ExpertTpField() {
-  const store = usePlannerStore();
   const doc = usePlanner((s) => s.document);
   const value = getAt(doc, PATH);
   const choices = etpChoices(doc);
@@ -39,14 +38,6 @@ export function ExpertTpField() {
   ];
   if (value != null && !choices.options.some((o) => o.value === value))
     options.push({ value: String(value), label: `${String(value)} (not valid)`, disabledReason: null });
-  return (
-    <SelectField
-      id={controlId(PATH)}
-      help={HELP_ETP}
-      value={value == null ? DEFAULT_VALUE : String(value)}
-      options={options}
-      errorPath={PATH}
-      onChange={(v) => store.getState().setField(PATH, v === DEFAULT_VALUE ? undefined : Number(v))}
-    />
-  );
+  const write = (v: string) => (v === DEFAULT_VALUE ? undefined : Number(v));
+  return <FieldSelect path={PATH} help={HELP_ETP} value={value == null ? DEFAULT_VALUE : String(value)} options={options} write={write} />;
 }

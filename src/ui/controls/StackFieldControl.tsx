@@ -4,9 +4,9 @@
 import { stackFieldDefault, type StackDefaults } from '../../model/input/index.ts';
 import type { Framework } from '../../model/input/index.ts';
 import { getAt, type FieldPath } from '../../state/doc.ts';
-import { usePlanner, usePlannerStore } from '../../state/react.ts';
+import { usePlanner } from '../../state/react.ts';
 import type { Help } from '../help.ts';
-import { SelectField, controlId } from './fields.tsx';
+import { FieldSelect } from './fields.tsx';
 
 const DEFAULT_VALUE = '__profile__';
 
@@ -23,7 +23,6 @@ function label(field: StackField, value: unknown): string {
 }
 
 export function StackFieldControl({ field, framework }: { field: StackField; framework: Framework }) {
-  const store = usePlannerStore();
   const path: FieldPath = ['training', field.key];
   const value = usePlanner((s) => getAt(s.document, path));
   const recipe = usePlanner((s) => getAt(s.document, ['training', 'fp8Recipe']));
@@ -36,17 +35,14 @@ export function StackFieldControl({ field, framework }: { field: StackField; fra
     ...field.choices.map((c) => ({ value: String(c), label: label(field, c) })),
   ];
   if (value !== undefined && current === undefined) options.push({ value: String(value), label: `${String(value)} (not valid)` });
+  const write = (v: string) => (v === DEFAULT_VALUE ? undefined : field.choices.find((c) => String(c) === v));
   return (
-    <SelectField
-      id={controlId(path)}
+    <FieldSelect
+      path={path}
       help={field.help}
       value={value === undefined ? DEFAULT_VALUE : String(value)}
       options={options}
-      errorPath={path}
-      onChange={(v) => {
-        const picked = field.choices.find((c) => String(c) === v);
-        store.getState().setField(path, v === DEFAULT_VALUE ? undefined : picked);
-      }}
+      write={write}
     />
   );
 }

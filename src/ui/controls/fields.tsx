@@ -302,7 +302,6 @@ export function ChoiceField<T extends string | number>(props: {
   disabledReasons?: Partial<Record<string, string | null>>;
 }) {
   const { path, help, choices, labels, disabledReasons } = props;
-  const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const current = choices.find((c) => c === value);
   const options: SelectOption[] = choices.map((c) => ({
@@ -311,18 +310,32 @@ export function ChoiceField<T extends string | number>(props: {
     disabledReason: disabledReasons?.[String(c)] ?? null,
   }));
   if (current === undefined) options.unshift({ value: '', label: value === undefined ? '(not set)' : `${String(value)} (not valid)` });
+  const write = (v: string) => choices.find((c) => String(c) === v) ?? NOT_WRITTEN;
+  return <FieldSelect path={path} help={help} value={current === undefined ? '' : String(current)} options={options} write={write} />;
+}
+
+/** What FieldSelect's `write` returns when choosing an option stores nothing. */
+const NOT_WRITTEN = Symbol('not written');
+
+/**
+ * A select bound to a document field (its id and error from the path): `write` turns the
+ * chosen option into the field's value (undefined leaves the field out; NOT_WRITTEN keeps it).
+ */
+export function FieldSelect(props: {
+  path: FieldPath;
+  help: Help;
+  value: string;
+  options: readonly SelectOption[];
+  write: (option: string) => unknown;
+}) {
+  const { path, write } = props;
+  const store = usePlannerStore();
+  const onChange = (v: string) => {
+    const value = write(v);
+    if (value !== NOT_WRITTEN) store.getState().setField(path, value);
+  };
   return (
-    <SelectField
-      id={controlId(path)}
-      help={help}
-      value={current === undefined ? '' : String(current)}
-      options={options}
-      errorPath={path}
-      onChange={(v) => {
-        const picked = choices.find((c) => String(c) === v);
-        if (picked !== undefined) store.getState().setField(path, picked);
-      }}
-    />
+    <SelectField id={controlId(path)} help={props.help} value={props.value} options={props.options} errorPath={path} onChange={onChange} />
   );
 }
 
