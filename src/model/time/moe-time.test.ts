@@ -222,7 +222,7 @@ describe('torchtitan dispatches the TP group replicated tokens under expert tens
   it('the all-to-all sends every token of the TP group, top-2 copies, half of them to the other EP rank; no ETP gather', () => {
     // 2,048 tokens × 2 copies × 4,096 × 2 bytes = 33.6 MB per exchange; (ep − 1)/ep = 1/2 leaves the GPU: 16.8 MB.
     // Forward dispatch + combine, backward their gradients: 4 exchanges, 67.1 MB.
-    expect(stageComm(titan, 1, NO_PARAMS, 1).sentBytes.ep).toBeCloseTo(4 * (2048 * 2 * 4096 * 2) / 2, 0);
+    expect(stageComm(titan, 1, NO_PARAMS, 1).sentBytes.ep).toBeCloseTo((4 * (2048 * 2 * 4096 * 2)) / 2, 0);
   });
 });
 
