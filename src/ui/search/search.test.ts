@@ -5,6 +5,7 @@ import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
 import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
 import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
+import { VERDICT_TIGHT_FROM_SHARE } from '../../model/validation/index.ts';
 import { layoutText, nextOrder, searchRows, sortRows, type SearchRow } from './searchTable.ts';
 import { INITIAL_FORM, formFromDocument, readForm } from './searchForm.ts';
 
@@ -127,13 +128,18 @@ describe('sizing the cluster from the page', () => {
       sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: '64', maxGpus: '1,024', maxDays: '30' },
     };
     const read = readForm(sizing);
-    // The default margin is the verdict's own: 1 − the tight share (74.99 %), rounded up to 25.1 %.
     expect('form' in read && read.form).toMatchObject({
       mode: 'sizing',
       objective: 'usd',
-      memoryMarginPercent: 25.1,
       sizing: { gpuTypes: ['h100-sxm', 'h200'], minGpus: 64, maxGpus: 1024, maxDays: 30 },
     });
+    // The default margin is the verdict's own: 1 − the tight share, rounded up to a tenth of a percent (the share
+    // follows the uncertainty table: 77.10 % after the 2026-12-05 memory mechanisms, so 22.90… → 23.0 %).
+    const margin = 'form' in read ? (read.form.memoryMarginPercent ?? NaN) : NaN;
+    const exact = (1 - VERDICT_TIGHT_FROM_SHARE) * 100;
+    expect(margin).toBeGreaterThanOrEqual(exact - 1e-9);
+    expect(margin).toBeLessThan(exact + 0.1);
+    expect(Math.round(margin * 10)).toBeCloseTo(margin * 10, 9);
     const bad = readForm({ ...sizing, margin: '95', sizing: { gpuTypes: [], minGpus: '512', maxGpus: '256', maxDays: '-1' } });
     expect('errors' in bad && bad.errors).toEqual([
       'Memory kept free: a percentage from 0 to 90.',
@@ -148,7 +154,12 @@ describe('sizing the cluster from the page', () => {
     if (!('form' in read)) throw new Error('form rejected');
     expect(getAt(searchDocumentOf(DEFAULT_DOCUMENT, 'sizing'), ['cluster', 'gpus'])).toBeUndefined();
     const options = searchOptionsOf(DEFAULT_DOCUMENT, read.form);
-    expect(options).toMatchObject({ gpuTypes: ['h200'], gpuRange: { min: 8, max: 64 }, memoryMargin: 0.251, objective: 'usd' });
+    expect(options).toMatchObject({
+      gpuTypes: ['h200'],
+      gpuRange: { min: 8, max: 64 },
+      memoryMargin: read.form.memoryMarginPercent! / 100,
+      objective: 'usd',
+    });
     expect('maxDays' in options || 'maxGpus' in options || 'evenLayerSplit' in options).toBe(false);
     const doc = withLayout(DEFAULT_DOCUMENT, { ...LAYOUT, cluster: { gpu: 'h200', gpus: 64 } });
     expect([getAt(doc, ['cluster', 'gpu']), getAt(doc, ['cluster', 'gpus'])]).toEqual(['h200', 64]);

@@ -40,7 +40,7 @@ export function tightFromShare(): number {
 /**
  * The search form's default "memory kept free", percent: the verdict's own margin (1 − the
  * tight share), rounded up to a tenth so every layout it lists is one the strip calls safe
- * (25.1 with the current table, whose tight share is 74.99 %). The engine's default is the same
+ * (23.0 with the current table, whose tight share is 77.10 %). The engine's default is the same
  * margin unrounded (model/search/types.ts DEFAULT_MEMORY_MARGIN).
  */
 export function defaultMarginPercent(): string {
