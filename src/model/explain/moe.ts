@@ -18,7 +18,9 @@ export function moeStepNotes(c: RunConfig): string[] {
     host.afterSync === 0 && host.backward === 0
       ? `Host-bound floor: none, ${GRAPH_WORDS[k.cudaGraph]} replay the MoE layers without the host (Megatron-Core moe/README.md, "CUDA graph").`
       : `Host-bound floor, inside "compute": each MoE layer's ` +
-        (host.beforeSync > 0 ? `forward waits ${(host.beforeSync * 1e3).toFixed(2)} ms for torchtitan's DTensor dispatch before the router, ` : '') +
+        (host.beforeSync > 0
+          ? `forward waits ${(host.beforeSync * 1e3).toFixed(2)} ms for torchtitan's DTensor dispatch before the router, `
+          : '') +
         `forward stalls ${(host.stall * 1e3).toFixed(2)} ` +
         `ms per micro-batch at the dispatcher's synchronisation (Megatron-Core ` +
         `token_dispatcher.py), then runs its experts no faster than the host issues what follows ` +

@@ -280,7 +280,8 @@ function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<type
   const etp = groups.etp.ranks;
   const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
   const etpLink = groupLink(c.cluster, groups.etp, 'ring');
-  const etpPair = etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
+  const etpPair =
+    etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;
   // Forward: dispatch + combine (repeated under full recompute); backward: the gradients of both; all in 16-bit.
   const forward = plus(times(2, sixteenBit), etpPair);
   return times(moeLayers, plus(times(forwardPasses(c), forward), plus(times(2, sixteenBit), etpPair)));

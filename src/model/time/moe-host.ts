@@ -216,7 +216,9 @@ export function moeLayerForwardSeconds(
   expertGpuSeconds: number,
   host: { beforeSync?: number; afterSync: number; stall: number },
 ): number {
-  return hostBound(gpuSeconds - expertGpuSeconds, host.beforeSync ?? 0) + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall);
+  return (
+    hostBound(gpuSeconds - expertGpuSeconds, host.beforeSync ?? 0) + host.stall + hostBound(expertGpuSeconds, host.afterSync - host.stall)
+  );
 }
 
 /** A layer's time under the host-bound floor: the longer of its GPU work and the host's issuing of it. */
