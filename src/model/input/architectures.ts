@@ -25,7 +25,21 @@ export interface ArchitectureFacts {
    * and 13.x and later (datacenter Blackwell), where Float8TensorBase.update_usage keeps no transpose.
    */
   readonly fp8TransposeCopy: boolean;
+  /**
+   * Share of the one-way NVLink rate that DeepEP/HybridEP's normal-mode intra-node dispatch reaches, in bytes of the
+   * rows each rank receives, one per (token, rank) pair (time/moe-time.ts deepEpTransferSeconds). Hopper: DeepEP on
+   * H800, EP 8, 153 GB/s of 200 (deepseek-ai/DeepEP README @v1.2.1 9af0e0d0, "Normal kernels"). Blackwell: HybridEP on
+   * GB200, EP 8, 16 SMs, bf16 dispatch through the Torch API, 550.10 GB/s of NVLink 5's 900 (DeepEP branch hybrid-ep
+   * @94a9f8f docs/README_Hybrid-EP.md, "GB200 Platform"; B200 535.94 GB/s; DeepEP's own kernels on B200 reach 494 GB/s
+   * at 24 SMs). Elsewhere no measurement: Hopper's share.
+   */
+  readonly epDispatchNvlinkEfficiency: number;
 }
+
+/** DeepEP README @v1.2.1: intra-node EP 8 dispatch on H800 at 153 GB/s of NVLink's 200 GB/s each way. */
+const HOPPER_EP_DISPATCH_NVLINK_EFFICIENCY = 153 / 200;
+/** HybridEP README (DeepEP hybrid-ep @94a9f8f): GB200, EP 8, 16 SMs, bf16 dispatch, Torch API, 550.10 GB/s of 900. */
+const BLACKWELL_EP_DISPATCH_NVLINK_EFFICIENCY = 550.1 / 900;
 
 const SM90_WORKSPACE_BYTES = 4096 * 8 * 1024;
 const PRE_SM90_WORKSPACE_BYTES = 4096 * 1024 * 2 + 16 * 1024 * 8;
@@ -34,14 +48,25 @@ const older: ArchitectureFacts = {
   cublasWorkspaceBytes: PRE_SM90_WORKSPACE_BYTES,
   attentionKernelRatesDiffer: false,
   fp8TransposeCopy: true,
+  epDispatchNvlinkEfficiency: HOPPER_EP_DISPATCH_NVLINK_EFFICIENCY,
 };
 
 export const ARCHITECTURE_FACTS: Readonly<Record<GpuArchitecture, ArchitectureFacts>> = {
   volta: older,
   ampere: older,
   ada: older,
-  hopper: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: true, fp8TransposeCopy: true },
-  blackwell: { cublasWorkspaceBytes: SM90_WORKSPACE_BYTES, attentionKernelRatesDiffer: false, fp8TransposeCopy: false },
+  hopper: {
+    cublasWorkspaceBytes: SM90_WORKSPACE_BYTES,
+    attentionKernelRatesDiffer: true,
+    fp8TransposeCopy: true,
+    epDispatchNvlinkEfficiency: HOPPER_EP_DISPATCH_NVLINK_EFFICIENCY,
+  },
+  blackwell: {
+    cublasWorkspaceBytes: SM90_WORKSPACE_BYTES,
+    attentionKernelRatesDiffer: false,
+    fp8TransposeCopy: false,
+    epDispatchNvlinkEfficiency: BLACKWELL_EP_DISPATCH_NVLINK_EFFICIENCY,
+  },
   // ROCm's hipBLASLt workspace is not modelled apart; the pre-Hopper default stands for it and unknown GPUs.
   cdna3: older,
   other: older,

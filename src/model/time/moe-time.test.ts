@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { INTRA_NODE_BANDWIDTH_EFFICIENCY, INTRA_NODE_LATENCY_SECONDS, MOE_TIME } from '../calibration.ts';
 import { FRAMEWORKS, parseDocument, type RunConfig } from '../input/index.ts';
-import { findGpuPreset } from '../input/index.ts';
+import { architectureFacts, findGpuPreset } from '../input/index.ts';
 import { expertTensorParallel, layerGpuParameters } from '../structure/index.ts';
 import { layerForwardSeconds, groupedGemmSeconds } from './compute.ts';
 import { parallelGroups, stageComm } from './comm.ts';
 import { stageTimes } from './step.ts';
 import {
-  DEEPEP_NVLINK_EFFICIENCY,
   DEEPEP_RDMA_EFFICIENCY,
   deepEpTransferSeconds,
   expertParallelExposedFraction,
   moeDispatchReplicas,
+  ranksPerToken,
   remoteNodesPerToken,
   tokensPerLocalExpert,
 } from './moe-time.ts';
@@ -113,15 +113,30 @@ describe('the expert-parallel all-to-all, exposed with and without --overlap-moe
 });
 
 describe('DeepEP and HybridEP', () => {
-  it("reproduce DeepEP's intra-node table: EP 8 on H800 dispatches at 153 GB/s of NVLink", () => {
-    // deepseek-ai/DeepEP README, normal kernels: intranode EP 8, dispatch 153 GB/s, combine 158 GB/s (NVLink).
+  it("reproduce DeepEP's intra-node table: EP 8 on H800 receives 153 GB/s of rows, one per (token, rank)", () => {
+    // deepseek-ai/DeepEP README @v1.2.1, normal kernels: intranode EP 8, dispatch 153 GB/s (NVLink), measured by
+    // tests/test_intranode.py as recv_x.numel() * 2 / t: one row per (token, rank it touches), the rank's own included,
+    // with random top-8 of 256 experts. A rank holds 32 experts; all 8 picks miss it with probability
+    // Π_{i<8} (224 − i)/(256 − i) = 0.338168…, so a token lands on 8 × (1 − 0.338168) = 5.2947 ranks, not 8 copies.
     const moe = { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 };
+    expect(ranksPerToken(256, 8, 8)).toBeCloseTo(5.29465, 4);
     const tokens = 4096;
     const bytesPerToken = 7168; // fp8 hidden of DeepSeek-V3
     const seconds = deepEpTransferSeconds(h800!, moe, 8, 1, tokens, bytesPerToken);
-    const nvlinkBytes = tokens * 8 * bytesPerToken * (7 / 8);
-    expect(nvlinkBytes / seconds / 1e9).toBeCloseTo(153, 6);
-    expect(h800!.intraNodeGBps * DEEPEP_NVLINK_EFFICIENCY).toBeCloseTo(153, 9);
+    const receivedBytes = tokens * 5.294652 * bytesPerToken;
+    expect(receivedBytes / seconds / 1e9).toBeCloseTo(153, 3);
+    expect(h800!.intraNodeGBps * architectureFacts('hopper').epDispatchNvlinkEfficiency).toBeCloseTo(153, 9);
+  });
+  it("on Blackwell at HybridEP's measured GB200 rate, 550.10 GB/s of NVLink 5's 900", () => {
+    // DeepEP branch hybrid-ep @94a9f8f docs/README_Hybrid-EP.md, GB200, EP 8, 16 SMs, bf16 dispatch, Torch API: 550.10 GB/s
+    // of dispatched rows (tests/test_hybrid_ep.py: nvl_dispatch = dispatched_hidden.numel() * 2). Qwen3-30B-A3B's top-8 of
+    // 128 experts over 8 ranks (16 each): miss Π_{i<8} (112 − i)/(128 − i) = 0.332580…, 5.33936 ranks a token.
+    const gb200 = findGpuPreset('gb200')!;
+    const moe = { experts: 128, topK: 8, expertFfnHidden: 768, sharedExperts: 0, denseLayers: 0 };
+    expect(ranksPerToken(128, 8, 8)).toBeCloseTo(5.33936, 4);
+    const seconds = deepEpTransferSeconds(gb200, moe, 8, 1, 8192, 2048 * 2);
+    expect((8192 * 5.339357 * 4096) / seconds / 1e9).toBeCloseTo(550.1, 2);
+    expect(ranksPerToken(128, 8, 1)).toBe(1);
   });
   it('send a token once per remote node it touches: top-8 of 256 experts over 4 nodes', () => {
     // A node holding 64 of the 256 experts is missed by all 8 picks with probability

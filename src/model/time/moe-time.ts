@@ -9,7 +9,7 @@ import { calibration } from '../calibration.ts';
 import { expertTensorParallel, routedCopiesPerToken } from '../structure/index.ts';
 
 export { routedCopiesPerToken };
-import type { GpuSpec, MoeConfig, RunConfig } from '../input/index.ts';
+import { architectureFacts, type GpuSpec, type MoeConfig, type RunConfig } from '../input/index.ts';
 
 /**
  * Routing balance the engine assumes: every expert receives the mean share of tokens, so
@@ -65,6 +65,18 @@ export function expertParallelExposedFraction(c: RunConfig): number {
 }
 
 /**
+ * Probability that a token's topK distinct experts, drawn from `experts` spread evenly over
+ * `groups` groups (nodes or ranks), all miss one given group: C(experts − experts/groups, topK)
+ * / C(experts, topK).
+ */
+function groupMissProbability(experts: number, topK: number, groups: number): number {
+  const perGroup = experts / groups;
+  let miss = 1;
+  for (let i = 0; i < topK; i++) miss *= Math.max(0, experts - perGroup - i) / (experts - i);
+  return miss;
+}
+
+/**
  * Expected number of other nodes a token's topK experts live on, when the experts of an
  * expert-parallel group are spread evenly over `nodes` nodes: DeepEP and HybridEP send
  * a token once per node it touches and fan it out over NVLink there (deepseek-ai/DeepEP
@@ -76,20 +88,28 @@ export function expertParallelExposedFraction(c: RunConfig): number {
  */
 export function remoteNodesPerToken(experts: number, topK: number, nodes: number): number {
   if (nodes <= 1) return 0;
-  const perNode = experts / nodes;
-  let miss = 1;
-  for (let i = 0; i < topK; i++) miss *= Math.max(0, experts - perNode - i) / (experts - i);
-  return (nodes - 1) * (1 - miss);
+  return (nodes - 1) * (1 - groupMissProbability(experts, topK, nodes));
 }
 
 /**
- * DeepEP's achieved rates as a share of the nominal one-direction link: intra-node EP 8
- * dispatch at 153 GB/s on H800, whose NVLink is 200 GB/s each way (400 GB/s
- * bidirectional; DeepEP's README puts its achievable maximum at ~160 GB/s), and
- * inter-node 43–58 GB/s per 50 GB/s RDMA NIC (deepseek-ai/DeepEP README, "Normal
- * kernels with NVLink and RDMA forwarding" table). The lower figures, dispatch's.
+ * Expected number of expert-parallel ranks, its own included, a token's topK experts live on:
+ * DeepEP's normal dispatch sends a token once to each rank it touches, not once per expert
+ * copy — get_dispatch_layout gives `is_token_in_rank` [tokens, ranks], and the received
+ * `recv_x` holds one row per (token, rank) pair, permuted into per-expert copies on the
+ * receiving rank (deepseek-ai/DeepEP deep_ep/buffer.py @v1.2.1 9af0e0d0, Buffer.dispatch;
+ * Megatron-Core's _DeepepManager permutes after the dispatch). ep · (1 − miss).
  */
-export const DEEPEP_NVLINK_EFFICIENCY = 153 / 200;
+export function ranksPerToken(experts: number, topK: number, ep: number): number {
+  if (ep <= 1) return 1;
+  return ep * (1 - groupMissProbability(experts, topK, ep));
+}
+
+/**
+ * DeepEP's achieved inter-node rate as a share of the 50 GB/s RDMA NIC: 43–58 GB/s
+ * (deepseek-ai/DeepEP README @v1.2.1, "Normal kernels with NVLink and RDMA forwarding"
+ * table), the lower, dispatch's. The intra-node NVLink share is the GPU architecture's
+ * (input/architectures.ts epDispatchNvlinkEfficiency: DeepEP on H800, HybridEP on GB200).
+ */
 export const DEEPEP_RDMA_EFFICIENCY = 43 / 50;
 
 /** Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group spanning `nodes` nodes. */
@@ -101,10 +121,10 @@ export function deepEpTransferSeconds(
   tokens: number,
   bytesPerToken: number,
 ): number {
-  const copies = routedCopiesPerToken(moe);
-  const nvlinkBytes = (tokens * copies * bytesPerToken * (ep - 1)) / ep;
+  // One row per (token, rank touched), as DeepEP's measured rate counts them (ranksPerToken), times the capacity padding.
+  const nvlinkBytes = tokens * bytesPerToken * ranksPerToken(moe.experts, moe.topK, ep) * (moe.capacityFactor ?? 1);
   const rdmaBytes = tokens * bytesPerToken * remoteNodesPerToken(moe.experts, moe.topK, nodes) * (moe.capacityFactor ?? 1);
-  const nvlink = nvlinkBytes / (gpu.intraNodeGBps * 1e9 * DEEPEP_NVLINK_EFFICIENCY);
+  const nvlink = nvlinkBytes / (gpu.intraNodeGBps * 1e9 * architectureFacts(gpu.architecture).epDispatchNvlinkEfficiency);
   const rdma = rdmaBytes / (gpu.interNodeGBps * 1e9 * DEEPEP_RDMA_EFFICIENCY);
   // The RDMA and NVLink forwarding stages run as one pipeline: the slower sets the pace.
   return Math.max(nvlink, rdma);

@@ -7,8 +7,8 @@ export const UNCERTAINTY_TABLE: UncertaintyTable = {
   lowerQuantile: 0.05,
   upperQuantile: 0.95,
   throughput: {
-    lowerError: -0.1415778748296721,
-    upperError: 0.2559652145456157,
+    lowerError: -0.13902676154965296,
+    upperError: 0.2528054387124785,
     rows: 426
   },
   memory: {
