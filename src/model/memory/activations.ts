@@ -279,6 +279,17 @@ export function recomputeWorkingSetBytes(m: ModelConfig, layerIndex: number, s: 
   );
 }
 
+/** A tensor's width per token and how it is split. */
+interface Width {
+  readonly size: number;
+  readonly shard: Shard;
+}
+/** One matrix multiply of a block: its output's width and its input's. */
+interface Matmul extends Width {
+  readonly name: string;
+  readonly input: Width;
+}
+
 /**
  * torchtitan's op-level selective activation checkpointing (torchtitan v0.1
  * torchtitan/distributed/activation_checkpoint.py, _apply_op_sac with the model's
@@ -291,28 +302,36 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
   const w = s.elementBytes;
   const a = m.mla;
   const vHead = a ? a.vHeadDim : m.headDim;
-  const mm: { name: string; size: number; shard: Shard }[] = [];
+  const fromHidden: Width = { size: m.hidden, shard: 'sequence' };
+  const mm: Matmul[] = [];
   if (a) {
-    if (a.qLoraRank > 0) mm.push({ name: 'q_down', size: a.qLoraRank, shard: 'sequence' });
-    mm.push({ name: 'q_up', size: m.heads * (a.qkNopeHeadDim + a.qkRopeHeadDim), shard: 'tensor' });
-    mm.push({ name: 'kv_down', size: a.kvLoraRank + a.qkRopeHeadDim, shard: 'sequence' });
-    mm.push({ name: 'kv_up', size: m.heads * (a.qkNopeHeadDim + a.vHeadDim), shard: 'tensor' });
+    if (a.qLoraRank > 0) mm.push({ name: 'q_down', size: a.qLoraRank, shard: 'sequence', input: fromHidden });
+    const qInput: Width = a.qLoraRank > 0 ? { size: a.qLoraRank, shard: 'sequence' } : fromHidden;
+    mm.push({ name: 'q_up', size: m.heads * (a.qkNopeHeadDim + a.qkRopeHeadDim), shard: 'tensor', input: qInput });
+    mm.push({ name: 'kv_down', size: a.kvLoraRank + a.qkRopeHeadDim, shard: 'sequence', input: fromHidden });
+    mm.push({
+      name: 'kv_up',
+      size: m.heads * (a.qkNopeHeadDim + a.vHeadDim),
+      shard: 'tensor',
+      input: { size: a.kvLoraRank, shard: 'sequence' },
+    });
   } else {
     mm.push(
-      { name: 'wq', size: m.heads * m.headDim, shard: 'tensor' },
-      { name: 'wk', size: m.kvHeads * m.headDim, shard: 'tensor' },
-      { name: 'wv', size: m.kvHeads * m.headDim, shard: 'tensor' },
+      { name: 'wq', size: m.heads * m.headDim, shard: 'tensor', input: fromHidden },
+      { name: 'wk', size: m.kvHeads * m.headDim, shard: 'tensor', input: fromHidden },
+      { name: 'wv', size: m.kvHeads * m.headDim, shard: 'tensor', input: fromHidden },
     );
   }
-  mm.push({ name: 'wo', size: m.hidden, shard: 'sequence' });
+  mm.push({ name: 'wo', size: m.hidden, shard: 'sequence', input: { size: m.heads * vHead, shard: 'tensor' } });
   const ffn = (prefix: string, inner: number, copies: number) => {
+    const width = inner * copies;
     if (m.ffnType === 'swiglu')
       mm.push(
-        { name: `${prefix}.w1`, size: inner * copies, shard: 'tensor' },
-        { name: `${prefix}.w3`, size: inner * copies, shard: 'tensor' },
+        { name: `${prefix}.w1`, size: width, shard: 'tensor', input: fromHidden },
+        { name: `${prefix}.w3`, size: width, shard: 'tensor', input: fromHidden },
       );
-    else mm.push({ name: `${prefix}.fc1`, size: inner * copies, shard: 'tensor' });
-    mm.push({ name: `${prefix}.w2`, size: m.hidden * copies, shard: 'sequence' });
+    else mm.push({ name: `${prefix}.fc1`, size: width, shard: 'tensor', input: fromHidden });
+    mm.push({ name: `${prefix}.w2`, size: m.hidden * copies, shard: 'sequence', input: { size: width, shard: 'tensor' } });
   };
   if (m.moe && isMoeLayer(m, layerIndex)) {
     // The router's gate is force-recomputed and left out of the count
@@ -328,7 +347,7 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
   }
   // "every second mm" is recomputed: the 1st, 3rd, 5th … are saved.
   const savedMm = s.nvfp4Linears
-    ? nvfp4LinearSaves(m, mm)
+    ? nvfp4LinearSaves(mm)
     : mm.filter((_, i) => i % 2 === 0).map((o) => saved(`${o.name}.output`, w * o.size, o.shard, 'kept'));
   return [
     saved('block.input', w * m.hidden, 'sequence', 'input'),
@@ -350,20 +369,8 @@ function opLevelSavedTensors(m: ModelConfig, layerIndex: number, s: ActivationSe
  * batch, NVFP4 takes 34.25 GiB less than bf16 for Qwen3 8B and 63.5 GiB less for Llama 3 8B,
  * and "the bf16 tail costs … 8 GiB" for five Llama layers (this rule: 7.7 GiB).
  */
-function nvfp4LinearSaves(m: ModelConfig, mm: readonly { name: string; size: number; shard: Shard }[]): SavedTensor[] {
-  const a = m.mla;
-  const ffnInput = (name: string) => mm.find((o) => o.name === name.replace(/w2$/, 'w1') || o.name === name.replace(/w2$/, 'fc1'))?.size;
-  const inputOf = (name: string): { size: number; shard: Shard } => {
-    if (name === 'wo') return { size: m.heads * (a ? a.vHeadDim : m.headDim), shard: 'tensor' };
-    if (name === 'q_up' && a) return { size: a.qLoraRank, shard: 'sequence' };
-    if (name === 'kv_up' && a) return { size: a.kvLoraRank, shard: 'sequence' };
-    if (name.endsWith('.w2')) return { size: ffnInput(name) ?? m.ffnHidden, shard: 'tensor' };
-    return { size: m.hidden, shard: 'sequence' };
-  };
-  return mm.map((o) => {
-    const input = inputOf(o.name);
-    return saved(`${o.name}.input.nvfp4`, NVFP4_SAVED_BYTES * input.size, input.shard, 'kept');
-  });
+function nvfp4LinearSaves(mm: readonly Matmul[]): SavedTensor[] {
+  return mm.map((o) => saved(`${o.name}.input.nvfp4`, NVFP4_SAVED_BYTES * o.input.size, o.input.shard, 'kept'));
 }
 
 /**

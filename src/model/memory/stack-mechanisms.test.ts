@@ -107,6 +107,20 @@ describe('selective recompute policies on one Llama 3 8B layer, bytes per token'
     expect(activationBytesPerLayer(llama8bLayer, 0, { ...oneToken, selectiveScope: 'op', nvfp4Linears: true })).toBe(38_400);
     expect((5 * (63_616 - 38_400) * 65_536) / 2 ** 30).toBeCloseTo(7.7, 1);
   });
+  it('NVFP4 with MLA and uncompressed queries (q_lora_rank 0): q_up reads the hidden state: 20,460', () => {
+    // DeepSeek-V2-Lite-like: hidden 2048, 16 heads, kv_lora 512, nope 128, rope 64, v 128, dense SwiGLU FFN 10,944.
+    // Linear inputs: q_up 2048, kv_down 2048, kv_up 512, wo 16·128 = 2048, w1 2048, w3 2048, w2 10,944 = 21,696 × 0.5625
+    // = 12,204; + 4096 (input) + 4096 (sdpa out 2·16·128) + 64 (LSE) = 20,460.
+    const mlaLayer: ModelConfig = {
+      ...llama8bLayer,
+      hidden: 2048,
+      heads: 16,
+      kvHeads: 16,
+      ffnHidden: 10944,
+      mla: { qLoraRank: 0, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
+    };
+    expect(activationBytesPerLayer(mlaLayer, 0, { ...oneToken, selectiveScope: 'op', nvfp4Linears: true })).toBe(20_460);
+  });
   it("torchtitan op-level SAC on a Qwen3-30B-A3B MoE layer keeps only the attention's saves: 21,632", () => {
     // The router gate is force-recomputed (per_op_sac_force_recompute_mm_shapes_by_fqns = ["moe.router.gate"])
     // and the routed experts run as torch._grouped_mm, not on torchtitan's save list: of the aten.mm
