@@ -26,6 +26,23 @@ function presetDocument(index: number): Record<string, unknown> {
   };
 }
 
+/**
+ * Qwen3-30B-A3B's shape as a document's model (Qwen/Qwen3-30B-A3B config.json: 48 layers, hidden 2048, 32 heads
+ * of 128, 4 KV heads, intermediate 6144, vocabulary 151,936, 128 experts top-8 of FFN 768), for the MoE unit tests.
+ */
+export const QWEN3_30B_A3B_MODEL = {
+  name: 'q',
+  layers: 48,
+  hidden: 2048,
+  heads: 32,
+  kvHeads: 4,
+  headDim: 128,
+  ffnHidden: 6144,
+  ffnType: 'swiglu',
+  vocab: 151936,
+  moe: { experts: 128, topK: 8, expertFfnHidden: 768 },
+} as const;
+
 /** A document with every optional field written out, a custom GPU, MoE with expert parallelism and interleaving. */
 export const EVERY_FIELD_DOCUMENT = {
   version: 1,

@@ -12,23 +12,13 @@ import {
   moeLayerForwardSeconds,
   moeLayerHostSeconds,
 } from './moe-host.ts';
+import { QWEN3_30B_A3B_MODEL } from '../../testing/documents.ts';
 
 // Qwen3-30B-A3B's MoE shape (hidden 2048, 128 experts top-8, expert FFN 768) on 16 H100, EP 16.
 function qwen(training: Record<string, unknown>, moe: Record<string, unknown> = {}, parallel: Record<string, unknown> = {}): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: {
-      name: 'q',
-      layers: 48,
-      hidden: 2048,
-      heads: 32,
-      kvHeads: 4,
-      headDim: 128,
-      ffnHidden: 6144,
-      ffnType: 'swiglu',
-      vocab: 151936,
-      moe: { experts: 128, topK: 8, expertFfnHidden: 768, ...moe },
-    },
+    model: { ...QWEN3_30B_A3B_MODEL, moe: { ...QWEN3_30B_A3B_MODEL.moe, ...moe } },
     training: { seqLen: 4096, globalBatch: 64, microBatch: 1, precision: 'bf16', framework: 'megatron', ...training },
     parallel: { tp: 1, pp: 1, dp: 16, ep: 16, ...parallel },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 16 },

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument, type RunConfig } from '../input/index.ts';
 import { moeDispatchBytesPerToken } from './moe-traffic.ts';
+import { QWEN3_30B_A3B_MODEL } from '../../testing/documents.ts';
 
 function run(training: Record<string, unknown>, ep: number): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: {
-      name: 'q',
-      layers: 4,
-      hidden: 2048,
-      heads: 32,
-      kvHeads: 4,
-      headDim: 128,
-      ffnHidden: 6144,
-      ffnType: 'swiglu',
-      vocab: 32000,
-      moe: { experts: 128, topK: 8, expertFfnHidden: 768 },
-    },
+    model: { ...QWEN3_30B_A3B_MODEL, layers: 4, vocab: 32000 },
     training: { seqLen: 4096, globalBatch: 8, microBatch: 1, precision: 'bf16', framework: 'megatron', ...training },
     parallel: { tp: 1, pp: 1, dp: 8, ep },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8 },

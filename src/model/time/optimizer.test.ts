@@ -2,22 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { OPTIMIZER_STEP } from '../calibration.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
+import { QWEN3_30B_A3B_MODEL } from '../../testing/documents.ts';
 
 function run(parallel: Record<string, unknown>): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: {
-      name: 'q',
-      layers: 48,
-      hidden: 2048,
-      heads: 32,
-      kvHeads: 4,
-      headDim: 128,
-      ffnHidden: 6144,
-      ffnType: 'swiglu',
-      vocab: 151936,
-      moe: { experts: 128, topK: 8, expertFfnHidden: 768 },
-    },
+    model: QWEN3_30B_A3B_MODEL,
     training: { seqLen: 4096, globalBatch: 64, microBatch: 1, precision: 'bf16', framework: 'megatron' },
     parallel: { tp: 1, pp: 1, zero: 1, ...parallel },
     cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 8 },
