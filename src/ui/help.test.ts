@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expandCitation, HELP } from './help.ts';
+import { HELP } from './help.ts';
 
 describe('help prose (help.json)', () => {
-  it("expands a leading {NAME} to the file's citation and leaves the rest of the source as written", () => {
-    expect(expandCitation('{NARAYANAN}, section 5.1', { NARAYANAN: 'Narayanan et al. 2021' })).toBe('Narayanan et al. 2021, section 5.1');
-    expect(expandCitation('{UNKNOWN}, p. 2', { NARAYANAN: 'x' })).toBe('{UNKNOWN}, p. 2');
-    expect(expandCitation('Dao et al. 2022', { NARAYANAN: 'x' })).toBe('Dao et al. 2022');
-  });
-
   it('every source names a real reference: no {NAME} is left unexpanded, and the layers source is Narayanan 2021 §5.1', () => {
     for (const [key, help] of Object.entries(HELP)) expect(help.source ?? '', key).not.toMatch(/\{\w+\}/);
     expect(HELP.layers.source).toBe(

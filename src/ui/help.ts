@@ -4,6 +4,7 @@
 // without reading code; a source there may open with a `{NAME}` that stands for one of the
 // file's `citations`, so that each paper's full reference is written once.
 
+import { expandCitation } from '../model/catalog/index.ts';
 import { TRAINING_SWITCHES, type TrainingSwitch } from '../model/input/index.ts';
 import HELP_FILE from './help.json';
 
@@ -21,15 +22,8 @@ type CitationName = keyof typeof HELP_FILE.citations;
 const PROSE: Readonly<Record<ProseKey, Help>> = HELP_FILE.help;
 const CITATIONS: Readonly<Record<CitationName, string>> = HELP_FILE.citations;
 
-const CITATION_REFERENCE = /^\{(\w+)\}/;
-
-/** `{NARAYANAN}, section 5.1` → the paper's full reference, then ", section 5.1". */
-export function expandCitation(source: string, citations: Readonly<Record<string, string>> = CITATIONS): string {
-  return source.replace(CITATION_REFERENCE, (reference, name: string) => citations[name] ?? reference);
-}
-
 function withCitation(help: Help): Help {
-  return help.source === undefined ? help : { ...help, source: expandCitation(help.source) };
+  return help.source === undefined ? help : { ...help, source: expandCitation(help.source, CITATIONS) };
 }
 
 /** The switches' labels, explanations and sources, as their table states them (model/input/switches.ts). */
