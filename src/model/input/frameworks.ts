@@ -524,7 +524,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       zero3GatherStreamCache:
         'DeepSpeed v0.11.1 deepspeed/runtime/zero/parameter_offload.py: gathers on __allgather_stream ' +
         '(a stream of its own with overlap_comm, on by default at stage 3: zero/config.py overlap_comm_valid); ' +
-        'partitioned_param_coordinator.py fetch_sub_module waits only on that stream\'s events ' +
+        "partitioned_param_coordinator.py fetch_sub_module waits only on that stream's events " +
         '(__max_ongoing_fetch_events = 2); partition_parameters.py free_param record_stream()s the compute stream',
       flatFp32GradientBuffer:
         'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one ' +
