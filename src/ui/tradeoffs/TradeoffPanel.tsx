@@ -79,6 +79,15 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
   return seen;
 }
 
+/**
+ * The answer, its checkpoint curve the previous answer's when that was asked for the same document: the checkpoint curve
+ * depends on the document alone, so picking another knob does not redraw its two charts (the worker computes it anew each time).
+ */
+function keepCheckpoint(previous: Asked | null, document: Doc, seqLenHold: SeqLenHold, answer: TradeoffAnswer): TradeoffAnswer {
+  const same = previous !== null && previous.document === document && previous.seqLenHold === seqLenHold;
+  return same && previous.answer.checkpoint !== answer.checkpoint ? { ...answer, checkpoint: previous.answer.checkpoint } : answer;
+}
+
 function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold): { answer: TradeoffAnswer | null; current: boolean } {
   const settled = useSettledValue(document, ASK_AFTER_MS);
   const [asked, setAsked] = useState<Asked | null>(null);
@@ -89,7 +98,15 @@ function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold
       .request({ document: settled, knob, seqLenHold })
       .then((answer) => {
         // A transition: React draws the new curves in slices that yield, so no task runs long.
-        if (live && answer) startTransition(() => setAsked({ document: settled, knob, seqLenHold, answer }));
+        if (live && answer)
+          startTransition(() =>
+            setAsked((previous) => ({
+              document: settled,
+              knob,
+              seqLenHold,
+              answer: keepCheckpoint(previous, settled, seqLenHold, answer),
+            })),
+          );
       });
     return () => {
       live = false;
