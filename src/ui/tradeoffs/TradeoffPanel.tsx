@@ -277,7 +277,7 @@ export default function TradeoffPanel() {
       aria-labelledby={`${knobId}-title`}
       data-testid="tradeoff-panel"
       aria-busy={current ? undefined : true}
-      className={`${PANEL} flex flex-col gap-3`}
+      className={`${PANEL} panel-contained flex flex-col gap-3`}
     >
       <h3 id={`${knobId}-title`} className="text-base font-semibold">
         Trade-offs: move one knob, see the curve{invalid ? ` (${STALE_TEXT})` : ''}
