@@ -226,7 +226,8 @@ function EndDaysCurve(props: EndDaysProps) {
 }
 
 const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, medianBest }: EndDaysProps) {
-  const ranged = points.filter((p) => p.range !== null);
+  // The same array for the same points: recharts redraws the whole chart for new data.
+  const ranged = useMemo(() => points.filter((p) => p.range !== null), [points]);
   if (ranged.length === 0) return null;
   const low = Math.min(...ranged.map((p) => p.range?.days[0] ?? Infinity));
   const high = Math.max(...ranged.map((p) => p.range?.days[2] ?? 0));

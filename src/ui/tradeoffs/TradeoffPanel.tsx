@@ -195,10 +195,14 @@ const CheckpointSection = memo(function CheckpointSection({
   const points = useMemo(() => tradeoffPoints(result), [result]);
   // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
   const own = usePlanner((st) => st.output?.reliability?.completion?.p50OptimalInterval);
-  // One object per answer, so the memoized curve does not redraw on renders that did not change it.
+  // One object while its figures stay the same: each estimate brings a new one, and the memoized curve redraws only for new figures.
+  const [minutes, p10, p50, p90] = own ? [own.minutes, own.days.p10, own.days.p50, own.days.p90] : [];
   const medianBest = useMemo(
-    () => (own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null),
-    [own],
+    () =>
+      minutes !== undefined && p10 !== undefined && p50 !== undefined && p90 !== undefined
+        ? { minutes, days: [p10, p50, p90] as const }
+        : null,
+    [minutes, p10, p50, p90],
   );
   if (result.errors.length > 0) return <Problems lines={result.errors} />;
   const reliability = result.rows[0]?.output.reliability;
