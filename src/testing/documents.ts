@@ -89,6 +89,7 @@ export const EVERY_FIELD_DOCUMENT = {
     fp8ParamGather: true,
     overlap: { tpComm: true, dpGrad: true, dpParam: false },
     modelCode: 'transformers',
+    forwardHostSync: 'none',
   },
   parallel: { tp: 2, pp: 4, dp: 8, cp: 2, ep: 4, vpp: 2, sequenceParallel: true, zero: 2, schedule: 'interleaved-1f1b' },
   cluster: {

@@ -22,6 +22,7 @@ import {
   formatUsd,
   formatCo2Kg,
 } from './format.ts';
+import FIGURE_EXPLANATIONS from './figure-explanations.json';
 import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 
 export type FigureGroup = 'memory' | 'speed' | 'time-cost' | 'reliability' | 'work';
@@ -72,24 +73,57 @@ export interface KeyFigure {
   readonly headline: boolean;
 }
 
-/** A figure as its group lists it: what it is and its value in the estimate (null: not available). */
-interface FigureSpec {
-  readonly id: string;
+/** What a figure is, apart from its explanation (figure-explanations.json) and its value. */
+interface FigureDescription {
   readonly label: string;
   readonly unit: FigureUnit;
   /** Shown in the compact view too. */
   readonly headline?: true;
-  readonly explanation: string;
-  readonly value: number | null;
 }
+
+/** Every figure, in display order within its group; a group names which of them it shows. */
+const FIGURES = {
+  'memory-total': { label: 'Memory per GPU', unit: 'bytes', headline: true },
+  'memory-allocated': { label: 'Of which allocated', unit: 'bytes', headline: true },
+  'memory-reserved': { label: 'Of which reserved by the allocator', unit: 'bytes', headline: true },
+  mfu: { label: 'MFU', unit: 'fraction', headline: true },
+  'mfu-bf16': { label: 'MFU of BF16 peak', unit: 'fraction' },
+  'step-time': { label: 'Step time', unit: 'seconds', headline: true },
+  'bubble-fraction': { label: 'Pipeline bubble', unit: 'fraction', headline: true },
+  'tokens-per-second': { label: 'Throughput', unit: 'tokens/s', headline: true },
+  'tflops-per-gpu': { label: 'Achieved per GPU', unit: 'FLOP/s' },
+  hfu: { label: 'HFU', unit: 'fraction' },
+  'training-days': { label: 'Training time', unit: 'days', headline: true },
+  'gpu-hours': { label: 'GPU-hours', unit: 'GPU-hours' },
+  'cost-usd': { label: 'Cost', unit: 'USD', headline: true },
+  energy: { label: 'Energy', unit: 'kWh' },
+  co2: { label: 'CO₂', unit: 'kg CO2' },
+  'expected-failures': { label: 'Expected failures', unit: 'count' },
+  'checkpoint-interval': { label: 'Checkpoint interval', unit: 'minutes' },
+  goodput: { label: 'Goodput', unit: 'fraction' },
+  'model-flops': { label: 'Model FLOPs per step', unit: 'FLOP' },
+  'hardware-flops': { label: 'Hardware FLOPs per step', unit: 'FLOP' },
+} as const satisfies Readonly<Record<string, FigureDescription>>;
+
+type FigureId = keyof typeof FIGURES;
+
+/** Each figure's one-line explanation with its source, as prose in a data file; the compiler asks for one per figure. */
+const EXPLANATIONS: Readonly<Record<FigureId, string>> = FIGURE_EXPLANATIONS;
+
+/** A figure's value in an estimate (null: not available), or with the label and explanation this estimate gives it. */
+type FigureValue = number | null | { readonly value: number | null; readonly label: string; readonly explanation: string };
 
 /** A figure's value as shown: its unit's format, a fraction as a percentage (UNIT_MAGNITUDE writes percentage points). */
 const UNIT_FORMAT: Readonly<Record<FigureUnit, (value: number) => string>> = { ...UNIT_MAGNITUDE, fraction: formatPercent };
 
-/** The figures of one group; one without a value says `missingReason`. */
-function groupFigures(group: FigureGroup, missingReason: string, specs: readonly FigureSpec[]): KeyFigure[] {
-  return specs.map(({ id, label, unit, headline = false, explanation, value }) => {
-    const rest = { id, group, label, unit, headline, explanation };
+/** The figures of one group, in the order `values` names them; one without a value says `missingReason`. */
+function groupFigures(group: FigureGroup, missingReason: string, values: Partial<Readonly<Record<FigureId, FigureValue>>>): KeyFigure[] {
+  return (Object.entries(values) as [FigureId, FigureValue][]).map(([id, given]) => {
+    const { label, unit } = FIGURES[id];
+    const headline = 'headline' in FIGURES[id];
+    const shown = given !== null && typeof given === 'object' ? given : { value: given, label, explanation: EXPLANATIONS[id] };
+    const rest = { id, group, label: shown.label, unit, headline, explanation: shown.explanation };
+    const { value } = shown;
     if (value === null) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: missingReason };
     if (!Number.isFinite(value)) return { ...rest, value: null, text: NOT_AVAILABLE, unavailableReason: 'no finite result' };
     return { ...rest, value, text: UNIT_FORMAT[unit](value), unavailableReason: null };
@@ -108,45 +142,18 @@ function reasonFor(output: EstimateOutput, part: string): string {
  */
 function memoryFigures(output: EstimateOutput): KeyFigure[] {
   const valid = output.errors.length === 0;
-  return groupFigures('memory', INVALID_REASON, [
-    {
-      id: 'memory-total',
-      label: 'Memory per GPU',
-      unit: 'bytes',
-      headline: true,
-      explanation:
-        'What the most loaded GPU holds, as nvidia-smi shows it: weights, gradients, optimizer state, activations and buffers ' +
-        "(Korthikanti 2022 §4; ZeRO, Rajbhandari 2020), the caching allocator's reserve, and the CUDA context, NCCL buffers " +
-        'and cuBLAS workspaces outside it. ' +
-        'Whether the run fits is judged on this',
-      value: valid ? fitMemoryBytes(output) : null,
-    },
-    {
-      id: 'memory-allocated',
-      label: 'Of which allocated',
-      unit: 'bytes',
-      headline: true,
-      explanation: "Inside memory per GPU: the tensors PyTorch's allocator hands out at the peak (max_memory_allocated)",
-      value: valid ? output.memory.perGpu.total : null,
-    },
-    {
-      id: 'memory-reserved',
-      label: 'Of which reserved by the allocator',
-      unit: 'bytes',
-      headline: true,
-      explanation:
-        "Inside memory per GPU: what PyTorch's caching allocator holds (max_memory_reserved), the allocated peak plus its " +
-        'reserve; the CUDA context, NCCL and cuBLAS come on top',
-      value: valid ? output.memory.reserved : null,
-    },
-  ]);
+  return groupFigures('memory', INVALID_REASON, {
+    'memory-total': valid ? fitMemoryBytes(output) : null,
+    'memory-allocated': valid ? output.memory.perGpu.total : null,
+    'memory-reserved': valid ? output.memory.reserved : null,
+  });
 }
 
 type MfuPeak = NonNullable<EstimateOutput['throughput']>['mfuPeak'];
 
 /** "MFU of FP8 peak": MFU says which peak it divides by (issue 36). */
 function mfuLabel(precision: string | undefined): string {
-  return precision ? `MFU of ${precision.toUpperCase()} peak` : 'MFU';
+  return precision ? `MFU of ${precision.toUpperCase()} peak` : FIGURES.mfu.label;
 }
 
 function peakWords(peak: MfuPeak): string {
@@ -155,164 +162,55 @@ function peakWords(peak: MfuPeak): string {
 
 function speedFigures(output: EstimateOutput): KeyFigure[] {
   const t = output.throughput;
-  return groupFigures('speed', reasonFor(output, 'time model'), [
-    {
-      id: 'mfu',
-      label: mfuLabel(t?.mfuPeak?.precision),
-      unit: 'fraction',
-      headline: true,
-      explanation: `Model FLOPs per second ÷ the GPU's dense ${peakWords(t?.mfuPeak)} (Korthikanti 2022 §6)`,
-      value: t?.mfu ?? null,
-    },
-    // Only where the engine gives it (outputs before issue 36, such as stored scenarios, do not)
-    // and where it differs from MFU: a BF16 run's MFU is already of the BF16 peak.
-    ...(t && (t.mfuBf16 === undefined || t.mfuPeak?.precision === 'bf16')
-      ? []
-      : ([
-          {
-            id: 'mfu-bf16',
-            label: 'MFU of BF16 peak',
-            unit: 'fraction',
-            explanation:
-              "The same model FLOPs ÷ the GPU's dense BF16 peak: compares runs across precisions (an FP8 run on H100 reads twice its FP8 MFU)",
-            value: t?.mfuBf16 ?? null,
-          },
-        ] satisfies FigureSpec[])),
-    {
-      id: 'step-time',
-      label: 'Step time',
-      unit: 'seconds',
-      headline: true,
-      explanation: 'One optimizer step: pipeline critical path + exposed communication + optimizer update',
-      value: t?.stepSeconds ?? null,
-    },
-    {
-      id: 'bubble-fraction',
-      label: 'Pipeline bubble',
-      unit: 'fraction',
-      headline: true,
-      explanation:
-        'Share of the step time the critical stage idles in the pipeline schedule: bubble time ÷ step time; 1F1B with equal ' +
-        'stages about (p−1)/(m+p−1) (Narayanan 2021 §2.2)',
-      value: t?.bubbleFraction ?? null,
-    },
-    {
-      id: 'tokens-per-second',
-      label: 'Throughput',
-      unit: 'tokens/s',
-      headline: true,
-      explanation: 'Training tokens per second, whole cluster',
-      value: t?.tokensPerSecond ?? null,
-    },
-    {
-      id: 'tflops-per-gpu',
-      label: 'Achieved per GPU',
-      unit: 'FLOP/s',
-      explanation: 'Model FLOPs per second on one GPU, recomputation not counted',
-      value: t ? t.tflopsPerGpu * 1e12 : null,
-    },
-    {
-      id: 'hfu',
-      label: 'HFU',
-      unit: 'fraction',
-      explanation: 'Like MFU but counting recomputed FLOPs too (Chowdhery 2022, PaLM app. B)',
-      value: t?.hfu ?? null,
-    },
-  ]);
+  const mfu = {
+    value: t?.mfu ?? null,
+    label: mfuLabel(t?.mfuPeak?.precision),
+    explanation: EXPLANATIONS.mfu.replace('{peak}', peakWords(t?.mfuPeak)),
+  };
+  // The BF16-peak MFU only where the engine gives it (outputs before issue 36, such as stored scenarios, do not)
+  // and where it differs from MFU: a BF16 run's MFU is already of the BF16 peak.
+  const bf16 = t && (t.mfuBf16 === undefined || t.mfuPeak?.precision === 'bf16') ? {} : { 'mfu-bf16': t?.mfuBf16 ?? null };
+  return groupFigures('speed', reasonFor(output, 'time model'), {
+    mfu,
+    ...bf16,
+    'step-time': t?.stepSeconds ?? null,
+    'bubble-fraction': t?.bubbleFraction ?? null,
+    'tokens-per-second': t?.tokensPerSecond ?? null,
+    'tflops-per-gpu': t ? t.tflopsPerGpu * 1e12 : null,
+    hfu: t?.hfu ?? null,
+  });
 }
 
 function timeCostFigures(output: EstimateOutput): KeyFigure[] {
   const { time, cost } = output;
   return [
-    ...groupFigures('time-cost', reasonFor(output, 'training time'), [
-      {
-        id: 'training-days',
-        label: 'Training time',
-        unit: 'days',
-        headline: true,
-        explanation: 'Token budget ÷ tokens per second, wall-clock days',
-        value: time?.days ?? null,
-      },
-      {
-        id: 'gpu-hours',
-        label: 'GPU-hours',
-        unit: 'GPU-hours',
-        explanation: 'Training time × number of GPUs',
-        value: time?.gpuHours ?? null,
-      },
-    ]),
-    ...groupFigures('time-cost', reasonFor(output, 'cost model'), [
-      {
-        id: 'cost-usd',
-        label: 'Cost',
-        unit: 'USD',
-        headline: true,
-        explanation: 'GPU-hours × price per GPU-hour',
-        value: cost?.usd ?? null,
-      },
-      {
-        id: 'energy',
-        label: 'Energy',
-        unit: 'kWh',
-        explanation: 'GPUs × power × hours × data-centre PUE',
-        value: cost?.energyKwh ?? null,
-      },
-      {
-        id: 'co2',
-        label: 'CO₂',
-        unit: 'kg CO2',
-        explanation: 'Energy × grid carbon intensity',
-        value: cost?.co2Kg ?? null,
-      },
-    ]),
+    ...groupFigures('time-cost', reasonFor(output, 'training time'), {
+      'training-days': time?.days ?? null,
+      'gpu-hours': time?.gpuHours ?? null,
+    }),
+    ...groupFigures('time-cost', reasonFor(output, 'cost model'), {
+      'cost-usd': cost?.usd ?? null,
+      energy: cost?.energyKwh ?? null,
+      co2: cost?.co2Kg ?? null,
+    }),
   ];
 }
 
 function reliabilityFigures(output: EstimateOutput): KeyFigure[] {
   const r = output.reliability;
-  return groupFigures('reliability', reasonFor(output, 'reliability model'), [
-    {
-      id: 'expected-failures',
-      label: 'Expected failures',
-      unit: 'count',
-      explanation: 'GPU-hours ÷ per-GPU MTBF; Llama 3 saw 419 in 54 days on 16,384 GPUs (arXiv 2407.21783 §3.3.4)',
-      value: r?.expectedFailures ?? null,
-    },
-    {
-      id: 'checkpoint-interval',
-      label: 'Checkpoint interval',
-      unit: 'minutes',
-      explanation: '√(2 × checkpoint write time × cluster MTBF) (Young 1974; Daly 2006)',
-      value: r?.checkpointIntervalMinutes ?? null,
-    },
-    {
-      id: 'goodput',
-      label: 'Goodput',
-      unit: 'fraction',
-      explanation: 'Useful training time ÷ wall time, after checkpoints, lost work and restarts',
-      value: r?.goodput ?? null,
-    },
-  ]);
+  return groupFigures('reliability', reasonFor(output, 'reliability model'), {
+    'expected-failures': r?.expectedFailures ?? null,
+    'checkpoint-interval': r?.checkpointIntervalMinutes ?? null,
+    goodput: r?.goodput ?? null,
+  });
 }
 
 function workFigures(output: EstimateOutput): KeyFigure[] {
   const valid = output.errors.length === 0;
-  return groupFigures('work', INVALID_REASON, [
-    {
-      id: 'model-flops',
-      label: 'Model FLOPs per step',
-      unit: 'FLOP',
-      explanation: 'Whole cluster, recomputation not counted (Narayanan 2021 §5.1)',
-      value: valid ? output.flops.modelPerStep : null,
-    },
-    {
-      id: 'hardware-flops',
-      label: 'Hardware FLOPs per step',
-      unit: 'FLOP',
-      explanation: 'Whole cluster, counting recomputed work',
-      value: valid ? output.flops.hardwarePerStep : null,
-    },
-  ]);
+  return groupFigures('work', INVALID_REASON, {
+    'model-flops': valid ? output.flops.modelPerStep : null,
+    'hardware-flops': valid ? output.flops.hardwarePerStep : null,
+  });
 }
 
 /** Every key figure of an estimate, grouped and in display order. */

@@ -7,6 +7,7 @@
 
 import type { CatalogEntry } from './types.ts';
 
+export { expandCitation } from './citations.ts';
 export { hubModelName, resolveHubId, type HubResolution } from './hub-id.ts';
 export { readModel, readModelOrNull } from './read.ts';
 export { denseShape, moeShape, type MoeShape, type ShapeExtras } from './shape.ts';

@@ -13,7 +13,10 @@ export type Fp8ParamGatherDefaults = Readonly<Record<Fp8Recipe, boolean>>;
  * The stack fields a profile sets (recomputeLayers and activationOffloadLayers default to null and 0 everywhere);
  * fp8ParamGather's default depends on the fp8 recipe, so the profile gives one per recipe.
  */
-export type StackDefaults = Omit<StackConfig, 'framework' | 'recomputeLayers' | 'activationOffloadLayers' | 'fp8ParamGather'> & {
+export type StackDefaults = Omit<
+  StackConfig,
+  'framework' | 'recomputeLayers' | 'activationOffloadLayers' | 'fp8ParamGather' | 'forwardHostSync'
+> & {
   readonly fp8ParamGather: Fp8ParamGatherDefaults;
 };
 
@@ -74,6 +77,13 @@ export interface FrameworkMechanisms {
    * (training.fp8ParamGather). memory/fp8-weight-cache.ts.
    */
   readonly teFp8WeightCache: boolean;
+  /**
+   * ZeRO-3 gathers weights on a stream of its own and, in forward, lets the host run ahead of
+   * the GPU with no limit but the gathers' own progress, so the gather stream's cached blocks
+   * grow to the weights gathered ahead (memory/zero3-gather-cache.ts, when training.forwardHostSync
+   * is "none"). FSDP's rate limiter (limit_all_gathers) waits on the compute stream instead.
+   */
+  readonly zero3GatherStreamCache: boolean;
 }
 
 /**
@@ -226,6 +236,7 @@ const GENERIC_MECHANISMS: FrameworkMechanisms = {
   gradientsFreedBeforeForward: false,
   compileCompilesLoss: false,
   teFp8WeightCache: false,
+  zero3GatherStreamCache: false,
 };
 /** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
 const FSDP_MECHANISMS: FrameworkMechanisms = {
@@ -354,6 +365,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       gradientsFreedBeforeForward: false,
       compileCompilesLoss: false,
       teFp8WeightCache: true,
+      zero3GatherStreamCache: false,
     },
     sources: {
       fp8ParamGather:
@@ -498,7 +510,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
     },
     launchTarget: 'deepspeed',
     defaults: { ...GENERIC_DEFAULTS, modelCode: 'transformers' },
-    mechanisms: { ...GENERIC_MECHANISMS, flatFp32GradientBuffer: true },
+    mechanisms: { ...GENERIC_MECHANISMS, flatFp32GradientBuffer: true, zero3GatherStreamCache: true },
     sources: {
       moeDispatcher: 'DeepSpeed-MoE deepspeed/moe/sharded_moe.py: _AllToAll of capacity-padded token buffers',
       cudaGraph: 'DeepSpeed graphs only with enable_cuda_graph in inference; training runs eagerly',
@@ -509,6 +521,11 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
         'DeepSpeed brings no model code: it trains the model it is given, usually a ' +
         'Hugging Face transformers one (transformers/integrations/deepspeed.py; FlagPerf ' +
         'llama2_7b-deepspeed and ms-swift run LlamaForCausalLM / Qwen2ForCausalLM)',
+      zero3GatherStreamCache:
+        'DeepSpeed v0.11.1 deepspeed/runtime/zero/parameter_offload.py: gathers on __allgather_stream ' +
+        '(a stream of its own with overlap_comm, on by default at stage 3: zero/config.py overlap_comm_valid); ' +
+        "partitioned_param_coordinator.py fetch_sub_module waits only on that stream's events " +
+        '(__max_ongoing_fetch_events = 2); partition_parameters.py free_param record_stream()s the compute stream',
       flatFp32GradientBuffer:
         'DeepSpeed v0.14 deepspeed/runtime/bf16_optimizer.py: fp32_groups_gradients_flat, one ' +
         'fp32 buffer the size of every bf16 parameter group, used with bf16 and ZeRO stage 0/1',

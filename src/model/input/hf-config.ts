@@ -6,7 +6,6 @@
 import { MAX_INTEGER_FIELD, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
 import type { FfnType, MlaConfig, ModelConfig, MoeConfig } from './types.ts';
 
-/** The interchange `model` object, as JSON (headDim absent = hidden / heads). */
 /** The interchange `model` object as JSON: ModelConfig with headDim left to its default (hidden / heads). */
 export type ModelJson = Omit<ModelConfig, 'headDim'> & { readonly headDim?: number };
 

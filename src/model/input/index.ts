@@ -99,6 +99,8 @@ export {
   type Fp8Recipe,
   type Framework,
   FRAMEWORKS,
+  FORWARD_HOST_SYNCS,
+  type ForwardHostSync,
   type GpuArchitecture,
   type GpuSpec,
   GRAD_DTYPES,

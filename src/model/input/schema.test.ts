@@ -82,6 +82,7 @@ describe('the key lists the parser reads from the field table', () => {
     'fp8ParamGather',
     'overlap',
     'modelCode',
+    'forwardHostSync',
     'moeDispatcher',
     'cudaGraph',
   ];

@@ -24,6 +24,7 @@ import {
   GRAD_DTYPES,
   LOSS_KINDS,
   MODEL_CODES,
+  FORWARD_HOST_SYNCS,
   MOE_DISPATCHERS,
   OPTIMIZERS,
   PRECISIONS,
@@ -212,6 +213,7 @@ export const FIELDS = {
   'training.overlap.dpParam': boolean,
   'training.overlap.epComm': { ...boolean, knob: 'epComm' },
   'training.modelCode': stack(choice(MODEL_CODES)),
+  'training.forwardHostSync': stack(choice(FORWARD_HOST_SYNCS)),
   'training.moeDispatcher': stack(choice(MOE_DISPATCHERS, { knob: 'moeDispatcher' })),
   'training.cudaGraph': stack(choice(CUDA_GRAPH_SCOPES, { knob: 'cudaGraph' })),
 

@@ -8,6 +8,7 @@ import { keysUnder } from './schema.ts';
 import {
   ATTENTION_KERNELS,
   CUDA_GRAPH_SCOPES,
+  FORWARD_HOST_SYNCS,
   FP8_RECIPES,
   MOE_DISPATCHERS,
   FRAMEWORKS,
@@ -99,6 +100,7 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
     fp8ParamGather: r.boolean(t, 'fp8ParamGather', 'training', fp8ParamGatherDefault(framework, fp8Recipe)),
     overlap: readOverlap(r, t, d.overlap),
     modelCode: r.choice(t, 'modelCode', 'training', MODEL_CODES, d.modelCode),
+    forwardHostSync: r.choice(t, 'forwardHostSync', 'training', FORWARD_HOST_SYNCS, 'layer'),
     moeDispatcher: readDispatcher(r, t, d.moeDispatcher),
     cudaGraph: r.choice(t, 'cudaGraph', 'training', CUDA_GRAPH_SCOPES, d.cudaGraph),
   };

@@ -132,6 +132,13 @@ export type Fp8Recipe = 'auto' | 'tensorwise' | 'rowwise' | 'delayed' | 'blockwi
  * transformers modeling code run eagerly, as DeepSpeed and Accelerate usually train it).
  */
 export type ModelCode = 'fused' | 'transformers';
+/**
+ * How often the forward pass makes the host wait for the GPU: 'layer' (some op in every layer
+ * copies a value to the host, as Hugging Face's flash-attention code does when it unpads a padded
+ * batch) or 'none' (the host issues the whole forward without waiting: fixed-length sequences and
+ * no attention mask). What DeepSpeed ZeRO-3's gather cache needs (memory/zero3-gather-cache.ts).
+ */
+export type ForwardHostSync = 'layer' | 'none';
 
 export const FRAMEWORKS: readonly Framework[] = ['generic', 'megatron', 'torchtitan', 'deepspeed', 'fsdp'];
 export const LOSS_KINDS: readonly LossKind[] = ['eager', 'fused', 'compiled'];
@@ -149,6 +156,7 @@ export const STATE_DTYPES: readonly StateDtype[] = ['fp32', 'bf16'];
 export const ATTENTION_KERNELS: readonly AttentionKernel[] = ['auto', 'flash2', 'flash3', 'cudnn', 'sdpa'];
 export const FP8_RECIPES: readonly Fp8Recipe[] = ['auto', 'tensorwise', 'rowwise', 'delayed', 'blockwise', 'mxfp8', 'nvfp4'];
 export const MODEL_CODES: readonly ModelCode[] = ['fused', 'transformers'];
+export const FORWARD_HOST_SYNCS: readonly ForwardHostSync[] = ['layer', 'none'];
 
 export interface OverlapConfig {
   /** Tensor-parallel communication overlapped with GEMMs (Megatron --tp-comm-overlap, torchtitan async TP). */
@@ -201,6 +209,8 @@ export interface StackConfig {
   readonly fp8ParamGather: boolean;
   readonly overlap: OverlapConfig;
   readonly modelCode: ModelCode;
+  /** Absent: 'layer' under every framework (the engine adds no gather cache). */
+  readonly forwardHostSync: ForwardHostSync;
   readonly moeDispatcher: MoeDispatcher;
   readonly cudaGraph: CudaGraphScope;
 }

@@ -183,8 +183,13 @@ export interface OtherMemoryTerms {
   readonly gatheredWeights: number;
   /** ZeRO-2/3: full gradients of the layers awaiting reduce-scatter beyond the shard. */
   readonly unshardedGradients: number;
-  /** Caching-allocator reserve over the allocated bytes, lossReserve included. */
+  /** Caching-allocator reserve over the allocated bytes, lossReserve and zero3GatherCache included. */
   readonly allocatorReserve: number;
+  /**
+   * The part of allocatorReserve that is DeepSpeed ZeRO-3's gather-stream cache (zero3-gather-cache.ts), as much of it as
+   * the GPU has free; 0 unless the document's forward never waits for the GPU.
+   */
+  readonly zero3GatherCache: number;
   /** The part of allocatorReserve that is the eager loss's freed 16-bit logits (activations.ts lossReserveBytes), after the overhead scale. */
   readonly lossReserve: number;
   /**
@@ -293,6 +298,7 @@ export function otherMemoryTermsOf(
     unshardedGradients: scale * unshardedGradients,
     allocatorReserve: scale * allocatorReserveBytes(allocated, gatheredWeights, unshardedGradients, reserveFraction, lossReserve),
     lossReserve: scale * lossReserve,
+    zero3GatherCache: 0,
     fp8WeightCache,
   };
 }

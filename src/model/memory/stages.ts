@@ -10,11 +10,13 @@ import {
   modelStateBytes,
   otherMemoryTerms,
   reservedBytes,
+  type OtherMemoryTerms,
   type StageLoad,
   type StageMemory,
 } from './memory.ts';
+import { cacheWithinCapacity, zero3GatherCacheBytes } from './zero3-gather-cache.ts';
 import { pipelineLayout, stageGpuParameters } from '../structure/index.ts';
-import type { AdapterConfig, MemoryBreakdown, RunConfig } from '../input/index.ts';
+import { GiB, type AdapterConfig, type MemoryBreakdown, type RunConfig } from '../input/index.ts';
 
 /** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
 export function stageMemoryDetails(c: RunConfig): StageMemory[] {
@@ -29,9 +31,10 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const held = modelStateBytes(c, stageParams);
     const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
-    const other = otherMemoryTerms(c, load, allocated);
-    const otherAllocated = other.gatheredWeights + other.unshardedGradients + other.fp8WeightCache;
+    const terms = otherMemoryTerms(c, load, allocated);
+    const otherAllocated = terms.gatheredWeights + terms.unshardedGradients + terms.fp8WeightCache;
     const total = allocated + otherAllocated;
+    const other = withZero3GatherCache(c, load, total, terms);
     const reserved = reservedBytes(total, other);
     return {
       breakdown: { ...states, activations, other: otherAllocated, total },
@@ -40,6 +43,15 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
       deviceUsed: reserved + Math.max(0, other.runtime),
     };
   });
+}
+
+/** `other` with DeepSpeed ZeRO-3's gather-stream cache in its allocator reserve, as much as the GPU has free (zero3-gather-cache.ts). */
+function withZero3GatherCache(c: RunConfig, load: StageLoad, total: number, other: OtherMemoryTerms): OtherMemoryTerms {
+  const cache = zero3GatherCacheBytes(c, load.params, other.gatheredWeights);
+  if (cache <= 0) return other;
+  const deviceUsed = reservedBytes(total, other) + Math.max(0, other.runtime);
+  const held = cacheWithinCapacity(cache, deviceUsed, c.cluster.gpu.memoryGiB * GiB);
+  return { ...other, allocatorReserve: other.allocatorReserve + held, zero3GatherCache: held };
 }
 
 /**

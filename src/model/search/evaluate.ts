@@ -374,13 +374,23 @@ export class LayoutEvaluator {
     return most;
   }
 
-  /** The most loaded GPU's bytes for state combo k (memory.ts stageMemoryDetails). */
-  memoryBytes(k: number): number {
+  /** State combo k of the group, its ZeRO stage, and the grid's per-combo figures; null before a group is set. */
+  private stateCombo(
+    k: number,
+  ): { readonly grid: GroupPieces['grid']; readonly combo: LayoutGroup['combos'][number] | undefined; readonly zero: ZeroStage } | null {
     const grid = this.pieces?.grid;
     const group = this.group;
-    if (!grid || !group) return 0;
-    const zero = group.combos[k]?.zero ?? 0;
-    const offload = group.combos[k]?.offload;
+    if (!grid || !group) return null;
+    const combo = group.combos[k];
+    return { grid, combo, zero: combo?.zero ?? 0 };
+  }
+
+  /** The most loaded GPU's bytes for state combo k (memory.ts stageMemoryDetails). */
+  memoryBytes(k: number): number {
+    const state = this.stateCombo(k);
+    if (!state) return 0;
+    const { grid, zero } = state;
+    const offload = state.combo?.offload;
     const perDense = grid.stateBytesPerDense[k] ?? 0;
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
     const gradDense = this.gradientsFreed ? (grid.gradBytesPerDense[k] ?? 0) : 0;
@@ -425,10 +435,9 @@ export class LayoutEvaluator {
 
   /** Seconds per optimizer step for state combo k (time/step.ts stepTime with the closed-form pipeline). */
   stepSeconds(k: number): number {
-    const grid = this.pieces?.grid;
-    const group = this.group;
-    if (!grid || !group) return 0;
-    const zero = group.combos[k]?.zero ?? 0;
+    const state = this.stateCombo(k);
+    if (!state) return 0;
+    const { grid, zero } = state;
     const critical = this.criticalStageWork(zero);
     const cap = this.capacity;
     const perParameter = grid.optimizerSecondsPerParameter[k] ?? 0;
