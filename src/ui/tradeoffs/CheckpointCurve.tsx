@@ -114,8 +114,8 @@ function intervalDot(optimumMinutes: number, onApply: (p: TradeoffPoint) => void
   };
 }
 
-/** After the three charts of the knob's curve (TradeoffChart's stagger), in a task of its own. */
-const CURVE_DELAY_MS = 3 * CHART_STAGGER_MS;
+/** After the three charts of the knob's curve (TradeoffChart's chain of staggers, each after the chart above has drawn), in a task of its own. */
+const CURVE_DELAY_MS = 5 * CHART_STAGGER_MS;
 
 export default function CheckpointCurve(props: Props) {
   const shown = useStaggeredValue(props, CURVE_DELAY_MS);

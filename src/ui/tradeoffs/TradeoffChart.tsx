@@ -109,16 +109,13 @@ type BandedSeries = Series & { readonly band?: (p: TradeoffPoint) => [number, nu
 
 function SmallChart({
   series,
-  order,
-  points: newest,
+  points,
   onApply,
 }: {
   series: BandedSeries;
-  order: number;
-  points: readonly TradeoffPoint[];
+  points: readonly TradeoffPoint[] | null;
   onApply: (p: TradeoffPoint) => void;
 }) {
-  const points = useStaggeredValue(newest, order * CHART_STAGGER_MS);
   if (!points) return <div style={{ height: HEIGHT[series.id] + 16 }} />;
   return <SmallChartNow series={series} points={points} onApply={onApply} />;
 }
@@ -347,6 +344,12 @@ export default memo(function TradeoffChart({
 }) {
   // A band only where the engine simulated every point's end.
   const band = banded && points.length > 0 && points.every((p) => p.range !== null);
+  // A chain: each chart takes the points a stagger after the chart above it has drawn them, so that no two redraws (nor the
+  // store notifications recharts sends in the frame after each) share a task, even when a busy main thread fires timers late.
+  const speed = useStaggeredValue(points, 0);
+  const memory = useStaggeredValue(speed, CHART_STAGGER_MS);
+  const cost = useStaggeredValue(memory, CHART_STAGGER_MS);
+  const shown = [speed, memory, cost] as const;
   return (
     <figure>
       <div
@@ -358,7 +361,7 @@ export default memo(function TradeoffChart({
         className="flex flex-col gap-1"
       >
         {[SPEED, MEMORY, band ? BANDED_COST[costUnit] : COST[costUnit]].map((series, order) => (
-          <SmallChart key={series.id} series={series} order={order} points={points} onApply={onApply} />
+          <SmallChart key={series.id} series={series} points={shown[order] ?? null} onApply={onApply} />
         ))}
       </div>
       <p className="mt-1 flex flex-wrap gap-x-4 text-xs text-gray-700 dark:text-gray-300">
