@@ -11,7 +11,7 @@ import { memo, useMemo, type ReactNode } from 'react';
 import { formatDays, formatMinutes, formatNumber, formatPercent, formatSeconds } from '../format.ts';
 import { TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
 import { STILL_LINE, StillReferenceLine } from '../charts/stillParts.tsx';
-import { CHART_STAGGER_MS, bestGoodput, type TradeoffPoint } from './points.ts';
+import { CHART_STAGGER_MS, bestGoodput, type TradeoffDotProps, type TradeoffPoint } from './points.ts';
 import { SECONDS_PER_HOUR } from '../../model/input/index.ts';
 import { useStaggeredValue } from '../useSettledValue.ts';
 
@@ -73,13 +73,6 @@ function GoodputTooltip({ active, payload }: { active?: boolean; payload?: Reado
   );
 }
 
-interface DotProps {
-  readonly cx?: number;
-  readonly cy?: number;
-  readonly index?: number;
-  readonly payload?: TradeoffPoint;
-}
-
 const GOODPUT_TOOLTIP = <GoodputTooltip />;
 const MINUTES_LABEL = {
   value: 'Minutes between checkpoints (log scale)',
@@ -96,7 +89,7 @@ const medianDays = (p: TradeoffPoint) => p.range?.days[1] ?? 0;
 
 /** The goodput curve's dots, each a target that checkpoints at its interval; the point comes with the dot (recharts' payload). */
 function intervalDot(optimumMinutes: number, onApply: (p: TradeoffPoint) => void) {
-  return function IntervalDot(props: DotProps) {
+  return function IntervalDot(props: TradeoffDotProps) {
     const p = props.payload;
     if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
     return (

@@ -11,7 +11,7 @@ import { GiB } from '../../model/input/index.ts';
 import { STILL_LINE, StillReferenceArea, StillReferenceLine } from '../charts/stillParts.tsx';
 import { ColumnHeads, OOM_COLOR, RowHead, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
 import { useStaggeredValue } from '../useSettledValue.ts';
-import { CHART_STAGGER_MS, unfitRuns, type TradeoffPoint } from './points.ts';
+import { CHART_STAGGER_MS, unfitRuns, type TradeoffDotProps, type TradeoffPoint } from './points.ts';
 import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 
 export type CostUnit = 'usd' | 'days';
@@ -96,13 +96,6 @@ function PointTooltip({ active, payload }: { active?: boolean; payload?: Readonl
   );
 }
 
-interface DotProps {
-  readonly cx?: number;
-  readonly cy?: number;
-  readonly index?: number;
-  readonly payload?: TradeoffPoint;
-}
-
 const HEIGHT = { speed: 116, memory: 116, cost: 140 } as const;
 
 type BandedSeries = Series & { readonly band?: (p: TradeoffPoint) => [number, number] };
@@ -131,7 +124,7 @@ const CAPACITY_LABEL = { value: 'capacity', position: 'insideTopRight', fill: 'c
 
 /** The series' dots, each a 12 px target that applies its point; the point comes with the dot (recharts' payload). */
 function pointDot(series: BandedSeries, onApply: (p: TradeoffPoint) => void) {
-  return function PointDot(props: DotProps) {
+  return function PointDot(props: TradeoffDotProps) {
     const p = props.payload;
     if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
     // A transparent disc of 12 px around the visible dot: a target a hand can hit.

@@ -35,6 +35,14 @@ export interface TradeoffPoint {
   readonly range: PointRange | null;
 }
 
+/** What recharts hands a chart's dot renderer for one point of a trade-off curve. */
+export interface TradeoffDotProps {
+  readonly cx?: number;
+  readonly cy?: number;
+  readonly index?: number;
+  readonly payload?: TradeoffPoint;
+}
+
 export interface PointRange {
   readonly days: readonly [p10: number, p50: number, p90: number];
   readonly usd: readonly [p10: number, p50: number, p90: number];
