@@ -4,25 +4,7 @@
 import { test, expect, openPlanner, switchToDark } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 
-test('axe finds no WCAG 2.1 A/AA violations on the Validation page, filtered, tables open (light and dark)', async ({ page }) => {
-  // Validating 400 runs in the browser and axe's contrast checks over the tables take ~25 s on a busy machine;
-  // the page is set up once and checked in each scheme.
-  test.setTimeout(120_000);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/#/validation');
-  await expect(page.getByTestId('validation-table').locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId('validation-scatter-throughput').locator('svg').first()).toBeVisible();
-  // One GPU and precision: the rows repeat one pattern, and axe over all 400 takes most of a minute.
-  await page.getByTestId('filter-gpu').selectOption('h100-sxm');
-  await page.getByTestId('filter-precision').selectOption('bf16');
-  await expect(page.getByTestId('validation-filtered-summary')).toBeVisible();
-  await page.locator('details').evaluateAll((nodes) => nodes.forEach((n) => n.setAttribute('open', '')));
-  expect(await axeViolations(page)).toEqual([]);
-  await switchToDark(page);
-  await expect(page.getByTestId('validation-scatter-throughput').locator('svg').first()).toBeVisible();
-  await expect(page.getByTestId('validation-filtered-summary')).toBeVisible();
-  expect(await axeViolations(page)).toEqual([]);
-});
+// The Validation page's passes (light and dark) run on e2e/validation.spec.ts's direct visit of that page.
 
 test('axe finds no WCAG 2.1 A/AA violations with the formula dialog of memory open (light and dark)', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });

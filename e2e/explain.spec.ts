@@ -30,72 +30,73 @@ test('a configuration at 95 % of GPU memory is flagged "tight"', async ({ page }
   await expect(page.getByTestId('band-memory-total')).toContainText('range from published runs');
 });
 
-test('the default configuration is "safe", and every headline figure shows its range', async ({ page }) => {
-  await openPlanner(page);
-  await expect(page.getByTestId('oom-verdict')).toHaveAttribute('data-verdict', 'safe');
-  for (const id of ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd']) {
-    const band = page.getByTestId(`band-${id}`);
-    const value = await figureValue(page, id);
-    expect(Number(await band.getAttribute('data-low')), id).toBeLessThanOrEqual(value);
-    expect(Number(await band.getAttribute('data-high')), id).toBeGreaterThanOrEqual(value);
-  }
-});
+// The default page's verdict, its formula views and their dialogs on one page (three tests each loaded it before);
+// each dialog is closed before the next check.
+test(
+  'the default configuration is "safe", and every headline figure shows its range; ' +
+    'the formula view of memory-total substitutes the same numbers the engine used; ' +
+    'every headline figure opens its formula, and Close shuts it',
+  async ({ page }) => {
+    await openPlanner(page);
+    await expect(page.getByTestId('oom-verdict')).toHaveAttribute('data-verdict', 'safe');
+    for (const id of ['memory-total', 'step-time', 'tokens-per-second', 'mfu', 'training-days', 'cost-usd']) {
+      const band = page.getByTestId(`band-${id}`);
+      const value = await figureValue(page, id);
+      expect(Number(await band.getAttribute('data-low')), id).toBeLessThanOrEqual(value);
+      expect(Number(await band.getAttribute('data-high')), id).toBeGreaterThanOrEqual(value);
+    }
 
-test('the formula view of memory-total substitutes the same numbers the engine used', async ({ page }) => {
-  await openPlanner(page);
-  // The engine's output as the page exports it.
-  const download = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export JSON' }).click();
-  const exported = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { output: EstimateOutput };
-  const perGpu = exported.output.memory.perGpu;
+    // The engine's output as the page exports it.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export JSON' }).click();
+    const exported = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { output: EstimateOutput };
+    const perGpu = exported.output.memory.perGpu;
 
-  const figure = page.getByTestId('results').getByRole('button', { name: /GiB of/ });
-  await figure.focus();
-  await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: /Memory per GPU/ });
-  await expect(dialog).toBeVisible();
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    const figure = page.getByTestId('results').getByRole('button', { name: /GiB of/ });
+    await figure.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: /Memory per GPU/ });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
 
-  // Memory per GPU is what the device holds: allocated + the allocator's reserve + the runtime outside it.
-  const memory = exported.output.memory;
-  const total = dialog.getByTestId('explain-total');
-  await expect(total.getByTestId('explain-operand')).toHaveCount(3);
-  await expect(total.getByTestId('explain-operand').first()).toHaveAttribute('data-value', String(perGpu.total));
-  await expect(total.getByTestId('explain-result')).toHaveAttribute('data-value', String(memory.deviceUsed));
-  await expect(total.getByTestId('explain-result')).toHaveText(formatFormulaBytes(memory.deviceUsed));
-  const allocated = dialog.getByTestId('explain-allocated-peak');
-  const operands = allocated.getByTestId('explain-operand');
-  await expect(operands).toHaveCount(5);
-  const parts = ['parameters', 'gradients', 'optimizer', 'activations', 'other'] as const;
-  for (const [i, part] of parts.entries()) {
-    const operand = operands.nth(i);
-    await expect(operand, part).toHaveAttribute('data-value', String(perGpu[part]));
-    await expect(operand, part).toHaveText(formatFormulaBytes(perGpu[part]));
-  }
-  await expect(allocated.getByTestId('explain-result')).toHaveAttribute('data-value', String(perGpu.total));
-  await expect(allocated.getByTestId('explain-result')).toHaveText(formatFormulaBytes(perGpu.total));
-  // Each term's own line ends in the same number.
-  for (const part of parts) {
-    await expect(dialog.getByTestId(`explain-${part}`).getByTestId('explain-result'), part).toHaveAttribute(
-      'data-value',
-      String(perGpu[part]),
-    );
-  }
-  await expect(dialog.getByText(/Source: .*Rajbhandari/).first()).toBeVisible();
+    // Memory per GPU is what the device holds: allocated + the allocator's reserve + the runtime outside it.
+    const memory = exported.output.memory;
+    const total = dialog.getByTestId('explain-total');
+    await expect(total.getByTestId('explain-operand')).toHaveCount(3);
+    await expect(total.getByTestId('explain-operand').first()).toHaveAttribute('data-value', String(perGpu.total));
+    await expect(total.getByTestId('explain-result')).toHaveAttribute('data-value', String(memory.deviceUsed));
+    await expect(total.getByTestId('explain-result')).toHaveText(formatFormulaBytes(memory.deviceUsed));
+    const allocated = dialog.getByTestId('explain-allocated-peak');
+    const operands = allocated.getByTestId('explain-operand');
+    await expect(operands).toHaveCount(5);
+    const parts = ['parameters', 'gradients', 'optimizer', 'activations', 'other'] as const;
+    for (const [i, part] of parts.entries()) {
+      const operand = operands.nth(i);
+      await expect(operand, part).toHaveAttribute('data-value', String(perGpu[part]));
+      await expect(operand, part).toHaveText(formatFormulaBytes(perGpu[part]));
+    }
+    await expect(allocated.getByTestId('explain-result')).toHaveAttribute('data-value', String(perGpu.total));
+    await expect(allocated.getByTestId('explain-result')).toHaveText(formatFormulaBytes(perGpu.total));
+    // Each term's own line ends in the same number.
+    for (const part of parts) {
+      await expect(dialog.getByTestId(`explain-${part}`).getByTestId('explain-result'), part).toHaveAttribute(
+        'data-value',
+        String(perGpu[part]),
+      );
+    }
+    await expect(dialog.getByText(/Source: .*Rajbhandari/).first()).toBeVisible();
 
-  // Escape closes it and gives focus back to the figure.
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
-  await expect(figure).toBeFocused();
-});
+    // Escape closes it and gives focus back to the figure.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(figure).toBeFocused();
 
-test('every headline figure opens its formula, and Close shuts it', async ({ page }) => {
-  await openPlanner(page);
-  for (const id of ['step-time', 'tokens-per-second', 'mfu', 'bubble-fraction', 'training-days', 'cost-usd']) {
-    await page.getByTestId('results').getByTestId(id).getByRole('button').click();
-    const dialog = page.getByTestId('explain-dialog');
-    await expect(dialog.getByTestId('explain-result').first(), id).toBeVisible();
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(dialog).toHaveCount(0);
-  }
-});
+    for (const id of ['step-time', 'tokens-per-second', 'mfu', 'bubble-fraction', 'training-days', 'cost-usd']) {
+      await page.getByTestId('results').getByTestId(id).getByRole('button').click();
+      const dialog = page.getByTestId('explain-dialog');
+      await expect(dialog.getByTestId('explain-result').first(), id).toBeVisible();
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toHaveCount(0);
+    }
+  },
+);

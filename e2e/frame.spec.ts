@@ -14,24 +14,6 @@ const BUDGET_MS = Number(process.env['MAIN_THREAD_BUDGET_MS'] ?? 50);
 /** "A few Tab presses from the top" (ux.md principle 10); the GPU count took 83 before the frame moved up. */
 const MOST_TABS_TO_THE_FRAME = 20;
 
-test("at 1440×900 the run's frame opens the controls on the first screen, a few Tab presses from the top", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openPlanner(page);
-  for (const label of FRAME_LABELS) await expect(page.getByLabel(label, { exact: true })).toBeInViewport({ ratio: 1 });
-  // Beside the model, its size (issue 36): Llama 3 70B, 70,553,706,496 parameters (structure/params.test.ts), all active.
-  await expect(page.getByTestId('model-summary')).toHaveText(/^Model size: 70\.6 B parameters · 70\.6 B active · \d\.\de11 FLOPs\/token$/);
-  // The frame's controls before any layout knob, in the order of the page.
-  const reached: string[] = [];
-  for (let press = 0; press < MOST_TABS_TO_THE_FRAME && reached.length < FRAME_LABELS.length; press++) {
-    await page.keyboard.press('Tab');
-    const id = await page.evaluate(() => document.activeElement?.id ?? '');
-    if (['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens'].includes(id))
-      reached.push(id);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'no layout slider before the frame').not.toBe('slider');
-  }
-  expect(reached).toEqual(['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens']);
-});
-
 test('the first Tab reaches "Skip to results", which moves the focus to the results', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 900 });
   await openPlanner(page);
@@ -46,36 +28,57 @@ test('the first Tab reaches "Skip to results", which moves the focus to the resu
   expect(await page.evaluate(() => location.hash)).toBe(hash);
 });
 
-test("the strip's run name opens the folded frame and focuses the model preset", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openPlanner(page);
-  const fold = page.getByRole('button', { name: 'Run: model, GPUs, budget', exact: true });
-  await fold.click();
-  await expect(fold).toHaveAttribute('aria-expanded', 'false');
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  const name = page.getByTestId('summary-strip').getByRole('button', { name: /^Llama 3 70B on 64 × NVIDIA H100/ });
-  await name.click();
-  await expect(fold).toHaveAttribute('aria-expanded', 'true');
-  await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
-  await expect(page.getByLabel('Cluster size (GPUs)', { exact: true })).toBeInViewport();
-});
+// Three checks of the default page at 1440×900 on one page (each loaded it before): the Tab order from the top first,
+// then the folded frame (unfolded again by its run name), then the search beside the verdict.
+test(
+  "at 1440×900 the run's frame opens the controls on the first screen, a few Tab presses from the top; " +
+    "the strip's run name opens the folded frame and focuses the model preset; " +
+    '"Search layouts" beside the verdict opens the search, whose "tight" is the strip\'s',
+  async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openPlanner(page);
+    for (const label of FRAME_LABELS) await expect(page.getByLabel(label, { exact: true })).toBeInViewport({ ratio: 1 });
+    // Beside the model, its size (issue 36): Llama 3 70B, 70,553,706,496 parameters (structure/params.test.ts), all active.
+    await expect(page.getByTestId('model-summary')).toHaveText(
+      /^Model size: 70\.6 B parameters · 70\.6 B active · \d\.\de11 FLOPs\/token$/,
+    );
+    // The frame's controls before any layout knob, in the order of the page.
+    const reached: string[] = [];
+    for (let press = 0; press < MOST_TABS_TO_THE_FRAME && reached.length < FRAME_LABELS.length; press++) {
+      await page.keyboard.press('Tab');
+      const id = await page.evaluate(() => document.activeElement?.id ?? '');
+      if (['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens'].includes(id))
+        reached.push(id);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('role')), 'no layout slider before the frame').not.toBe(
+        'slider',
+      );
+    }
+    expect(reached).toEqual(['ctl-model-preset', 'ctl-cluster-gpu', 'ctl-cluster-gpus', 'ctl-cost-usdPerGpuHour', 'ctl-training-tokens']);
 
-test('"Search layouts" beside the verdict opens the search, whose "tight" is the strip\'s', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openPlanner(page);
-  const verdict = page.getByTestId('summary-strip').getByTestId('oom-verdict');
-  const stripShare = /tight from ([\d.]+ %)/.exec(await verdict.innerText())?.[1];
-  expect(stripShare).toMatch(/%/);
-  await page.getByTestId('summary-strip').getByRole('button', { name: 'Search layouts' }).click();
-  const panel = page.getByTestId('search-panel');
-  await expect(panel).toHaveAttribute('open', '');
-  await expect(panel.locator('summary')).toBeFocused();
-  await expect(panel.getByLabel('Memory kept free (%)')).toBeInViewport();
-  const hint = await panel.getByText(/The page calls this run tight above/).innerText();
-  // One rule, one place: the form names the strip's share, not a threshold of its own.
-  expect(hint).toContain(`tight above ${stripShare} used`);
-  expect(hint).not.toContain('above 90 %');
-});
+    const fold = page.getByRole('button', { name: 'Run: model, GPUs, budget', exact: true });
+    await fold.click();
+    await expect(fold).toHaveAttribute('aria-expanded', 'false');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const name = page.getByTestId('summary-strip').getByRole('button', { name: /^Llama 3 70B on 64 × NVIDIA H100/ });
+    await name.click();
+    await expect(fold).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByLabel('Model preset', { exact: true })).toBeFocused();
+    await expect(page.getByLabel('Cluster size (GPUs)', { exact: true })).toBeInViewport();
+
+    const verdict = page.getByTestId('summary-strip').getByTestId('oom-verdict');
+    const stripShare = /tight from ([\d.]+ %)/.exec(await verdict.innerText())?.[1];
+    expect(stripShare).toMatch(/%/);
+    await page.getByTestId('summary-strip').getByRole('button', { name: 'Search layouts' }).click();
+    const panel = page.getByTestId('search-panel');
+    await expect(panel).toHaveAttribute('open', '');
+    await expect(panel.locator('summary')).toBeFocused();
+    await expect(panel.getByLabel('Memory kept free (%)')).toBeInViewport();
+    const hint = await panel.getByText(/The page calls this run tight above/).innerText();
+    // One rule, one place: the form names the strip's share, not a threshold of its own.
+    expect(hint).toContain(`tight above ${stripShare} used`);
+    expect(hint).not.toContain('above 90 %');
+  },
+);
 
 test('phone 390×844: the verdict and memory per GPU are on the first screen and stay in view while a field is edited', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });

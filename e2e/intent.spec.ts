@@ -15,44 +15,58 @@ async function layout(page: import('@playwright/test').Page) {
   return { tp: await read(/\(TP\)/), pp: await read(/\(PP\)/), dp: await read(/\(DP\)/) };
 }
 
-test('GPUs 64 → 48 → 64 → 24 → 64 gives back TP 8 × PP 4 × DP 2', async ({ page }) => {
-  await openPlanner(page);
-  expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
-  for (const gpus of ['48', '64', '24', '64']) {
-    await typeGpus(page, gpus);
-    await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue(gpus);
-  }
-  await resultsSettled(page);
-  expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
-});
-
-for (const typo of ['7', '1e99']) {
-  test(`a refused GPU count (${typo}) changes nothing else, and 64 afterwards is the layout as it was`, async ({ page }) => {
+// The GPU-count tests share one page, in this order: each ends on the default's 64 GPUs at TP 8 × PP 4 × DP 2, where the
+// next one starts (five tests each loaded the page before).
+test(
+  'GPUs 64 → 48 → 64 → 24 → 64 gives back TP 8 × PP 4 × DP 2; ' +
+    'a refused GPU count (7, 1e99) changes nothing else, and 64 afterwards is the layout as it was; ' +
+    '24 GPUs forces PP 4 → 3 and says why; Undo brings back 64 GPUs at PP 4; ' +
+    'ZeRO at DP 1 says it changes nothing, and what would help',
+  async ({ page }) => {
     await openPlanner(page);
-    const memory = await page.getByTestId('results').getByTestId('memory-total').first().getAttribute('data-value');
-    await typeGpus(page, typo);
-    await expect(page.getByTestId('preset-note')).toContainText(/not taken|is not a GPU count/);
     expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
-    // The last good results stay on screen.
-    await expect(page.getByTestId('results').getByTestId('memory-total').first()).toHaveAttribute('data-value', memory ?? '');
-    await typeGpus(page, '64');
-    await expect(page.getByRole('alert')).toHaveCount(0);
+    for (const gpus of ['48', '64', '24', '64']) {
+      await typeGpus(page, gpus);
+      await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue(gpus);
+    }
+    await resultsSettled(page);
     expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
-  });
-}
 
-test('24 GPUs forces PP 4 → 3 and says why; Undo brings back 64 GPUs at PP 4', async ({ page }) => {
-  await openPlanner(page);
-  await typeGpus(page, '24');
-  const note = page.getByTestId('preset-note');
-  await expect(note).toContainText('PP 4 → 3 because 24 GPUs ÷ TP 8 = 3 is not a multiple of PP 4');
-  await expect(note).toContainText('DP 2 → 1 follows');
-  expect(await layout(page)).toEqual({ tp: 8, pp: 3, dp: 1 });
-  await note.getByRole('button', { name: 'Undo' }).click();
-  await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue('64');
-  expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
-  await expect(note).toHaveCount(0);
-});
+    // Each typo's own words (src/model/input/layout-intent.ts), so that the second is not read off the first one's note.
+    const refusals = [
+      ['7', '7 GPUs not taken'],
+      ['1e99', 'is not a GPU count'],
+    ] as const;
+    for (const [typo, words] of refusals) {
+      await resultsSettled(page);
+      const memory = await page.getByTestId('results').getByTestId('memory-total').first().getAttribute('data-value');
+      await typeGpus(page, typo);
+      await expect(page.getByTestId('preset-note'), typo).toContainText(/not taken|is not a GPU count/);
+      await expect(page.getByTestId('preset-note'), typo).toContainText(words);
+      expect(await layout(page), typo).toEqual({ tp: 8, pp: 4, dp: 2 });
+      // The last good results stay on screen.
+      await expect(page.getByTestId('results').getByTestId('memory-total').first(), typo).toHaveAttribute('data-value', memory ?? '');
+      await typeGpus(page, '64');
+      await expect(page.getByRole('alert'), typo).toHaveCount(0);
+      expect(await layout(page), typo).toEqual({ tp: 8, pp: 4, dp: 2 });
+    }
+
+    await typeGpus(page, '24');
+    const note = page.getByTestId('preset-note');
+    await expect(note).toContainText('PP 4 → 3 because 24 GPUs ÷ TP 8 = 3 is not a multiple of PP 4');
+    await expect(note).toContainText('DP 2 → 1 follows');
+    expect(await layout(page)).toEqual({ tp: 8, pp: 3, dp: 1 });
+    await note.getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByLabel('Cluster size (GPUs)')).toHaveValue('64');
+    expect(await layout(page)).toEqual({ tp: 8, pp: 4, dp: 2 });
+    await expect(note).toHaveCount(0);
+
+    await typeGpus(page, '32'); // TP 8 × PP 4 × DP 1
+    await expect(page.getByTestId('zero-note')).toContainText('changes nothing');
+    await typeGpus(page, '64');
+    await expect(page.getByTestId('zero-note')).toHaveCount(0);
+  },
+);
 
 test('the Mixtral preset says it moved the sequence length and spread the experts (EP 8); Undo restores both', async ({ page }) => {
   await openPlanner(page);
@@ -93,12 +107,4 @@ test('DeepSeek-V3 with EP 1 on 64 H100: "Make it fit" offers a fix that fits whe
   await expect(fixes.first()).toBeVisible({ timeout: 30_000 });
   await fixes.first().click();
   await expect(page.getByTestId('results').getByTestId('oom-verdict').first()).not.toHaveAttribute('data-verdict', 'will-not-fit');
-});
-
-test('ZeRO at DP 1 says it changes nothing, and what would help', async ({ page }) => {
-  await openPlanner(page);
-  await typeGpus(page, '32'); // TP 8 × PP 4 × DP 1
-  await expect(page.getByTestId('zero-note')).toContainText('changes nothing');
-  await typeGpus(page, '64');
-  await expect(page.getByTestId('zero-note')).toHaveCount(0);
 });

@@ -6,7 +6,7 @@
 
 import { expandCitation } from '../model/catalog/index.ts';
 import { TRAINING_SWITCHES, type TrainingSwitch } from '../model/input/index.ts';
-import HELP_FILE from './help.json';
+import HELP_FILE from './help.json' with { type: 'json' };
 
 export interface Help {
   readonly label: string;

@@ -22,7 +22,7 @@ import {
   formatUsd,
   formatCo2Kg,
 } from './format.ts';
-import FIGURE_EXPLANATIONS from './figure-explanations.json';
+import FIGURE_EXPLANATIONS from './figure-explanations.json' with { type: 'json' };
 import { hostShortfallWords } from './uncertainty/hostMemoryWords.ts';
 
 export type FigureGroup = 'memory' | 'speed' | 'time-cost' | 'reliability' | 'work';

@@ -1,6 +1,6 @@
 import type { ModelJson } from '../input/index.ts';
 import { expandCitation } from './citations.ts';
-import PRESETS_FILE from './presets.json';
+import PRESETS_FILE from './presets.json' with { type: 'json' };
 import { denseShape as dense } from './shape.ts';
 import type { ModelPreset } from './types.ts';
 
