@@ -5,7 +5,8 @@
 // reference line with the band above it shaded: a bar reaching into the band does not fit,
 // as the verdict says. A <details> table repeats the numbers for screen readers.
 
-import { Bar, BarChart, CartesianGrid, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useMemo } from 'react';
+import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import type { BarShapeProps } from 'recharts';
 import type { EstimateOutput } from '../../model/input/index.ts';
 import { allocatedParts, fitMemoryBytes, stageFitLayers } from '../../model/memory/index.ts';
@@ -22,6 +23,7 @@ import {
   plainTick,
 } from './chartParts.tsx';
 import { GiB } from '../../model/input/index.ts';
+import { StillReferenceArea, StillReferenceLine } from './stillParts.tsx';
 import { DEVICE_LAYERS, MEMORY_LAYER_COLORS, MEMORY_LAYER_LABELS, type MemoryLayer } from './memoryLayers.ts';
 
 /** `stage` counts from 1, as the pipeline timeline's rows and the formula view ("pipeline stage 3 of 4") do. */
@@ -84,6 +86,21 @@ function MemoryTable({ rows, parts }: { rows: readonly StageRow[]; parts: readon
   );
 }
 
+/** The GPU's capacity as a dashed line labelled with it: memoized, a redraw at the same capacity leaves it registered (stillParts.tsx). */
+const CapacityLine = memo(function CapacityLine({ capacity }: { capacity: number }) {
+  const label = useMemo(() => ({ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }) as const, [capacity]);
+  return (
+    <StillReferenceLine
+      y={capacity / GiB}
+      stroke={OOM_COLOR}
+      strokeDasharray="6 3"
+      strokeWidth={1.5}
+      ifOverflow="extendDomain"
+      label={label}
+    />
+  );
+});
+
 /** `height` of the plot in pixels (320 by default); `compact` (the embed card) leaves out the table below it. */
 export default function MemoryChart(props: { output: EstimateOutput; height?: number; compact?: boolean }) {
   const { output, height = 320, compact = false } = props;
@@ -142,7 +159,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
             label={{ value: 'GiB', angle: -90, position: 'insideLeft', fill: 'currentColor', fontSize: 12 }}
           />
           {oomStages > 0 && (
-            <ReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />
+            <StillReferenceArea y1={capacityGiB} y2={axisTopGiB} fill={OOM_COLOR} fillOpacity={0.12} ifOverflow="extendDomain" />
           )}
           <Tooltip
             {...TOOLTIP_STYLES}
@@ -160,14 +177,7 @@ export default function MemoryChart(props: { output: EstimateOutput; height?: nu
               shape={outlineOom}
             />
           ))}
-          <ReferenceLine
-            y={capacityGiB}
-            stroke={OOM_COLOR}
-            strokeDasharray="6 3"
-            strokeWidth={1.5}
-            ifOverflow="extendDomain"
-            label={{ value: formatGiB(capacity), position: 'right', fill: 'currentColor', fontSize: 12 }}
-          />
+          <CapacityLine capacity={capacity} />
         </BarChart>
         <ChartLegend
           items={parts.map((part) => ({ key: part, label: MEMORY_LAYER_LABELS[part], color: MEMORY_LAYER_COLORS[part] }))}

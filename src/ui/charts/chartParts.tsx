@@ -98,9 +98,6 @@ export function plainTick(props: TickProps): ReactNode {
 /** Axis text (ticks, labels) in the page's text colour, 12 px. */
 export const AXIS_TEXT = { fill: 'currentColor', fontSize: 12 } as const;
 
-/** A curve drawn once, 2 px wide: no animation (every redraw would replay it) and no dot under the pointer. */
-export const STILL_LINE = { strokeWidth: 2, isAnimationActive: false, activeDot: false } as const;
-
 /** A bar as one plain <rect> where recharts drew it (a negative size drawn as none), painted as asked. */
 export function barRect(shape: BarShapeProps, paint: Pick<SVGProps<SVGRectElement>, 'fill' | 'stroke' | 'strokeWidth'>): ReactElement {
   return <rect x={shape.x} y={shape.y} width={Math.max(0, shape.width)} height={Math.max(0, shape.height)} {...paint} />;

@@ -6,10 +6,11 @@
 // Young/Daly's interval and the one whose median ends soonest both marked (the goodput curve
 // above is Daly's expectation, so it marks Young/Daly's alone). Clicking a point sets the interval.
 
-import { Area, CartesianGrid, ComposedChart, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { memo, type ReactNode } from 'react';
+import { Area, CartesianGrid, ComposedChart, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useMemo, type ReactNode } from 'react';
 import { formatDays, formatMinutes, formatNumber, formatPercent, formatSeconds } from '../format.ts';
-import { STILL_LINE, TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
+import { TOOLTIP_STYLES, plainTick } from '../charts/chartParts.tsx';
+import { STILL_LINE, StillReferenceLine } from '../charts/stillParts.tsx';
 import { CHART_STAGGER_MS, bestGoodput, type TradeoffPoint } from './points.ts';
 import { SECONDS_PER_HOUR } from '../../model/input/index.ts';
 import { useStaggeredValue } from '../useSettledValue.ts';
@@ -20,9 +21,17 @@ const OPTIMUM_COLOR = '#009e73';
 const MEDIAN_COLOR = '#d55e00';
 const TICKS_MINUTES = [2, 5, 15, 60, 240, 1440];
 
+/** A chart's margins and size: constants, so that a redraw with new points passes recharts the same objects. */
+interface Frame {
+  readonly margin: { readonly top: number; readonly right: number; readonly bottom: number; readonly left: number };
+  readonly style: { readonly width: '100%'; readonly height: number };
+}
+const GOODPUT_FRAME: Frame = { margin: { top: 20, right: 24, bottom: 16, left: 8 }, style: { width: '100%', height: 200 } };
+const DAYS_FRAME: Frame = { margin: { top: 8, right: 24, bottom: 4, left: 8 }, style: { width: '100%', height: 140 } };
+
 /** The props both charts share: their points, margins, as wide as the panel and `height` px tall, without recharts' keyboard layer. */
-function chartFrame(data: readonly TradeoffPoint[], margin: { top: number; right: number; bottom: number; left: number }, height: number) {
-  return { responsive: true, accessibilityLayer: false, data: data as TradeoffPoint[], margin, style: { width: '100%', height } };
+function chartFrame(data: readonly TradeoffPoint[], frame: Frame) {
+  return { responsive: true, accessibilityLayer: false, data: data as TradeoffPoint[], ...frame };
 }
 
 /** The axis both curves share: minutes between checkpoints on a log scale, ticked at TICKS_MINUTES. */
@@ -68,10 +77,45 @@ interface DotProps {
   readonly cx?: number;
   readonly cy?: number;
   readonly index?: number;
+  readonly payload?: TradeoffPoint;
 }
 
-/** After the three charts of the knob's curve (TradeoffChart's stagger), in a task of its own. */
-const CURVE_DELAY_MS = 3 * CHART_STAGGER_MS;
+const GOODPUT_TOOLTIP = <GoodputTooltip />;
+const MINUTES_LABEL = {
+  value: 'Minutes between checkpoints (log scale)',
+  position: 'insideBottom',
+  offset: -10,
+  fill: 'currentColor',
+  fontSize: 12,
+} as const;
+const YOURS_LABEL = { value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 } as const;
+const percentTick = (v: number) => formatPercent(v);
+const numberTick = (v: number) => formatNumber(v);
+const bandDays = (p: TradeoffPoint) => [p.range?.days[0] ?? 0, p.range?.days[2] ?? 0];
+const medianDays = (p: TradeoffPoint) => p.range?.days[1] ?? 0;
+
+/** The goodput curve's dots, each a target that checkpoints at its interval; the point comes with the dot (recharts' payload). */
+function intervalDot(optimumMinutes: number, onApply: (p: TradeoffPoint) => void) {
+  return function IntervalDot(props: DotProps) {
+    const p = props.payload;
+    if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
+    return (
+      <g key={p.index} style={{ cursor: 'pointer' }} onClick={() => onApply(p)} data-testid="checkpoint-point" data-value={String(p.value)}>
+        <circle cx={props.cx} cy={props.cy} r={10} fill="transparent" />
+        <circle
+          cx={props.cx}
+          cy={props.cy}
+          r={p.value === optimumMinutes ? 5.5 : 3.5}
+          fill={p.value === optimumMinutes ? OPTIMUM_COLOR : COLOR}
+          stroke="#ffffff"
+        />
+      </g>
+    );
+  };
+}
+
+/** After the three charts of the knob's curve (TradeoffChart's chain of staggers, each after the chart above has drawn), in a task of its own. */
+const CURVE_DELAY_MS = 5 * CHART_STAGGER_MS;
 
 export default function CheckpointCurve(props: Props) {
   const shown = useStaggeredValue(props, CURVE_DELAY_MS);
@@ -92,22 +136,12 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
   const best = bestGoodput(points);
   const optimum = points.find((p) => p.value === optimumMinutes);
   const low = Math.min(...points.map((p) => p.goodput));
-  const dot = (props: DotProps) => {
-    const p = points[props.index ?? -1];
-    if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
-    return (
-      <g key={p.index} style={{ cursor: 'pointer' }} onClick={() => onApply(p)} data-testid="checkpoint-point" data-value={String(p.value)}>
-        <circle cx={props.cx} cy={props.cy} r={10} fill="transparent" />
-        <circle
-          cx={props.cx}
-          cy={props.cy}
-          r={p.value === optimumMinutes ? 5.5 : 3.5}
-          fill={p.value === optimumMinutes ? OPTIMUM_COLOR : COLOR}
-          stroke="#ffffff"
-        />
-      </g>
-    );
-  };
+  // Stable parts (stillParts.tsx): recharts re-registers a part whose props change, and runs every selector again.
+  const dot = useMemo(() => intervalDot(optimumMinutes, onApply), [optimumMinutes, onApply]);
+  const optimumLabel = useMemo(
+    () => ({ value: `optimum ${formatMinutes(optimumMinutes)}`, position: 'top', fill: 'currentColor', fontSize: 12 }) as const,
+    [optimumMinutes],
+  );
   const summary =
     `Goodput against the checkpoint interval from ${formatMinutes(points[0]?.value as number)} to ` +
     `${formatMinutes(points[points.length - 1]?.value as number)}. ` +
@@ -122,43 +156,23 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
         aria-label={summary}
         className="text-gray-700 dark:text-gray-300"
       >
-        <LineChart {...chartFrame(points, { top: 20, right: 24, bottom: 16, left: 8 }, 200)}>
+        <LineChart {...chartFrame(points, GOODPUT_FRAME)}>
           <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
-          <XAxis
-            {...MINUTES_AXIS}
-            label={{
-              value: 'Minutes between checkpoints (log scale)',
-              position: 'insideBottom',
-              offset: -10,
-              fill: 'currentColor',
-              fontSize: 12,
-            }}
-          />
+          <XAxis {...MINUTES_AXIS} label={MINUTES_LABEL} />
           <YAxis
             width={56}
             domain={[Math.max(0, Math.floor(low * 20) / 20), 1]}
             tick={plainTick}
             interval={0}
             tickCount={4}
-            tickFormatter={(v: number) => formatPercent(v)}
+            tickFormatter={percentTick}
             stroke="currentColor"
           />
-          <ReferenceLine
-            x={optimumMinutes}
-            stroke={OPTIMUM_COLOR}
-            strokeWidth={2}
-            strokeDasharray="5 3"
-            label={{ value: `optimum ${formatMinutes(optimumMinutes)}`, position: 'top', fill: 'currentColor', fontSize: 12 }}
-          />
+          <StillReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3" label={optimumLabel} />
           {chosenMinutes !== null && chosenMinutes !== optimumMinutes && (
-            <ReferenceLine
-              x={chosenMinutes}
-              stroke="currentColor"
-              strokeDasharray="2 2"
-              label={{ value: 'yours', position: 'insideBottomLeft', fill: 'currentColor', fontSize: 12 }}
-            />
+            <StillReferenceLine x={chosenMinutes} stroke="currentColor" strokeDasharray="2 2" label={YOURS_LABEL} />
           )}
-          <Tooltip content={<GoodputTooltip />} isAnimationActive={false} />
+          <Tooltip content={GOODPUT_TOOLTIP} isAnimationActive={false} />
           <Line dataKey="goodput" stroke={COLOR} dot={dot} {...STILL_LINE} />
         </LineChart>
       </div>
@@ -187,20 +201,18 @@ const CheckpointCurveNow = memo(function CheckpointCurveNow({
 
 /** The interval chosen against the distribution, as a vertical mark (labelled below the axis' top, apart from Young's). */
 function MedianMark({ minutes, optimumMinutes }: { minutes: number; optimumMinutes: number }) {
-  return (
-    <ReferenceLine
-      x={minutes}
-      stroke={MEDIAN_COLOR}
-      strokeWidth={2}
-      strokeDasharray="1 3"
-      ifOverflow="extendDomain"
-      label={{
+  const label = useMemo(
+    () =>
+      ({
         value: minutes === optimumMinutes ? 'median best: same' : `median best ${formatMinutes(minutes)}`,
         position: 'insideTopRight',
         fill: 'currentColor',
         fontSize: 12,
-      }}
-    />
+      }) as const,
+    [minutes, optimumMinutes],
+  );
+  return (
+    <StillReferenceLine x={minutes} stroke={MEDIAN_COLOR} strokeWidth={2} strokeDasharray="1 3" ifOverflow="extendDomain" label={label} />
   );
 }
 
@@ -214,7 +226,8 @@ function EndDaysCurve(props: EndDaysProps) {
 }
 
 const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, medianBest }: EndDaysProps) {
-  const ranged = points.filter((p) => p.range !== null);
+  // The same array for the same points: recharts redraws the whole chart for new data.
+  const ranged = useMemo(() => points.filter((p) => p.range !== null), [points]);
   if (ranged.length === 0) return null;
   const low = Math.min(...ranged.map((p) => p.range?.days[0] ?? Infinity));
   const high = Math.max(...ranged.map((p) => p.range?.days[2] ?? 0));
@@ -234,7 +247,7 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
       className="mt-2 text-gray-700 dark:text-gray-300"
     >
       <p className="text-xs font-medium">Days to the end: median simulated run, p10–p90 band</p>
-      <ComposedChart {...chartFrame(ranged, { top: 8, right: 24, bottom: 4, left: 8 }, 140)}>
+      <ComposedChart {...chartFrame(ranged, DAYS_FRAME)}>
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
         <XAxis {...MINUTES_AXIS} />
         <YAxis
@@ -242,20 +255,13 @@ const EndDaysCurveNow = memo(function EndDaysCurveNow({ points, optimumMinutes, 
           domain={[Math.floor(low * 0.98), Math.ceil(high * 1.02)]}
           tick={plainTick}
           tickCount={3}
-          tickFormatter={(v: number) => formatNumber(v)}
+          tickFormatter={numberTick}
           stroke="currentColor"
         />
-        <ReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3" />
+        <StillReferenceLine x={optimumMinutes} stroke={OPTIMUM_COLOR} strokeWidth={2} strokeDasharray="5 3" />
         {medianBest && <MedianMark minutes={medianBest.minutes} optimumMinutes={optimumMinutes} />}
-        <Area
-          dataKey={(p: TradeoffPoint) => [p.range?.days[0] ?? 0, p.range?.days[2] ?? 0]}
-          stroke="none"
-          fill={COLOR}
-          fillOpacity={0.2}
-          isAnimationActive={false}
-          activeDot={false}
-        />
-        <Line dataKey={(p: TradeoffPoint) => p.range?.days[1] ?? 0} stroke={COLOR} dot={false} {...STILL_LINE} />
+        <Area dataKey={bandDays} stroke="none" fill={COLOR} fillOpacity={0.2} isAnimationActive={false} activeDot={false} />
+        <Line dataKey={medianDays} stroke={COLOR} dot={false} {...STILL_LINE} />
       </ComposedChart>
     </div>
   );

@@ -4,13 +4,14 @@
 // figures and clicking a point applies it. The values sit evenly spaced in their order
 // (a category axis drawn on a numeric one, so a value's band can be shaded).
 
-import { memo, type ReactNode } from 'react';
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useMemo, type ReactNode } from 'react';
+import { Area, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatDays, formatGiB, formatNumber, formatPercent, formatTokensPerSecond, formatUsd } from '../format.ts';
 import { GiB } from '../../model/input/index.ts';
-import { ColumnHeads, OOM_COLOR, RowHead, STILL_LINE, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
+import { STILL_LINE, StillReferenceArea, StillReferenceLine } from '../charts/stillParts.tsx';
+import { ColumnHeads, OOM_COLOR, RowHead, TOOLTIP_STYLES, niceCeiling, plainTick } from '../charts/chartParts.tsx';
 import { useStaggeredValue } from '../useSettledValue.ts';
-import { CHART_STAGGER_MS, type TradeoffPoint } from './points.ts';
+import { CHART_STAGGER_MS, unfitRuns, type TradeoffPoint } from './points.ts';
 import { VERDICT_LABEL } from '../uncertainty/memoryVerdict.ts';
 
 export type CostUnit = 'usd' | 'days';
@@ -99,6 +100,7 @@ interface DotProps {
   readonly cx?: number;
   readonly cy?: number;
   readonly index?: number;
+  readonly payload?: TradeoffPoint;
 }
 
 const HEIGHT = { speed: 116, memory: 116, cost: 140 } as const;
@@ -107,35 +109,30 @@ type BandedSeries = Series & { readonly band?: (p: TradeoffPoint) => [number, nu
 
 function SmallChart({
   series,
-  order,
-  points: newest,
-  onApply,
-}: {
-  series: BandedSeries;
-  order: number;
-  points: readonly TradeoffPoint[];
-  onApply: (p: TradeoffPoint) => void;
-}) {
-  const points = useStaggeredValue(newest, order * CHART_STAGGER_MS);
-  if (!points) return <div style={{ height: HEIGHT[series.id] + 16 }} />;
-  return <SmallChartNow series={series} points={points} onApply={onApply} />;
-}
-
-// Memoized: until its turn comes, a chart keeps its drawing without redrawing it.
-const SmallChartNow = memo(function SmallChartNow({
-  series,
   points,
   onApply,
 }: {
   series: BandedSeries;
-  points: readonly TradeoffPoint[];
+  points: readonly TradeoffPoint[] | null;
   onApply: (p: TradeoffPoint) => void;
 }) {
-  const tickLabels = (i: number) => points[i]?.valueLabel ?? '';
-  const current = points.find((p) => p.current);
-  const capacity = points[0]?.capacityGiB ?? 0;
-  const dot = (props: DotProps) => {
-    const p = points[props.index ?? -1];
+  if (!points) return <div style={{ height: HEIGHT[series.id] + 16 }} />;
+  return <SmallChartNow series={series} points={points} onApply={onApply} />;
+}
+
+const MARGIN = { top: 6, right: 16, bottom: 2, left: 8 } as const;
+const CHART_STYLE = {
+  speed: { width: '100%', height: HEIGHT.speed },
+  memory: { width: '100%', height: HEIGHT.memory },
+  cost: { width: '100%', height: HEIGHT.cost },
+} as const;
+const POINT_TOOLTIP = <PointTooltip />;
+const CAPACITY_LABEL = { value: 'capacity', position: 'insideTopRight', fill: 'currentColor', fontSize: 11 } as const;
+
+/** The series' dots, each a 12 px target that applies its point; the point comes with the dot (recharts' payload). */
+function pointDot(series: BandedSeries, onApply: (p: TradeoffPoint) => void) {
+  return function PointDot(props: DotProps) {
+    const p = props.payload;
     if (!p || props.cx === undefined || props.cy === undefined) return <g key={`none-${props.index ?? 0}`} />;
     // A transparent disc of 12 px around the visible dot: a target a hand can hit.
     return (
@@ -161,55 +158,74 @@ const SmallChartNow = memo(function SmallChartNow({
       </g>
     );
   };
+}
+
+/**
+ * The props of the chart's parts, kept the same object while what they draw is the same: recharts re-registers a part whose
+ * props change in its chart's store, and each registration makes every selector of the chart run again (stillParts.tsx).
+ */
+function useStableParts(series: BandedSeries, points: readonly TradeoffPoint[], onApply: (p: TradeoffPoint) => void) {
+  const count = points.length;
+  const labels = points.map((p) => p.valueLabel).join('\u0000');
+  const capacity = points[0]?.capacityGiB ?? 0;
+  const floor = series.id === 'memory' ? capacity : 0;
+  return {
+    ticks: useMemo(() => Array.from({ length: count }, (_, i) => i), [count]),
+    tickFormatter: useMemo(() => {
+      const words = labels.split('\u0000');
+      return (i: number) => words[i] ?? '';
+    }, [labels]),
+    yDomain: useMemo(() => [0, (max: number) => niceCeiling(Math.max(max, floor) * 1.05)] as const, [floor]),
+    dot: useMemo(() => pointDot(series, onApply), [series, onApply]),
+    capacity,
+  };
+}
+
+// Memoized: until its turn comes, a chart keeps its drawing without redrawing it.
+const SmallChartNow = memo(function SmallChartNow({
+  series,
+  points,
+  onApply,
+}: {
+  series: BandedSeries;
+  points: readonly TradeoffPoint[];
+  onApply: (p: TradeoffPoint) => void;
+}) {
+  const { ticks, tickFormatter, yDomain, dot, capacity } = useStableParts(series, points, onApply);
+  const current = points.find((p) => p.current);
   return (
     <div className="text-gray-700 dark:text-gray-300">
       <p className="text-xs font-medium">{series.title}</p>
-      <ComposedChart
-        responsive
-        accessibilityLayer={false}
-        data={points as TradeoffPoint[]}
-        margin={{ top: 6, right: 16, bottom: 2, left: 8 }}
-        style={{ width: '100%', height: HEIGHT[series.id] }}
-      >
+      <ComposedChart responsive accessibilityLayer={false} data={points as TradeoffPoint[]} margin={MARGIN} style={CHART_STYLE[series.id]}>
         <CartesianGrid stroke="currentColor" strokeOpacity={0.15} vertical={false} />
         <XAxis
           dataKey="index"
           type="number"
           domain={[-0.5, points.length - 0.5]}
-          ticks={points.map((p) => p.index)}
+          ticks={ticks}
           interval={0}
           tick={plainTick}
-          tickFormatter={(i: number) => tickLabels(i)}
+          tickFormatter={tickFormatter}
           stroke="currentColor"
           height={series.id === 'cost' ? 24 : 8}
           hide={series.id !== 'cost'}
         />
-        <YAxis
-          width={64}
-          tick={plainTick}
-          tickFormatter={series.tick}
-          stroke="currentColor"
-          interval={0}
-          tickCount={3}
-          domain={[0, (max: number) => niceCeiling(Math.max(max, series.id === 'memory' ? capacity : 0) * 1.05)]}
-        />
-        {points
-          .filter((p) => !p.fits)
-          .map((p) => (
-            <ReferenceArea key={p.index} x1={p.index - 0.5} x2={p.index + 0.5} fill={OOM_COLOR} fillOpacity={0.1} ifOverflow="hidden" />
-          ))}
-        {current && <ReferenceLine x={current.index} stroke="currentColor" strokeDasharray="3 3" strokeOpacity={0.6} />}
+        <YAxis width={64} tick={plainTick} tickFormatter={series.tick} stroke="currentColor" interval={0} tickCount={3} domain={yDomain} />
+        {unfitRuns(points).map(([first, last]) => (
+          <StillReferenceArea key={first} x1={first - 0.5} x2={last + 0.5} fill={OOM_COLOR} fillOpacity={0.1} ifOverflow="hidden" />
+        ))}
+        {current && <StillReferenceLine x={current.index} stroke="currentColor" strokeDasharray="3 3" strokeOpacity={0.6} />}
         {series.id === 'memory' && capacity > 0 && (
-          <ReferenceLine
+          <StillReferenceLine
             y={capacity}
             stroke={OOM_COLOR}
             strokeDasharray="6 3"
             strokeWidth={1.5}
             ifOverflow="extendDomain"
-            label={{ value: 'capacity', position: 'insideTopRight', fill: 'currentColor', fontSize: 11 }}
+            label={CAPACITY_LABEL}
           />
         )}
-        <Tooltip content={<PointTooltip />} isAnimationActive={false} />
+        <Tooltip content={POINT_TOOLTIP} isAnimationActive={false} />
         {series.band && (
           <Area
             dataKey={series.band}
@@ -328,6 +344,12 @@ export default memo(function TradeoffChart({
 }) {
   // A band only where the engine simulated every point's end.
   const band = banded && points.length > 0 && points.every((p) => p.range !== null);
+  // A chain: each chart takes the points a stagger after the chart above it has drawn them, so that no two redraws (nor the
+  // store notifications recharts sends in the frame after each) share a task, even when a busy main thread fires timers late.
+  const speed = useStaggeredValue(points, 0);
+  const memory = useStaggeredValue(speed, CHART_STAGGER_MS);
+  const cost = useStaggeredValue(memory, CHART_STAGGER_MS);
+  const shown = [speed, memory, cost] as const;
   return (
     <figure>
       <div
@@ -339,7 +361,7 @@ export default memo(function TradeoffChart({
         className="flex flex-col gap-1"
       >
         {[SPEED, MEMORY, band ? BANDED_COST[costUnit] : COST[costUnit]].map((series, order) => (
-          <SmallChart key={series.id} series={series} order={order} points={points} onApply={onApply} />
+          <SmallChart key={series.id} series={series} points={shown[order] ?? null} onApply={onApply} />
         ))}
       </div>
       <p className="mt-1 flex flex-wrap gap-x-4 text-xs text-gray-700 dark:text-gray-300">

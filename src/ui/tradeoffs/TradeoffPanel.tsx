@@ -79,6 +79,15 @@ function useSeen(ref: RefObject<HTMLElement | null>): boolean {
   return seen;
 }
 
+/**
+ * The answer, its checkpoint curve the previous answer's when that was asked for the same document: the checkpoint curve
+ * depends on the document alone, so picking another knob does not redraw its two charts (the worker computes it anew each time).
+ */
+function keepCheckpoint(previous: Asked | null, document: Doc, seqLenHold: SeqLenHold, answer: TradeoffAnswer): TradeoffAnswer {
+  const same = previous !== null && previous.document === document && previous.seqLenHold === seqLenHold;
+  return same && previous.answer.checkpoint !== answer.checkpoint ? { ...answer, checkpoint: previous.answer.checkpoint } : answer;
+}
+
 function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold): { answer: TradeoffAnswer | null; current: boolean } {
   const settled = useSettledValue(document, ASK_AFTER_MS);
   const [asked, setAsked] = useState<Asked | null>(null);
@@ -89,7 +98,15 @@ function useCurves(document: Doc | null, knob: SweepKnob, seqLenHold: SeqLenHold
       .request({ document: settled, knob, seqLenHold })
       .then((answer) => {
         // A transition: React draws the new curves in slices that yield, so no task runs long.
-        if (live && answer) startTransition(() => setAsked({ document: settled, knob, seqLenHold, answer }));
+        if (live && answer)
+          startTransition(() =>
+            setAsked((previous) => ({
+              document: settled,
+              knob,
+              seqLenHold,
+              answer: keepCheckpoint(previous, settled, seqLenHold, answer),
+            })),
+          );
       });
     return () => {
       live = false;
@@ -178,10 +195,14 @@ const CheckpointSection = memo(function CheckpointSection({
   const points = useMemo(() => tradeoffPoints(result), [result]);
   // The interval chosen against the distribution: the page's own estimate's (a sweep's rows carry the range alone).
   const own = usePlanner((st) => st.output?.reliability?.completion?.p50OptimalInterval);
-  // One object per answer, so the memoized curve does not redraw on renders that did not change it.
+  // One object while its figures stay the same: each estimate brings a new one, and the memoized curve redraws only for new figures.
+  const [minutes, p10, p50, p90] = own ? [own.minutes, own.days.p10, own.days.p50, own.days.p90] : [];
   const medianBest = useMemo(
-    () => (own ? { minutes: own.minutes, days: [own.days.p10, own.days.p50, own.days.p90] as const } : null),
-    [own],
+    () =>
+      minutes !== undefined && p10 !== undefined && p50 !== undefined && p90 !== undefined
+        ? { minutes, days: [p10, p50, p90] as const }
+        : null,
+    [minutes, p10, p50, p90],
   );
   if (result.errors.length > 0) return <Problems lines={result.errors} />;
   const reliability = result.rows[0]?.output.reliability;
@@ -260,7 +281,7 @@ export default function TradeoffPanel() {
       aria-labelledby={`${knobId}-title`}
       data-testid="tradeoff-panel"
       aria-busy={current ? undefined : true}
-      className={`${PANEL} flex flex-col gap-3`}
+      className={`${PANEL} panel-contained flex flex-col gap-3`}
     >
       <h3 id={`${knobId}-title`} className="text-base font-semibold">
         Trade-offs: move one knob, see the curve{invalid ? ` (${STALE_TEXT})` : ''}

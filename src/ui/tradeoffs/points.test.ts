@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sweepDocument } from '../../model/sweep/index.ts';
 import { GiB } from '../../model/input/index.ts';
-import { bestGoodput, tradeoffPoints, valueLabel } from './points.ts';
+import { bestGoodput, tradeoffPoints, unfitRuns, valueLabel, type TradeoffPoint } from './points.ts';
 import { curveSummary, rangeText } from './TradeoffChart.tsx';
 import { formatDays, formatUsd } from '../format.ts';
 import { tightFromShare } from '../uncertainty/memoryVerdict.ts';
@@ -28,6 +28,17 @@ describe('trade-off points', () => {
     expect(tp8.memoryGiB).toBe(row.memory.deviceUsed / GiB);
     expect(tp8.capacityGiB).toBe(80);
     expect(points[0]?.fits).toBe(false);
+  });
+
+  it('groups neighbouring points that do not fit into one band each', () => {
+    const at = (fits: readonly boolean[]) => fits.map((f, index) => ({ index, fits: f }) as TradeoffPoint);
+    expect(unfitRuns(at([false, false, true, false, true, false, false]))).toEqual([
+      [0, 1],
+      [3, 3],
+      [5, 6],
+    ]);
+    expect(unfitRuns(at([true, true]))).toEqual([]);
+    expect(unfitRuns(at([]))).toEqual([]);
   });
 
   it('names values as the page does', () => {

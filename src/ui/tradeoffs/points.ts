@@ -81,6 +81,21 @@ export function tradeoffPoints(result: SweepResult): TradeoffPoint[] {
   });
 }
 
+/**
+ * The runs of neighbouring points that do not fit, as [first, last] positions: each is shaded as one band (one chart part
+ * instead of one per point; the same pixels).
+ */
+export function unfitRuns(points: readonly TradeoffPoint[]): Array<readonly [number, number]> {
+  const runs: Array<[number, number]> = [];
+  for (const p of points) {
+    if (p.fits) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === p.index - 1) last[1] = p.index;
+    else runs.push([p.index, p.index]);
+  }
+  return runs;
+}
+
 /** The point of highest goodput: where the checkpoint curve peaks. */
 export function bestGoodput(points: readonly TradeoffPoint[]): TradeoffPoint | null {
   return points.reduce<TradeoffPoint | null>((best, p) => (best === null || p.goodput > best.goodput ? p : best), null);
