@@ -113,7 +113,10 @@ export const EVERY_FIELD_DOCUMENT = {
   calibration: { computeEfficiencyScale: 0.9, memoryOverheadScale: 1.1 },
 } as const;
 
-/** A MoE run with every field of its software path set (issue 20): dispatcher, CUDA graphs, EP overlap, expert TP, capacity factor. */
+/**
+ * A MoE run with every field of its software path set (issue 20): dispatcher, CUDA graphs, EP overlap, expert TP, capacity
+ * factor, and the Megatron-LM release (issue 34: core_v0.12.0 still saves the expert outputs, memory/moe-permutation.ts).
+ */
 export const MOE_STACK_DOCUMENT = {
   ...EVERY_FIELD_DOCUMENT,
   model: { ...EVERY_FIELD_DOCUMENT.model, moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 } },
@@ -122,6 +125,7 @@ export const MOE_STACK_DOCUMENT = {
     moeDispatcher: 'hybridep',
     cudaGraph: 'full',
     overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
+    frameworkRelease: 'core_v0.12.0',
   },
   parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
 } as const;

@@ -15,7 +15,7 @@ export type Fp8ParamGatherDefaults = Readonly<Record<Fp8Recipe, boolean>>;
  */
 export type StackDefaults = Omit<
   StackConfig,
-  'framework' | 'recomputeLayers' | 'activationOffloadLayers' | 'fp8ParamGather' | 'forwardHostSync'
+  'framework' | 'recomputeLayers' | 'activationOffloadLayers' | 'fp8ParamGather' | 'forwardHostSync' | 'frameworkRelease'
 > & {
   readonly fp8ParamGather: Fp8ParamGatherDefaults;
 };

@@ -170,3 +170,4 @@ export {
   withLayoutSchedule,
 } from './layout.ts';
 export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';
+export { type CoreVersion, megatronCoreVersion, olderThan } from './framework-release.ts';

@@ -85,6 +85,7 @@ describe('the key lists the parser reads from the field table', () => {
     'forwardHostSync',
     'moeDispatcher',
     'cudaGraph',
+    'frameworkRelease',
   ];
   const trainingBefore = [
     'seqLen',

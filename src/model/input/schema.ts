@@ -216,6 +216,7 @@ export const FIELDS = {
   'training.forwardHostSync': stack(choice(FORWARD_HOST_SYNCS)),
   'training.moeDispatcher': stack(choice(MOE_DISPATCHERS, { knob: 'moeDispatcher' })),
   'training.cudaGraph': stack(choice(CUDA_GRAPH_SCOPES, { knob: 'cudaGraph' })),
+  'training.frameworkRelease': stack({ kind: 'text', compareLabel: 'Framework release' }),
 
   'parallel.tp': { ...integer, compareLabel: 'Tensor parallel (TP)', knob: 'tp' },
   'parallel.pp': { ...integer, compareLabel: 'Pipeline parallel (PP)', knob: 'pp' },

@@ -4,6 +4,7 @@
 
 import { fp8ParamGatherDefault, frameworkProfile } from './frameworks.ts';
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
+import { readFrameworkRelease, releaseDefaultDispatcher } from './framework-release.ts';
 import { keysUnder } from './schema.ts';
 import {
   ATTENTION_KERNELS,
@@ -77,6 +78,7 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
   // torchtitan compiles the loss with the model (frameworks.ts compileCompilesLoss): an unstated loss follows training.compile.
   const compile = r.boolean(t, 'compile', 'training', d.compile);
   const fp8Recipe = r.choice(t, 'fp8Recipe', 'training', FP8_RECIPES, d.fp8Recipe);
+  const frameworkRelease = readFrameworkRelease(r, t, framework);
   const recomputeLayers = own(t, 'recomputeLayers') == null ? null : r.integer(t, 'recomputeLayers', 'training', 1, 0, MAX_STAGE_LAYERS);
   return {
     framework,
@@ -101,7 +103,8 @@ export function readStack(r: FieldReader, t: JsonObject): StackConfig {
     overlap: readOverlap(r, t, d.overlap),
     modelCode: r.choice(t, 'modelCode', 'training', MODEL_CODES, d.modelCode),
     forwardHostSync: r.choice(t, 'forwardHostSync', 'training', FORWARD_HOST_SYNCS, 'layer'),
-    moeDispatcher: readDispatcher(r, t, d.moeDispatcher),
+    moeDispatcher: readDispatcher(r, t, releaseDefaultDispatcher(frameworkRelease, d.moeDispatcher)),
     cudaGraph: r.choice(t, 'cudaGraph', 'training', CUDA_GRAPH_SCOPES, d.cudaGraph),
+    frameworkRelease,
   };
 }

@@ -213,6 +213,11 @@ export interface StackConfig {
   readonly forwardHostSync: ForwardHostSync;
   readonly moeDispatcher: MoeDispatcher;
   readonly cudaGraph: CudaGraphScope;
+  /**
+   * The framework release the run used, as written (input/framework-release.ts): a Megatron-LM
+   * tag such as "core_v0.6.0". Null: the newest behaviour the engine models.
+   */
+  readonly frameworkRelease: string | null;
 }
 
 export interface ParallelConfig {

@@ -13,6 +13,7 @@ import { ACTIVATION_BYTES } from '../input/index.ts';
 import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.ts';
 import { eagerNormCopies, eagerSiluOutput } from './model-code.ts';
 import { adapterActivations, type AdapterActivations } from './adapter-matrices.ts';
+import { moePermutationTensors, runMoePermutationSaves, type MoePermutationSaves } from './moe-permutation.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -91,6 +92,8 @@ export interface ActivationSettings {
   readonly expertTp?: number;
   /** A fine-tune with frozen base weights (adapter.ts adapterActivationSettings): absent for full training. */
   readonly adapter?: AdapterActivations;
+  /** What an older Megatron-Core release's dispatcher saves beyond the inventory (moe-permutation.ts); absent: nothing. */
+  readonly moePermutation?: MoePermutationSaves;
 }
 
 const FP8_BYTES = 1;
@@ -196,10 +199,11 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
       // core_v0.13.0 moe/experts.py activation_func_with_probs; torchtitan's score_before_experts),
       // so the combine keeps no expert outputs. Earlier Megatron-Core releases multiply the
-      // unpermuted outputs by the probabilities and save them (docs/methodology.md, issue 34).
+      // unpermuted outputs by the probabilities and save them (moe-permutation.ts, by release).
       // Under expert tensor parallelism the copies are gathered over the etp ranks first.
       saved('experts.dispatched', w * m.hidden * topK * (s.expertTp ?? 1), 'tensor', 'kept', ['moe']),
       ...ffnTensors('experts', expertFfnHidden, m, s, topK, ['moe'], ['moe_act']),
+      ...moePermutationTensors(s.moePermutation, w, m.hidden),
     );
     if (sharedExperts > 0)
       list.push(...ffnTensors('sharedExperts', expertFfnHidden * sharedExperts, m, s, 1, ['moe', 'shared_experts'], []));
@@ -473,10 +477,16 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
     ...(k.compile ? { compiled: true } : {}),
     ...expertInputGather(c),
+    ...releaseMoePermutation(c),
     ...(c.training.adapter
       ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) }
       : {}),
   };
+}
+
+function releaseMoePermutation(c: RunConfig): { readonly moePermutation?: MoePermutationSaves } {
+  const saves = runMoePermutationSaves(c);
+  return saves ? { moePermutation: saves } : {};
 }
 
 /**

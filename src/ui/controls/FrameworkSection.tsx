@@ -16,7 +16,7 @@ import {
 import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
-import { FieldSelect } from './fields.tsx';
+import { FieldSelect, TextField } from './fields.tsx';
 import { MoeStackFields } from './MoeStackFields.tsx';
 import { Section } from './Section.tsx';
 import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
@@ -43,6 +43,7 @@ const STACK_FIELDS: readonly StackField[] = [
 
 export function FrameworkSection() {
   const raw = usePlanner((s) => getAt(s.document, ['training', 'framework']));
+  const release = usePlanner((s) => getAt(s.document, ['training', 'frameworkRelease']));
   const framework = FRAMEWORKS.find((f) => f === raw) ?? 'generic';
   const path: FieldPath = ['training', 'framework'];
   const options: { value: string; label: string }[] = FRAMEWORKS.map((f) => ({ value: f, label: FRAMEWORK_PROFILES[f].label }));
@@ -56,6 +57,10 @@ export function FrameworkSection() {
           <StackFieldControl key={field.key} field={field} framework={framework} />
         ))}
       </div>
+      {/* Only Megatron-LM's releases are modeled (input/framework-release.ts); a stated one stays visible with its error. */}
+      {framework === 'megatron' || (release !== undefined && release !== null && release !== '') ? (
+        <TextField path={['training', 'frameworkRelease']} help={HELP.frameworkRelease} />
+      ) : null}
       <MoeStackFields framework={framework} />
     </Section>
   );
