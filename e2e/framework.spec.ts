@@ -28,6 +28,17 @@ test('changing the framework changes memory and step time, shows its defaults, a
   const megatronStep = await figureValue(page, 'step-time');
   await page.getByLabel('Attention kernel').selectOption('flash2');
   await expect.poll(() => figureValue(page, 'step-time')).toBeGreaterThan(megatronStep);
+
+  // Megatron's release (input/framework-release.ts): text that is not a tag is named in words and the
+  // last good figures stay; a tag clears it. This dense model's memory does not depend on it (moe-permutation.ts).
+  const release = page.getByLabel('Megatron-LM release');
+  const memoryAtNewest = await figureValue(page, 'memory-total');
+  await release.fill('six');
+  await expect(page.getByText(/"six" is not a Megatron-LM release tag/).first()).toBeVisible();
+  expect(await figureValue(page, 'memory-total')).toBe(memoryAtNewest);
+  await release.fill('core_v0.6.0');
+  await expect(page.getByText(/is not a Megatron-LM release tag/)).toHaveCount(0);
+  await expect.poll(() => figureValue(page, 'memory-total')).toBe(memoryAtNewest);
 });
 
 test('a bad stack value gets an error naming the field, and the section passes axe', async ({ page }) => {
