@@ -27,6 +27,26 @@ function presetDocument(index: number): Record<string, unknown> {
 }
 
 /**
+ * Llama 2 7B's shape as a document's model and an engine ModelConfig (meta-llama/Llama-2-7b-hf config.json: 32 layers,
+ * hidden 4096, 32 heads of 128, no GQA, intermediate 11,008, vocabulary 32,000, untied), for the memory unit tests.
+ */
+export const LLAMA2_7B_MODEL = {
+  name: 'Llama 2 7B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 32,
+  headDim: 128,
+  ffnHidden: 11008,
+  ffnType: 'swiglu',
+  vocab: 32000,
+  tiedEmbeddings: false,
+  moe: null,
+  mla: null,
+  mtpLayers: 0,
+} as const;
+
+/**
  * Qwen3-30B-A3B's shape as a document's model (Qwen/Qwen3-30B-A3B config.json: 48 layers, hidden 2048, 32 heads
  * of 128, 4 KV heads, intermediate 6144, vocabulary 151,936, 128 experts top-8 of FFN 768), for the MoE unit tests.
  */

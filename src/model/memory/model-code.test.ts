@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { activationBytesPerLayer, engineActivationSettings, type ActivationSettings } from './activations.ts';
 import { parseDocument, type ModelConfig } from '../input/index.ts';
+import { LLAMA2_7B_MODEL } from '../../testing/documents.ts';
 
 // Hugging Face transformers' eager modeling code against the fused inventory (model-code.ts),
 // every expected value counted by hand from modeling_llama.py.
 
 // Llama 2 7B: multi-head attention (32 KV heads), SwiGLU of width 11,008.
-const llama2_7b: ModelConfig = {
-  name: 'Llama 2 7B',
-  layers: 32,
-  hidden: 4096,
-  heads: 32,
-  kvHeads: 32,
-  headDim: 128,
-  ffnHidden: 11008,
-  ffnType: 'swiglu',
-  vocab: 32000,
-  tiedEmbeddings: false,
-  moe: null,
-  mla: null,
-  mtpLayers: 0,
-};
+const llama2_7b: ModelConfig = LLAMA2_7B_MODEL;
 const perToken = (modelCode: 'fused' | 'transformers', recompute: ActivationSettings['recompute'] = 'none', m: ModelConfig = llama2_7b) =>
   activationBytesPerLayer(m, 0, {
     seqLen: 1,

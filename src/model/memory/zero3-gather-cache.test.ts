@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimate } from '../estimate.ts';
 import { GiB, parseDocument, type RunConfig } from '../input/index.ts';
+import { LLAMA2_7B_MODEL } from '../../testing/documents.ts';
 import { stageMemoryDetails } from './stages.ts';
 import { cacheWithinCapacity, zero3GatherCacheBytes } from './zero3-gather-cache.ts';
 
@@ -20,18 +21,7 @@ const CACHE = ALL_WEIGHT_BYTES - COUNTED_GATHERED;
 function doc(training: Record<string, unknown> = {}, parallel: Record<string, unknown> = {}, gpu: unknown = 'h800') {
   return {
     version: 1,
-    model: {
-      name: 'Llama 2 7B',
-      layers: 32,
-      hidden: 4096,
-      heads: 32,
-      kvHeads: 32,
-      headDim: 128,
-      ffnHidden: 11008,
-      ffnType: 'swiglu',
-      vocab: 32000,
-      tiedEmbeddings: false,
-    },
+    model: LLAMA2_7B_MODEL,
     training: {
       seqLen: 4096,
       globalBatch: 8,
