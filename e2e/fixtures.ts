@@ -79,18 +79,25 @@ export const test = base.extend<{ problems: string[] }, { reusedContextTeardown:
     // The options Playwright's own context fixture passes (the project's `use` and Playwright's defaults), unset ones left out.
     const options: BrowserContextOptions = Object.fromEntries(
       Object.entries({
-        ...{ baseURL, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, colorScheme, locale, timezoneId, reducedMotion },
-        ...{
-          forcedColors,
-          contrast,
-          acceptDownloads,
-          javaScriptEnabled,
-          bypassCSP,
-          ignoreHTTPSErrors,
-          offline,
-          permissions,
-          serviceWorkers,
-        },
+        baseURL,
+        viewport,
+        userAgent,
+        deviceScaleFactor,
+        isMobile,
+        hasTouch,
+        colorScheme,
+        locale,
+        timezoneId,
+        reducedMotion,
+        forcedColors,
+        contrast,
+        acceptDownloads,
+        javaScriptEnabled,
+        bypassCSP,
+        ignoreHTTPSErrors,
+        offline,
+        permissions,
+        serviceWorkers,
       }).filter(([, value]) => value !== undefined),
     );
     const key = JSON.stringify(options);
