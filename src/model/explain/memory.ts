@@ -3,12 +3,25 @@
 // was computed (bytes per value × values held after ZeRO sharding; the parts of
 // "other"), and the OOM verdict's rule with its numbers.
 
-import { crossEntropyCopiesBytes, engineActivationSettings, fitMemoryBytes, microBatchesInFlight, mostLoadedFitLayers } from '../memory/index.ts';
+import {
+  crossEntropyCopiesBytes,
+  engineActivationSettings,
+  fitMemoryBytes,
+  microBatchesInFlight,
+  mostLoadedFitLayers,
+} from '../memory/index.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, joined, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
 import { optimizerBytesPerParameter, stageAdapterParameters, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
-import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
+import {
+  denseDataParallel,
+  expertDataParallel,
+  pipelineLayout,
+  stageGpuParameters,
+  type GpuParameters,
+  type PipelineStage,
+} from '../structure/index.ts';
 import type { EstimateOutput, MemoryPart, RunConfig } from '../input/index.ts';
 import { oomAssessment, type UncertaintyTable } from '../validation/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
@@ -144,7 +157,7 @@ function crossEntropyCopiesEquation(c: RunConfig, stage: PipelineStage | undefin
   return equation(
     'loss-copies',
     bytes(`Megatron-LM ${c.stack.frameworkRelease ?? ''} cross-entropy copies (in activations)`, added),
-    `bytes per logit beyond the saved fp32 softmax × tokens × vocabulary ÷ TP${alreadyHeld > 0 ? ' − what the loss\'s place held already' : ''}`,
+    `bytes per logit beyond the saved fp32 softmax × tokens × vocabulary ÷ TP${alreadyHeld > 0 ? " − what the loss's place held already" : ''}`,
     'src/model/memory/cross-entropy-copies.ts: the 16-bit logits gpt_model.py keeps during the loss, their fp32 copy, and ' +
       'before core_v0.8.0 the out-of-place max shift (megatron/core/tensor_parallel/cross_entropy.py)',
     { name: 'bytes per logit beyond the saved fp32 softmax', value: beyondSaved, unit: 'bytes-per-logit' },
