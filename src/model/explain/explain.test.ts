@@ -93,6 +93,16 @@ const DOCUMENTS: readonly [string, unknown][] = [
     },
   ],
   [
+    'Llama 3 70B, Megatron-FSDP with fp8 tensorwise weights on B200 (one-byte layer weights)',
+    {
+      version: 1,
+      model: llama70b,
+      training: { seqLen: 8192, globalBatch: 128, microBatch: 1, precision: 'fp8', framework: 'megatron', fp8Recipe: 'tensorwise' },
+      parallel: { tp: 1, pp: 1, dp: 64, zero: 3 },
+      cluster: { gpu: 'b200', gpus: 64 },
+    },
+  ],
+  [
     'DeepSeek-V3, EP 64, interleaved',
     {
       version: 1,

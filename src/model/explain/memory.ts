@@ -14,6 +14,7 @@ import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, joined, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
 import { optimizerBytesPerParameter, stageAdapterParameters, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
+import { fsdpQuantizedLayerWeightBytes, stageLayerWeights } from '../memory/index.ts';
 import {
   denseDataParallel,
   expertDataParallel,
@@ -59,7 +60,33 @@ function stateTerms(bytesPerValue: Quantity, params: GpuParameters, sharded: boo
   return parts;
 }
 
-function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParameters): Equation[] {
+/**
+ * Megatron-FSDP's fp8 layer weights (memory/fp8-weight-cache.ts): what their one-byte buffer takes off the 16-bit shard, as
+ * terms to subtract ("− saved bytes × layer weights ÷ shards" per data-parallel group); none where it does not apply.
+ */
+function quantizedShardTerms(c: RunConfig, stage: PipelineStage | undefined): (Quantity | Operator)[] {
+  const q = fsdpQuantizedLayerWeightBytes(c);
+  if (!q || !stage || c.training.adapter) return [];
+  const saved: Quantity = {
+    name: 'bytes saved per layer weight kept in fp8 (Megatron-FSDP uint8 buffer)',
+    value: WEIGHT_BYTES[c.training.precision] - q.shard,
+    unit: 'bytes-per-parameter',
+  };
+  const layers = stageLayerWeights(c, stage);
+  const parts: (Quantity | Operator)[] = [];
+  const groups: [number, number, string][] = [
+    [layers.dense, denseDataParallel(c.parallel), 'dense'],
+    [layers.expert, expertDataParallel(c.parallel), 'routed-expert'],
+  ];
+  for (const [count, group, label] of groups) {
+    if (count === 0) continue;
+    parts.push('−', saved, '×', { name: `${label} layer weights on this GPU`, value: count, unit: 'parameters' });
+    parts.push('÷', { name: `${label} ZeRO shards (data-parallel GPUs holding them)`, value: group, unit: 'gpus' });
+  }
+  return parts;
+}
+
+function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParameters, stage?: PipelineStage): Equation[] {
   const { training: t, parallel: p } = c;
   const perGpu = output.memory.perGpu;
   const offloaded = (id: MemoryPart, why: string) =>
@@ -70,13 +97,18 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
       'ZeRO-Offload (Ren et al. 2021, arXiv 2101.06840) §4.1; ZeRO-Infinity for weights',
       bytes('nothing on the GPU', 0),
     );
+  const quantized = quantizedShardTerms(c, stage);
   const weights = t.offload.parameters
     ? offloaded('parameters', 'offloaded to CPU memory')
     : equation(
         'parameters',
         bytes('parameters', perGpu.parameters),
-        `bytes per weight × weights${p.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}`,
-        `${t.precision} weights, ${WEIGHT_BYTES[t.precision]} bytes each; ZeRO stage 3 shards them (Rajbhandari et al. 2020, arXiv 1910.02054, §5)`,
+        `bytes per weight × weights${p.zero >= 3 ? ' ÷ ZeRO-3 shards' : ''}` +
+          (quantized.length > 0 ? ' − what the fp8 layer weights save (1 byte each)' : ''),
+        `${t.precision} weights, ${WEIGHT_BYTES[t.precision]} bytes each; ZeRO stage 3 shards them (Rajbhandari et al. 2020, arXiv 1910.02054, §5)` +
+          (quantized.length > 0
+            ? '; Megatron-FSDP keeps fp8 layer weights in a uint8 buffer (Megatron-Core core_v0.13.0 custom_fsdp/param_and_grad_buffer.py)'
+            : ''),
         ...stateTerms(
           { name: `bytes per ${t.precision} weight`, value: WEIGHT_BYTES[t.precision], unit: 'bytes-per-parameter' },
           params,
@@ -84,6 +116,7 @@ function stateEquations(c: RunConfig, output: EstimateOutput, params: GpuParamet
           c,
           'weights',
         ),
+        ...quantized,
       );
   const gradients =
     t.offload.optimizer && p.zero >= 2
@@ -323,7 +356,7 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
     total,
     allocatedPeak,
     ...frozenLine,
-    ...stateEquations(c, output, params),
+    ...stateEquations(c, output, params, stage),
     activationEquation(c, output, stageIndex, stage?.layers.length ?? 0),
   ];
   const lossCopies = crossEntropyCopiesEquation(c, stage);

@@ -84,6 +84,11 @@ export interface FrameworkMechanisms {
    * is "none"). FSDP's rate limiter (limit_all_gathers) waits on the compute stream instead.
    */
   readonly zero3GatherStreamCache: boolean;
+  /**
+   * Under ZeRO-3 with fp8 weights (training.fp8ParamGather) the layers' weights live in a one-byte buffer, sharded and
+   * gathered in fp8, their transpose dropped when a unit is released (memory/fp8-weight-cache.ts fsdpQuantizedLayerWeightBytes).
+   */
+  readonly fsdpQuantizedWeightBuffer: boolean;
 }
 
 /**
@@ -237,6 +242,7 @@ const GENERIC_MECHANISMS: FrameworkMechanisms = {
   compileCompilesLoss: false,
   teFp8WeightCache: false,
   zero3GatherStreamCache: false,
+  fsdpQuantizedWeightBuffer: false,
 };
 /** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
 const FSDP_MECHANISMS: FrameworkMechanisms = {
@@ -366,12 +372,20 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       compileCompilesLoss: false,
       teFp8WeightCache: true,
       zero3GatherStreamCache: false,
+      fsdpQuantizedWeightBuffer: true,
     },
     sources: {
       fp8ParamGather:
         'by recipe: delayed off (Megatron-LM --fp8-param-gather off unless set, core_v0.9.0+; NeMo 1 fp8_params False); ' +
         'Megatron-Bridge src/megatron/bridge/training/mixed_precision.py v0.2.0: tensorwise and mxfp8 on ' +
         '(fp8_param_gather = True), blockwise off; nvfp4 on (fp4_param_gather = True from v0.5.0)',
+      fsdpQuantizedWeightBuffer:
+        'Megatron-Core core_v0.13.0 megatron/core/distributed/custom_fsdp/param_and_grad_buffer.py ' +
+        '_init_each_parameter_group_buffers: a Float8Tensor group gets param_dtype = torch.uint8 for its sharded and ' +
+        'gathered model-weight buffer (the fp32 main weights in the optimizer); fully_sharded_data_parallel.py ' +
+        'release_module_parameters drops the fp8 transpose unless keep_fp8_transpose_cache_when_using_custom_fsdp ' +
+        '(default False; core_v0.14.0 megatron/core/distributed/fsdp/src/README.md: keeping it costs "number of ' +
+        'parameter × 1 Byte", no benefit on Blackwell)',
       teFp8WeightCache:
         'Megatron-Core megatron/core/extensions/transformer_engine.py (core_v0.15.0; custom_layers/transformer_engine.py ' +
         'in core_v0.6.0) TELinear.forward passes is_first_microbatch unless config.disable_parameter_transpose_cache ' +

@@ -10,6 +10,7 @@
 // over the 2 bytes per weight memory.ts counts: 1 byte of fp8 data and 1 of its transpose.
 
 import {
+  WEIGHT_BYTES,
   architectureFacts,
   frameworkProfile,
   type Fp8Recipe,
@@ -17,7 +18,7 @@ import {
   type RunConfig,
   type ZeroStage,
 } from '../input/index.ts';
-import { layerGpuParameters, type PipelineStage } from '../structure/index.ts';
+import { denseDataParallel, expertDataParallel, layerGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 
 /** One fp8 element (E4M3 / E5M2). */
 const FP8_BYTES = 1;
@@ -78,10 +79,63 @@ export function fp8WeightCacheBytesPerParameter(c: RunConfig, zero: ZeroStage = 
 export function fp8WeightCacheBytes(c: RunConfig, stage: PipelineStage): number {
   const perWeight = fp8WeightCacheBytesPerParameter(c);
   if (perWeight === 0) return 0;
-  let weights = 0;
+  const layers = stageLayerWeights(c, stage);
+  return perWeight * (layers.dense + layers.expert);
+}
+
+/** The weights of the stage's transformer layers on one GPU (norms with them; no embedding or output layer). */
+export function stageLayerWeights(c: RunConfig, stage: PipelineStage): GpuParameters {
+  let dense = 0;
+  let expert = 0;
   for (const i of stage.layers) {
     const layer = layerGpuParameters(c.model, i, c.parallel);
-    weights += layer.dense + layer.expert;
+    dense += layer.dense;
+    expert += layer.expert;
   }
-  return perWeight * weights;
+  return { dense, expert };
+}
+
+/** Bytes per transformer-layer weight in Megatron-FSDP's quantized buffer: on the GPU's shard, and in a gathered unit. */
+export interface QuantizedLayerWeightBytes {
+  readonly shard: number;
+  readonly gathered: number;
+}
+
+/**
+ * Megatron-FSDP's quantized weight buffer. Under ZeRO-3 (--use-megatron-fsdp with
+ * optim_grads_params) with fp8 weights (training.fp8ParamGather) Megatron-Core gives each
+ * group of Transformer Engine weights a uint8 model-weight buffer: the shard and the
+ * gathered unit hold 1 byte per weight, the fp32 main weights sit in the optimizer
+ * (core_v0.13.0 megatron/core/distributed/custom_fsdp/param_and_grad_buffer.py
+ * _init_each_parameter_group_buffers: is_dtype_float8 gives param_dtype = torch.uint8).
+ * A GPU whose fp8 GEMMs run only the TN layout builds the weight's transpose for the
+ * backward GEMM; the unit's release drops it (fully_sharded_data_parallel.py
+ * release_params_fp8_transpose_cache, unless keep_fp8_transpose_cache_when_using_custom_fsdp,
+ * default False), so it lives only in the gathered unit: 1 + 1 bytes there on Hopper, 1 on
+ * Blackwell (fp8WeightCacheBytesPerWeight). The embedding and output layer are not TE
+ * modules and stay in 16 bits. Per-tensor recipes (delayed, tensorwise) only: block-scaled
+ * recipes keep row- and column-wise data with scales, which this does not follow. null
+ * where the 16-bit WEIGHT_BYTES hold: another framework, ZeRO below 3, weights offloaded,
+ * 16-bit weights, or a fine-tune (memory/adapter.ts).
+ */
+export function fsdpQuantizedLayerWeightBytes(c: RunConfig, zero: ZeroStage = c.parallel.zero): QuantizedLayerWeightBytes | null {
+  const t = c.training;
+  if (t.precision !== 'fp8' || t.adapter || t.offload.parameters || zero < 3 || !c.stack.fp8ParamGather) return null;
+  if (!frameworkProfile(c.stack.framework).mechanisms.fsdpQuantizedWeightBuffer) return null;
+  const recipe = c.stack.fp8Recipe;
+  if (recipe !== 'delayed' && recipe !== 'tensorwise') return null;
+  return { shard: FP8_BYTES, gathered: fp8WeightCacheBytesPerWeight(recipe, c.cluster.gpu.architecture) };
+}
+
+/**
+ * What Megatron-FSDP's quantized buffer takes off the GPU's 16-bit weight shard, bytes:
+ * (16-bit − 1) bytes per layer weight of the shard, each group over its own data-parallel
+ * shards. 0 where fsdpQuantizedLayerWeightBytes is null.
+ */
+export function fsdpQuantizedShardSavingBytes(c: RunConfig, stage: PipelineStage): number {
+  const q = fsdpQuantizedLayerWeightBytes(c);
+  if (!q) return 0;
+  const layers = stageLayerWeights(c, stage);
+  const shard = layers.dense / denseDataParallel(c.parallel) + layers.expert / expertDataParallel(c.parallel);
+  return (WEIGHT_BYTES[c.training.precision] - q.shard) * shard;
 }

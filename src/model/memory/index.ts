@@ -27,7 +27,15 @@ export {
 } from './memory.ts';
 export { crossEntropyPeakBytesPerLogit } from './cross-entropy-copies.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
-export { fp8WeightCacheBytes, fp8WeightCacheBytesPerParameter, fp8WeightCacheBytesPerWeight } from './fp8-weight-cache.ts';
+export {
+  fp8WeightCacheBytes,
+  fp8WeightCacheBytesPerParameter,
+  fp8WeightCacheBytesPerWeight,
+  fsdpQuantizedLayerWeightBytes,
+  fsdpQuantizedShardSavingBytes,
+  stageLayerWeights,
+  type QuantizedLayerWeightBytes,
+} from './fp8-weight-cache.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';

@@ -4,7 +4,7 @@
 
 import { ALLOCATOR_RESERVE_FRACTION, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } from '../calibration.ts';
 import { deviceTerms, deviceTermsTotal, type DeviceTerms } from './device.ts';
-import { fp8WeightCacheBytes } from './fp8-weight-cache.ts';
+import { fp8WeightCacheBytes, fsdpQuantizedLayerWeightBytes, stageLayerWeights } from './fp8-weight-cache.ts';
 import { denseDataParallel, expertDataParallel, layerGpuParameters, type GpuParameters, type PipelineStage } from '../structure/index.ts';
 import { frameworkProfile, microBatchesPerStep } from '../input/index.ts';
 import type { MemoryBreakdown, OptimizerKind, ParallelConfig, RunConfig, StateDtype, TrainingConfig } from '../input/index.ts';
@@ -366,8 +366,17 @@ function layersBeyondShardBytes(
   );
 }
 
-/** ZeRO-3's gathered weights beyond this GPU's shard, at `bytesPerParameter` (none below stage 3; the adapter's frozen base too). */
-export function zero3GatheredBytes(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters, bytesPerParameter: number): number {
+/**
+ * ZeRO-3's gathered weights beyond this GPU's shard, at `bytesPerParameter` (none below stage 3; the adapter's frozen base
+ * too). `edgeRatio`: an embedding or output weight's bytes over a layer weight's, when they differ.
+ */
+export function zero3GatheredBytes(
+  c: RunConfig,
+  stage: PipelineStage,
+  stageParams: GpuParameters,
+  bytesPerParameter: number,
+  edgeRatio = 1,
+): number {
   if (c.parallel.zero < 3) return 0;
   return layersBeyondShardBytes(
     c.parallel,
@@ -376,8 +385,23 @@ export function zero3GatheredBytes(c: RunConfig, stage: PipelineStage, stagePara
     stageParams,
     bytesPerParameter,
     !c.training.offload.parameters,
-    edgeUnitParameters(c, stage),
+    edgeRatio * edgeUnitParameters(c, stage),
   );
+}
+
+/**
+ * ZeRO-3's gathered weights as the run holds them: 16-bit, or Megatron-FSDP's fp8 layer weights beside the 16-bit
+ * embedding and output layer (fp8-weight-cache.ts fsdpQuantizedLayerWeightBytes), counted in layer weights at the
+ * gathered fp8 bytes, an embedding or output weight as 16-bit bytes ÷ those of them.
+ */
+export function zero3GatheredWeightBytes(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters): number {
+  const weightBytes = WEIGHT_BYTES[c.training.precision];
+  const q = fsdpQuantizedLayerWeightBytes(c);
+  if (!q) return zero3GatheredBytes(c, stage, stageParams, weightBytes);
+  const ratio = weightBytes / q.gathered;
+  const layers = stageLayerWeights(c, stage);
+  const held = { dense: layers.dense + (stageParams.dense - layers.dense) * ratio, expert: stageParams.expert };
+  return zero3GatheredBytes(c, stage, held, q.gathered, ratio);
 }
 
 /** ZeRO-2/3's unsharded gradients of `largest` before the reduce-scatter, out of `held` on this GPU (none below stage 2). */
@@ -398,7 +422,7 @@ export function zeroUnshardedGradientBytes(c: RunConfig, largest: GpuParameters,
  * them and the Transformer Engine weight cache, which is computed here (fp8-weight-cache.ts).
  */
 export function otherMemoryTerms(c: RunConfig, load: StageLoad, allocated: number): OtherMemoryTerms {
-  const gatheredWeights = zero3GatheredBytes(c, load.stage, load.params, WEIGHT_BYTES[c.training.precision]);
+  const gatheredWeights = zero3GatheredWeightBytes(c, load.stage, load.params);
   const unshardedGradients = zeroUnshardedGradientBytes(c, largestLayer(c, load.stage), load.params);
   const weightCache = fp8WeightCacheBytes(c, load.stage);
   return otherMemoryTermsOf(c, allocated + weightCache, gatheredWeights, unshardedGradients, load.lossReserve, weightCache);

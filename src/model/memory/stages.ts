@@ -10,12 +10,14 @@ import {
   modelStateBytes,
   otherMemoryTerms,
   reservedBytes,
+  type ModelStates,
   type OtherMemoryTerms,
   type StageLoad,
   type StageMemory,
 } from './memory.ts';
 import { cacheWithinCapacity, zero3GatherCacheBytes } from './zero3-gather-cache.ts';
-import { pipelineLayout, stageGpuParameters } from '../structure/index.ts';
+import { fsdpQuantizedShardSavingBytes } from './fp8-weight-cache.ts';
+import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/index.ts';
 import { GiB, type AdapterConfig, type MemoryBreakdown, type RunConfig } from '../input/index.ts';
 
 /** Every stage's breakdown with the parts of "other" named (index 0 = first stage). */
@@ -28,7 +30,7 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
     const lossReserve = lossReserveBytes(c, stage, settings);
     const load: StageLoad = { stage, params: stageParams, activations, lossReserve };
     if (c.training.adapter) return adapterStageDetails(c, load, c.training.adapter);
-    const held = modelStateBytes(c, stageParams);
+    const held = quantizedShard(c, stage, modelStateBytes(c, stageParams));
     const states = { ...held, gradients: gradientBytesAtPeak(held.gradients, activations, gradientsFreedAtActivationPeak(c)) };
     const allocated = states.parameters + states.gradients + states.optimizer + activations;
     const terms = otherMemoryTerms(c, load, allocated);
@@ -43,6 +45,12 @@ export function stageMemoryDetails(c: RunConfig): StageMemory[] {
       deviceUsed: reserved + Math.max(0, other.runtime),
     };
   });
+}
+
+/** The model states with Megatron-FSDP's fp8 layer weights in their one-byte buffer (fp8-weight-cache.ts). */
+function quantizedShard(c: RunConfig, stage: PipelineStage, states: ModelStates): ModelStates {
+  const saving = fsdpQuantizedShardSavingBytes(c, stage);
+  return saving > 0 ? { ...states, parameters: states.parameters - saving } : states;
 }
 
 /** `other` with DeepSpeed ZeRO-3's gather-stream cache in its allocator reserve, as much as the GPU has free (zero3-gather-cache.ts). */

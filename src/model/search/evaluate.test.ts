@@ -78,6 +78,23 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
     seqLen: 4096,
     training: { precision: 'fp8', framework: 'megatron' },
   },
+  // Megatron tensorwise fp8 with fp8 weights: at ZeRO-3 Megatron-FSDP's one-byte layer weights (memory/fp8-weight-cache.ts), on Blackwell and Hopper.
+  {
+    model: 'llama3-8b',
+    gpu: 'b200',
+    gpus: 32,
+    globalBatch: 64,
+    seqLen: 8192,
+    training: { precision: 'fp8', framework: 'megatron', fp8Recipe: 'tensorwise' },
+  },
+  {
+    model: 'mixtral-8x7b',
+    gpu: 'h100-sxm',
+    gpus: 64,
+    globalBatch: 256,
+    seqLen: 4096,
+    training: { precision: 'fp8', framework: 'megatron', fp8Recipe: 'delayed', fp8ParamGather: true },
+  },
   // A stated Megatron-LM release: core_v0.6.0's cross-entropy copies at the loss (memory/cross-entropy-copies.ts).
   {
     model: 'llama3-8b',

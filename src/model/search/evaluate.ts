@@ -17,6 +17,7 @@ import {
   deviceTerms,
   deviceTermsTotal,
   fp8WeightCacheBytesPerParameter,
+  fsdpQuantizedLayerWeightBytes,
   gatheredBeyondShardBytes,
   gradientBytesAtPeak,
   stageTotalBytes,
@@ -25,6 +26,7 @@ import { calibration, ZERO3_GATHERED_LAYERS, ZERO_UNSHARDED_GRADIENT_LAYERS } fr
 import { expertTensorParallel, isMoeLayer } from '../structure/index.ts';
 import { pipelineBoundarySeconds, pipelineTimeFactor } from '../schedule/index.ts';
 import { dataParallelSyncParts, type Link } from '../time/index.ts';
+import type { QuantizedLayerWeightBytes } from '../memory/index.ts';
 import {
   activationPiecesAtExpertTp,
   type ActivationPieces,
@@ -80,6 +82,8 @@ export class LayoutEvaluator {
   private readonly gradBytes: number;
   /** Transformer Engine's weight cache per layer weight, by ZeRO stage (memory/fp8-weight-cache.ts). */
   private readonly weightCacheBytes: readonly number[];
+  /** Megatron-FSDP's fp8 layer-weight bytes at ZeRO-3 without parameter offload, null where 16-bit (memory/fp8-weight-cache.ts). */
+  private readonly quantized: QuantizedLayerWeightBytes | null;
   private readonly memoryScale: number;
   /** What device.ts's terms read of the document: a mixture of experts, the document's expert TP, the GPU's name. */
   private readonly deviceOf: { readonly moe: boolean; readonly etp: number | null; readonly architecture: GpuArchitecture };
@@ -109,6 +113,8 @@ export class LayoutEvaluator {
   private readonly activation: Float64Array;
   /** Weights of the candidate's transformer layers on one GPU (what the weight cache holds a copy of). */
   private readonly layerWeights: Float64Array;
+  /** What Megatron-FSDP's fp8 buffer takes off the ZeRO-3 weight shard (fp8-weight-cache.ts fsdpQuantizedShardSavingBytes). */
+  private readonly quantizedSaving: Float64Array;
   /** The output stage's loss reserve (memory.ts lossReserveBytes), 0 on the others. */
   private readonly lossReserve: Float64Array;
   private readonly gathered: Float64Array;
@@ -132,6 +138,8 @@ export class LayoutEvaluator {
     this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
     this.weightCacheBytes = ([0, 1, 2, 3] as const).map((z) => fp8WeightCacheBytesPerParameter(base, z));
+    const onGpu = { ...base.training.offload, parameters: false };
+    this.quantized = fsdpQuantizedLayerWeightBytes({ ...base, training: { ...base.training, offload: onGpu } }, 3);
     this.memoryScale = base.calibration.memoryOverheadScale;
     this.freesGradients = frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
     this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
@@ -147,6 +155,7 @@ export class LayoutEvaluator {
     this.expert = new Float64Array(n);
     this.activation = new Float64Array(n);
     this.layerWeights = new Float64Array(n);
+    this.quantizedSaving = new Float64Array(n);
     this.lossReserve = new Float64Array(n);
     this.gathered = new Float64Array(n);
     this.unsharded = new Float64Array(n);
@@ -339,7 +348,26 @@ export class LayoutEvaluator {
       const ds = grid.denseShards;
       const es = grid.expertShards;
       const edgeUnit = edge !== 0 ? this.vocabMatrix / (this.group?.tp ?? 1) : 0;
-      this.gathered[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, true, edgeUnit);
+      // Megatron-FSDP's fp8 layer weights (memory.ts zero3GatheredWeightBytes, fp8-weight-cache.ts fsdpQuantizedShardSavingBytes).
+      const q = this.quantized;
+      const layerDense = nd * grid.layerDense.dense + nm * grid.layerMoe.dense;
+      const layerExpert = nd * grid.layerDense.expert + nm * grid.layerMoe.expert;
+      const ratio = q ? this.weightBytes / q.gathered : 1;
+      this.quantizedSaving[c] = q ? (this.weightBytes - q.shard) * (layerDense / ds + layerExpert / es) : 0;
+      const heldDense = q ? layerDense + (d - layerDense) * ratio : d;
+      const gatheredBytes = q ? q.gathered : this.weightBytes;
+      this.gathered[c] = gatheredBeyondShardBytes(
+        ZERO3_GATHERED_LAYERS,
+        ld,
+        le,
+        heldDense,
+        e,
+        ds,
+        es,
+        gatheredBytes,
+        true,
+        ratio * edgeUnit,
+      );
       this.unsharded[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, true);
       this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false, edgeUnit);
       this.unshardedFull[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, false);
@@ -368,8 +396,9 @@ export class LayoutEvaluator {
     const { perDense, perExpert } = this.leastStateBytes(grid);
     let most = 0;
     for (let c = 0; c < this.count; c++) {
-      const allocated = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) + (this.activation[c] ?? 0);
-      most = Math.max(most, this.allocatedToTotalLowerBound(allocated));
+      // Less Megatron-FSDP's fp8 saving, which only ZeRO-3 has: still a bound under every combo.
+      const states = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) - (this.quantizedSaving[c] ?? 0);
+      most = Math.max(most, this.allocatedToTotalLowerBound(states + (this.activation[c] ?? 0)));
     }
     return most;
   }
@@ -406,7 +435,8 @@ export class LayoutEvaluator {
         grads +
         activation +
         gradientBytesAtPeak(grads, activation, this.gradientsFreed) +
-        weightCache * (this.layerWeights[c] ?? 0);
+        weightCache * (this.layerWeights[c] ?? 0) -
+        (zero === 3 && !offload?.parameters ? (this.quantizedSaving[c] ?? 0) : 0);
       const gathered = zero >= 3 ? ((offload?.parameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
       const unsharded = zero >= 2 ? ((offload?.optimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
       const total = stageTotalBytes(
