@@ -139,7 +139,11 @@ export const EVERY_FIELD_DOCUMENT = {
  */
 export const MOE_STACK_DOCUMENT = {
   ...EVERY_FIELD_DOCUMENT,
-  model: { ...EVERY_FIELD_DOCUMENT.model, moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 } },
+  model: {
+    ...EVERY_FIELD_DOCUMENT.model,
+    moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 },
+    slidingWindow: { window: 128, layerTypes: ['sliding_attention', 'full_attention'] },
+  },
   training: {
     ...EVERY_FIELD_DOCUMENT.training,
     moeDispatcher: 'hybridep',

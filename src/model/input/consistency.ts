@@ -11,6 +11,7 @@ import {
   precisionProblem,
 } from './capabilities.ts';
 import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
+import { slidingWindowProblem } from './sliding-window.ts';
 
 export interface Issues {
   readonly errors: string[];
@@ -93,6 +94,8 @@ export function modelProblems(model: ModelConfig): string[] {
     if (model.moe.denseLayers > model.layers)
       errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
   }
+  const window = slidingWindowProblem(model);
+  if (window) errors.push(window);
   return errors;
 }
 

@@ -8,6 +8,7 @@ import { readCalibration, readCluster, readCost, readGpu } from './document-clus
 import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
 import { keysUnder, readSwitches } from './schema.ts';
+import { readSlidingWindow } from './sliding-window.ts';
 import { readStack } from './stack.ts';
 import {
   ADAPTER_METHODS,
@@ -126,6 +127,7 @@ function readModel(r: FieldReader, m: JsonObject): ModelConfig {
     moe: readMoe(r, m),
     mla,
     mtpLayers: r.integer(m, 'mtpLayers', 'model', 0, 0, 64),
+    ...readSlidingWindow(r, m),
   };
 }
 
