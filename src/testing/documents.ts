@@ -27,6 +27,26 @@ function presetDocument(index: number): Record<string, unknown> {
 }
 
 /**
+ * GPT-OSS 120B's shape as a document's model, full attention (openai/gpt-oss-120b config.json: 36 layers, hidden 2880,
+ * 64 heads of 64, 8 KV heads, 128 experts top-4 of width 2880, vocabulary 201,088, untied), and its sliding window as
+ * the config states it (sliding_window 128, layer_types ["sliding_attention", "full_attention"] × 18).
+ */
+export const GPT_OSS_120B_MODEL = {
+  name: 'GPT-OSS 120B',
+  layers: 36,
+  hidden: 2880,
+  heads: 64,
+  kvHeads: 8,
+  headDim: 64,
+  ffnHidden: 2880,
+  ffnType: 'swiglu',
+  vocab: 201088,
+  tiedEmbeddings: false,
+  moe: { experts: 128, topK: 4, expertFfnHidden: 2880 },
+} as const;
+export const GPT_OSS_SLIDING_WINDOW = { window: 128, layerTypes: ['sliding_attention', 'full_attention'] } as const;
+
+/**
  * Llama 2 7B's shape as a document's model and an engine ModelConfig (meta-llama/Llama-2-7b-hf config.json: 32 layers,
  * hidden 4096, 32 heads of 128, no GQA, intermediate 11,008, vocabulary 32,000, untied), for the memory unit tests.
  */
