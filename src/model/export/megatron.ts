@@ -17,6 +17,7 @@ import {
   type LaunchExport,
 } from './common.ts';
 import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
+import { slidingWindowFlags } from './window-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
 import { switchSpec, TRAINING_SWITCH_KEYS, type RunConfig } from '../input/index.ts';
 
@@ -184,6 +185,7 @@ function modelFlags(c: RunConfig): Flag[] {
     );
   }
   if (m.mtpLayers > 0) flags.push(['--mtp-num-layers', m.mtpLayers]);
+  flags.push(...slidingWindowFlags(m));
   return flags;
 }
 
