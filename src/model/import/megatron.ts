@@ -13,6 +13,7 @@ import type { NumberKey } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
 import { zeroStage, type Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
+import { readSlidingWindow } from './megatron-window.ts';
 
 /** --a_b and --a-b are one flag (argparse keeps both spellings apart, but torchrun and DeepSpeed accept either). */
 const norm = (name: string) => name.replace(/_/g, '-').toLowerCase();
@@ -123,6 +124,7 @@ function readModel(d: Draft, f: Flags): void {
   readMoe(d, f, ffn);
   readMla(d, f);
   set('mtpLayers', countFlag(d, f, '--mtp-num-layers', 0));
+  readSlidingWindow(d, f);
 }
 
 function readMoe(d: Draft, f: Flags, ffn: number | undefined): void {
