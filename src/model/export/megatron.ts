@@ -27,7 +27,10 @@ function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
     ['--pipeline-model-parallel-size', p.pp],
   ];
   const even = evenChunkLayers(c);
-  if (p.vpp > 1) {
+  if (p.pipelineLayout != null) {
+    // The document's own layout, as written (input/pipeline-layout.ts checked it against Megatron-Core's rules).
+    flags.push(['--pipeline-model-parallel-layout', `"${p.pipelineLayout}"`]);
+  } else if (p.vpp > 1) {
     flags.push(even !== null ? ['--num-layers-per-virtual-pipeline-stage', even] : pipelineLayoutFlag(c));
   } else if (even === null && p.schedule !== 'dualpipe') {
     flags.push(...unevenPipelineFlags(c));

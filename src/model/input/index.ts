@@ -171,3 +171,11 @@ export {
 } from './layout.ts';
 export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';
 export { type CoreVersion, megatronCoreVersion, olderThan } from './framework-release.ts';
+export {
+  layoutKeptFor,
+  type LayoutChunk,
+  type LayoutParse,
+  parsePipelineLayout,
+  pipelineLayoutProblem,
+  statedLayoutChunks,
+} from './pipeline-layout.ts';

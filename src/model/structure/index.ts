@@ -15,6 +15,8 @@ export {
   mtpLayerIndex,
   parameterCounts,
   pipelineLayout,
+  pipelineChunks,
+  type PipelineShapeOf,
   type PipelineStage,
   routedCopiesPerToken,
   stageGpuParameters,
