@@ -18,7 +18,7 @@ import {
 } from './common.ts';
 import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import { switchSpec, TRAINING_SWITCH_KEYS, type RunConfig } from '../input/index.ts';
+import { switchSpec, TRAINING_SWITCH_KEYS, writePipelineLayout, type RunConfig } from '../input/index.ts';
 
 function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const p = c.parallel;
@@ -62,13 +62,7 @@ function unevenPipelineFlags(c: RunConfig): Flag[] {
  * L the loss, | between chunks, x*n for n of x; e.g. "Et*3|(tt|)*29,m|L").
  */
 function pipelineLayoutFlag(c: RunConfig): Flag {
-  const counts = chunkLayers(c);
-  const times = (x: string, n: number) => (n > 1 ? `${x}*${n}` : n === 1 ? x : '');
-  const chunks = counts.map((n, g) => {
-    const last = g === counts.length - 1;
-    return `${g === 0 ? 'E' : ''}${times('t', n)}${last ? `${times('m', c.model.mtpLayers)}L` : ''}`;
-  });
-  return ['--pipeline-model-parallel-layout', `"${chunks.join('|')}"`];
+  return ['--pipeline-model-parallel-layout', `"${writePipelineLayout(chunkLayers(c), c.model.mtpLayers)}"`];
 }
 
 function layoutFlags(c: RunConfig): Flag[] {

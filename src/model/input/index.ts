@@ -178,4 +178,5 @@ export {
   parsePipelineLayout,
   pipelineLayoutProblem,
   statedLayoutChunks,
+  writePipelineLayout,
 } from './pipeline-layout.ts';

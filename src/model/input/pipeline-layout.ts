@@ -150,6 +150,17 @@ export function statedLayoutChunks(
 /** Layouts repeat across a search's candidates and every figure of one estimate: each (text, model, degrees) is checked once. */
 const FITTED = new Map<string, readonly LayoutChunk[] | null>();
 
+/**
+ * Decoder layers per chunk written as Megatron's layout, E on the first chunk, the MTP layers and L on the last, x*n for
+ * n of x: 80 layers on 6 chunks → "Et*13|t*13|t*14|t*14|t*13|t*13L". The launch export writes uneven even-splits this way,
+ * and the page shows the even split so as a placeholder.
+ */
+export function writePipelineLayout(counts: readonly number[], mtpLayers: number): string {
+  const times = (x: string, n: number) => (n > 1 ? `${x}*${n}` : n === 1 ? x : '');
+  const last = counts.length - 1;
+  return counts.map((n, g) => `${g === 0 ? 'E' : ''}${times('t', n)}${g === last ? `${times('m', mtpLayers)}L` : ''}`).join('|');
+}
+
 /** The stated layout kept for a layout of these degrees when it still fits them (search, fixes), else nothing: the even split. */
 export function layoutKeptFor(
   stated: Pick<ParallelConfig, 'pp' | 'vpp' | 'pipelineLayout'>,
