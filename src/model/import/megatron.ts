@@ -305,7 +305,8 @@ function isEvenSplit(chunks: readonly LayoutChunk[], layers: number, mtpLayers: 
   const counts = chunkLayerCounts(layers, chunks.length);
   const last = chunks.length - 1;
   return chunks.every(
-    (c, g) => c.decoderLayers === counts[g] && c.embedding === (g === 0) && c.loss === (g === last) && c.mtpLayers === (g === last ? mtpLayers : 0),
+    (c, g) =>
+      c.decoderLayers === counts[g] && c.embedding === (g === 0) && c.loss === (g === last) && c.mtpLayers === (g === last ? mtpLayers : 0),
   );
 }
 

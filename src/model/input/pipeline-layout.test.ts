@@ -80,11 +80,15 @@ describe('parallel.pipelineLayout in a document', () => {
       `${at}has 32 chunks between "|"; pp × vpp = 8 × 2 needs 16 (for 32 chunks set parallel.vpp to 4)`,
     ]);
     expect(errorsOf(deepseek({ pipelineLayout: 'tE|(tt|)*30mL' }))).toEqual([`${at}must start with E (the embedding) and name it once`]);
-    expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*30Lm' }))).toEqual([`${at}must end with L (the loss and output layer) and name it once`]);
+    expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*30Lm' }))).toEqual([
+      `${at}must end with L (the loss and output layer) and name it once`,
+    ]);
     expect(errorsOf(deepseek({ pipelineLayout: 'E|(tt|)*30mL' }))).toEqual([`${at}holds 60 decoder layers (t); model.layers is 61`]);
     expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*30L' }))).toEqual([`${at}holds 0 MTP layers (m); model.mtpLayers is 1`]);
     expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*30mL' }, 0))).toEqual([`${at}holds 1 MTP layer (m); model.mtpLayers is 0`]);
-    expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*29t,m|tL' }))).toEqual([`${at}decoder layers (t) must come before the MTP layers (m)`]);
+    expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*29t,m|tL' }))).toEqual([
+      `${at}decoder layers (t) must come before the MTP layers (m)`,
+    ]);
     // Megatron-Core after core_v0.15.0 also runs MTP alone on an earlier rank's last chunk; the engine keeps it with the loss.
     expect(errorsOf(deepseek({ pipelineLayout: 'Et|(tt|)*29ttm|L' }))).toEqual([
       `${at}the MTP layers (m) must sit in the last chunk, with L (Megatron-Core core_v0.15.0; a separate MTP stage is not modelled)`,

@@ -41,7 +41,8 @@ function unroll(text: string): { ok: true; text: string } | { ok: false; reason:
   // The same two patterns, in the same order, as parse_str_to_list (no nesting of parentheses).
   out = out.replace(/\(([^)]+)\)\*(\d+)/g, (_, body: string, n: string) => repeat(body, n));
   out = out.replace(/(.)\*(\d+)/g, (_, body: string, n: string) => repeat(body, n));
-  if (tooLong || out.length > MAX_UNROLLED) return { ok: false, reason: `unrolls to more than ${MAX_UNROLLED.toLocaleString('en-US')} characters` };
+  if (tooLong || out.length > MAX_UNROLLED)
+    return { ok: false, reason: `unrolls to more than ${MAX_UNROLLED.toLocaleString('en-US')} characters` };
   return { ok: true, text: out };
 }
 
@@ -67,7 +68,8 @@ function orderProblem(text: string): string | null {
   if (!flat.ok) return flat.reason;
   const layers = flat.text.replace(/\|/g, '');
   if (layers[0] !== 'E' || layers.split('E').length !== 2) return 'must start with E (the embedding) and name it once';
-  if (layers[layers.length - 1] !== 'L' || layers.split('L').length !== 2) return 'must end with L (the loss and output layer) and name it once';
+  if (layers[layers.length - 1] !== 'L' || layers.split('L').length !== 2)
+    return 'must end with L (the loss and output layer) and name it once';
   const firstMtp = layers.indexOf('m');
   if (firstMtp >= 0 && layers.indexOf('t', firstMtp) >= 0) return 'decoder layers (t) must come before the MTP layers (m)';
   return null;
@@ -87,7 +89,8 @@ export function pipelineLayoutProblem(
   model: Pick<ModelConfig, 'layers' | 'mtpLayers'>,
   p: Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'>,
 ): string | null {
-  if (p.schedule === 'dualpipe') return 'DualPipe places two chunks on each rank, one per direction; a Megatron layout is for 1F1B and interleaved 1F1B';
+  if (p.schedule === 'dualpipe')
+    return 'DualPipe places two chunks on each rank, one per direction; a Megatron layout is for 1F1B and interleaved 1F1B';
   const parsed = parsePipelineLayout(text);
   if (!parsed.ok) return parsed.reason;
   const chunks = parsed.chunks;

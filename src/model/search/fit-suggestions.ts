@@ -245,7 +245,12 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['parallel', 'vpp'], p.vpp, q.vpp, `Virtual stages ${q.vpp}`);
   diff(['parallel', 'schedule'], p.schedule, q.schedule, `Schedule ${q.schedule}`);
   // Blank text reads as no layout (input/pipeline-layout.ts readPipelineLayout): the even split.
-  diff(['parallel', 'pipelineLayout'], p.pipelineLayout ?? '', q.pipelineLayout ?? '', 'Even pipeline split (the stated layout is for its own PP × VPP)');
+  diff(
+    ['parallel', 'pipelineLayout'],
+    p.pipelineLayout ?? '',
+    q.pipelineLayout ?? '',
+    'Even pipeline split (the stated layout is for its own PP × VPP)',
+  );
   diff(
     ['parallel', 'sequenceParallel'],
     p.sequenceParallel,

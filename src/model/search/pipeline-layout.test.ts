@@ -29,7 +29,7 @@ describe('the search and a stated pipeline layout', () => {
     for (const l of result.top) expect(checkConsistency(layoutConfig(base, l)).errors).toEqual([]);
   });
 
-  it("scores its own shape with the stated layout: 19 and 21 layers a rank put PP 2 × VPP 20 out of the top", () => {
+  it('scores its own shape with the stated layout: 19 and 21 layers a rank put PP 2 × VPP 20 out of the top', () => {
     // "E|(t|)*38ttL": the embedding alone in chunk 0, two layers in the last; rank 0 holds chunks 0, 2, …, 38 = 19 layers,
     // rank 1 chunks 1, 3, …, 39 = 21 layers and the head: slower than 20 + 20, so PP 2 · VPP 10 takes the shape's place.
     const even = searchLayouts(statedBase('Et|(t|)*38tL'), { topK: 60, pareto: false });

@@ -134,7 +134,10 @@ export type PipelineShapeOf = Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'> & 
  * (parallel.pipelineLayout, input/pipeline-layout.ts) where it fits these degrees, else the
  * even split with the embedding on the first chunk and the output on the last.
  */
-export function pipelineChunks(m: Pick<ModelConfig, 'layers' | 'mtpLayers'>, p: PipelineShapeOf): { counts: number[]; embedding: number; output: number } {
+export function pipelineChunks(
+  m: Pick<ModelConfig, 'layers' | 'mtpLayers'>,
+  p: PipelineShapeOf,
+): { counts: number[]; embedding: number; output: number } {
   const stated = statedLayoutChunks(m, { pipelineLayout: null, ...p });
   if (stated !== null) {
     return {

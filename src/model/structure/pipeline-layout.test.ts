@@ -60,10 +60,13 @@ describe('a stated Megatron layout decides what each stage holds', () => {
   it("moves each stage's parameters with its layers", () => {
     const p = { ...h100, pipelineLayout: 'Et|(tt|)*30mL' };
     const sum = (layers: readonly number[]) =>
-      layers.reduce((acc, i) => {
-        const l = layerGpuParameters(deepseekV3, i, p);
-        return { dense: acc.dense + l.dense, expert: acc.expert + l.expert };
-      }, { dense: 0, expert: 0 });
+      layers.reduce(
+        (acc, i) => {
+          const l = layerGpuParameters(deepseekV3, i, p);
+          return { dense: acc.dense + l.dense, expert: acc.expert + l.expert };
+        },
+        { dense: 0, expert: 0 },
+      );
     const stated = stageGpuParameters(deepseekV3, p);
     // Rank 1 holds no edge: its chunks 1, 9, 17, 25 are layers 1–2 (dense), 17–18, 33–34, 49–50 (MoE).
     expect(stated[1]).toEqual(sum([1, 2, 17, 18, 33, 34, 49, 50]));
