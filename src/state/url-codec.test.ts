@@ -316,3 +316,28 @@ describe('a fine-tune in the link (training.adapter, issue 24)', () => {
     expect(config).toMatchObject({ kind: 'document', document: doc });
   });
 });
+
+describe('training.forwardHostSync in the link (issue 34)', () => {
+  const withSync = (value: string) => ({
+    ...DEFAULT_DOCUMENT,
+    training: { ...(DEFAULT_DOCUMENT as { training: object }).training, framework: 'deepspeed', forwardHostSync: value },
+    parallel: { ...(DEFAULT_DOCUMENT as { parallel: object }).parallel, zero: 3 },
+  });
+  it('"none" comes back exactly in both link kinds, and the engine reads it', async () => {
+    const doc = withSync('none');
+    for (const fragment of [await encodeShareFragment(doc), encodeConfigFragment(doc)]) {
+      const read = await readHash(`#${fragment}`);
+      expect(read).toMatchObject({ kind: 'document', document: doc });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.stack.forwardHostSync).toBe('none');
+    }
+  });
+  it('a link written before the field (none in the document) opens with the default, "layer"', async () => {
+    const { forwardHostSync: _new, ...before } = withSync('none').training;
+    const doc = { ...withSync('none'), training: before };
+    const read = await readHash(`#${encodeConfigFragment(doc)}`);
+    expect(read).toMatchObject({ kind: 'document', document: doc });
+    const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+    expect(parsed?.ok && parsed.config.stack.forwardHostSync).toBe('layer');
+  });
+});

@@ -171,7 +171,8 @@ export const MOE_STACK_DOCUMENT = {
     overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
     frameworkRelease: 'core_v0.12.0',
   },
-  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
+  // Megatron's layout of the even split (2 layers a chunk over pp 4 × vpp 2; MTP with the loss): the figures of the unstated layout.
+  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1, pipelineLayout: 'Ett|(tt|)*6ttmL' },
 } as const;
 
 /** A QLoRA fine-tune (issue 24): training.adapter with every key, on ZeRO-3 so the frozen base is sharded. */

@@ -5,6 +5,7 @@
 export type QuantityUnit =
   | 'bytes'
   | 'bytes-per-parameter'
+  | 'bytes-per-logit'
   | 'parameters'
   | 'count'
   | 'gpus'

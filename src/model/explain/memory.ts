@@ -3,12 +3,25 @@
 // was computed (bytes per value × values held after ZeRO sharding; the parts of
 // "other"), and the OOM verdict's rule with its numbers.
 
-import { engineActivationSettings, fitMemoryBytes, microBatchesInFlight, mostLoadedFitLayers } from '../memory/index.ts';
+import {
+  crossEntropyCopiesBytes,
+  engineActivationSettings,
+  fitMemoryBytes,
+  microBatchesInFlight,
+  mostLoadedFitLayers,
+} from '../memory/index.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { ALLOCATOR_RESERVE_FRACTION } from '../calibration.ts';
 import { equation, joined, type Equation, type Explanation, type Operator, type Quantity } from './equation.ts';
 import { optimizerBytesPerParameter, stageAdapterParameters, stageMemoryDetails, type StageMemory } from '../memory/index.ts';
-import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
+import {
+  denseDataParallel,
+  expertDataParallel,
+  pipelineLayout,
+  stageGpuParameters,
+  type GpuParameters,
+  type PipelineStage,
+} from '../structure/index.ts';
 import type { EstimateOutput, MemoryPart, RunConfig } from '../input/index.ts';
 import { oomAssessment, type UncertaintyTable } from '../validation/index.ts';
 import { GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
@@ -21,6 +34,7 @@ const PART_NAMES: Readonly<Record<MemoryPart, string>> = {
   other: 'other',
 };
 
+const FP32_BYTES = 4;
 const bytes = (name: string, value: number): Quantity => ({ name, value, unit: 'bytes' });
 
 /** Index of the stage estimate.ts reported: the first that holds the most on the device (memory/fit.ts). */
@@ -124,6 +138,36 @@ function activationEquation(c: RunConfig, output: EstimateOutput, stageIndex: nu
     bytes('activations', output.memory.perGpu.activations),
     formula,
     'Saved-tensor inventory of Korthikanti et al. 2022 (arXiv 2205.05198) §4.1 and Table 2; micro-batches in flight §4.2.3 (src/model/activations.ts)',
+  );
+}
+
+/**
+ * The part of the activations that a stated Megatron-LM release's cross-entropy copies add at the loss
+ * (memory/cross-entropy-copies.ts): its bytes per logit beyond the saved fp32 softmax × the logits on this GPU, less
+ * what the loss's place already held (one layer's recompute working set). Null when they add nothing.
+ */
+function crossEntropyCopiesEquation(c: RunConfig, stage: PipelineStage | undefined): Equation | null {
+  const s = engineActivationSettings(c);
+  const added = stage ? crossEntropyCopiesBytes(c, stage, s) : 0;
+  if (added <= 0 || s.crossEntropyPeakBytes === undefined) return null;
+  const beyondSaved = s.crossEntropyPeakBytes - FP32_BYTES;
+  const tokens = (s.seqLen / s.cp) * s.microBatch;
+  const copies = (beyondSaved * tokens * c.model.vocab) / s.tp;
+  const alreadyHeld = copies - added;
+  return equation(
+    'loss-copies',
+    bytes(`Megatron-LM ${c.stack.frameworkRelease ?? ''} cross-entropy copies (in activations)`, added),
+    `bytes per logit beyond the saved fp32 softmax × tokens × vocabulary ÷ TP${alreadyHeld > 0 ? " − what the loss's place held already" : ''}`,
+    'src/model/memory/cross-entropy-copies.ts: the 16-bit logits gpt_model.py keeps during the loss, their fp32 copy, and ' +
+      'before core_v0.8.0 the out-of-place max shift (megatron/core/tensor_parallel/cross_entropy.py)',
+    { name: 'bytes per logit beyond the saved fp32 softmax', value: beyondSaved, unit: 'bytes-per-logit' },
+    '×',
+    { name: 'tokens per micro-batch on this GPU', value: tokens, unit: 'tokens' },
+    '×',
+    { name: 'vocabulary', value: c.model.vocab, unit: 'count' },
+    '÷',
+    { name: 'tensor-parallel GPUs', value: s.tp, unit: 'gpus' },
+    ...(alreadyHeld > 0 ? (['−', bytes("the loss's buffers or a layer's recompute working set", alreadyHeld)] as const) : []),
   );
 }
 
@@ -282,6 +326,8 @@ export function explainMemory(c: RunConfig, output: EstimateOutput, table: Uncer
     ...stateEquations(c, output, params),
     activationEquation(c, output, stageIndex, stage?.layers.length ?? 0),
   ];
+  const lossCopies = crossEntropyCopiesEquation(c, stage);
+  if (lossCopies) equations.push(lossCopies);
   // A fine-tune's "other" also holds QLoRA's dequantisation buffer and its reserve leaves out the frozen base (adapter.ts): not itemised here.
   if (sameStage && !adapter) equations.push(...otherEquations(c, output, details));
   equations.push(verdictEquation(output, table));

@@ -175,3 +175,12 @@ export {
 } from './layout.ts';
 export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';
 export { type CoreVersion, megatronCoreVersion, olderThan } from './framework-release.ts';
+export {
+  layoutKeptFor,
+  type LayoutChunk,
+  type LayoutParse,
+  parsePipelineLayout,
+  pipelineLayoutProblem,
+  statedLayoutChunks,
+  writePipelineLayout,
+} from './pipeline-layout.ts';

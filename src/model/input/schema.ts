@@ -231,6 +231,7 @@ export const FIELDS = {
   'parallel.ep': { ...integer, compareLabel: 'Expert parallel (EP)', knob: 'ep' },
   'parallel.vpp': { ...integer, compareLabel: 'Virtual stages (VPP)', knob: 'vpp' },
   'parallel.etp': { ...integer, knob: 'etp' },
+  'parallel.pipelineLayout': { kind: 'text', compareLabel: 'Pipeline layout (Megatron)' },
   'parallel.sequenceParallel': { ...boolean, compareLabel: 'Sequence parallel' },
   'parallel.zero': choice(ZERO_STAGES, { compareLabel: 'ZeRO stage', knob: 'zero' }),
   'parallel.schedule': choice(SCHEDULES, { compareLabel: 'Pipeline schedule' }),

@@ -258,6 +258,12 @@ export interface ParallelConfig {
    * fits the stage, else 1).
    */
   readonly etp?: number | null;
+  /**
+   * Megatron-LM's --pipeline-model-parallel-layout as text ("Et|(tt|)*30mL"): which layers each
+   * pipeline chunk holds (input/pipeline-layout.ts). Null or absent: the even split of
+   * structure/params.ts chunkLayerCounts.
+   */
+  readonly pipelineLayout?: string | null;
   readonly sequenceParallel: boolean;
   readonly zero: ZeroStage;
   readonly schedule: ScheduleKind;

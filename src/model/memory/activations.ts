@@ -14,6 +14,7 @@ import { FP32_BYTES, saved, type SavedTensor, type Shard } from './saved-tensor.
 import { eagerNormCopies, eagerSiluOutput } from './model-code.ts';
 import { adapterActivations, type AdapterActivations } from './adapter-matrices.ts';
 import { moePermutationTensors, runMoePermutationSaves, type MoePermutationSaves } from './moe-permutation.ts';
+import { lossBytesBeyondSaved, runCrossEntropyPeakBytesPerLogit } from './cross-entropy-copies.ts';
 
 /**
  * What selective recomputation recomputes. 'attention': the core attention only
@@ -94,6 +95,11 @@ export interface ActivationSettings {
   readonly adapter?: AdapterActivations;
   /** What an older Megatron-Core release's dispatcher saves beyond the inventory (moe-permutation.ts); absent: nothing. */
   readonly moePermutation?: MoePermutationSaves;
+  /**
+   * Bytes per logit a stated Megatron-Core release's cross-entropy holds at its peak, the saved
+   * softmax included (cross-entropy-copies.ts); absent: the loss's own buffers (loss.ts).
+   */
+  readonly crossEntropyPeakBytes?: number;
 }
 
 const FP8_BYTES = 1;
@@ -410,7 +416,8 @@ function lossWorkingSetBytes(m: ModelConfig, s: ActivationSettings): number {
   const chunks = s.lossChunks ?? 1;
   const kind = chunkLossKind(s.loss ?? 'eager', chunks);
   const sixteenBit = sixteenBitCompiledLoss(kind, s.modelCode);
-  const perToken = lossBackwardFp32LogitCopies(kind, s.tp, sixteenBit) * FP32_BYTES + (sixteenBit ? s.elementBytes : 0);
+  const backward = lossBackwardFp32LogitCopies(kind, s.tp, sixteenBit) * FP32_BYTES + (sixteenBit ? s.elementBytes : 0);
+  const perToken = lossBytesBeyondSaved(backward, sixteenBit ? s.elementBytes : FP32_BYTES, s.crossEntropyPeakBytes);
   return bytesOf([saved('loss.gradients', (perToken * m.vocab) / chunks, 'tensor', 'kept')], s);
 }
 
@@ -422,6 +429,17 @@ export function lossReserveBytes(c: RunConfig, stage: PipelineStage, s: Activati
   if (!stage.output) return 0;
   const perLogit = eagerLossLogitsHoleBytes(s.loss ?? 'eager', s.lossChunks ?? 1, s.modelCode, s.elementBytes);
   return perLogit > 0 ? bytesOf([saved('logits.freedHole', perLogit * c.model.vocab, 'tensor', 'kept')], s) : 0;
+}
+
+/**
+ * What a stated Megatron-Core release's cross-entropy copies add to the stage's activations
+ * (cross-entropy-copies.ts), bytes on one GPU: 0 off the output stage, without a stated release,
+ * or where the loss's own buffers or a layer's recompute working set are larger.
+ */
+export function crossEntropyCopiesBytes(c: RunConfig, stage: PipelineStage, s: ActivationSettings = engineActivationSettings(c)): number {
+  if (!stage.output || s.crossEntropyPeakBytes === undefined) return 0;
+  const { crossEntropyPeakBytes: _release, ...engine } = s;
+  return stageActivationBytes(c, stage, s) - stageActivationBytes(c, stage, engine);
 }
 
 /**
@@ -478,6 +496,7 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(k.compile ? { compiled: true } : {}),
     ...expertInputGather(c),
     ...releaseMoePermutation(c),
+    ...releaseCrossEntropy(c),
     ...(c.training.adapter
       ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) }
       : {}),
@@ -487,6 +506,11 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
 function releaseMoePermutation(c: RunConfig): { readonly moePermutation?: MoePermutationSaves } {
   const saves = runMoePermutationSaves(c);
   return saves ? { moePermutation: saves } : {};
+}
+
+function releaseCrossEntropy(c: RunConfig): { readonly crossEntropyPeakBytes?: number } {
+  const peak = runCrossEntropyPeakBytesPerLogit(c);
+  return peak === null ? {} : { crossEntropyPeakBytes: peak };
 }
 
 /**

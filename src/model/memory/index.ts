@@ -6,6 +6,7 @@
 
 export {
   activationBytesPerLayer,
+  crossEntropyCopiesBytes,
   engineActivationSettings,
   microBatchesInFlight,
   peakActivationBytes,
@@ -24,6 +25,7 @@ export {
   stageMemoryForMetric,
   stageTotalBytes,
 } from './memory.ts';
+export { crossEntropyPeakBytesPerLogit } from './cross-entropy-copies.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 export { fp8WeightCacheBytes, fp8WeightCacheBytesPerParameter, fp8WeightCacheBytesPerWeight } from './fp8-weight-cache.ts';
 export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';

@@ -78,6 +78,15 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
     seqLen: 4096,
     training: { precision: 'fp8', framework: 'megatron' },
   },
+  // A stated Megatron-LM release: core_v0.6.0's cross-entropy copies at the loss (memory/cross-entropy-copies.ts).
+  {
+    model: 'llama3-8b',
+    gpu: 'a100-80gb',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 8192,
+    training: { framework: 'megatron', frameworkRelease: 'core_v0.6.0' },
+  },
   // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
   { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
   { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },

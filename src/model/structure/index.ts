@@ -22,6 +22,8 @@ export {
   mtpLayerIndex,
   parameterCounts,
   pipelineLayout,
+  pipelineChunks,
+  type PipelineShapeOf,
   type PipelineStage,
   routedCopiesPerToken,
   stageGpuParameters,

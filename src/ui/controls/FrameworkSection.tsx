@@ -17,6 +17,7 @@ import { getAt, type FieldPath } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
 import { FieldSelect, TextField } from './fields.tsx';
+import { ForwardHostSyncField } from './ForwardHostSyncField.tsx';
 import { MoeStackFields } from './MoeStackFields.tsx';
 import { Section } from './Section.tsx';
 import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
@@ -61,6 +62,7 @@ export function FrameworkSection() {
       {framework === 'megatron' || (release !== undefined && release !== null && release !== '') ? (
         <TextField path={['training', 'frameworkRelease']} help={HELP.frameworkRelease} />
       ) : null}
+      <ForwardHostSyncField framework={framework} />
       <MoeStackFields framework={framework} />
     </Section>
   );

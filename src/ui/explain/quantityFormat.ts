@@ -38,6 +38,7 @@ const groupedCount = (v: number) => grouped.format(v);
 const QUANTITY_FORMAT: Readonly<Record<Quantity['unit'], (value: number) => string>> = {
   bytes: formatFormulaBytes,
   'bytes-per-parameter': (v) => `${formatNumber(v)} B`,
+  'bytes-per-logit': (v) => `${formatNumber(v)} B`,
   parameters: bigCount,
   count: groupedCount,
   gpus: groupedCount,
