@@ -16,9 +16,9 @@ const F = 'full_attention';
 
 /** The layer patterns offered, by the period of layer_types they write (absent: every layer). */
 const PATTERNS: readonly { value: string; label: string; layerTypes: readonly string[] | null }[] = [
-  { value: 'every', label: 'Every layer (Mistral 7B v0.1)', layerTypes: null },
-  { value: 'alternate', label: 'Every other layer, from the first (GPT-OSS, Gemma 2)', layerTypes: [S, F] },
-  { value: 'five-to-one', label: '5 of every 6 layers (Gemma 3)', layerTypes: [S, S, S, S, S, F] },
+  { value: 'every', label: 'Every layer (Mistral 7B)', layerTypes: null },
+  { value: 'alternate', label: 'Alternate (GPT-OSS, Gemma 2)', layerTypes: [S, F] },
+  { value: 'five-to-one', label: '5 of 6 (Gemma 3)', layerTypes: [S, S, S, S, S, F] },
 ];
 const IMPORTED = 'imported';
 
@@ -38,7 +38,7 @@ export function SlidingWindowFields() {
   const pattern = patternOf(layerTypes);
   const options = [
     ...(pattern === IMPORTED
-      ? [{ value: IMPORTED, label: `As imported (a pattern of ${Array.isArray(layerTypes) ? layerTypes.length : 0} layers, repeated)` }]
+      ? [{ value: IMPORTED, label: `As imported (${Array.isArray(layerTypes) ? layerTypes.length : 0}-layer pattern)` }]
       : []),
     ...PATTERNS.map(({ value: v, label }) => ({ value: v, label })),
   ];
