@@ -4,9 +4,9 @@
 // Its edits (a degree, the schedule, the GPU count) apply the engine's one layout rule
 // (model/input/layout.ts) to the document; the store keeps the user's own degrees.
 
-import { divisors } from '../model/input/index.ts';
+import { divisors, writePipelineLayout } from '../model/input/index.ts';
 import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../model/input/index.ts';
-import { expertTensorParallel } from '../model/structure/index.ts';
+import { expertTensorParallel, pipelineChunks } from '../model/structure/index.ts';
 import { readModel } from '../model/catalog/index.ts';
 import { SCHEDULES, type ModelConfig, type ScheduleKind, type TrainingConfig } from '../model/input/index.ts';
 import {
@@ -435,4 +435,15 @@ export function etpChoices(doc: Doc): EtpChoices | null {
     fallback: expertTensorParallel({ tp: l.tp, dp: l.dp, cp: l.cp, ep: l.ep }),
     options: candidates.map((value) => ({ value, problem: etpProblem(model, { ep: l.ep, etp: value, tp: l.tp, dp: l.dp, cp: l.cp }) })),
   };
+}
+
+/**
+ * The engine's even split written as Megatron's layout (model/input/pipeline-layout.ts writePipelineLayout): what the
+ * pipeline-layout field shows while it is empty. Null where the model cannot be read yet or the schedule is DualPipe.
+ */
+export function evenPipelineLayoutText(doc: Doc): string | null {
+  const read = readContext(doc);
+  if (!read.ok || read.ctx.layout.schedule === 'dualpipe') return null;
+  const { model, layout: l } = read.ctx;
+  return writePipelineLayout(pipelineChunks(model, { pp: l.pp, vpp: l.vpp, schedule: l.schedule }).counts, model.mtpLayers);
 }

@@ -27,6 +27,26 @@ function presetDocument(index: number): Record<string, unknown> {
 }
 
 /**
+ * GPT-OSS 120B's shape as a document's model, full attention (openai/gpt-oss-120b config.json: 36 layers, hidden 2880,
+ * 64 heads of 64, 8 KV heads, 128 experts top-4 of width 2880, vocabulary 201,088, untied), and its sliding window as
+ * the config states it (sliding_window 128, layer_types ["sliding_attention", "full_attention"] × 18).
+ */
+export const GPT_OSS_120B_MODEL = {
+  name: 'GPT-OSS 120B',
+  layers: 36,
+  hidden: 2880,
+  heads: 64,
+  kvHeads: 8,
+  headDim: 64,
+  ffnHidden: 2880,
+  ffnType: 'swiglu',
+  vocab: 201088,
+  tiedEmbeddings: false,
+  moe: { experts: 128, topK: 4, expertFfnHidden: 2880 },
+} as const;
+export const GPT_OSS_SLIDING_WINDOW = { window: 128, layerTypes: ['sliding_attention', 'full_attention'] } as const;
+
+/**
  * Llama 2 7B's shape as a document's model and an engine ModelConfig (meta-llama/Llama-2-7b-hf config.json: 32 layers,
  * hidden 4096, 32 heads of 128, no GQA, intermediate 11,008, vocabulary 32,000, untied), for the memory unit tests.
  */
@@ -139,7 +159,11 @@ export const EVERY_FIELD_DOCUMENT = {
  */
 export const MOE_STACK_DOCUMENT = {
   ...EVERY_FIELD_DOCUMENT,
-  model: { ...EVERY_FIELD_DOCUMENT.model, moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 } },
+  model: {
+    ...EVERY_FIELD_DOCUMENT.model,
+    moe: { ...EVERY_FIELD_DOCUMENT.model.moe, capacityFactor: 1.25 },
+    slidingWindow: { window: 128, layerTypes: ['sliding_attention', 'full_attention'] },
+  },
   training: {
     ...EVERY_FIELD_DOCUMENT.training,
     moeDispatcher: 'hybridep',
@@ -147,7 +171,8 @@ export const MOE_STACK_DOCUMENT = {
     overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
     frameworkRelease: 'core_v0.12.0',
   },
-  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1 },
+  // Megatron's layout of the even split (2 layers a chunk over pp 4 × vpp 2; MTP with the loss): the figures of the unstated layout.
+  parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1, pipelineLayout: 'Ett|(tt|)*6ttmL' },
 } as const;
 
 /** A QLoRA fine-tune (issue 24): training.adapter with every key, on ZeRO-3 so the frozen base is sharded. */

@@ -1,5 +1,5 @@
 import type { CatalogEntry } from './types.ts';
-import { denseShape as dense, moeShape as moe } from './shape.ts';
+import { denseShape as dense, moeShape as moe, slidingWindowShape as windowed } from './shape.ts';
 
 // The open models people train and fine-tune, beyond the presets (presets.ts): loaded
 // lazily by the page (catalog/all.ts), imported by the launch-file importers. Each entry
@@ -136,29 +136,53 @@ const QWEN: readonly CatalogEntry[] = [
 ];
 
 const GEMMA_TIED = 'Gemma ties its input and output embeddings; GeGLU FFN (3 matrices, counted as swiglu)';
+/** HF layer_types periods: Gemma 2 and GPT-OSS alternate from a sliding layer 0, Gemma 3 slides 5 layers for each full one. */
+const ALTERNATE = ['sliding_attention', 'full_attention'] as const;
+const FIVE_TO_ONE = [
+  'sliding_attention',
+  'sliding_attention',
+  'sliding_attention',
+  'sliding_attention',
+  'sliding_attention',
+  'full_attention',
+] as const;
+const G2_WINDOW =
+  `${GEMMA_TIED}; sliding window 4096 on every other layer from layer 0 ` +
+  '(Gemma 2 report, arXiv 2408.00118, section 2; config.json sliding_window 4096)';
+const G3_WINDOW =
+  `${GEMMA_TIED}; sliding window 1024 on 5 layers of every 6 (Gemma 3 report, arXiv 2503.19786, section 2; ` +
+  'config.json sliding_window 1024, sliding_window_pattern 6 by default)';
 // prettier-ignore
 const GEMMA: readonly CatalogEntry[] = [
   lit('gemma2-2b', 'Gemma-2-2b', ['google/gemma-2-2b', 'google/gemma-2-2b-it'],
-    dense('Gemma 2 2B', 26, 2304, 8, 4, 9216, 256000, { headDim: 256, tied: true }), 2.614e9, `${G2}: 590M + 2,025M`, 8192, GEMMA_TIED),
+    windowed(dense('Gemma 2 2B', 26, 2304, 8, 4, 9216, 256000, { headDim: 256, tied: true }), 4096, ALTERNATE),
+    2.614e9, `${G2}: 590M + 2,025M`, 8192, G2_WINDOW),
   lit('gemma2-9b', 'Gemma-2-9b', ['google/gemma-2-9b', 'google/gemma-2-9b-it'],
-    dense('Gemma 2 9B', 42, 3584, 16, 8, 14336, 256000, { headDim: 256, tied: true }), 9.242e9, `${G2}: 918M + 8,324M`, 8192, GEMMA_TIED),
+    windowed(dense('Gemma 2 9B', 42, 3584, 16, 8, 14336, 256000, { headDim: 256, tied: true }), 4096, ALTERNATE),
+    9.242e9, `${G2}: 918M + 8,324M`, 8192, G2_WINDOW),
   lit('gemma2-27b', 'Gemma-2-27b', ['google/gemma-2-27b', 'google/gemma-2-27b-it'],
-    dense('Gemma 2 27B', 46, 4608, 32, 16, 36864, 256000, { headDim: 128, tied: true }), 27.228e9, `${G2}: 1,180M + 26,047M`, 8192, GEMMA_TIED),
+    windowed(dense('Gemma 2 27B', 46, 4608, 32, 16, 36864, 256000, { headDim: 128, tied: true }), 4096, ALTERNATE),
+    27.228e9, `${G2}: 1,180M + 26,047M`, 8192, G2_WINDOW),
   lit('gemma3-1b', 'Gemma-3-1b-it', ['google/gemma-3-1b-pt', 'google/gemma-3-1b-it'],
     dense('Gemma 3 1B', 26, 1152, 4, 1, 6912, 262144, { headDim: 256, tied: true }), 1.0e9, `${G3}: 302M + 698M`, 131072, GEMMA_TIED),
   lit('gemma3-4b', 'Gemma-3-4b-it', ['google/gemma-3-4b-pt', 'google/gemma-3-4b-it'],
-    dense('Gemma 3 4B', 34, 2560, 8, 4, 10240, 262144, { headDim: 256, tied: true }), 3.884e9, `${G3}: 675M + 3,209M`, 131072, GEMMA_TIED),
+    windowed(dense('Gemma 3 4B', 34, 2560, 8, 4, 10240, 262144, { headDim: 256, tied: true }), 1024, FIVE_TO_ONE),
+    3.884e9, `${G3}: 675M + 3,209M`, 131072, G3_WINDOW),
   lit('gemma3-12b', 'Gemma-3-12b-it', ['google/gemma-3-12b-pt', 'google/gemma-3-12b-it'],
-    dense('Gemma 3 12B', 48, 3840, 16, 8, 15360, 262144, { headDim: 256, tied: true }), 11.771e9, `${G3}: 1,012M + 10,759M`, 131072, GEMMA_TIED),
+    windowed(dense('Gemma 3 12B', 48, 3840, 16, 8, 15360, 262144, { headDim: 256, tied: true }), 1024, FIVE_TO_ONE),
+    11.771e9, `${G3}: 1,012M + 10,759M`, 131072, G3_WINDOW),
   lit('gemma3-27b', 'Gemma-3-27b-it', ['google/gemma-3-27b-pt', 'google/gemma-3-27b-it'],
-    dense('Gemma 3 27B', 62, 5376, 32, 16, 21504, 262144, { headDim: 128, tied: true }), 27.016e9, `${G3}: 1,416M + 25,600M`, 131072, GEMMA_TIED),
+    windowed(dense('Gemma 3 27B', 62, 5376, 32, 16, 21504, 262144, { headDim: 128, tied: true }), 1024, FIVE_TO_ONE),
+    27.016e9, `${G3}: 1,416M + 25,600M`, 131072, G3_WINDOW),
 ];
 
 // prettier-ignore
 const MISTRAL: readonly CatalogEntry[] = [
   lit('mistral-7b-v0.1', 'Mistral-7B-v0.1',
     ['mistralai/Mistral-7B-v0.1', 'mistralai/Mistral-7B-Instruct-v0.1', 'mistralai/Mistral-7B-Instruct-v0.2', 'HuggingFaceH4/zephyr-7b-beta'],
-    dense('Mistral 7B v0.1', 32, 4096, 32, 8, 14336, 32000), 7.24e9, `${HUB_COUNT} (7,241,732,096); Jiang et al. 2023 (arXiv 2310.06825): 7B`, 4096),
+    windowed(dense('Mistral 7B v0.1', 32, 4096, 32, 8, 14336, 32000), 4096),
+    7.24e9, `${HUB_COUNT} (7,241,732,096); Jiang et al. 2023 (arXiv 2310.06825): 7B`, 4096,
+    'sliding window 4096 on every layer (Jiang et al. 2023, section 2, Table 1 window_size; config.json sliding_window 4096)'),
   lit('mistral-7b-v0.3', 'Mistral-7B-v0.3', ['mistralai/Mistral-7B-v0.3', 'mistralai/Mistral-7B-Instruct-v0.3', 'mistralai/mathstral-7B-v0.1'],
     dense('Mistral 7B v0.3', 32, 4096, 32, 8, 14336, 32768), 7.25e9, `${HUB_COUNT} (7,248,023,552)`, 32768, 'vocabulary extended to 32768 (v3 tokenizer)'),
   hub('mistral-nemo-12b', 'mistralai/Mistral-Nemo-Base-2407', ['mistralai/Mistral-Nemo-Instruct-2407'],
@@ -223,14 +247,16 @@ const DEEPSEEK_KIMI: readonly CatalogEntry[] = [
 // prettier-ignore
 const GPT_OSS: readonly CatalogEntry[] = [
   hub('gpt-oss-120b', 'openai/gpt-oss-120b', [],
-    moe(dense('gpt-oss-120b', 36, 2880, 64, 8, 2880, 201088, { headDim: 64 }), { experts: 128, topK: 4, expertFfnHidden: 2880 }),
+    windowed(moe(dense('gpt-oss-120b', 36, 2880, 64, 8, 2880, 201088, { headDim: 64 }), { experts: 128, topK: 4, expertFfnHidden: 2880 }), 128, ALTERNATE),
     '36 layers, hidden 2880, 64 heads, 8 KV heads, head_dim 64, 128 local experts, 4 per ' +
-    'token, intermediate 2880, vocab 201088, untied (attention sinks and biases not counted)', 116.83e9,
+    'token, intermediate 2880, vocab 201088, untied, sliding_window 128 on layer_types sliding/full alternating ' +
+    '(attention sinks and biases not counted)', 116.83e9,
     'OpenAI, gpt-oss-120b & gpt-oss-20b model card (arXiv 2508.10925), Table 1: 116.83B total, 5.13B active', 131072),
   hub('gpt-oss-20b', 'openai/gpt-oss-20b', [],
-    moe(dense('gpt-oss-20b', 24, 2880, 64, 8, 2880, 201088, { headDim: 64 }), { experts: 32, topK: 4, expertFfnHidden: 2880 }),
+    windowed(moe(dense('gpt-oss-20b', 24, 2880, 64, 8, 2880, 201088, { headDim: 64 }), { experts: 32, topK: 4, expertFfnHidden: 2880 }), 128, ALTERNATE),
     '24 layers, hidden 2880, 64 heads, 8 KV heads, head_dim 64, 32 local experts, 4 per ' +
-    'token, intermediate 2880, vocab 201088, untied (attention sinks and biases not counted)', 20.91e9,
+    'token, intermediate 2880, vocab 201088, untied, sliding_window 128 on layer_types sliding/full alternating ' +
+    '(attention sinks and biases not counted)', 20.91e9,
     'OpenAI, gpt-oss-120b & gpt-oss-20b model card (arXiv 2508.10925), Table 1: 20.91B total, 3.61B active', 131072),
 ];
 

@@ -48,3 +48,12 @@ export interface MoeShape {
 export function moeShape(dense: ModelJson, moe: MoeShape, mla: ModelJson['mla'] = null, mtpLayers = 0): ModelJson {
   return { ...dense, moe: { sharedExperts: 0, denseLayers: 0, ...moe }, mla, mtpLayers };
 }
+
+/** Sliding-window attention (model.slidingWindow): HF sliding_window, and layer_types' repeating period (absent: every layer). */
+export function slidingWindowShape(
+  model: ModelJson,
+  window: number,
+  layerTypes?: NonNullable<ModelJson['slidingWindow']>['layerTypes'],
+): ModelJson {
+  return { ...model, slidingWindow: layerTypes ? { window, layerTypes } : { window } };
+}

@@ -2,7 +2,7 @@
 // how its GPUs split into nodes, and the batch arithmetic every framework asks for.
 
 import { microBatchesPerStep, osNodeGpus } from '../input/index.ts';
-import { chunkLayerCounts } from '../structure/index.ts';
+import { pipelineChunks } from '../structure/index.ts';
 import type { LaunchTarget, RunConfig } from '../input/index.ts';
 
 export type { LaunchTarget };
@@ -102,10 +102,9 @@ export function gradientAccumulationSteps(c: RunConfig): number {
   return microBatchesPerStep(c.training, c.parallel);
 }
 
-/** Layers in each pipeline chunk, in pipeline order (params.ts decides uneven splits). */
+/** Layers in each pipeline chunk, in pipeline order (params.ts decides uneven splits, or the document's stated layout). */
 export function chunkLayers(c: RunConfig): number[] {
-  const chunks = c.parallel.schedule === 'dualpipe' ? c.parallel.pp : c.parallel.pp * c.parallel.vpp;
-  return chunkLayerCounts(c.model.layers, chunks);
+  return pipelineChunks(c.model, c.parallel).counts;
 }
 
 /** Layers per chunk when every chunk holds the same number, else null. */

@@ -17,8 +17,9 @@ import {
   type LaunchExport,
 } from './common.ts';
 import { dispatcherFlags, megatronMoeStackFlags } from './moe-flags.ts';
+import { slidingWindowFlags } from './window-flags.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import { switchSpec, TRAINING_SWITCH_KEYS, type RunConfig } from '../input/index.ts';
+import { switchSpec, TRAINING_SWITCH_KEYS, writePipelineLayout, type RunConfig } from '../input/index.ts';
 
 function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
   const p = c.parallel;
@@ -27,7 +28,10 @@ function pipelineFlags(c: RunConfig, notes: string[]): Flag[] {
     ['--pipeline-model-parallel-size', p.pp],
   ];
   const even = evenChunkLayers(c);
-  if (p.vpp > 1) {
+  if (p.pipelineLayout != null) {
+    // The document's own layout, as written (input/pipeline-layout.ts checked it against Megatron-Core's rules).
+    flags.push(['--pipeline-model-parallel-layout', `"${p.pipelineLayout}"`]);
+  } else if (p.vpp > 1) {
     flags.push(even !== null ? ['--num-layers-per-virtual-pipeline-stage', even] : pipelineLayoutFlag(c));
   } else if (even === null && p.schedule !== 'dualpipe') {
     flags.push(...unevenPipelineFlags(c));
@@ -59,13 +63,7 @@ function unevenPipelineFlags(c: RunConfig): Flag[] {
  * L the loss, | between chunks, x*n for n of x; e.g. "Et*3|(tt|)*29,m|L").
  */
 function pipelineLayoutFlag(c: RunConfig): Flag {
-  const counts = chunkLayers(c);
-  const times = (x: string, n: number) => (n > 1 ? `${x}*${n}` : n === 1 ? x : '');
-  const chunks = counts.map((n, g) => {
-    const last = g === counts.length - 1;
-    return `${g === 0 ? 'E' : ''}${times('t', n)}${last ? `${times('m', c.model.mtpLayers)}L` : ''}`;
-  });
-  return ['--pipeline-model-parallel-layout', `"${chunks.join('|')}"`];
+  return ['--pipeline-model-parallel-layout', `"${writePipelineLayout(chunkLayers(c), c.model.mtpLayers)}"`];
 }
 
 function layoutFlags(c: RunConfig): Flag[] {
@@ -184,6 +182,7 @@ function modelFlags(c: RunConfig): Flag[] {
     );
   }
   if (m.mtpLayers > 0) flags.push(['--mtp-num-layers', m.mtpLayers]);
+  flags.push(...slidingWindowFlags(m));
   return flags;
 }
 

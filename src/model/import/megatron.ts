@@ -8,11 +8,13 @@
 // --ds-sequence-parallel-size, --zero-stage, --checkpoint-activations, --use-flash-attn-v2,
 // without which it runs unfused attention). Each flag it cannot map is one warning.
 
-import { FP8_RECIPES, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS } from '../input/index.ts';
+import { FP8_RECIPES, parsePipelineLayout, RECOMPUTE_MODULES, switchSpec, TRAINING_SWITCH_KEYS, type LayoutChunk } from '../input/index.ts';
+import { chunkLayerCounts } from '../structure/index.ts';
 import type { NumberKey } from '../input/index.ts';
 import type { ParsedCommand, ParsedFlag } from './args.ts';
 import { zeroStage, type Draft } from './draft.ts';
 import { readMegatronMoeStack } from './megatron-moe.ts';
+import { readSlidingWindow } from './megatron-window.ts';
 
 /** --a_b and --a-b are one flag (argparse keeps both spellings apart, but torchrun and DeepSpeed accept either). */
 const norm = (name: string) => name.replace(/_/g, '-').toLowerCase();
@@ -123,6 +125,7 @@ function readModel(d: Draft, f: Flags): void {
   readMoe(d, f, ffn);
   readMla(d, f);
   set('mtpLayers', countFlag(d, f, '--mtp-num-layers', 0));
+  readSlidingWindow(d, f);
 }
 
 function readMoe(d: Draft, f: Flags, ffn: number | undefined): void {
@@ -296,6 +299,19 @@ function readRecompute(d: Draft, f: Flags, deepspeed: boolean): void {
   }
 }
 
+/**
+ * The layout is the engine's own even split (structure/params.ts chunkLayerCounts; E on the first chunk, MTP and L on
+ * the last), as the planner's launch files write it: the document need not state it, and a later PP or VPP keeps working.
+ */
+function isEvenSplit(chunks: readonly LayoutChunk[], layers: number, mtpLayers: number): boolean {
+  const counts = chunkLayerCounts(layers, chunks.length);
+  const last = chunks.length - 1;
+  return chunks.every(
+    (c, g) =>
+      c.decoderLayers === counts[g] && c.embedding === (g === 0) && c.loss === (g === last) && c.mtpLayers === (g === last ? mtpLayers : 0),
+  );
+}
+
 function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
   const p = d.parallel;
   const set = numberSetter(p);
@@ -316,9 +332,14 @@ function readParallel(d: Draft, f: Flags, deepspeed: boolean): void {
     else d.error(`--num-layers-per-virtual-pipeline-stage: ${perChunk} × ${stages} stages does not divide ${layers} layers`);
   }
   if (layout !== undefined) {
-    const chunks = layout.split('|').length;
-    if (chunks % stages === 0) vpp = chunks / stages;
+    // Megatron-LM sets vpp = chunks ÷ pp (megatron/training/arguments.py); the text goes into the document as written.
+    const parsed = parsePipelineLayout(layout);
+    const chunks = parsed.ok ? parsed.chunks.length : 0;
+    if (!parsed.ok) d.error(`--pipeline-model-parallel-layout: ${parsed.reason}`);
+    else if (chunks % stages === 0) vpp = chunks / stages;
     else d.error(`--pipeline-model-parallel-layout: ${chunks} chunks do not split over ${stages} pipeline stages`);
+    const mtp = typeof d.model['mtpLayers'] === 'number' ? d.model['mtpLayers'] : 0;
+    if (parsed.ok && layers !== undefined && !isEvenSplit(parsed.chunks, layers, mtp)) p['pipelineLayout'] = layout.trim();
   }
   if (vpp !== undefined) p['vpp'] = vpp;
   p['schedule'] = f.has('--enable-zbh1-pipeline') ? 'zero-bubble' : (vpp ?? 1) > 1 ? 'interleaved-1f1b' : '1f1b';

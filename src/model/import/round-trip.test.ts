@@ -209,6 +209,39 @@ describe('Megatron-LM round trip of the rarer flags', () => {
   });
 });
 
+describe('Megatron-LM round trip of a stated pipeline layout', () => {
+  it('"Et|(tt|)*30mL" at PP 8 × VPP 4 is written as --pipeline-model-parallel-layout and read back as written', () => {
+    const deepseek = {
+      version: 1,
+      model: {
+        name: 'DeepSeek-V3 671B',
+        layers: 61,
+        hidden: 7168,
+        heads: 128,
+        kvHeads: 128,
+        ffnHidden: 18432,
+        ffnType: 'swiglu',
+        vocab: 129280,
+        moe: { experts: 256, topK: 8, expertFfnHidden: 2048, sharedExperts: 1, denseLayers: 3 },
+        mla: { qLoraRank: 1536, kvLoraRank: 512, qkNopeHeadDim: 128, qkRopeHeadDim: 64, vHeadDim: 128 },
+        mtpLayers: 1,
+      },
+      training: { seqLen: 4096, globalBatch: 8192, microBatch: 1, precision: 'fp8', framework: 'megatron' },
+      parallel: { tp: 2, pp: 8, dp: 64, ep: 64, vpp: 4, etp: 1, pipelineLayout: 'Et|(tt|)*30mL' },
+      cluster: { gpu: 'h100-sxm', gpus: 1024 },
+    };
+    const original = config(deepseek);
+    const launch = launchFileForDocument(deepseek, 'megatron');
+    if (!launch.ok) throw new Error(launch.errors.join('; '));
+    expect(launch.launch.text).toContain('--pipeline-model-parallel-layout "Et|(tt|)*30mL" \\');
+    expect(launch.launch.text).not.toContain('--num-layers-per-virtual-pipeline-stage');
+    const imported = importLaunchFile(launch.launch.text, { gpu: 'h100-sxm' });
+    if (!imported.ok) throw new Error(imported.errors.join('; '));
+    // Megatron-LM sets vpp = 32 chunks ÷ pp 8 = 4 (arguments.py); the text comes back as written.
+    expect(config(imported.document).parallel).toEqual(original.parallel);
+  });
+});
+
 describe('a launch file the planner wrote names its model and GPU in its first comment', () => {
   for (const framework of ['megatron', 'torchtitan', 'deepspeed'] as const) {
     it(`${framework}: "Llama 3 70B on 64 × NVIDIA H100 SXM5 80GB" comes back as the name and h100-sxm, with no GPU warning`, () => {

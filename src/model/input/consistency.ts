@@ -11,6 +11,8 @@ import {
   precisionProblem,
 } from './capabilities.ts';
 import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
+import { layoutFrameworkProblem, pipelineLayoutProblem } from './pipeline-layout.ts';
+import { slidingWindowProblem } from './sliding-window.ts';
 
 export interface Issues {
   readonly errors: string[];
@@ -93,6 +95,8 @@ export function modelProblems(model: ModelConfig): string[] {
     if (model.moe.denseLayers > model.layers)
       errors.push(`model.moe.denseLayers: ${model.moe.denseLayers} is more than model.layers=${model.layers}`);
   }
+  const window = slidingWindowProblem(model);
+  if (window) errors.push(window);
   return errors;
 }
 
@@ -111,10 +115,13 @@ export function checkConsistency(c: RunConfig): Issues {
   add('training.globalBatch', batchProblem(training, p.dp));
   add('parallel.cp', cpProblem(training, p.cp));
   add('parallel.schedule', scheduleProblem(p));
+  if (p.pipelineLayout != null) {
+    add('parallel.pipelineLayout', layoutFrameworkProblem(c.stack.framework) ?? pipelineLayoutProblem(p.pipelineLayout, model, p));
+  }
   if (training.offload.parameters && p.zero !== 3) {
     errors.push('training.offload.parameters: parameter offload needs parallel.zero=3 (ZeRO-Infinity)');
   }
-  if (model.layers % (p.pp * p.vpp) !== 0 && errors.length === 0) {
+  if (model.layers % (p.pp * p.vpp) !== 0 && p.pipelineLayout == null && errors.length === 0) {
     warnings.push(
       `parallel.pp: model.layers=${model.layers} does not split evenly over pp × vpp = ${p.pp * p.vpp} ` +
         `stages; the busiest stage gets ${Math.ceil(model.layers / (p.pp * p.vpp))} layers per chunk`,

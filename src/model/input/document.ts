@@ -7,7 +7,9 @@ import { checkConsistency, modelProblems } from './consistency.ts';
 import { readCalibration, readCluster, readCost, readGpu } from './document-cluster.ts';
 import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
+import { readPipelineLayout } from './pipeline-layout.ts';
 import { keysUnder, readSwitches } from './schema.ts';
+import { readSlidingWindow } from './sliding-window.ts';
 import { readStack } from './stack.ts';
 import {
   ADAPTER_METHODS,
@@ -126,6 +128,7 @@ function readModel(r: FieldReader, m: JsonObject): ModelConfig {
     moe: readMoe(r, m),
     mla,
     mtpLayers: r.integer(m, 'mtpLayers', 'model', 0, 0, 64),
+    ...readSlidingWindow(r, m),
   };
 }
 
@@ -268,6 +271,7 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
   const cp = r.integer(p, 'cp', 'parallel', 1);
   const vpp = r.integer(p, 'vpp', 'parallel', 1);
   const gpus = own(clusterObj, 'gpus');
+  const layout = readPipelineLayout(r, p);
   // An absent DP follows from the GPU count, and an absent schedule from VPP: the layout rule of layout.ts.
   return {
     tp,
@@ -278,6 +282,8 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
     vpp,
     // Absent or null: the default expert tensor-parallel rule (structure/params.ts); the key stays out of the config.
     ...(own(p, 'etp') == null ? {} : { etp: r.integer(p, 'etp', 'parallel', 1) }),
+    // Absent, null or blank: the even split; the key stays out of the config (consistency.ts checks the text against the model).
+    ...(layout === undefined ? {} : { pipelineLayout: layout }),
     sequenceParallel: r.boolean(p, 'sequenceParallel', 'parallel', tp > 1),
     zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, 1),
     schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, scheduleForVpp('1f1b', vpp)),

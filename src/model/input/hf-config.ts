@@ -4,6 +4,7 @@
 // because real configs carry dozens of generation and tokenizer settings.
 
 import { MAX_INTEGER_FIELD, MAX_LAYERS, describe, isObject, own, type JsonObject } from './fields.ts';
+import { readHfSlidingWindow, type WindowRule } from './hf-sliding-window.ts';
 import type { FfnType, MlaConfig, ModelConfig, MoeConfig } from './types.ts';
 
 /** The interchange `model` object as JSON: ModelConfig with headDim left to its default (hidden / heads). */
@@ -19,23 +20,36 @@ interface Architecture {
   readonly modelType: string;
   /** The transformers config class's default for tie_word_embeddings. */
   readonly tiedByDefault: boolean;
+  /** Which layers slide when the config has a sliding_window (hf-sliding-window.ts); absent: none. */
+  readonly window?: WindowRule;
+  /** The text model's keys sit under `text_config` (multimodal checkpoints). */
+  readonly textConfig?: true;
+  /** The config class's default vocab_size, for configs that leave it out. */
+  readonly vocabByDefault?: number;
 }
+
+/** Gemma3TextConfig's default vocab_size (transformers configuration_gemma3.py @008f5c8c: vocab_size=262_208), which gemma-3-*-pt configs leave out. */
+const GEMMA3_VOCAB = 262_208;
+const GEMMA3 = { family: 'gemma', tiedByDefault: true, window: 'pattern', vocabByDefault: GEMMA3_VOCAB } as const;
 
 const ARCHITECTURES: ReadonlyMap<string, Architecture> = new Map<string, Architecture>([
   ['LlamaForCausalLM', { family: 'llama', modelType: 'llama', tiedByDefault: false }],
-  ['MistralForCausalLM', { family: 'llama', modelType: 'mistral', tiedByDefault: false }],
-  ['Qwen2ForCausalLM', { family: 'llama', modelType: 'qwen2', tiedByDefault: false }],
-  ['Qwen3ForCausalLM', { family: 'llama', modelType: 'qwen3', tiedByDefault: false }],
-  ['MixtralForCausalLM', { family: 'mixtral', modelType: 'mixtral', tiedByDefault: false }],
-  ['Qwen2MoeForCausalLM', { family: 'qwenMoe', modelType: 'qwen2_moe', tiedByDefault: false }],
-  ['Qwen3MoeForCausalLM', { family: 'qwenMoe', modelType: 'qwen3_moe', tiedByDefault: false }],
+  ['MistralForCausalLM', { family: 'llama', modelType: 'mistral', tiedByDefault: false, window: 'every' }],
+  ['Qwen2ForCausalLM', { family: 'llama', modelType: 'qwen2', tiedByDefault: false, window: 'qwen' }],
+  ['Qwen3ForCausalLM', { family: 'llama', modelType: 'qwen3', tiedByDefault: false, window: 'qwen' }],
+  ['MixtralForCausalLM', { family: 'mixtral', modelType: 'mixtral', tiedByDefault: false, window: 'every' }],
+  ['GptOssForCausalLM', { family: 'mixtral', modelType: 'gpt_oss', tiedByDefault: false, window: 'alternate' }],
+  ['Qwen2MoeForCausalLM', { family: 'qwenMoe', modelType: 'qwen2_moe', tiedByDefault: false, window: 'qwen' }],
+  ['Qwen3MoeForCausalLM', { family: 'qwenMoe', modelType: 'qwen3_moe', tiedByDefault: false, window: 'qwen' }],
   ['DeepseekV2ForCausalLM', { family: 'deepseek', modelType: 'deepseek_v2', tiedByDefault: false }],
   ['DeepseekV3ForCausalLM', { family: 'deepseek', modelType: 'deepseek_v3', tiedByDefault: false }],
   ['GPT2LMHeadModel', { family: 'gpt2', modelType: 'gpt2', tiedByDefault: true }],
   ['GPTBigCodeForCausalLM', { family: 'gpt2', modelType: 'gpt_bigcode', tiedByDefault: true }],
   ['GPTNeoXForCausalLM', { family: 'gptNeox', modelType: 'gpt_neox', tiedByDefault: false }],
   ['GemmaForCausalLM', { family: 'gemma', modelType: 'gemma', tiedByDefault: true }],
-  ['Gemma2ForCausalLM', { family: 'gemma', modelType: 'gemma2', tiedByDefault: true }],
+  ['Gemma2ForCausalLM', { family: 'gemma', modelType: 'gemma2', tiedByDefault: true, window: 'alternate' }],
+  ['Gemma3ForCausalLM', { ...GEMMA3, modelType: 'gemma3_text' }],
+  ['Gemma3ForConditionalGeneration', { ...GEMMA3, modelType: 'gemma3', textConfig: true }],
 ]);
 
 export const SUPPORTED_ARCHITECTURES: readonly string[] = [...ARCHITECTURES.keys()];
@@ -52,17 +66,20 @@ class ConfigReader {
   readonly errors: string[] = [];
   readonly warnings: string[] = [];
   readonly raw: JsonObject;
+  /** Where `raw` sits in config.json ('text_config.'), for the messages. */
+  private readonly prefix: string;
 
-  constructor(raw: JsonObject) {
+  constructor(raw: JsonObject, prefix = '') {
     this.raw = raw;
+    this.prefix = prefix;
   }
 
   error(key: string, message: string): void {
-    this.errors.push(`config.json ${key}: ${message}`);
+    this.errors.push(`config.json ${this.prefix}${key}: ${message}`);
   }
 
   warn(key: string, message: string): void {
-    this.warnings.push(`config.json ${key}: ${message}`);
+    this.warnings.push(`config.json ${this.prefix}${key}: ${message}`);
   }
 
   /** The first of `keys` present (aliases across architectures); errors name keys[0]. */
@@ -240,7 +257,7 @@ function readModel(r: ConfigReader, name: string, arch: Architecture): ModelJson
   const layers = r.integer(gptStyle ? ['n_layer', 'num_hidden_layers'] : 'num_hidden_layers', undefined, 1, MAX_LAYERS);
   const hidden = r.integer(gptStyle ? ['n_embd', 'hidden_size'] : 'hidden_size');
   const heads = r.integer(gptStyle ? ['n_head', 'num_attention_heads'] : 'num_attention_heads');
-  const vocab = r.integer('vocab_size');
+  const vocab = r.integer('vocab_size', arch.vocabByDefault);
   const multiQuery = arch.modelType === 'gpt_bigcode' && r.boolean('multi_query', true);
   const kvHeads = multiQuery ? 1 : r.integer('num_key_value_heads', heads);
   const isMla = arch.family === 'deepseek';
@@ -279,6 +296,7 @@ function readModel(r: ConfigReader, name: string, arch: Architecture): ModelJson
     moe,
     mla,
     mtpLayers: isMla ? r.integer('num_nextn_predict_layers', 0, 0, MAX_MTP_LAYERS) : 0,
+    ...readHfSlidingWindow(r, arch.window ?? 'none', layers),
   };
 }
 
@@ -294,6 +312,14 @@ function readableNameOrPath(nameOrPath: string): string {
   return (local ? trimmed.split(/[\\/]/).pop() : trimmed) || nameOrPath;
 }
 
+/** A multimodal checkpoint's language model: its keys under `text_config` (errors still name config.json's keys). */
+function textConfigReader(r: ConfigReader): ConfigReader | null {
+  const text = own(r.raw, 'text_config');
+  if (isObject(text)) return new ConfigReader(text, 'text_config.');
+  r.error('text_config', `must be the language model's config object, got ${describe(text)}`);
+  return null;
+}
+
 /** A Hugging Face config.json (already JSON-parsed) → the interchange `model` object, or field-named errors. */
 export function importHfConfig(raw: unknown): HfImportResult {
   if (!isObject(raw)) return { ok: false, errors: [`config.json: must be a JSON object, got ${describe(raw)}`] };
@@ -305,7 +331,9 @@ export function importHfConfig(raw: unknown): HfImportResult {
     0,
     MAX_NAME_LENGTH,
   );
-  const model = readModel(r, name, resolved.arch);
-  if (r.errors.length > 0) return { ok: false, errors: r.errors };
-  return { ok: true, model, warnings: r.warnings };
+  const text = resolved.arch.textConfig ? textConfigReader(r) : r;
+  if (!text) return { ok: false, errors: r.errors };
+  const model = readModel(text, name, resolved.arch);
+  if (text.errors.length > 0) return { ok: false, errors: text.errors };
+  return { ok: true, model, warnings: [...r.warnings, ...(text === r ? [] : text.warnings)] };
 }

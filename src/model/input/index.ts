@@ -72,6 +72,7 @@ export { ARCHITECTURE_FACTS, type ArchitectureFacts, architectureFacts } from '.
 export { DEFAULT_GPU_ID, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';
+export { shortestPeriod } from './hf-sliding-window.ts';
 export {
   ADAPTER_METHODS,
   ADAPTER_MODULES,
@@ -133,6 +134,9 @@ export {
   type ScheduleKind,
   SCHEDULES,
   SELECTIVE_POLICIES,
+  type AttentionLayerType,
+  ATTENTION_LAYER_TYPES,
+  type SlidingWindowConfig,
   STATE_DTYPES,
   type StateDtype,
   TIME_PARTS,
@@ -171,3 +175,12 @@ export {
 } from './layout.ts';
 export { describeLayoutMove, type ForcedDegree, layoutForGpuCount, layoutFromIntent, settleDependents } from './layout-intent.ts';
 export { type CoreVersion, megatronCoreVersion, olderThan } from './framework-release.ts';
+export {
+  layoutKeptFor,
+  type LayoutChunk,
+  type LayoutParse,
+  parsePipelineLayout,
+  pipelineLayoutProblem,
+  statedLayoutChunks,
+  writePipelineLayout,
+} from './pipeline-layout.ts';

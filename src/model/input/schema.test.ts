@@ -28,10 +28,12 @@ describe('the key lists the parser reads from the field table', () => {
       'moe',
       'mla',
       'mtpLayers',
+      'slidingWindow',
     ],
+    'model.slidingWindow': ['window', 'layerTypes'],
     'model.moe': ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'],
     'model.mla': ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'],
-    parallel: ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'sequenceParallel', 'zero', 'schedule'],
+    parallel: ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'pipelineLayout', 'sequenceParallel', 'zero', 'schedule'],
     cluster: ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'],
     'cluster.gpu': [
       'name',

@@ -16,6 +16,7 @@ import {
   ADAPTER_METHODS,
   ADAPTER_MODULES,
   ATTENTION_KERNELS,
+  ATTENTION_LAYER_TYPES,
   CAPACITIES,
   CUDA_GRAPH_SCOPES,
   FFN_TYPES,
@@ -46,6 +47,7 @@ import {
   type OverlapConfig,
   type ParallelConfig,
   type SelectivePolicy,
+  type SlidingWindowConfig,
   type StackConfig,
   type TrainingConfig,
 } from './types.ts';
@@ -54,9 +56,10 @@ import {
 export type Written<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** `model` as written: every key optional (the parser names what is required), null sub-objects for "none". */
-export type ModelDocument = Written<Omit<ModelConfig, 'moe' | 'mla'>> & {
+export type ModelDocument = Written<Omit<ModelConfig, 'moe' | 'mla' | 'slidingWindow'>> & {
   moe?: Written<MoeConfig> | null;
   mla?: Written<MlaConfig> | null;
+  slidingWindow?: Written<SlidingWindowConfig> | null;
 };
 
 /** `training` as written: its own fields and the software stack's (interchange "The software stack"), side by side. */
@@ -175,6 +178,9 @@ export const FIELDS = {
   'model.mla.qkRopeHeadDim': required,
   'model.mla.vHeadDim': required,
   'model.mtpLayers': integer,
+  'model.slidingWindow': { ...object, compareLabel: 'Sliding-window attention' },
+  'model.slidingWindow.window': { ...required, compareLabel: 'Sliding window (tokens)' },
+  'model.slidingWindow.layerTypes': { kind: 'list', values: ATTENTION_LAYER_TYPES, compareLabel: 'Sliding-window layers' },
 
   'training.seqLen': { ...required, compareLabel: 'Sequence length', knob: 'seqLen' },
   'training.globalBatch': { ...required, compareLabel: 'Global batch', knob: 'globalBatch' },
@@ -225,6 +231,7 @@ export const FIELDS = {
   'parallel.ep': { ...integer, compareLabel: 'Expert parallel (EP)', knob: 'ep' },
   'parallel.vpp': { ...integer, compareLabel: 'Virtual stages (VPP)', knob: 'vpp' },
   'parallel.etp': { ...integer, knob: 'etp' },
+  'parallel.pipelineLayout': { kind: 'text', compareLabel: 'Pipeline layout (Megatron)' },
   'parallel.sequenceParallel': { ...boolean, compareLabel: 'Sequence parallel' },
   'parallel.zero': choice(ZERO_STAGES, { compareLabel: 'ZeRO stage', knob: 'zero' }),
   'parallel.schedule': choice(SCHEDULES, { compareLabel: 'Pipeline schedule' }),

@@ -46,6 +46,28 @@ export interface MlaConfig {
   readonly vHeadDim: number;
 }
 
+/** Hugging Face transformers' `layer_types` vocabulary (configuration_gpt_oss.py, configuration_gemma3.py, configuration_qwen2.py). */
+export type AttentionLayerType = 'sliding_attention' | 'full_attention';
+export const ATTENTION_LAYER_TYPES: readonly AttentionLayerType[] = ['sliding_attention', 'full_attention'];
+
+/**
+ * Sliding-window (local) attention on some or all layers (GPT-OSS, Gemma 2 and 3, Mistral 7B
+ * v0.1, Qwen2 with use_sliding_window), in Hugging Face transformers' own terms.
+ */
+export interface SlidingWindowConfig {
+  /**
+   * Keys a query attends to, itself included: HF `sliding_window` (masking_utils.py
+   * sliding_window_overlay keeps kv_idx > q_idx − sliding_window under the causal mask).
+   */
+  readonly window: number;
+  /**
+   * Each layer's attention from layer 0 on, HF `layer_types`; a list shorter than
+   * model.layers repeats ("sliding_attention", "full_attention" is GPT-OSS's alternation).
+   * Absent: every layer slides (Mistral 7B v0.1).
+   */
+  readonly layerTypes?: readonly AttentionLayerType[];
+}
+
 export interface ModelConfig {
   readonly name: string;
   readonly layers: number;
@@ -60,6 +82,8 @@ export interface ModelConfig {
   readonly moe: MoeConfig | null;
   readonly mla: MlaConfig | null;
   readonly mtpLayers: number;
+  /** Absent: full attention on every layer (the key stays out of the config, so older documents read exactly as before). */
+  readonly slidingWindow?: SlidingWindowConfig;
 }
 
 export interface OffloadConfig {
@@ -234,6 +258,12 @@ export interface ParallelConfig {
    * fits the stage, else 1).
    */
   readonly etp?: number | null;
+  /**
+   * Megatron-LM's --pipeline-model-parallel-layout as text ("Et|(tt|)*30mL"): which layers each
+   * pipeline chunk holds (input/pipeline-layout.ts). Null or absent: the even split of
+   * structure/params.ts chunkLayerCounts.
+   */
+  readonly pipelineLayout?: string | null;
   readonly sequenceParallel: boolean;
   readonly zero: ZeroStage;
   readonly schedule: ScheduleKind;

@@ -20,7 +20,7 @@
 // The searches (groups 1's layout, 2 and 3) take seconds; `fitSuggestions(c, { layouts: false })`
 // gives the knob fixes alone in well under a second, so the page shows them first.
 
-import { checkConsistency, frameworkOffloadProblem, frameworkZeroProblem } from '../input/index.ts';
+import { checkConsistency, frameworkOffloadProblem, frameworkZeroProblem, layoutKeptFor } from '../input/index.ts';
 import { divisors, intentOfLayout, layoutFromIntent, layoutOfRun, MAX_INTEGER_FIELD } from '../input/index.ts';
 import { RECOMPUTES, type FieldChange, type FieldPath, type RunConfig, type ZeroStage } from '../input/index.ts';
 import { estimateConfig } from '../estimate.ts';
@@ -192,7 +192,10 @@ function build(c: RunConfig, steps: readonly Step[]): RunConfig | null {
   const result = layoutFromIntent({ model: c.model, training }, intent, parallel.schedule, gpus);
   if (result.forced.some((f) => asked.has(f.key))) return null;
   const { tp, pp, dp, cp, ep, vpp, schedule, microBatch } = result.layout;
-  return { ...c, parallel: { ...parallel, tp, pp, dp, cp, ep, vpp, schedule }, training: { ...training, microBatch } };
+  // A stated pipeline layout stays where pp × vpp still match it; elsewhere the fix takes the even split.
+  const { pipelineLayout: _stated, ...rest } = parallel;
+  const kept = layoutKeptFor(c.parallel, { pp, vpp, schedule });
+  return { ...c, parallel: { ...rest, ...kept, tp, pp, dp, cp, ep, vpp, schedule }, training: { ...training, microBatch } };
 }
 
 /** The fields that differ, as document changes and in words; DP, which only follows, in brackets. */
@@ -241,6 +244,13 @@ function describe(from: RunConfig, to: RunConfig): { label: string; changes: Fie
   diff(['parallel', 'ep'], p.ep, q.ep, `Expert parallel ${q.ep}`);
   diff(['parallel', 'vpp'], p.vpp, q.vpp, `Virtual stages ${q.vpp}`);
   diff(['parallel', 'schedule'], p.schedule, q.schedule, `Schedule ${q.schedule}`);
+  // Blank text reads as no layout (input/pipeline-layout.ts readPipelineLayout): the even split.
+  diff(
+    ['parallel', 'pipelineLayout'],
+    p.pipelineLayout ?? '',
+    q.pipelineLayout ?? '',
+    'Even pipeline split (the stated layout is for its own PP × VPP)',
+  );
   diff(
     ['parallel', 'sequenceParallel'],
     p.sequenceParallel,

@@ -85,8 +85,15 @@ export interface StageCandidates {
   readonly edge: Int32Array;
 }
 
-export function stageCandidates(m: ModelConfig, pp: number, vpp: number, schedule: ScheduleKind): StageCandidates {
-  const stages = pipelineLayout(m, { pp, vpp, schedule });
+/** `kept`: the document's stated layout where it fits these degrees (input/pipeline-layout.ts layoutKeptFor), else the even split. */
+export function stageCandidates(
+  m: ModelConfig,
+  pp: number,
+  vpp: number,
+  schedule: ScheduleKind,
+  kept: { pipelineLayout?: string } = {},
+): StageCandidates {
+  const stages = pipelineLayout(m, { pp, vpp, schedule, ...kept });
   const seen = new Map<string, number>();
   const picked: { index: number; dense: number; moe: number; edge: number }[] = [];
   for (const stage of stages) {

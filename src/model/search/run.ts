@@ -2,7 +2,7 @@
 // loops over a group's pipeline shapes and ZeRO/offload combos (the hot path), kept in
 // plain methods so that the generator in search.ts only schedules groups.
 
-import { microBatchesPerStep } from '../input/index.ts';
+import { layoutKeptFor, microBatchesPerStep } from '../input/index.ts';
 import { hostMemory } from '../memory/index.ts';
 import { checkpointBytesOf, runPlan } from '../run/index.ts';
 import { LayoutEvaluator, type GroupPieces } from './evaluate.ts';
@@ -91,7 +91,10 @@ export class PieceCache {
 
   stagesOf(shape: PipelineShape): StageCandidates {
     let stages = this.stages[shape.id];
-    if (!stages) this.stages[shape.id] = stages = stageCandidates(this.base.model, shape.pp, shape.vpp, shape.schedule);
+    if (!stages) {
+      const kept = layoutKeptFor(this.base.parallel, shape);
+      this.stages[shape.id] = stages = stageCandidates(this.base.model, shape.pp, shape.vpp, shape.schedule, kept);
+    }
     return stages;
   }
 }
@@ -183,7 +186,10 @@ interface Figures {
   readonly tokensPerSecond: number;
 }
 
-/** `etp`: the document's explicit expert tensor-parallel degree (pieces.ts explicitEtp), which the layout was scored with. */
+/**
+ * `etp`: the document's explicit expert tensor-parallel degree (pieces.ts explicitEtp), which the layout was scored with;
+ * `kept`: the document's stated pipeline layout on the layouts of its own pp × vpp (layoutKeptFor); every other one takes the even split.
+ */
 function scoredLayout(
   s: Scoring,
   gpuId: string | undefined,
@@ -193,6 +199,7 @@ function scoredLayout(
   shape: PipelineShape,
   combo: number,
   f: Figures,
+  kept: { pipelineLayout?: string },
 ): ScoredLayout {
   const state = g.combos[combo] ?? { zero: 0, offload: { optimizer: false, parameters: false } };
   return {
@@ -208,6 +215,7 @@ function scoredLayout(
       sequenceParallel: g.sequenceParallel,
       zero: state.zero,
       schedule: shape.schedule,
+      ...kept,
     },
     microBatch: g.microBatch,
     recompute: g.recompute,
@@ -337,7 +345,7 @@ export class SearchRun {
         if (!forTop && !forFront) continue;
         const figures = { stepSeconds: step, memoryBytes: memory, score, tokensPerSecond };
         const entry = {
-          layout: scoredLayout(s, this.gpuId, this.switches, this.etp, g, shape, k, figures),
+          layout: scoredLayout(s, this.gpuId, this.switches, this.etp, g, shape, k, figures, layoutKeptFor(this.base.parallel, shape)),
           key: canonicalKey(this.lane, g, shape, k),
         };
         if (forTop) this.top.offer(entry);

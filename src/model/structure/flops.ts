@@ -8,8 +8,11 @@
 // and the embedding lookup counted as 0. With a GPT (4h GELU MLP, multi-head
 // attention) this reproduces the paper's 96·B·s·L·h²·(1 + s/6h + V/16Lh) with full
 // recompute and, without it, Korthikanti et al. 2022 (arXiv 2205.05198) section 6's
-// model FLOPs 72·B·s·L·h²·(1 + s/6h + V/12Lh), which MFU divides by.
+// model FLOPs 72·B·s·L·h²·(1 + s/6h + V/12Lh), which MFU divides by. Sliding-window
+// layers (model.slidingWindow) count their window's keys in the same convention
+// (attention-window.ts windowKeyTokens).
 
+import { attentionKeyTokens, slidingWindowLayerCount, windowKeyTokens } from './attention-window.ts';
 import { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, type MatrixGroup } from './matrices.ts';
 import type { ModelConfig, Recompute, RunConfig } from '../input/index.ts';
 
@@ -93,18 +96,39 @@ function weightFlops(model: ModelConfig, layerIndex: number): WeightFlops {
 
 /**
  * Forward FLOPs of one token through layer `layerIndex` (0-based; indices from
- * `model.layers` on are the MTP modules' transformer layers), attending to
- * `keyTokens` keys (the full sequence length in Narayanan's convention).
+ * `model.layers` on are the MTP modules' transformer layers) of a `seqLen`-token
+ * sequence: its scores attend to the full sequence in Narayanan's convention, or to
+ * its window's keys on a sliding-window layer (attention-window.ts).
  */
-export function layerForwardFlopsPerToken(model: ModelConfig, layerIndex: number, keyTokens: number): LayerForwardFlops {
+export function layerForwardFlopsPerToken(model: ModelConfig, layerIndex: number, seqLen: number): LayerForwardFlops {
   const w = weightFlops(model, layerIndex);
   return {
     attentionMatmul: w.attentionMatmul,
     mlpMatmul: w.mlpMatmul,
     routedExpertMatmul: w.routedExpertMatmul,
     router: w.router,
-    attentionScores: FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, keyTokens),
+    attentionScores: scoreFlopsPerToken(model, attentionKeyTokens(model, layerIndex, seqLen)),
   };
+}
+
+function scoreFlopsPerToken(model: ModelConfig, keyTokens: number): number {
+  return FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, keyTokens);
+}
+
+/** QKᵀ and softmax·V FLOPs of one token through the `model.layers` main layers: sliding-window ones count their window's keys. */
+function mainLayersScoreFlopsPerToken(model: ModelConfig, seqLen: number): number {
+  const sliding = slidingWindowLayerCount(model);
+  const windowed =
+    model.slidingWindow && sliding > 0 ? sliding * scoreFlopsPerToken(model, windowKeyTokens(model.slidingWindow.window, seqLen)) : 0;
+  return (model.layers - sliding) * scoreFlopsPerToken(model, seqLen) + windowed;
+}
+
+/**
+ * QKᵀ and softmax·V FLOPs of one token through every transformer layer, MTP layers
+ * included (they attend in full), forward only: what selective recomputation reruns.
+ */
+export function attentionScoreFlopsPerToken(model: ModelConfig, seqLen: number): number {
+  return mainLayersScoreFlopsPerToken(model, seqLen) + model.mtpLayers * scoreFlopsPerToken(model, seqLen);
 }
 
 /** Sum of one layer's forward FLOPs per token. */
@@ -122,13 +146,18 @@ export function mtpProjectionForwardFlopsPerToken(model: ModelConfig): number {
   return FLOPS_PER_MULTIPLY_ADD * MTP_PROJECTION_INPUT_WIDTHS * model.hidden * model.hidden;
 }
 
+function weightFlopsTotal(w: WeightFlops): number {
+  return w.attentionMatmul + w.mlpMatmul + w.routedExpertMatmul + w.router;
+}
+
 /** Forward FLOPs per token of the `model.layers` main transformer layers, and of one MTP module's transformer layer. */
-function transformerLayersForwardFlopsPerToken(model: ModelConfig, keyTokens: number): { main: number; mtpLayer: number } {
+function transformerLayersForwardFlopsPerToken(model: ModelConfig, seqLen: number): { main: number; mtpLayer: number } {
   const denseLayers = model.moe ? Math.min(model.moe.denseLayers, model.layers) : model.layers;
   const moeLayers = model.layers - denseLayers;
-  const perLayer = (layerIndex: number) => layerForwardFlopsTotal(layerForwardFlopsPerToken(model, layerIndex, keyTokens));
-  const main = denseLayers * perLayer(0) + (moeLayers > 0 ? moeLayers * perLayer(model.layers - 1) : 0);
-  return { main, mtpLayer: model.mtpLayers > 0 ? perLayer(model.layers) : 0 };
+  const weights = (layerIndex: number) => weightFlopsTotal(weightFlops(model, layerIndex));
+  const mtpLayer = model.mtpLayers > 0 ? layerForwardFlopsTotal(layerForwardFlopsPerToken(model, model.layers, seqLen)) : 0;
+  const mainWeights = denseLayers * weights(0) + (moeLayers > 0 ? moeLayers * weights(model.layers - 1) : 0);
+  return { main: mainWeights + mainLayersScoreFlopsPerToken(model, seqLen), mtpLayer };
 }
 
 /**
@@ -136,8 +165,8 @@ function transformerLayersForwardFlopsPerToken(model: ModelConfig, keyTokens: nu
  * transformer layer and the shared output head on every token (DeepSeek-V3 section
  * 2.2, eq. 22), so each is counted as a layer + its projection + one more logit layer.
  */
-export function forwardFlopsPerToken(model: ModelConfig, keyTokens: number): ForwardFlopsPerToken {
-  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, keyTokens);
+export function forwardFlopsPerToken(model: ModelConfig, seqLen: number): ForwardFlopsPerToken {
+  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, seqLen);
   const outputLayer = outputLayerForwardFlopsPerToken(model);
   const mtp = model.mtpLayers * (mtpLayer + mtpProjectionForwardFlopsPerToken(model) + outputLayer);
   return { layers: main, outputLayer, mtp, total: main + outputLayer + mtp };
@@ -153,16 +182,14 @@ export function forwardFlopsPerToken(model: ModelConfig, keyTokens: number): For
  * - selective: only QK^T, softmax and softmax·V (Korthikanti 2022, section 5).
  * - none: nothing.
  */
-export function recomputeForwardFlopsPerToken(model: ModelConfig, keyTokens: number, recompute: Recompute): number {
+export function recomputeForwardFlopsPerToken(model: ModelConfig, seqLen: number, recompute: Recompute): number {
   if (recompute === 'none') return 0;
-  if (recompute === 'selective') {
-    return (model.layers + model.mtpLayers) * FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, keyTokens);
-  }
-  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, keyTokens);
+  if (recompute === 'selective') return attentionScoreFlopsPerToken(model, seqLen);
+  const { main, mtpLayer } = transformerLayersForwardFlopsPerToken(model, seqLen);
   return main + model.mtpLayers * mtpLayer;
 }
 
-/** Model FLOPs (forward + backward, no recomputation) of one token of a `seqLen`-token sequence. */
+/** Model FLOPs (forward + backward, no recomputation) of one token of a `seqLen`-token sequence (MFU's numerator). */
 export function modelFlopsPerToken(model: ModelConfig, seqLen: number): number {
   return TRAINING_FLOPS_PER_FORWARD_FLOP * forwardFlopsPerToken(model, seqLen).total;
 }
@@ -170,13 +197,13 @@ export function modelFlopsPerToken(model: ModelConfig, seqLen: number): number {
 /**
  * FLOPs of one optimizer step, whole cluster. modelPerStep has no recomputation (what
  * MFU counts, Korthikanti 2022 section 6); hardwarePerStep adds the recomputed forward
- * work (what HFU counts). Every token attends to the full seqLen keys (no causal halving).
+ * work (what HFU counts). Every token attends to the full seqLen keys (no causal halving),
+ * or to its window's on a sliding-window layer.
  */
 export function stepFlops(c: RunConfig): { modelPerStep: number; hardwarePerStep: number } {
   const { model, training } = c;
   const tokensPerStep = training.globalBatch * training.seqLen;
-  const keyTokens = training.seqLen;
-  const modelPerStep = tokensPerStep * modelFlopsPerToken(model, keyTokens);
-  const recomputedPerStep = tokensPerStep * recomputeForwardFlopsPerToken(model, keyTokens, training.recompute);
+  const modelPerStep = tokensPerStep * modelFlopsPerToken(model, training.seqLen);
+  const recomputedPerStep = tokensPerStep * recomputeForwardFlopsPerToken(model, training.seqLen, training.recompute);
   return { modelPerStep, hardwarePerStep: modelPerStep + recomputedPerStep };
 }

@@ -3,7 +3,14 @@
 // multiply (flops.ts): "how big is it, how much work is one step?".
 // This file is the wing's one public entry: code outside the wing imports from here.
 
-export { FLOPS_PER_MULTIPLY_ADD, forwardFlopsPerToken, stepFlops, TRAINING_FLOPS_PER_FORWARD_FLOP } from './flops.ts';
+export { attentionKeyTokens, isSlidingWindowLayer, slidingWindowLayerCount, windowKeyTokens } from './attention-window.ts';
+export {
+  attentionScoreFlopsPerToken,
+  FLOPS_PER_MULTIPLY_ADD,
+  forwardFlopsPerToken,
+  stepFlops,
+  TRAINING_FLOPS_PER_FORWARD_FLOP,
+} from './flops.ts';
 export { attentionScoreMacsPerToken, isMoeLayer, layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
 export {
   chunkLayerCounts,
@@ -15,6 +22,8 @@ export {
   mtpLayerIndex,
   parameterCounts,
   pipelineLayout,
+  pipelineChunks,
+  type PipelineShapeOf,
   type PipelineStage,
   routedCopiesPerToken,
   stageGpuParameters,

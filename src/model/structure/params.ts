@@ -3,7 +3,7 @@
 // tensor and expert parallelism split each matrix.
 
 import { layerMatrices, layerNormParameters, type WeightMatrix } from './matrices.ts';
-import type { ModelConfig, MoeConfig, ParallelConfig } from '../input/index.ts';
+import { statedLayoutChunks, type ModelConfig, type MoeConfig, type ParallelConfig } from '../input/index.ts';
 
 function matrixParameters(w: WeightMatrix): number {
   return w.rows * w.cols * w.copies;
@@ -125,10 +125,34 @@ function stageChunks(p: Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'>, stage: 
   return Array.from({ length: p.vpp }, (_, j) => j * p.pp + stage);
 }
 
-/** Which layers, and whether the embedding and output layer, each stage holds. Index 0 = first stage. */
-export function pipelineLayout(m: ModelConfig, p: Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'>): PipelineStage[] {
+/** The pipeline's shape: its degrees and, where the document states one, Megatron's layout text. */
+export type PipelineShapeOf = Pick<ParallelConfig, 'pp' | 'vpp' | 'schedule'> & Pick<Partial<ParallelConfig>, 'pipelineLayout'>;
+
+/**
+ * Decoder layers per pipeline chunk, in pipeline order, and which chunks hold the embedding
+ * (E) and the loss with the output layer and the MTP layers (L): the stated layout
+ * (parallel.pipelineLayout, input/pipeline-layout.ts) where it fits these degrees, else the
+ * even split with the embedding on the first chunk and the output on the last.
+ */
+export function pipelineChunks(
+  m: Pick<ModelConfig, 'layers' | 'mtpLayers'>,
+  p: PipelineShapeOf,
+): { counts: number[]; embedding: number; output: number } {
+  const stated = statedLayoutChunks(m, { pipelineLayout: null, ...p });
+  if (stated !== null) {
+    return {
+      counts: stated.map((c) => c.decoderLayers),
+      embedding: stated.findIndex((c) => c.embedding),
+      output: stated.findIndex((c) => c.loss),
+    };
+  }
   const chunkCount = p.schedule === 'dualpipe' ? p.pp : p.pp * p.vpp;
-  const counts = chunkLayerCounts(m.layers, chunkCount);
+  return { counts: chunkLayerCounts(m.layers, chunkCount), embedding: 0, output: chunkCount - 1 };
+}
+
+/** Which layers, and whether the embedding and output layer, each stage holds. Index 0 = first stage. */
+export function pipelineLayout(m: ModelConfig, p: PipelineShapeOf): PipelineStage[] {
+  const { counts, embedding, output } = pipelineChunks(m, p);
   const firstLayer: number[] = [];
   counts.reduce((start, n) => (firstLayer.push(start), start + n), 0);
   return Array.from({ length: p.pp }, (_, stage) => {
@@ -138,8 +162,8 @@ export function pipelineLayout(m: ModelConfig, p: Pick<ParallelConfig, 'pp' | 'v
       index: stage,
       layers,
       chunks: chunks.length,
-      embedding: chunks.includes(0),
-      output: chunks.includes(chunkCount - 1),
+      embedding: chunks.includes(embedding),
+      output: chunks.includes(output),
     };
   });
 }

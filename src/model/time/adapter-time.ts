@@ -19,7 +19,7 @@
 
 import { adaptedMatrices, adapterParametersOf, NF4_DQ_BYTES_PER_PARAMETER, peftFp32Adapters } from '../memory/index.ts';
 import {
-  attentionScoreMacsPerToken,
+  attentionScoreFlopsPerToken,
   expertTensorParallel,
   FLOPS_PER_MULTIPLY_ADD,
   forwardFlopsPerToken,
@@ -182,7 +182,7 @@ export function adapterStepFlops(c: RunConfig, adapter: AdapterConfig): { modelP
   const tokens = training.globalBatch * training.seqLen;
   const full = stepFlops(c);
   const forward = forwardFlopsPerToken(model, training.seqLen);
-  const scores = (model.layers + model.mtpLayers) * FLOPS_PER_MULTIPLY_ADD * attentionScoreMacsPerToken(model, training.seqLen);
+  const scores = attentionScoreFlopsPerToken(model, training.seqLen);
   const frozenWeightGradients = forward.total - scores;
   let adapters = 0;
   for (let i = 0; i < model.layers; i++) adapters += adapterForwardFlopsPerToken(model, i, adapter);

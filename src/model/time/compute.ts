@@ -5,7 +5,15 @@
 
 import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
 import { calibration } from '../calibration.ts';
-import { attentionScoreMacsPerToken, expertTensorParallel, isMoeLayer, layerMatrices, type WeightMatrix } from '../structure/index.ts';
+import {
+  attentionScoreMacsPerToken,
+  expertTensorParallel,
+  isMoeLayer,
+  isSlidingWindowLayer,
+  layerMatrices,
+  type WeightMatrix,
+} from '../structure/index.ts';
+import { windowKernelKeyTokens } from './attention-tiles.ts';
 import { groupedGemmTileFill, moeDispatchReplicas, routedCopiesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import { moeLayerHostSeconds } from './moe-host.ts';
 import { moeDispatchBytesPerToken } from './moe-traffic.ts';
@@ -173,7 +181,7 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   return {
     matmulForward,
     expertMatmulForward,
-    ...attentionSeconds(c, tokens),
+    ...attentionSeconds(c, layerIndex, tokens),
     elementwiseForward: elementwiseForwardSeconds(c, layerIndex, tokens),
     ...hostSeconds(c, layerIndex),
   };
@@ -200,16 +208,17 @@ function overlapped(tensorSeconds: number, expSeconds: number): number {
  * score on the special-function units, which next to the tensor cores are slow
  * (FlashAttention-3, arXiv 2407.08608, section 3: 3.9 T exponentials against 989
  * TFLOP/s on H100). Causal kernels skip the masked half: each query of a
- * context-parallel rank sees on average half the sequence. The backward pass does 2.5×
+ * context-parallel rank sees on average half the sequence; a sliding-window layer's
+ * kernel runs the whole key tiles its window touches (kernelKeyTokens). The backward pass does 2.5×
  * the forward's matmul work and recomputes P, one more exponential per score (Dao
  * 2023, arXiv 2307.08691, algorithm 2).
  */
-function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: number; attentionBackward: number } {
+function attentionSeconds(c: RunConfig, layerIndex: number, tokens: number): { attentionForward: number; attentionBackward: number } {
   const { model, parallel, training, cluster } = c;
   const scale = c.calibration.computeEfficiencyScale;
   const peak16 = peakFlopsPerSecond(cluster.gpu, training.precision === 'fp32' ? 'fp32' : 'bf16') * scale;
   const K = calibration().time;
-  const causalKeyTokens = training.seqLen * K.causalAttentionFraction;
+  const causalKeyTokens = kernelKeyTokens(model, layerIndex, training.seqLen);
   const flops = (2 * tokens * attentionScoreMacsPerToken(model, causalKeyTokens)) / parallel.tp;
   const fused = training.flashAttention ? 1 : K.unfusedAttentionSlowdown;
   const tensorForward = flops / (peak16 * K.attentionTensorEfficiency * fused * attentionKernelFactor(c));
@@ -220,6 +229,18 @@ function attentionSeconds(c: RunConfig, tokens: number): { attentionForward: num
     attentionForward: overlapped(tensorForward, expForward),
     attentionBackward: overlapped(tensorForward * K.attentionBackwardOverForward, expForward * K.backwardExpsPerScore),
   };
+}
+
+/**
+ * Keys per query the attention kernels of layer `layerIndex` compute: half the sequence
+ * under the causal mask (causalAttentionFraction), or on a sliding-window layer the key
+ * tiles its window touches (attention-tiles.ts), never more than a full layer's.
+ */
+function kernelKeyTokens(model: ModelConfig, layerIndex: number, seqLen: number): number {
+  const causal = seqLen * calibration().time.causalAttentionFraction;
+  const sw = model.slidingWindow;
+  if (!sw || !isSlidingWindowLayer(model, layerIndex)) return causal;
+  return Math.min(causal, windowKernelKeyTokens(sw.window, seqLen));
 }
 
 /**

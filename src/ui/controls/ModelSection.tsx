@@ -12,6 +12,7 @@ import { HfImport } from './HfImport.tsx';
 import { LaunchImport } from './LaunchImport.tsx';
 import { ModelFinder, useCatalogEntries } from './ModelFinder.tsx';
 import { Section } from './Section.tsx';
+import { SlidingWindowFields } from './SlidingWindowFields.tsx';
 
 const CUSTOM = 'custom';
 const MOE_STARTER = { experts: 8, topK: 2, sharedExperts: 0, denseLayers: 0 };
@@ -183,6 +184,7 @@ export function ModelSection() {
       <CheckField path={model('tiedEmbeddings')} help={HELP.tiedEmbeddings} fallback={false} />
       <MoeFields />
       <MlaFields />
+      <SlidingWindowFields />
     </Section>
   );
 }

@@ -220,8 +220,8 @@ function usePauseCommit(draft: string | null, commit: (text: string) => void): {
   return { cancel };
 }
 
-export function TextField(props: { path: FieldPath; help: Help }) {
-  const { path, help } = props;
+export function TextField(props: { path: FieldPath; help: Help; placeholder?: string | undefined }) {
+  const { path, help, placeholder } = props;
   const store = usePlannerStore();
   const value = usePlanner((s) => getAt(s.document, path));
   const error = useFieldError(path);
@@ -233,6 +233,7 @@ export function TextField(props: { path: FieldPath; help: Help }) {
         type="text"
         className={INPUT}
         value={typeof value === 'string' ? value : ''}
+        placeholder={placeholder}
         maxLength={200}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error)}
