@@ -570,6 +570,29 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
 }
 
 /**
+ * What activation offload (training.activationOffloadLayers: Megatron-Core --cpu-offloading
+ * --cpu-offloading-num-layers, activations only) keeps in host memory for one GPU of `stage`,
+ * bytes: the saved tensors of the stage's first N layers (the ones stageActivationBytes leaves
+ * off the GPU) for every micro-batch in flight. Megatron-Core hands them to Transformer
+ * Engine's get_cpu_offload_context (core_v0.13.0 transformer/transformer_block.py), whose
+ * offload handler copies each saved tensor into a pinned CPU tensor of its own at the end of
+ * its layer's forward and frees it when the backward has reloaded it (TE v2.5
+ * transformer_engine/pytorch/cpu_offload.py: SynchronizedGroupOffloadHandler.offload's pinned
+ * torch.empty per tensor, AsyncDoubleBufferGroupOffloadHandler), so the host holds the
+ * offloaded layers of the micro-batches between forward and backward.
+ */
+export function offloadedActivationBytes(c: RunConfig, stage: PipelineStage, s: ActivationSettings = engineActivationSettings(c)): number {
+  const offloaded = Math.min(s.offloadLayers ?? 0, stage.layers.length);
+  if (offloaded === 0) return 0;
+  const inFlight = microBatchesInFlight(c.parallel, stage.index, microBatchesPerStep(c.training, c.parallel));
+  let bytes = 0;
+  stage.layers.slice(0, offloaded).forEach((i, position) => {
+    bytes += activationBytesPerLayer(c.model, i, layerSettings(s, position));
+  });
+  return inFlight * bytes;
+}
+
+/**
  * A stage's peak activation bytes from its per-micro-batch figures (the estimate and the
  * search both call it): `inFlight` micro-batches of saved tensors (`kept` under the
  * recompute policy, `keptWithoutRecompute` keeping everything) and the embedding/output

@@ -35,6 +35,7 @@ import type { AdapterConfig, RunConfig } from '../input/index.ts';
 import { denseDataParallel, expertDataParallel, pipelineLayout, stageGpuParameters, type GpuParameters } from '../structure/index.ts';
 import { fsdpFp32ShardedParameters, optimizerBytesPerParameter, optimizerOffloadFraction } from './memory.ts';
 import { frozenBytes, stageAdapterParameters } from './adapter.ts';
+import { offloadedActivationBytes } from './activations.ts';
 
 const FP32_BYTES = 4;
 
@@ -90,8 +91,14 @@ function frozenHostBytes(c: RunConfig, stageIndex: number, stageParams: GpuParam
   return bytes.dense / denseDataParallel(c.parallel) + bytes.expert / expertDataParallel(c.parallel);
 }
 
-/** What offload keeps on the host for one GPU of each pipeline stage, bytes (index 0 = first stage). */
+/** What offload keeps on the host for one GPU of each pipeline stage, bytes (index 0 = first stage): states and activations. */
 export function stageHostBytes(c: RunConfig): number[] {
+  const states = stageHostStateBytes(c);
+  return pipelineLayout(c.model, c.parallel).map((stage, i) => (states[i] ?? 0) + offloadedActivationBytes(c, stage));
+}
+
+/** What optimizer and parameter offload keep on the host for one GPU of each stage, bytes. */
+function stageHostStateBytes(c: RunConfig): number[] {
   const t = c.training;
   if (!t.offload.optimizer && !t.offload.parameters) return pipelineLayout(c.model, c.parallel).map(() => 0);
   const perParameter = hostBytesPerParameter(c);

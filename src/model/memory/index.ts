@@ -9,6 +9,7 @@ export {
   crossEntropyCopiesBytes,
   engineActivationSettings,
   microBatchesInFlight,
+  offloadedActivationBytes,
   peakActivationBytes,
   lossReserveBytes,
   recomputeWorkingSetBytes,

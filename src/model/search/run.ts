@@ -354,10 +354,11 @@ export class SearchRun {
     }
   }
 
-  /** Whether one node's CPU memory holds what the combo's offload puts there (memory/host.ts); true without offload. */
+  /** Whether one node's CPU memory holds what the combo's offload (and the document's activation offload) puts there (memory/host.ts); true without. */
   private hostHolds(g: LayoutGroup, combo: number): boolean {
     const state = g.combos[combo];
-    if (!state || (!state.offload.optimizer && !state.offload.parameters)) return true;
+    const offloadsActivations = this.base.stack.activationOffloadLayers > 0;
+    if (!state || (!state.offload.optimizer && !state.offload.parameters && !offloadsActivations)) return true;
     const parallel = {
       tp: g.tp,
       pp: g.pp,
