@@ -20,7 +20,7 @@ test('forward host sync: shown under DeepSpeed ZeRO-3, "none" adds the gather ca
   await openPlanner(page, `/#${configFragment(run)}`);
   const sync = page.getByLabel('Forward host sync');
   await expect(sync).toHaveValue('__default__');
-  await expect(sync.locator('option').first()).toHaveText('default (every layer (padded batch unpadded))');
+  await expect(sync.locator('option').first()).toHaveText('default (every layer: a padded batch is unpadded)');
   const before = await figureValue(page, 'memory-total');
 
   await sync.selectOption('none');

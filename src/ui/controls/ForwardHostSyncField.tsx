@@ -12,8 +12,8 @@ import { FieldSelect } from './fields.tsx';
 const PATH: FieldPath = ['training', 'forwardHostSync'];
 const DEFAULT_VALUE = '__default__';
 const LABELS: Readonly<Record<string, string>> = {
-  layer: 'every layer (padded batch unpadded)',
-  none: 'none (fixed-length, no mask)',
+  layer: 'every layer: a padded batch is unpadded',
+  none: 'none: fixed-length sequences, no mask',
 };
 
 export function ForwardHostSyncField({ framework }: { framework: Framework }) {
