@@ -10,7 +10,7 @@ import {
   microBatchMinimumProblem,
   precisionProblem,
 } from './capabilities.ts';
-import type { ModelConfig, ParallelConfig, RunConfig, TrainingConfig } from './types.ts';
+import type { ModelConfig, ParallelConfig, RunConfig, StackConfig, TrainingConfig } from './types.ts';
 import { layoutFrameworkProblem, pipelineLayoutProblem } from './pipeline-layout.ts';
 import { slidingWindowProblem } from './sliding-window.ts';
 
@@ -35,6 +35,28 @@ export function tpProblem(model: ModelConfig, tp: number): string | null {
 export function ppProblem(model: ModelConfig, pp: number, vpp: number): string | null {
   if (pp * vpp > model.layers + 2) return `pp × vpp = ${pp}×${vpp} is more than model.layers + 2 = ${model.layers + 2} pipeline chunks`;
   return null;
+}
+
+/**
+ * Why the layer counts the document gives per pipeline stage (training.activationOffloadLayers,
+ * training.recomputeLayers) exceed what a stage of a pp-stage pipeline holds; empty when none do.
+ */
+export function stageLayerCountProblems(
+  model: ModelConfig,
+  stack: Pick<StackConfig, 'activationOffloadLayers' | 'recomputeLayers'>,
+  pp: number,
+): string[] {
+  const problems: string[] = [];
+  const stageLayers = Math.ceil(model.layers / pp);
+  if (stack.activationOffloadLayers > stageLayers) {
+    problems.push(
+      `training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`,
+    );
+  }
+  if (stack.recomputeLayers !== null && stack.recomputeLayers > stageLayers) {
+    problems.push(`training.recomputeLayers: ${stack.recomputeLayers} is more layers than a pipeline stage holds (${stageLayers})`);
+  }
+  return problems;
 }
 
 export function epProblem(model: ModelConfig, p: Pick<ParallelConfig, 'ep' | 'tp' | 'dp' | 'cp'>): string | null {
@@ -160,15 +182,7 @@ export function checkConsistency(c: RunConfig): Issues {
   }
   if (stack.cudaGraph !== 'none')
     warn('training.cudaGraph', cudaGraphProblem(stack.framework, stack.cudaGraph, model, stack.moeDispatcher));
-  const stageLayers = Math.ceil(model.layers / p.pp);
-  if (stack.activationOffloadLayers > stageLayers) {
-    errors.push(
-      `training.activationOffloadLayers: ${stack.activationOffloadLayers} is more layers than a pipeline stage holds (${stageLayers})`,
-    );
-  }
-  if (stack.recomputeLayers !== null && stack.recomputeLayers > stageLayers) {
-    errors.push(`training.recomputeLayers: ${stack.recomputeLayers} is more layers than a pipeline stage holds (${stageLayers})`);
-  }
+  errors.push(...stageLayerCountProblems(model, stack, p.pp));
   if (p.sequenceParallel && p.tp === 1) warnings.push('parallel.sequenceParallel: has no effect with tp=1');
   return { errors, warnings };
 }

@@ -13,6 +13,7 @@ export {
   etpProblem,
   ppProblem,
   scheduleProblem,
+  stageLayerCountProblems,
   tpProblem,
 } from './consistency.ts';
 export {

@@ -541,6 +541,14 @@ export function layerSettings(s: ActivationSettings, position: number): Activati
 }
 
 /**
+ * Activation offload (Megatron --cpu-offloading-num-layers): the saved tensors of a stage's
+ * first N layers live in host memory; `position` is 0-based within the stage.
+ */
+export function isOffloadedPosition(s: ActivationSettings, position: number): boolean {
+  return position < (s.offloadLayers ?? 0);
+}
+
+/**
  * Peak activation bytes on one GPU of `stage`: the saved tensors of every micro-batch
  * in flight, plus the larger of one layer's recompute working set and the loss's
  * backward buffers (they do not overlap in time: the loss finishes its backward
@@ -555,8 +563,7 @@ export function stageActivationBytes(c: RunConfig, stage: PipelineStage, s: Acti
   let workingSet = 0;
   stage.layers.forEach((i, position) => {
     const layer = layerSettings(s, position);
-    // Activation offload (Megatron --cpu-offloading-num-layers): the first N layers' saved tensors live in host memory.
-    const offloaded = position < (s.offloadLayers ?? 0);
+    const offloaded = isOffloadedPosition(s, position);
     kept += offloaded ? 0 : activationBytesPerLayer(m, i, layer);
     keptWithoutRecompute += offloaded ? 0 : activationBytesPerLayer(m, i, everything);
     workingSet = Math.max(workingSet, recomputeWorkingSetBytes(m, i, layer));

@@ -8,6 +8,8 @@ export {
   activationBytesPerLayer,
   crossEntropyCopiesBytes,
   engineActivationSettings,
+  isOffloadedPosition,
+  layerSettings,
   microBatchesInFlight,
   offloadedActivationBytes,
   peakActivationBytes,

@@ -11,6 +11,9 @@ import type { LayoutChoice } from './types.ts';
 import { stepTime } from '../time/index.ts';
 import type { RunConfig } from '../input/index.ts';
 import type { ModelJson } from '../input/index.ts';
+import { findCatalogEntry } from '../catalog/all.ts';
+
+const GPT_OSS_120B = findCatalogEntry('gpt-oss-120b')?.model as ModelJson;
 
 // The search ranks layouts with its own evaluator (search-eval.ts), built from pieces the
 // engine computes. These tests hold it to the engine: for layouts drawn at random from
@@ -104,6 +107,17 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
     seqLen: 8192,
     training: { framework: 'megatron', frameworkRelease: 'core_v0.6.0' },
   },
+  // Activation offload (Megatron --cpu-offloading-num-layers): the offloaded layers' saved tensors leave the GPU (memory/activations.ts).
+  {
+    model: 'llama3-70b',
+    gpu: 'gb200',
+    gpus: 64,
+    globalBatch: 128,
+    seqLen: 8192,
+    training: { precision: 'fp8', framework: 'megatron', activationOffloadLayers: 20 },
+  },
+  // Sliding-window attention (model.slidingWindow) moves the attention time the search prices.
+  { model: GPT_OSS_120B, gpu: 'h100-sxm', gpus: 64, globalBatch: 512, seqLen: 8192 },
   // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
   { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
   { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },
@@ -113,7 +127,7 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
 
 describe('the search evaluator agrees with the engine', () => {
   for (const spec of PRESET_RUNS) {
-    it(`on random layouts of ${String(spec.model)} on ${spec.gpus} × ${spec.gpu}`, () => {
+    it(`on random layouts of ${typeof spec.model === 'string' ? spec.model : String(spec.model.name)} on ${spec.gpus} × ${spec.gpu}`, () => {
       const base = searchBase(spec);
       const sample = layoutSampler(base);
       fc.assert(

@@ -29,7 +29,9 @@ import { dataParallelSyncParts, type Link } from '../time/index.ts';
 import type { QuantizedLayerWeightBytes } from '../memory/index.ts';
 import {
   activationPiecesAtExpertTp,
+  layerKindsOf,
   type ActivationPieces,
+  type LayerKinds,
   type GridPieces,
   type LayerTimePieces,
   type StageCandidates,
@@ -67,12 +69,53 @@ export interface GroupPieces {
 interface FirstStageTable {
   readonly denseLayers: Float64Array;
   readonly moeLayers: Float64Array;
+  /** Layers of each kind on the first stage of shape i, at i · kinds + kind. */
+  readonly kindLayers: Float64Array;
   readonly edge: Int32Array;
   readonly inFlight: Float64Array;
   leastTimeFactor: number;
 }
 
 const NO_LAYER = { dense: 0, expert: 0 } as const;
+
+interface LayerActivations {
+  kept: number;
+  keptAll: number;
+  working: number;
+}
+
+/**
+ * Candidate c's layers' saved bytes per micro-batch of one sequence, kept under the policy and keeping everything, and the
+ * largest recompute working set (memory/activations.ts stageActivationBytes): by kind where every position plays one role,
+ * else layer by layer in stage order.
+ */
+function stageLayerActivations(a: ActivationPieces, stages: StageCandidates, c: number, out: LayerActivations): void {
+  const K = a.kinds;
+  let kept = 0;
+  let keptAll = 0;
+  let working = 0;
+  if (a.roles === 1) {
+    for (let k = 0; k < K; k++) {
+      const n = stages.kindLayers[c * K + k] ?? 0;
+      if (n === 0) continue;
+      kept += n * (a.kept[k] ?? 0);
+      keptAll += n * (a.keptAll[k] ?? 0);
+      working = Math.max(working, a.working[k] ?? 0);
+    }
+  } else {
+    const start = stages.layerStart[c] ?? 0;
+    const end = stages.layerStart[c + 1] ?? start;
+    for (let j = start; j < end; j++) {
+      const at = (a.roleAt[j - start] ?? 0) * K + (stages.layerKind[j] ?? 0);
+      kept += a.kept[at] ?? 0;
+      keptAll += a.keptAll[at] ?? 0;
+      working = Math.max(working, a.working[at] ?? 0);
+    }
+  }
+  out.kept = kept;
+  out.keptAll = keptAll;
+  out.working = working;
+}
 
 export class LayoutEvaluator {
   private readonly firstStageTables = new Map<readonly PipelineShape[], Map<number, FirstStageTable>>();
@@ -91,6 +134,10 @@ export class LayoutEvaluator {
   private deviceBytes = 0;
   private readonly denseLayerCount: number;
   private readonly moeLayerCount: number;
+  /** The main stack's layer kinds (pieces.ts layerKindsOf). */
+  private readonly kinds: LayerKinds;
+  /** Per kind, the group's least kept bytes of one layer over the positions' roles. */
+  private readonly leastKept: Float64Array;
 
   private group: LayoutGroup | null = null;
   private pieces: GroupPieces | null = null;
@@ -127,6 +174,8 @@ export class LayoutEvaluator {
   private readonly dpSync: Float64Array;
   private readonly capacity: number;
   private timeFactor = 1;
+  /** Scratch for one candidate's layer activations (setShape). */
+  private readonly layerActivations: LayerActivations = { kept: 0, keptAll: 0, working: 0 };
   /** Per ZeRO stage z: dense slope, intercept, expert slope, intercept of the step's synchronisation seconds, at 4z. */
   private readonly syncCoefficients = new Float64Array(16);
   /** ZeRO-3's exposed per-micro-batch gathers: dense slope, intercept, expert slope, intercept. */
@@ -147,6 +196,8 @@ export class LayoutEvaluator {
     for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
     this.moeLayerCount = moe;
     this.denseLayerCount = m.layers - moe;
+    this.kinds = layerKindsOf(m);
+    this.leastKept = new Float64Array(this.kinds.count);
     // At most one candidate per stage, and a pipeline has at most layers + 2 stages (consistency.ts ppProblem).
     this.capacity = m.layers + 2;
     const n = this.capacity;
@@ -172,6 +223,12 @@ export class LayoutEvaluator {
       pieces.activation,
       expertTensorParallel({ tp: group.tp, dp: group.dp, cp: group.cp, ep: group.ep, etp: this.deviceOf.etp }),
     );
+    // Each kind's least kept bytes over the positions' roles (an offloaded layer keeps none on the GPU), for the lower bounds.
+    const a = this.groupActivation;
+    const K = this.kinds.count;
+    this.leastKept.fill(Infinity);
+    for (let r = 0; r < a.roles; r++)
+      for (let k = 0; k < K; k++) this.leastKept[k] = Math.min(this.leastKept[k] ?? Infinity, a.kept[r * K + k] ?? 0);
     this.microBatches = group.microBatches;
     this.gradientsFreed = this.freesGradients && group.microBatches === 1;
     const { moe, etp, architecture } = this.deviceOf;
@@ -234,22 +291,32 @@ export class LayoutEvaluator {
     const b = this.sequences;
     const { perDense, perExpert } = this.leastStateBytes(grid);
     const table = this.firstStageTable(shapes, stagesOf, m);
+    const K = this.kinds.count;
+    const leastKept = this.leastKept;
     let firstStage = Infinity;
     for (let i = 0; i < shapes.length; i++) {
       const nd = table.denseLayers[i] ?? 0;
       const nm = table.moeLayers[i] ?? 0;
       const edge = table.edge[i] ?? 0;
-      const kept = (table.inFlight[i] ?? 1) * b * (nd * a.keptDense + nm * a.keptMoe + (a.edges.edgeBytes[edge] ?? 0));
+      let layersKept = 0;
+      for (let k = 0; k < K; k++) layersKept += (table.kindLayers[i * K + k] ?? 0) * (leastKept[k] ?? 0);
+      const kept = (table.inFlight[i] ?? 1) * b * (layersKept + (a.edges.edgeBytes[edge] ?? 0));
       const d = nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0);
       const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
       firstStage = Math.min(firstStage, perDense * d + perExpert * e + kept);
     }
-    const modelWork = this.denseLayerCount * time.dense + this.moeLayerCount * Math.min(time.moe, time.moeDualPipe) + time.output;
+    let modelWork = time.output;
+    let modelKept = 0;
+    for (let k = 0; k < K; k++) {
+      const layers = this.kinds.layers[k] ?? 0;
+      modelWork += layers * Math.min(time.kinds[k] ?? 0, time.kindsDualPipe[k] ?? 0);
+      modelKept += layers * (leastKept[k] ?? 0);
+    }
     const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
     const states =
       perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense) +
       perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
-    const mean = (states + b * (this.denseLayerCount * a.keptDense + this.moeLayerCount * a.keptMoe)) / group.pp;
+    const mean = (states + b * modelKept) / group.pp;
     return { step, memory: this.allocatedToTotalLowerBound(Math.max(mean, firstStage === Infinity ? 0 : firstStage)) };
   }
 
@@ -267,6 +334,7 @@ export class LayoutEvaluator {
     table = {
       denseLayers: new Float64Array(n),
       moeLayers: new Float64Array(n),
+      kindLayers: new Float64Array(n * this.kinds.count),
       edge: new Int32Array(n),
       inFlight: new Float64Array(n),
       leastTimeFactor: n > 0 ? Infinity : 1,
@@ -276,6 +344,7 @@ export class LayoutEvaluator {
       const stages = stagesOf(shape);
       table.denseLayers[i] = stages.denseLayers[0] ?? 0;
       table.moeLayers[i] = stages.moeLayers[0] ?? 0;
+      table.kindLayers.set(stages.kindLayers.subarray(0, this.kinds.count), i * this.kinds.count);
       table.edge[i] = stages.edge[0] ?? 0;
       table.inFlight[i] = microBatchesInFlight(shape, stages.stageIndex[0] ?? 0, m);
       // A DualPipe device holds two chunks: twice the model's work over pp.
@@ -313,7 +382,8 @@ export class LayoutEvaluator {
     const { time, grid } = pieces;
     const a = this.groupActivation ?? pieces.activation;
     const m = this.microBatches;
-    const moeWork = shape.schedule === 'dualpipe' ? time.moeDualPipe : time.moe;
+    const kindWork = shape.schedule === 'dualpipe' ? time.kindsDualPipe : time.kinds;
+    const K = this.kinds.count;
     this.count = stages.count;
     this.timeFactor = pipelineTimeFactor(shape.schedule, shape.pp, m, shape.vpp);
     const denseBig = grid.layerDense.dense + grid.layerDense.expert;
@@ -329,15 +399,19 @@ export class LayoutEvaluator {
       this.dense[c] = d;
       this.expert[c] = e;
       this.layerWeights[c] = nd * denseBig + nm * moeBig;
-      this.work[c] = nd * time.dense + nm * moeWork + (output ? time.output : 0);
+      let work = 0;
+      for (let k = 0; k < K; k++) work += (stages.kindLayers[c * K + k] ?? 0) * (kindWork[k] ?? 0);
+      this.work[c] = work + (output ? time.output : 0);
       const x = microBatchesInFlight(shape, stages.stageIndex[c] ?? 0, m);
       const b = this.sequences;
+      const layers = this.layerActivations;
+      stageLayerActivations(a, stages, c, layers);
       this.activation[c] = peakActivationBytes(
         x,
-        b * (nd * a.keptDense + nm * a.keptMoe),
-        b * (nd * a.keptDenseAll + nm * a.keptMoeAll),
+        b * layers.kept,
+        b * layers.keptAll,
         b * (a.edges.edgeBytes[edge] ?? 0),
-        b * Math.max(nd > 0 ? a.workingDense : 0, nm > 0 ? a.workingMoe : 0),
+        b * layers.working,
         output ? b * a.edges.lossBytes : 0,
       );
       this.lossReserve[c] = output ? b * a.edges.lossReserve : 0;

@@ -6,6 +6,8 @@
 
 import {
   activationBytesPerLayer,
+  isOffloadedPosition,
+  layerSettings,
   lossReserveBytes,
   recomputeWorkingSetBytes,
   stageActivationBytes,
@@ -13,7 +15,7 @@ import {
   type ActivationSettings,
 } from '../memory/index.ts';
 import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
-import { isMoeLayer, mtpLayerIndex } from '../structure/index.ts';
+import { isMoeLayer, layerKind, mtpLayerIndex } from '../structure/index.ts';
 import { modelStateBytes } from '../memory/index.ts';
 import { optimizerStepSeconds } from '../time/index.ts';
 import {
@@ -53,6 +55,56 @@ export function explicitEtp(base: RunConfig): { etp?: number } {
   return base.parallel.etp == null ? {} : { etp: base.parallel.etp };
 }
 
+/**
+ * The kinds of the main stack's layers (structure/layer-kind.ts: dense or MoE, full or
+ * sliding-window attention), numbered in order of first appearance: the engine prices
+ * every layer of a kind alike, so a stage's time and saved tensors are sums over kinds.
+ */
+export interface LayerKinds {
+  readonly count: number;
+  /** The first layer of each kind. */
+  readonly representative: Int32Array;
+  readonly moe: Uint8Array;
+  /** Kind of each main layer. */
+  readonly of: Int32Array;
+  /** Layers of each kind in the main stack. */
+  readonly layers: Float64Array;
+}
+
+const kindsByModel = new WeakMap<ModelConfig, LayerKinds>();
+
+/** The model's layer kinds, computed once per model object (every shape and group of a search asks). */
+export function layerKindsOf(m: ModelConfig): LayerKinds {
+  let kinds = kindsByModel.get(m);
+  if (!kinds) kindsByModel.set(m, (kinds = computeLayerKinds(m)));
+  return kinds;
+}
+
+function computeLayerKinds(m: ModelConfig): LayerKinds {
+  const index = new Map<string, number>();
+  const representative: number[] = [];
+  const of = new Int32Array(m.layers);
+  for (let i = 0; i < m.layers; i++) {
+    const key = layerKind(m, i);
+    let k = index.get(key);
+    if (k === undefined) {
+      k = representative.length;
+      index.set(key, k);
+      representative.push(i);
+    }
+    of[i] = k;
+  }
+  const layers = new Float64Array(representative.length);
+  for (const k of of) layers[k] = (layers[k] ?? 0) + 1;
+  return {
+    count: representative.length,
+    representative: Int32Array.from(representative),
+    moe: Uint8Array.from(representative, (i) => (isMoeLayer(m, i) ? 1 : 0)),
+    of,
+    layers,
+  };
+}
+
 /** A first dense and a first MoE layer index of the main stack (−1 when the model has none of that kind). */
 export function layerKinds(m: ModelConfig): { readonly dense: number; readonly moe: number } {
   const firstMoe = m.moe ? Math.min(m.moe.denseLayers, m.layers) : m.layers;
@@ -83,6 +135,11 @@ export interface StageCandidates {
   readonly denseLayers: Float64Array;
   readonly moeLayers: Float64Array;
   readonly edge: Int32Array;
+  /** Layers of each kind (layerKindsOf) on candidate c, at c · kinds + kind. */
+  readonly kindLayers: Float64Array;
+  /** The kinds of candidate c's layers in stage order, at layerStart[c] … layerStart[c + 1] − 1 (for position-dependent settings). */
+  readonly layerKind: Int32Array;
+  readonly layerStart: Int32Array;
 }
 
 /** `kept`: the document's stated layout where it fits these degrees (input/pipeline-layout.ts layoutKeptFor), else the even split. */
@@ -94,23 +151,35 @@ export function stageCandidates(
   kept: { pipelineLayout?: string } = {},
 ): StageCandidates {
   const stages = pipelineLayout(m, { pp, vpp, schedule, ...kept });
-  const seen = new Map<string, number>();
-  const picked: { index: number; dense: number; moe: number; edge: number }[] = [];
+  const kinds = layerKindsOf(m);
+  const seen = new Set<string>();
+  const picked: { index: number; dense: number; moe: number; edge: number; kinds: number[] }[] = [];
   for (const stage of stages) {
     const moe = stage.layers.reduce((n, i) => n + (isMoeLayer(m, i) ? 1 : 0), 0);
     const dense = stage.layers.length - moe;
     const edge = edgeCode(stage);
-    const key = `${dense}/${moe}/${edge}`;
+    const order = stage.layers.map((i) => kinds.of[i] ?? 0);
+    // The kinds in stage order: settings that depend on a layer's position in its stage (activation offload, layer policies) see them.
+    const key = `${edge}/${order.join(',')}`;
     if (seen.has(key)) continue;
-    seen.set(key, picked.length);
-    picked.push({ index: stage.index, dense, moe, edge });
+    seen.add(key);
+    picked.push({ index: stage.index, dense, moe, edge, kinds: order });
   }
+  const kindLayers = new Float64Array(picked.length * kinds.count);
+  const layerStart = new Int32Array(picked.length + 1);
+  picked.forEach((p, c) => {
+    for (const k of p.kinds) kindLayers[c * kinds.count + k] = (kindLayers[c * kinds.count + k] ?? 0) + 1;
+    layerStart[c + 1] = (layerStart[c] ?? 0) + p.kinds.length;
+  });
   return {
     count: picked.length,
     stageIndex: Int32Array.from(picked, (p) => p.index),
     denseLayers: Float64Array.from(picked, (p) => p.dense),
     moeLayers: Float64Array.from(picked, (p) => p.moe),
     edge: Int32Array.from(picked, (p) => p.edge),
+    kindLayers,
+    layerKind: Int32Array.from(picked.flatMap((p) => p.kinds)),
+    layerStart,
   };
 }
 
@@ -118,10 +187,10 @@ export function stageCandidates(
 
 /** Seconds of one micro-batch's forward + backward + recomputation + exposed tp/cp/ep communication. */
 export interface LayerTimePieces {
-  readonly dense: number;
-  readonly moe: number;
-  /** A MoE layer under DualPipe, which hides most of the expert-parallel all-to-all (time/moe-time.ts expertParallelExposedFraction). */
-  readonly moeDualPipe: number;
+  /** One layer of each kind (layerKindsOf). */
+  readonly kinds: Float64Array;
+  /** The same under DualPipe, which hides most of a MoE layer's expert-parallel all-to-all (time/moe-time.ts expertParallelExposedFraction). */
+  readonly kindsDualPipe: Float64Array;
   /** Output layer, loss and MTP modules. */
   readonly output: number;
 }
@@ -136,12 +205,15 @@ export function layerTimePieces(base: RunConfig, g: LayoutGroup): LayerTimePiece
   // dp matters to a MoE layer through the expert tensor-parallel default (structure/params.ts expertTensorParallel).
   const p = parallelOf({ tp: g.tp, cp: g.cp, dp: g.dp, ep: g.ep, sequenceParallel: g.sequenceParallel, ...explicitEtp(base) });
   const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
-  const kinds = layerKinds(base.model);
+  const kinds = layerKindsOf(base.model);
   const dualPipe = { ...c, parallel: { ...c.parallel, schedule: 'dualpipe' as const } };
+  const one = Float64Array.from(kinds.representative, (i) => workSeconds(c, stageOf([i], false, false)));
   return {
-    dense: kinds.dense >= 0 ? workSeconds(c, stageOf([kinds.dense], false, false)) : 0,
-    moe: kinds.moe >= 0 ? workSeconds(c, stageOf([kinds.moe], false, false)) : 0,
-    moeDualPipe: kinds.moe >= 0 ? workSeconds(dualPipe, stageOf([kinds.moe], false, false)) : 0,
+    kinds: one,
+    // A dense layer has no all-to-all to hide: its time is the same under DualPipe.
+    kindsDualPipe: Float64Array.from(kinds.representative, (i, k) =>
+      kinds.moe[k] ? workSeconds(dualPipe, stageOf([i], false, false)) : (one[k] ?? 0),
+    ),
     output: workSeconds(c, stageOf([], false, true)),
   };
 }
@@ -170,25 +242,29 @@ export function pipelineMessagePieces(base: RunConfig, g: LayoutGroup): { readon
 
 export interface ActivationPieces {
   /**
-   * Bytes kept per micro-batch by one layer under the recompute policy, and with none. All activation pieces are for a
-   * micro-batch of one sequence: activations.ts counts bytes per token times tokens, so they scale with the micro-batch.
+   * Bytes one layer keeps per micro-batch under the recompute policy (kept), keeping everything (keptAll), and its recompute
+   * working set, by role r and kind k at r · kinds + k (layerKindsOf). A role is what a layer's position in its stage
+   * decides (memory/activations.ts): whether activation offload holds its saved tensors on the host (isOffloadedPosition),
+   * and the policy a layer policy gives it (layerSettings). All are for a micro-batch of one sequence: activations.ts counts
+   * bytes per token times tokens, so they scale with the micro-batch.
    */
-  readonly keptDense: number;
-  readonly keptDenseAll: number;
-  readonly workingDense: number;
-  readonly keptMoe: number;
-  readonly keptMoeAll: number;
-  readonly workingMoe: number;
+  readonly kinds: number;
+  readonly roles: number;
+  /** The role of each position within a stage (a stage holds at most the model's layers). */
+  readonly roleAt: Int32Array;
+  readonly kept: Float64Array;
+  readonly keptAll: Float64Array;
+  readonly working: Float64Array;
   /**
-   * The MoE figures above are at expert TP 1; each further expert-TP rank adds these
+   * The figures above are at expert TP 1; each further expert-TP rank adds these
    * (activations.ts expertInputGather: the experts' gathered input grows linearly with etp).
    * activationPiecesAtExpertTp applies them for a group's etp.
    */
-  readonly keptMoePerEtp: number;
-  readonly keptMoeAllPerEtp: number;
-  readonly workingMoePerEtp: number;
-  /** MoE layers the output edge holds: the MTP modules' (activations.ts mtpBytes). */
-  readonly outputEdgeMoeLayers: number;
+  readonly keptPerEtp: Float64Array;
+  readonly keptAllPerEtp: Float64Array;
+  readonly workingPerEtp: Float64Array;
+  /** What each further expert-TP rank adds to the output edge: the MTP modules' layers (activations.ts mtpBytes). */
+  readonly outputEdgePerEtp: number;
   readonly edges: ActivationEdgePieces;
 }
 
@@ -240,49 +316,92 @@ function atExpertTp(s: ActivationSettings, etp: number): ActivationSettings {
   return etp > 1 ? { ...rest, expertTp: etp } : rest;
 }
 
+/** The roles of a stage's positions under settings `s`: offloaded or not, and the recompute policy the position runs under. */
+function positionRoles(s: ActivationSettings, positions: number): { roleAt: Int32Array; representative: number[] } {
+  const roles = new Map<string, number>();
+  const representative: number[] = [];
+  const roleAt = new Int32Array(positions);
+  for (let p = 0; p < positions; p++) {
+    // layerSettings changes the recompute policy only.
+    const key = `${isOffloadedPosition(s, p)}/${layerSettings(s, p).recompute}`;
+    let r = roles.get(key);
+    if (r === undefined) {
+      r = representative.length;
+      roles.set(key, r);
+      representative.push(p);
+    }
+    roleAt[p] = r;
+  }
+  return { roleAt, representative };
+}
+
 export function activationPieces(base: RunConfig, g: ActivationKey, edges: ActivationEdgePieces): ActivationPieces {
   const probe = engineActivationSettings(activationProbe(base, g, 1));
   const m = base.model;
-  const kinds = layerKinds(m);
+  const kinds = layerKindsOf(m);
+  const { roleAt, representative: rolePositions } = positionRoles(probe, Math.max(1, m.layers));
+  const K = kinds.count;
+  // As stageActivationBytes: a layer keeps its position's policy; keeping everything drops the policy; an offloaded layer keeps nothing on the GPU.
   const at = (etp: number) => {
     const s = atExpertTp(probe, etp);
     const all = { ...s, recompute: 'none' as Recompute };
-    return {
-      kept: (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, s) : 0),
-      keptAll: (i: number) => (i >= 0 ? activationBytesPerLayer(m, i, all) : 0),
-      working: (i: number) => (i >= 0 ? recomputeWorkingSetBytes(m, i, s) : 0),
-    };
+    const kept = new Float64Array(rolePositions.length * K);
+    const keptAll = new Float64Array(rolePositions.length * K);
+    const working = new Float64Array(rolePositions.length * K);
+    rolePositions.forEach((position, r) => {
+      const layer = layerSettings(s, position);
+      const offloaded = isOffloadedPosition(s, position);
+      kinds.representative.forEach((i, k) => {
+        kept[r * K + k] = offloaded ? 0 : activationBytesPerLayer(m, i, layer);
+        keptAll[r * K + k] = offloaded ? 0 : activationBytesPerLayer(m, i, all);
+        working[r * K + k] = recomputeWorkingSetBytes(m, i, layer);
+      });
+    });
+    const mtp = m.mtpLayers > 0 ? m.mtpLayers * activationBytesPerLayer(m, mtpLayerIndex(m), s) : 0;
+    return { kept, keptAll, working, mtp };
   };
   const one = at(1);
-  const two = at(2);
+  // Expert TP reaches MoE layers only (activations.ts expertInputGather): a dense model's figures do not move with it.
+  const two = m.moe ? at(2) : one;
+  const less = (a: Float64Array, b: Float64Array) => a.map((v, i) => v - (b[i] ?? 0));
   return {
-    keptDense: one.kept(kinds.dense),
-    keptDenseAll: one.keptAll(kinds.dense),
-    workingDense: one.working(kinds.dense),
-    keptMoe: one.kept(kinds.moe),
-    keptMoeAll: one.keptAll(kinds.moe),
-    workingMoe: one.working(kinds.moe),
-    keptMoePerEtp: two.kept(kinds.moe) - one.kept(kinds.moe),
-    keptMoeAllPerEtp: two.keptAll(kinds.moe) - one.keptAll(kinds.moe),
-    workingMoePerEtp: two.working(kinds.moe) - one.working(kinds.moe),
-    outputEdgeMoeLayers: m.mtpLayers > 0 && isMoeLayer(m, mtpLayerIndex(m)) ? m.mtpLayers : 0,
+    kinds: K,
+    roles: rolePositions.length,
+    roleAt,
+    kept: one.kept,
+    keptAll: one.keptAll,
+    working: one.working,
+    keptPerEtp: less(two.kept, one.kept),
+    keptAllPerEtp: less(two.keptAll, one.keptAll),
+    workingPerEtp: less(two.working, one.working),
+    outputEdgePerEtp: two.mtp - one.mtp,
     edges,
   };
 }
 
-/** A group's activation pieces at its expert TP (structure/params.ts expertTensorParallel). */
+const atExpertTpCache = new WeakMap<ActivationPieces, Map<number, ActivationPieces>>();
+
+/** A group's activation pieces at its expert TP (structure/params.ts expertTensorParallel), formed once per pieces and etp. */
 export function activationPiecesAtExpertTp(a: ActivationPieces, etp: number): ActivationPieces {
+  if (etp === 1) return a;
+  let byEtp = atExpertTpCache.get(a);
+  if (!byEtp) atExpertTpCache.set(a, (byEtp = new Map()));
+  let pieces = byEtp.get(etp);
+  if (!pieces) byEtp.set(etp, (pieces = withExpertTp(a, etp)));
+  return pieces;
+}
+
+function withExpertTp(a: ActivationPieces, etp: number): ActivationPieces {
   const extra = etp - 1;
-  if (extra === 0) return a;
-  // The output edges hold the MTP modules' layers (activations.ts mtpBytes), MoE layers when the model's are.
-  const mtp = extra * a.outputEdgeMoeLayers * a.keptMoePerEtp;
-  const edgeBytes = a.edges.edgeBytes.map((bytes, code) => ((code & 2) !== 0 ? bytes + mtp : bytes));
+  // The output edges hold the MTP modules' layers (activations.ts mtpBytes).
+  const edgeBytes = a.edges.edgeBytes.map((bytes, code) => ((code & 2) !== 0 ? bytes + extra * a.outputEdgePerEtp : bytes));
+  const plus = (v: Float64Array, per: Float64Array) => v.map((x, i) => x + extra * (per[i] ?? 0));
   return {
     ...a,
     edges: { ...a.edges, edgeBytes },
-    keptMoe: a.keptMoe + extra * a.keptMoePerEtp,
-    keptMoeAll: a.keptMoeAll + extra * a.keptMoeAllPerEtp,
-    workingMoe: a.workingMoe + extra * a.workingMoePerEtp,
+    kept: plus(a.kept, a.keptPerEtp),
+    keptAll: plus(a.keptAll, a.keptAllPerEtp),
+    working: plus(a.working, a.workingPerEtp),
   };
 }
 

@@ -17,7 +17,16 @@ import {
   microBatchesPerStep,
   minMicroBatches,
 } from '../input/index.ts';
-import { batchProblem, cpProblem, epProblem, etpProblem, ppProblem, scheduleProblem, tpProblem } from '../input/index.ts';
+import {
+  batchProblem,
+  cpProblem,
+  epProblem,
+  etpProblem,
+  ppProblem,
+  scheduleProblem,
+  stageLayerCountProblems,
+  tpProblem,
+} from '../input/index.ts';
 import { expertDataParallel, expertTensorParallel } from '../structure/index.ts';
 import type { FixedDegrees, SearchOptions } from './types.ts';
 import {
@@ -409,6 +418,8 @@ export class LayoutSpace {
         const slots = this.tpCpSlots(multiNode, tp, cp);
         for (const pp of divisors(gpus / (tp * cp))) {
           if (!allowed(fixed.pp, pp) || ppProblem(model, pp, 1) !== null) continue;
+          // The document's per-stage layer counts (activation offload, recomputed layers) must fit a stage of this pipeline.
+          if (stageLayerCountProblems(model, ctx.base.stack, pp).length > 0) continue;
           const dp = gpus / (tp * cp * pp);
           if (!allowed(fixed.dp, dp) || training.globalBatch % dp !== 0) continue;
           addGroupsForGrid(ctx, { gpus, tp, cp, pp, dp }, slots, groups);

@@ -28,5 +28,6 @@ export {
   routedCopiesPerToken,
   stageGpuParameters,
 } from './params.ts';
+export { layerKind } from './layer-kind.ts';
 export { modelSummary } from './summary.ts';
 export { zeroWithoutEffect } from './zero-groups.ts';

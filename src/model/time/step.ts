@@ -9,7 +9,7 @@ import { stageComm } from './comm.ts';
 import { expertParallelExposedFraction } from './moe-time.ts';
 import { hostBound, moeLayerForwardSeconds } from './moe-host.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
-import { isMoeLayer, isSlidingWindowLayer } from '../structure/index.ts';
+import { isMoeLayer, layerKind } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
 import { adapterLayerSeconds, FROZEN_BACKWARD_GEMMS_PER_FORWARD, type AdapterLayerSeconds } from './adapter-time.ts';
 import { stageAdapterParameters } from '../memory/index.ts';
@@ -50,7 +50,7 @@ export interface StepTime {
 }
 
 function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { forward: number; backward: number; recompute: number } {
-  // A layer's times depend on its kind only: dense or MoE, full or sliding-window attention.
+  // A layer's times depend on its kind only (structure/layer-kind.ts).
   const cache = new Map<string, LayerComputeSeconds>();
   const adapter = c.training.adapter ?? null;
   const adapterCache = new Map<boolean, AdapterLayerSeconds>();
@@ -62,7 +62,7 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
   let recompute = 0;
   for (const index of layers) {
     const moe = isMoeLayer(c.model, index);
-    const kind = `${moe}/${isSlidingWindowLayer(c.model, index)}`;
+    const kind = layerKind(c.model, index);
     let t = cache.get(kind);
     if (!t) {
       t = layerForwardSeconds(c, index, tokens);
