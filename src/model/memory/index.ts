@@ -19,6 +19,7 @@ export {
   type ActivationSettings,
 } from './activations.ts';
 export {
+  allocatorReserveFraction,
   gatheredBeyondShardBytes,
   gradientBytesAtPeak,
   gradientsFreedAtActivationPeak,
@@ -29,6 +30,7 @@ export {
   stageTotalBytes,
 } from './memory.ts';
 export { crossEntropyPeakBytesPerLogit } from './cross-entropy-copies.ts';
+export { cacheWithinCapacity, gatherCacheBytes, zero3GatherCacheApplies } from './zero3-gather-cache.ts';
 export { stageMemoryBreakdowns, stageMemoryDetails } from './stages.ts';
 export {
   fp8WeightCacheBytes,

@@ -56,9 +56,23 @@ export function zero3GatherCacheApplies(c: RunConfig): boolean {
  */
 export function zero3GatherCacheBytes(c: RunConfig, stageParams: GpuParameters, countedGathered: number): number {
   if (!zero3GatherCacheApplies(c)) return 0;
-  const dense = denseDataParallel(c.parallel) > 1 ? stageParams.dense : 0;
-  const expert = expertDataParallel(c.parallel) > 1 ? stageParams.expert : 0;
-  return Math.max(0, WEIGHT_BYTES[c.training.precision] * (dense + expert) - countedGathered);
+  const shards = { dense: denseDataParallel(c.parallel), expert: expertDataParallel(c.parallel) };
+  return gatherCacheBytes(WEIGHT_BYTES[c.training.precision], shards, stageParams, countedGathered);
+}
+
+/**
+ * zero3GatherCacheBytes over plain numbers (the layout search's hot path): `weightBytes` per gathered weight, the data-parallel
+ * groups ZeRO-3 shards dense and expert weights over, the stage's parameters on one GPU and the gathered bytes already counted.
+ */
+export function gatherCacheBytes(
+  weightBytes: number,
+  shards: { readonly dense: number; readonly expert: number },
+  stageParams: GpuParameters,
+  countedGathered: number,
+): number {
+  const dense = shards.dense > 1 ? stageParams.dense : 0;
+  const expert = shards.expert > 1 ? stageParams.expert : 0;
+  return Math.max(0, weightBytes * (dense + expert) - countedGathered);
 }
 
 /**

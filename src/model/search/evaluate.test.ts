@@ -6,7 +6,8 @@ import { stageMemoryDetails } from '../memory/index.ts';
 import { searchBase, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { explicitEtp, layoutConfig } from './pieces.ts';
 import { fastEvaluate } from './run.ts';
-import { layoutGroups } from './space.ts';
+import { layoutGroups, type LayoutGroup } from './space.ts';
+import { layoutKeptFor } from '../input/index.ts';
 import type { LayoutChoice } from './types.ts';
 import { stepTime } from '../time/index.ts';
 import type { RunConfig } from '../input/index.ts';
@@ -14,6 +15,8 @@ import type { ModelJson } from '../input/index.ts';
 import { findCatalogEntry } from '../catalog/all.ts';
 
 const GPT_OSS_120B = findCatalogEntry('gpt-oss-120b')?.model as ModelJson;
+const GEMMA3_12B = findCatalogEntry('gemma3-12b')?.model as ModelJson;
+const MISTRAL_7B_V01 = findCatalogEntry('mistral-7b-v0.1')?.model as ModelJson;
 
 // The search ranks layouts with its own evaluator (search-eval.ts), built from pieces the
 // engine computes. These tests hold it to the engine: for layouts drawn at random from
@@ -26,9 +29,12 @@ const RELATIVE_TOLERANCE = 1e-9;
 
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 
-/** Draws layouts from the search's space for `base` (offload searched too, so every ZeRO/offload combo can come up). */
-function layoutSampler(base: RunConfig) {
-  const groups = layoutGroups(base, { searchOffload: true });
+/**
+ * Draws layouts from the search's space for `base` (offload searched too, so every ZeRO/offload combo can come up), or from
+ * the groups `keep` keeps; each with the document's stated pipeline layout where the search keeps it (run.ts scoredLayout).
+ */
+function layoutSampler(base: RunConfig, keep: (g: LayoutGroup) => boolean = () => true) {
+  const groups = layoutGroups(base, { searchOffload: true }).filter(keep);
   return (a: number, b: number, c: number): LayoutChoice | null => {
     const g = groups[a % Math.max(1, groups.length)];
     if (!g) return null;
@@ -48,6 +54,7 @@ function layoutSampler(base: RunConfig) {
         sequenceParallel: g.sequenceParallel,
         zero: combo.zero,
         schedule: shape.schedule,
+        ...layoutKeptFor(base.parallel, shape),
       },
       microBatch: g.microBatch,
       recompute: g.recompute,
@@ -118,6 +125,57 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
   },
   // Sliding-window attention (model.slidingWindow) moves the attention time the search prices.
   { model: GPT_OSS_120B, gpu: 'h100-sxm', gpus: 64, globalBatch: 512, seqLen: 8192 },
+  // Sliding windows with context parallelism: a long sequence split over CP ranks.
+  { model: GPT_OSS_120B, gpu: 'h100-sxm', gpus: 128, globalBatch: 128, seqLen: 32768 },
+  // Five sliding layers to one full one (Gemma 3): stages hold different mixes of the two kinds.
+  { model: GEMMA3_12B, gpu: 'h100-sxm', gpus: 32, globalBatch: 128, seqLen: 8192 },
+  // Every layer slides (Mistral 7B v0.1, no layer types), with activation offload under full recomputation of 2 layers a stage.
+  {
+    model: MISTRAL_7B_V01,
+    gpu: 'a100-80gb',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 16384,
+    training: { framework: 'megatron', activationOffloadLayers: 1, recomputeLayers: 2 },
+  },
+  // torchtitan's layer policy: every 2nd layer of a stage fully recomputed (activation_checkpoint.py).
+  {
+    model: 'llama3-8b',
+    gpu: 'h100-sxm',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 8192,
+    training: { framework: 'torchtitan', selectivePolicy: 'layer', recomputeLayerFrequency: 2 },
+  },
+  // DeepSpeed ZeRO-3 without a forward host sync: the gather cache of memory/zero3-gather-cache.ts.
+  {
+    model: 'llama3-8b',
+    gpu: 'h100-sxm',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 4096,
+    training: { framework: 'deepspeed', forwardHostSync: 'none' },
+  },
+  // MoE stack knobs: DeepEP dispatch and partial CUDA graphs under Megatron.
+  {
+    model: 'mixtral-8x7b',
+    gpu: 'h100-sxm',
+    gpus: 64,
+    globalBatch: 256,
+    seqLen: 4096,
+    training: { framework: 'megatron', moeDispatcher: 'deepep', cudaGraph: 'partial' },
+  },
+  // Transformers model code, eager loss, dropout and an 8-bit optimizer state.
+  {
+    model: 'llama3-8b',
+    gpu: 'a100-80gb',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 4096,
+    training: { modelCode: 'transformers', loss: 'eager', dropout: true, optimizerStateDtype: 'bf16' },
+  },
+  // fp4 on Blackwell.
+  { model: 'llama3-70b', gpu: 'b200', gpus: 64, globalBatch: 256, seqLen: 8192, training: { precision: 'fp4' } },
   // MoE with dense leading layers, a shared expert, latent attention and a multi-token-prediction module.
   { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16' } },
   { model: 'megatron-1t', gpu: 'a100-80gb', gpus: 768, globalBatch: 1536, seqLen: 2048 },
@@ -151,6 +209,25 @@ describe('the search evaluator agrees with the engine', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('on random layouts of llama2-13b on the PP 2 × VPP 20 of its stated pipeline layout (19 and 21 layers a rank)', () => {
+    // pipeline-layout.test.ts: "E|(t|)*38ttL" puts the embedding alone in chunk 0 and two layers in the last.
+    const plain = searchBase({ model: 'llama2-13b', gpu: 'a100-80gb', gpus: 12, globalBatch: 96, seqLen: 4096 });
+    const parallel = { ...plain.parallel, tp: 2, pp: 2, dp: 3, vpp: 20, schedule: 'interleaved-1f1b' as const };
+    const base = { ...plain, parallel: { ...parallel, pipelineLayout: 'E|(t|)*38ttL' } };
+    const sample = layoutSampler(base, (g) => g.pp === 2);
+    let stated = 0;
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.nat(), (a, b, c) => {
+        const choice = sample(a, b, c);
+        if (!choice) return;
+        if (choice.parallel.pipelineLayout) stated++;
+        expectAgreement(base, choice);
+      }),
+      { numRuns: 60 },
+    );
+    expect(stated).toBeGreaterThan(0);
   });
 
   it('on random layouts of random small models and clusters', () => {

@@ -14,8 +14,11 @@
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
 import {
+  allocatorReserveFraction,
+  cacheWithinCapacity,
   deviceTerms,
   deviceTermsTotal,
+  gatherCacheBytes,
   fp8WeightCacheBytesPerParameter,
   fsdpQuantizedLayerWeightBytes,
   gatheredBeyondShardBytes,
@@ -39,7 +42,7 @@ import {
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/index.ts';
 import type { GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
-import { frameworkProfile, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
+import { frameworkProfile, GiB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
 const PROBE_PARAMETERS = [1e9, 2e9] as const;
@@ -128,6 +131,10 @@ export class LayoutEvaluator {
   /** Megatron-FSDP's fp8 layer-weight bytes at ZeRO-3 without parameter offload, null where 16-bit (memory/fp8-weight-cache.ts). */
   private readonly quantized: QuantizedLayerWeightBytes | null;
   private readonly memoryScale: number;
+  /** The caching allocator's reserve fraction under the framework (memory.ts allocatorReserveFraction). */
+  private readonly reserveFraction: number;
+  /** One GPU's memory, bytes: what DeepSpeed's gather-stream cache may fill (zero3-gather-cache.ts cacheWithinCapacity). */
+  private readonly gpuBytes: number;
   /** What device.ts's terms read of the document: a mixture of experts, the document's expert TP, the GPU's name. */
   private readonly deviceOf: { readonly moe: boolean; readonly etp: number | null; readonly architecture: GpuArchitecture };
   /** The group's device-side bytes outside the allocator (memory/device.ts), before the overhead scale. */
@@ -190,6 +197,8 @@ export class LayoutEvaluator {
     const onGpu = { ...base.training.offload, parameters: false };
     this.quantized = fsdpQuantizedLayerWeightBytes({ ...base, training: { ...base.training, offload: onGpu } }, 3);
     this.memoryScale = base.calibration.memoryOverheadScale;
+    this.reserveFraction = allocatorReserveFraction(base);
+    this.gpuBytes = base.cluster.gpu.memoryGiB * GiB;
     this.freesGradients = frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
     this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
     let moe = 0;
@@ -370,7 +379,7 @@ export class LayoutEvaluator {
 
   /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
   private allocatedToTotalLowerBound(allocated: number): number {
-    return stageTotalBytes(allocated, 0, 0, this.memoryScale, this.deviceBytes);
+    return stageTotalBytes(allocated, 0, 0, this.memoryScale, this.deviceBytes, this.reserveFraction);
   }
 
   /** Prepares the stage candidates of one pipeline shape. */
@@ -499,6 +508,7 @@ export class LayoutEvaluator {
     const gradDense = this.gradientsFreed ? (grid.gradBytesPerDense[k] ?? 0) : 0;
     const gradExpert = this.gradientsFreed ? (grid.gradBytesPerExpert[k] ?? 0) : 0;
     const weightCache = this.weightCacheBytes[zero] ?? 0;
+    const gatherCache = (grid.gatherCache[k] ?? 0) !== 0;
     let most = 0;
     for (let c = 0; c < this.count; c++) {
       const grads = gradDense * (this.dense[c] ?? 0) + gradExpert * (this.expert[c] ?? 0);
@@ -519,12 +529,23 @@ export class LayoutEvaluator {
         unsharded,
         this.memoryScale,
         this.deviceBytes,
-        undefined,
+        this.reserveFraction,
         this.lossReserve[c] ?? 0,
       );
-      if (total > most) most = total;
+      const held = gatherCache ? this.gatherCacheHeld(c, gathered, total) : 0;
+      if (total + held > most) most = total + held;
     }
     return most;
+  }
+
+  /** DeepSpeed ZeRO-3's gather-stream cache that candidate c's GPU holds beside its `total` device-used bytes (memory/stages.ts withZero3GatherCache). */
+  private gatherCacheHeld(c: number, gathered: number, total: number): number {
+    const grid = this.pieces?.grid;
+    if (!grid) return 0;
+    const shards = { dense: grid.denseShards, expert: grid.expertShards };
+    const params = { dense: this.dense[c] ?? 0, expert: this.expert[c] ?? 0 };
+    const cache = gatherCacheBytes(this.weightBytes, shards, params, this.memoryScale * gathered);
+    return cache > 0 ? cacheWithinCapacity(cache, total, this.gpuBytes) : 0;
   }
 
   /** The busiest stage's seconds per micro-batch at ZeRO stage `zero` (ZeRO-3 adds its exposed gathers). */

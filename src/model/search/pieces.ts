@@ -12,6 +12,7 @@ import {
   recomputeWorkingSetBytes,
   stageActivationBytes,
   engineActivationSettings,
+  zero3GatherCacheApplies,
   type ActivationSettings,
 } from '../memory/index.ts';
 import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
@@ -430,6 +431,8 @@ export interface GridPieces {
   /** Optimizer seconds per dense parameter on a GPU, and per routed-expert one (time/optimizer.ts: sharded over different groups). */
   readonly optimizerSecondsPerParameter: Float64Array;
   readonly optimizerSecondsPerExpertParameter: Float64Array;
+  /** Per state combo, 1 where DeepSpeed ZeRO-3's gather-stream cache applies (memory/zero3-gather-cache.ts zero3GatherCacheApplies). */
+  readonly gatherCache: Float64Array;
 }
 
 /** Edge parameters = a stage's parameters less its layers', from one- and two-stage pipelines. */
@@ -514,5 +517,6 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
     gradBytesPerExpert: perCombo((_, ck) => modelStateBytes(ck, { dense: 0, expert: 1 }).gradients),
     optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 1, expert: 0 })),
     optimizerSecondsPerExpertParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 0, expert: 1 })),
+    gatherCache: perCombo((_, ck) => (zero3GatherCacheApplies(ck) ? 1 : 0)),
   };
 }
