@@ -6,6 +6,7 @@ import { stageMemoryDetails } from '../memory/index.ts';
 import { searchBase, type SearchRunSpec } from '../../testing/search-fixtures.ts';
 import { explicitEtp, layoutConfig } from './pieces.ts';
 import { fastEvaluate } from './run.ts';
+import { searchLayouts } from './search.ts';
 import { layoutGroups, type LayoutGroup } from './space.ts';
 import { layoutKeptFor } from '../input/index.ts';
 import type { LayoutChoice } from './types.ts';
@@ -305,6 +306,44 @@ describe('the search evaluator agrees with the engine', () => {
       { numRuns: 80 },
     );
   });
+});
+
+describe("the search's ranked layouts carry the engine's figures", () => {
+  // The search proper shares pieces between groups through its cache slots (run.ts PieceCache), unlike fastEvaluate; the
+  // layout fix-it offers (fit-fallback.ts bestLayoutOn) is its first. Exhaustive, so layouts that do not fit are ranked too.
+  const runs: readonly SearchRunSpec[] = [
+    {
+      model: 'llama3-70b',
+      gpu: 'gb200',
+      gpus: 64,
+      globalBatch: 128,
+      seqLen: 8192,
+      training: { precision: 'fp8', framework: 'megatron', activationOffloadLayers: 4 },
+    },
+    { model: GEMMA3_12B, gpu: 'h100-sxm', gpus: 32, globalBatch: 128, seqLen: 8192 },
+    {
+      model: 'llama3-8b',
+      gpu: 'h100-sxm',
+      gpus: 16,
+      globalBatch: 64,
+      seqLen: 4096,
+      training: { framework: 'deepspeed', forwardHostSync: 'none' },
+    },
+  ];
+  for (const spec of runs) {
+    it(`for ${typeof spec.model === 'string' ? spec.model : String(spec.model.name)} on ${spec.gpus} × ${spec.gpu}`, () => {
+      const base = searchBase(spec);
+      const result = searchLayouts(base, { topK: 8, pareto: false, searchOffload: true, exhaustive: true, groupByLayout: false });
+      expect(result.top.length).toBeGreaterThan(0);
+      for (const layout of result.top) {
+        const c = layoutConfig(base, layout);
+        expect(checkConsistency(c).errors).toEqual([]);
+        const memory = Math.max(...stageMemoryDetails(c).map((s) => s.deviceUsed));
+        expect(relative(layout.memoryBytes, memory)).toBeLessThan(RELATIVE_TOLERANCE);
+        expect(relative(layout.stepSeconds, stepTime(c, 0).stepSeconds)).toBeLessThan(RELATIVE_TOLERANCE);
+      }
+    });
+  }
 });
 
 describe('ZeRO with nothing to shard over', () => {
