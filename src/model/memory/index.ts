@@ -32,6 +32,7 @@ export {
   fp8WeightCacheBytes,
   fp8WeightCacheBytesPerParameter,
   fp8WeightCacheBytesPerWeight,
+  fp8GatheredLayerWeightBytes,
   fsdpQuantizedLayerWeightBytes,
   fsdpQuantizedShardSavingBytes,
   stageLayerWeights,
