@@ -251,6 +251,16 @@ const GENERIC_MECHANISMS: FrameworkMechanisms = {
   fsdpQuantizedWeightBuffer: false,
   fp8WeightAllGather: false,
 };
+/**
+ * torchao's FSDP float8 all-gather, which torchtitan and plain FSDP run (frameworks' mechanism fp8WeightAllGather).
+ * The 1 byte per weight: fsdp_pre_all_gather returns float8_tensor._data, the scale as metadata.
+ */
+const TORCHAO_FLOAT8_ALL_GATHER_SOURCE =
+  'pytorch/ao @0a4b91d4 torchao/float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts the ' +
+  'shard to float8 and hands FSDP2 its uint8 data to all-gather when Float8LinearConfig.enable_fsdp_float8_all_gather ' +
+  '(torchtitan @026c75f2 torchtitan/components/quantization/float8.py enable_fsdp_float8_all_gather, default False: ' +
+  'state training.fp8ParamGather); tensorwise scaling only (pytorch/ao @c6c388b5 torchao/float8/config.py ' +
+  'Float8LinearConfig.__post_init__: "enable_fsdp_float8_all_gather only supports tensorwise scaling granularity")';
 /** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
 const FSDP_MECHANISMS: FrameworkMechanisms = {
   ...GENERIC_MECHANISMS,
@@ -506,12 +516,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
         'torchtitan torchtitan/train.py Trainer.train_step: self.optimizers.zero_grad() ' +
         'before the micro-batches run (PyTorch torch/optim/optimizer.py ' +
         'zero_grad(set_to_none=True)); FSDP2 frees the sharded gradients with them',
-      fp8WeightAllGather:
-        'torchao torchao/float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts the shard to ' +
-        'float8 before the FSDP2 all-gather when Float8LinearConfig.enable_fsdp_float8_all_gather (torchtitan ' +
-        'float8.enable_fsdp_float8_all_gather, default False: training.fp8ParamGather); tensorwise scaling only ' +
-        '(torchao/float8/config.py Float8LinearConfig.__post_init__: "enable_fsdp_float8_all_gather only supports ' +
-        'tensorwise scaling granularity"); the output layer is not converted (torchtitan filter_fqns ["output"])',
+      fp8WeightAllGather: TORCHAO_FLOAT8_ALL_GATHER_SOURCE,
       compileCompilesLoss:
         'torchtitan torchtitan/components/loss.py build_cross_entropy_loss (since #859, ' +
         '2025-02-20; at 6fc499f6: "if job_config.training.compile: loss_fn = torch.compile(loss_fn)"); ' +
@@ -606,12 +611,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       torchaoFloat8Casts:
         'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), ' +
         'casting in kernels of their own unless torch.compile fuses them',
-      fp8WeightAllGather:
-        'torchao torchao/float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts the shard to ' +
-        'float8 before the FSDP2 all-gather when Float8LinearConfig.enable_fsdp_float8_all_gather (torchtitan ' +
-        'float8.enable_fsdp_float8_all_gather, default False: training.fp8ParamGather); tensorwise scaling only ' +
-        '(torchao/float8/config.py Float8LinearConfig.__post_init__: "enable_fsdp_float8_all_gather only supports ' +
-        'tensorwise scaling granularity"); the output layer is not converted (torchtitan filter_fqns ["output"])',
+      fp8WeightAllGather: TORCHAO_FLOAT8_ALL_GATHER_SOURCE,
       gradientsFreedBeforeForward:
         'PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True), the default ' +
         'since 2.0; Accelerate and the transformers Trainer call model.zero_grad() ' +

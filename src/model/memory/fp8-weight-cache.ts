@@ -111,8 +111,9 @@ export interface QuantizedLayerWeightBytes {
  * torch.uint8; param_and_grad_buffer.py start_param_sync) and Megatron-FSDP (custom_fsdp/
  * param_and_grad_buffer.py); an MXFP8 weight is gathered in bf16 through the grad buffer
  * (param_and_grad_buffer.py is_mxfp8tensor). torchao's FSDP float8 all-gather casts the shard
- * to fp8 before FSDP2 gathers it (float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor
- * fsdp_pre_all_gather; tensorwise only, float8/config.py). The fp8 scale (one fp32 per tensor)
+ * to fp8 before FSDP2 gathers it (pytorch/ao @0a4b91d4 torchao/float8/fsdp_utils.py
+ * WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather returns the fp8 data, the scale as
+ * metadata; tensorwise only, @c6c388b5 float8/config.py). The fp8 scale (one fp32 per tensor)
  * is left out. The embedding and output layer are not fp8 modules and move 16-bit bytes. null
  * where the 16-bit WEIGHT_BYTES hold: 16-bit weights (training.fp8ParamGather off, or another
  * precision), a block-scaled recipe, ZeRO 0 (no weight gather), a framework without the
