@@ -62,11 +62,12 @@ function stateTerms(bytesPerValue: Quantity, params: GpuParameters, sharded: boo
 
 /**
  * Megatron-FSDP's fp8 layer weights (memory/fp8-weight-cache.ts): what their one-byte buffer takes off the 16-bit shard, as
- * terms to subtract ("− saved bytes × layer weights ÷ shards" per data-parallel group); none where it does not apply.
+ * terms to subtract ("− saved bytes × layer weights ÷ shards" per data-parallel group); none where it does not apply
+ * (torchao's float8 all-gather leaves the shard as it is: only the gathered unit is fp8).
  */
 function quantizedShardTerms(c: RunConfig, stage: PipelineStage | undefined): (Quantity | Operator)[] {
   const q = fsdpQuantizedLayerWeightBytes(c);
-  if (!q || !stage || c.training.adapter) return [];
+  if (!q || !stage || c.training.adapter || q.shard >= WEIGHT_BYTES[c.training.precision]) return [];
   const saved: Quantity = {
     name: 'bytes saved per layer weight kept in fp8 (Megatron-FSDP uint8 buffer)',
     value: WEIGHT_BYTES[c.training.precision] - q.shard,

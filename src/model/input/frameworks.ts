@@ -89,6 +89,12 @@ export interface FrameworkMechanisms {
    * gathered in fp8, their transpose dropped when a unit is released (memory/fp8-weight-cache.ts fsdpQuantizedLayerWeightBytes).
    */
   readonly fsdpQuantizedWeightBuffer: boolean;
+  /**
+   * With fp8 weights (training.fp8ParamGather) and a per-tensor recipe the data-parallel weight all-gather (ZeRO-1's after
+   * the optimizer step, ZeRO-2/3's per unit) moves the layers' weights in fp8, 1 byte each, the embedding and output layer
+   * in 16 bits (memory/fp8-weight-cache.ts fp8GatheredLayerWeightBytes, read by the memory and the step time).
+   */
+  readonly fp8WeightAllGather: boolean;
 }
 
 /**
@@ -243,7 +249,18 @@ const GENERIC_MECHANISMS: FrameworkMechanisms = {
   teFp8WeightCache: false,
   zero3GatherStreamCache: false,
   fsdpQuantizedWeightBuffer: false,
+  fp8WeightAllGather: false,
 };
+/**
+ * torchao's FSDP float8 all-gather, which torchtitan and plain FSDP run (frameworks' mechanism fp8WeightAllGather).
+ * The 1 byte per weight: fsdp_pre_all_gather returns float8_tensor._data, the scale as metadata.
+ */
+const TORCHAO_FLOAT8_ALL_GATHER_SOURCE =
+  'pytorch/ao @0a4b91d4 torchao/float8/fsdp_utils.py WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts the ' +
+  'shard to float8 and hands FSDP2 its uint8 data to all-gather when Float8LinearConfig.enable_fsdp_float8_all_gather ' +
+  '(torchtitan @026c75f2 torchtitan/components/quantization/float8.py enable_fsdp_float8_all_gather, default False: ' +
+  'state training.fp8ParamGather); tensorwise scaling only (pytorch/ao @c6c388b5 torchao/float8/config.py ' +
+  'Float8LinearConfig.__post_init__: "enable_fsdp_float8_all_gather only supports tensorwise scaling granularity")';
 /** Plain FSDP's mechanisms; torchtitan's differ in its chunked loss and in compiling the loss with the model. */
 const FSDP_MECHANISMS: FrameworkMechanisms = {
   ...GENERIC_MECHANISMS,
@@ -251,6 +268,7 @@ const FSDP_MECHANISMS: FrameworkMechanisms = {
   fsdpFp32ShardedParameters: true,
   torchaoFloat8Casts: true,
   gradientsFreedBeforeForward: true,
+  fp8WeightAllGather: true,
 };
 
 export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> = {
@@ -373,12 +391,20 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       teFp8WeightCache: true,
       zero3GatherStreamCache: false,
       fsdpQuantizedWeightBuffer: true,
+      fp8WeightAllGather: true,
     },
     sources: {
       fp8ParamGather:
         'by recipe: delayed off (Megatron-LM --fp8-param-gather off unless set, core_v0.9.0+; NeMo 1 fp8_params False); ' +
         'Megatron-Bridge src/megatron/bridge/training/mixed_precision.py v0.2.0: tensorwise and mxfp8 on ' +
         '(fp8_param_gather = True), blockwise off; nvfp4 on (fp4_param_gather = True from v0.5.0)',
+      fp8WeightAllGather:
+        'Megatron-Core core_v0.13.0 megatron/core/distributed/distributed_data_parallel.py ' +
+        '_allocate_buffers_for_parameters: a Float8Tensor weight (delayed, tensorwise) gets param_dtype = torch.uint8, so ' +
+        "the distributed optimizer's param all-gather (param_and_grad_buffer.py start_param_sync, dist_all_gather_func " +
+        'over bucket.param_data) moves 1 byte per weight; an MXFP8 weight is gathered in bf16 through the grad buffer ' +
+        '(same file, is_mxfp8tensor: param_data = shared_buffer ... view(torch.bfloat16)); Megatron-FSDP: ' +
+        'custom_fsdp/param_and_grad_buffer.py uint8 model-weight buffer (fsdpQuantizedWeightBuffer)',
       fsdpQuantizedWeightBuffer:
         'Megatron-Core core_v0.13.0 megatron/core/distributed/custom_fsdp/param_and_grad_buffer.py ' +
         '_init_each_parameter_group_buffers: a Float8Tensor group gets param_dtype = torch.uint8 for its sharded and ' +
@@ -490,6 +516,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
         'torchtitan torchtitan/train.py Trainer.train_step: self.optimizers.zero_grad() ' +
         'before the micro-batches run (PyTorch torch/optim/optimizer.py ' +
         'zero_grad(set_to_none=True)); FSDP2 frees the sharded gradients with them',
+      fp8WeightAllGather: TORCHAO_FLOAT8_ALL_GATHER_SOURCE,
       compileCompilesLoss:
         'torchtitan torchtitan/components/loss.py build_cross_entropy_loss (since #859, ' +
         '2025-02-20; at 6fc499f6: "if job_config.training.compile: loss_fn = torch.compile(loss_fn)"); ' +
@@ -584,6 +611,7 @@ export const FRAMEWORK_PROFILES: Readonly<Record<Framework, FrameworkProfile>> =
       torchaoFloat8Casts:
         'plain FSDP trains fp8 with torchao (torchao/float8/README.md: convert_to_float8_training), ' +
         'casting in kernels of their own unless torch.compile fuses them',
+      fp8WeightAllGather: TORCHAO_FLOAT8_ALL_GATHER_SOURCE,
       gradientsFreedBeforeForward:
         'PyTorch torch/optim/optimizer.py zero_grad(set_to_none=True), the default ' +
         'since 2.0; Accelerate and the transformers Trainer call model.zero_grad() ' +

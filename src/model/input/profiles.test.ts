@@ -60,6 +60,21 @@ describe('the framework profiles carry the mechanisms once keyed by name', () =>
       fsdp: true,
     });
     expect(by((p) => p.mechanisms.fusedLossChunks)).toEqual({ generic: 1, megatron: 1, torchtitan: 8, deepspeed: 1, fsdp: 1 });
+    // Weights gathered in fp8 (memory/fp8-weight-cache.ts fp8GatheredLayerWeightBytes): Megatron-Core's uint8 param buffer, torchao's float8 all-gather.
+    expect(by((p) => p.mechanisms.fp8WeightAllGather)).toEqual({
+      generic: false,
+      megatron: true,
+      torchtitan: true,
+      deepspeed: false,
+      fsdp: true,
+    });
+    expect(by((p) => (p.mechanisms.fp8WeightAllGather ? (p.sources.fp8WeightAllGather ?? '') : 'none').length > 0)).toEqual({
+      generic: true,
+      megatron: true,
+      torchtitan: true,
+      deepspeed: true,
+      fsdp: true,
+    });
     expect(by((p) => p.launchTarget)).toEqual({
       generic: 'megatron',
       megatron: 'megatron',

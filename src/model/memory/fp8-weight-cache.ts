@@ -102,29 +102,59 @@ export interface QuantizedLayerWeightBytes {
 }
 
 /**
- * Megatron-FSDP's quantized weight buffer. Under ZeRO-3 (--use-megatron-fsdp with
- * optim_grads_params) with fp8 weights (training.fp8ParamGather) Megatron-Core gives each
- * group of Transformer Engine weights a uint8 model-weight buffer: the shard and the
- * gathered unit hold 1 byte per weight, the fp32 main weights sit in the optimizer
+ * Bytes one transformer-layer weight takes in the data-parallel weight all-gather, where the
+ * weights are gathered in fp8: ZeRO-1's after the optimizer step, ZeRO-2/3's for each unit.
+ * The one rule the memory (gathered units, Megatron-FSDP's shard) and the step time (time/comm.ts)
+ * read. Megatron-Core keeps a Float8Tensor weight (delayed, tensorwise) in a uint8 buffer and
+ * all-gathers that buffer, under the distributed optimizer (core_v0.13.0
+ * distributed/distributed_data_parallel.py _allocate_buffers_for_parameters: param_dtype =
+ * torch.uint8; param_and_grad_buffer.py start_param_sync) and Megatron-FSDP (custom_fsdp/
+ * param_and_grad_buffer.py); an MXFP8 weight is gathered in bf16 through the grad buffer
+ * (param_and_grad_buffer.py is_mxfp8tensor). torchao's FSDP float8 all-gather casts the shard
+ * to fp8 before FSDP2 gathers it (pytorch/ao @0a4b91d4 torchao/float8/fsdp_utils.py
+ * WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather returns the fp8 data, the scale as
+ * metadata; tensorwise only, @c6c388b5 float8/config.py). The fp8 scale (one fp32 per tensor)
+ * is left out. The embedding and output layer are not fp8 modules and move 16-bit bytes. null
+ * where the 16-bit WEIGHT_BYTES hold: 16-bit weights (training.fp8ParamGather off, or another
+ * precision), a block-scaled recipe, ZeRO 0 (no weight gather), a framework without the
+ * mechanism (frameworks.ts fp8WeightAllGather), or a fine-tune (the frozen base, memory/adapter.ts).
+ */
+export function fp8GatheredLayerWeightBytes(c: RunConfig, zero: ZeroStage = c.parallel.zero): number | null {
+  const t = c.training;
+  if (t.precision !== 'fp8' || t.adapter || zero < 1 || !c.stack.fp8ParamGather) return null;
+  if (!frameworkProfile(c.stack.framework).mechanisms.fp8WeightAllGather) return null;
+  const recipe = c.stack.fp8Recipe;
+  return recipe === 'delayed' || recipe === 'tensorwise' ? FP8_BYTES : null;
+}
+
+/** Bytes per transformer-layer weight in Megatron-FSDP's quantized buffer: on the GPU's shard, and in a gathered unit. */
+export interface QuantizedLayerWeightBytes {
+  readonly shard: number;
+  readonly gathered: number;
+}
+
+/**
+ * ZeRO-3's fp8 layer weights (fp8GatheredLayerWeightBytes) as memory holds them. Megatron-FSDP
+ * (--use-megatron-fsdp with optim_grads_params) keeps them in a uint8 model-weight buffer: the
+ * shard and the gathered unit hold 1 byte per weight, the fp32 main weights sit in the optimizer
  * (core_v0.13.0 megatron/core/distributed/custom_fsdp/param_and_grad_buffer.py
  * _init_each_parameter_group_buffers: is_dtype_float8 gives param_dtype = torch.uint8).
  * A GPU whose fp8 GEMMs run only the TN layout builds the weight's transpose for the
  * backward GEMM; the unit's release drops it (fully_sharded_data_parallel.py
  * release_params_fp8_transpose_cache, unless keep_fp8_transpose_cache_when_using_custom_fsdp,
  * default False), so it lives only in the gathered unit: 1 + 1 bytes there on Hopper, 1 on
- * Blackwell (fp8WeightCacheBytesPerWeight). The embedding and output layer are not TE
- * modules and stay in 16 bits. Per-tensor recipes (delayed, tensorwise) only: block-scaled
- * recipes keep row- and column-wise data with scales, which this does not follow. null
- * where the 16-bit WEIGHT_BYTES hold: another framework, ZeRO below 3, weights offloaded,
- * 16-bit weights, or a fine-tune (memory/adapter.ts).
+ * Blackwell (fp8WeightCacheBytesPerWeight). torchao's FSDP2 shard stays in its 16-bit count
+ * (frameworks.ts fsdpFp32ShardedParameters reads fp32), the gathered unit is its fp8 Float8Tensor,
+ * the transpose for the backward GEMM a transient of the matmul. null where the 16-bit
+ * WEIGHT_BYTES hold: fp8GatheredLayerWeightBytes null, ZeRO below 3, or weights offloaded.
  */
 export function fsdpQuantizedLayerWeightBytes(c: RunConfig, zero: ZeroStage = c.parallel.zero): QuantizedLayerWeightBytes | null {
-  const t = c.training;
-  if (t.precision !== 'fp8' || t.adapter || t.offload.parameters || zero < 3 || !c.stack.fp8ParamGather) return null;
-  if (!frameworkProfile(c.stack.framework).mechanisms.fsdpQuantizedWeightBuffer) return null;
-  const recipe = c.stack.fp8Recipe;
-  if (recipe !== 'delayed' && recipe !== 'tensorwise') return null;
-  return { shard: FP8_BYTES, gathered: fp8WeightCacheBytesPerWeight(recipe, c.cluster.gpu.architecture) };
+  const wire = fp8GatheredLayerWeightBytes(c, zero);
+  if (wire === null || zero < 3 || c.training.offload.parameters) return null;
+  if (!frameworkProfile(c.stack.framework).mechanisms.fsdpQuantizedWeightBuffer) {
+    return { shard: WEIGHT_BYTES[c.training.precision], gathered: wire };
+  }
+  return { shard: wire, gathered: wire - FP8_BYTES + fp8WeightCacheBytesPerWeight(c.stack.fp8Recipe, c.cluster.gpu.architecture) };
 }
 
 /**

@@ -64,7 +64,7 @@ describe("Megatron-FSDP's fp8 weight buffer (ZeRO-3 with fp8 weights)", () => {
     expect(stage(doc({ fp8Recipe: 'tensorwise', fp8ParamGather: false }, 'b200')).other.gatheredWeights).toBeCloseTo(37_161_984, 3);
   });
 
-  it('applies to per-tensor recipes under Megatron at ZeRO-3 only', () => {
+  it('applies to per-tensor recipes at ZeRO-3 only; under torchao (torchtitan) to the gathered unit only', () => {
     const bytes = (training: Record<string, unknown>, gpu = 'b200', zero = 3) =>
       fsdpQuantizedLayerWeightBytes(config(doc(training, gpu, zero)));
     expect(bytes({ fp8Recipe: 'tensorwise' })).toEqual({ shard: 1, gathered: 1 });
@@ -72,7 +72,10 @@ describe("Megatron-FSDP's fp8 weight buffer (ZeRO-3 with fp8 weights)", () => {
     expect(bytes({ fp8Recipe: 'delayed' })).toBeNull();
     expect(bytes({ fp8Recipe: 'mxfp8' })).toBeNull();
     expect(bytes({ fp8Recipe: 'tensorwise' }, 'b200', 1)).toBeNull();
-    expect(bytes({ fp8Recipe: 'tensorwise', fp8ParamGather: true, framework: 'torchtitan' })).toBeNull();
+    // torchao's float8 all-gather: the FSDP2 shard keeps its 16-bit count, the gathered unit is fp8 (fp8GatheredLayerWeightBytes).
+    expect(bytes({ fp8Recipe: 'tensorwise', fp8ParamGather: true, framework: 'torchtitan' })).toEqual({ shard: 2, gathered: 1 });
+    expect(bytes({ fp8Recipe: 'rowwise', fp8ParamGather: true, framework: 'torchtitan' })).toBeNull();
+    expect(bytes({ fp8Recipe: 'tensorwise', framework: 'torchtitan' })).toBeNull();
     expect(bytes({ precision: 'bf16' })).toBeNull();
   });
 });

@@ -36,6 +36,7 @@ export {
   fp8WeightCacheBytes,
   fp8WeightCacheBytesPerParameter,
   fp8WeightCacheBytesPerWeight,
+  fp8GatheredLayerWeightBytes,
   fsdpQuantizedLayerWeightBytes,
   fsdpQuantizedShardSavingBytes,
   stageLayerWeights,

@@ -390,8 +390,9 @@ export function zero3GatheredBytes(
 }
 
 /**
- * ZeRO-3's gathered weights as the run holds them: 16-bit, or Megatron-FSDP's fp8 layer weights beside the 16-bit
- * embedding and output layer (fp8-weight-cache.ts fsdpQuantizedLayerWeightBytes), counted in layer weights at the
+ * ZeRO-3's gathered weights as the run holds them: 16-bit, or fp8 layer weights (Megatron-FSDP's uint8 buffer, torchao's
+ * float8 all-gather) beside the 16-bit embedding and output layer (fp8-weight-cache.ts fsdpQuantizedLayerWeightBytes, from
+ * the fp8GatheredLayerWeightBytes the ZeRO-3 gather's time reads too), counted in layer weights at the
  * gathered fp8 bytes, an embedding or output weight as 16-bit bytes ÷ those of them.
  */
 export function zero3GatheredWeightBytes(c: RunConfig, stage: PipelineStage, stageParams: GpuParameters): number {

@@ -18,6 +18,7 @@ import {
   cacheWithinCapacity,
   deviceTerms,
   deviceTermsTotal,
+  fp8GatheredLayerWeightBytes,
   gatherCacheBytes,
   fp8WeightCacheBytesPerParameter,
   fsdpQuantizedLayerWeightBytes,
@@ -54,6 +55,16 @@ function affine(out: Float64Array, at: number, f: (parameters: number) => number
   const slope = (f(p2) - f1) / (p2 - p1);
   out[at] = slope;
   out[at + 1] = f1 - slope * p1;
+}
+
+/**
+ * Seconds of an affine synchronisation fit over `parameters`, `layers` of them the layers' weights at `layerSlope`
+ * (time/comm.ts gatheredWeightBytesPerParameter), the rest at `slope`; none without parameters.
+ */
+function synced(parameters: number, layers: number, slope: number, layerSlope: number, intercept: number): number {
+  if (parameters <= 0) return 0;
+  const l = Math.min(Math.max(0, layers), parameters);
+  return (parameters - l) * slope + l * layerSlope + intercept;
 }
 
 function minOf(values: Float64Array): number {
@@ -187,6 +198,11 @@ export class LayoutEvaluator {
   private readonly syncCoefficients = new Float64Array(16);
   /** ZeRO-3's exposed per-micro-batch gathers: dense slope, intercept, expert slope, intercept. */
   private readonly gatherCoefficients = new Float64Array(4);
+  /** The same fits with the layers' weights at their gathered bytes (time/comm.ts gatheredWeightBytesPerParameter). */
+  private readonly syncLayerCoefficients = new Float64Array(16);
+  private readonly gatherLayerCoefficients = new Float64Array(4);
+  /** Per ZeRO stage: bytes a layer weight moves in the weight all-gather (memory/fp8-weight-cache.ts fp8GatheredLayerWeightBytes). */
+  private readonly layerGatherBytes: readonly number[];
 
   constructor(base: RunConfig) {
     const m = base.model;
@@ -194,6 +210,7 @@ export class LayoutEvaluator {
     this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
     this.weightCacheBytes = ([0, 1, 2, 3] as const).map((z) => fp8WeightCacheBytesPerParameter(base, z));
+    this.layerGatherBytes = ([0, 1, 2, 3] as const).map((z) => fp8GatheredLayerWeightBytes(base, z) ?? this.weightBytes);
     const onGpu = { ...base.training.offload, parameters: false };
     this.quantized = fsdpQuantizedLayerWeightBytes({ ...base, training: { ...base.training, offload: onGpu } }, 3);
     this.memoryScale = base.calibration.memoryOverheadScale;
@@ -258,22 +275,25 @@ export class LayoutEvaluator {
     this.syncReady = true;
     const { grid } = pieces;
     const m = this.microBatches;
-    const sync = (zero: ZeroStage, parameters: number, ranks: number, link: Link) =>
-      dataParallelSyncParts(zero, parameters, ranks, link, this.gradBytes, this.weightBytes, m);
-    for (const z of [0, 1, 2, 3] as const) {
-      affine(this.syncCoefficients, 4 * z, (p) => sync(z, p, grid.denseSyncRanks, grid.denseSyncLink).step.seconds);
-      affine(this.syncCoefficients, 4 * z + 2, (p) => sync(z, p, grid.expertSyncRanks, grid.expertSyncLink).step.seconds);
+    const sync = (zero: ZeroStage, parameters: number, ranks: number, link: Link, weightBytes: number) =>
+      dataParallelSyncParts(zero, parameters, ranks, link, this.gradBytes, weightBytes, m);
+    const exposed = calibration().exposed.zero3Gather;
+    // Whole-stage fits at the 16-bit bytes and layer-weight fits at the gathered bytes: a stage's seconds are the first's
+    // slope over its embedding and output weights, the second's over its layers' weights, plus the shared intercept.
+    const fits = [
+      [this.syncCoefficients, this.gatherCoefficients, (_z: ZeroStage) => this.weightBytes],
+      [this.syncLayerCoefficients, this.gatherLayerCoefficients, (z: ZeroStage) => this.layerGatherBytes[z] ?? this.weightBytes],
+    ] as const;
+    for (const [syncOut, gatherOut, bytes] of fits) {
+      for (const z of [0, 1, 2, 3] as const) {
+        const w = bytes(z);
+        affine(syncOut, 4 * z, (p) => sync(z, p, grid.denseSyncRanks, grid.denseSyncLink, w).step.seconds);
+        affine(syncOut, 4 * z + 2, (p) => sync(z, p, grid.expertSyncRanks, grid.expertSyncLink, w).step.seconds);
+      }
+      const w3 = bytes(3);
+      affine(gatherOut, 0, (p) => exposed * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink, w3).perMicroBatch.seconds);
+      affine(gatherOut, 2, (p) => exposed * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink, w3).perMicroBatch.seconds);
     }
-    affine(
-      this.gatherCoefficients,
-      0,
-      (p) => calibration().exposed.zero3Gather * sync(3, p, grid.denseSyncRanks, grid.denseSyncLink).perMicroBatch.seconds,
-    );
-    affine(
-      this.gatherCoefficients,
-      2,
-      (p) => calibration().exposed.zero3Gather * sync(3, p, grid.expertSyncRanks, grid.expertSyncLink).perMicroBatch.seconds,
-    );
   }
 
   /**
@@ -455,13 +475,16 @@ export class LayoutEvaluator {
       this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false, edgeUnit);
       this.unshardedFull[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, false);
       const sc = this.syncCoefficients;
+      const sl = this.syncLayerCoefficients;
       for (let z = 0; z < 4; z++) {
-        const denseSync = d > 0 ? d * (sc[4 * z] ?? 0) + (sc[4 * z + 1] ?? 0) : 0;
-        const expertSync = e > 0 ? e * (sc[4 * z + 2] ?? 0) + (sc[4 * z + 3] ?? 0) : 0;
+        const denseSync = synced(d, layerDense, sc[4 * z] ?? 0, sl[4 * z] ?? 0, sc[4 * z + 1] ?? 0);
+        const expertSync = synced(e, layerExpert, sc[4 * z + 2] ?? 0, sl[4 * z + 2] ?? 0, sc[4 * z + 3] ?? 0);
         this.dpSync[z * cap + c] = denseSync + expertSync;
       }
       const gc = this.gatherCoefficients;
-      this.zero3Exposed[c] = (d > 0 ? d * (gc[0] ?? 0) + (gc[1] ?? 0) : 0) + (e > 0 ? e * (gc[2] ?? 0) + (gc[3] ?? 0) : 0);
+      const gl = this.gatherLayerCoefficients;
+      this.zero3Exposed[c] =
+        synced(d, layerDense, gc[0] ?? 0, gl[0] ?? 0, gc[1] ?? 0) + synced(e, layerExpert, gc[2] ?? 0, gl[2] ?? 0, gc[3] ?? 0);
     }
   }
 

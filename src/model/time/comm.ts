@@ -20,6 +20,7 @@ import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from
 import { expertTensorParallel } from '../structure/index.ts';
 import { deepEpTransferSeconds, moeDispatchReplicas, routedCopiesPerToken } from './moe-time.ts';
 import { microBatchesPerStep } from '../input/index.ts';
+import { fp8GatheredLayerWeightBytes } from '../memory/index.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 export type LinkKind = 'intraNode' | 'interNode';
@@ -297,7 +298,8 @@ function pipelineMessage(c: RunConfig, link: Link): Part {
 /**
  * Gradient and weight synchronisation of `parameters` over one data-parallel group.
  * Gradients travel in training.gradDtype (Megatron reduces its fp32 main-grad buffer
- * in fp32), updated weights in their 16-bit storage type.
+ * in fp32), updated weights at `weightBytesPerParameter` (16-bit, or fp8 layer weights:
+ * gatheredWeightBytesPerParameter).
  * ZeRO 0: one all-reduce of the accumulated gradients per step.
  * ZeRO 1: reduce-scatter gradients, all-gather updated weights, once per step
  *   (Rajbhandari et al. 2020, section 7.2.1: the all-reduce's volume when the types match).
@@ -330,9 +332,24 @@ export function dataParallelSyncParts(
   }
 }
 
+/**
+ * Bytes per parameter of `parameters` in the data-parallel weight all-gather: the 16-bit weight
+ * bytes, save that `layerWeights` of them (the transformer layers' weights) move at the bytes
+ * of fp8GatheredLayerWeightBytes where the weights are gathered in fp8 (memory/fp8-weight-cache.ts,
+ * the rule the memory reads too); the embedding and output layer stay 16-bit.
+ */
+export function gatheredWeightBytesPerParameter(c: RunConfig, parameters: number, layerWeights: number): number {
+  const sixteenBit = WEIGHT_BYTES[c.training.precision];
+  const fp8 = fp8GatheredLayerWeightBytes(c);
+  if (fp8 === null || parameters <= 0) return sixteenBit;
+  const layers = Math.min(Math.max(0, layerWeights), parameters);
+  return (sixteenBit * (parameters - layers) + fp8 * layers) / parameters;
+}
+
 function dataParallelSync(
   c: RunConfig,
   parameters: number,
+  layerWeights: number,
   ranks: number,
   link: Link,
 ): { readonly step: Part; readonly perMicroBatch: Part } {
@@ -343,14 +360,16 @@ function dataParallelSync(
     ranks,
     link,
     GRAD_BYTES[t.gradDtype],
-    WEIGHT_BYTES[t.precision],
+    gatheredWeightBytesPerParameter(c, parameters, layerWeights),
     microBatchesPerStep(t, p),
   );
 }
 
 /**
  * Communication of one pipeline stage holding `layersOnStage` transformer layers
- * (`moeLayersOnStage` of them MoE) and `parameters` per GPU. Left out: the
+ * (`moeLayersOnStage` of them MoE) and `parameters` per GPU, `layerWeights` of them the
+ * transformer layers' (memory/fp8-weight-cache.ts stageLayerWeights; those the data-parallel
+ * weight all-gather may move in fp8; none when not given, so all at 16 bits). Left out: the
  * vocabulary-parallel embedding's and output layer's collectives on the first and
  * last stages (about one s·b·h all-reduce each way: half a layer's TP traffic).
  */
@@ -359,12 +378,13 @@ export function stageComm(
   layersOnStage: number,
   parameters: StageParameters,
   moeLayersOnStage: number = defaultMoeLayersOnStage(c.model, layersOnStage),
+  layerWeights: StageParameters = { dense: 0, expert: 0 },
 ): StageComm {
   const groups = parallelGroups(c);
   const moeLayers = Math.min(Math.max(0, moeLayersOnStage), layersOnStage);
   const link = (g: RankGroup, pattern: TrafficPattern) => groupLink(c.cluster, g, pattern);
-  const dense = dataParallelSync(c, parameters.dense, groups.dp.ranks, link(groups.dp, 'ring'));
-  const expert = dataParallelSync(c, parameters.expert, groups.expertDp.ranks, link(groups.expertDp, 'ring'));
+  const dense = dataParallelSync(c, parameters.dense, layerWeights.dense, groups.dp.ranks, link(groups.dp, 'ring'));
+  const expert = dataParallelSync(c, parameters.expert, layerWeights.expert, groups.expertDp.ranks, link(groups.expertDp, 'ring'));
   const parts: Readonly<Record<CommTerm, Part>> = {
     tp: tensorParallel(c, layersOnStage, moeLayers, link(groups.tp, 'ring')),
     cp: contextParallel(c, layersOnStage, link(groups.cp, 'direct')),

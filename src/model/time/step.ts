@@ -12,7 +12,7 @@ import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSecond
 import { isMoeLayer, layerKind } from '../structure/index.ts';
 import { optimizerStepSeconds } from './optimizer.ts';
 import { adapterLayerSeconds, FROZEN_BACKWARD_GEMMS_PER_FORWARD, type AdapterLayerSeconds } from './adapter-time.ts';
-import { stageAdapterParameters } from '../memory/index.ts';
+import { stageAdapterParameters, stageLayerWeights } from '../memory/index.ts';
 import { pipelineLayout, stageGpuParameters, type PipelineStage } from '../structure/index.ts';
 import {
   blockCount,
@@ -119,7 +119,7 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
     }
   }
   const moeLayers = stage.layers.filter((i) => isMoeLayer(model, i)).length;
-  const comm = stageComm(c, stage.layers.length, parameters, moeLayers).seconds;
+  const comm = stageComm(c, stage.layers.length, parameters, moeLayers, stageLayerWeights(c, stage)).seconds;
   // A fine-tune reduces and updates the adapters' parameters only; ZeRO-3 still gathers the frozen base for every micro-batch.
   const trainable = training.adapter ? stageAdapterParameters(c, stage, training.adapter).adapter : parameters;
   const dpSeconds = training.adapter ? stageComm(c, stage.layers.length, trainable, moeLayers).seconds.dp : comm.dp;
