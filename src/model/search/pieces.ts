@@ -488,18 +488,20 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
   const edges = { dense: parameters.edgeDense, expert: parameters.edgeExpert };
   const c = layoutConfig(base, { gpus: g.gpus, parallel: p, microBatch: g.microBatch, recompute: g.recompute, offload: NO_OFFLOAD });
   const groups = parallelGroups(c);
-  const perCombo = (f: (k: StateCombo, c: RunConfig) => number) =>
-    Float64Array.from(g.combos, (k) => {
-      const ck = layoutConfig(base, {
-        gpus: g.gpus,
-        parallel: { ...p, zero: k.zero },
-        microBatch: g.microBatch,
-        recompute: g.recompute,
-        offload: k.offload,
-      });
-      return f(k, ck);
-    });
+  // The configuration of each state combo, built once for every figure below.
+  const configs = g.combos.map((k) =>
+    layoutConfig(base, {
+      gpus: g.gpus,
+      parallel: { ...p, zero: k.zero },
+      microBatch: g.microBatch,
+      recompute: g.recompute,
+      offload: k.offload,
+    }),
+  );
+  const perCombo = (f: (k: StateCombo, c: RunConfig) => number) => Float64Array.from(g.combos, (k, i) => f(k, configs[i] as RunConfig));
   const stateTotal = (s: { parameters: number; gradients: number; optimizer: number }) => s.parameters + s.gradients + s.optimizer;
+  const denseStates = configs.map((ck) => modelStateBytes(ck, { dense: 1, expert: 0 }));
+  const expertStates = configs.map((ck) => modelStateBytes(ck, { dense: 0, expert: 1 }));
   return {
     layerDense,
     layerMoe,
@@ -511,10 +513,10 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
     denseSyncLink: groupLink(c.cluster, groups.dp, 'ring'),
     expertSyncRanks: groups.expertDp.ranks,
     expertSyncLink: groupLink(c.cluster, groups.expertDp, 'ring'),
-    stateBytesPerDense: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 1, expert: 0 }))),
-    stateBytesPerExpert: perCombo((_, ck) => stateTotal(modelStateBytes(ck, { dense: 0, expert: 1 }))),
-    gradBytesPerDense: perCombo((_, ck) => modelStateBytes(ck, { dense: 1, expert: 0 }).gradients),
-    gradBytesPerExpert: perCombo((_, ck) => modelStateBytes(ck, { dense: 0, expert: 1 }).gradients),
+    stateBytesPerDense: Float64Array.from(denseStates, stateTotal),
+    stateBytesPerExpert: Float64Array.from(expertStates, stateTotal),
+    gradBytesPerDense: Float64Array.from(denseStates, (st) => st.gradients),
+    gradBytesPerExpert: Float64Array.from(expertStates, (st) => st.gradients),
     optimizerSecondsPerParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 1, expert: 0 })),
     optimizerSecondsPerExpertParameter: perCombo((_, ck) => optimizerStepSeconds(ck, { dense: 0, expert: 1 })),
     gatherCache: perCombo((_, ck) => (zero3GatherCacheApplies(ck) ? 1 : 0)),
