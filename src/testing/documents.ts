@@ -67,6 +67,47 @@ export const LLAMA2_7B_MODEL = {
 } as const;
 
 /**
+ * Llama 3 8B's shape as a document's model (meta-llama/Meta-Llama-3-8B config.json: 32 layers, hidden 4096, 32 heads of
+ * 128, 8 KV heads, intermediate 14,336, vocabulary 128,256, untied), for the memory, explain and time unit tests.
+ */
+export const LLAMA3_8B_MODEL = {
+  name: 'Llama 3 8B',
+  layers: 32,
+  hidden: 4096,
+  heads: 32,
+  kvHeads: 8,
+  headDim: 128,
+  ffnHidden: 14336,
+  ffnType: 'swiglu',
+  vocab: 128_256,
+  tiedEmbeddings: false,
+} as const;
+
+/**
+ * Llama 3 8B under Megatron at TP 8 with sequence parallelism, PP 1, sequence 8192, micro-batch 1, no recompute, the
+ * fused loss, on 8 H100s, with `training` laid over it: the run the cross-entropy copies are derived on
+ * (memory/cross-entropy-copies.test.ts, explain/loss-copies.test.ts).
+ */
+export function llama3_8bMegatronTp8(training: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    version: 1,
+    model: LLAMA3_8B_MODEL,
+    training: {
+      seqLen: 8192,
+      globalBatch: 64,
+      microBatch: 1,
+      precision: 'bf16',
+      recompute: 'none',
+      framework: 'megatron',
+      loss: 'fused',
+      ...training,
+    },
+    parallel: { tp: 8, pp: 1, dp: 1, cp: 1, ep: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
+    cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 8 },
+  };
+}
+
+/**
  * Qwen3-30B-A3B's shape as a document's model (Qwen/Qwen3-30B-A3B config.json: 48 layers, hidden 2048, 32 heads
  * of 128, 4 KV heads, intermediate 6144, vocabulary 151,936, 128 experts top-8 of FFN 768), for the MoE unit tests.
  */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateConfig } from '../estimate.ts';
 import { evaluateEquation, explainFigure } from './explain.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
+import { llama3_8bMegatronTp8 } from '../../testing/documents.ts';
 import type { UncertaintyTable } from '../validation/index.ts';
 
 // The memory explanation names a stated Megatron-LM release's cross-entropy copies
@@ -10,36 +11,8 @@ import type { UncertaintyTable } from '../validation/index.ts';
 // 6 × 8192 × 128,256 / 8 = 788,004,864 bytes.
 const LOGITS_PER_GPU = 8192 * (128_256 / 8);
 
-const llama3 = (training: Record<string, unknown>) => ({
-  version: 1,
-  model: {
-    name: 'Llama 3 8B',
-    layers: 32,
-    hidden: 4096,
-    heads: 32,
-    kvHeads: 8,
-    headDim: 128,
-    ffnHidden: 14336,
-    ffnType: 'swiglu',
-    vocab: 128_256,
-    tiedEmbeddings: false,
-  },
-  training: {
-    seqLen: 8192,
-    globalBatch: 64,
-    microBatch: 1,
-    precision: 'bf16',
-    recompute: 'none',
-    framework: 'megatron',
-    loss: 'fused',
-    ...training,
-  },
-  parallel: { tp: 8, pp: 1, dp: 1, cp: 1, ep: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
-  cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 8 },
-});
-
 function config(training: Record<string, unknown>): RunConfig {
-  const parsed = parseDocument(llama3(training));
+  const parsed = parseDocument(llama3_8bMegatronTp8(training));
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   return parsed.config;
 }

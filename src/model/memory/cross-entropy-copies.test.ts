@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crossEntropyPeakBytesPerLogit } from './cross-entropy-copies.ts';
 import { stageMemoryDetails } from './stages.ts';
 import { parseDocument, type RunConfig } from '../input/index.ts';
+import { llama3_8bMegatronTp8 } from '../../testing/documents.ts';
 
 // Megatron-Core's vocab-parallel cross-entropy by release (cross-entropy-copies.ts), on
 // Llama 3 8B (vocab 128,256) at TP 8 with sequence parallelism, PP 1, sequence 8192,
@@ -9,36 +10,8 @@ import { parseDocument, type RunConfig } from '../input/index.ts';
 // 8192 × 16,032 = 131,334,144.
 const LOGITS_PER_GPU = 8192 * (128_256 / 8);
 
-const llama3 = (training: Record<string, unknown> = {}) => ({
-  version: 1,
-  model: {
-    name: 'Llama 3 8B',
-    layers: 32,
-    hidden: 4096,
-    heads: 32,
-    kvHeads: 8,
-    headDim: 128,
-    ffnHidden: 14336,
-    ffnType: 'swiglu',
-    vocab: 128_256,
-    tiedEmbeddings: false,
-  },
-  training: {
-    seqLen: 8192,
-    globalBatch: 64,
-    microBatch: 1,
-    precision: 'bf16',
-    recompute: 'none',
-    framework: 'megatron',
-    loss: 'fused',
-    ...training,
-  },
-  parallel: { tp: 8, pp: 1, dp: 1, cp: 1, ep: 1, sequenceParallel: true, zero: 1, schedule: '1f1b' },
-  cluster: { gpu: 'h100-sxm', gpusPerNode: 8, gpus: 8 },
-});
-
 function config(training: Record<string, unknown> = {}): RunConfig {
-  const parsed = parseDocument(llama3(training));
+  const parsed = parseDocument(llama3_8bMegatronTp8(training));
   if (!parsed.ok) throw new Error(parsed.errors.join('; '));
   return parsed.config;
 }

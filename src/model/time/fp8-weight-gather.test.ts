@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument, type RunConfig } from '../input/index.ts';
+import { LLAMA3_8B_MODEL } from '../../testing/documents.ts';
 import { fp8GatheredLayerWeightBytes, fsdpQuantizedLayerWeightBytes, stageLayerWeights } from '../memory/index.ts';
 import { pipelineLayout, stageGpuParameters } from '../structure/index.ts';
 import { calibration } from '../calibration.ts';
@@ -29,18 +30,7 @@ const ALL_WEIGHTS = 8_030_261_248;
 function config(training: Record<string, unknown>, zero: number): RunConfig {
   const parsed = parseDocument({
     version: 1,
-    model: {
-      name: 'Llama 3 8B',
-      layers: 32,
-      hidden: 4096,
-      heads: 32,
-      kvHeads: 8,
-      headDim: 128,
-      ffnHidden: 14336,
-      ffnType: 'swiglu',
-      vocab: 128256,
-      tiedEmbeddings: false,
-    },
+    model: LLAMA3_8B_MODEL,
     training: { seqLen: 8192, globalBatch: 64, microBatch: 1, precision: 'fp8', framework: 'megatron', ...training },
     parallel: { tp: 1, pp: 1, dp: 32, zero },
     cluster: { gpu: 'b200', gpusPerNode: 8, gpus: 32 },
