@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { MODEL_PRESETS } from '../model/catalog/all.ts';
-import { TRAINING_SWITCH_KEYS } from '../model/input/index.ts';
+import { parseDocument, TRAINING_SWITCH_KEYS, type RunConfig } from '../model/input/index.ts';
 import { DEFAULT_DOCUMENT } from '../state/defaults.ts';
 
 const divisorsOf = (n: number, limit = n): number[] => {
@@ -45,6 +45,22 @@ export const GPT_OSS_120B_MODEL = {
   moe: { experts: 128, topK: 4, expertFfnHidden: 2880 },
 } as const;
 export const GPT_OSS_SLIDING_WINDOW = { window: 128, layerTypes: ['sliding_attention', 'full_attention'] } as const;
+
+/**
+ * `model` on one node of 8 H100s at sequence 4096, micro-batch 1 (EP 8 for a mixture of experts), with `training` laid
+ * over it, as the engine's RunConfig: the run the sliding-window tests derive on. Throws on a bad document (test code).
+ */
+export function eightH100Run(model: Record<string, unknown>, training: Record<string, unknown> = {}): RunConfig {
+  const parsed = parseDocument({
+    version: 1,
+    model,
+    training: { seqLen: 4096, globalBatch: 64, microBatch: 1, ...training },
+    parallel: model['moe'] ? { ep: 8 } : {},
+    cluster: { gpu: 'h100-sxm', gpus: 8 },
+  });
+  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+  return parsed.config;
+}
 
 /**
  * Llama 2 7B's shape as a document's model and an engine ModelConfig (meta-llama/Llama-2-7b-hf config.json: 32 layers,

@@ -1,23 +1,12 @@
 import { describe, it, expect } from 'vitest';
-import { parseDocument, type RunConfig } from '../input/index.ts';
-import { GPT_OSS_120B_MODEL, GPT_OSS_SLIDING_WINDOW } from '../../testing/documents.ts';
+import { eightH100Run, GPT_OSS_120B_MODEL, GPT_OSS_SLIDING_WINDOW } from '../../testing/documents.ts';
 import { attentionKeyTokens, isSlidingWindowLayer, slidingWindowLayerCount, windowKeyTokens } from './attention-window.ts';
 import { modelFlopsPerToken, recomputeForwardFlopsPerToken, stepFlops } from './flops.ts';
 
 const GPT_OSS = GPT_OSS_120B_MODEL;
 const ALTERNATING = GPT_OSS_SLIDING_WINDOW;
 
-function run(model: Record<string, unknown>, training: Record<string, unknown> = {}): RunConfig {
-  const parsed = parseDocument({
-    version: 1,
-    model,
-    training: { seqLen: 4096, globalBatch: 64, microBatch: 1, ...training },
-    parallel: model.moe ? { ep: 8 } : {},
-    cluster: { gpu: 'h100-sxm', gpus: 8 },
-  });
-  if (!parsed.ok) throw new Error(parsed.errors.join('; '));
-  return parsed.config;
-}
+const run = eightH100Run;
 
 describe('windowKeyTokens: a causal window in the engine’s no-halving convention', () => {
   it('counts twice the causal mean w − w(w−1)/2s, capped at the sequence', () => {
