@@ -17,7 +17,7 @@ import {
 } from '../memory/index.ts';
 import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
 import { isMoeLayer, layerKind, mtpLayerIndex } from '../structure/index.ts';
-import { modelStateBytes } from '../memory/index.ts';
+import { adapterLayerParameters, largestAdaptedMatrixOfLayer, modelStateBytes } from '../memory/index.ts';
 import { optimizerStepSeconds } from '../time/index.ts';
 import {
   denseDataParallel,
@@ -411,6 +411,8 @@ function withExpertTp(a: ActivationPieces, etp: number): ActivationPieces {
 export interface GridPieces {
   readonly layerDense: GpuParameters;
   readonly layerMoe: GpuParameters;
+  /** A fine-tune's adapters (ParameterPieces.adapter); null for full training. */
+  readonly adapter: AdapterPieces | null;
   /** Parameters of the pipeline edges on one GPU, by edge code. */
   readonly edgeDense: Float64Array;
   readonly edgeExpert: Float64Array;
@@ -459,12 +461,29 @@ function edgeParameters(
   return { dense: edgeDense, expert: edgeExpert };
 }
 
+/**
+ * A fine-tune's per-layer figures (training.adapter, memory/adapter.ts), by the same split as the base's: one dense and one
+ * MoE layer's adapted base weights and trainable adapters on one GPU (adapterLayerParameters: the engine tells layers apart
+ * by dense or MoE only), and each layer kind's largest adapted matrix (QLoRA's dequantisation buffer). The embedding, the
+ * output layer and the MTP modules carry no adapter.
+ */
+export interface AdapterPieces {
+  readonly adaptedDense: GpuParameters;
+  readonly adaptedMoe: GpuParameters;
+  readonly adapterDense: GpuParameters;
+  readonly adapterMoe: GpuParameters;
+  /** Per layer kind (layerKindsOf): its largest adapted matrix on one GPU, parameters. */
+  readonly largestMatrix: Float64Array;
+}
+
 /** Parameters per layer kind and of the pipeline edges: they depend on tp and on how experts split (ep × etp) only. */
 export interface ParameterPieces {
   readonly layerDense: GpuParameters;
   readonly layerMoe: GpuParameters;
   readonly edgeDense: Float64Array;
   readonly edgeExpert: Float64Array;
+  /** A fine-tune's adapters; null for full training. */
+  readonly adapter: AdapterPieces | null;
 }
 
 /** The key parameterPieces depends on. */
@@ -479,7 +498,24 @@ export function parameterPieces(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp
   const layerDense = kinds.dense >= 0 ? layerGpuParameters(m, kinds.dense, p) : NO_PARAMETERS;
   const layerMoe = kinds.moe >= 0 ? layerGpuParameters(m, kinds.moe, p) : NO_PARAMETERS;
   const edges = edgeParameters(m, p, layerDense, layerMoe);
-  return { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert };
+  return { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert, adapter: adapterPieces(base, p) };
+}
+
+function adapterPieces(base: RunConfig, p: ParallelConfig): AdapterPieces | null {
+  const adapter = base.training.adapter;
+  if (!adapter) return null;
+  const m = base.model;
+  const kinds = layerKinds(m);
+  const layer = (i: number) => (i >= 0 ? adapterLayerParameters(m, i, p, adapter) : { adaptedBase: NO_PARAMETERS, adapter: NO_PARAMETERS });
+  const dense = layer(kinds.dense);
+  const moe = layer(kinds.moe);
+  return {
+    adaptedDense: dense.adaptedBase,
+    adaptedMoe: moe.adaptedBase,
+    adapterDense: dense.adapter,
+    adapterMoe: moe.adapter,
+    largestMatrix: Float64Array.from(layerKindsOf(m).representative, (i) => largestAdaptedMatrixOfLayer(m, i, p, adapter)),
+  };
 }
 
 export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: ParameterPieces): GridPieces {
@@ -505,6 +541,7 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
   return {
     layerDense,
     layerMoe,
+    adapter: parameters.adapter,
     edgeDense: edges.dense,
     edgeExpert: edges.expert,
     denseShards: denseDataParallel(p),
