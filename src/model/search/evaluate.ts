@@ -24,7 +24,6 @@ import {
   fp8GatheredLayerWeightBytes,
   gatherCacheBytes,
   fp8WeightCacheBytesPerParameter,
-  frozenBytes,
   frozenGatherBytesPerParameter,
   frozenOnGpuBytes,
   fsdpQuantizedLayerWeightBytes,
@@ -41,6 +40,7 @@ import {
   activationPiecesAtExpertTp,
   layerKindsOf,
   type ActivationPieces,
+  type AdapterPieces,
   type LayerKinds,
   type GridPieces,
   type LayerTimePieces,
@@ -71,6 +71,17 @@ function synced(parameters: number, layers: number, slope: number, layerSlope: n
   if (parameters <= 0) return 0;
   const l = Math.min(Math.max(0, layers), parameters);
   return (parameters - l) * slope + l * layerSlope + intercept;
+}
+
+/**
+ * A fine-tune's frozen base on a GPU holding nd dense and nm MoE layers and the edges `edge`, dense and expert bytes: the
+ * per-layer and per-edge frozenBytes of pieces.ts summed as the engine's stage sums its layers.
+ */
+function adapterFrozenBytes(a: AdapterPieces, nd: number, nm: number, edge: number): { dense: number; expert: number } {
+  return {
+    dense: nd * a.frozenDense.dense + nm * a.frozenMoe.dense + (a.frozenEdgeDense[edge] ?? 0),
+    expert: nd * a.frozenDense.expert + nm * a.frozenMoe.expert + (a.frozenEdgeExpert[edge] ?? 0),
+  };
 }
 
 function minOf(values: Float64Array): number {
@@ -162,9 +173,8 @@ export class LayoutEvaluator {
   private readonly kinds: LayerKinds;
   /** Per kind, the group's least kept bytes of one layer over the positions' roles. */
   private readonly leastKept: Float64Array;
-  /** A fine-tune's adapter (memory/adapter.ts), null for full training; the base run for frozenBytes. */
+  /** A fine-tune's adapter (memory/adapter.ts), null for full training. */
   private readonly adapter: AdapterConfig | null;
-  private readonly base: RunConfig;
   /** A fine-tune: the least share of the frozen base's dense and expert bytes on a GPU over the group's combos (0 offloaded, 1/group at ZeRO-3, else 1). */
   private leastFrozenDense = 1;
   private leastFrozenExpert = 1;
@@ -226,7 +236,6 @@ export class LayoutEvaluator {
 
   constructor(base: RunConfig) {
     const m = base.model;
-    this.base = base;
     this.adapter = base.training.adapter ?? null;
     this.weightBytes = WEIGHT_BYTES[base.training.precision];
     this.vocabMatrix = m.vocab * m.hidden;
@@ -287,8 +296,12 @@ export class LayoutEvaluator {
     this.gradientsFreed = this.freesGradients && group.microBatches === 1;
     if (this.adapter) {
       const { denseShards, expertShards } = pieces.grid;
-      this.leastFrozenDense = Math.min(...group.combos.map((k) => frozenOnGpuBytes(1, 0, k.zero, k.offload.parameters, denseShards, 1)));
-      this.leastFrozenExpert = Math.min(...group.combos.map((k) => frozenOnGpuBytes(0, 1, k.zero, k.offload.parameters, 1, expertShards)));
+      this.leastFrozenDense = 1;
+      this.leastFrozenExpert = 1;
+      for (const k of group.combos) {
+        this.leastFrozenDense = Math.min(this.leastFrozenDense, frozenOnGpuBytes(1, 0, k.zero, k.offload.parameters, denseShards, 1));
+        this.leastFrozenExpert = Math.min(this.leastFrozenExpert, frozenOnGpuBytes(0, 1, k.zero, k.offload.parameters, 1, expertShards));
+      }
     }
     const { moe, etp, architecture } = this.deviceOf;
     this.deviceBytes = deviceTermsTotal(
@@ -457,15 +470,7 @@ export class LayoutEvaluator {
   ): { frozen: number; states: number } {
     const a = grid.adapter;
     if (!a || !this.adapter) return { frozen: 0, states: 0 };
-    const stage = {
-      dense: nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0),
-      expert: nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0),
-    };
-    const adapted = {
-      dense: nd * a.adaptedDense.dense + nm * a.adaptedMoe.dense,
-      expert: nd * a.adaptedDense.expert + nm * a.adaptedMoe.expert,
-    };
-    const frozen = frozenBytes(this.base, this.adapter, stage, adapted);
+    const frozen = adapterFrozenBytes(a, nd, nm, edge);
     const trainedDense = nd * a.adapterDense.dense + nm * a.adapterMoe.dense;
     const trainedExpert = nd * a.adapterDense.expert + nm * a.adapterMoe.expert;
     return {
@@ -562,7 +567,7 @@ export class LayoutEvaluator {
       let syncedLayerDense = layerDense;
       let syncedLayerExpert = layerExpert;
       if (grid.adapter && this.adapter) {
-        this.setAdapterCandidate(c, grid, stages, { nd, nm, d, e, ld, le, edgeUnit });
+        this.setAdapterCandidate(c, grid, stages, { nd, nm, edge, d, e, ld, le, edgeUnit });
         // time/step.ts stageTimes: a fine-tune synchronises its adapters only, as whole-stage parameters (no layerWeights).
         syncedLayerDense = 0;
         syncedLayerExpert = 0;
@@ -592,7 +597,7 @@ export class LayoutEvaluator {
     c: number,
     grid: GridPieces,
     stages: StageCandidates,
-    s: { nd: number; nm: number; d: number; e: number; ld: number; le: number; edgeUnit: number },
+    s: { nd: number; nm: number; edge: number; d: number; e: number; ld: number; le: number; edgeUnit: number },
   ): void {
     const a = grid.adapter;
     const adapter = this.adapter;
@@ -600,11 +605,7 @@ export class LayoutEvaluator {
     const { nd, nm, d, e } = s;
     const trainedDense = nd * a.adapterDense.dense + nm * a.adapterMoe.dense;
     const trainedExpert = nd * a.adapterDense.expert + nm * a.adapterMoe.expert;
-    const adapted = {
-      dense: nd * a.adaptedDense.dense + nm * a.adaptedMoe.dense,
-      expert: nd * a.adaptedDense.expert + nm * a.adaptedMoe.expert,
-    };
-    const frozen = frozenBytes(this.base, adapter, { dense: d, expert: e }, adapted);
+    const frozen = adapterFrozenBytes(a, nd, nm, s.edge);
     this.trainedDense[c] = trainedDense;
     this.trainedExpert[c] = trainedExpert;
     this.frozenDense[c] = frozen.dense;
@@ -618,28 +619,10 @@ export class LayoutEvaluator {
     const meanDense = trainedDense / layers;
     const meanExpert = trainedExpert / layers;
     const g = this.gradBytes;
-    this.unsharded[c] = gatheredBeyondShardBytes(
-      ZERO_UNSHARDED_GRADIENT_LAYERS,
-      meanDense,
-      meanExpert,
-      trainedDense,
-      trainedExpert,
-      ds,
-      es,
-      g,
-      true,
-    );
-    this.unshardedFull[c] = gatheredBeyondShardBytes(
-      ZERO_UNSHARDED_GRADIENT_LAYERS,
-      meanDense,
-      meanExpert,
-      trainedDense,
-      trainedExpert,
-      ds,
-      es,
-      g,
-      false,
-    );
+    const unsharded = (onGpu: boolean) =>
+      gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, onGpu);
+    this.unsharded[c] = unsharded(true);
+    this.unshardedFull[c] = unsharded(false);
     let largest = 0;
     if (adapter.method === 'qlora') {
       const K = this.kinds.count;
