@@ -3,8 +3,9 @@
 // combination is the engine's own function over plain numbers —
 //   memory/activations.ts peakActivationBytes (the min of keeping and recomputing);
 //   memory/memory.ts gatheredBeyondShardBytes and stageTotalBytes (the "other" terms);
-//   memory/adapter.ts frozenBytes, frozenOnGpuBytes, frozenGatherBytesPerParameter and
-//   adapterStageTotalBytes (a fine-tune's frozen base beside its adapters' states);
+//   memory/adapter.ts frozenOnGpuBytes, frozenGatherBytesPerParameter and
+//   adapterStageTotalBytes (a fine-tune's frozen base, from pieces.ts's frozenBytes per
+//   layer, beside its adapters' states, which take full training's per-parameter rules);
 //   time/comm.ts dataParallelSyncParts (gradient and weight synchronisation per ZeRO stage);
 //   time/step.ts exposedDataParallelSeconds; schedule/closed-form.ts pipelineTimeFactor and
 //   pipelineBoundarySeconds (the closed-form step, as stepTime(c, 0) times it).
@@ -351,7 +352,10 @@ export class LayoutEvaluator {
    * Memory: the larger of the mean over stages (every layer's weights and saved activations
    * sit on some stage, with at least one micro-batch in flight) and the first stage of the
    * shape where that stage is lightest; both with model states at the fullest sharding the
-   * group's combos allow and "other" at least runtime and allocator reserve.
+   * group's combos allow and "other" at least runtime and allocator reserve. A fine-tune's
+   * frozen base is held apart (no allocator reserve grows with it: adapterStageTotalBytes), at
+   * its least share over the combos; the device-used bytes are affine in the rest, so the
+   * mean of the stages' bounds is the bound of the means.
    */
   groupLowerBounds(
     shapes: readonly PipelineShape[],
@@ -619,10 +623,9 @@ export class LayoutEvaluator {
     const meanDense = trainedDense / layers;
     const meanExpert = trainedExpert / layers;
     const g = this.gradBytes;
-    const unsharded = (onGpu: boolean) =>
-      gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, onGpu);
-    this.unsharded[c] = unsharded(true);
-    this.unshardedFull[c] = unsharded(false);
+    const L = ZERO_UNSHARDED_GRADIENT_LAYERS;
+    this.unsharded[c] = gatheredBeyondShardBytes(L, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, true);
+    this.unshardedFull[c] = gatheredBeyondShardBytes(L, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, false);
     let largest = 0;
     if (adapter.method === 'qlora') {
       const K = this.kinds.count;
