@@ -7,6 +7,7 @@ import { checkConsistency, modelProblems } from './consistency.ts';
 import { readCalibration, readCluster, readCost, readGpu } from './document-cluster.ts';
 import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
+import { readMoeRouting } from './moe-routing.ts';
 import { readPipelineLayout } from './pipeline-layout.ts';
 import { keysUnder, readSwitches } from './schema.ts';
 import { readSlidingWindow } from './sliding-window.ts';
@@ -209,6 +210,7 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
         : { optimizerFraction: r.number(offloadObj, 'optimizerFraction', 'training.offload', 1, 0, 1) }),
     },
     ...readAdapter(r, t),
+    ...readMoeRouting(r, t),
   };
 }
 
