@@ -43,6 +43,21 @@ describe('training.moeLoadImbalance', () => {
     expect(errors({ moeLoadImbalance: '1.2' })).toMatch(/^training\.moeLoadImbalance: must be a number ≥ 1 .*got "1\.2"$/);
     expect(errors({ moeLoadImbalance: true })).toMatch(/^training\.moeLoadImbalance: must be a number ≥ 1 .*got boolean$/);
   });
+  it('above EP: a warning (the busiest of ep ranks takes at most ep × the mean), estimated as stated', () => {
+    const parsed = parseDocument({
+      version: 1,
+      model: { ...QWEN3_30B_A3B_MODEL, layers: 4, vocab: 32000 },
+      training: { seqLen: 4096, globalBatch: 8, microBatch: 1, moeLoadImbalance: 1.3 },
+      parallel: { tp: 1, pp: 1, dp: 8, ep: 1 },
+      cluster: { gpu: 'h100-sxm', gpusPerNode: 8 },
+    });
+    expect(parsed.ok && parsed.config.training.moeLoadImbalance).toBe(1.3);
+    expect(parsed.warnings).toContain(
+      'training.moeLoadImbalance: 1.3 is more than parallel.ep = 1 allows: the busiest of 1 expert-parallel rank takes at most ' +
+        'every routed token, 1 × the mean; estimated as stated',
+    );
+    expect(parse({ moeLoadImbalance: 1.3 }).warnings.filter((w) => w.startsWith('training.moeLoadImbalance'))).toEqual([]);
+  });
   it('a typing slip far above any run: an error', () => {
     expect(errors({ moeLoadImbalance: 1e9 })).toContain('training.moeLoadImbalance: must be at most 1,000,000');
   });

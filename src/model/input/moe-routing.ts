@@ -3,7 +3,7 @@
 // The engine's rule for them is structure/moe-routing.ts.
 
 import { describe, own, type FieldReader, type JsonObject } from './fields.ts';
-import { MOE_ROUTERS, type MoeRouter } from './types.ts';
+import { MOE_ROUTERS, type MoeRouter, type RunConfig } from './types.ts';
 
 /** Far above any run (the busiest rank can never take more than EP × the mean); a larger number is a typing slip. */
 export const MAX_MOE_LOAD_IMBALANCE = 1e6;
@@ -46,4 +46,18 @@ export function readMoeRouting(r: FieldReader, t: JsonObject): { moeLoadImbalanc
     );
   }
   return { ...imbalance, ...(router === undefined ? {} : { moeRouter: router }) };
+}
+
+/**
+ * A stated imbalance above EP cannot happen: the busiest of ep ranks takes at most every routed
+ * token, ep × the mean (at EP 1 the one rank is the mean). Estimated as stated, with this warning.
+ */
+export function moeLoadAboveEpProblem(c: RunConfig): string | null {
+  const load = c.training.moeLoadImbalance;
+  const ep = c.parallel.ep;
+  if (load === undefined || !c.model.moe || load <= ep) return null;
+  return (
+    `${load} is more than parallel.ep = ${ep} allows: the busiest of ${ep} expert-parallel ` +
+    `rank${ep === 1 ? '' : 's'} takes at most every routed token, ${ep} × the mean; estimated as stated`
+  );
 }

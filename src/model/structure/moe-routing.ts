@@ -16,7 +16,7 @@
 import type { MoeRouter, RunConfig } from '../input/index.ts';
 import { routedCopiesPerToken } from './params.ts';
 
-type RoutingView = Pick<RunConfig, 'model' | 'training' | 'parallel'>;
+type RoutingView = Pick<RunConfig, 'model' | 'training'>;
 
 /** The run's router: training.moeRouter, absent 'learned'. */
 export function moeRouterOf(c: Pick<RunConfig, 'training'>): MoeRouter {
@@ -29,12 +29,14 @@ export function moeRouterOf(c: Pick<RunConfig, 'training'>): MoeRouter {
  * AutoModel's fake balanced gate (every expert the same tokens by construction), and under a
  * capacity factor, where every expert is padded or dropped to capacity = c × its mean share
  * (moe_utils.py get_capacity with --moe-pad-expert-input-to-capacity; routedCopiesPerToken already
- * counts c). Never more than EP: at most every routed token lands on one rank.
+ * counts c). Otherwise the stated value at any EP, so the layout search, which keeps the document's
+ * routing on every layout it tries, prices each as the engine does; above EP (more than every
+ * routed token on one rank) the document gets a warning (input/moe-routing.ts moeLoadAboveEpProblem).
  */
 export function busiestExpertRankLoad(c: RoutingView): number {
   const moe = c.model.moe;
   if (!moe || moe.capacityFactor != null || moeRouterOf(c) === 'fakeBalanced') return 1;
-  return Math.min(c.training.moeLoadImbalance ?? 1, Math.max(1, c.parallel.ep));
+  return c.training.moeLoadImbalance ?? 1;
 }
 
 /** Routed copies per token of the mean that the busiest expert-parallel rank computes, receives and holds. */

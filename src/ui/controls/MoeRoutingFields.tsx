@@ -17,7 +17,8 @@ const HELP_IMBALANCE: Help = {
   explain:
     "The busiest expert-parallel rank's routed tokens over the mean. 1 = perfectly balanced (benchmarks force it). Above 1, " +
     'every dispatch and combine waits for that rank: its expert GEMMs, the tokens it receives and the activations it holds ' +
-    'grow by this factor, and memory is judged on it. Never more than EP; a capacity factor or the fake balanced gate holds it at 1.',
+    'grow by this factor, and memory is judged on it. At most EP (every routed token on one rank); a capacity factor or the ' +
+    'fake balanced gate holds it at 1.',
   formula: 'busiest rank: tokens per local expert = imbalance × tokens × top-k ÷ experts',
   source:
     'Megatron-Core core_v0.15.0 moe/token_dispatcher.py (all_to_all over output_splits per rank) and router.py ' +
