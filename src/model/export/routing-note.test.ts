@@ -30,7 +30,7 @@ describe('the routing note of the Megatron launch', () => {
     expect(text).not.toContain(BALANCED);
     expect(text).not.toMatch(/^\s*--moe-router-force-load-balancing/m);
   });
-  it("the fake balanced gate: says Megatron-LM has none and what its nearest flag does", () => {
+  it('the fake balanced gate: says Megatron-LM has none and what its nearest flag does', () => {
     const text = megatronExport(config({ moeRouter: 'fakeBalanced' })).text;
     expect(text).toContain("NeMo AutoModel's fake balanced gate");
     expect(text).toContain('Megatron-LM has no such gate');

@@ -166,7 +166,14 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
     seqLen: 4096,
     training: { framework: 'megatron', moeDispatcher: 'alltoall', moeLoadImbalance: 1.3 },
   },
-  { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { moeDispatcher: 'deepep', moeRouter: 'fakeBalanced' } },
+  {
+    model: 'deepseek-v3',
+    gpu: 'h800',
+    gpus: 256,
+    globalBatch: 1024,
+    seqLen: 4096,
+    training: { moeDispatcher: 'deepep', moeRouter: 'fakeBalanced' },
+  },
   // MoE stack knobs: DeepEP dispatch and partial CUDA graphs under Megatron.
   {
     model: 'mixtral-8x7b',

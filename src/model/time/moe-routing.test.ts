@@ -5,13 +5,7 @@ import { QWEN3_30B_A3B_MODEL } from '../../testing/documents.ts';
 import { gemmSeconds, layerForwardSeconds } from './compute.ts';
 import { stageComm } from './comm.ts';
 import { FAKE_BALANCED_GATE_OPS, MOE_EAGER_OPS, moeEagerOps } from './moe-host.ts';
-import {
-  consecutiveGroupsPerToken,
-  deepEpTransferSeconds,
-  ranksPerToken,
-  remoteNodesPerToken,
-  tokensPerLocalExpert,
-} from './moe-time.ts';
+import { consecutiveGroupsPerToken, deepEpTransferSeconds, ranksPerToken, remoteNodesPerToken, tokensPerLocalExpert } from './moe-time.ts';
 import { moeDispatchBytesPerToken } from './moe-traffic.ts';
 
 // training.moeLoadImbalance and training.moeRouter in the step time (issue 32 item 4).
@@ -110,7 +104,9 @@ describe('the busiest expert-parallel rank (training.moeLoadImbalance)', () => {
     expect(tokensPerLocalExpert(run(), run().model.moe!, 4096)).toBe(2048);
     const skewed = run({ moeLoadImbalance: 1.3 });
     expect(tokensPerLocalExpert(skewed, skewed.model.moe!, 4096)).toBeCloseTo(2048 * 1.3, 9);
-    expect(layerForwardSeconds(skewed, 0, 4096).expertMatmulForward).toBeGreaterThan(layerForwardSeconds(run(), 0, 4096).expertMatmulForward);
+    expect(layerForwardSeconds(skewed, 0, 4096).expertMatmulForward).toBeGreaterThan(
+      layerForwardSeconds(run(), 0, 4096).expertMatmulForward,
+    );
   });
   it('the all-to-all moves 1.3 × the bytes at the busiest rank, and so does DeepEP', () => {
     for (const moeDispatcher of ['alltoall', 'deepep']) {

@@ -46,7 +46,13 @@ function RouterSelect() {
   if (value !== undefined && current === undefined) options.push({ value: String(value), label: `${String(value)} (not valid)` });
   const write = (v: string) => (v === DEFAULT_VALUE ? undefined : MOE_ROUTERS.find((r) => r === v));
   return (
-    <FieldSelect path={ROUTER_PATH} help={HELP_ROUTER} value={value === undefined ? DEFAULT_VALUE : String(value)} options={options} write={write} />
+    <FieldSelect
+      path={ROUTER_PATH}
+      help={HELP_ROUTER}
+      value={value === undefined ? DEFAULT_VALUE : String(value)}
+      options={options}
+      write={write}
+    />
   );
 }
 

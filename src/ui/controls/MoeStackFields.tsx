@@ -64,8 +64,8 @@ export function MoeStackFields({ framework }: { framework: Framework }) {
   if (!moe) {
     return (
       <p className={HINT}>
-        Mixture-of-experts settings (token dispatcher, CUDA graphs, expert-parallel overlap, capacity factor, load imbalance, router)
-        appear here for a model with experts.
+        Mixture-of-experts settings (token dispatcher, CUDA graphs, expert-parallel overlap, capacity factor, load imbalance, router) appear
+        here for a model with experts.
       </p>
     );
   }
