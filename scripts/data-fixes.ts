@@ -76,6 +76,15 @@ export const DATA_FIXES: readonly DataFix[] = [
     apply: (c) => void Object.assign(c.input.training, { masterWeights: false, gradDtype: 'bf16', optimizerStateDtype: 'bf16' }),
   },
   {
+    name: 'AutoModel MoE rows: training.moeRouter "fakeBalanced" (the benchmark configs route with FakeBalancedGate)',
+    issue: 32,
+    source:
+      'NVIDIA-NeMo/Automodel 89e3a9fdd examples/benchmark/configs/*_te_deepep.yaml backend: fake_balanced_gate: true; ' +
+      'nemo_automodel/components/moe/layers.py FakeBalancedGate (token t to experts (t·k + j) mod E, no gating GEMM)',
+    applies: (c) => c.id.startsWith('automodel-') && typeof c.input.model['moe'] === 'object' && c.input.model['moe'] !== null,
+    apply: (c) => void (c.input.training['moeRouter'] = 'fakeBalanced'),
+  },
+  {
     name: 'NeMo 25.07 GB200 Llama 3.1 405B: training.activationOffloadLayers 95',
     issue: 34,
     source:
