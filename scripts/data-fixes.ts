@@ -76,6 +76,15 @@ export const DATA_FIXES: readonly DataFix[] = [
     apply: (c) => void Object.assign(c.input.training, { masterWeights: false, gradDtype: 'bf16', optimizerStateDtype: 'bf16' }),
   },
   {
+    name: 'AutoModel MoE rows: training.moeRouter "fakeBalanced" (the benchmark configs route with FakeBalancedGate)',
+    issue: 32,
+    source:
+      'NVIDIA-NeMo/Automodel 89e3a9fdd examples/benchmark/configs/*_te_deepep.yaml backend: fake_balanced_gate: true; ' +
+      'nemo_automodel/components/moe/layers.py FakeBalancedGate (token t to experts (t·k + j) mod E, no gating GEMM)',
+    applies: (c) => c.id.startsWith('automodel-') && typeof c.input.model['moe'] === 'object' && c.input.model['moe'] !== null,
+    apply: (c) => void (c.input.training['moeRouter'] = 'fakeBalanced'),
+  },
+  {
     name: 'NeMo 25.07 GB200 Llama 3.1 405B: training.activationOffloadLayers 95',
     issue: 34,
     source:
@@ -90,6 +99,21 @@ export const DATA_FIXES: readonly DataFix[] = [
     source: 'NVIDIA-NeMo/Megatron-Bridge v0.1.0rc4 scripts/performance/configs/llama3/llama3_70b_llm_pretrain.yaml gb200 fp8_mx: mbs 1',
     applies: (c) => c.id === 'bridge-25.09-llama3-70b-dgx-gb200-64-na-gbs128-mbs2-tp1-pp1-cp1-vp1-ep1-alt',
     apply: (c) => void (c.input.training['microBatch'] = 1),
+  },
+  {
+    // The row's "mbs2 tp1 pp1" cannot have run (610 GiB a GPU at ZeRO-1 on a 279 GiB GB300); the 26.04 and 26.04.01 rows of
+    // the same preset state PP 4, VP 5, MBS 1. Stated so: 261 of 279 GiB, and 6,451 tokens/s against the published 7,002.
+    name: 'Bridge 26.02.01 GB300 Llama 3 70B (NVFP4): PP 4, VP 5, micro-batch 1, as the 26.04 rows of the same preset',
+    issue: 34,
+    source:
+      'NVIDIA-NeMo/Megatron-Bridge v0.3.0 and v0.3.1 scripts/performance/configs/llama/llama3_workload_base_configs.py ' +
+      'LLAMA3_70B_PRETRAIN_CONFIG_GB300_NVFP4_V2: pipeline_model_parallel_size=4, virtual_pipeline_model_parallel_size=5, ' +
+      'cuda_graph_impl="none"; micro_batch_size unset, so scripts/performance/utils/utils.py WorkloadBaseConfig default 1',
+    applies: (c) => c.id === 'bridge-26.02.01-llama3-70b-dgx-gb300-64-nvfp4-gbs256-mbs2-tp1-pp1-cp1-vpnone-epnone',
+    apply: (c) => {
+      Object.assign(c.input.parallel, { pp: 4, vpp: 5, dp: 16, schedule: 'interleaved-1f1b' });
+      c.input.training['microBatch'] = 1;
+    },
   },
   {
     name: 'NeMo 24.07 Nemotron 340B: bf16 gradients and Adam moments, no master copy',

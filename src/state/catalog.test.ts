@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getAt } from './doc.ts';
-import { catalogEntries, catalogMatch, findModelPreset, findTyped, loadCatalog } from './catalog.ts';
+import { catalogEntries, catalogMatch, defaultUsdPerGpuHour, findModelPreset, findTyped, loadCatalog } from './catalog.ts';
+import { parseDocument } from '../model/input/index.ts';
 import { createPlannerStore } from './store.ts';
 
 // The page's side of the catalog: none of it at first (no model data in the first JavaScript), every entry once its chunk is in.
@@ -49,5 +50,32 @@ describe('the catalog as the page reaches it', () => {
     expect(getAt(store.getState().document, ['model', 'name'])).toBe('Qwen3 8B');
     expect(getAt(store.getState().document, ['training', 'seqLen'])).toBe(8192);
     expect(store.getState().output?.errors ?? []).toEqual([]);
+  });
+});
+
+// The price box's placeholder names the price an absent cost.usdPerGpuHour is read as: the engine's own default, not a second one.
+describe('defaultUsdPerGpuHour', () => {
+  const base = {
+    version: 1,
+    model: { name: 'm', layers: 2, hidden: 256, heads: 4, vocab: 1000 },
+    training: { seqLen: 512, globalBatch: 8 },
+  };
+  const engineDefault = (gpu: unknown) => {
+    const parsed = parseDocument({ ...base, cluster: { gpu, gpus: 8 } });
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    return parsed.config.cost.usdPerGpuHour;
+  };
+
+  it("is the preset's or the custom GPU's own price, as the engine reads it", () => {
+    for (const id of ['h100-sxm', 'a100-80gb', 'gb300']) expect(defaultUsdPerGpuHour(id)).toBe(engineDefault(id));
+    const custom = { name: 'x', memoryGiB: 24, bf16Tflops: 100, hbmGBps: 1000, intraNodeGBps: 32, interNodeGBps: 12.5, usdPerHour: 0.75 };
+    expect(defaultUsdPerGpuHour(custom)).toBe(0.75);
+    expect(engineDefault(custom)).toBe(0.75);
+  });
+
+  it('is null for an unknown id or a custom GPU without a usable price', () => {
+    expect(defaultUsdPerGpuHour('no-such-gpu')).toBeNull();
+    expect(defaultUsdPerGpuHour({ name: 'x', usdPerHour: 'cheap' })).toBeNull();
+    expect(defaultUsdPerGpuHour(null)).toBeNull();
   });
 });

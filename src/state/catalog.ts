@@ -5,9 +5,22 @@
 import { loadCatalog as loadEngineCatalog, readModelOrNull, resolveHubId } from '../model/catalog/index.ts';
 import type { CatalogEntry, HubResolution, ModelPreset } from '../model/catalog/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
-import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
+import { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
 
-export { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset };
+export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset };
+
+/**
+ * The price a document without cost.usdPerGpuHour is priced at (model/input/document-cluster.ts: the GPU's
+ * own usdPerHour, a preset's or a custom GPU's), or null where the GPU is neither.
+ */
+export function defaultUsdPerGpuHour(gpu: unknown): number | null {
+  if (typeof gpu === 'string') return findGpuPreset(gpu)?.usdPerHour ?? null;
+  if (typeof gpu === 'object' && gpu !== null && 'usdPerHour' in gpu) {
+    const price = (gpu as { usdPerHour: unknown }).usdPerHour;
+    return typeof price === 'number' && Number.isFinite(price) && price >= 0 ? price : null;
+  }
+  return null;
+}
 export type { CatalogEntry, GpuPreset, HubResolution, ModelPreset };
 
 let loaded: readonly CatalogEntry[] | null = null;

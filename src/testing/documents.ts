@@ -227,6 +227,8 @@ export const MOE_STACK_DOCUMENT = {
     cudaGraph: 'full',
     overlap: { ...EVERY_FIELD_DOCUMENT.training.overlap, epComm: true },
     frameworkRelease: 'core_v0.12.0',
+    moeLoadImbalance: 1.25,
+    moeRouter: 'learned',
   },
   // Megatron's layout of the even split (2 layers a chunk over pp 4 × vpp 2; MTP with the loss): the figures of the unstated layout.
   parallel: { ...EVERY_FIELD_DOCUMENT.parallel, etp: 1, pipelineLayout: 'Ett|(tt|)*6ttmL' },

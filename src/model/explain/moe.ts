@@ -6,6 +6,7 @@
 
 import { expertParallelExposedFraction, moeEagerOpsForward, moeLayerHostSeconds } from '../time/index.ts';
 import type { RunConfig } from '../input/index.ts';
+import { busiestExpertRankLoad, moeRouterOf } from '../structure/index.ts';
 
 const GRAPH_WORDS = { none: 'no CUDA graphs', partial: 'per-module CUDA graphs', full: 'whole-iteration CUDA graphs' } as const;
 
@@ -36,5 +37,21 @@ export function moeStepNotes(c: RunConfig): string[] {
   const exposedNote =
     `Exposed EP communication: ${Math.round(expertParallelExposedFraction(c) * 100)} ` +
     `% of the token dispatch and combine stays on the critical path, ${how}.`;
-  return [syncNote, exposedNote];
+  return [syncNote, exposedNote, ...routingNotes(c)];
+}
+
+/** What the document states of routing (structure/moe-routing.ts), said only where it departs from balanced learned routing. */
+function routingNotes(c: RunConfig): string[] {
+  if (moeRouterOf(c) === 'fakeBalanced')
+    return [
+      "Routing: AutoModel's fake balanced gate (no router GEMM, k consecutive experts a token, every expert the same share; " +
+        'DeepEP and HybridEP send a token to 1 or 2 ranks; NeMo AutoModel layers.py FakeBalancedGate).',
+    ];
+  const load = busiestExpertRankLoad(c);
+  if (load === 1) return [];
+  return [
+    `Routing: the busiest expert-parallel rank takes ${load} × the mean routed tokens (training.moeLoadImbalance); every ` +
+      'dispatch and combine waits for it, so its expert GEMMs, its share of the exchange and its saved expert activations ' +
+      'are that much larger (Megatron-Core token_dispatcher.py, all_to_all over the EP group).',
+  ];
 }

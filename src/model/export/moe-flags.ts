@@ -31,6 +31,7 @@
 
 import type { Flag } from './common.ts';
 import type { CudaGraphScope, MoeDispatcher, RunConfig } from '../input/index.ts';
+import { busiestExpertRankLoad, moeRouterOf } from '../structure/index.ts';
 
 /** The flex dispatcher's backends, by the document's dispatcher name. */
 const FLEX_BACKENDS: Readonly<Partial<Record<MoeDispatcher, string>>> = { deepep: 'deepep', hybridep: 'hybridep' };
@@ -66,6 +67,33 @@ export function cudaGraphFlags(scope: CudaGraphScope): Flag[] {
 export const MOE_LOAD_BALANCING = { type: 'aux_loss', auxLossCoeff: 1e-2 } as const;
 
 /**
+ * What the estimate assumed of routing, for the launch's notes (training.moeLoadImbalance and training.moeRouter,
+ * structure/moe-routing.ts). Megatron-LM has no flag for an imbalance, nor AutoModel's fake balanced gate; its
+ * --moe-router-force-load-balancing (random logits, arguments.py "for benchmarking purposes only") is load 1.
+ */
+export function routingNote(c: RunConfig): string {
+  if (moeRouterOf(c) === 'fakeBalanced')
+    return (
+      "routing: the estimate assumes NeMo AutoModel's fake balanced gate (fake_balanced_gate: true: no router, each token " +
+      'to k consecutive experts, 1 or 2 expert-parallel ranks); Megatron-LM has no such gate, and its nearest, ' +
+      '--moe-router-force-load-balancing ("for benchmarking purposes only"), still runs the router and sends a token to ' +
+      'k experts at random'
+    );
+  const load = busiestExpertRankLoad(c);
+  if (load > 1)
+    return (
+      `routing: the estimate assumes the busiest expert-parallel rank gets ${load} × the mean share of the routed tokens ` +
+      '(training.moeLoadImbalance); Megatron-LM has no flag for it: the aux loss pulls learned routing toward 1, and ' +
+      '--moe-router-force-load-balancing forces 1 for a benchmark (Megatron-LM: "for benchmarking purposes only")'
+    );
+  return (
+    'routing: the estimate assumes every expert gets an even share of the tokens (balanced ' +
+    'routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing ' +
+    'forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")'
+  );
+}
+
+/**
  * The MoE stack flags after the dispatcher (which the model's flags carry, where the
  * export always wrote it); none for a dense plan, where the fields mean nothing.
  */
@@ -78,11 +106,7 @@ export function megatronMoeStackFlags(c: RunConfig, notes: string[] = []): Flag[
     ['--moe-router-load-balancing-type', MOE_LOAD_BALANCING.type],
     ['--moe-aux-loss-coeff', MOE_LOAD_BALANCING.auxLossCoeff],
   ];
-  notes.push(
-    'routing: the estimate assumes every expert gets an even share of the tokens (balanced ' +
-      'routing); the aux loss keeps learned routing near it, and --moe-router-force-load-balancing ' +
-      'forces it for a benchmark (Megatron-LM: "for benchmarking purposes only")',
-  );
+  notes.push(routingNote(c));
   if (k.overlap.epComm && c.parallel.ep > 1) flags.push(['--overlap-moe-expert-parallel-comm']);
   if (moe.capacityFactor != null) flags.push(['--moe-expert-capacity-factor', moe.capacityFactor], ['--moe-pad-expert-input-to-capacity']);
   flags.push(...cudaGraphFlags(k.cudaGraph));

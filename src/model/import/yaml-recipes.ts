@@ -264,6 +264,21 @@ export interface AutomodelOptions {
   readonly readInlineConfig: (d: Draft, config: Obj) => void;
 }
 
+/**
+ * The MoE backend of an AutoModel recipe (model.backend, nemo_automodel/components/models/common/utils.py BackendConfig
+ * @36044ad3): `dispatcher` deepep or hybridep is the expert-parallel exchange, "torch" its DTensor all-gather and
+ * reduce-scatter (absent: DeepEP where it is installed, so left to the framework default), and
+ * `fake_balanced_gate: true` routes each token to k consecutive experts without the gate (moe/layers.py FakeBalancedGate),
+ * as the llm_benchmark recipes do.
+ */
+function automodelMoeBackend(d: Draft, model: Obj): void {
+  const backend = isObj(model['backend']) ? model['backend'] : {};
+  const dispatcher = backend['dispatcher'];
+  if (dispatcher === 'deepep' || dispatcher === 'hybridep') d.training['moeDispatcher'] = dispatcher;
+  else if (dispatcher === 'torch') d.training['moeDispatcher'] = 'allgather';
+  if (backend['fake_balanced_gate'] === true) d.training['moeRouter'] = 'fakeBalanced';
+}
+
 /** NeMo AutoModel's pre-training and fine-tuning recipes (examples/llm_pretrain, examples/llm_finetune). */
 export function readAutomodel(d: Draft, value: Obj, o: AutomodelOptions): void {
   const steps = isObj(value['step_scheduler']) ? value['step_scheduler'] : {};
@@ -311,6 +326,7 @@ export function readAutomodel(d: Draft, value: Obj, o: AutomodelOptions): void {
     );
     if (tokens !== undefined) d.training['tokens'] = tokens;
   }
+  automodelMoeBackend(d, model);
   const name = model['pretrained_model_name_or_path'];
   if (isObj(model['config']) && !o.hasModel) o.readInlineConfig(d, model['config']);
   else if (typeof name === 'string' && !o.hasModel) o.readHubModel(d, name);

@@ -98,6 +98,45 @@ describe('NeMo AutoModel recipe YAML', () => {
   });
 });
 
+describe('NeMo AutoModel MoE backend', () => {
+  // Shaped as examples/llm_benchmark/deepseek/deepseek_v3_sdpa_compile_gb200.yaml @36044ad3 (model.backend block), cut to
+  // what the importer reads.
+  const recipe = (backend: string) =>
+    [
+      'step_scheduler:',
+      '  global_batch_size: 512',
+      '  local_batch_size: 4',
+      'distributed:',
+      '  ep_size: 8',
+      'model:',
+      '  pretrained_model_name_or_path: Qwen/Qwen3-30B-A3B',
+      '  backend:',
+      '    _target_: nemo_automodel.components.models.common.BackendConfig',
+      backend,
+      'dataset:',
+      '  seq_len: 4096',
+    ].join('\n');
+  const training = (backend: string) => {
+    const r = importLaunchFile(recipe(backend), { gpu: 'h100-sxm', gpus: 8 });
+    if (!r.ok) throw new Error(r.errors.join('; '));
+    return (r.document as { training: Record<string, unknown> }).training;
+  };
+
+  it('reads the dispatcher and the fake balanced gate of the benchmark recipes', () => {
+    expect(training('    dispatcher: hybridep\n    fake_balanced_gate: true')).toMatchObject({
+      moeDispatcher: 'hybridep',
+      moeRouter: 'fakeBalanced',
+    });
+    expect(training('    dispatcher: deepep\n    fake_balanced_gate: false')).toMatchObject({ moeDispatcher: 'deepep' });
+    expect(training('    dispatcher: deepep\n    fake_balanced_gate: false')['moeRouter']).toBeUndefined();
+  });
+
+  it('"torch" is the DTensor all-gather and reduce-scatter; without a dispatcher the field stays unset', () => {
+    expect(training('    dispatcher: torch')['moeDispatcher']).toBe('allgather');
+    expect(training('    attn: sdpa')['moeDispatcher']).toBeUndefined();
+  });
+});
+
 describe('YAML errors', () => {
   it('a malformed YAML names the line', () => {
     const r = importLaunchFile('MODEL_ARGS:\n  --num-layers: 12\n  --hidden-size: [1,\n');

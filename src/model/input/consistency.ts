@@ -1,6 +1,7 @@
 // Cross-field rules: which parallel layouts can run a model at all. The sliders,
 // the search and the document validator all ask these same functions.
 
+import { moeLoadAboveEpProblem } from './moe-routing.ts';
 import {
   cudaGraphProblem,
   epOverlapProblem,
@@ -163,6 +164,7 @@ export function checkConsistency(c: RunConfig): Issues {
     add('training.microBatch', microBatchMinimumProblem(stack.framework, p, training.globalBatch / (training.microBatch * p.dp)));
   }
   warn('parallel.zero', frameworkZeroProblem(stack.framework, p.zero, p.pp));
+  warn('training.moeLoadImbalance', moeLoadAboveEpProblem(c));
   warn('training.offload', frameworkOffloadProblem(stack.framework, training.offload));
   if (stack.overlap.epComm) {
     warn(

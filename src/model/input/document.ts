@@ -7,6 +7,7 @@ import { checkConsistency, modelProblems } from './consistency.ts';
 import { readCalibration, readCluster, readCost, readGpu } from './document-cluster.ts';
 import { defaultDp, scheduleForVpp } from './layout.ts';
 import { toCurrentVersion } from './migrations.ts';
+import { readMoeRouting } from './moe-routing.ts';
 import { readPipelineLayout } from './pipeline-layout.ts';
 import { keysUnder, readSwitches } from './schema.ts';
 import { readSlidingWindow } from './sliding-window.ts';
@@ -45,6 +46,19 @@ const PARALLEL_KEYS = keysUnder('parallel');
 
 /** Defaults the spec leaves to the project, stated once. */
 export const DEFAULT_TOKENS = 1e12;
+
+/**
+ * What an absent choice field reads as, stated once: the parser below, and the page's selects
+ * that show "(not set: …)" for a document that leaves one out.
+ */
+export const ABSENT_CHOICE = {
+  'model.ffnType': 'gelu',
+  'training.precision': 'bf16',
+  'training.optimizer': 'adam',
+  'training.gradDtype': 'fp32',
+  'training.recompute': 'none',
+  'parallel.zero': 1,
+} as const;
 
 export function parseDocument(raw: unknown): ParseResult {
   const r = new FieldReader();
@@ -122,7 +136,7 @@ function readModel(r: FieldReader, m: JsonObject): ModelConfig {
     kvHeads: r.integer(m, 'kvHeads', 'model', heads),
     headDim: r.integer(m, 'headDim', 'model', defaultHeadDim ?? 1),
     ffnHidden: r.integer(m, 'ffnHidden', 'model', 4 * hidden),
-    ffnType: r.choice(m, 'ffnType', 'model', FFN_TYPES, 'gelu'),
+    ffnType: r.choice(m, 'ffnType', 'model', FFN_TYPES, ABSENT_CHOICE['model.ffnType']),
     vocab: r.integer(m, 'vocab', 'model', undefined),
     tiedEmbeddings: r.boolean(m, 'tiedEmbeddings', 'model', false),
     moe: readMoe(r, m),
@@ -194,11 +208,11 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
     globalBatch: r.integer(t, 'globalBatch', 'training', undefined),
     microBatch: r.integer(t, 'microBatch', 'training', 1),
     tokens: r.number(t, 'tokens', 'training', DEFAULT_TOKENS, 0, 1e18, true),
-    precision: r.choice(t, 'precision', 'training', PRECISIONS, 'bf16'),
-    optimizer: r.choice(t, 'optimizer', 'training', OPTIMIZERS, 'adam'),
+    precision: r.choice(t, 'precision', 'training', PRECISIONS, ABSENT_CHOICE['training.precision']),
+    optimizer: r.choice(t, 'optimizer', 'training', OPTIMIZERS, ABSENT_CHOICE['training.optimizer']),
     masterWeights: r.boolean(t, 'masterWeights', 'training', true),
-    gradDtype: r.choice(t, 'gradDtype', 'training', GRAD_DTYPES, 'fp32'),
-    recompute: r.choice(t, 'recompute', 'training', RECOMPUTES, 'none'),
+    gradDtype: r.choice(t, 'gradDtype', 'training', GRAD_DTYPES, ABSENT_CHOICE['training.gradDtype']),
+    recompute: r.choice(t, 'recompute', 'training', RECOMPUTES, ABSENT_CHOICE['training.recompute']),
     ...readSwitches(r, t),
     offload: {
       optimizer: r.boolean(offloadObj, 'optimizer', 'training.offload', false),
@@ -209,6 +223,7 @@ function readTraining(r: FieldReader, t: JsonObject): TrainingConfig {
         : { optimizerFraction: r.number(offloadObj, 'optimizerFraction', 'training.offload', 1, 0, 1) }),
     },
     ...readAdapter(r, t),
+    ...readMoeRouting(r, t),
   };
 }
 
@@ -285,7 +300,7 @@ function readParallel(r: FieldReader, p: JsonObject, clusterObj: JsonObject): Pa
     // Absent, null or blank: the even split; the key stays out of the config (consistency.ts checks the text against the model).
     ...(layout === undefined ? {} : { pipelineLayout: layout }),
     sequenceParallel: r.boolean(p, 'sequenceParallel', 'parallel', tp > 1),
-    zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, 1),
+    zero: r.choice(p, 'zero', 'parallel', ZERO_STAGES, ABSENT_CHOICE['parallel.zero']),
     schedule: r.choice(p, 'schedule', 'parallel', SCHEDULES, scheduleForVpp('1f1b', vpp)),
   };
 }

@@ -34,7 +34,7 @@ export {
 } from './capabilities.ts';
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
-export { DEFAULT_TOKENS, type ModelRead, parseDocument, readModelObject } from './document.ts';
+export { ABSENT_CHOICE, DEFAULT_TOKENS, type ModelRead, parseDocument, readModelObject } from './document.ts';
 export { type Doc, type FieldChange, getAt, isPlainObject, type JsonPath, setAt, withFieldChanges } from './edit.ts';
 export {
   type DocPath,
@@ -118,8 +118,10 @@ export {
   type ModelCode,
   type ModelConfig,
   MOE_DISPATCHERS,
+  MOE_ROUTERS,
   type MoeConfig,
   type MoeDispatcher,
+  type MoeRouter,
   type OffloadConfig,
   type OptimizerKind,
   OPTIMIZERS,

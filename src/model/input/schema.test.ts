@@ -102,6 +102,9 @@ describe('the key lists the parser reads from the field table', () => {
     ...TRAINING_SWITCH_KEYS,
     'offload',
     'adapter',
+    // Issue 32 item 4: the MoE routing fields (input/moe-routing.ts), training fields, not stack ones.
+    'moeLoadImbalance',
+    'moeRouter',
     ...stackBefore,
   ];
 

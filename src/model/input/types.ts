@@ -135,7 +135,23 @@ export interface TrainingConfig extends TrainingSwitches {
   readonly offload: OffloadConfig;
   /** Fine-tuning with a frozen base (absent or null: full training; the key stays out of the config then, so older documents read exactly as before). */
   readonly adapter?: AdapterConfig | null;
+  /**
+   * The busiest expert-parallel rank's routed tokens over the mean, ≥ 1 (structure/moe-routing.ts busiestExpertRankLoad).
+   * Absent: 1, balanced, as Megatron-Core's --moe-router-force-load-balancing forces it; the key stays out of the config.
+   */
+  readonly moeLoadImbalance?: number;
+  /** How tokens pick their experts (MoeRouter); absent: 'learned', the key stays out of the config. */
+  readonly moeRouter?: MoeRouter;
 }
+
+/**
+ * How a MoE layer picks each token's experts: 'learned', the router's top-k of its scores (the engine takes them as k
+ * distinct experts at random, as Megatron-Core's --moe-router-force-load-balancing draws them from random logits), or
+ * 'fakeBalanced', NeMo AutoModel's `fake_balanced_gate: true` (FakeBalancedGate): no router, token t goes to experts
+ * (t·k + j) mod E, j < k — k consecutive experts, every expert the same share (structure/moe-routing.ts).
+ */
+export type MoeRouter = 'learned' | 'fakeBalanced';
+export const MOE_ROUTERS: readonly MoeRouter[] = ['learned', 'fakeBalanced'];
 
 // ---- The software stack (docs/spec/interchange.md, "The software stack") ----
 export type Framework = 'generic' | 'megatron' | 'torchtitan' | 'deepspeed' | 'fsdp';

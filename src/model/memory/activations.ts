@@ -6,7 +6,7 @@
 import { microBatchesPerStep } from '../input/index.ts';
 import { chunkLossKind, eagerLossLogitsHoleBytes, lossBackwardFp32LogitCopies, lossChunks, sixteenBitCompiledLoss } from './loss.ts';
 import { frameworkProfile } from '../input/index.ts';
-import { expertTensorParallel, isMoeLayer, routedCopiesPerToken } from '../structure/index.ts';
+import { busiestExpertRankLoad, expertTensorParallel, isMoeLayer, moeRouterOf, routedCopiesPerToken } from '../structure/index.ts';
 import { mtpLayerIndex, type PipelineStage } from '../structure/index.ts';
 import type { LossKind, ModelCode, ModelConfig, ParallelConfig, Recompute, RecomputeModule, RunConfig } from '../input/index.ts';
 import { ACTIVATION_BYTES } from '../input/index.ts';
@@ -95,6 +95,13 @@ export interface ActivationSettings {
   readonly adapter?: AdapterActivations;
   /** What an older Megatron-Core release's dispatcher saves beyond the inventory (moe-permutation.ts); absent: nothing. */
   readonly moePermutation?: MoePermutationSaves;
+  /**
+   * The busiest expert-parallel rank's routed tokens over the mean (structure/moe-routing.ts busiestExpertRankLoad), absent
+   * 1: that rank receives and saves this many times the mean routed copies, and it is the one that runs out of memory.
+   */
+  readonly expertLoad?: number;
+  /** AutoModel's fake balanced gate (training.moeRouter "fakeBalanced"): no router, so no fp32 scores saved. */
+  readonly noRouter?: true;
   /**
    * Bytes per logit a stated Megatron-Core release's cross-entropy holds at its peak, the saved
    * softmax included (cross-entropy-copies.ts); absent: the loss's own buffers (loss.ts).
@@ -196,11 +203,12 @@ function mlpTensors(m: ModelConfig, layerIndex: number, s: ActivationSettings): 
   const list = [saved('mlp.input', w * m.hidden, 'sequence', 'elementwise', ['layernorm'])];
   if (m.moe && isMoeLayer(m, layerIndex)) {
     const { experts, expertFfnHidden, sharedExperts } = m.moe;
-    // Routed copies per token, padded to capacity under a capacity factor (structure/params.ts routedCopiesPerToken).
-    const topK = routedCopiesPerToken(m.moe);
+    // Routed copies per token, padded to capacity under a capacity factor (structure/params.ts routedCopiesPerToken),
+    // as the busiest expert-parallel rank receives them (s.expertLoad × the mean).
+    const topK = routedCopiesPerToken(m.moe) * (s.expertLoad ?? 1);
+    // Router scores in fp32 for the softmax/top-k backward (Megatron-Core moe_router_dtype fp32); the fake balanced gate has none.
+    if (!s.noRouter) list.push(saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']));
     list.push(
-      // Router scores in fp32 for the softmax/top-k backward (Megatron-Core moe_router_dtype fp32).
-      saved('router.scores', FP32_BYTES * experts, 'sequence', 'kept', ['moe']),
       // Every token goes to topK experts: the permuted copies are the expert inputs. The routing
       // weights are applied inside the experts (Megatron-Core's probability-weighted activation,
       // core_v0.13.0 moe/experts.py activation_func_with_probs; torchtitan's score_before_experts),
@@ -495,12 +503,20 @@ export function engineActivationSettings(c: RunConfig): ActivationSettings {
     ...(k.modelCode === 'fused' ? {} : { modelCode: k.modelCode }),
     ...(k.compile ? { compiled: true } : {}),
     ...expertInputGather(c),
+    ...expertRouting(c),
     ...releaseMoePermutation(c),
     ...releaseCrossEntropy(c),
     ...(c.training.adapter
       ? { adapter: adapterActivations(c.model, c.training.adapter, ACTIVATION_BYTES[c.training.precision], k.modelCode) }
       : {}),
   };
+}
+
+/** The busiest expert-parallel rank's load and the router (structure/moe-routing.ts), where they differ from balanced learned routing. */
+function expertRouting(c: RunConfig): { readonly expertLoad?: number; readonly noRouter?: true } {
+  if (!c.model.moe) return {};
+  const load = busiestExpertRankLoad(c);
+  return { ...(load === 1 ? {} : { expertLoad: load }), ...(moeRouterOf(c) === 'fakeBalanced' ? { noRouter: true as const } : {}) };
 }
 
 function releaseMoePermutation(c: RunConfig): { readonly moePermutation?: MoePermutationSaves } {

@@ -27,7 +27,7 @@
 // the TP group at core_v0.12.0).
 
 import { megatronCoreVersion, olderThan, type CoreVersion, type MoeDispatcher, type RunConfig } from '../input/index.ts';
-import { expertTensorParallel, routedCopiesPerToken } from '../structure/index.ts';
+import { busiestRankCopiesPerToken, expertTensorParallel } from '../structure/index.ts';
 import { saved, type SavedTensor } from './saved-tensor.ts';
 
 const GATHER_TO_MOE_GATHER: CoreVersion = [0, 7, 0];
@@ -75,7 +75,8 @@ export function moePermutationSaves(release: string | null, dispatcher: MoeDispa
 export function runMoePermutationSaves(c: RunConfig): MoePermutationSaves | null {
   if (!c.model.moe || c.stack.framework !== 'megatron') return null;
   return moePermutationSaves(c.stack.frameworkRelease, c.stack.moeDispatcher, {
-    topK: routedCopiesPerToken(c.model.moe),
+    // The busiest expert-parallel rank's copies (structure/moe-routing.ts): the one that runs out of memory.
+    topK: busiestRankCopiesPerToken(c),
     etp: expertTensorParallel(c.parallel),
     ep: c.parallel.ep,
     sequenceParallel: c.parallel.sequenceParallel,

@@ -157,6 +157,23 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
     seqLen: 4096,
     training: { framework: 'deepspeed', forwardHostSync: 'none' },
   },
+  // MoE routing (issue 32 item 4): a busiest expert-parallel rank at 1.3 × the mean, and AutoModel's fake balanced gate under DeepEP.
+  {
+    model: 'mixtral-8x7b',
+    gpu: 'h100-sxm',
+    gpus: 64,
+    globalBatch: 256,
+    seqLen: 4096,
+    training: { framework: 'megatron', moeDispatcher: 'alltoall', moeLoadImbalance: 1.3 },
+  },
+  {
+    model: 'deepseek-v3',
+    gpu: 'h800',
+    gpus: 256,
+    globalBatch: 1024,
+    seqLen: 4096,
+    training: { moeDispatcher: 'deepep', moeRouter: 'fakeBalanced' },
+  },
   // MoE stack knobs: DeepEP dispatch and partial CUDA graphs under Megatron.
   {
     model: 'mixtral-8x7b',

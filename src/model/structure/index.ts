@@ -29,5 +29,6 @@ export {
   stageGpuParameters,
 } from './params.ts';
 export { layerKind } from './layer-kind.ts';
+export { busiestExpertRankLoad, busiestRankCopiesPerToken, moeRouterOf } from './moe-routing.ts';
 export { modelSummary } from './summary.ts';
 export { zeroWithoutEffect } from './zero-groups.ts';

@@ -175,9 +175,9 @@ export function pipelineLayout(m: ModelConfig, p: PipelineShapeOf): PipelineStag
  * dropless; with a capacity factor c and inputs padded to capacity, every expert takes
  * c × the mean tokens per expert (Megatron-Core --moe-expert-capacity-factor with
  * --moe-pad-expert-input-to-capacity, moe_utils.py: capacity = ceil(tokens × topK / experts × c)).
- * The engine assumes balanced routing, as the published benchmarks force it
- * (moe_router_force_load_balancing), so with c ≥ 1 nothing is dropped and the padded
- * count is c × topK; with c < 1 the dropped tokens are not computed either.
+ * Per token of the mean: with c ≥ 1 nothing is dropped and the padded count is c × topK;
+ * with c < 1 the dropped tokens are not computed either. The busiest expert-parallel rank's
+ * share over the mean (training.moeLoadImbalance) is moe-routing.ts busiestExpertRankLoad.
  */
 export function routedCopiesPerToken(moe: MoeConfig): number {
   return moe.topK * (moe.capacityFactor ?? 1);

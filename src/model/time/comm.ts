@@ -18,7 +18,7 @@ import {
 } from '../calibration.ts';
 import type { ClusterConfig, ModelConfig, MoeConfig, RunConfig, ZeroStage } from '../input/index.ts';
 import { expertTensorParallel } from '../structure/index.ts';
-import { deepEpTransferSeconds, moeDispatchReplicas, routedCopiesPerToken } from './moe-time.ts';
+import { deepEpTransferSeconds, moeDispatchReplicas, routedCopiesPerToken, routingShape } from './moe-time.ts';
 import { microBatchesPerStep } from '../input/index.ts';
 import { fp8GatheredLayerWeightBytes } from '../memory/index.ts';
 import { ACTIVATION_BYTES, GB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
@@ -237,16 +237,19 @@ function nodesSpanned(c: RunConfig, group: RankGroup): number {
 function dispatchOnce(c: RunConfig, moe: MoeConfig, tokens: number, bytes: number, ep: RankGroup, link: Link): Part {
   if (ep.ranks <= 1) return NONE;
   const h = c.model.hidden;
+  const routing = routingShape(c);
   switch (c.stack.moeDispatcher) {
     case 'allgather':
       return allGather(ep.ranks * tokens * h * bytes, ep.ranks, link);
     case 'deepep':
     case 'hybridep': {
-      const seconds = deepEpTransferSeconds(c.cluster.gpu, moe, ep.ranks, nodesSpanned(c, ep), tokens, h * bytes) + link.latencySeconds;
-      return { seconds, sentBytes: (tokens * routedCopiesPerToken(moe) * h * bytes * (ep.ranks - 1)) / ep.ranks };
+      const gpu = c.cluster.gpu;
+      const seconds = deepEpTransferSeconds(gpu, moe, ep.ranks, nodesSpanned(c, ep), tokens, h * bytes, routing) + link.latencySeconds;
+      return { seconds, sentBytes: (tokens * routedCopiesPerToken(moe) * routing.load * h * bytes * (ep.ranks - 1)) / ep.ranks };
     }
     default:
-      return allToAll(tokens * routedCopiesPerToken(moe) * h * bytes, ep.ranks, link);
+      // The busiest rank receives (dispatch) and sends back (combine) load × the mean copies, and the exchange waits for it.
+      return allToAll(tokens * routedCopiesPerToken(moe) * routing.load * h * bytes, ep.ranks, link);
   }
 }
 
@@ -279,7 +282,8 @@ function expertParallel(c: RunConfig, moeLayers: number, groups: ReturnType<type
   const epLink = groupLink(c.cluster, groups.ep, 'direct');
   const sixteenBit = dispatchOnce(c, moe, tokens, sixteenBitBytes, groups.ep, epLink);
   const etp = groups.etp.ranks;
-  const received = tokens * routedCopiesPerToken(moe) * c.model.hidden * sixteenBitBytes;
+  // What the busiest expert-parallel rank received (structure/moe-routing.ts busiestExpertRankLoad), gathered over its etp group.
+  const received = tokens * routedCopiesPerToken(moe) * routingShape(c).load * c.model.hidden * sixteenBitBytes;
   const etpLink = groupLink(c.cluster, groups.etp, 'ring');
   const etpPair =
     etp > 1 && replicas === 1 ? plus(allGather(etp * received, etp, etpLink), reduceScatter(etp * received, etp, etpLink)) : NONE;

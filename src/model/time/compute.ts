@@ -7,10 +7,12 @@ import { attentionKernelFactor, lowPrecisionCastScale } from './stack-time.ts';
 import { calibration } from '../calibration.ts';
 import {
   attentionScoreMacsPerToken,
+  busiestExpertRankLoad,
   expertTensorParallel,
   isMoeLayer,
   isSlidingWindowLayer,
   layerMatrices,
+  moeRouterOf,
   type WeightMatrix,
 } from '../structure/index.ts';
 import { windowKernelKeyTokens } from './attention-tiles.ts';
@@ -166,7 +168,10 @@ export function layerForwardSeconds(c: RunConfig, layerIndex: number, tokens: nu
   const etp = moe ? expertTensorParallel(parallel) : 1;
   let matmulForward = 0;
   let expertMatmulForward = 0;
+  // AutoModel's fake balanced gate has no gating GEMM (layers.py FakeBalancedGate: indices from torch.arange, no weight).
+  const gate = moeRouterOf(c) !== 'fakeBalanced';
   for (const matrix of layerMatrices(model, layerIndex)) {
+    if (matrix.group === 'router' && !gate) continue;
     const sharded = shardedShape(matrix, parallel.tp, etp);
     if (moe && matrix.group === 'routedExpert') {
       const localExperts = matrix.copies / parallel.ep;
@@ -253,7 +258,7 @@ function kernelKeyTokens(model: ModelConfig, layerIndex: number, seqLen: number)
 function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: number): number {
   const { model, parallel } = c;
   const hiddenSplit = parallel.sequenceParallel ? parallel.tp : 1;
-  const ffnActive = activeFfnWidth(model, layerIndex) / parallel.tp;
+  const ffnActive = activeFfnWidth(c, layerIndex) / parallel.tp;
   // MoE routing, permutation and unpermutation as counted bytes (moe-traffic.ts).
   const moeBytes = model.moe && isMoeLayer(model, layerIndex) ? moeDispatchBytesPerToken(c, hiddenSplit / moeDispatchReplicas(c)) : 0;
   const K = calibration().time;
@@ -262,9 +267,11 @@ function elementwiseForwardSeconds(c: RunConfig, layerIndex: number, tokens: num
   return (tokens * (2 * passes + moeBytes)) / (c.cluster.gpu.hbmGBps * 1e9) + K.layerOverheadSeconds;
 }
 
-function activeFfnWidth(model: ModelConfig, layerIndex: number): number {
+/** FFN width a token's element-wise passes cover: the routed copies at the busiest expert-parallel rank's load (moe-routing.ts), plus the shared experts. */
+function activeFfnWidth(c: RunConfig, layerIndex: number): number {
+  const model = c.model;
   if (!model.moe || !isMoeLayer(model, layerIndex)) return model.ffnHidden;
-  return model.moe.expertFfnHidden * (routedCopiesPerToken(model.moe) + model.moe.sharedExperts);
+  return model.moe.expertFfnHidden * (routedCopiesPerToken(model.moe) * busiestExpertRankLoad(c) + model.moe.sharedExperts);
 }
 
 /** Output layer (logits) and loss for `tokens` tokens on one GPU: the vocabulary is split over tp. */

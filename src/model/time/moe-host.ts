@@ -11,7 +11,7 @@
 // "moe_preprocess"), whole-iteration graphs everything (cuda_graph_scope "full_iteration").
 
 import { calibration } from '../calibration.ts';
-import { isMoeLayer } from '../structure/index.ts';
+import { isMoeLayer, moeRouterOf } from '../structure/index.ts';
 import { frameworkProfile, type Fp8Recipe, type MoeDispatcher, type RunConfig } from '../input/index.ts';
 
 /**
@@ -53,6 +53,20 @@ export const MOE_EAGER_OPS = {
 } as const;
 
 /**
+ * Operators AutoModel's fake balanced gate issues in place of the router, counted from
+ * NVIDIA-NeMo/Automodel nemo_automodel/components/moe/layers.py @36044ad3 FakeBalancedGate.forward
+ * (noise 0): torch.ones and the division by k for the weights (2), torch.arange, the remainder by
+ * the experts and the add of skip_first_n_experts for the indices (3; the view launches nothing),
+ * and the weights' type_as (1): 6, with no gating GEMM, score function, top-k or load-balancing loss.
+ */
+export const FAKE_BALANCED_GATE_OPS = 6;
+
+/** Router operators of one eager MoE layer's forward: the learned router's, or the fake balanced gate's. */
+function routerOps(c: RunConfig): number {
+  return moeRouterOf(c) === 'fakeBalanced' ? FAKE_BALANCED_GATE_OPS : MOE_EAGER_OPS.router;
+}
+
+/**
  * Autograd issues about two operators per forward one (input and weight gradients of each GEMM; each element-wise op's gradient):
  * the adapters' count (adapter-time.ts ADAPTER_EAGER_OPS).
  */
@@ -69,7 +83,7 @@ export function moeEagerOps(c: RunConfig, layerIndex: number): { beforeSync: num
   const experts =
     MOE_EAGER_OPS.expertsFixed + MOE_EAGER_OPS.perLocalExpert * localExperts + (moe.sharedExperts > 0 ? MOE_EAGER_OPS.sharedExpert : 0);
   // Per-module graphs capture the attention block and the router; the dispatcher's dynamic shapes keep the rest eager (moe/README.md, "CUDA graph").
-  const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + MOE_EAGER_OPS.router;
+  const beforeSync = c.stack.cudaGraph === 'partial' ? 0 : MOE_EAGER_OPS.attention + routerOps(c);
   return {
     beforeSync,
     afterSync: dispatchOps(c) + experts + alltoallPeerCalls(c) + expertQuantizeOps(c, localExperts),

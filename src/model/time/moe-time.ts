@@ -6,32 +6,22 @@
 // expertTensorParallel) for compute, communication and memory alike.
 
 import { calibration } from '../calibration.ts';
-import { expertTensorParallel, routedCopiesPerToken } from '../structure/index.ts';
+import { busiestExpertRankLoad, expertTensorParallel, moeRouterOf, routedCopiesPerToken } from '../structure/index.ts';
 
 export { routedCopiesPerToken };
-import { architectureFacts, type GpuSpec, type MoeConfig, type RunConfig } from '../input/index.ts';
+import { architectureFacts, type GpuSpec, type MoeConfig, type MoeRouter, type RunConfig } from '../input/index.ts';
 
 /**
- * Routing balance the engine assumes: every expert receives the mean share of tokens, so
- * the busiest expert-parallel rank is no busier than the mean one (load over mean 1).
- * Benchmarks often force it (Megatron-Core transformer_config.py @d98e8a64
- * moe_router_force_load_balancing, default False, "only for benchmark"); runs with learned
- * routing and an auxiliary load-balancing loss wait for their busiest rank and are slower
- * than this says. The interchange document has no field for it, so it is this documented
- * default (docs/methodology.md, "Mixture-of-experts time").
- */
-export const BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN = 1;
-
-/**
- * Tokens each local expert's GEMMs run on, per micro-batch: the ep·etp ranks of an
- * expert group pool their tokens (sequence-parallel shards of `tokens / tp` each) and
- * spread tokens × copies over the experts. `tokens` is one micro-batch's tokens on a
- * context-parallel rank.
+ * Tokens each local expert's GEMMs run on, per micro-batch, on the busiest expert-parallel rank:
+ * the ep·etp ranks of an expert group pool their tokens (sequence-parallel shards of `tokens / tp`
+ * each) and spread tokens × copies over the experts, the busiest rank taking
+ * structure/moe-routing.ts busiestExpertRankLoad × the mean (training.moeLoadImbalance; absent 1,
+ * balanced). `tokens` is one micro-batch's tokens on a context-parallel rank.
  */
 export function tokensPerLocalExpert(c: RunConfig, moe: MoeConfig, tokens: number): number {
   const { tp, ep } = c.parallel;
   const etp = expertTensorParallel(c.parallel);
-  return (((tokens / tp) * ep * etp * routedCopiesPerToken(moe)) / moe.experts) * BUSIEST_EXPERT_RANK_LOAD_OVER_MEAN;
+  return (((tokens / tp) * ep * etp * routedCopiesPerToken(moe)) / moe.experts) * busiestExpertRankLoad(c);
 }
 
 /**
@@ -76,6 +66,53 @@ function groupMissProbability(experts: number, topK: number, groups: number): nu
   return miss;
 }
 
+/** Greatest common divisor of two whole numbers. */
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** Beyond this many start positions the consecutive count takes its uniform-start form (no real MoE has so many experts). */
+const MAX_CONSECUTIVE_STARTS = 65_536;
+
+/**
+ * Expected number of groups (ranks or nodes, experts spread evenly and in order over them: expert e
+ * on group ⌊e·groups/experts⌋) that a token's topK experts live on under AutoModel's fake balanced
+ * gate, which sends local token t to experts (t·topK + j) mod experts, j < topK
+ * (NVIDIA-NeMo/Automodel nemo_automodel/components/moe/layers.py @36044ad3 FakeBalancedGate.forward,
+ * noise 0: `torch.arange(n_tokens * a_exp).view(-1, a_exp) % available_experts`). The first expert
+ * t·topK mod experts runs through the multiples of g = gcd(topK, experts), each once in every
+ * experts/g tokens, so over whole cycles the count is the mean, over those starts s, of the groups
+ * that experts s … s + topK − 1 (mod experts) touch: ⌊(s+topK−1)·groups/experts⌋ − ⌊s·groups/experts⌋ + 1,
+ * at most `groups`. With more starts than MAX_CONSECUTIVE_STARTS, every start alike:
+ * 1 + (topK − 1)·groups/experts (each neighbouring pair of experts straddles a boundary with
+ * probability groups/experts).
+ */
+export function consecutiveGroupsPerToken(experts: number, topK: number, groups: number): number {
+  if (groups <= 1) return 1;
+  if (groups >= experts) return Math.min(topK, groups);
+  const step = gcd(topK, experts);
+  const starts = experts / step;
+  if (starts > MAX_CONSECUTIVE_STARTS) return Math.min(groups, 1 + ((topK - 1) * groups) / experts);
+  let sum = 0;
+  for (let i = 0; i < starts; i++) {
+    const first = i * step;
+    const span = Math.floor(((first + topK - 1) * groups) / experts) - Math.floor((first * groups) / experts) + 1;
+    sum += Math.min(groups, span);
+  }
+  return sum / starts;
+}
+
+/**
+ * Expected number of groups (ranks or nodes) a token's experts live on, its own included, by
+ * router: the learned router's topK distinct experts taken at random, groups · (1 − miss), or the
+ * fake balanced gate's consecutive experts (consecutiveGroupsPerToken).
+ */
+function groupsPerToken(experts: number, topK: number, groups: number, router: MoeRouter): number {
+  if (groups <= 1) return 1;
+  if (router === 'fakeBalanced') return consecutiveGroupsPerToken(experts, topK, groups);
+  return groups * (1 - groupMissProbability(experts, topK, groups));
+}
+
 /**
  * Expected number of other nodes a token's topK experts live on, when the experts of an
  * expert-parallel group are spread evenly over `nodes` nodes: DeepEP and HybridEP send
@@ -84,10 +121,13 @@ function groupMissProbability(experts: number, topK: number, groups: number): nu
  * experts drawn from `experts`, a given node holding experts/nodes of them is missed
  * with probability C(experts − experts/nodes, topK) / C(experts, topK); the token's own
  * node is among the `nodes`, so the remote ones are (nodes − 1) of them on average
- * weighted by the same hit probability.
+ * weighted by the same hit probability: (nodes − 1)/nodes of the nodes touched. The fake
+ * balanced gate routes every rank's local token t alike, whatever node it sits on, so there
+ * too (nodes − 1)/nodes of the nodes touched are remote.
  */
-export function remoteNodesPerToken(experts: number, topK: number, nodes: number): number {
+export function remoteNodesPerToken(experts: number, topK: number, nodes: number, router: MoeRouter = 'learned'): number {
   if (nodes <= 1) return 0;
+  if (router === 'fakeBalanced') return (consecutiveGroupsPerToken(experts, topK, nodes) * (nodes - 1)) / nodes;
   return (nodes - 1) * (1 - groupMissProbability(experts, topK, nodes));
 }
 
@@ -97,11 +137,11 @@ export function remoteNodesPerToken(experts: number, topK: number, nodes: number
  * copy — get_dispatch_layout gives `is_token_in_rank` [tokens, ranks], and the received
  * `recv_x` holds one row per (token, rank) pair, permuted into per-expert copies on the
  * receiving rank (deepseek-ai/DeepEP deep_ep/buffer.py @v1.2.1 9af0e0d0, Buffer.dispatch;
- * Megatron-Core's _DeepepManager permutes after the dispatch). ep · (1 − miss).
+ * Megatron-Core's _DeepepManager permutes after the dispatch). Learned routing: ep · (1 − miss);
+ * the fake balanced gate: consecutiveGroupsPerToken.
  */
-export function ranksPerToken(experts: number, topK: number, ep: number): number {
-  if (ep <= 1) return 1;
-  return ep * (1 - groupMissProbability(experts, topK, ep));
+export function ranksPerToken(experts: number, topK: number, ep: number, router: MoeRouter = 'learned'): number {
+  return groupsPerToken(experts, topK, ep, router);
 }
 
 /**
@@ -112,7 +152,23 @@ export function ranksPerToken(experts: number, topK: number, ep: number): number
  */
 export const DEEPEP_RDMA_EFFICIENCY = 43 / 50;
 
-/** Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group spanning `nodes` nodes. */
+/** How the run routes (structure/moe-routing.ts): its router and the busiest rank's load over the mean. */
+export interface RoutingShape {
+  readonly router: MoeRouter;
+  readonly load: number;
+}
+
+const BALANCED_LEARNED: RoutingShape = { router: 'learned', load: 1 };
+
+/** The run's routing as the dispatch reads it. */
+export function routingShape(c: RunConfig): RoutingShape {
+  return { router: moeRouterOf(c), load: busiestExpertRankLoad(c) };
+}
+
+/**
+ * Seconds to move one dispatch or combine of `tokens` hidden vectors of `bytesPerToken` for DeepEP/HybridEP over an EP group
+ * spanning `nodes` nodes, as the busiest rank receives them (`routing.load` × the mean rows).
+ */
 export function deepEpTransferSeconds(
   gpu: GpuSpec,
   moe: MoeConfig,
@@ -120,10 +176,12 @@ export function deepEpTransferSeconds(
   nodes: number,
   tokens: number,
   bytesPerToken: number,
+  routing: RoutingShape = BALANCED_LEARNED,
 ): number {
-  // One row per (token, rank touched), as DeepEP's measured rate counts them (ranksPerToken), times the capacity padding.
-  const nvlinkBytes = tokens * bytesPerToken * ranksPerToken(moe.experts, moe.topK, ep) * (moe.capacityFactor ?? 1);
-  const rdmaBytes = tokens * bytesPerToken * remoteNodesPerToken(moe.experts, moe.topK, nodes) * (moe.capacityFactor ?? 1);
+  // One row per (token, rank touched), as DeepEP's measured rate counts them (ranksPerToken), times the capacity padding and the busiest rank's load.
+  const padding = (moe.capacityFactor ?? 1) * routing.load;
+  const nvlinkBytes = tokens * bytesPerToken * ranksPerToken(moe.experts, moe.topK, ep, routing.router) * padding;
+  const rdmaBytes = tokens * bytesPerToken * remoteNodesPerToken(moe.experts, moe.topK, nodes, routing.router) * padding;
   const nvlink = nvlinkBytes / (gpu.intraNodeGBps * 1e9 * architectureFacts(gpu.architecture).epDispatchNvlinkEfficiency);
   const rdma = rdmaBytes / (gpu.interNodeGBps * 1e9 * DEEPEP_RDMA_EFFICIENCY);
   // The RDMA and NVLink forwarding stages run as one pipeline: the slower sets the pace.

@@ -4,7 +4,7 @@
 // tokens × top-k × expert FFN is the element-wise FFN passes of compute.ts
 // (elementwiseFfnPasses over the routed copies' FFN width), shared with dense layers.
 
-import { routedCopiesPerToken } from '../structure/index.ts';
+import { busiestExpertRankLoad, moeRouterOf, routedCopiesPerToken } from '../structure/index.ts';
 import type { RunConfig } from '../input/index.ts';
 
 /**
@@ -31,16 +31,23 @@ export const SORT_CHUNKS_PASSES_PER_COPY = 4;
 export const ROUTER_FP32_PASSES = 5;
 
 /**
- * HBM bytes per token of one MoE layer's forward for routing, permutation and unpermutation on one GPU (hidden-sized rows split
- * by `hiddenSplit` under sequence parallelism).
+ * HBM bytes per token of one MoE layer's forward for routing, permutation and unpermutation on the busiest expert-parallel
+ * rank (hidden-sized rows split by `hiddenSplit` under sequence parallelism). What runs on the experts' side moves
+ * structure/moe-routing.ts busiestExpertRankLoad × the mean copies: the chunk sort after the all-to-all, and the permute and
+ * unpermute of every dispatcher but the all-to-all one, which permutes the rank's own tokens before sending them and unpermutes
+ * them after the combine (token_dispatcher.py: MoEAlltoAllTokenDispatcher.dispatch_preprocess / combine_postprocess; the flex
+ * dispatchers permute after the dispatch, the all-gather one after the gather). AutoModel's fake balanced gate has no router
+ * to read or write: its k expert indices and weights per token are nothing beside the router's 5 × experts fp32 passes.
  */
 export function moeDispatchBytesPerToken(c: RunConfig, hiddenSplit: number): number {
   const moe = c.model.moe;
   if (!moe) return 0;
   const copies = routedCopiesPerToken(moe);
+  const load = busiestExpertRankLoad(c);
   const localExperts = moe.experts / c.parallel.ep;
   const sorts = c.stack.moeDispatcher === 'alltoall' && localExperts > 1 && c.stack.framework !== 'torchtitan';
-  const passes = PERMUTE_UNPERMUTE_PASSES_PER_COPY + (sorts ? SORT_CHUNKS_PASSES_PER_COPY : 0);
-  const router = (ROUTER_FP32_PASSES * 4 * moe.experts) / hiddenSplit;
+  const permuteLoad = c.stack.moeDispatcher === 'alltoall' ? 1 : load;
+  const passes = PERMUTE_UNPERMUTE_PASSES_PER_COPY * permuteLoad + (sorts ? SORT_CHUNKS_PASSES_PER_COPY * load : 0);
+  const router = moeRouterOf(c) === 'fakeBalanced' ? 0 : (ROUTER_FP32_PASSES * 4 * moe.experts) / hiddenSplit;
   return (2 * passes * copies * c.model.hidden) / hiddenSplit + router;
 }

@@ -3,7 +3,7 @@
 // table, model/input/switches.ts), and offload of optimizer states, weights and saved
 // activations to the host.
 
-import { RECOMPUTES, TRAINING_SWITCH_KEYS, TRAINING_SWITCHES, ZERO_STAGES } from '../../model/input/index.ts';
+import { ABSENT_CHOICE, RECOMPUTES, TRAINING_SWITCH_KEYS, TRAINING_SWITCHES, ZERO_STAGES } from '../../model/input/index.ts';
 import { getAt, pathUnder } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import { HELP } from '../help.ts';
@@ -17,13 +17,20 @@ export function MemorySection() {
   const zero = usePlanner((s) => getAt(s.document, ['parallel', 'zero']));
   return (
     <Section title="Memory savers" id="memory">
-      <ChoiceField path={['parallel', 'zero']} help={HELP.zero} choices={ZERO_STAGES} labels={ZERO_LABELS} />
+      <ChoiceField
+        path={['parallel', 'zero']}
+        help={HELP.zero}
+        choices={ZERO_STAGES}
+        labels={ZERO_LABELS}
+        absent={ABSENT_CHOICE['parallel.zero']}
+      />
       <ZeroNote />
       <ChoiceField
         path={['training', 'recompute']}
         help={HELP.recompute}
         choices={RECOMPUTES}
         labels={{ none: 'None', selective: 'Selective (attention)', full: 'Full (every layer)' }}
+        absent={ABSENT_CHOICE['training.recompute']}
       />
       {TRAINING_SWITCH_KEYS.map((key) => (
         <CheckField key={key} path={pathUnder('training', key)} help={HELP[key]} fallback={TRAINING_SWITCHES[key].default} />

@@ -1,7 +1,7 @@
 // The model: a preset, a Hugging Face config.json import, and every dimension.
 
 import { useMemo, type ReactNode } from 'react';
-import { FFN_TYPES } from '../../model/input/index.ts';
+import { ABSENT_CHOICE, FFN_TYPES } from '../../model/input/index.ts';
 import { catalogMatch, readModel, type CatalogMatch } from '../../state/catalog.ts';
 import { getAt, isPlainObject, pathUnder, type FieldPath, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
@@ -180,6 +180,7 @@ export function ModelSection() {
         help={HELP.ffnType}
         choices={FFN_TYPES}
         labels={{ gelu: 'GELU (2 matrices)', swiglu: 'SwiGLU (3 matrices)' }}
+        absent={ABSENT_CHOICE['model.ffnType']}
       />
       <CheckField path={model('tiedEmbeddings')} help={HELP.tiedEmbeddings} fallback={false} />
       <MoeFields />

@@ -1,5 +1,6 @@
 // The mixture-of-experts part of the software stack (issue 20; interchange
 // training.moeDispatcher, training.cudaGraph, training.overlap.epComm, model.moe.capacityFactor;
+// training.moeLoadImbalance and training.moeRouter in MoeRoutingFields.tsx;
 // expert TP sits beside EP in the parallelism section). Shown only for a MoE model: on a
 // dense one these fields change nothing, so one line says where they went. An untouched
 // control writes nothing, so a link without these keys keeps its meaning.
@@ -10,6 +11,7 @@ import { getAt, isPlainObject } from '../../state/doc.ts';
 import { usePlanner } from '../../state/react.ts';
 import type { Help } from '../help.ts';
 import { CheckField, HINT, NumberField } from './fields.tsx';
+import { MoeRoutingFields } from './MoeRoutingFields.tsx';
 import { StackFieldControl, type StackField } from './StackFieldControl.tsx';
 
 const DISPATCHER: StackField = {
@@ -62,8 +64,8 @@ export function MoeStackFields({ framework }: { framework: Framework }) {
   if (!moe) {
     return (
       <p className={HINT}>
-        Mixture-of-experts settings (token dispatcher, CUDA graphs, expert-parallel overlap, capacity factor) appear here for a model with
-        experts.
+        Mixture-of-experts settings (token dispatcher, CUDA graphs, expert-parallel overlap, capacity factor, load imbalance, router) appear
+        here for a model with experts.
       </p>
     );
   }
@@ -75,6 +77,7 @@ export function MoeStackFields({ framework }: { framework: Framework }) {
         <StackFieldControl field={DISPATCHER} framework={framework} />
         <StackFieldControl field={CUDA_GRAPHS} framework={framework} />
         <NumberField path={['model', 'moe', 'capacityFactor']} help={HELP_CAPACITY} optional placeholder="dropless" />
+        <MoeRoutingFields />
       </div>
       <CheckField
         path={['training', 'overlap', 'epComm']}

@@ -2,7 +2,7 @@
 // its states, master weights and the gradients' format.
 
 import { useMemo } from 'react';
-import { GRAD_DTYPES, OPTIMIZERS, PRECISIONS } from '../../model/input/index.ts';
+import { ABSENT_CHOICE, GRAD_DTYPES, OPTIMIZERS, PRECISIONS } from '../../model/input/index.ts';
 import { pathUnder, type KeyOf } from '../../state/doc.ts';
 import { precisionChoices } from '../../state/options.ts';
 import { usePlanner } from '../../state/react.ts';
@@ -24,15 +24,23 @@ export function PrecisionSection() {
         choices={PRECISIONS}
         disabledReasons={unavailable}
         labels={{ fp32: 'FP32', fp16: 'FP16 (mixed)', bf16: 'BF16 (mixed)', fp8: 'FP8 (mixed)', fp4: 'FP4 (mixed)' }}
+        absent={ABSENT_CHOICE['training.precision']}
       />
       <ChoiceField
         path={training('optimizer')}
         help={HELP.optimizer}
         choices={OPTIMIZERS}
         labels={{ adam: 'Adam / AdamW', adam8bit: '8-bit Adam', sgd: 'SGD with momentum' }}
+        absent={ABSENT_CHOICE['training.optimizer']}
       />
       <CheckField path={training('masterWeights')} help={HELP.masterWeights} fallback />
-      <ChoiceField path={training('gradDtype')} help={HELP.gradDtype} choices={GRAD_DTYPES} labels={{ fp32: 'FP32', bf16: 'BF16' }} />
+      <ChoiceField
+        path={training('gradDtype')}
+        help={HELP.gradDtype}
+        choices={GRAD_DTYPES}
+        labels={{ fp32: 'FP32', bf16: 'BF16' }}
+        absent={ABSENT_CHOICE['training.gradDtype']}
+      />
     </Section>
   );
 }

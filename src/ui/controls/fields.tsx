@@ -301,8 +301,10 @@ export function ChoiceField<T extends string | number>(props: {
   labels?: Partial<Record<string, string>>;
   /** Why a choice is not offered now (shown beside the field, the option disabled), by choice. */
   disabledReasons?: Partial<Record<string, string | null>>;
+  /** What the engine reads the field as when the document leaves it out (model/input ABSENT_CHOICE): "(not set: None)". */
+  absent?: T;
 }) {
-  const { path, help, choices, labels, disabledReasons } = props;
+  const { path, help, choices, labels, disabledReasons, absent } = props;
   const value = usePlanner((s) => getAt(s.document, path));
   const current = choices.find((c) => c === value);
   const options: SelectOption[] = choices.map((c) => ({
@@ -310,7 +312,8 @@ export function ChoiceField<T extends string | number>(props: {
     label: labels?.[String(c)] ?? String(c),
     disabledReason: disabledReasons?.[String(c)] ?? null,
   }));
-  if (current === undefined) options.unshift({ value: '', label: value === undefined ? '(not set)' : `${String(value)} (not valid)` });
+  const unset = absent === undefined ? '(not set)' : `(not set: ${labels?.[String(absent)] ?? String(absent)})`;
+  if (current === undefined) options.unshift({ value: '', label: value === undefined ? unset : `${String(value)} (not valid)` });
   const write = (v: string) => choices.find((c) => String(c) === v) ?? NOT_WRITTEN;
   return <FieldSelect path={path} help={help} value={current === undefined ? '' : String(current)} options={options} write={write} />;
 }

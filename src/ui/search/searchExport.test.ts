@@ -32,11 +32,11 @@ describe('exporting the layouts the search found', () => {
     expect(lines[0]).toBe('## Layouts found');
     expect(lines[2]).toMatch(/^In brackets: where 9 in 10 published runs/);
     expect(lines[4]).toBe('| Rank | GPU | GPUs | Memory per GPU / capacity | Tokens/s | MFU | Days | Cost | Layout |');
-    // Each figure with its 90 % range (issue 35): "45.2 GiB (43.7 GiB – 62.4 GiB) of 80 GiB (56.5 %), safe".
+    // Each figure with its 90 % range (issue 35): "45.2 GiB (43.7 – 62.4 GiB) of 80 GiB (56.5 %), safe".
     expect(lines[6]).toMatch(
-      /^\| 1 \| NVIDIA H100 SXM5 80GB \| 64 \| [\d.]+ GiB \([\d.]+ GiB – [\d.]+ GiB\) of 80 GiB \([\d.]+ %\), (safe|tight|will not fit) \| /,
+      /^\| 1 \| NVIDIA H100 SXM5 80GB \| 64 \| [\d.]+ GiB \([\d.]+ – [\d.]+ GiB\) of 80 GiB \([\d.]+ %\), (safe|tight|will not fit) \| /,
     );
-    expect(lines[6]).toMatch(/ days \([\d.]+ days – [\d.]+ days\) \| /);
+    expect(lines[6]).toMatch(/ days \([\d.]+ – [\d.]+ days\) \| /);
     expect(lines[6]?.endsWith(`| ${layoutText(rows[0]!.result)} |`)).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ function capacityOf(row: SearchRow): number {
 
 type RangedKey = keyof NonNullable<SearchRow['ranges']>;
 
-/** "52.3k tokens/s (43k tokens/s – 59.8k tokens/s)": the figure, then its 90 % range where the layout has one (issue 35). */
+/** "52.3k tokens/s (43k – 59.8k tokens/s)": the figure, then its 90 % range where the layout has one (issue 35). */
 function withRange(row: SearchRow, key: RangedKey, format: (value: number) => string): string {
   const range = row.ranges?.[key];
   return range ? `${format(row[key])} (${formatRange(range, format)})` : format(row[key]);

@@ -21,9 +21,22 @@ export const BAND_PERCENT_NUMBER = Math.round((UNCERTAINTY_TABLE.upperQuantile -
 /** "90 %": the share of published runs a range holds, in words. */
 export const BAND_PERCENT = `${BAND_PERCENT_NUMBER} %`;
 
-/** "43.7 GiB – 62.4 GiB": how every range reads, in its figure's own format. */
+/**
+ * "43.7 – 62.4 GiB": how every range reads, in its figure's own format, the unit written once
+ * when both ends share it (so "43k – 59.8k tokens/s" fits under its figure), both units where
+ * they differ ("18 hours – 2.1 days", "$746K – $1.0M").
+ */
 export function formatRange(range: { readonly low: number; readonly high: number }, format: (value: number) => string): string {
-  return `${format(range.low)} – ${format(range.high)}`;
+  const low = format(range.low);
+  const high = format(range.high);
+  const unit = sharedUnit(low, high);
+  return `${unit ? low.slice(0, -unit.length) : low} – ${high}`;
+}
+
+/** The " unit" both texts end with (a space, then no digit), or "" when they differ or have none. */
+function sharedUnit(low: string, high: string): string {
+  const unit = / [^\d ]+$/.exec(high)?.[0] ?? '';
+  return unit && low.endsWith(unit) && low.length > unit.length ? unit : '';
 }
 
 export interface FigureRangeText {
