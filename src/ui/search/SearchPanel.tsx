@@ -19,7 +19,7 @@ import { formatCount, formatPercent } from '../format.ts';
 import { SearchFormFields, type FormText } from './SearchFormFields.tsx';
 import { SearchResultsTable } from './SearchResultsTable.tsx';
 import { formFromDocument, readForm } from './searchForm.ts';
-import { searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
+import { searchDocumentOf, searchOptionsOf, searchQuestionKey, withLayout, type SearchForm } from './searchRequest.ts';
 import { searchRows, layoutText, type SearchRow, type VariantRow } from './searchTable.ts';
 
 const ParetoChart = lazy(() => import('./ParetoChart.tsx'));
@@ -28,7 +28,14 @@ const CostDaysChart = lazy(() => import('./CostDaysChart.tsx'));
 type Phase =
   | { readonly kind: 'idle' }
   | { readonly kind: 'running'; readonly progress: SearchProgress | null; readonly cancelling: boolean }
-  | { readonly kind: 'finished'; readonly output: SearchDocumentOutput | null; readonly cancelled: boolean; readonly form: SearchForm }
+  | {
+      readonly kind: 'finished';
+      readonly output: SearchDocumentOutput | null;
+      readonly cancelled: boolean;
+      readonly form: SearchForm;
+      /** searchQuestionKey of the document searched: the results are stale once the current document's differs. */
+      readonly question: string;
+    }
   | { readonly kind: 'failed'; readonly lines: readonly string[] };
 
 function progressText(progress: SearchProgress | null, cancelling: boolean): string {
@@ -107,7 +114,14 @@ export function SearchPanel() {
     if (job.current !== started) return;
     job.current = null;
     if (outcome.kind === 'failed') setPhase({ kind: 'failed', lines: [`The search failed: ${outcome.error}.`] });
-    else setPhase({ kind: 'finished', output: outcome.output, cancelled: outcome.kind === 'cancelled', form: read.form });
+    else
+      setPhase({
+        kind: 'finished',
+        output: outcome.output,
+        cancelled: outcome.kind === 'cancelled',
+        form: read.form,
+        question: searchQuestionKey(current, read.form),
+      });
   };
 
   const cancel = () => {
@@ -119,6 +133,8 @@ export function SearchPanel() {
   const output = phase.kind === 'finished' ? phase.output : null;
   const fraction = running ? (phase.progress?.fraction ?? 0) : output ? 1 : 0;
   const sizing = phase.kind === 'finished' && phase.form.mode === 'sizing' ? (phase.form.sizing ?? null) : null;
+  // The results answer the document searched; after a change of model, cluster, batch or stack they say so (ux.md 18).
+  const stale = phase.kind === 'finished' && searchQuestionKey(document, phase.form) !== phase.question;
   const apply = (row: SearchRow, variant: VariantRow | null) => {
     const chosen = variant ? { ...variant.variant, cluster: row.result.cluster } : row.result;
     store.getState().replaceDocument(withLayout(store.getState().document, chosen));
@@ -153,8 +169,14 @@ export function SearchPanel() {
           <progress className="h-2 min-w-32 flex-1" max={1} value={fraction} aria-label="Search progress" data-testid="search-progress" />
         </div>
         <StatusLine phase={phase} />
+        {stale && (
+          <p data-testid="search-stale" role="status" className="text-sm font-medium text-amber-900 dark:text-amber-200">
+            These layouts were found for an earlier configuration (the model, cluster, batch or stack has changed since): press Search to
+            search this one.
+          </p>
+        )}
         {output && output.results.length > 0 && (
-          <>
+          <div className={`flex flex-col gap-3 ${stale ? 'border-l-4 border-amber-500 pl-3' : ''}`} data-stale={stale ? 'true' : undefined}>
             <SearchResultsTable rows={searchRows(output.results)} sizing={sizing !== null} onApply={apply} />
             <p role="status" className="text-sm text-gray-800 dark:text-gray-200">
               {applied}
@@ -166,7 +188,7 @@ export function SearchPanel() {
                 <ParetoChart front={output.pareto} />
               )}
             </Suspense>
-          </>
+          </div>
         )}
       </div>
     </details>

@@ -3,7 +3,8 @@ import { parseDocument } from '../../model/input/index.ts';
 import { searchDocument } from '../../model/search/index.ts';
 import { DEFAULT_DOCUMENT } from '../../state/defaults.ts';
 import { getAt } from '../../state/doc.ts';
-import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, withLayout, type SearchForm } from './searchRequest.ts';
+import { fixedDegreesOf, searchDocumentOf, searchOptionsOf, searchQuestionKey, withLayout, type SearchForm } from './searchRequest.ts';
+import { setAt } from '../../state/doc.ts';
 import { memoryVerdict } from '../uncertainty/memoryVerdict.ts';
 import { VERDICT_TIGHT_FROM_SHARE } from '../../model/validation/index.ts';
 import { layoutText, nextOrder, searchRows, sortRows, type SearchRow } from './searchTable.ts';
@@ -67,6 +68,39 @@ describe('Apply', () => {
     // One pipeline stage: no schedule to name (issue 22, item 11: PP 1 layouts were labelled "gpipe").
     const flat = { ...layout, parallel: { ...layout.parallel, pp: 1, dp: 16, schedule: 'gpipe' as const } };
     expect(layoutText(flat)).toBe('TP 2 · PP 1 · DP 16 · CP 2 (64 GPUs, ZeRO-1, MBS 1, full recompute, SP)');
+  });
+});
+
+describe("a search's question, to tell its results from an earlier configuration's", () => {
+  const layout = {
+    parallel: { tp: 2, pp: 8, dp: 2, cp: 2, ep: 1, vpp: 1, sequenceParallel: true, zero: 1, schedule: 'zero-bubble' },
+    training: { microBatch: 1, recompute: 'full', offload: { optimizer: true, parameters: false }, epComm: true, cudaGraph: 'partial' },
+    cluster: { gpus: 64 },
+  } as const;
+
+  it('is unchanged by applying a found layout (degrees, micro-batch, recompute, offload, switches)', () => {
+    expect(searchQuestionKey(withLayout(DEFAULT_DOCUMENT, layout))).toBe(searchQuestionKey(DEFAULT_DOCUMENT));
+    // Up to a larger cluster, Apply may write another size: still the same question.
+    const bigger = withLayout(DEFAULT_DOCUMENT, { ...layout, cluster: { gpus: 128 } });
+    expect(searchQuestionKey(bigger, { maxGpus: 256 })).toBe(searchQuestionKey(DEFAULT_DOCUMENT, { maxGpus: 256 }));
+    expect(searchQuestionKey(bigger)).not.toBe(searchQuestionKey(DEFAULT_DOCUMENT));
+  });
+
+  it('changes with the model, the batch, the cluster or the stack', () => {
+    const before = searchQuestionKey(DEFAULT_DOCUMENT);
+    expect(searchQuestionKey(setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 40))).not.toBe(before);
+    expect(searchQuestionKey(setAt(DEFAULT_DOCUMENT, ['training', 'globalBatch'], 512))).not.toBe(before);
+    expect(searchQuestionKey(setAt(DEFAULT_DOCUMENT, ['cluster', 'gpu'], 'a100-80gb'))).not.toBe(before);
+    expect(searchQuestionKey(setAt(DEFAULT_DOCUMENT, ['training', 'precision'], 'fp8'))).not.toBe(before);
+  });
+
+  it('when sizing, keeps the GPU type and cluster size Apply writes, not the model', () => {
+    const sizing = { mode: 'sizing', maxGpus: null } as const;
+    const sized = withLayout(DEFAULT_DOCUMENT, { ...layout, cluster: { gpus: 128, gpu: 'b200' } });
+    expect(searchQuestionKey(sized, sizing)).toBe(searchQuestionKey(DEFAULT_DOCUMENT, sizing));
+    expect(searchQuestionKey(setAt(DEFAULT_DOCUMENT, ['model', 'layers'], 40), sizing)).not.toBe(
+      searchQuestionKey(DEFAULT_DOCUMENT, sizing),
+    );
   });
 });
 

@@ -90,6 +90,28 @@ export function searchDocumentOf(doc: Doc, mode: SearchMode = 'layout'): Doc {
   return setAt(next, ['training', 'recompute'], undefined);
 }
 
+/**
+ * The question a search answers, as text: the searched document less what Apply writes back
+ * (offload, the EP-overlap and CUDA-graph switches; when sizing, the GPU type with its node
+ * size and price; when the search ranges over cluster sizes, the size). Results whose question differs from the current document's are of an
+ * earlier configuration (ux.md principle 18); applying one of them keeps its question.
+ */
+export function searchQuestionKey(doc: Doc, form: Pick<SearchForm, 'mode' | 'maxGpus'> = { maxGpus: null }): string {
+  const mode = form.mode ?? 'layout';
+  let next = searchDocumentOf(doc, mode);
+  // A search up to maxGpus may find (and Apply write) another cluster size.
+  if (form.maxGpus !== null) next = setAt(next, ['cluster', 'gpus'], undefined);
+  next = setAt(next, ['training', 'offload'], undefined);
+  next = setAt(next, ['training', 'overlap', 'epComm'], undefined);
+  next = setAt(next, ['training', 'cudaGraph'], undefined);
+  if (mode === 'sizing') {
+    next = setAt(next, ['cluster', 'gpu'], undefined);
+    next = setAt(next, ['cluster', 'gpusPerNode'], undefined);
+    next = setAt(next, ['cost', 'usdPerGpuHour'], undefined);
+  }
+  return JSON.stringify(next);
+}
+
 export function searchOptionsOf(doc: Doc, form: SearchForm): SearchOptions {
   const sizing = form.mode === 'sizing' ? form.sizing : undefined;
   return {
