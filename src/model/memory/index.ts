@@ -25,6 +25,8 @@ export {
   gradientsFreedAtActivationPeak,
   modelStateBytes,
   optimizerBytesPerParameter,
+  optimizerOffloadFraction,
+  optimizerUpdateBytesPerParameter,
   type StageMemory,
   stageMemoryForMetric,
   stageTotalBytes,
@@ -46,4 +48,4 @@ export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';
 export { allocatedParts, fitMemoryBytes, mostLoadedFitLayers, stageFitLayers, type StageFitLayers } from './fit.ts';
-export { hostBytesPerParameter, hostMemory, hostNodeGpus, stageHostBytes } from './host.ts';
+export { hostBytesPerParameter, hostGradientBytes, hostMemory, hostNodeGpus, stageHostBytes } from './host.ts';
