@@ -7,11 +7,12 @@
 // and the garbage collector's background threads included). The exhaustive rate is
 // measured on the whole space (uneven layer splits and sparse interleaving too, layouts
 // ranked one by one); the pruned search is what `npm run search` does by default (even
-// splits, grouped, 10 % margin). Then cluster sizing (issue 15): GPT-3 175B on A100 80GB, H100 SXM or H200,
+// splits, grouped, 10 % margin). The first and third spaces again as LoRA fine-tunes (a frozen base
+// beside the adapters). Then cluster sizing (issue 15): GPT-3 175B on A100 80GB, H100 SXM or H200,
 // 256–4,096 GPUs, least cost within 60 days, the whole document search (variants and the
 // engine's re-evaluation included), wall time.
 import { searchDocument, searchLayouts } from '../src/model/search/index.ts';
-import { BENCHMARK_SPACES, searchBase, searchRunDocument } from '../src/testing/search-fixtures.ts';
+import { BENCHMARK_SPACES, FINETUNE_BENCHMARK_SPACES, searchBase, searchRunDocument } from '../src/testing/search-fixtures.ts';
 import type { SearchResult } from '../src/model/search/index.ts';
 
 const TARGET_LAYOUTS_PER_CPU_SECOND = 1e6;
@@ -48,7 +49,7 @@ function spread(values: readonly number[]): { median: number; min: number; max: 
 const fmt = (s: { median: number; min: number; max: number }, digits: number, scale = 1) =>
   `${(s.median / scale).toFixed(digits)} (${(s.min / scale).toFixed(digits)}–${(s.max / scale).toFixed(digits)})`;
 
-const report = BENCHMARK_SPACES.map((space) => {
+const report = [...BENCHMARK_SPACES, ...FINETUNE_BENCHMARK_SPACES].map((space) => {
   const base = searchBase(space);
   const cold = timed(() => searchLayouts(base, FULL_SPACE));
   const exhaustive = Array.from({ length: runs }, () => timed(() => searchLayouts(base, FULL_SPACE)));

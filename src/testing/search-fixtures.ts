@@ -60,3 +60,14 @@ export const BENCHMARK_SPACES: readonly (SearchRunSpec & { readonly label: strin
     seqLen: 4096,
   },
 ];
+
+/**
+ * The first and third spaces as LoRA fine-tunes (r16 on every matrix the model has): the search prices a fine-tune's frozen
+ * base apart from its adapters (search/evaluate.ts), and the benchmark holds its rate to full training's on the same space.
+ */
+export const FINETUNE_BENCHMARK_SPACES: readonly (SearchRunSpec & { readonly label: string })[] = [0, 2].flatMap((i) => {
+  const space = BENCHMARK_SPACES[i];
+  if (!space) return [];
+  const adapter = { method: 'lora', rank: 16, modules: ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] };
+  return [{ ...space, label: `${space.label}, LoRA r16`, training: { ...space.training, adapter } }];
+});

@@ -28,6 +28,7 @@
 import {
   modelStateBytes,
   otherMemoryTermsOf,
+  stageTotalBytes,
   zero3GatheredBytes,
   zeroUnshardedGradientBytes,
   type ModelStates,
@@ -135,22 +136,75 @@ export interface AdapterStageMemory {
   readonly other: OtherMemoryTerms;
 }
 
+/** Largest adapted matrix of layer `layerIndex` on one GPU, parameters (QLoRA's dequantisation buffer holds one at a time). */
+export function largestAdaptedMatrixOfLayer(
+  m: ModelConfig,
+  layerIndex: number,
+  p: Pick<ParallelConfig, 'tp' | 'dp' | 'cp' | 'ep' | 'etp'>,
+  adapter: AdapterConfig,
+): number {
+  let largest = 0;
+  for (const w of layerMatrices(m, layerIndex)) {
+    if (!isAdapted(adapter, w)) continue;
+    const split = w.group === 'routedExpert' ? p.ep * expertTensorParallel(p) : p.tp;
+    largest = Math.max(largest, (w.rows * w.cols) / split);
+  }
+  return largest;
+}
+
 /** Largest adapted matrix of the stage's layers on one GPU (16-bit dequantisation buffer for QLoRA). */
 function largestAdaptedMatrix(c: RunConfig, stage: PipelineStage, adapter: AdapterConfig): number {
-  const p = c.parallel;
   let largest = 0;
   const seen = new Set<readonly WeightMatrix[]>();
   for (const i of stage.layers) {
     const matrices = layerMatrices(c.model, i);
     if (seen.has(matrices)) continue;
     seen.add(matrices);
-    for (const w of matrices) {
-      if (!isAdapted(adapter, w)) continue;
-      const split = w.group === 'routedExpert' ? p.ep * expertTensorParallel(p) : p.tp;
-      largest = Math.max(largest, (w.rows * w.cols) / split);
-    }
+    largest = Math.max(largest, largestAdaptedMatrixOfLayer(c.model, i, c.parallel, adapter));
   }
   return largest;
+}
+
+/**
+ * The frozen base on one GPU from its dense and expert bytes on the stage (frozenBytes): none under parameter offload (the host holds it),
+ * ZeRO-3's shard over each data-parallel group, else whole (DDP). Over plain numbers: the estimate and the search's hot
+ * path both call it.
+ */
+export function frozenOnGpuBytes(
+  denseBytes: number,
+  expertBytes: number,
+  zero: number,
+  parametersOffloaded: boolean,
+  denseGroup: number,
+  expertGroup: number,
+): number {
+  if (parametersOffloaded) return 0;
+  return zero >= 3 ? denseBytes / denseGroup + expertBytes / expertGroup : denseBytes + expertBytes;
+}
+
+/** The mean bytes per frozen parameter of a stage of `stageParameters` whose frozen base is `frozenWhole` bytes (ZeRO-3 gathers at it). */
+export function frozenGatherBytesPerParameter(frozenWhole: number, stageParameters: number, weightBytes: number): number {
+  return stageParameters > 0 ? frozenWhole / stageParameters : weightBytes;
+}
+
+/**
+ * A fine-tune's stage device-used bytes over plain numbers (adapterStageMemory's terms, the search's hot path): the frozen
+ * base outside the caching allocator's reserve, and the churning bytes (adapter states, activations, QLoRA's dequantisation
+ * buffer) with the gathered and unsharded buffers as stageTotalBytes adds them (memory.ts).
+ */
+export function adapterStageTotalBytes(
+  frozen: number,
+  churning: number,
+  gatheredWeights: number,
+  unshardedGradients: number,
+  memoryOverheadScale: number,
+  deviceBytes: number,
+  reserveFraction: number,
+  lossReserve: number,
+): number {
+  return (
+    frozen + stageTotalBytes(churning, gatheredWeights, unshardedGradients, memoryOverheadScale, deviceBytes, reserveFraction, lossReserve)
+  );
 }
 
 /**
@@ -162,15 +216,14 @@ export function adapterStageMemory(c: RunConfig, load: StageLoad, adapter: Adapt
   const { stage, params: stageParams, activations, lossReserve } = load;
   const counts = stageAdapterParameters(c, stage, adapter);
   const bytes = frozenBytes(c, adapter, stageParams, counts.adaptedBase);
-  const shard = (x: GpuParameters) => x.dense / denseDataParallel(p) + x.expert / expertDataParallel(p);
   const frozenWhole = bytes.dense + bytes.expert;
-  const frozen = t.offload.parameters ? 0 : p.zero >= 3 ? shard(bytes) : frozenWhole;
+  const frozen = frozenOnGpuBytes(bytes.dense, bytes.expert, p.zero, t.offload.parameters, denseDataParallel(p), expertDataParallel(p));
   const states = modelStateBytes(c, counts.adapter);
   const dequantBuffer = adapter.method === 'qlora' ? WEIGHT_BYTES[t.precision] * largestAdaptedMatrix(c, stage, adapter) : 0;
   // ZeRO-3 gathers whole layers of frozen weights (at the stage's mean bytes per parameter);
   // ZeRO-2/3 hold one layer's unsharded gradients, which are the adapters' only.
   const stageCount = stageParams.dense + stageParams.expert;
-  const frozenBytesPerParameter = stageCount > 0 ? frozenWhole / stageCount : WEIGHT_BYTES[t.precision];
+  const frozenBytesPerParameter = frozenGatherBytesPerParameter(frozenWhole, stageCount, WEIGHT_BYTES[t.precision]);
   const layerCount = Math.max(1, stage.layers.length);
   const gathered = zero3GatheredBytes(c, stage, stageParams, frozenBytesPerParameter);
   const adapterLayer = { dense: counts.adapter.dense / layerCount, expert: counts.adapter.expert / layerCount };

@@ -44,7 +44,17 @@ export {
   stageLayerWeights,
   type QuantizedLayerWeightBytes,
 } from './fp8-weight-cache.ts';
-export { NF4_DQ_BYTES_PER_PARAMETER, stageAdapterParameters } from './adapter.ts';
+export {
+  adapterLayerParameters,
+  adapterStageTotalBytes,
+  frozenBytes,
+  frozenGatherBytesPerParameter,
+  frozenOnGpuBytes,
+  largestAdaptedMatrixOfLayer,
+  NF4_DQ_BYTES_PER_PARAMETER,
+  stageAdapterParameters,
+  type AdapterLayerParameters,
+} from './adapter.ts';
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';
 export { allocatedParts, fitMemoryBytes, mostLoadedFitLayers, stageFitLayers, type StageFitLayers } from './fit.ts';

@@ -82,15 +82,6 @@ export function parseSearchDocument(raw: unknown, gpusGiven = false): SearchDocu
     cluster: isObject(clusterRaw) ? { ...clusterRaw, gpus: 1 } : clusterRaw,
   };
   const parsed = parseDocument(trivial);
-  // Fine-tuning (issue 24): the evaluator's pieces (pieces.ts) hold full training's model states per parameter;
-  // the listed results are re-estimated by the engine, which does model the frozen base.
-  if (isObject(training) && isObject(own(training, 'adapter'))) {
-    r.warn(
-      'training.adapter',
-      "the layout search ranks layouts with full training's model states (it may pass over layouts " +
-        "that fit a fine-tune); each listed result is the engine's own estimate of the fine-tune",
-    );
-  }
   const warnings = [...r.warnings, ...parsed.warnings];
   const errors = [...r.errors, ...(parsed.ok ? [] : parsed.errors)];
   if (!parsed.ok || errors.length > 0) return { ok: false, errors, warnings };

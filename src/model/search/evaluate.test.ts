@@ -201,9 +201,52 @@ const PRESET_RUNS: readonly SearchRunSpec[] = [
   { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 16, globalBatch: 16, seqLen: 8192, training: { framework: 'torchtitan', compile: true } },
 ];
 
+const ALL_MODULES = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'];
+const lora = (rank: number, modules: readonly string[] = ALL_MODULES) => ({ adapter: { method: 'lora', rank, modules } });
+const qlora = (rank: number, modules: readonly string[] = ALL_MODULES) => ({ adapter: { method: 'qlora', rank, modules } });
+
+/**
+ * Fine-tunes (training.adapter, memory/adapter.ts, time/adapter-time.ts): a frozen 16-bit or NF4 base beside the adapters'
+ * states, the adapters' gradient sync and optimizer step only, ZeRO-3 still gathering the frozen base. Random layouts draw
+ * every ZeRO stage, offload, recomputation, TP, PP and EP the space holds.
+ */
+const FINETUNE_RUNS: readonly SearchRunSpec[] = [
+  { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 16, globalBatch: 64, seqLen: 4096, training: lora(16) },
+  { model: 'llama3-8b', gpu: 'a100-80gb', gpus: 16, globalBatch: 64, seqLen: 4096, training: qlora(64, ['q', 'v']) },
+  // torchtitan frees full training's gradients before forward; a fine-tune's stage memory keeps its adapters' (memory/stages.ts).
+  { model: 'llama3-8b', gpu: 'h100-sxm', gpus: 16, globalBatch: 16, seqLen: 8192, training: { framework: 'torchtitan', ...lora(8) } },
+  // PEFT's fp32 adapters on transformers' model code (memory/adapter-matrices.ts peftFp32Adapters), eager: the adapters' host time.
+  { model: 'llama3-70b', gpu: 'h100-sxm', gpus: 32, globalBatch: 64, seqLen: 4096, training: { modelCode: 'transformers', ...qlora(16) } },
+  // MoE: the routed experts' adapters split by ep × etp; QLoRA's buffer is an expert's or an attention matrix, by stage.
+  { model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096, training: lora(16) },
+  { model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 64, globalBatch: 256, seqLen: 4096, training: qlora(32, ['q', 'k', 'v', 'o']) },
+  // Dense leading layers, a shared expert, latent attention and an MTP module (which carries no adapter).
+  { model: 'deepseek-v3', gpu: 'h800', gpus: 256, globalBatch: 1024, seqLen: 4096, training: { gradDtype: 'bf16', ...qlora(16) } },
+  // DeepSpeed ZeRO-3 without a forward host sync: the gather-stream cache leaves fine-tunes out (memory/zero3-gather-cache.ts).
+  {
+    model: 'llama3-8b',
+    gpu: 'h100-sxm',
+    gpus: 16,
+    globalBatch: 64,
+    seqLen: 4096,
+    training: { framework: 'deepspeed', forwardHostSync: 'none', ...lora(16) },
+  },
+  // fp8 LoRA under Megatron: no Transformer Engine weight cache nor fp8 gathers for a frozen base (memory/fp8-weight-cache.ts).
+  {
+    model: 'llama3-70b',
+    gpu: 'h100-sxm',
+    gpus: 64,
+    globalBatch: 128,
+    seqLen: 8192,
+    training: { precision: 'fp8', framework: 'megatron', fp8ParamGather: true, ...lora(16) },
+  },
+];
+
 describe('the search evaluator agrees with the engine', () => {
-  for (const spec of PRESET_RUNS) {
-    it(`on random layouts of ${typeof spec.model === 'string' ? spec.model : String(spec.model.name)} on ${spec.gpus} × ${spec.gpu}`, () => {
+  for (const spec of [...PRESET_RUNS, ...FINETUNE_RUNS]) {
+    const method = (spec.training?.['adapter'] as { method?: string } | undefined)?.method;
+    const name = `${typeof spec.model === 'string' ? spec.model : String(spec.model.name)}${method ? ` (${method})` : ''}`;
+    it(`on random layouts of ${name} on ${spec.gpus} × ${spec.gpu}`, () => {
       const base = searchBase(spec);
       const sample = layoutSampler(base);
       fc.assert(
@@ -277,6 +320,14 @@ describe('the search evaluator agrees with the engine', () => {
       precision: fc.constantFrom('bf16', 'fp8', 'fp32'),
       optimizer: fc.constantFrom('adam', 'adam8bit', 'sgd'),
       flashAttention: fc.boolean(),
+      adapter: fc.option(
+        fc.record({
+          method: fc.constantFrom('lora', 'qlora'),
+          rank: fc.integer({ min: 1, max: 64 }),
+          modules: fc.subarray(ALL_MODULES, { minLength: 1 }),
+        }),
+        { freq: 2 },
+      ),
     });
     fc.assert(
       fc.property(run, fc.nat(), fc.nat(), fc.nat(), (r, a, b, c) => {
@@ -304,18 +355,17 @@ describe('the search evaluator agrees with the engine', () => {
           mla: null,
           mtpLayers: r.model.mtpLayers,
         };
+        // A100 has no FP8 tensor cores: the engine refuses fp8 there (input/capabilities.ts precisionProblem).
+        const precision = r.gpu === 'a100-40gb' && r.precision === 'fp8' ? 'bf16' : r.precision;
+        // QLoRA computes in the 16-bit dtype its NF4 base is dequantised to (input/document.ts readAdapter).
+        const adapter = r.adapter && precision === 'fp8' ? { ...r.adapter, method: 'lora' } : r.adapter;
         const base = searchBase({
           model: m,
           gpu: r.gpu,
           gpus: r.gpus,
           globalBatch: 2 ** r.batchLog * 3,
           seqLen: 2 ** r.seqLog,
-          // A100 has no FP8 tensor cores: the engine refuses fp8 there (input/capabilities.ts precisionProblem).
-          training: {
-            precision: r.gpu === 'a100-40gb' && r.precision === 'fp8' ? 'bf16' : r.precision,
-            optimizer: r.optimizer,
-            flashAttention: r.flashAttention,
-          },
+          training: { precision, optimizer: r.optimizer, flashAttention: r.flashAttention, ...(adapter ? { adapter } : {}) },
         });
         const choice = layoutSampler(base)(a, b, c);
         if (choice) expectAgreement(base, choice);
@@ -346,6 +396,7 @@ describe("the search's ranked layouts carry the engine's figures", () => {
       seqLen: 4096,
       training: { framework: 'deepspeed', forwardHostSync: 'none' },
     },
+    { model: 'mixtral-8x7b', gpu: 'h100-sxm', gpus: 16, globalBatch: 64, seqLen: 4096, training: qlora(16) },
   ];
   for (const spec of runs) {
     it(`for ${typeof spec.model === 'string' ? spec.model : String(spec.model.name)} on ${spec.gpus} × ${spec.gpu}`, () => {

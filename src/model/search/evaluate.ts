@@ -3,6 +3,9 @@
 // combination is the engine's own function over plain numbers —
 //   memory/activations.ts peakActivationBytes (the min of keeping and recomputing);
 //   memory/memory.ts gatheredBeyondShardBytes and stageTotalBytes (the "other" terms);
+//   memory/adapter.ts frozenOnGpuBytes, frozenGatherBytesPerParameter and
+//   adapterStageTotalBytes (a fine-tune's frozen base, from pieces.ts's frozenBytes per
+//   layer, beside its adapters' states, which take full training's per-parameter rules);
 //   time/comm.ts dataParallelSyncParts (gradient and weight synchronisation per ZeRO stage);
 //   time/step.ts exposedDataParallelSeconds; schedule/closed-form.ts pipelineTimeFactor and
 //   pipelineBoundarySeconds (the closed-form step, as stepTime(c, 0) times it).
@@ -14,6 +17,7 @@
 
 import { microBatchesInFlight, peakActivationBytes } from '../memory/index.ts';
 import {
+  adapterStageTotalBytes,
   allocatorReserveFraction,
   cacheWithinCapacity,
   deviceTerms,
@@ -21,6 +25,8 @@ import {
   fp8GatheredLayerWeightBytes,
   gatherCacheBytes,
   fp8WeightCacheBytesPerParameter,
+  frozenGatherBytesPerParameter,
+  frozenOnGpuBytes,
   fsdpQuantizedLayerWeightBytes,
   gatheredBeyondShardBytes,
   gradientBytesAtPeak,
@@ -35,6 +41,7 @@ import {
   activationPiecesAtExpertTp,
   layerKindsOf,
   type ActivationPieces,
+  type AdapterPieces,
   type LayerKinds,
   type GridPieces,
   type LayerTimePieces,
@@ -42,7 +49,7 @@ import {
 } from './pieces.ts';
 import type { LayoutGroup, PipelineShape } from './space.ts';
 import { exposedDataParallelSeconds } from '../time/index.ts';
-import type { GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
+import type { AdapterConfig, GpuArchitecture, RunConfig, ZeroStage } from '../input/index.ts';
 import { frameworkProfile, GiB, GRAD_BYTES, WEIGHT_BYTES } from '../input/index.ts';
 
 /** Probe points for the affine fits: parameter counts of the size the search meets, far apart. */
@@ -65,6 +72,17 @@ function synced(parameters: number, layers: number, slope: number, layerSlope: n
   if (parameters <= 0) return 0;
   const l = Math.min(Math.max(0, layers), parameters);
   return (parameters - l) * slope + l * layerSlope + intercept;
+}
+
+/**
+ * A fine-tune's frozen base on a GPU holding nd dense and nm MoE layers and the edges `edge`, dense and expert bytes: the
+ * per-layer and per-edge frozenBytes of pieces.ts summed as the engine's stage sums its layers.
+ */
+function adapterFrozenBytes(a: AdapterPieces, nd: number, nm: number, edge: number): { dense: number; expert: number } {
+  return {
+    dense: nd * a.frozenDense.dense + nm * a.frozenMoe.dense + (a.frozenEdgeDense[edge] ?? 0),
+    expert: nd * a.frozenDense.expert + nm * a.frozenMoe.expert + (a.frozenEdgeExpert[edge] ?? 0),
+  };
 }
 
 function minOf(values: Float64Array): number {
@@ -156,6 +174,11 @@ export class LayoutEvaluator {
   private readonly kinds: LayerKinds;
   /** Per kind, the group's least kept bytes of one layer over the positions' roles. */
   private readonly leastKept: Float64Array;
+  /** A fine-tune's adapter (memory/adapter.ts), null for full training. */
+  private readonly adapter: AdapterConfig | null;
+  /** A fine-tune: the least share of the frozen base's dense and expert bytes on a GPU over the group's combos (0 offloaded, 1/group at ZeRO-3, else 1). */
+  private leastFrozenDense = 1;
+  private leastFrozenExpert = 1;
 
   private group: LayoutGroup | null = null;
   private pieces: GroupPieces | null = null;
@@ -176,6 +199,14 @@ export class LayoutEvaluator {
   private readonly dense: Float64Array;
   private readonly expert: Float64Array;
   private readonly activation: Float64Array;
+  /** Parameters whose gradients are synchronised and optimizer states updated: the stage's, or a fine-tune's adapters only. */
+  private readonly trainedDense: Float64Array;
+  private readonly trainedExpert: Float64Array;
+  /** A fine-tune's frozen base on the candidate's GPU before ZeRO-3 sharding, dense and expert bytes (memory/adapter.ts frozenBytes). */
+  private readonly frozenDense: Float64Array;
+  private readonly frozenExpert: Float64Array;
+  /** QLoRA's 16-bit copy of the candidate's largest adapted matrix (memory/adapter.ts adapterStageMemory's dequantBuffer). */
+  private readonly dequantBuffer: Float64Array;
   /** Weights of the candidate's transformer layers on one GPU (what the weight cache holds a copy of). */
   private readonly layerWeights: Float64Array;
   /** What Megatron-FSDP's fp8 buffer takes off the ZeRO-3 weight shard (fp8-weight-cache.ts fsdpQuantizedShardSavingBytes). */
@@ -206,6 +237,7 @@ export class LayoutEvaluator {
 
   constructor(base: RunConfig) {
     const m = base.model;
+    this.adapter = base.training.adapter ?? null;
     this.weightBytes = WEIGHT_BYTES[base.training.precision];
     this.vocabMatrix = m.vocab * m.hidden;
     this.gradBytes = GRAD_BYTES[base.training.gradDtype];
@@ -216,7 +248,8 @@ export class LayoutEvaluator {
     this.memoryScale = base.calibration.memoryOverheadScale;
     this.reserveFraction = allocatorReserveFraction(base);
     this.gpuBytes = base.cluster.gpu.memoryGiB * GiB;
-    this.freesGradients = frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
+    // A fine-tune's stage memory (memory/stages.ts adapterStageDetails) holds its adapters' gradients whole.
+    this.freesGradients = !this.adapter && frameworkProfile(base.stack.framework).mechanisms.gradientsFreedBeforeForward;
     this.deviceOf = { moe: base.model.moe != null, etp: base.parallel.etp ?? null, architecture: base.cluster.gpu.architecture };
     let moe = 0;
     for (let i = 0; i < m.layers; i++) if (isMoeLayer(m, i)) moe++;
@@ -232,6 +265,11 @@ export class LayoutEvaluator {
     this.expert = new Float64Array(n);
     this.activation = new Float64Array(n);
     this.layerWeights = new Float64Array(n);
+    this.trainedDense = new Float64Array(n);
+    this.trainedExpert = new Float64Array(n);
+    this.frozenDense = new Float64Array(n);
+    this.frozenExpert = new Float64Array(n);
+    this.dequantBuffer = new Float64Array(n);
     this.quantizedSaving = new Float64Array(n);
     this.lossReserve = new Float64Array(n);
     this.gathered = new Float64Array(n);
@@ -257,6 +295,15 @@ export class LayoutEvaluator {
       for (let k = 0; k < K; k++) this.leastKept[k] = Math.min(this.leastKept[k] ?? Infinity, a.kept[r * K + k] ?? 0);
     this.microBatches = group.microBatches;
     this.gradientsFreed = this.freesGradients && group.microBatches === 1;
+    if (this.adapter) {
+      const { denseShards, expertShards } = pieces.grid;
+      this.leastFrozenDense = 1;
+      this.leastFrozenExpert = 1;
+      for (const k of group.combos) {
+        this.leastFrozenDense = Math.min(this.leastFrozenDense, frozenOnGpuBytes(1, 0, k.zero, k.offload.parameters, denseShards, 1));
+        this.leastFrozenExpert = Math.min(this.leastFrozenExpert, frozenOnGpuBytes(0, 1, k.zero, k.offload.parameters, 1, expertShards));
+      }
+    }
     const { moe, etp, architecture } = this.deviceOf;
     this.deviceBytes = deviceTermsTotal(
       deviceTerms({ tp: group.tp, pp: group.pp, dp: group.dp, cp: group.cp, ep: group.ep, etp }, moe, architecture),
@@ -305,7 +352,10 @@ export class LayoutEvaluator {
    * Memory: the larger of the mean over stages (every layer's weights and saved activations
    * sit on some stage, with at least one micro-batch in flight) and the first stage of the
    * shape where that stage is lightest; both with model states at the fullest sharding the
-   * group's combos allow and "other" at least runtime and allocator reserve.
+   * group's combos allow and "other" at least runtime and allocator reserve. A fine-tune's
+   * frozen base is held apart (no allocator reserve grows with it: adapterStageTotalBytes), at
+   * its least share over the combos; the device-used bytes are affine in the rest, so the
+   * mean of the stages' bounds is the bound of the means.
    */
   groupLowerBounds(
     shapes: readonly PipelineShape[],
@@ -322,6 +372,7 @@ export class LayoutEvaluator {
     const table = this.firstStageTable(shapes, stagesOf, m);
     const K = this.kinds.count;
     const leastKept = this.leastKept;
+    const adapter = this.adapter !== null;
     let firstStage = Infinity;
     for (let i = 0; i < shapes.length; i++) {
       const nd = table.denseLayers[i] ?? 0;
@@ -330,6 +381,11 @@ export class LayoutEvaluator {
       let layersKept = 0;
       for (let k = 0; k < K; k++) layersKept += (table.kindLayers[i * K + k] ?? 0) * (leastKept[k] ?? 0);
       const kept = (table.inFlight[i] ?? 1) * b * (layersKept + (a.edges.edgeBytes[edge] ?? 0));
+      if (adapter) {
+        const least = this.adapterStateBound(grid, nd, nm, edge, perDense, perExpert);
+        firstStage = Math.min(firstStage, this.adapterTotalLowerBound(least.frozen, least.states + kept));
+        continue;
+      }
       const d = nd * grid.layerDense.dense + nm * grid.layerMoe.dense + (grid.edgeDense[edge] ?? 0);
       const e = nd * grid.layerDense.expert + nm * grid.layerMoe.expert + (grid.edgeExpert[edge] ?? 0);
       firstStage = Math.min(firstStage, perDense * d + perExpert * e + kept);
@@ -342,6 +398,12 @@ export class LayoutEvaluator {
       modelKept += layers * (leastKept[k] ?? 0);
     }
     const step = (m * modelWork * table.leastTimeFactor) / group.pp + this.ppSeconds;
+    if (adapter) {
+      // The total is affine in the churning bytes: the mean over the stages of each stage's bound is the bound of the means.
+      const model = this.adapterStateBound(grid, this.denseLayerCount, this.moeLayerCount, 0, perDense, perExpert);
+      const mean = this.adapterTotalLowerBound(model.frozen / group.pp, (model.states + b * modelKept) / group.pp);
+      return { step, memory: Math.max(mean, firstStage === Infinity ? 0 : firstStage) };
+    }
     const states =
       perDense * (this.denseLayerCount * grid.layerDense.dense + this.moeLayerCount * grid.layerMoe.dense) +
       perExpert * (this.denseLayerCount * grid.layerDense.expert + this.moeLayerCount * grid.layerMoe.expert);
@@ -395,6 +457,35 @@ export class LayoutEvaluator {
       perDense: less(grid.stateBytesPerDense, grid.gradBytesPerDense),
       perExpert: less(grid.stateBytesPerExpert, grid.gradBytesPerExpert),
     };
+  }
+
+  /**
+   * A fine-tune's least frozen and adapter-state bytes on a GPU holding nd dense and nm MoE layers and the edges `edge` over
+   * the group's combos: the frozen base at its least share (leastFrozenDense, leastFrozenExpert), the adapters' states at
+   * the least bytes per parameter.
+   */
+  private adapterStateBound(
+    grid: GridPieces,
+    nd: number,
+    nm: number,
+    edge: number,
+    perDense: number,
+    perExpert: number,
+  ): { frozen: number; states: number } {
+    const a = grid.adapter;
+    if (!a || !this.adapter) return { frozen: 0, states: 0 };
+    const frozen = adapterFrozenBytes(a, nd, nm, edge);
+    const trainedDense = nd * a.adapterDense.dense + nm * a.adapterMoe.dense;
+    const trainedExpert = nd * a.adapterDense.expert + nm * a.adapterMoe.expert;
+    return {
+      frozen: this.leastFrozenDense * frozen.dense + this.leastFrozenExpert * frozen.expert,
+      states: perDense * trainedDense + perExpert * trainedExpert,
+    };
+  }
+
+  /** A fine-tune's device-used bytes with nothing gathered and nothing unsharded (adapterStageTotalBytes): a lower bound. */
+  private adapterTotalLowerBound(frozen: number, churning: number): number {
+    return adapterStageTotalBytes(frozen, churning, 0, 0, this.memoryScale, this.deviceBytes, this.reserveFraction, 0);
   }
 
   /** Nothing gathered and nothing unsharded: "other" is at least the runtime and the allocator's reserve. */
@@ -474,11 +565,24 @@ export class LayoutEvaluator {
       this.unsharded[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, true);
       this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, ld, le, d, e, ds, es, this.weightBytes, false, edgeUnit);
       this.unshardedFull[c] = gatheredBeyondShardBytes(ZERO_UNSHARDED_GRADIENT_LAYERS, ld, le, d, e, ds, es, this.gradBytes, false);
+      this.trainedDense[c] = d;
+      this.trainedExpert[c] = e;
+      // The layers' weights move at their gathered bytes in the weight all-gather (time/comm.ts stageComm's layerWeights).
+      let syncedLayerDense = layerDense;
+      let syncedLayerExpert = layerExpert;
+      if (grid.adapter && this.adapter) {
+        this.setAdapterCandidate(c, grid, stages, { nd, nm, edge, d, e, ld, le, edgeUnit });
+        // time/step.ts stageTimes: a fine-tune synchronises its adapters only, as whole-stage parameters (no layerWeights).
+        syncedLayerDense = 0;
+        syncedLayerExpert = 0;
+      }
+      const td = this.trainedDense[c] ?? 0;
+      const te = this.trainedExpert[c] ?? 0;
       const sc = this.syncCoefficients;
       const sl = this.syncLayerCoefficients;
       for (let z = 0; z < 4; z++) {
-        const denseSync = synced(d, layerDense, sc[4 * z] ?? 0, sl[4 * z] ?? 0, sc[4 * z + 1] ?? 0);
-        const expertSync = synced(e, layerExpert, sc[4 * z + 2] ?? 0, sl[4 * z + 2] ?? 0, sc[4 * z + 3] ?? 0);
+        const denseSync = synced(td, syncedLayerDense, sc[4 * z] ?? 0, sl[4 * z] ?? 0, sc[4 * z + 1] ?? 0);
+        const expertSync = synced(te, syncedLayerExpert, sc[4 * z + 2] ?? 0, sl[4 * z + 2] ?? 0, sc[4 * z + 3] ?? 0);
         this.dpSync[z * cap + c] = denseSync + expertSync;
       }
       const gc = this.gatherCoefficients;
@@ -486,6 +590,48 @@ export class LayoutEvaluator {
       this.zero3Exposed[c] =
         synced(d, layerDense, gc[0] ?? 0, gl[0] ?? 0, gc[1] ?? 0) + synced(e, layerExpert, gc[2] ?? 0, gl[2] ?? 0, gc[3] ?? 0);
     }
+  }
+
+  /**
+   * A fine-tune's candidate c (memory/adapter.ts adapterStageMemory): its adapters, the only parameters it trains; its frozen
+   * base by dtype (frozenBytes); ZeRO-3's gathered frozen layers at the stage's mean frozen bytes per parameter; ZeRO-2/3's
+   * unsharded gradients, the adapters' of one mean layer; QLoRA's dequantisation buffer of its largest adapted matrix.
+   */
+  private setAdapterCandidate(
+    c: number,
+    grid: GridPieces,
+    stages: StageCandidates,
+    s: { nd: number; nm: number; edge: number; d: number; e: number; ld: number; le: number; edgeUnit: number },
+  ): void {
+    const a = grid.adapter;
+    const adapter = this.adapter;
+    if (!a || !adapter) return;
+    const { nd, nm, d, e } = s;
+    const trainedDense = nd * a.adapterDense.dense + nm * a.adapterMoe.dense;
+    const trainedExpert = nd * a.adapterDense.expert + nm * a.adapterMoe.expert;
+    const frozen = adapterFrozenBytes(a, nd, nm, s.edge);
+    this.trainedDense[c] = trainedDense;
+    this.trainedExpert[c] = trainedExpert;
+    this.frozenDense[c] = frozen.dense;
+    this.frozenExpert[c] = frozen.expert;
+    const ds = grid.denseShards;
+    const es = grid.expertShards;
+    const perParameter = frozenGatherBytesPerParameter(frozen.dense + frozen.expert, d + e, this.weightBytes);
+    this.gathered[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, s.ld, s.le, d, e, ds, es, perParameter, true, s.edgeUnit);
+    this.gatheredFull[c] = gatheredBeyondShardBytes(ZERO3_GATHERED_LAYERS, s.ld, s.le, d, e, ds, es, perParameter, false, s.edgeUnit);
+    const layers = Math.max(1, nd + nm);
+    const meanDense = trainedDense / layers;
+    const meanExpert = trainedExpert / layers;
+    const g = this.gradBytes;
+    const L = ZERO_UNSHARDED_GRADIENT_LAYERS;
+    this.unsharded[c] = gatheredBeyondShardBytes(L, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, true);
+    this.unshardedFull[c] = gatheredBeyondShardBytes(L, meanDense, meanExpert, trainedDense, trainedExpert, ds, es, g, false);
+    let largest = 0;
+    if (adapter.method === 'qlora') {
+      const K = this.kinds.count;
+      for (let k = 0; k < K; k++) if ((stages.kindLayers[c * K + k] ?? 0) > 0) largest = Math.max(largest, a.largestMatrix[k] ?? 0);
+    }
+    this.dequantBuffer[c] = this.weightBytes * largest;
   }
 
   /** Lower bound on the step time over the shape's ZeRO/offload combos: ZeRO-3 gathers, data-parallel sync and optimizer only add. */
@@ -501,6 +647,15 @@ export class LayoutEvaluator {
     if (!grid) return 0;
     const { perDense, perExpert } = this.leastStateBytes(grid);
     let most = 0;
+    if (this.adapter) {
+      for (let c = 0; c < this.count; c++) {
+        const frozen = this.leastFrozenDense * (this.frozenDense[c] ?? 0) + this.leastFrozenExpert * (this.frozenExpert[c] ?? 0);
+        const states = perDense * (this.trainedDense[c] ?? 0) + perExpert * (this.trainedExpert[c] ?? 0);
+        const churning = states + (this.activation[c] ?? 0) + (this.dequantBuffer[c] ?? 0);
+        most = Math.max(most, this.adapterTotalLowerBound(frozen, churning));
+      }
+      return most;
+    }
     for (let c = 0; c < this.count; c++) {
       // Less Megatron-FSDP's fp8 saving, which only ZeRO-3 has: still a bound under every combo.
       const states = perDense * (this.dense[c] ?? 0) + perExpert * (this.expert[c] ?? 0) - (this.quantizedSaving[c] ?? 0);
@@ -530,6 +685,7 @@ export class LayoutEvaluator {
     const perExpert = grid.stateBytesPerExpert[k] ?? 0;
     const gradDense = this.gradientsFreed ? (grid.gradBytesPerDense[k] ?? 0) : 0;
     const gradExpert = this.gradientsFreed ? (grid.gradBytesPerExpert[k] ?? 0) : 0;
+    if (this.adapter) return this.adapterMemoryBytes(perDense, perExpert, zero, offload?.parameters ?? false, offload?.optimizer ?? false);
     const weightCache = this.weightCacheBytes[zero] ?? 0;
     const gatherCache = (grid.gatherCache[k] ?? 0) !== 0;
     let most = 0;
@@ -557,6 +713,44 @@ export class LayoutEvaluator {
       );
       const held = gatherCache ? this.gatherCacheHeld(c, gathered, total) : 0;
       if (total + held > most) most = total + held;
+    }
+    return most;
+  }
+
+  /**
+   * A fine-tune's most loaded GPU (memory/stages.ts adapterStageDetails): the frozen base, the adapters' states at the
+   * combo's bytes per parameter, activations, QLoRA's buffer and the gathered and unsharded buffers (no gather-stream cache:
+   * memory/zero3-gather-cache.ts leaves fine-tunes out).
+   */
+  private adapterMemoryBytes(
+    perDense: number,
+    perExpert: number,
+    zero: ZeroStage,
+    offloadParameters: boolean,
+    offloadOptimizer: boolean,
+  ): number {
+    const grid = this.pieces?.grid;
+    if (!grid) return 0;
+    const ds = grid.denseShards;
+    const es = grid.expertShards;
+    let most = 0;
+    for (let c = 0; c < this.count; c++) {
+      const frozen = frozenOnGpuBytes(this.frozenDense[c] ?? 0, this.frozenExpert[c] ?? 0, zero, offloadParameters, ds, es);
+      const states = perDense * (this.trainedDense[c] ?? 0) + perExpert * (this.trainedExpert[c] ?? 0);
+      const churning = states + (this.activation[c] ?? 0) + (this.dequantBuffer[c] ?? 0);
+      const gathered = zero >= 3 ? ((offloadParameters ? this.gatheredFull[c] : this.gathered[c]) ?? 0) : 0;
+      const unsharded = zero >= 2 ? ((offloadOptimizer ? this.unshardedFull[c] : this.unsharded[c]) ?? 0) : 0;
+      const total = adapterStageTotalBytes(
+        frozen,
+        churning,
+        gathered,
+        unsharded,
+        this.memoryScale,
+        this.deviceBytes,
+        this.reserveFraction,
+        this.lossReserve[c] ?? 0,
+      );
+      if (total > most) most = total;
     }
     return most;
   }
@@ -596,7 +790,7 @@ export class LayoutEvaluator {
       const dp = this.dpSync[zero * cap + c] ?? 0;
       const exposed = exposedDataParallelSeconds(dp, critical, this.microBatches, zero);
       if (exposed > dpExposed) dpExposed = exposed;
-      const opt = perParameter * (this.dense[c] ?? 0) + perExpertParameter * (this.expert[c] ?? 0);
+      const opt = perParameter * (this.trainedDense[c] ?? 0) + perExpertParameter * (this.trainedExpert[c] ?? 0);
       if (opt > optimizer) optimizer = opt;
     }
     const busy = this.microBatches * critical;

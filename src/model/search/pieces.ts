@@ -17,7 +17,7 @@ import {
 } from '../memory/index.ts';
 import { groupLink, parallelGroups, stageComm, type Link } from '../time/index.ts';
 import { isMoeLayer, layerKind, mtpLayerIndex } from '../structure/index.ts';
-import { modelStateBytes } from '../memory/index.ts';
+import { adapterLayerParameters, frozenBytes, largestAdaptedMatrixOfLayer, modelStateBytes } from '../memory/index.ts';
 import { optimizerStepSeconds } from '../time/index.ts';
 import {
   denseDataParallel,
@@ -31,7 +31,7 @@ import {
 } from '../structure/index.ts';
 import type { LayoutGroup, StateCombo } from './space.ts';
 import type { LayoutChoice } from './types.ts';
-import { stageTimes } from '../time/index.ts';
+import { stageWorkTimes } from '../time/index.ts';
 import type { ModelConfig, OffloadConfig, ParallelConfig, Recompute, RunConfig, ScheduleKind } from '../input/index.ts';
 
 const NO_OFFLOAD: OffloadConfig = { optimizer: false, parameters: false };
@@ -184,7 +184,7 @@ export function stageCandidates(
   };
 }
 
-// ---- Time per layer (time.ts stageTimes on one-layer stages) ---------------------
+// ---- Time per layer (time/step.ts stageWorkTimes on one-layer stages) -----------
 
 /** Seconds of one micro-batch's forward + backward + recomputation + exposed tp/cp/ep communication. */
 export interface LayerTimePieces {
@@ -197,7 +197,7 @@ export interface LayerTimePieces {
 }
 
 function workSeconds(c: RunConfig, stage: PipelineStage): number {
-  const t = stageTimes(c, stage, NO_PARAMETERS);
+  const t = stageWorkTimes(c, stage, NO_PARAMETERS);
   const exposed = t.exposed.tp + t.exposed.cp + t.exposed.ep + t.exposed.zero3;
   return t.forwardComputeSeconds + t.backwardComputeSeconds + t.recomputeSeconds + exposed;
 }
@@ -411,6 +411,8 @@ function withExpertTp(a: ActivationPieces, etp: number): ActivationPieces {
 export interface GridPieces {
   readonly layerDense: GpuParameters;
   readonly layerMoe: GpuParameters;
+  /** A fine-tune's adapters (ParameterPieces.adapter); null for full training. */
+  readonly adapter: AdapterPieces | null;
   /** Parameters of the pipeline edges on one GPU, by edge code. */
   readonly edgeDense: Float64Array;
   readonly edgeExpert: Float64Array;
@@ -459,12 +461,35 @@ function edgeParameters(
   return { dense: edgeDense, expert: edgeExpert };
 }
 
+/**
+ * A fine-tune's per-layer figures (training.adapter, memory/adapter.ts), by the same split as the base's: one dense and one
+ * MoE layer's adapted base weights and trainable adapters on one GPU (adapterLayerParameters: the engine tells layers apart
+ * by dense or MoE only), and each layer kind's largest adapted matrix (QLoRA's dequantisation buffer). The embedding, the
+ * output layer and the MTP modules carry no adapter.
+ */
+export interface AdapterPieces {
+  readonly adaptedDense: GpuParameters;
+  readonly adaptedMoe: GpuParameters;
+  readonly adapterDense: GpuParameters;
+  readonly adapterMoe: GpuParameters;
+  /** The frozen base's bytes of one dense and one MoE layer on one GPU, by data-parallel group (frozenBytes: NF4 where QLoRA adapts). */
+  readonly frozenDense: GpuParameters;
+  readonly frozenMoe: GpuParameters;
+  /** The same of the pipeline edges, by edge code (16-bit: no adapter sits on them). */
+  readonly frozenEdgeDense: Float64Array;
+  readonly frozenEdgeExpert: Float64Array;
+  /** Per layer kind (layerKindsOf): its largest adapted matrix on one GPU, parameters. */
+  readonly largestMatrix: Float64Array;
+}
+
 /** Parameters per layer kind and of the pipeline edges: they depend on tp and on how experts split (ep × etp) only. */
 export interface ParameterPieces {
   readonly layerDense: GpuParameters;
   readonly layerMoe: GpuParameters;
   readonly edgeDense: Float64Array;
   readonly edgeExpert: Float64Array;
+  /** A fine-tune's adapters; null for full training. */
+  readonly adapter: AdapterPieces | null;
 }
 
 /** The key parameterPieces depends on. */
@@ -479,7 +504,32 @@ export function parameterPieces(base: RunConfig, g: Pick<LayoutGroup, 'tp' | 'dp
   const layerDense = kinds.dense >= 0 ? layerGpuParameters(m, kinds.dense, p) : NO_PARAMETERS;
   const layerMoe = kinds.moe >= 0 ? layerGpuParameters(m, kinds.moe, p) : NO_PARAMETERS;
   const edges = edgeParameters(m, p, layerDense, layerMoe);
-  return { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert };
+  const adapter = adapterPieces(base, p, { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert });
+  return { layerDense, layerMoe, edgeDense: edges.dense, edgeExpert: edges.expert, adapter };
+}
+
+function adapterPieces(base: RunConfig, p: ParallelConfig, own: Omit<ParameterPieces, 'adapter'>): AdapterPieces | null {
+  const adapter = base.training.adapter;
+  if (!adapter) return null;
+  const m = base.model;
+  const kinds = layerKinds(m);
+  const layer = (i: number) => (i >= 0 ? adapterLayerParameters(m, i, p, adapter) : { adaptedBase: NO_PARAMETERS, adapter: NO_PARAMETERS });
+  const dense = layer(kinds.dense);
+  const moe = layer(kinds.moe);
+  const edges = [0, 1, 2, 3].map((code) =>
+    frozenBytes(base, adapter, { dense: own.edgeDense[code] ?? 0, expert: own.edgeExpert[code] ?? 0 }, NO_PARAMETERS),
+  );
+  return {
+    adaptedDense: dense.adaptedBase,
+    adaptedMoe: moe.adaptedBase,
+    adapterDense: dense.adapter,
+    adapterMoe: moe.adapter,
+    frozenDense: frozenBytes(base, adapter, own.layerDense, dense.adaptedBase),
+    frozenMoe: frozenBytes(base, adapter, own.layerMoe, moe.adaptedBase),
+    frozenEdgeDense: Float64Array.from(edges, (e) => e.dense),
+    frozenEdgeExpert: Float64Array.from(edges, (e) => e.expert),
+    largestMatrix: Float64Array.from(layerKindsOf(m).representative, (i) => largestAdaptedMatrixOfLayer(m, i, p, adapter)),
+  };
 }
 
 export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: ParameterPieces): GridPieces {
@@ -505,6 +555,7 @@ export function gridPieces(base: RunConfig, g: LayoutGroup, parameters: Paramete
   return {
     layerDense,
     layerMoe,
+    adapter: parameters.adapter,
     edgeDense: edges.dense,
     edgeExpert: edges.expert,
     denseShards: denseDataParallel(p),

@@ -53,6 +53,15 @@ const space = fc.record({
   interleaveWithFullPipeline: fc.boolean(),
   groupByLayout: fc.boolean(),
   memoryMargin: fc.constantFrom(0, 0.1, 0.3),
+  /** A fine-tune (training.adapter): its bounds hold the frozen base apart from the adapters' states (evaluate.ts). */
+  adapter: fc.option(
+    fc.record({
+      method: fc.constantFrom('lora', 'qlora'),
+      rank: fc.integer({ min: 1, max: 64 }),
+      modules: fc.subarray(['q', 'k', 'v', 'o', 'gate', 'up', 'down'], { minLength: 1 }),
+    }),
+    { freq: 3 },
+  ),
 });
 
 type Space = typeof space extends fc.Arbitrary<infer T> ? T : never;
@@ -82,7 +91,8 @@ function setUp(s: Space) {
     mla: null,
     mtpLayers: 0,
   };
-  const base = searchBase({ model, gpu: s.gpu, gpus: s.gpus, globalBatch: s.batch, seqLen: 2 ** s.seqLog });
+  const training = s.adapter ? { adapter: s.adapter } : {};
+  const base = searchBase({ model, gpu: s.gpu, gpus: s.gpus, globalBatch: s.batch, seqLen: 2 ** s.seqLog, training });
   const options: SearchOptions = {
     objective: s.objective,
     topK: s.topK,

@@ -369,6 +369,34 @@ function dataParallelSync(
   );
 }
 
+/** The data-parallel synchronisation of a stage's dense and expert `parameters` over their groups (stageComm's dp and zero3Gather). */
+function dataParallelGroupsSync(
+  c: RunConfig,
+  groups: ReturnType<typeof parallelGroups>,
+  parameters: StageParameters,
+  layerWeights: StageParameters,
+): { readonly dense: ReturnType<typeof dataParallelSync>; readonly expert: ReturnType<typeof dataParallelSync> } {
+  return {
+    dense: dataParallelSync(c, parameters.dense, layerWeights.dense, groups.dp.ranks, groupLink(c.cluster, groups.dp, 'ring')),
+    expert: dataParallelSync(
+      c,
+      parameters.expert,
+      layerWeights.expert,
+      groups.expertDp.ranks,
+      groupLink(c.cluster, groups.expertDp, 'ring'),
+    ),
+  };
+}
+
+/**
+ * stageComm's `dp` seconds alone, for `parameters` without layer weights (a fine-tune's adapters, time/step.ts): one step's
+ * gradient and weight synchronisation before overlap, without working out the stage's other traffic.
+ */
+export function dataParallelStepSeconds(c: RunConfig, parameters: StageParameters): number {
+  const { dense, expert } = dataParallelGroupsSync(c, parallelGroups(c), parameters, { dense: 0, expert: 0 });
+  return plus(dense.step, expert.step).seconds;
+}
+
 /**
  * Communication of one pipeline stage holding `layersOnStage` transformer layers
  * (`moeLayersOnStage` of them MoE) and `parameters` per GPU, `layerWeights` of them the
@@ -387,8 +415,7 @@ export function stageComm(
   const groups = parallelGroups(c);
   const moeLayers = Math.min(Math.max(0, moeLayersOnStage), layersOnStage);
   const link = (g: RankGroup, pattern: TrafficPattern) => groupLink(c.cluster, g, pattern);
-  const dense = dataParallelSync(c, parameters.dense, layerWeights.dense, groups.dp.ranks, link(groups.dp, 'ring'));
-  const expert = dataParallelSync(c, parameters.expert, layerWeights.expert, groups.expertDp.ranks, link(groups.expertDp, 'ring'));
+  const { dense, expert } = dataParallelGroupsSync(c, groups, parameters, layerWeights);
   const parts: Readonly<Record<CommTerm, Part>> = {
     tp: tensorParallel(c, layersOnStage, moeLayers, link(groups.tp, 'ring')),
     cp: contextParallel(c, layersOnStage, link(groups.cp, 'direct')),

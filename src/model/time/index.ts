@@ -6,7 +6,7 @@
 export { dataParallelSyncParts, groupLink, type Link, parallelGroups, stageComm } from './comm.ts';
 export { peakFlopsPerSecond } from './compute.ts';
 export { optimizerStepSeconds } from './optimizer.ts';
-export { exposedDataParallelSeconds, stageTimes, stepTime } from './step.ts';
+export { exposedDataParallelSeconds, stageTimes, stageWorkTimes, stepTime } from './step.ts';
 export { expertParallelExposedFraction } from './moe-time.ts';
 export { moeEagerOpsForward, moeLayerHostSeconds } from './moe-host.ts';
 export { adapterHostSeconds, adapterHostSecondsPerStep, adapterStepFlops, EAGER_OP_HOST_SECONDS } from './adapter-time.ts';

@@ -5,7 +5,7 @@
 
 import { dataParallelOverlapped, zero3GatherExposedFraction } from './stack-time.ts';
 import { calibration } from '../calibration.ts';
-import { stageComm } from './comm.ts';
+import { dataParallelStepSeconds, stageComm, type CommRecord } from './comm.ts';
 import { expertParallelExposedFraction } from './moe-time.ts';
 import { hostBound, moeLayerForwardSeconds } from './moe-host.ts';
 import { layerForwardSeconds, outputLayerForwardSeconds, type LayerComputeSeconds } from './compute.ts';
@@ -98,7 +98,25 @@ function sumLayers(c: RunConfig, layers: readonly number[], tokens: number): { f
   return { forward, backward, recompute };
 }
 
+/** A stage's work per micro-batch: StageTimes without the step's data-parallel sync and optimizer (the search's per-layer pieces). */
+export type StageWorkTimes = Omit<StageTimes, 'dpSeconds' | 'optimizerSeconds'>;
+
 export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { dense: number; expert: number }): StageTimes {
+  const work = stageWorkTimes(c, stage, parameters);
+  const { training } = c;
+  // A fine-tune reduces and updates the adapters' parameters only; ZeRO-3 still gathers the frozen base for every micro-batch.
+  const trainable = training.adapter ? stageAdapterParameters(c, stage, training.adapter).adapter : parameters;
+  const dpSeconds = training.adapter ? dataParallelStepSeconds(c, trainable) : work.comm.dp;
+  const { comm: _comm, ...times } = work;
+  return { ...times, dpSeconds, optimizerSeconds: optimizerStepSeconds(c, trainable) };
+}
+
+/** The forward, backward and recomputation of one micro-batch on the stage and its exposed communication (and the stage's traffic). */
+export function stageWorkTimes(
+  c: RunConfig,
+  stage: PipelineStage,
+  parameters: { dense: number; expert: number },
+): StageWorkTimes & { readonly comm: CommRecord } {
   const { time: K, exposed: EXPOSED } = calibration();
   const { model, training } = c;
   const tokens = (training.microBatch * training.seqLen) / c.parallel.cp;
@@ -120,9 +138,6 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
   }
   const moeLayers = stage.layers.filter((i) => isMoeLayer(model, i)).length;
   const comm = stageComm(c, stage.layers.length, parameters, moeLayers, stageLayerWeights(c, stage)).seconds;
-  // A fine-tune reduces and updates the adapters' parameters only; ZeRO-3 still gathers the frozen base for every micro-batch.
-  const trainable = training.adapter ? stageAdapterParameters(c, stage, training.adapter).adapter : parameters;
-  const dpSeconds = training.adapter ? stageComm(c, stage.layers.length, trainable, moeLayers).seconds.dp : comm.dp;
   return {
     forwardComputeSeconds: forward,
     backwardComputeSeconds: backward,
@@ -134,8 +149,7 @@ export function stageTimes(c: RunConfig, stage: PipelineStage, parameters: { den
       zero3: comm.zero3Gather * zero3GatherExposedFraction(c, EXPOSED.zero3Gather),
     },
     p2pSeconds: comm.ppPerMessage,
-    dpSeconds,
-    optimizerSeconds: optimizerStepSeconds(c, trainable),
+    comm,
   };
 }
 

@@ -63,7 +63,14 @@ export default function CostDaysChart({ fronts, maxDays }: { fronts: readonly Co
   }));
   return (
     <figure className="flex flex-col">
-      <ScatterFrame testId="cost-days-chart" summary={summary(fronts)} left={24} height={300} x={X_AXIS} y={Y_AXIS}>
+      <ScatterFrame
+        testId="cost-days-chart"
+        summary={summary(fronts)}
+        left={24}
+        height={300}
+        x={{ ...X_AXIS, values: series.flatMap((s) => s.data.map((p) => p.days)) }}
+        y={{ ...Y_AXIS, values: series.flatMap((s) => s.data.map((p) => p.usd)) }}
+      >
         <ZAxis type="number" dataKey="gpus" name="GPUs" range={[60, 60]} />
         <Tooltip
           {...TOOLTIP_STYLES}

@@ -53,7 +53,14 @@ export default function ParetoChart({ front }: { front: readonly FrontPoint[] })
   const points = front.map((p) => ({ memoryGiB: p.memoryBytes / GiB, tokensPerSecond: p.tokensPerSecond }));
   return (
     <figure className="flex flex-col">
-      <ScatterFrame testId="pareto-chart" summary={summary(front)} left={16} height={280} x={X_AXIS} y={Y_AXIS}>
+      <ScatterFrame
+        testId="pareto-chart"
+        summary={summary(front)}
+        left={16}
+        height={280}
+        x={{ ...X_AXIS, values: points.map((p) => p.memoryGiB) }}
+        y={{ ...Y_AXIS, values: points.map((p) => p.tokensPerSecond) }}
+      >
         <Tooltip {...TOOLTIP_STYLES} formatter={(v) => (typeof v === 'number' ? formatNumber(v) : String(v))} />
         <Scatter data={points} fill={FRONT_COLOR} line={{ stroke: FRONT_COLOR }} isAnimationActive={false} />
       </ScatterFrame>
