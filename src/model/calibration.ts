@@ -253,18 +253,25 @@ export const DP_OVERLAP: DataParallelOverlap = frozen({
 });
 
 /**
- * Optimizer step (optimizer-time.ts): memory-bound, bytes of state read and written per
- * parameter over HBM bandwidth. Adam with fp32 master weights reads master, m, v and the
+ * Optimizer step (time/optimizer.ts): memory-bound, bytes of state read and written per
+ * parameter (memory.ts optimizerUpdateBytesPerParameter) over HBM bandwidth, or over the
+ * host's with optimizer offload. Adam with fp32 master weights reads master, m, v and the
  * gradient (4 bytes each) and writes master, m, v and the 16-bit weight: 30 bytes.
  */
 export const OPTIMIZER_STEP = frozen({
   /** Achievable fraction of HBM bandwidth for the fused multi-tensor Adam (Apex/TE FusedAdam). */
   hbmEfficiency: 0.7,
   /**
-   * Host-side Adam with optimizer offload: parameters per second per GPU's share of the host (ZeRO-Offload, Ren et al. 2021,
-   * arXiv 2101.06840, section 5: CPU-Adam about 1e9 params/s on a 2-socket host shared by the GPUs).
+   * Achievable fraction of the host's peak memory bandwidth (cluster.hostMemoryGBps) for the
+   * CPU optimizer's pass with optimizer offload (time/optimizer.ts): a prior, not fitted.
+   * STREAM triad, the sustained-bandwidth benchmark whose a[i] = b[i] + q·c[i] streams as the
+   * Adam loop does, measures about three quarters of the DIMMs' peak (Texas Instruments
+   * SPRAD45A, section 3.1.2, table 3-3: triad 78 % of the DDR4 wire rate; SPRACV1B: 74 %);
+   * the fused CPU AdamW (PyTorch FusedAdamKernel.cpp, DeepSpeed cpu_adam_impl.cpp) is such a
+   * loop. The one validation row that times a host step (finetune-runs.json
+   * torchtune-l31-70b-full-8xa100) is reported with it, not fitted to it.
    */
-  offloadedParametersPerSecond: 1.5e8,
+  hostBandwidthEfficiency: 0.75,
   /** PCIe Gen4/5 x16 one direction, achievable: gradients down and weights up for offloaded states. */
   offloadPcieBytesPerSecond: 25e9,
 } as const);

@@ -5,9 +5,9 @@
 import { loadCatalog as loadEngineCatalog, readModelOrNull, resolveHubId } from '../model/catalog/index.ts';
 import type { CatalogEntry, HubResolution, ModelPreset } from '../model/catalog/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
-import { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
+import { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
 
-export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset };
+export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset };
 
 /**
  * The price a document without cost.usdPerGpuHour is priced at (model/input/document-cluster.ts: the GPU's

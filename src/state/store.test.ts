@@ -66,6 +66,9 @@ describe('the configuration slice', () => {
     // The host memory is the cluster's: not a GPU field, and the preset's (DGX A100 640GB: 2 TB) is kept.
     expect(getAt(store.getState().document, ['cluster', 'gpu', 'hostMemoryGiB'])).toBeUndefined();
     expect(getAt(store.getState().document, ['cluster', 'hostMemoryGiB'])).toBe(2048);
+    // So is its bandwidth (DGX A100: 2 × EPYC 7742, 8 channels of DDR4-3200 each, 2 × 204.8 GB/s).
+    expect(getAt(store.getState().document, ['cluster', 'gpu', 'hostMemoryGBps'])).toBeUndefined();
+    expect(getAt(store.getState().document, ['cluster', 'hostMemoryGBps'])).toBe(409.6);
     expect(parseDocument(store.getState().document).ok).toBe(true);
   });
 

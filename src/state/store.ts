@@ -204,7 +204,7 @@ const configSlice =
         if (id === 'custom') {
           if (!currentPreset) return;
           // The architecture is not a document field: a custom GPU's comes from its name (model/input/gpus.ts).
-          // The host memory is the cluster's (cluster.hostMemoryGiB), not a GPU field.
+          // The host memory and its bandwidth are the cluster's (cluster.hostMemoryGiB, hostMemoryGBps), not GPU fields.
           const {
             id: _id,
             nvlinkDomainGpus: _domain,
@@ -213,15 +213,15 @@ const configSlice =
             architecture: _architecture,
             hostMemoryGiB: _host,
             hostSource: _hostSource,
+            hostMemoryGBps: _hostBandwidth,
+            hostMemoryGBpsSource: _hostBandwidthSource,
             ...spec
           } = currentPreset;
           const custom = setAt(doc, ['cluster', 'gpu'], { ...spec, name: `${spec.name} (custom)` });
-          // A custom GPU has no usual server: the preset's host memory stays, so the estimate does not move.
-          commit(
-            getAt(doc, ['cluster', 'hostMemoryGiB']) === undefined
-              ? setAt(custom, ['cluster', 'hostMemoryGiB'], currentPreset.hostMemoryGiB)
-              : custom,
-          );
+          // A custom GPU has no usual server: the preset's host memory and bandwidth stay, so the estimate does not move.
+          const keep = (next: typeof doc, key: 'hostMemoryGiB' | 'hostMemoryGBps') =>
+            getAt(doc, ['cluster', key]) === undefined ? setAt(next, ['cluster', key], currentPreset[key]) : next;
+          commit(keep(keep(custom, 'hostMemoryGiB'), 'hostMemoryGBps'));
           return;
         }
         const preset = findGpuPreset(id);

@@ -104,6 +104,21 @@ describe('share links (#s=)', () => {
     }
   });
 
+  it('carry cluster.hostMemoryGBps through both link kinds, and the engine reads it back; a link without it reads the preset default', async () => {
+    const doc = { ...DEFAULT_DOCUMENT, cluster: { ...(DEFAULT_DOCUMENT['cluster'] as object), hostMemoryGBps: 89.6 } };
+    for (const fragment of [await encodeShareFragment(doc), encodeConfigFragment(doc)]) {
+      const read = await readHash(`#${fragment}`);
+      expect(read.kind === 'document' && read.document['cluster']).toMatchObject({ hostMemoryGBps: 89.6 });
+      const parsed = read.kind === 'document' ? parseDocument(read.document) : null;
+      expect(parsed?.ok && parsed.config.cluster.hostMemoryGBps).toBe(89.6);
+    }
+    // An old link has no such key: it opens unchanged, with the DGX H100's 2 × 8 × 38.4 GB/s.
+    const old = await readHash(`#${encodeConfigFragment(DEFAULT_DOCUMENT)}`);
+    expect(old.kind === 'document' && old.document['cluster']).not.toHaveProperty('hostMemoryGBps');
+    const parsedOld = old.kind === 'document' ? parseDocument(old.document) : null;
+    expect(parsedOld?.ok && parsedOld.config.cluster.hostMemoryGBps).toBe(614.4);
+  });
+
   it('round-trip any JSON object', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (doc) => {

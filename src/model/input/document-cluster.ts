@@ -2,7 +2,7 @@
 // or a custom GPU object), cost and calibration, read as parseDocument reads them.
 
 import { DEFAULT_PREEMPTIONS_PER_NODE_DAY, RESTART_SECONDS } from '../calibration.ts';
-import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
+import { architectureOfGpuName, defaultExpTeraOpsPerSecond, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset } from './gpus.ts';
 import { FieldReader, describe, isObject, own, type JsonObject } from './fields.ts';
 import { keysUnder } from './schema.ts';
 import {
@@ -87,6 +87,8 @@ export function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: Parall
     gpus,
     // A node's CPU memory: above 0, at most 1 PiB (a GB200 NVL72 rack holds 17 TiB).
     hostMemoryGiB: r.number(c, 'hostMemoryGiB', 'cluster', defaultHostMemoryGiB(g.gpuId), 0, 2 ** 20, true),
+    // Project addition: the node's CPU memory bandwidth, above 0, at most 100 TB/s (a GB200 tray has about 1 TB/s).
+    hostMemoryGBps: r.number(c, 'hostMemoryGBps', 'cluster', defaultHostMemoryGBps(g.gpuId), 0, 1e5, true),
   };
 }
 

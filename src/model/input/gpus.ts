@@ -37,6 +37,13 @@ export interface GpuPreset extends GpuSpec {
    */
   readonly hostMemoryGiB: number;
   readonly hostSource: string;
+  /**
+   * Peak memory bandwidth of that node's CPUs, GB/s = 1e9 bytes/s (channels × transfer rate ×
+   * 8 bytes, summed over the sockets): the default of cluster.hostMemoryGBps, what an offloaded
+   * optimizer step streams its states through (time/optimizer.ts).
+   */
+  readonly hostMemoryGBps: number;
+  readonly hostMemoryGBpsSource: string;
 }
 
 /**
@@ -66,6 +73,9 @@ const H100_SXM: GpuPreset = {
     'Gb/s NDR; exp 3.9 T/s (FlashAttention-3 paper figure for H100 SXM5)',
   hostMemoryGiB: 2048,
   hostSource: 'NVIDIA DGX H100 (DGX BasePOD reference architecture, core components): 2 TB of DDR5 system memory for 8 GPUs',
+  hostMemoryGBps: 614.4,
+  hostMemoryGBpsSource:
+    'NVIDIA DGX H100 datasheet: 2 × Intel Xeon Platinum 8480C; 8 channels of DDR5-4800 a socket (Intel 4th Gen Xeon Scalable): 2 × 8 × 38.4 = 614.4 GB/s',
 };
 
 export const GPU_PRESETS: readonly GpuPreset[] = [
@@ -93,6 +103,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       '300 GB/s); DGX-1 4x100 Gb/s EDR per 8 GPUs; exp 1.96 T/s (80 SMs × 16 × 1.53 GHz)',
     hostMemoryGiB: 512,
     hostSource: 'NVIDIA DGX-1 with Tesla V100 datasheet: 512 GB of 2,133 MHz DDR4 RDIMM system memory for 8 GPUs',
+    hostMemoryGBps: 136.5,
+    hostMemoryGBpsSource:
+      'NVIDIA DGX-1 with Tesla V100 datasheet: 2 × Intel Xeon E5-2698 v4 with 2,133 MHz DDR4; 4 channels a socket (Intel ARK): 2 × 4 × 17.06 = 136.5 GB/s',
   },
   {
     id: 'a100-40gb',
@@ -111,6 +124,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'NVIDIA A100 datasheet (BF16 312 TFLOPS dense, 1,555 GB/s, NVLink 600 GB/s); DGX A100: 8x200 Gb/s HDR; exp 2.44 T/s (108 SMs × 16 × 1.41 GHz)',
     hostMemoryGiB: 1024,
     hostSource: 'NVIDIA DGX A100 datasheet: 1 TB of system memory in the DGX A100 320GB (8 × A100 40GB)',
+    hostMemoryGBps: 409.6,
+    hostMemoryGBpsSource:
+      'NVIDIA DGX A100 datasheet: 2 × AMD EPYC 7742 (Rome); 8 channels of DDR4-3200 a socket, 204.8 GB/s each (AMD EPYC 7742 specifications): 409.6 GB/s',
   },
   {
     id: 'a100-80gb',
@@ -129,6 +145,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'NVIDIA A100 datasheet (80GB SXM: BF16 312 TFLOPS dense, 2,039 GB/s, NVLink 600 GB/s); DGX A100: 8x200 Gb/s HDR; exp 2.44 T/s (108 SMs × 16 × 1.41 GHz)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX A100 datasheet: 2 TB of system memory in the DGX A100 640GB (8 × A100 80GB); the 320GB system has 1 TB',
+    hostMemoryGBps: 409.6,
+    hostMemoryGBpsSource:
+      'NVIDIA DGX A100 datasheet: 2 × AMD EPYC 7742 (Rome); 8 channels of DDR4-3200 a socket, 204.8 GB/s each (AMD EPYC 7742 specifications): 409.6 GB/s',
   },
   H100_SXM,
   {
@@ -156,6 +175,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostSource:
       'No NVIDIA system of its own: a dual-socket 8-GPU PCIe server with one 64 GB DIMM on ' +
       'each of its 16 memory channels, 1 TB; an assumption, set cluster.hostMemoryGiB for yours',
+    hostMemoryGBps: 614.4,
+    hostMemoryGBpsSource:
+      'The same dual-socket server with 4th Gen Xeon Scalable CPUs, 16 channels of DDR5-4800: 16 × 38.4 = ' +
+      '614.4 GB/s; an assumption, set cluster.hostMemoryGBps for yours',
   },
   {
     ...H100_SXM,
@@ -167,6 +190,8 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'H100 SXM compute with NVLink cut to 400 GB/s; DeepSeek-V3 report (arXiv 2412.19437, section ' +
       '3.1): 400 Gb/s InfiniBand per GPU, NVLink 160 GB/s achieved; exp 3.9 T/s (H100 SXM silicon)',
     hostSource: 'HGX H800 servers are built as the DGX H100 (its NVLink cut): 2 TB of DDR5 system memory',
+    hostMemoryGBps: 614.4,
+    hostMemoryGBpsSource: 'As the DGX H100: 2 × Intel Xeon Platinum 8480C, 8 channels of DDR5-4800 a socket, 614.4 GB/s',
   },
   {
     id: 'h200',
@@ -185,6 +210,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'NVIDIA H200 datasheet (SXM: 141 GB HBM3e, 4.8 TB/s, BF16 1,979 sparse = 989 dense, FP8 3,958 sparse, NVLink 900 GB/s); exp 3.9 T/s (H100 SXM silicon)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX H200 (DGX BasePOD reference architecture, core components): 2 TB of DDR5 system memory for 8 GPUs',
+    hostMemoryGBps: 614.4,
+    hostMemoryGBpsSource:
+      'NVIDIA DGX H200 datasheet: 2 × Intel Xeon Platinum 8480C, as the DGX H100; 8 channels of DDR5-4800 a socket: 614.4 GB/s',
   },
   {
     id: 'b200',
@@ -210,6 +238,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'by 8 and halved for dense; exp 4.65 T/s (148 SMs × 16 × 1.965 GHz)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX B200 user guide, hardware overview: system memory 2 TB using 32 DIMMs (upgradable to 4 TB)',
+    hostMemoryGBps: 716.8,
+    hostMemoryGBpsSource:
+      'NVIDIA DGX B200 user guide: 2 × Intel Xeon Platinum 8570 (5th Gen Xeon Scalable, 8 channels of DDR5-5600 a socket): 2 × 8 × 44.8 = 716.8 GB/s',
   },
   {
     id: 'b300',
@@ -235,6 +266,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'exp 9.7 T/s (160 SMs × 32 × 1.9 GHz: Blackwell Ultra doubles the SFU rate)',
     hostMemoryGiB: 2048,
     hostSource: 'NVIDIA DGX B300: 2 TB of system memory as shipped, as the DGX B200 (user guide: 2 TB using 32 DIMMs, upgradable to 4 TB)',
+    hostMemoryGBps: 716.8,
+    hostMemoryGBpsSource:
+      'Taken as the DGX B200 (2 × Xeon Platinum 8570, 16 channels of DDR5-5600: 716.8 GB/s); an assumption, set cluster.hostMemoryGBps for yours',
   },
   {
     id: 'gb200',
@@ -264,6 +298,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'NVIDIA GB200 NVL72 datasheet: up to 17 TB of LPDDR5X, 480 GB on each ' +
       'of the 36 Grace CPUs; one compute tray (2 Grace, 4 GPUs, one OS node) ' +
       'has 960 GB = 894 GiB (Azure ND GB200 v6: 4 GPUs, about 900 GB per VM)',
+    hostMemoryGBps: 1024,
+    hostMemoryGBpsSource:
+      'NVIDIA GB200 NVL72 datasheet: LPDDR5X up to 18.4 TB/s over its 36 Grace CPUs, 512 GB/s each; a compute tray has 2 Grace: 1,024 GB/s',
   },
   {
     id: 'gb300',
@@ -291,6 +328,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostMemoryGiB: 894,
     hostSource:
       'NVIDIA GB300 NVL72: 36 Grace CPUs with 480 GB of LPDDR5X each, as the GB200 NVL72: 960 GB = 894 GiB per 4-GPU compute tray (one OS node)',
+    hostMemoryGBps: 1024,
+    hostMemoryGBpsSource:
+      'Taken as the GB200 NVL72 compute tray (2 Grace CPUs, 512 GB/s of LPDDR5X each: 1,024 GB/s); an assumption, set cluster.hostMemoryGBps for yours',
   },
   {
     id: 'mi300x',
@@ -319,6 +359,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostSource:
       'A dual-socket 8-GPU OAM server for the AMD Instinct MI300X platform with 32 × 64 GB ' +
       'DIMMs, 2 TB (as in DGX-class systems); an assumption, set cluster.hostMemoryGiB for yours',
+    hostMemoryGBps: 921.6,
+    hostMemoryGBpsSource:
+      'A dual-socket AMD EPYC 9004 (Genoa) server, 12 channels of DDR5-4800 a socket (AMD EPYC 9004 specifications: 460.8 ' +
+      'GB/s each): 921.6 GB/s; an assumption, set cluster.hostMemoryGBps for yours',
   },
   // Workstation and consumer GPUs people fine-tune on (issue 24). PCIe cards without NVLink:
   // GPU-to-GPU traffic crosses PCIe 4.0 x16 (31.5 GB/s each way, taken as 32); between
@@ -349,6 +393,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostMemoryGiB: 64,
     hostSource:
       'A desktop: 64 GB (2 × 32 GB DDR5), the usual memory of a one- or two-card PC; an assumption, set cluster.hostMemoryGiB for yours',
+    hostMemoryGBps: 89.6,
+    hostMemoryGBpsSource:
+      'A desktop with 2 channels of DDR5-5600 (Intel ARK, Core i9-14900K: max memory bandwidth 89.6 GB/s); an assumption, set cluster.hostMemoryGBps for yours',
   },
   {
     id: 'rtx-6000-ada',
@@ -377,6 +424,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
     hostSource:
       'A workstation (Dell Precision 7960 or Lenovo ThinkStation PX, which take up to ' +
       '4 RTX 6000 Ada) with 256 GB; an assumption, set cluster.hostMemoryGiB for yours',
+    hostMemoryGBps: 307.2,
+    hostMemoryGBpsSource:
+      "That workstation's Xeon W-3400 CPU, 8 channels of DDR5-4800 (Intel ARK, Xeon w9-3495X): 8 × 38.4 = " +
+      '307.2 GB/s; an assumption, set cluster.hostMemoryGBps for yours',
   },
   {
     id: 'a10g',
@@ -403,6 +454,9 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'Gb/s networking; price: g5.xlarge on-demand about $1.01/h; exp 2.19 T/s (80 × 16 × 1.71 GHz)',
     hostMemoryGiB: 768,
     hostSource: 'AWS EC2 G5 instance types: g5.48xlarge, 8 × A10G with 768 GiB of memory',
+    hostMemoryGBps: 409.6,
+    hostMemoryGBpsSource:
+      'AWS EC2 G5: 2nd Gen AMD EPYC (Rome) hosts; g5.48xlarge as 2 sockets with 8 channels of DDR4-3200 each (204.8 GB/s a socket): 409.6 GB/s; an assumption',
   },
   {
     id: 'l40s',
@@ -428,6 +482,10 @@ export const GPU_PRESETS: readonly GpuPreset[] = [
       'x16, no NVLink); 142 SMs at 2.52 GHz boost; exp 5.73 T/s (142 × 16 × 2.52 GHz)',
     hostMemoryGiB: 1536,
     hostSource: 'AWS EC2 G6e instance types: g6e.48xlarge, 8 × L40S with 1,536 GiB of memory',
+    hostMemoryGBps: 409.6,
+    hostMemoryGBpsSource:
+      'AWS EC2 G6e: 3rd Gen AMD EPYC (Milan) hosts; g6e.48xlarge as 2 sockets with 8 channels of ' +
+      'DDR4-3200 each (204.8 GB/s a socket): 409.6 GB/s; an assumption',
   },
 ];
 
@@ -469,6 +527,15 @@ export function osNodeGpus(cluster: { readonly gpuId: string | null; readonly gp
  */
 export function defaultHostMemoryGiB(gpuId: string | null): number {
   return findGpuPreset(gpuId ?? DEFAULT_GPU_ID)?.hostMemoryGiB ?? findGpuPreset(DEFAULT_GPU_ID)?.hostMemoryGiB ?? 2048;
+}
+
+/**
+ * cluster.hostMemoryGBps when the document gives none: the preset's usual server, and for a
+ * custom GPU the server of the GPU most published runs use (DEFAULT_GPU_ID: a DGX H100), as
+ * defaultHostMemoryGiB.
+ */
+export function defaultHostMemoryGBps(gpuId: string | null): number {
+  return findGpuPreset(gpuId ?? DEFAULT_GPU_ID)?.hostMemoryGBps ?? findGpuPreset(DEFAULT_GPU_ID)?.hostMemoryGBps ?? 614.4;
 }
 
 const byId = new Map(GPU_PRESETS.map((g) => [g.id, g] as const));

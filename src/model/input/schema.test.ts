@@ -34,7 +34,7 @@ describe('the key lists the parser reads from the field table', () => {
     'model.moe': ['experts', 'topK', 'expertFfnHidden', 'sharedExperts', 'denseLayers', 'capacityFactor'],
     'model.mla': ['qLoraRank', 'kvLoraRank', 'qkNopeHeadDim', 'qkRopeHeadDim', 'vHeadDim'],
     parallel: ['tp', 'pp', 'dp', 'cp', 'ep', 'vpp', 'etp', 'pipelineLayout', 'sequenceParallel', 'zero', 'schedule'],
-    cluster: ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB'],
+    cluster: ['gpu', 'gpusPerNode', 'gpus', 'hostMemoryGiB', 'hostMemoryGBps'],
     'cluster.gpu': [
       'name',
       'memoryGiB',
@@ -164,6 +164,7 @@ describe('the every-field test documents', () => {
     'training.offload.optimizerFraction',
     'cluster.gpu.expTeraOpsPerSecond',
     'cluster.hostMemoryGiB',
+    'cluster.hostMemoryGBps',
     'cost.checkpointIntervalMinutes',
     'cost.capacity',
     'cost.spotUsdPerGpuHour',

@@ -255,6 +255,7 @@ export const FIELDS = {
   'cluster.gpusPerNode': { ...integer, compareLabel: 'GPUs per node' },
   'cluster.gpus': { ...integer, compareLabel: 'Cluster size (GPUs)', knob: 'gpus' },
   'cluster.hostMemoryGiB': number,
+  'cluster.hostMemoryGBps': number,
 
   'cost.usdPerGpuHour': number,
   'cost.pue': number,

@@ -330,6 +330,11 @@ export interface ClusterConfig {
   readonly gpus: number;
   /** CPU memory of one node, GiB: what offload must fit in (absent in the document: the GPU preset's usual server, gpus.ts defaultHostMemoryGiB). */
   readonly hostMemoryGiB: number;
+  /**
+   * Peak memory bandwidth of one node's CPUs, GB/s (a project field, cluster.hostMemoryGBps; absent: the GPU
+   * preset's usual server, gpus.ts defaultHostMemoryGBps): what an offloaded optimizer step streams through.
+   */
+  readonly hostMemoryGBps: number;
 }
 
 export interface CostConfig {

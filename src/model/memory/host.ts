@@ -48,6 +48,22 @@ export function hostNodeGpus(c: RunConfig): number {
   return Math.max(1, Math.min(c.cluster.gpus, osNodeGpus(c.cluster)));
 }
 
+/**
+ * Bytes per parameter of the gradient the host optimizer reads: under FSDP CPU offload the
+ * shard's own gradient, in the shard's dtype (fp32 under mixed precision; the weights' dtype
+ * when the run keeps no master, as torchtune's bf16 recipes: FSDP2 copies the reduce-scattered
+ * gradient to the CPU as it is: torch/distributed/_composable/fsdp/_fsdp_collectives.py
+ * foreach_reduce, offload_to_cpu, PyTorch 2.4; fsdp/_fully_shard/ from 2.6); otherwise the fp32 gradient copy DeepSpeed and Megatron
+ * keep on the CPU (see the file's head). What time/optimizer.ts streams; the host-memory
+ * count above keeps its own layouts.
+ */
+export function hostGradientBytes(c: RunConfig): number {
+  const fsdpOffload =
+    c.training.offload.parameters && frameworkProfile(c.stack.framework).mechanisms.fsdpFp32ShardedParameters && c.parallel.zero >= 3;
+  if (!fsdpOffload) return FP32_BYTES;
+  return fsdpFp32ShardedParameters(c) ? FP32_BYTES : WEIGHT_BYTES[c.training.precision];
+}
+
 /** The byte counts per parameter of the shard that offload puts on the host (see the file's head). */
 export interface HostBytesPerParameter {
   /** Per parameter of the optimizer's shard (ZeRO ≥ 1 shards it). */

@@ -25,6 +25,8 @@ export {
   gradientsFreedAtActivationPeak,
   modelStateBytes,
   optimizerBytesPerParameter,
+  optimizerOffloadFraction,
+  optimizerUpdateBytesPerParameter,
   type StageMemory,
   stageMemoryForMetric,
   stageTotalBytes,
@@ -56,4 +58,4 @@ export {
 export { adaptedMatrices, adapterParametersOf, peftFp32Adapters } from './adapter-matrices.ts';
 export { type DeviceTerms, deviceTerms, deviceTermsTotal } from './device.ts';
 export { allocatedParts, fitMemoryBytes, mostLoadedFitLayers, stageFitLayers, type StageFitLayers } from './fit.ts';
-export { hostBytesPerParameter, hostMemory, hostNodeGpus, stageHostBytes } from './host.ts';
+export { hostBytesPerParameter, hostGradientBytes, hostMemory, hostNodeGpus, stageHostBytes } from './host.ts';

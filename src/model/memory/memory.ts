@@ -40,6 +40,30 @@ export function optimizerBytesPerParameter(
   return states[t.optimizer] + masterWeightBytes(t);
 }
 
+/**
+ * Bytes one optimizer step reads and writes per updated parameter, in whichever memory it
+ * runs (the GPU's HBM, or the host's under optimizer offload; time/optimizer.ts): every
+ * state byte read and written (the master included), the gradient read (`gradientBytes`,
+ * as the step holds it), and the weight: with an fp32 master, the 16-bit working weight
+ * written from it; without one, the working weight read and written, being the state the
+ * update changes. The kernels' loops: PyTorch aten/src/ATen/native/cpu/FusedAdamKernel.cpp
+ * @000510a6 adam_fused_step_impl (torch.optim.AdamW(fused=True) on CPU) loads param, grad,
+ * exp_avg and exp_avg_sq and stores exp_avg, exp_avg_sq and param, all in the param's
+ * dtype; DeepSpeed csrc/adam/cpu_adam_impl.cpp @1640828d Adam_Optimizer::Step_1 (the
+ * DeepSpeedCPUAdam of ZeRO-Offload, AVX512/AVX2 in Step_AVX) the same four and three, on
+ * the fp32 partition. Adam, fp32 master, fp32 gradient, bf16 weight: 2 × 12 + 4 + 2 = 30;
+ * bf16 Adam without a master (torchtune's bf16 recipes): 2 × 4 + 2 + 2 × 2 = 14.
+ */
+export function optimizerUpdateBytesPerParameter(
+  t: Pick<TrainingConfig, 'optimizer' | 'masterWeights' | 'precision'>,
+  stateDtype: StateDtype,
+  gradientBytes: number,
+): number {
+  const weight = WEIGHT_BYTES[t.precision];
+  const weightTraffic = masterWeightBytes(t) > 0 ? weight : 2 * weight;
+  return 2 * optimizerBytesPerParameter(t, stateDtype) + gradientBytes + weightTraffic;
+}
+
 export interface ModelStates {
   readonly parameters: number;
   readonly gradients: number;

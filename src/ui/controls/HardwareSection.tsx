@@ -1,6 +1,6 @@
 // The cluster: the GPU preset's picker (shown in the run's frame), custom GPU figures, GPUs per node.
 
-import { GPU_PRESETS, defaultHostMemoryGiB, findGpuPreset } from '../../state/catalog.ts';
+import { GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset } from '../../state/catalog.ts';
 import { getAt, isPlainObject, pathUnder, type KeyOf } from '../../state/doc.ts';
 import { usePlanner, usePlannerStore } from '../../state/react.ts';
 import { HELP, type HelpKey } from '../help.ts';
@@ -69,17 +69,21 @@ function CustomGpuFields() {
   );
 }
 
-/** What an empty "CPU memory per node" means: the GPU preset's usual server (model/input/gpus.ts), with its source. */
+/** What an empty "CPU memory per node" and its bandwidth mean: the GPU preset's usual server (model/input/gpus.ts), with the sources. */
 function HostMemoryDefault() {
   const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
   const preset = typeof gpu === 'string' ? findGpuPreset(gpu) : undefined;
+  const server = preset ?? findGpuPreset('h100-sxm');
   const gib = defaultHostMemoryGiB(preset?.id ?? null).toLocaleString('en-US');
+  const gbps = defaultHostMemoryGBps(preset?.id ?? null).toLocaleString('en-US');
   return (
     <details className={HINT} data-testid="host-memory-default">
       <summary className="w-fit cursor-pointer text-blue-800 dark:text-blue-300">
-        CPU memory per node when empty: {gib} GiB, {preset ? `the usual server for the ${preset.name}` : 'a DGX H100 (custom GPU)'}
+        CPU memory per node when empty: {gib} GiB, {preset ? `the usual server for the ${preset.name}` : 'a DGX H100 (custom GPU)'}, at{' '}
+        {gbps} GB/s
       </summary>
-      <p className="mt-1">{preset?.hostSource ?? findGpuPreset('h100-sxm')?.hostSource}</p>
+      <p className="mt-1">{server?.hostSource}</p>
+      <p className="mt-1">{server?.hostMemoryGBpsSource}</p>
     </details>
   );
 }
@@ -88,6 +92,7 @@ export function HardwareSection() {
   const custom = usePlanner((s) => isPlainObject(getAt(s.document, ['cluster', 'gpu'])));
   const gpu = usePlanner((s) => getAt(s.document, ['cluster', 'gpu']));
   const hostDefault = defaultHostMemoryGiB(typeof gpu === 'string' ? gpu : null);
+  const bandwidthDefault = defaultHostMemoryGBps(typeof gpu === 'string' ? gpu : null);
   return (
     <Section title="Cluster" id="cluster">
       {custom && <CustomGpuFields />}
@@ -98,6 +103,12 @@ export function HardwareSection() {
           help={HELP.hostMemoryGiB}
           optional
           placeholder={`${hostDefault.toLocaleString('en-US')} (default)`}
+        />
+        <NumberField
+          path={['cluster', 'hostMemoryGBps']}
+          help={HELP.hostMemoryGBps}
+          optional
+          placeholder={`${bandwidthDefault.toLocaleString('en-US')} (default)`}
         />
       </div>
       <HostMemoryDefault />
