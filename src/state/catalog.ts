@@ -5,7 +5,14 @@
 import { loadCatalog as loadEngineCatalog, readModelOrNull, resolveHubId } from '../model/catalog/index.ts';
 import type { CatalogEntry, HubResolution, ModelPreset } from '../model/catalog/index.ts';
 import type { ModelConfig } from '../model/input/index.ts';
-import { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset, type GpuPreset } from '../model/input/index.ts';
+import {
+  DEFAULT_TOKENS,
+  GPU_PRESETS,
+  defaultHostMemoryGBps,
+  defaultHostMemoryGiB,
+  findGpuPreset,
+  type GpuPreset,
+} from '../model/input/index.ts';
 
 export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset };
 

@@ -70,7 +70,15 @@ export {
   stackFieldDefault,
 } from './frameworks.ts';
 export { ARCHITECTURE_FACTS, type ArchitectureFacts, architectureFacts } from './architectures.ts';
-export { DEFAULT_GPU_ID, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset, GPU_PRESETS, type GpuPreset, osNodeGpus } from './gpus.ts';
+export {
+  DEFAULT_GPU_ID,
+  defaultHostMemoryGBps,
+  defaultHostMemoryGiB,
+  findGpuPreset,
+  GPU_PRESETS,
+  type GpuPreset,
+  osNodeGpus,
+} from './gpus.ts';
 export { FieldReader, isObject, type JsonObject, MAX_INTEGER_FIELD, own } from './fields.ts';
 export { importHfConfig, type ModelJson } from './hf-config.ts';
 export { shortestPeriod } from './hf-sliding-window.ts';
