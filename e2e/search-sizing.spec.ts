@@ -8,8 +8,11 @@ import { axeViolations } from './axe.ts';
 
 async function openSearch(page: Page) {
   const panel = page.getByTestId('search-panel');
-  await panel.getByText('Find the best layout').click();
-  await expect(panel.getByRole('button', { name: 'Search' })).toBeVisible();
+  // The panels deferred to idle moments mount above this one while the page loads: click until it is open (search.spec.ts).
+  await expect(async () => {
+    if (!(await panel.evaluate((details) => (details as HTMLDetailsElement).open))) await panel.getByText('Find the best layout').click();
+    await expect(panel.getByRole('button', { name: 'Search' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   return panel;
 }
 

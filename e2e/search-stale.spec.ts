@@ -6,7 +6,11 @@ test('search results stay current after Apply and are marked as an earlier confi
   test.setTimeout(45_000);
   await openPlanner(page);
   const panel = page.getByTestId('search-panel');
-  await panel.getByText('Find the best layout').click();
+  // The panels deferred to idle moments mount above this one while the page loads: click until it is open (search.spec.ts).
+  await expect(async () => {
+    if (!(await panel.evaluate((details) => (details as HTMLDetailsElement).open))) await panel.getByText('Find the best layout').click();
+    await expect(panel.getByRole('button', { name: 'Search', exact: true })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await panel.getByRole('button', { name: 'Search', exact: true }).click();
   await expect(panel.getByTestId('search-status')).toContainText(/Searched [\d,]+ layouts/, { timeout: 30_000 });
   await expect(panel.getByTestId('search-row').first()).toBeVisible();

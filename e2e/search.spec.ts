@@ -4,9 +4,12 @@ import { axeViolations } from './axe.ts';
 
 async function openSearch(page: Page) {
   const panel = page.getByTestId('search-panel');
-  // Opened once per page: the summary toggles the panel.
-  if (!(await panel.evaluate((details) => (details as HTMLDetailsElement).open))) await panel.getByText('Find the best layout').click();
-  await expect(panel.getByRole('button', { name: 'Search' })).toBeVisible();
+  // Opened once per page: the summary toggles the panel. The panels deferred to idle moments (WhenIdle) mount above it
+  // while the page loads, so a click can land where the summary was a moment before: click again until it is open.
+  await expect(async () => {
+    if (!(await panel.evaluate((details) => (details as HTMLDetailsElement).open))) await panel.getByText('Find the best layout').click();
+    await expect(panel.getByRole('button', { name: 'Search' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   return panel;
 }
 
