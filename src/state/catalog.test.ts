@@ -71,6 +71,9 @@ describe('defaultUsdPerGpuHour', () => {
     const custom = { name: 'x', memoryGiB: 24, bf16Tflops: 100, hbmGBps: 1000, intraNodeGBps: 32, interNodeGBps: 12.5, usdPerHour: 0.75 };
     expect(defaultUsdPerGpuHour(custom)).toBe(0.75);
     expect(engineDefault(custom)).toBe(0.75);
+    // A custom GPU that leaves its price out is priced at the reader's own default, which the box shows too.
+    const { usdPerHour: _price, ...unpriced } = custom;
+    expect(defaultUsdPerGpuHour(unpriced)).toBe(engineDefault(unpriced));
   });
 
   it('is null for an unknown id or a custom GPU without a usable price', () => {

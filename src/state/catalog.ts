@@ -9,25 +9,14 @@ import {
   DEFAULT_TOKENS,
   GPU_PRESETS,
   defaultHostMemoryGBps,
+  defaultUsdPerGpuHour,
   defaultHostMemoryGiB,
   findGpuPreset,
   type GpuPreset,
 } from '../model/input/index.ts';
 
-export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, findGpuPreset };
+export { DEFAULT_TOKENS, GPU_PRESETS, defaultHostMemoryGBps, defaultHostMemoryGiB, defaultUsdPerGpuHour, findGpuPreset };
 
-/**
- * The price a document without cost.usdPerGpuHour is priced at (model/input/document-cluster.ts: the GPU's
- * own usdPerHour, a preset's or a custom GPU's), or null where the GPU is neither.
- */
-export function defaultUsdPerGpuHour(gpu: unknown): number | null {
-  if (typeof gpu === 'string') return findGpuPreset(gpu)?.usdPerHour ?? null;
-  if (typeof gpu === 'object' && gpu !== null && 'usdPerHour' in gpu) {
-    const price = (gpu as { usdPerHour: unknown }).usdPerHour;
-    return typeof price === 'number' && Number.isFinite(price) && price >= 0 ? price : null;
-  }
-  return null;
-}
 export type { CatalogEntry, GpuPreset, HubResolution, ModelPreset };
 
 let loaded: readonly CatalogEntry[] | null = null;

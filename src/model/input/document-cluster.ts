@@ -92,6 +92,16 @@ export function readCluster(r: FieldReader, c: JsonObject, g: GpuRead, p: Parall
   };
 }
 
+/**
+ * The price a document without cost.usdPerGpuHour is priced at: readCost's default, the usdPerHour of the GPU as
+ * readGpu reads `gpu` (a preset's, or a custom GPU's with its own default); null where readGpu refuses the value.
+ */
+export function defaultUsdPerGpuHour(gpu: unknown): number | null {
+  const r = new FieldReader();
+  const read = readGpu(r, { gpu } as JsonObject);
+  return r.errors.length > 0 ? null : read.gpu.usdPerHour;
+}
+
 export function readCost(r: FieldReader, o: JsonObject, gpu: GpuSpec): CostConfig {
   r.unknownKeys(o, COST_KEYS, 'cost');
   const usdPerGpuHour = r.number(o, 'usdPerGpuHour', 'cost', gpu.usdPerHour, 0, 1e6);

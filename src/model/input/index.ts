@@ -34,6 +34,7 @@ export {
 } from './capabilities.ts';
 export { divisors, microBatchesPerStep } from './counts.ts';
 export { type Cure, layoutCures } from './cures.ts';
+export { defaultUsdPerGpuHour } from './document-cluster.ts';
 export { ABSENT_CHOICE, DEFAULT_TOKENS, type ModelRead, parseDocument, readModelObject } from './document.ts';
 export { type Doc, type FieldChange, getAt, isPlainObject, type JsonPath, setAt, withFieldChanges } from './edit.ts';
 export {
