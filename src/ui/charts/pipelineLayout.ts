@@ -58,12 +58,16 @@ export function chartGeometry(stages: number, span: number, containerWidth: numb
   };
 }
 
+/** The round tick step (1, 2 or 5 × 10^k) at or above `raw`. */
+export function niceStep(raw: number): number {
+  const power = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+}
+
 /** About `count` round tick values (1, 2 or 5 × 10^k apart) from 0 to span. */
 export function niceTicks(span: number, count: number): number[] {
   if (!(span > 0) || !Number.isFinite(span)) return [0];
-  const raw = span / Math.max(1, count);
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+  const step = niceStep(span / Math.max(1, count));
   const ticks: number[] = [];
   for (let i = 0; i * step <= span * (1 + 1e-9); i++) ticks.push(Number((i * step).toPrecision(12)));
   return ticks;

@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { CartesianGrid, ScatterChart, XAxis, YAxis } from 'recharts';
 import { AXIS_TEXT } from '../charts/chartParts.tsx';
+import { niceStep } from '../charts/pipelineLayout.ts';
 
 /** One axis: the data's key and name (the tooltip's), the name drawn beside it, how a tick reads. */
 export interface ScatterAxis {
@@ -46,9 +47,7 @@ export function spreadDomain(values: readonly number[]): SpreadAxis | null {
   const pad = size > 0 ? SAME_VALUE_PADDING * size : 1;
   const from = low >= 0 ? Math.max(0, low - pad) : low - pad;
   const to = high + pad;
-  const raw = (to - from) / 4;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
+  const step = niceStep((to - from) / 4);
   const first = Math.floor(from / step);
   const last = Math.ceil(to / step);
   const ticks = Array.from({ length: last - first + 1 }, (_, i) => Number(((first + i) * step).toPrecision(12)));
